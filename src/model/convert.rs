@@ -1,0 +1,1 @@
+//! Conversion between the two versions (filled in below).

@@ -1,0 +1,14 @@
+//! Wire types of both versions and what they share.
+//!
+//! * [`common`]: protocol versions, [`TaskStatus`](common::TaskStatus) and the state machine
+//!   (TASKS-SPEC §A.c, §B.c), JSON-RPC error objects.
+//! * [`v2025`]: the experimental tasks utility of protocol 2025-11-25 (TASKS-SPEC §A.a).
+//! * [`v2026`]: the extension `io.modelcontextprotocol/tasks` of protocol 2026-07-28 (§B.a).
+//! * [`convert`]: conversion between the two, with every lossy step reported.
+
+pub mod common;
+pub mod convert;
+pub mod v2025;
+pub mod v2026;
+
+pub use common::{JsonRpcError, ProtocolVersion, TaskStatus};

@@ -1,0 +1,134 @@
+//! The single-message validator (TASKS-SPEC §D, every `[validator]` rule).
+//!
+//! * [`rules`]: the table of stable issue codes and the §D rules they enforce.
+//! * [`report`]: reports, issues, JSON Pointers.
+//! * [`envelope`]: JSON-RPC classification (request, notification, result, error).
+//! * [`detect`]: protocol version and task kind.
+//! * [`fields`]: member checks shared by both versions (timestamps, milliseconds, `_meta`).
+//! * [`v2025`], [`v2026`]: the checks per message kind of each version.
+//! * [`schema`]: a small JSON Schema interpreter over the official definitions that task
+//!   messages embed (MRTR input requests and responses, capabilities, the request `_meta`).
+//!
+//! Entry points: [`validate_text`] (a JSON string) and [`validate_value`] (parsed JSON). Neither
+//! panics nor fails: every input gives a [`ValidationReport`].
+
+pub mod detect;
+pub mod envelope;
+pub mod fields;
+pub mod report;
+pub mod rules;
+pub mod schema;
+pub mod v2025;
+pub mod v2026;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tsify::Tsify;
+
+use crate::model::ProtocolVersion;
+pub use report::{Issue, Issues, ValidationReport, RpcKind, Severity, VersionSource};
+pub use rules::{Code, Rule, RULES};
+
+/// Default largest message accepted, in bytes of UTF-8 (16 MiB).
+pub const DEFAULT_MAX_BYTES: usize = 16 * 1024 * 1024;
+
+/// Options of [`validate_text`] / `validateMessage`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidateOptions {
+    /// The protocol version to validate against; detected from the message when absent.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<ProtocolVersion>,
+    /// For a response: the method of the request it answers (e.g. `"tasks/get"`).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_reply_to: Option<String>,
+    /// Largest message accepted, in bytes (default 16 MiB).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bytes: Option<u32>,
+    /// HTTP headers the message came with (names case-insensitive), to check `Mcp-Method` and
+    /// `Mcp-Name` (§D 76).
+    #[tsify(optional, type = "Record<string, string>")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<serde_json::Map<String, Value>>,
+}
+
+/// What a caller knows beyond the message itself (the conversation checker fills it in).
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    pub version: Option<ProtocolVersion>,
+    pub in_reply_to: Option<String>,
+    /// The `params.taskId` of the request a response answers.
+    pub request_task_id: Option<String>,
+    pub headers: Option<serde_json::Map<String, Value>>,
+}
+
+impl From<&ValidateOptions> for Context {
+    fn from(o: &ValidateOptions) -> Self {
+        Context {
+            version: o.version,
+            in_reply_to: o.in_reply_to.clone(),
+            request_task_id: None,
+            headers: o.headers.clone(),
+        }
+    }
+}
+
+/// A report for input that never became a JSON value.
+pub fn input_report(code: Code, message: impl Into<String>) -> ValidationReport {
+    let mut issues = Issues::new();
+    issues.push(code, "", message);
+    ValidationReport {
+        valid: false,
+        version: None,
+        version_source: VersionSource::None,
+        kind: "Invalid".to_string(),
+        rpc: RpcKind::Invalid,
+        method: None,
+        issues: issues.into_vec(),
+    }
+}
+
+/// Parses JSON text. serde_json stops at 128 levels of nesting, so deep input cannot exhaust
+/// the stack; size is checked before parsing.
+pub fn parse(text: &str, max_bytes: usize) -> Result<Value, ValidationReport> {
+    if text.len() > max_bytes {
+        return Err(input_report(
+            Code::TooLarge,
+            format!(
+                "the message has {} bytes, more than the limit of {max_bytes}",
+                text.len()
+            ),
+        ));
+    }
+    serde_json::from_str::<Value>(text).map_err(|e| {
+        let msg = e.to_string();
+        if msg.contains("recursion limit") {
+            input_report(
+                Code::TooDeep,
+                "the JSON nests deeper than 128 levels".to_string(),
+            )
+        } else {
+            input_report(Code::NotJson, format!("not JSON: {msg}"))
+        }
+    })
+}
+
+/// Validates a message given as JSON text.
+pub fn validate_text(text: &str, options: &ValidateOptions) -> ValidationReport {
+    let max = options
+        .max_bytes
+        .map(|m| m as usize)
+        .unwrap_or(DEFAULT_MAX_BYTES);
+    match parse(text, max) {
+        Ok(value) => validate_value(&value, &Context::from(options)),
+        Err(report) => report,
+    }
+}
+
+/// Validates a parsed message.
+pub fn validate_value(message: &Value, ctx: &Context) -> ValidationReport {
+    detect::dispatch(message, ctx)
+}

@@ -1,0 +1,5 @@
+//! The bindings layer: `#[wasm_bindgen]` exports that convert JS values and delegate to the
+//! core. No rule lives here.
+
+mod input;
+mod validate;
