@@ -1,1 +1,373 @@
-//! todo
+//! Member checks both versions share: the members of a task (§D 1–5, 63–66), milliseconds,
+//! RFC 3339 timestamps, and the related-task `_meta` (§D 13).
+
+use chrono::{DateTime, FixedOffset};
+use serde_json::{Map, Value};
+
+use super::envelope::type_name;
+use super::report::{pointer, Issues};
+use super::rules::Code;
+use crate::model::common::RELATED_TASK_META_KEY;
+use crate::model::{ProtocolVersion, TaskStatus};
+
+/// The largest integer JSON numbers carry exactly (2^53 − 1), the bound of the V26 schema.
+pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// Parses an RFC 3339 date-time (ISO 8601 profile of §A.d / §B.d).
+pub fn parse_timestamp(s: &str) -> Option<DateTime<FixedOffset>> {
+    DateTime::parse_from_rfc3339(s).ok()
+}
+
+/// What a number is, for millisecond members.
+pub enum Millis {
+    /// A non-negative integer (`5` or `5.0`).
+    Ok(f64),
+    Negative,
+    Fractional,
+    TooLarge,
+    NotANumber,
+}
+
+/// Classifies a millisecond value.
+pub fn millis(v: &Value) -> Millis {
+    let Value::Number(n) = v else {
+        return Millis::NotANumber;
+    };
+    if let Some(u) = n.as_u64() {
+        return if (u as f64) > MAX_SAFE_INTEGER {
+            Millis::TooLarge
+        } else {
+            Millis::Ok(u as f64)
+        };
+    }
+    if let Some(i) = n.as_i64() {
+        return if i < 0 { Millis::Negative } else { Millis::Ok(i as f64) };
+    }
+    match n.as_f64() {
+        Some(f) if f.fract() != 0.0 => Millis::Fractional,
+        Some(f) if f < 0.0 => Millis::Negative,
+        Some(f) if f > MAX_SAFE_INTEGER => Millis::TooLarge,
+        Some(f) => Millis::Ok(f),
+        None => Millis::NotANumber,
+    }
+}
+
+/// Which member names a version uses for the task's retention and poll interval.
+fn ms_names(version: ProtocolVersion) -> (&'static str, &'static str) {
+    match version {
+        ProtocolVersion::V2025 => ("ttl", "pollInterval"),
+        ProtocolVersion::V2026 => ("ttlMs", "pollIntervalMs"),
+    }
+}
+
+/// Checks a millisecond member. `nullable` for the TTL. Returns the value when usable.
+fn check_ms(
+    obj: &Map<String, Value>,
+    key: &str,
+    path: &str,
+    version: ProtocolVersion,
+    nullable: bool,
+    type_code: Code,
+    issues: &mut Issues,
+) {
+    let Some(v) = obj.get(key) else { return };
+    let p = pointer(path, key);
+    if v.is_null() && nullable {
+        return;
+    }
+    let what = if nullable {
+        "an integer number of milliseconds or null"
+    } else {
+        "an integer number of milliseconds"
+    };
+    match millis(v) {
+        Millis::Ok(ms) => {
+            if ms == 0.0 && version == ProtocolVersion::V2026 {
+                issues.push(
+                    Code::TaskZeroMs,
+                    &p,
+                    format!("`{key}` should be positive; 0 asks for polling without pause"),
+                );
+            }
+        }
+        Millis::Negative => issues.push(
+            Code::TaskNegativeMs,
+            &p,
+            format!("`{key}` is negative; milliseconds must be ≥ 0"),
+        ),
+        Millis::Fractional => issues.push(
+            type_code,
+            &p,
+            format!("`{key}` must be {what}, found a fraction"),
+        ),
+        Millis::TooLarge if version == ProtocolVersion::V2026 => issues.push(
+            type_code,
+            &p,
+            format!("`{key}` is larger than 2^53 − 1, which JSON numbers cannot carry exactly"),
+        ),
+        Millis::TooLarge => {}
+        Millis::NotANumber => issues.push(
+            type_code,
+            &p,
+            format!("`{key}` must be {what}, found {}", type_name(v)),
+        ),
+    }
+}
+
+/// Checks one timestamp member; returns it parsed when valid.
+fn check_timestamp(
+    obj: &Map<String, Value>,
+    key: &str,
+    path: &str,
+    issues: &mut Issues,
+) -> Option<DateTime<FixedOffset>> {
+    match obj.get(key) {
+        None => {
+            issues.push(
+                Code::TaskRequiredMember,
+                path,
+                format!("the task has no `{key}`"),
+            );
+            None
+        }
+        Some(Value::String(s)) => match parse_timestamp(s) {
+            Some(t) => Some(t),
+            None => {
+                issues.push(
+                    Code::TimestampFormat,
+                    &pointer(path, key),
+                    format!(
+                        "`{key}` is not an RFC 3339 date-time with a time zone (like 2025-11-25T10:30:00Z): {s:?}"
+                    ),
+                );
+                None
+            }
+        },
+        Some(v) => {
+            issues.push(
+                Code::TimestampFormat,
+                &pointer(path, key),
+                format!("`{key}` must be a string timestamp, found {}", type_name(v)),
+            );
+            None
+        }
+    }
+}
+
+/// What a task check learned.
+#[derive(Debug, Clone, Default)]
+pub struct TaskSummary {
+    pub task_id: Option<String>,
+    pub status: Option<TaskStatus>,
+}
+
+/// Checks the members every task of `version` has (§D 1–5 for V25, 63–66 for V26). `obj` is the
+/// task object (or the result / params the task is merged into), `path` its pointer.
+pub fn check_task_members(
+    obj: &Map<String, Value>,
+    path: &str,
+    version: ProtocolVersion,
+    issues: &mut Issues,
+) -> TaskSummary {
+    let mut summary = TaskSummary::default();
+    match obj.get("taskId") {
+        None => issues.push(Code::TaskRequiredMember, path, "the task has no `taskId`"),
+        Some(Value::String(s)) => summary.task_id = Some(s.clone()),
+        Some(v) => issues.push(
+            Code::TaskIdType,
+            &pointer(path, "taskId"),
+            format!("`taskId` must be a string, found {}", type_name(v)),
+        ),
+    }
+    match obj.get("status") {
+        None => issues.push(Code::TaskRequiredMember, path, "the task has no `status`"),
+        Some(Value::String(s)) => match TaskStatus::parse(s) {
+            Some(st) => summary.status = Some(st),
+            None => issues.push(
+                Code::TaskStatusEnum,
+                &pointer(path, "status"),
+                format!(
+                    "`status` {s:?} is not one of working, input_required, completed, failed, cancelled"
+                ),
+            ),
+        },
+        Some(v) => issues.push(
+            Code::TaskStatusEnum,
+            &pointer(path, "status"),
+            format!("`status` must be a string, found {}", type_name(v)),
+        ),
+    }
+    if let Some(v) = obj.get("statusMessage") {
+        if !v.is_string() {
+            issues.push(
+                Code::TaskStatusMessageType,
+                &pointer(path, "statusMessage"),
+                format!("`statusMessage` must be a string, found {}", type_name(v)),
+            );
+        }
+    }
+    let created = check_timestamp(obj, "createdAt", path, issues);
+    let updated = check_timestamp(obj, "lastUpdatedAt", path, issues);
+    if let (Some(c), Some(u)) = (created, updated) {
+        if u < c {
+            issues.push(
+                Code::TimestampOrder,
+                &pointer(path, "lastUpdatedAt"),
+                "`lastUpdatedAt` is before `createdAt`",
+            );
+        }
+    }
+    let (ttl, poll) = ms_names(version);
+    let (other_ttl, other_poll) = ms_names(match version {
+        ProtocolVersion::V2025 => ProtocolVersion::V2026,
+        ProtocolVersion::V2026 => ProtocolVersion::V2025,
+    });
+    if !obj.contains_key(ttl) {
+        if obj.contains_key(other_ttl) {
+            let code = match version {
+                ProtocolVersion::V2025 => Code::VersionMismatch,
+                ProtocolVersion::V2026 => Code::LegacyMember,
+            };
+            issues.push(
+                code,
+                &pointer(path, other_ttl),
+                format!(
+                    "`{other_ttl}` is the member of the other protocol version; {} needs `{ttl}`",
+                    version.as_str()
+                ),
+            );
+        } else {
+            issues.push(
+                Code::TaskTtlMissing,
+                path,
+                format!("the task has no `{ttl}`; it is required, as null when unlimited"),
+            );
+        }
+    } else if version == ProtocolVersion::V2026 && obj.contains_key(other_ttl) {
+        issues.push(
+            Code::LegacyMember,
+            &pointer(path, other_ttl),
+            "`ttl` is the 2025-11-25 member; 2026-07-28 tasks carry only `ttlMs`",
+        );
+    }
+    if version == ProtocolVersion::V2026 && obj.contains_key(other_poll) {
+        issues.push(
+            Code::LegacyMember,
+            &pointer(path, other_poll),
+            "`pollInterval` is the 2025-11-25 member; 2026-07-28 tasks carry `pollIntervalMs`",
+        );
+    }
+    check_ms(obj, ttl, path, version, true, Code::TaskTtlType, issues);
+    check_ms(obj, poll, path, version, false, Code::TaskPollIntervalType, issues);
+    summary
+}
+
+/// The object under `key`, if it is one.
+pub fn obj<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Map<String, Value>> {
+    map.get(key).and_then(Value::as_object)
+}
+
+/// The string under `key`, if it is one.
+pub fn str_of<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    map.get(key).and_then(Value::as_str)
+}
+
+/// Requires `params.taskId` to be a string (§D 8, 71). Returns it.
+pub fn check_params_task_id(
+    params: Option<&Map<String, Value>>,
+    issues: &mut Issues,
+) -> Option<String> {
+    let Some(p) = params else {
+        issues.push(Code::ParamsTaskId, "", "the request has no `params` with a `taskId`");
+        return None;
+    };
+    match p.get("taskId") {
+        None => {
+            issues.push(Code::ParamsTaskId, "/params", "`params.taskId` is missing");
+            None
+        }
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(v) => {
+            issues.push(
+                Code::ParamsTaskId,
+                "/params/taskId",
+                format!("`params.taskId` must be a string, found {}", type_name(v)),
+            );
+            None
+        }
+    }
+}
+
+/// The related-task `_meta` value of `container` (a result or params object), if present.
+/// Checks its shape (§D 13) and returns its `taskId` when well-formed.
+pub fn related_task(
+    container: &Map<String, Value>,
+    path: &str,
+    issues: &mut Issues,
+) -> Option<Option<String>> {
+    let meta = obj(container, "_meta")?;
+    let v = meta.get(RELATED_TASK_META_KEY)?;
+    let p = pointer(&pointer(path, "_meta"), RELATED_TASK_META_KEY);
+    match v {
+        Value::Object(o) => match o.get("taskId") {
+            Some(Value::String(s)) => Some(Some(s.clone())),
+            Some(other) => {
+                issues.push(
+                    Code::RelatedTaskShape,
+                    &pointer(&p, "taskId"),
+                    format!("related-task `taskId` must be a string, found {}", type_name(other)),
+                );
+                Some(None)
+            }
+            None => {
+                issues.push(Code::RelatedTaskShape, &p, "related-task `_meta` has no `taskId`");
+                Some(None)
+            }
+        },
+        other => {
+            issues.push(
+                Code::RelatedTaskShape,
+                &p,
+                format!("related-task `_meta` must be an object, found {}", type_name(other)),
+            );
+            Some(None)
+        }
+    }
+}
+
+/// `_meta`, where present, must be an object (both versions' schemas).
+pub fn check_meta_object(container: &Map<String, Value>, path: &str, code: Code, issues: &mut Issues) {
+    if let Some(v) = container.get("_meta") {
+        if !v.is_object() {
+            issues.push(
+                code,
+                &pointer(path, "_meta"),
+                format!("`_meta` must be an object, found {}", type_name(v)),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps() {
+        assert!(parse_timestamp("2025-11-25T10:30:00Z").is_some());
+        assert!(parse_timestamp("2025-11-25T10:30:00.123+02:00").is_some());
+        assert!(parse_timestamp("2025-11-25T10:30:00").is_none());
+        assert!(parse_timestamp("not-a-date").is_none());
+        assert!(parse_timestamp("2025-13-25T10:30:00Z").is_none());
+    }
+
+    #[test]
+    fn millis_classes() {
+        assert!(matches!(millis(&serde_json::json!(5)), Millis::Ok(_)));
+        assert!(matches!(millis(&serde_json::json!(5.0)), Millis::Ok(_)));
+        assert!(matches!(millis(&serde_json::json!(-5)), Millis::Negative));
+        assert!(matches!(millis(&serde_json::json!(-1.5)), Millis::Fractional));
+        assert!(matches!(millis(&serde_json::json!("5")), Millis::NotANumber));
+        assert!(matches!(millis(&serde_json::json!(1e300)), Millis::TooLarge));
+    }
+}
