@@ -104,6 +104,9 @@ rules! {
     HeaderMismatch = "header-mismatch", Error, "76, 97, 111", "HTTP `Mcp-Method` equals `method` and `Mcp-Name` equals `params.taskId` (Base64 sentinel decoded).";
     RetiredErrorCode = "retired-error-code", Warning, "§B.f, §E 13", "A pre-release error code (-32003, -32001, -32004) or a retired 2025 code under 2026-07-28.";
     InnerResultType = "inner-result-type", Warning, "§E 3", "The `result` of a completed task should have no `resultType` or \"complete\".";
+    // ---- conversion between versions ------------------------------------------------------
+    ConversionLossy = "conversion-lossy", Warning, "§C", "Converting between versions dropped or reinterpreted a member (reported, never guessed).";
+    ConversionImpossible = "conversion-impossible", Error, "§C", "The value has no counterpart in the target version (e.g. a V26 task created in another status than working).";
     // ---- whole conversations -------------------------------------------------------------
     LeavesTerminal = "history-leaves-terminal", Error, "20, 93", "A task left a terminal status.";
     CreatedAtChanged = "history-created-at-changed", Error, "28 (derived), §E 18", "A task's `createdAt` changed.";

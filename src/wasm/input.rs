@@ -5,7 +5,7 @@ use js_sys::{JsString, Reflect, JSON};
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::validate::{input_report, Code, ValidationReport};
+use crate::validate::{self, input_report, Code, ValidationReport};
 
 /// The message as JSON text: a string is taken as it is; any other value goes through
 /// `JSON.stringify` (what would be sent on the wire). Values JSON cannot carry give a report.
@@ -98,4 +98,24 @@ pub fn find_lossy_nulls(original: &JsValue, parsed: &Value) -> Option<String> {
     } else {
         None
     }
+}
+
+/// A JS value (or JSON string) as parsed JSON: the one way JS input enters the core. Input that
+/// is not JSON, too large, too deep, or carries what JSON cannot gives a report instead.
+pub fn js_to_json(message: &JsValue, max_bytes: usize) -> Result<Value, ValidationReport> {
+    let text = message_text(message)?;
+    let value = validate::parse(&text, max_bytes)?;
+    if !message.is_string() {
+        if let Some(path) = find_lossy_nulls(message, &value) {
+            let mut r = input_report(
+                Code::NotJsonValue,
+                "NaN, Infinity or undefined: JSON would send null here",
+            );
+            if let Some(issue) = r.issues.first_mut() {
+                issue.path = path;
+            }
+            return Err(r);
+        }
+    }
+    Ok(value)
 }

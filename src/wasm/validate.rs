@@ -3,11 +3,11 @@
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-use crate::validate::{
-    self, input_report, Code, Context, ValidationReport, ValidateOptions, DEFAULT_MAX_BYTES,
-};
+use crate::model::ProtocolVersion;
+use crate::validate::{self, Context, ValidateOptions, ValidationReport, DEFAULT_MAX_BYTES};
 
-use super::input::{find_lossy_nulls, message_text};
+use super::input::js_to_json;
+use crate::model::convert::ConversionReport;
 
 /// Reads the options object; bad options are a typed JS error, never a panic.
 pub(crate) fn read_options(options: Option<Ts<ValidateOptions>>) -> Result<ValidateOptions, JsError> {
@@ -25,29 +25,16 @@ pub(crate) fn read_options(options: Option<Ts<ValidateOptions>>) -> Result<Valid
 }
 
 /// Validates one JS value or JSON string against the core with the given context.
-pub(crate) fn validate_js(message: &JsValue, options: &ValidateOptions, ctx: &Context) -> (ValidationReport, Option<serde_json::Value>) {
+pub(crate) fn validate_js(
+    message: &JsValue,
+    options: &ValidateOptions,
+    ctx: &Context,
+) -> (ValidationReport, Option<serde_json::Value>) {
     let max = options.max_bytes.map(|m| m as usize).unwrap_or(DEFAULT_MAX_BYTES);
-    let text = match message_text(message) {
-        Ok(t) => t,
-        Err(r) => return (r, None),
-    };
-    let value = match validate::parse(&text, max) {
-        Ok(v) => v,
-        Err(r) => return (r, None),
-    };
-    if !message.is_string() {
-        if let Some(path) = find_lossy_nulls(message, &value) {
-            let mut r = input_report(
-                Code::NotJsonValue,
-                "NaN, Infinity or undefined: JSON would send null here",
-            );
-            if let Some(issue) = r.issues.first_mut() {
-                issue.path = path;
-            }
-            return (r, Some(value));
-        }
+    match js_to_json(message, max) {
+        Ok(value) => (validate::validate_value(&value, ctx), Some(value)),
+        Err(report) => (report, None),
     }
-    (validate::validate_value(&value, ctx), Some(value))
 }
 
 /// Validates one MCP message of protocol 2025-11-25 or 2026-07-28: a JS value or a JSON
@@ -75,4 +62,43 @@ pub(crate) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, 
     value
         .serialize(&ser)
         .map_err(|e| JsError::new(&format!("internal: cannot convert the result: {e}")))
+}
+
+/// Converts a task (a V25 `Task` or a V26 `Task`/`DetailedTask`) to the other version:
+/// `ttl` ⇄ `ttlMs`, `pollInterval` ⇄ `pollIntervalMs`; every dropped or reinterpreted member is
+/// reported in `issues`.
+#[wasm_bindgen(js_name = convertTask, unchecked_return_type = "ConversionReport")]
+pub fn convert_task(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] task: JsValue,
+    to: Ts<ProtocolVersion>,
+) -> Result<JsValue, JsError> {
+    let to = read_version(to)?;
+    match js_to_json(&task, DEFAULT_MAX_BYTES) {
+        Ok(value) => to_js(&crate::model::convert::convert_task(&value, None, to)),
+        Err(report) => to_js(&not_converted(report, to)),
+    }
+}
+
+/// Converts a `CreateTaskResult` between the V25 nested and the V26 flat shape.
+#[wasm_bindgen(js_name = convertCreateTaskResult, unchecked_return_type = "ConversionReport")]
+pub fn convert_create_task_result(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] result: JsValue,
+    to: Ts<ProtocolVersion>,
+) -> Result<JsValue, JsError> {
+    let to = read_version(to)?;
+    match js_to_json(&result, DEFAULT_MAX_BYTES) {
+        Ok(value) => to_js(&crate::model::convert::convert_create_task_result(&value, to)),
+        Err(report) => to_js(&not_converted(report, to)),
+    }
+}
+
+fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsError> {
+    let v: JsValue = v.into();
+    serde_wasm_bindgen::from_value(v).map_err(|_| {
+        JsError::new("the target version must be \"2025-11-25\" or \"2026-07-28\"")
+    })
+}
+
+fn not_converted(report: ValidationReport, to: ProtocolVersion) -> ConversionReport {
+    ConversionReport { ok: false, from: None, to, value: None, issues: report.issues }
 }
