@@ -1,1 +1,699 @@
-//! Conversation checker.
+//! The conversation checker: follows a stream of JSON-RPC messages of one conversation, pairs
+//! responses with requests, validates each message with what the stream tells (the method it
+//! answers, the task it asked about, the conversation's version) and follows every task across
+//! the stream, flagging histories no single message shows (§A.c, §B.c, §B.g, §C; the
+//! `history-*` codes of [`crate::validate::rules`], and `cancel-terminal`, §D 17).
+//!
+//! * [`shape`]: JSON-RPC roles, ids and the version a message's shape shows.
+//! * [`task`]: per-task memory and the history rules.
+//!
+//! Nothing here panics or fails: every input gives an [`ObserveReport`].
+
+mod shape;
+mod task;
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tsify::Tsify;
+
+use crate::model::common::RELATED_TASK_META_KEY;
+use crate::model::{ProtocolVersion, TaskStatus};
+use crate::validate::report::{pointer, pointer_index, Issue};
+use crate::validate::{
+    self, Code, Context, RpcKind, Severity, ValidationReport, VersionSource, DEFAULT_MAX_BYTES,
+};
+
+use shape::{IdKey, Rpc};
+use task::{Findings, Snapshot, TaskState};
+
+/// Options of a [`Conversation`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ConversationOptions {
+    /// The protocol version of the whole conversation; otherwise the first message that shows
+    /// a version fixes it.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<ProtocolVersion>,
+    /// Largest message accepted, in bytes (default 16 MiB).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bytes: Option<u32>,
+}
+
+/// Where a task event was seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum EventSource {
+    /// The answer that created the task (V25 nested `CreateTaskResult`, V26 `resultType:"task"`).
+    Create,
+    /// A `tasks/get` answer.
+    Get,
+    /// An entry of a V25 `tasks/list` answer.
+    List,
+    /// A V25 `tasks/cancel` answer, or a V26 `tasks/cancel` request.
+    Cancel,
+    /// `notifications/tasks/status` (V25) or `notifications/tasks` (V26).
+    Notification,
+    /// A V25 `tasks/result` answer.
+    Result,
+    /// A V26 `tasks/update` request.
+    Update,
+}
+
+/// One moment of a task's life.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(missing_as_null)]
+pub struct TaskEvent {
+    /// The 0-based number of the message.
+    pub index: usize,
+    /// The status the message shows; `null` when it shows none (a `tasks/update` or V26
+    /// `tasks/cancel` request, a V25 `tasks/result` answer).
+    pub status: Option<TaskStatus>,
+    /// The `lastUpdatedAt` the message shows, as written.
+    pub at: Option<String>,
+    pub source: EventSource,
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+    /// The `inputRequests` keys outstanding (input_required snapshots) or answered (`tasks/update`).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_keys: Option<Vec<String>>,
+}
+
+/// Everything the conversation saw of one task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(missing_as_null)]
+pub struct TaskTimeline {
+    pub task_id: String,
+    /// The version of the conversation when the task was first seen.
+    pub version: Option<ProtocolVersion>,
+    pub events: Vec<TaskEvent>,
+    /// The status last shown; `null` if no message showed one.
+    pub final_status: Option<TaskStatus>,
+    /// The history issues about this task (their messages name the message number).
+    pub issues: Vec<Issue>,
+}
+
+/// The report on one message of a conversation: the single-message report, with the history
+/// issues appended, plus the message number and the tasks it touched.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(missing_as_null)]
+pub struct ObserveReport {
+    /// The 0-based number of the message in the conversation.
+    pub index: usize,
+    /// `true` when no issue is an error.
+    pub valid: bool,
+    pub version: Option<ProtocolVersion>,
+    pub version_source: VersionSource,
+    pub kind: String,
+    pub rpc: RpcKind,
+    /// The method of a request or notification, or the method of the request a response answers.
+    pub method: Option<String>,
+    pub issues: Vec<Issue>,
+    /// The ids of the tasks the message is about.
+    pub task_ids: Vec<String>,
+}
+
+/// A request awaiting its response.
+struct Pending {
+    method: String,
+    task_id: Option<String>,
+    declares_extension: bool,
+    /// `tasks/update`: the keys this request marked answered.
+    answered: Vec<String>,
+}
+
+/// The history checker over one conversation.
+pub struct Conversation {
+    version: Option<ProtocolVersion>,
+    max_bytes: usize,
+    next_index: usize,
+    pending: HashMap<IdKey, Pending>,
+    tasks: Vec<TaskState>,
+    by_id: HashMap<String, usize>,
+    warned_unknown: HashSet<String>,
+}
+
+impl Default for Conversation {
+    fn default() -> Self {
+        Conversation::new(ConversationOptions::default())
+    }
+}
+
+impl Conversation {
+    pub fn new(options: ConversationOptions) -> Self {
+        Conversation {
+            version: options.version,
+            max_bytes: options
+                .max_bytes
+                .map(|m| m as usize)
+                .unwrap_or(DEFAULT_MAX_BYTES),
+            next_index: 0,
+            pending: HashMap::new(),
+            tasks: Vec::new(),
+            by_id: HashMap::new(),
+            warned_unknown: HashSet::new(),
+        }
+    }
+
+    /// The version of the conversation: the option, or the first version a message showed.
+    pub fn version(&self) -> Option<ProtocolVersion> {
+        self.version
+    }
+
+    /// Parses JSON text with the conversation's size limit.
+    pub fn parse(&self, text: &str) -> Result<Value, ValidationReport> {
+        validate::parse(text, self.max_bytes)
+    }
+
+    /// Observes a message given as JSON text; text that is not JSON gives a report (and counts
+    /// as a message).
+    pub fn observe_text(&mut self, text: &str) -> ObserveReport {
+        match self.parse(text) {
+            Ok(v) => self.observe(&v),
+            Err(report) => self.observe_rejected(report),
+        }
+    }
+
+    /// Counts an input that never became a JSON value and wraps its report.
+    pub fn observe_rejected(&mut self, report: ValidationReport) -> ObserveReport {
+        let index = self.take_index();
+        wrap(index, report, Vec::new(), Findings::default())
+    }
+
+    /// Every task seen so far, in the order first seen.
+    pub fn tasks(&self) -> Vec<TaskTimeline> {
+        self.tasks.iter().map(TaskState::timeline).collect()
+    }
+
+    fn take_index(&mut self) -> usize {
+        let i = self.next_index;
+        self.next_index = self.next_index.saturating_add(1);
+        i
+    }
+
+    /// Observes one parsed message.
+    pub fn observe(&mut self, message: &Value) -> ObserveReport {
+        let index = self.take_index();
+        let mut f = Findings::default();
+        let mut touched = Touched::default();
+        let rpc = shape::classify(message);
+
+        // Pair a response with its request.
+        let mut answered: Option<Pending> = None;
+        if let Rpc::Response { id, id_is_null } = &rpc {
+            answered = id.as_ref().and_then(|k| self.pending.remove(k));
+            if answered.is_none() && !id_is_null {
+                f.push(
+                    None,
+                    Code::UnmatchedResponse,
+                    "/id".to_string(),
+                    "no request seen before has this id".to_string(),
+                );
+            }
+        }
+        let in_reply_to = answered.as_ref().map(|p| p.method.clone());
+
+        // The version: fixed by options or the first message that shows one (§C).
+        let signal = shape::signal(message, in_reply_to.as_deref());
+        match (self.version, &signal) {
+            (None, Some((v, _))) => self.version = Some(*v),
+            (Some(conv), Some((v, path))) if conv != *v => f.push(
+                None,
+                Code::VersionSwitch,
+                path.clone(),
+                format!(
+                    "the conversation speaks {} but this message has the shape of {}",
+                    conv.as_str(),
+                    v.as_str()
+                ),
+            ),
+            _ => {}
+        }
+        let ctx = Context {
+            version: self.version,
+            in_reply_to: in_reply_to.clone(),
+            request_task_id: answered.as_ref().and_then(|p| p.task_id.clone()),
+            headers: None,
+        };
+        let report = validate::validate_value(message, &ctx);
+        if self.version.is_none()
+            && matches!(
+                report.version_source,
+                VersionSource::Meta | VersionSource::Shape
+            )
+        {
+            self.version = report.version;
+        }
+        // What this message means for the version-specific rules.
+        let version = signal.as_ref().map(|s| s.0).or(self.version);
+
+        match rpc {
+            Rpc::Request { id, method } => {
+                let pending =
+                    self.on_request(message, method, index, version, &mut f, &mut touched);
+                if let Some(k) = id {
+                    if self.pending.contains_key(&k) {
+                        f.push(
+                            None,
+                            Code::DuplicateRequestId,
+                            "/id".to_string(),
+                            "a request with this id is still awaiting its answer".to_string(),
+                        );
+                    }
+                    self.pending.insert(k, pending);
+                }
+            }
+            Rpc::Notification { method } => {
+                self.on_notification(message, method, index, version, &mut f, &mut touched);
+            }
+            Rpc::Response { .. } => {
+                self.on_response(message, answered, index, version, &mut f, &mut touched);
+            }
+            Rpc::Other => {}
+        }
+        related_task(message, &mut touched);
+
+        let mut report = report;
+        if report.method.is_none() {
+            report.method = in_reply_to;
+        }
+        // Copy the history issues into the timelines of the tasks they are about.
+        for finding in &f.0 {
+            if let Some(t) = &finding.task {
+                if let Some(state) = self.by_id.get(t).and_then(|&i| self.tasks.get_mut(i)) {
+                    state.add_issue(index, &to_issue(finding));
+                }
+            }
+        }
+        wrap(index, report, touched.0, f)
+    }
+
+    fn state_mut(
+        &mut self,
+        task_id: &str,
+        version: Option<ProtocolVersion>,
+    ) -> Option<&mut TaskState> {
+        let i = match self.by_id.get(task_id) {
+            Some(&i) => i,
+            None => {
+                let i = self.tasks.len();
+                self.tasks.push(TaskState::new(task_id, version));
+                self.by_id.insert(task_id.to_string(), i);
+                i
+            }
+        };
+        self.tasks.get_mut(i)
+    }
+
+    fn state(&self, task_id: &str) -> Option<&TaskState> {
+        self.by_id.get(task_id).and_then(|&i| self.tasks.get(i))
+    }
+
+    /// A request about a task the conversation never saw: warn once per task id (§D 35, 86).
+    fn check_known(&mut self, task_id: &str, path: &str, f: &mut Findings) {
+        if self.state(task_id).is_none() && self.warned_unknown.insert(task_id.to_string()) {
+            f.push(
+                None,
+                Code::UnknownTask,
+                path.to_string(),
+                format!("task {task_id} was never seen created in this conversation"),
+            );
+        }
+    }
+
+    fn on_request(
+        &mut self,
+        message: &Value,
+        method: &str,
+        index: usize,
+        version: Option<ProtocolVersion>,
+        f: &mut Findings,
+        touched: &mut Touched,
+    ) -> Pending {
+        let params = shape::obj(message, "params");
+        let task_id = params
+            .and_then(|p| shape::str_of(p, "taskId"))
+            .map(str::to_string);
+        let mut pending = Pending {
+            method: method.to_string(),
+            task_id: None,
+            declares_extension: shape::declares_extension(message),
+            answered: Vec::new(),
+        };
+        if !matches!(
+            method,
+            "tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/update"
+        ) {
+            return pending;
+        }
+        let Some(tid) = task_id else {
+            return pending;
+        };
+        touched.add(&tid);
+        self.check_known(&tid, "/params/taskId", f);
+        let v26 = version == Some(ProtocolVersion::V2026);
+        match method {
+            "tasks/update" => {
+                let keys: Vec<String> = params
+                    .and_then(|p| p.get("inputResponses"))
+                    .and_then(Value::as_object)
+                    .map(|m| m.keys().cloned().collect())
+                    .unwrap_or_default();
+                if let Some(state) = self.state_mut(&tid, version) {
+                    pending.answered = state.answer(&keys);
+                    state.note(index, EventSource::Update, Some(keys));
+                }
+            }
+            "tasks/cancel" if v26 => {
+                if let Some(state) = self.state_mut(&tid, version) {
+                    state.note(index, EventSource::Cancel, None);
+                }
+            }
+            _ => {}
+        }
+        pending.task_id = Some(tid);
+        pending
+    }
+
+    fn on_notification(
+        &mut self,
+        message: &Value,
+        method: &str,
+        index: usize,
+        version: Option<ProtocolVersion>,
+        f: &mut Findings,
+        touched: &mut Touched,
+    ) {
+        if !matches!(method, "notifications/tasks/status" | "notifications/tasks") {
+            return;
+        }
+        let Some(params) = shape::obj(message, "params") else {
+            return;
+        };
+        let Some(tid) = shape::str_of(params, "taskId") else {
+            return;
+        };
+        touched.add(tid);
+        self.check_known(tid, "/params/taskId", f);
+        let snap = Snapshot {
+            task: params,
+            base: "/params".to_string(),
+            source: EventSource::Notification,
+            index,
+            creates: false,
+            quiet_leave: false,
+        };
+        if let Some(state) = self.state_mut(tid, version) {
+            state.apply(&snap, f);
+        }
+    }
+
+    fn on_response(
+        &mut self,
+        message: &Value,
+        request: Option<Pending>,
+        index: usize,
+        version: Option<ProtocolVersion>,
+        f: &mut Findings,
+        touched: &mut Touched,
+    ) {
+        let result = shape::obj(message, "result");
+        let Some(req) = request else {
+            // Unmatched: only a self-describing creation can still be followed.
+            if let Some(r) = result {
+                self.on_create(r, None, index, version, f, touched);
+            }
+            return;
+        };
+        let asked = req.task_id.as_deref();
+        if let Some(t) = asked {
+            touched.add(t);
+        }
+        let Some(result) = result else {
+            // An error response.
+            if let (Some(t), Some(err)) = (asked, message.get("error")) {
+                match req.method.as_str() {
+                    "tasks/update" => {
+                        if let Some(state) = self.state_mut(t, version) {
+                            state.unanswer(&req.answered);
+                        }
+                    }
+                    "tasks/result" => {
+                        // -32602 means unknown or expired, not the task's outcome (§A.f).
+                        let not_found = err.get("code").and_then(Value::as_i64) == Some(-32602);
+                        if !not_found && self.state(t).is_some() {
+                            if let Some(state) = self.state_mut(t, version) {
+                                state.deliver_payload("error", err.clone(), "/error", f);
+                                state.note(index, EventSource::Result, None);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            return;
+        };
+        match req.method.as_str() {
+            "tasks/get" => {
+                self.on_snapshot(
+                    result,
+                    "/result",
+                    asked,
+                    EventSource::Get,
+                    index,
+                    version,
+                    f,
+                    touched,
+                );
+            }
+            "tasks/cancel" => {
+                if result.contains_key("taskId") {
+                    self.on_snapshot(
+                        result,
+                        "/result",
+                        asked,
+                        EventSource::Cancel,
+                        index,
+                        version,
+                        f,
+                        touched,
+                    );
+                }
+            }
+            "tasks/list" => {
+                if let Some(list) = result.get("tasks").and_then(Value::as_array) {
+                    for (i, item) in list.iter().enumerate() {
+                        let Some(t) = item.as_object() else { continue };
+                        let Some(tid) = shape::str_of(t, "taskId") else {
+                            continue;
+                        };
+                        touched.add(tid);
+                        let snap = Snapshot {
+                            task: t,
+                            base: pointer_index("/result/tasks", i),
+                            source: EventSource::List,
+                            index,
+                            creates: false,
+                            quiet_leave: false,
+                        };
+                        if let Some(state) = self.state_mut(tid, version) {
+                            state.apply(&snap, f);
+                        }
+                    }
+                }
+            }
+            "tasks/result" => {
+                if let Some(t) = asked {
+                    let mut payload = result.clone();
+                    payload.remove("_meta");
+                    if let Some(state) = self.state_mut(t, version) {
+                        state.deliver_payload("result", Value::Object(payload), "/result", f);
+                        state.note(index, EventSource::Result, None);
+                    }
+                }
+            }
+            _ => {
+                self.on_create(result, Some(&req), index, version, f, touched);
+            }
+        }
+    }
+
+    /// A `tasks/get` or V25 `tasks/cancel` answer: a whole task, which must be the one asked
+    /// about (§D 34).
+    #[allow(clippy::too_many_arguments)]
+    fn on_snapshot(
+        &mut self,
+        result: &serde_json::Map<String, Value>,
+        base: &str,
+        asked: Option<&str>,
+        source: EventSource,
+        index: usize,
+        version: Option<ProtocolVersion>,
+        f: &mut Findings,
+        touched: &mut Touched,
+    ) {
+        let Some(tid) = shape::str_of(result, "taskId") else {
+            return;
+        };
+        touched.add(tid);
+        if let Some(a) = asked {
+            if a != tid {
+                f.push(
+                    Some(a),
+                    Code::TaskIdMismatch,
+                    pointer(base, "taskId"),
+                    format!("the request asked about task {a} but the answer is about task {tid}"),
+                );
+                return;
+            }
+        }
+        let mut quiet_leave = false;
+        // V25: a cancel of a task already terminal must be refused with -32602 (§D 17, 22).
+        if source == EventSource::Cancel && version != Some(ProtocolVersion::V2026) {
+            if let Some(term) = self.state(tid).and_then(|s| s.terminal) {
+                f.push(
+                    Some(tid),
+                    Code::CancelTerminal,
+                    base.to_string(),
+                    format!(
+                        "task {tid} was already {} when this cancel was answered: the answer must be error -32602, not a result",
+                        term.as_str()
+                    ),
+                );
+                quiet_leave = true;
+            }
+        }
+        let snap = Snapshot {
+            task: result,
+            base: base.to_string(),
+            source,
+            index,
+            creates: false,
+            quiet_leave,
+        };
+        if let Some(state) = self.state_mut(tid, version) {
+            state.apply(&snap, f);
+        }
+    }
+
+    /// A `CreateTaskResult`: V26 flat with `resultType:"task"`, or V25 nested `{task}` answering
+    /// a task-augmentable request.
+    fn on_create(
+        &mut self,
+        result: &serde_json::Map<String, Value>,
+        req: Option<&Pending>,
+        index: usize,
+        version: Option<ProtocolVersion>,
+        f: &mut Findings,
+        touched: &mut Touched,
+    ) {
+        let (task, base) = if result.get("resultType").and_then(Value::as_str) == Some("task") {
+            // The request's own `_meta` must have declared the extension (§B.e; §D 77).
+            if let Some(r) = req {
+                if !r.declares_extension {
+                    f.push(
+                        shape::str_of(result, "taskId"),
+                        Code::CreateTaskUndeclared,
+                        "/result/resultType".to_string(),
+                        format!(
+                            "a task was created for a {} request whose _meta clientCapabilities do not declare extensions[\"io.modelcontextprotocol/tasks\"]",
+                            r.method
+                        ),
+                    );
+                }
+            }
+            (result, "/result".to_string())
+        } else {
+            let augmentable = req.is_none_or(|r| {
+                matches!(
+                    r.method.as_str(),
+                    "tools/call" | "sampling/createMessage" | "elicitation/create"
+                )
+            });
+            match result.get("task").and_then(Value::as_object) {
+                Some(t) if augmentable => (t, "/result/task".to_string()),
+                _ => return,
+            }
+        };
+        let Some(tid) = shape::str_of(task, "taskId") else {
+            return;
+        };
+        touched.add(tid);
+        let snap = Snapshot {
+            task,
+            base,
+            source: EventSource::Create,
+            index,
+            creates: true,
+            quiet_leave: false,
+        };
+        if let Some(state) = self.state_mut(tid, version) {
+            state.apply(&snap, f);
+        }
+    }
+}
+
+/// The task ids a message touched, in order, without repeats.
+#[derive(Default)]
+struct Touched(Vec<String>);
+
+impl Touched {
+    fn add(&mut self, id: &str) {
+        if !self.0.iter().any(|t| t == id) {
+            self.0.push(id.to_string());
+        }
+    }
+}
+
+/// `_meta["io.modelcontextprotocol/related-task"].taskId` on params or result (V25 §A.h).
+fn related_task(message: &Value, touched: &mut Touched) {
+    for holder in ["params", "result"] {
+        if let Some(id) = message
+            .get(holder)
+            .and_then(|h| h.get("_meta"))
+            .and_then(|m| m.get(RELATED_TASK_META_KEY))
+            .and_then(|r| r.get("taskId"))
+            .and_then(Value::as_str)
+        {
+            touched.add(id);
+        }
+    }
+}
+
+fn to_issue(f: &task::Finding) -> Issue {
+    Issue {
+        severity: f.code.severity(),
+        code: f.code.as_str().to_string(),
+        path: f.path.clone(),
+        message: f.message.clone(),
+    }
+}
+
+fn wrap(
+    index: usize,
+    report: ValidationReport,
+    task_ids: Vec<String>,
+    f: Findings,
+) -> ObserveReport {
+    let mut issues = report.issues;
+    issues.extend(f.0.iter().map(to_issue));
+    ObserveReport {
+        index,
+        valid: !issues.iter().any(|i| i.severity == Severity::Error),
+        version: report.version,
+        version_source: report.version_source,
+        kind: report.kind,
+        rpc: report.rpc,
+        method: report.method,
+        issues,
+        task_ids,
+    }
+}

@@ -1,0 +1,915 @@
+//! The conversation checker: healthy histories of both versions, one test per history rule
+//! (code and JSON Pointer), and property tests (never panics, always a report).
+//!
+//! The history rules do not depend on the single-message validator: these tests look only at
+//! `history-*` codes and `cancel-terminal`, never at the validator's own findings.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use mcp_tasks_wasm::conversation::{Conversation, ConversationOptions, EventSource, ObserveReport};
+use mcp_tasks_wasm::model::{ProtocolVersion, TaskStatus};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+const V25: &str = "2025-11-25";
+const V26: &str = "2026-07-28";
+
+/// The codes the conversation adds (history rules and the V25 cancel of a terminal task).
+fn history(r: &ObserveReport) -> Vec<(String, String)> {
+    r.issues
+        .iter()
+        .filter(|i| i.code.starts_with("history-") || i.code == "cancel-terminal")
+        .map(|i| (i.code.clone(), i.path.clone()))
+        .collect()
+}
+
+fn has(r: &ObserveReport, code: &str, path: &str) -> bool {
+    r.issues.iter().any(|i| i.code == code && i.path == path)
+}
+
+fn assert_issue(r: &ObserveReport, code: &str, path: &str) {
+    assert!(
+        has(r, code, path),
+        "expected {code} at {path:?}, got {:#?}",
+        r.issues
+    );
+}
+
+fn feed(c: &mut Conversation, messages: &[Value]) -> Vec<ObserveReport> {
+    messages.iter().map(|m| c.observe(m)).collect()
+}
+
+fn no_history_issues(reports: &[ObserveReport]) {
+    for r in reports {
+        assert!(
+            history(r).is_empty(),
+            "message {} has history issues: {:#?}",
+            r.index,
+            r.issues
+        );
+    }
+}
+
+// ---- V25 messages --------------------------------------------------------------------------
+
+fn req(id: Value, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+fn res(id: Value, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+fn err(id: Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+fn t25(id: &str, status: &str, at: &str) -> Value {
+    json!({"taskId": id, "status": status, "createdAt": "2025-11-25T10:30:00Z",
+           "lastUpdatedAt": at, "ttl": 60000, "pollInterval": 1000})
+}
+
+fn with(mut v: Value, key: &str, value: Value) -> Value {
+    if let Some(m) = v.as_object_mut() {
+        m.insert(key.to_string(), value);
+    }
+    v
+}
+
+fn v25_create(id: i64, task: &str) -> [Value; 2] {
+    [
+        req(
+            json!(id),
+            "tools/call",
+            json!({"name": "build", "arguments": {}, "task": {"ttl": 60000}}),
+        ),
+        res(
+            json!(id),
+            json!({"task": t25(task, "working", "2025-11-25T10:30:00Z")}),
+        ),
+    ]
+}
+
+fn v25_get(id: i64, task: &str, result: Value) -> [Value; 2] {
+    [
+        req(json!(id), "tasks/get", json!({"taskId": task})),
+        res(json!(id), result),
+    ]
+}
+
+// ---- V26 messages --------------------------------------------------------------------------
+
+fn meta26(declare: bool) -> Value {
+    let caps = if declare {
+        json!({"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
+    } else {
+        json!({"elicitation": {}})
+    };
+    json!({"io.modelcontextprotocol/protocolVersion": V26,
+           "io.modelcontextprotocol/clientCapabilities": caps})
+}
+
+fn req26(id: i64, method: &str, params: Value) -> Value {
+    req(json!(id), method, with(params, "_meta", meta26(true)))
+}
+
+fn t26(id: &str, status: &str, at: &str) -> Value {
+    json!({"taskId": id, "status": status, "createdAt": "2026-07-28T10:30:00Z",
+           "lastUpdatedAt": at, "ttlMs": 60000, "pollIntervalMs": 1000})
+}
+
+fn create26(id: &str) -> Value {
+    with(
+        t26(id, "working", "2026-07-28T10:30:00Z"),
+        "resultType",
+        json!("task"),
+    )
+}
+
+fn get26(task: Value) -> Value {
+    with(task, "resultType", json!("complete"))
+}
+
+fn v26_create(id: i64, task: &str) -> [Value; 2] {
+    [
+        req26(id, "tools/call", json!({"name": "build", "arguments": {}})),
+        res(json!(id), create26(task)),
+    ]
+}
+
+fn v26_get(id: i64, task: &str, result: Value) -> [Value; 2] {
+    [
+        req26(id, "tasks/get", json!({"taskId": task})),
+        res(json!(id), get26(result)),
+    ]
+}
+
+fn elicit(message: &str) -> Value {
+    json!({"method": "elicitation/create", "params": {"mode": "form", "message": message,
+           "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}})
+}
+
+fn input_required(id: &str, at: &str, key: &str, request: Value) -> Value {
+    with(
+        t26(id, "input_required", at),
+        "inputRequests",
+        json!({ key: request }),
+    )
+}
+
+fn completed26(id: &str, at: &str, text: &str) -> Value {
+    with(
+        t26(id, "completed", at),
+        "result",
+        json!({"content": [{"type": "text", "text": text}], "isError": false}),
+    )
+}
+
+// ---- healthy histories ---------------------------------------------------------------------
+
+#[test]
+fn healthy_v25_history() {
+    let mut c = Conversation::default();
+    let mut msgs = vec![
+        req(
+            json!(0),
+            "initialize",
+            json!({"protocolVersion": V25, "capabilities": {"tasks": {"list": {}, "cancel": {}}},
+                   "clientInfo": {"name": "t", "version": "1"}}),
+        ),
+        res(
+            json!(0),
+            json!({"protocolVersion": V25,
+                   "capabilities": {"tasks": {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}},
+                   "serverInfo": {"name": "s", "version": "1"}}),
+        ),
+    ];
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend(v25_get(
+        2,
+        "t1",
+        t25("t1", "working", "2025-11-25T10:30:01Z"),
+    ));
+    msgs.push(
+        json!({"jsonrpc": "2.0", "method": "notifications/tasks/status",
+                     "params": t25("t1", "input_required", "2025-11-25T10:30:02Z")}),
+    );
+    msgs.push(req(json!(3), "tasks/result", json!({"taskId": "t1"})));
+    msgs.push(req(
+        json!("s1"),
+        "elicitation/create",
+        json!({"mode": "form", "message": "Name?", "requestedSchema": {"type": "object", "properties": {}},
+               "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t1"}}}),
+    ));
+    msgs.push(res(json!("s1"), json!({"action": "accept", "content": {}})));
+    msgs.extend(v25_get(
+        4,
+        "t1",
+        t25("t1", "completed", "2025-11-25T10:30:05Z"),
+    ));
+    msgs.push(res(
+        json!(3),
+        json!({"content": [{"type": "text", "text": "ok"}],
+               "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t1"}}}),
+    ));
+    // A second task, cancelled.
+    msgs.extend(v25_create(5, "t2"));
+    msgs.push(req(json!(6), "tasks/cancel", json!({"taskId": "t2"})));
+    msgs.push(res(
+        json!(6),
+        t25("t2", "cancelled", "2025-11-25T10:30:06Z"),
+    ));
+    msgs.push(req(json!(7), "tasks/list", json!({})));
+    msgs.push(res(
+        json!(7),
+        json!({"tasks": [t25("t1", "completed", "2025-11-25T10:30:05Z"),
+                         t25("t2", "cancelled", "2025-11-25T10:30:06Z")]}),
+    ));
+    let reports = feed(&mut c, &msgs);
+    no_history_issues(&reports);
+    assert_eq!(c.version(), Some(ProtocolVersion::V2025));
+    assert_eq!(
+        reports.get(3).map(|r| r.task_ids.clone()),
+        Some(vec!["t1".to_string()])
+    );
+    // The related-task _meta of the elicitation ties it to t1.
+    assert_eq!(
+        reports.get(8).map(|r| r.task_ids.clone()),
+        Some(vec!["t1".to_string()])
+    );
+
+    let tasks = c.tasks();
+    assert_eq!(tasks.len(), 2);
+    let t1 = &tasks[0];
+    assert_eq!(t1.task_id, "t1");
+    assert_eq!(t1.version, Some(ProtocolVersion::V2025));
+    assert_eq!(t1.final_status, Some(TaskStatus::Completed));
+    let statuses: Vec<_> = t1.events.iter().map(|e| (e.source, e.status)).collect();
+    assert_eq!(
+        statuses,
+        vec![
+            (EventSource::Create, Some(TaskStatus::Working)),
+            (EventSource::Get, Some(TaskStatus::Working)),
+            (EventSource::Notification, Some(TaskStatus::InputRequired)),
+            (EventSource::Get, Some(TaskStatus::Completed)),
+            (EventSource::Result, None),
+            (EventSource::List, Some(TaskStatus::Completed)),
+        ]
+    );
+    assert!(t1.issues.is_empty());
+    assert_eq!(tasks[1].final_status, Some(TaskStatus::Cancelled));
+}
+
+#[test]
+fn healthy_v26_history() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v26_create(1, "t1"));
+    msgs.extend(v26_get(
+        2,
+        "t1",
+        t26("t1", "working", "2026-07-28T10:30:01Z"),
+    ));
+    let ask = input_required("t1", "2026-07-28T10:30:05Z", "name", elicit("Your name?"));
+    msgs.extend(v26_get(3, "t1", ask.clone()));
+    // The same outstanding request on the next poll is not a reuse.
+    msgs.extend(v26_get(4, "t1", ask.clone()));
+    msgs.push(req26(
+        5,
+        "tasks/update",
+        json!({"taskId": "t1", "inputResponses": {"name": {"action": "accept", "content": {"name": "Luca"}}}}),
+    ));
+    msgs.push(res(json!(5), json!({"resultType": "complete"})));
+    // Eventually consistent: a stale read right after the ack still shows the key.
+    msgs.extend(v26_get(6, "t1", ask));
+    msgs.extend(v26_get(
+        7,
+        "t1",
+        t26("t1", "working", "2026-07-28T10:30:08Z"),
+    ));
+    msgs.push(json!({"jsonrpc": "2.0", "method": "notifications/tasks",
+                     "params": completed26("t1", "2026-07-28T10:30:09Z", "done")}));
+    msgs.extend(v26_get(
+        8,
+        "t1",
+        completed26("t1", "2026-07-28T10:30:09Z", "done"),
+    ));
+    // A second task, cancelled cooperatively; a cancel after it ended is acknowledged.
+    msgs.extend(v26_create(9, "t2"));
+    msgs.push(req26(10, "tasks/cancel", json!({"taskId": "t2"})));
+    msgs.push(res(json!(10), json!({"resultType": "complete"})));
+    msgs.extend(v26_get(
+        11,
+        "t2",
+        t26("t2", "cancelled", "2026-07-28T10:30:10Z"),
+    ));
+    msgs.push(req26(12, "tasks/cancel", json!({"taskId": "t2"})));
+    msgs.push(res(json!(12), json!({"resultType": "complete"})));
+    let reports = feed(&mut c, &msgs);
+    no_history_issues(&reports);
+    assert_eq!(c.version(), Some(ProtocolVersion::V2026));
+
+    let tasks = c.tasks();
+    assert_eq!(tasks.len(), 2);
+    let t1 = &tasks[0];
+    assert_eq!(t1.final_status, Some(TaskStatus::Completed));
+    let statuses: Vec<_> = t1.events.iter().map(|e| e.status).collect();
+    use TaskStatus::*;
+    assert_eq!(
+        statuses,
+        vec![
+            Some(Working),
+            Some(Working),
+            Some(InputRequired),
+            Some(InputRequired),
+            None, // tasks/update
+            Some(InputRequired),
+            Some(Working),
+            Some(Completed),
+            Some(Completed),
+        ]
+    );
+    let update = t1.events.iter().find(|e| e.source == EventSource::Update);
+    assert_eq!(
+        update.and_then(|e| e.input_keys.clone()),
+        Some(vec!["name".to_string()])
+    );
+    assert_eq!(tasks[1].final_status, Some(Cancelled));
+    assert!(tasks[1]
+        .events
+        .iter()
+        .any(|e| e.source == EventSource::Cancel));
+}
+
+// ---- one test per history rule -------------------------------------------------------------
+
+#[test]
+fn leaves_terminal() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend(v25_get(
+        2,
+        "t1",
+        t25("t1", "completed", "2025-11-25T10:30:05Z"),
+    ));
+    msgs.extend(v25_get(
+        3,
+        "t1",
+        t25("t1", "working", "2025-11-25T10:30:06Z"),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[5], "history-leaves-terminal", "/result/status");
+    let t = &c.tasks()[0];
+    assert_eq!(t.issues.len(), 1);
+    assert!(t.issues[0].message.starts_with("message 5:"));
+}
+
+#[test]
+fn leaves_terminal_after_tasks_result() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.push(req(json!(2), "tasks/result", json!({"taskId": "t1"})));
+    msgs.push(res(
+        json!(2),
+        json!({"content": [], "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t1"}}}),
+    ));
+    msgs.push(
+        json!({"jsonrpc": "2.0", "method": "notifications/tasks/status",
+                     "params": t25("t1", "working", "2025-11-25T10:30:06Z")}),
+    );
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[4], "history-leaves-terminal", "/params/status");
+}
+
+#[test]
+fn created_at_changed() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v26_create(1, "t1"));
+    let moved = with(
+        t26("t1", "working", "2026-07-28T10:30:01Z"),
+        "createdAt",
+        json!("2026-07-28T10:29:00Z"),
+    );
+    msgs.extend(v26_get(2, "t1", moved));
+    // The same instant written with another offset is no change.
+    let same = with(
+        t26("t1", "working", "2026-07-28T10:30:02Z"),
+        "createdAt",
+        json!("2026-07-28T12:30:00+02:00"),
+    );
+    msgs.extend(v26_get(3, "t1", same));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[3], "history-created-at-changed", "/result/createdAt");
+    assert!(history(&r[5]).is_empty(), "{:#?}", r[5].issues);
+}
+
+#[test]
+fn last_updated_backwards_compares_instants() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend(v25_get(
+        2,
+        "t1",
+        t25("t1", "working", "2025-11-25T10:30:10Z"),
+    ));
+    // 11:30:05+01:00 is 10:30:05Z: earlier, although the string sorts later.
+    msgs.extend(v25_get(
+        3,
+        "t1",
+        t25("t1", "working", "2025-11-25T11:30:05+01:00"),
+    ));
+    // 09:30:20-01:00 is 10:30:20Z: later, although the string sorts earlier.
+    msgs.extend(v25_get(
+        4,
+        "t1",
+        t25("t1", "working", "2025-11-25T09:30:20-01:00"),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert_issue(
+        &r[5],
+        "history-last-updated-backwards",
+        "/result/lastUpdatedAt",
+    );
+    assert!(history(&r[7]).is_empty(), "{:#?}", r[7].issues);
+}
+
+#[test]
+fn terminal_result_changed() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v26_create(1, "t1"));
+    msgs.extend(v26_get(
+        2,
+        "t1",
+        completed26("t1", "2026-07-28T10:30:05Z", "42"),
+    ));
+    msgs.extend(v26_get(
+        3,
+        "t1",
+        completed26("t1", "2026-07-28T10:30:05Z", "43"),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[5], "history-terminal-payload-changed", "/result/result");
+}
+
+#[test]
+fn terminal_error_and_status_message_changed() {
+    let mut c = Conversation::default();
+    let failed = |code: i64, msg: &str| {
+        let t = with(
+            t26("t1", "failed", "2026-07-28T10:30:05Z"),
+            "error",
+            json!({"code": code, "message": "boom"}),
+        );
+        with(t, "statusMessage", json!(msg))
+    };
+    let mut msgs = Vec::new();
+    msgs.extend(v26_create(1, "t1"));
+    msgs.extend(v26_get(2, "t1", failed(-32603, "rate limited")));
+    msgs.extend(v26_get(3, "t1", failed(-32000, "rate limited")));
+    msgs.push(json!({"jsonrpc": "2.0", "method": "notifications/tasks", "params": failed(-32603, "other")}));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[5], "history-terminal-payload-changed", "/result/error");
+    assert_issue(
+        &r[6],
+        "history-terminal-payload-changed",
+        "/params/statusMessage",
+    );
+}
+
+#[test]
+fn v25_tasks_result_payload_changed() {
+    let mut c = Conversation::default();
+    let meta = json!({"io.modelcontextprotocol/related-task": {"taskId": "t1"}});
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.push(req(json!(2), "tasks/result", json!({"taskId": "t1"})));
+    msgs.push(res(
+        json!(2),
+        json!({"content": [{"type": "text", "text": "a"}], "_meta": meta}),
+    ));
+    msgs.push(req(json!(3), "tasks/result", json!({"taskId": "t1"})));
+    msgs.push(res(
+        json!(3),
+        json!({"content": [{"type": "text", "text": "b"}], "_meta": meta}),
+    ));
+    msgs.push(req(json!(4), "tasks/result", json!({"taskId": "t1"})));
+    msgs.push(err(json!(4), -32603, "tool crashed"));
+    // An expired task (-32602) is not a new outcome.
+    msgs.push(req(json!(5), "tasks/result", json!({"taskId": "t1"})));
+    msgs.push(err(json!(5), -32602, "Task has expired"));
+    let r = feed(&mut c, &msgs);
+    assert!(history(&r[3]).is_empty());
+    assert_issue(&r[5], "history-terminal-payload-changed", "/result");
+    assert_issue(&r[7], "history-terminal-payload-changed", "/error");
+    assert!(history(&r[9]).is_empty());
+}
+
+#[test]
+fn input_key_reused_for_another_request() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v26_create(1, "t1"));
+    msgs.extend(v26_get(
+        2,
+        "t1",
+        input_required("t1", "2026-07-28T10:30:05Z", "q", elicit("Name?")),
+    ));
+    msgs.extend(v26_get(
+        3,
+        "t1",
+        input_required("t1", "2026-07-28T10:30:06Z", "q", elicit("Age?")),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[5], "history-input-key-reused", "/result/inputRequests/q");
+}
+
+#[test]
+fn input_key_reissued_after_answer() {
+    let mut c = Conversation::default();
+    let ask = |at: &str| input_required("t1", at, "a/b", elicit("Name?"));
+    let mut msgs = Vec::new();
+    msgs.extend(v26_create(1, "t1"));
+    msgs.extend(v26_get(2, "t1", ask("2026-07-28T10:30:05Z")));
+    msgs.push(req26(
+        3,
+        "tasks/update",
+        json!({"taskId": "t1", "inputResponses": {"a/b": {"action": "decline"}}}),
+    ));
+    msgs.push(res(json!(3), json!({"resultType": "complete"})));
+    msgs.extend(v26_get(4, "t1", ask("2026-07-28T10:30:05Z"))); // stale read: fine
+    msgs.extend(v26_get(5, "t1", ask("2026-07-28T10:30:09Z"))); // re-issued later: reuse
+    let r = feed(&mut c, &msgs);
+    assert!(history(&r[7]).is_empty(), "{:#?}", r[7].issues);
+    assert_issue(
+        &r[9],
+        "history-input-key-reused",
+        "/result/inputRequests/a~1b",
+    );
+}
+
+#[test]
+fn failed_update_does_not_count_as_answer() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v26_create(1, "t1"));
+    msgs.extend(v26_get(
+        2,
+        "t1",
+        input_required("t1", "2026-07-28T10:30:05Z", "q", elicit("Name?")),
+    ));
+    msgs.push(req26(
+        3,
+        "tasks/update",
+        json!({"taskId": "t1", "inputResponses": {"q": {"action": "cancel"}}}),
+    ));
+    msgs.push(err(json!(3), -32603, "store unavailable"));
+    msgs.extend(v26_get(
+        4,
+        "t1",
+        input_required("t1", "2026-07-28T10:30:09Z", "q", elicit("Name?")),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert!(history(&r[7]).is_empty(), "{:#?}", r[7].issues);
+}
+
+#[test]
+fn v25_cancel_of_terminal_task() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend(v25_get(
+        2,
+        "t1",
+        t25("t1", "completed", "2025-11-25T10:30:05Z"),
+    ));
+    msgs.push(req(json!(3), "tasks/cancel", json!({"taskId": "t1"})));
+    msgs.push(res(
+        json!(3),
+        t25("t1", "cancelled", "2025-11-25T10:30:06Z"),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[5], "cancel-terminal", "/result");
+    // One finding, not two: leaving the terminal status is the same fact.
+    assert!(!r[5]
+        .issues
+        .iter()
+        .any(|i| i.code == "history-leaves-terminal"));
+    // The non-cancelled status of a cancel answer is the validator's `cancel-status`.
+    assert!(!r[5].issues.iter().any(|i| i.code.starts_with("history-")));
+}
+
+#[test]
+fn v26_cancel_of_terminal_task_is_acknowledged() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v26_create(1, "t1"));
+    msgs.extend(v26_get(
+        2,
+        "t1",
+        completed26("t1", "2026-07-28T10:30:05Z", "ok"),
+    ));
+    msgs.push(req26(3, "tasks/cancel", json!({"taskId": "t1"})));
+    msgs.push(res(json!(3), json!({"resultType": "complete"})));
+    no_history_issues(&feed(&mut c, &msgs));
+}
+
+#[test]
+fn version_switch() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v26_create(1, "t1"));
+    msgs.push(req26(
+        2,
+        "tools/call",
+        json!({"name": "build", "arguments": {}}),
+    ));
+    msgs.push(res(
+        json!(2),
+        json!({"task": t25("t2", "working", "2025-11-25T10:30:00Z")}),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[3], "history-version-switch", "/result/task");
+    // The task is still followed.
+    assert_eq!(c.tasks().len(), 2);
+}
+
+#[test]
+fn fixed_version_switch_on_first_message() {
+    let mut c = Conversation::new(ConversationOptions {
+        version: Some(ProtocolVersion::V2026),
+        max_bytes: None,
+    });
+    let r = c.observe(&req(json!(1), "tasks/list", json!({})));
+    assert_issue(&r, "history-version-switch", "/method");
+}
+
+#[test]
+fn create_task_undeclared() {
+    let mut c = Conversation::default();
+    let call = req(
+        json!(1),
+        "tools/call",
+        json!({"name": "build", "arguments": {}, "_meta": meta26(false)}),
+    );
+    let r = feed(&mut c, &[call, res(json!(1), create26("t1"))]);
+    assert_issue(
+        &r[1],
+        "history-create-task-undeclared",
+        "/result/resultType",
+    );
+    // An earlier declaration counts for nothing (§B.e).
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v26_create(1, "t1"));
+    msgs.push(req(
+        json!(2),
+        "tools/call",
+        json!({"name": "b", "arguments": {}, "_meta": meta26(false)}),
+    ));
+    msgs.push(res(json!(2), create26("t2")));
+    let r = feed(&mut c, &msgs);
+    assert!(history(&r[1]).is_empty());
+    assert_issue(
+        &r[3],
+        "history-create-task-undeclared",
+        "/result/resultType",
+    );
+}
+
+#[test]
+fn task_id_mismatch() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend(v25_create(2, "t2"));
+    msgs.extend(v25_get(
+        3,
+        "t1",
+        t25("t2", "working", "2025-11-25T10:30:01Z"),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[5], "history-task-id-mismatch", "/result/taskId");
+}
+
+#[test]
+fn unknown_task() {
+    let mut c = Conversation::default();
+    let r = feed(
+        &mut c,
+        &[
+            req(json!(1), "tasks/get", json!({"taskId": "ghost"})),
+            err(json!(1), -32602, "Task not found"),
+            req(json!(2), "tasks/get", json!({"taskId": "ghost"})),
+        ],
+    );
+    assert_issue(&r[0], "history-unknown-task", "/params/taskId");
+    assert_eq!(
+        r[0].issues
+            .iter()
+            .find(|i| i.code == "history-unknown-task")
+            .map(|i| i.severity),
+        Some(mcp_tasks_wasm::validate::Severity::Warning)
+    );
+    // Once per task id.
+    assert!(history(&r[2]).is_empty());
+    assert_eq!(r[1].task_ids, vec!["ghost".to_string()]);
+}
+
+#[test]
+fn unmatched_response() {
+    let mut c = Conversation::default();
+    let r = c.observe(&res(json!(99), json!({"content": []})));
+    assert_issue(&r, "history-unmatched-response", "/id");
+    // A null id (an error about an unreadable request) is not unmatched.
+    let r = c.observe(
+        &json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}}),
+    );
+    assert!(history(&r).is_empty());
+}
+
+#[test]
+fn duplicate_request_id_and_distinct_id_types() {
+    let mut c = Conversation::default();
+    let r = feed(
+        &mut c,
+        &[
+            req(json!(1), "tools/list", json!({})),
+            req(json!("1"), "tools/list", json!({})),
+            req(json!(1), "tools/list", json!({})),
+            res(json!("1"), json!({"tools": []})),
+            res(json!(1), json!({"tools": []})),
+            res(json!(1), json!({"tools": []})),
+        ],
+    );
+    assert!(
+        history(&r[1]).is_empty(),
+        "string and number ids are distinct"
+    );
+    assert_issue(&r[2], "history-duplicate-request-id", "/id");
+    assert!(history(&r[3]).is_empty());
+    assert!(history(&r[4]).is_empty());
+    assert_issue(&r[5], "history-unmatched-response", "/id");
+}
+
+#[test]
+fn responses_carry_the_method_they_answer() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v26_get(
+        1,
+        "t1",
+        t26("t1", "working", "2026-07-28T10:30:01Z"),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert_eq!(r[1].method.as_deref(), Some("tasks/get"));
+    assert_eq!(r[1].index, 1);
+}
+
+#[test]
+fn observe_text_reports_bad_json() {
+    let mut c = Conversation::default();
+    let r = c.observe_text("{not json");
+    assert!(!r.valid);
+    assert_eq!(r.index, 0);
+    assert!(r.issues.iter().any(|i| i.code == "not-json"));
+    let r =
+        c.observe_text(r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"x"}}"#);
+    assert_eq!(r.index, 1);
+}
+
+#[test]
+fn reports_serialize_camel_case() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v26_create(1, "t1"));
+    let r = feed(&mut c, &msgs);
+    let v = serde_json::to_value(&r[1]).unwrap();
+    assert!(v.get("taskIds").is_some() && v.get("versionSource").is_some());
+    let t = serde_json::to_value(c.tasks()).unwrap();
+    assert_eq!(t[0]["taskId"], json!("t1"));
+    assert_eq!(t[0]["finalStatus"], json!("working"));
+    assert_eq!(t[0]["events"][0]["source"], json!("create"));
+    assert_eq!(t[0]["events"][0]["at"], json!("2026-07-28T10:30:00Z"));
+}
+
+// ---- properties ----------------------------------------------------------------------------
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        any::<f64>().prop_map(|n| json!(n)),
+        prop_oneof![
+            Just("working".to_string()),
+            Just("completed".to_string()),
+            Just("input_required".to_string()),
+            Just("task".to_string()),
+            Just("t1".to_string()),
+            Just("2026-07-28T10:30:00Z".to_string()),
+            ".{0,12}",
+        ]
+        .prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec(
+                (
+                    prop_oneof![
+                        Just("taskId".to_string()),
+                        Just("status".to_string()),
+                        Just("result".to_string()),
+                        Just("error".to_string()),
+                        Just("task".to_string()),
+                        Just("resultType".to_string()),
+                        Just("inputRequests".to_string()),
+                        Just("inputResponses".to_string()),
+                        Just("lastUpdatedAt".to_string()),
+                        Just("createdAt".to_string()),
+                        Just("tasks".to_string()),
+                        Just("_meta".to_string()),
+                        "[a-z]{1,6}",
+                    ],
+                    inner,
+                ),
+                0..5
+            )
+            .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+/// Message-shaped values, so pairing and task following are exercised.
+fn message() -> impl Strategy<Value = Value> {
+    let method = prop_oneof![
+        Just("tools/call"),
+        Just("tasks/get"),
+        Just("tasks/result"),
+        Just("tasks/cancel"),
+        Just("tasks/update"),
+        Just("tasks/list"),
+        Just("notifications/tasks"),
+        Just("notifications/tasks/status"),
+    ];
+    let id = prop_oneof![
+        Just(json!(1)),
+        Just(json!(2)),
+        Just(json!("1")),
+        Just(Value::Null)
+    ];
+    prop_oneof![
+        (id.clone(), method.clone(), json_value())
+            .prop_map(|(id, m, p)| json!({"jsonrpc": "2.0", "id": id, "method": m, "params": p})),
+        (method, json_value())
+            .prop_map(|(m, p)| json!({"jsonrpc": "2.0", "method": m, "params": p})),
+        (id.clone(), json_value())
+            .prop_map(|(id, r)| json!({"jsonrpc": "2.0", "id": id, "result": r})),
+        (id, json_value()).prop_map(|(id, e)| json!({"jsonrpc": "2.0", "id": id, "error": e})),
+        json_value(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn arbitrary_values_always_give_a_report(msgs in prop::collection::vec(message(), 0..24)) {
+        let mut c = Conversation::default();
+        for (i, m) in msgs.iter().enumerate() {
+            let r = c.observe(m);
+            prop_assert_eq!(r.index, i);
+            prop_assert_eq!(r.valid, !r.issues.iter().any(|i| i.severity == mcp_tasks_wasm::validate::Severity::Error));
+        }
+        let _ = c.tasks();
+    }
+
+    #[test]
+    fn arbitrary_text_always_gives_a_report(lines in prop::collection::vec(".{0,64}", 0..16)) {
+        let mut c = Conversation::default();
+        for (i, l) in lines.iter().enumerate() {
+            let r = c.observe_text(l);
+            prop_assert_eq!(r.index, i);
+        }
+    }
+
+    #[test]
+    fn serialized_messages_as_text(msgs in prop::collection::vec(message(), 0..12)) {
+        let mut c = Conversation::default();
+        for m in &msgs {
+            let text = m.to_string();
+            let _ = c.observe_text(&text);
+        }
+        let _ = serde_json::to_string(&c.tasks());
+    }
+}
