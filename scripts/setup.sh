@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Idempotent set-up of a fresh Debian 12 machine for building and testing this project.
+# Each step checks first and says what it does; on a machine that has everything it takes seconds.
+#
+#   rust target wasm32-unknown-unknown   (rust-toolchain.toml lists it too)
+#   wasm-bindgen-cli at the version Cargo.lock pins (cargo install, about 4 minutes the first time)
+#   npm ci at the root                   (wasm-opt from binaryen@132, deno, playwright-core, ...)
+#   Debian chromium + chromium-driver    (browser tests; apt-get, about 40 s the first time)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'setup: %s\n' "$*"; }
+
+# ---- Rust target -------------------------------------------------------------------------------
+if rustup target list --installed 2>/dev/null | grep -qx 'wasm32-unknown-unknown'; then
+  say "rust target wasm32-unknown-unknown: present"
+else
+  say "rust target wasm32-unknown-unknown: installing (rustup target add)"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# ---- wasm-bindgen-cli, same version as the wasm-bindgen crate in Cargo.lock --------------------
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [ -z "$want" ]; then
+  say "cannot read the wasm-bindgen version from Cargo.lock" >&2
+  exit 1
+fi
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" = "$want" ] && command -v wasm-bindgen-test-runner >/dev/null 2>&1; then
+  say "wasm-bindgen-cli $want: present"
+else
+  say "wasm-bindgen-cli: have '${have:-none}', want $want: cargo install (takes about 4 minutes)"
+  # No --locked: the CLI's lockfile pins a crate version the registry lacks (see TOOLCHAIN.md).
+  cargo install wasm-bindgen-cli --version "$want" --force
+fi
+
+# ---- npm dev dependencies ----------------------------------------------------------------------
+# node_modules/.package-lock.json is npm's record of what it installed; when it is newer than
+# package.json and package-lock.json and the tools are there, node_modules is up to date.
+npm_fresh() {
+  [ -f node_modules/.package-lock.json ] || return 1
+  [ node_modules/.package-lock.json -nt package.json ] || return 1
+  if [ -f package-lock.json ]; then [ node_modules/.package-lock.json -nt package-lock.json ] || return 1; fi
+  for bin in wasm-opt deno; do [ -x "node_modules/.bin/$bin" ] || return 1; done
+  [ -d node_modules/playwright-core ] || return 1
+}
+if npm_fresh; then
+  say "node_modules: up to date"
+elif [ -f package-lock.json ]; then
+  say "node_modules: npm ci"
+  npm ci --no-audit --no-fund
+else
+  say "node_modules: npm install (no package-lock.json)"
+  npm install --no-audit --no-fund
+fi
+
+# ---- Chromium and chromedriver (Debian's; playwright's download does not work here) -----------
+if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+  say "chromium + chromedriver: present"
+else
+  say "chromium + chromedriver: apt-get install"
+  SUDO=""
+  if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium chromium-driver
+fi
+
+say "done"
