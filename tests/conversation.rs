@@ -11,7 +11,9 @@
     clippy::indexing_slicing
 )]
 
-use mcp_tasks_wasm::conversation::{Conversation, ConversationOptions, EventSource, ObserveReport};
+use mcp_tasks_wasm::conversation::{
+    Conversation, ConversationOptions, ObserveReport, TaskEventSource,
+};
 use mcp_tasks_wasm::model::{ProtocolVersion, TaskStatus};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -253,12 +255,15 @@ fn healthy_v25_history() {
     assert_eq!(
         statuses,
         vec![
-            (EventSource::Create, Some(TaskStatus::Working)),
-            (EventSource::Get, Some(TaskStatus::Working)),
-            (EventSource::Notification, Some(TaskStatus::InputRequired)),
-            (EventSource::Get, Some(TaskStatus::Completed)),
-            (EventSource::Result, None),
-            (EventSource::List, Some(TaskStatus::Completed)),
+            (TaskEventSource::Create, Some(TaskStatus::Working)),
+            (TaskEventSource::Get, Some(TaskStatus::Working)),
+            (
+                TaskEventSource::Notification,
+                Some(TaskStatus::InputRequired)
+            ),
+            (TaskEventSource::Get, Some(TaskStatus::Completed)),
+            (TaskEventSource::Result, None),
+            (TaskEventSource::List, Some(TaskStatus::Completed)),
         ]
     );
     assert!(t1.issues.is_empty());
@@ -334,7 +339,10 @@ fn healthy_v26_history() {
             Some(Completed),
         ]
     );
-    let update = t1.events.iter().find(|e| e.source == EventSource::Update);
+    let update = t1
+        .events
+        .iter()
+        .find(|e| e.source == TaskEventSource::Update);
     assert_eq!(
         update.and_then(|e| e.input_keys.clone()),
         Some(vec!["name".to_string()])
@@ -343,7 +351,7 @@ fn healthy_v26_history() {
     assert!(tasks[1]
         .events
         .iter()
-        .any(|e| e.source == EventSource::Cancel));
+        .any(|e| e.source == TaskEventSource::Cancel));
 }
 
 // ---- one test per history rule -------------------------------------------------------------

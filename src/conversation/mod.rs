@@ -46,7 +46,7 @@ pub struct ConversationOptions {
 /// Where a task event was seen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
 #[serde(rename_all = "lowercase")]
-pub enum EventSource {
+pub enum TaskEventSource {
     /// The answer that created the task (V25 nested `CreateTaskResult`, V26 `resultType:"task"`).
     Create,
     /// A `tasks/get` answer.
@@ -75,7 +75,7 @@ pub struct TaskEvent {
     pub status: Option<TaskStatus>,
     /// The `lastUpdatedAt` the message shows, as written.
     pub at: Option<String>,
-    pub source: EventSource,
+    pub source: TaskEventSource,
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status_message: Option<String>,
@@ -166,6 +166,11 @@ impl Conversation {
     /// The version of the conversation: the option, or the first version a message showed.
     pub fn version(&self) -> Option<ProtocolVersion> {
         self.version
+    }
+
+    /// The largest message accepted, in bytes.
+    pub fn max_bytes(&self) -> usize {
+        self.max_bytes
     }
 
     /// Parses JSON text with the conversation's size limit.
@@ -369,12 +374,12 @@ impl Conversation {
                     .unwrap_or_default();
                 if let Some(state) = self.state_mut(&tid, version) {
                     pending.answered = state.answer(&keys);
-                    state.note(index, EventSource::Update, Some(keys));
+                    state.note(index, TaskEventSource::Update, Some(keys));
                 }
             }
             "tasks/cancel" if v26 => {
                 if let Some(state) = self.state_mut(&tid, version) {
-                    state.note(index, EventSource::Cancel, None);
+                    state.note(index, TaskEventSource::Cancel, None);
                 }
             }
             _ => {}
@@ -406,7 +411,7 @@ impl Conversation {
         let snap = Snapshot {
             task: params,
             base: "/params".to_string(),
-            source: EventSource::Notification,
+            source: TaskEventSource::Notification,
             index,
             creates: false,
             quiet_leave: false,
@@ -452,7 +457,7 @@ impl Conversation {
                         if !not_found && self.state(t).is_some() {
                             if let Some(state) = self.state_mut(t, version) {
                                 state.deliver_payload("error", err.clone(), "/error", f);
-                                state.note(index, EventSource::Result, None);
+                                state.note(index, TaskEventSource::Result, None);
                             }
                         }
                     }
@@ -467,7 +472,7 @@ impl Conversation {
                     result,
                     "/result",
                     asked,
-                    EventSource::Get,
+                    TaskEventSource::Get,
                     index,
                     version,
                     f,
@@ -480,7 +485,7 @@ impl Conversation {
                         result,
                         "/result",
                         asked,
-                        EventSource::Cancel,
+                        TaskEventSource::Cancel,
                         index,
                         version,
                         f,
@@ -499,7 +504,7 @@ impl Conversation {
                         let snap = Snapshot {
                             task: t,
                             base: pointer_index("/result/tasks", i),
-                            source: EventSource::List,
+                            source: TaskEventSource::List,
                             index,
                             creates: false,
                             quiet_leave: false,
@@ -516,7 +521,7 @@ impl Conversation {
                     payload.remove("_meta");
                     if let Some(state) = self.state_mut(t, version) {
                         state.deliver_payload("result", Value::Object(payload), "/result", f);
-                        state.note(index, EventSource::Result, None);
+                        state.note(index, TaskEventSource::Result, None);
                     }
                 }
             }
@@ -534,7 +539,7 @@ impl Conversation {
         result: &serde_json::Map<String, Value>,
         base: &str,
         asked: Option<&str>,
-        source: EventSource,
+        source: TaskEventSource,
         index: usize,
         version: Option<ProtocolVersion>,
         f: &mut Findings,
@@ -557,7 +562,7 @@ impl Conversation {
         }
         let mut quiet_leave = false;
         // V25: a cancel of a task already terminal must be refused with -32602 (§D 17, 22).
-        if source == EventSource::Cancel && version != Some(ProtocolVersion::V2026) {
+        if source == TaskEventSource::Cancel && version != Some(ProtocolVersion::V2026) {
             if let Some(term) = self.state(tid).and_then(|s| s.terminal) {
                 f.push(
                     Some(tid),
@@ -630,7 +635,7 @@ impl Conversation {
         let snap = Snapshot {
             task,
             base,
-            source: EventSource::Create,
+            source: TaskEventSource::Create,
             index,
             creates: true,
             quiet_leave: false,

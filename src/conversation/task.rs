@@ -8,7 +8,7 @@ use crate::model::{ProtocolVersion, TaskStatus};
 use crate::validate::report::{pointer, Issue};
 use crate::validate::Code;
 
-use super::{EventSource, TaskEvent, TaskTimeline};
+use super::{TaskEvent, TaskEventSource, TaskTimeline};
 
 /// One history finding: the task it is about (if any), the code, a JSON Pointer, a message.
 pub(crate) struct Finding {
@@ -43,7 +43,7 @@ pub(crate) struct Snapshot<'a> {
     pub task: &'a Map<String, Value>,
     /// JSON Pointer of the task object in the message.
     pub base: String,
-    pub source: EventSource,
+    pub source: TaskEventSource,
     pub index: usize,
     /// The sighting is the answer that created the task.
     pub creates: bool,
@@ -125,7 +125,7 @@ impl TaskState {
 
     /// Records an event that carries no task snapshot (a `tasks/update` or V26 `tasks/cancel`
     /// request, a V25 `tasks/result` answer).
-    pub fn note(&mut self, index: usize, source: EventSource, input_keys: Option<Vec<String>>) {
+    pub fn note(&mut self, index: usize, source: TaskEventSource, input_keys: Option<Vec<String>>) {
         self.events.push(TaskEvent {
             index,
             status: None,

@@ -1,0 +1,62 @@
+//! `Conversation`: the history checker over a stream of messages.
+
+use tsify::Ts;
+use wasm_bindgen::prelude::*;
+
+use crate::conversation::{self as core, ConversationOptions};
+
+use super::input::js_to_json;
+use super::validate::to_js;
+
+/// Follows one MCP conversation (protocol 2025-11-25 or 2026-07-28) message by message: pairs
+/// responses with requests, validates each message with what the conversation tells, and
+/// follows every task, reporting histories no single message shows (a task leaving a terminal
+/// status, a changed `createdAt`, a reused `inputRequests` key, …).
+#[wasm_bindgen(js_name = Conversation)]
+pub struct Conversation {
+    inner: core::Conversation,
+}
+
+#[wasm_bindgen(js_class = Conversation)]
+impl Conversation {
+    /// A new conversation. `options.version` fixes the protocol version; otherwise the first
+    /// message that shows one does. Throws only when `options` is malformed.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: Option<Ts<ConversationOptions>>) -> Result<Conversation, JsError> {
+        let options = read_options(options)?;
+        Ok(Conversation {
+            inner: core::Conversation::new(options),
+        })
+    }
+
+    /// Observes the next message (a JS value or a JSON string). Never throws on a bad message:
+    /// the report says what is wrong, and the message still counts.
+    #[wasm_bindgen(unchecked_return_type = "ObserveReport")]
+    pub fn observe(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] message: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let report = match js_to_json(&message, self.inner.max_bytes()) {
+            Ok(value) => self.inner.observe(&value),
+            Err(report) => self.inner.observe_rejected(report),
+        };
+        to_js(&report)
+    }
+
+    /// Every task seen so far, in the order first seen, with its events and history issues.
+    #[wasm_bindgen(unchecked_return_type = "TaskTimeline[]")]
+    pub fn tasks(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.tasks())
+    }
+}
+
+fn read_options(options: Option<Ts<ConversationOptions>>) -> Result<ConversationOptions, JsError> {
+    let Some(o) = options else {
+        return Ok(ConversationOptions::default());
+    };
+    let v: JsValue = o.into();
+    if v.is_undefined() || v.is_null() {
+        return Ok(ConversationOptions::default());
+    }
+    serde_wasm_bindgen::from_value(v).map_err(|e| JsError::new(&format!("invalid options: {e}")))
+}
