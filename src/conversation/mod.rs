@@ -310,7 +310,8 @@ impl Conversation {
             Some(&i) => i,
             None => {
                 let i = self.tasks.len();
-                self.tasks.push(TaskState::new(task_id, version));
+                self.tasks
+                    .push(TaskState::new(task_id, self.version.or(version)));
                 self.by_id.insert(task_id.to_string(), i);
                 i
             }

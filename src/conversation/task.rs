@@ -169,9 +169,10 @@ impl TaskState {
                         Code::TerminalPayloadChanged,
                         path.to_string(),
                         format!(
-                            "tasks/result answered task {} differently than before (first an {k}, now {a} {kind})",
+                            "tasks/result answered task {} with {} different from the {} it gave before",
                             self.task_id,
-                            a = if k == kind { "another" } else { "an" }
+                            article(kind),
+                            k
                         ),
                     );
                 }
@@ -380,5 +381,12 @@ impl TaskState {
                 self.input_keys.insert(key.clone(), req.clone());
             }
         }
+    }
+}
+
+fn article(kind: &str) -> String {
+    match kind {
+        "error" => "an error".to_string(),
+        k => format!("a {k}"),
     }
 }
