@@ -148,7 +148,7 @@ fn check_version(
 pub fn dispatch(message: &Value, ctx: &Context) -> ValidationReport {
     let mut issues = Issues::new();
     let Some(env) = envelope::classify(message, &mut issues) else {
-        return finish(issues, None, VersionSource::None, "Invalid", RpcKind::Invalid, None);
+        return finish(message, issues, None, VersionSource::None, "Invalid", RpcKind::Invalid, None);
     };
     let method = env
         .method
@@ -158,7 +158,7 @@ pub fn dispatch(message: &Value, ctx: &Context) -> ValidationReport {
             _ => None,
         });
     if env.rpc == RpcKind::Invalid {
-        return finish(issues, None, VersionSource::None, "Invalid", env.rpc, method);
+        return finish(message, issues, None, VersionSource::None, "Invalid", env.rpc, method);
     }
     let (version, source) = detect_version(&env, ctx, &mut issues);
     let (version, source, kind) = match version {
@@ -187,10 +187,22 @@ pub fn dispatch(message: &Value, ctx: &Context) -> ValidationReport {
         }
         None => (None, VersionSource::None, "Other"),
     };
-    finish(issues, version, source, kind, env.rpc, method)
+    finish(message, issues, version, source, kind, env.rpc, method)
+}
+
+/// The longest prefix of `path` that resolves in `message`: an issue about a member that is
+/// missing, or inside a value of the wrong type, points at the deepest part that exists.
+fn clamp_pointer(message: &Value, path: &mut String) {
+    while !path.is_empty() && message.pointer(path).is_none() {
+        match path.rfind('/') {
+            Some(i) => path.truncate(i),
+            None => path.clear(),
+        }
+    }
 }
 
 fn finish(
+    message: &Value,
     issues: Issues,
     version: Option<ProtocolVersion>,
     version_source: VersionSource,
@@ -198,13 +210,18 @@ fn finish(
     rpc: RpcKind,
     method: Option<String>,
 ) -> ValidationReport {
+    let valid = !issues.has_errors();
+    let mut issues = issues.into_vec();
+    for issue in &mut issues {
+        clamp_pointer(message, &mut issue.path);
+    }
     ValidationReport {
-        valid: !issues.has_errors(),
+        valid,
         version,
         version_source,
         kind: kind.to_string(),
         rpc,
         method,
-        issues: issues.into_vec(),
+        issues,
     }
 }

@@ -125,19 +125,23 @@ pub fn classify<'a>(message: &'a Value, issues: &mut Issues) -> Option<Envelope<
             check_id(obj.get("id"), false, issues);
             match obj.get("error") {
                 Some(Value::Object(e)) => {
-                    if !e.get("code").is_some_and(is_integer) {
-                        issues.push(
+                    match e.get("code") {
+                        None => issues.push(Code::JsonRpcError, "/error", "`error` has no `code`"),
+                        Some(c) if !is_integer(c) => issues.push(
                             Code::JsonRpcError,
                             "/error/code",
-                            "`error.code` must be an integer",
-                        );
+                            format!("`error.code` must be an integer, found {}", type_name(c)),
+                        ),
+                        Some(_) => {}
                     }
-                    if !matches!(e.get("message"), Some(Value::String(_))) {
-                        issues.push(
+                    match e.get("message") {
+                        None => issues.push(Code::JsonRpcError, "/error", "`error` has no `message`"),
+                        Some(Value::String(_)) => {}
+                        Some(m) => issues.push(
                             Code::JsonRpcError,
                             "/error/message",
-                            "`error.message` must be a string",
-                        );
+                            format!("`error.message` must be a string, found {}", type_name(m)),
+                        ),
                     }
                     env.error = Some(e);
                 }
