@@ -101,6 +101,15 @@ export { default as init, initSync } from "./$NAME.js";
 export * from "./$NAME.js";
 EOF
 
+# wasm-bindgen declares `[Symbol.dispose](): void` on classes. Without lib esnext.disposable
+# (TypeScript >= 5.2) a strict consumer gets TS2550 inside our .d.ts: reference the lib there,
+# as @types/node does. The declarations themselves stay exactly as generated.
+for f in "$PKG/$NAME.d.ts" "$PKG/node.d.cts"; do
+  if grep -q 'Symbol\.dispose' "$f"; then
+    { echo '/// <reference lib="esnext.disposable" />'; cat "$f"; } >"$f.tmp" && mv "$f.tmp" "$f"
+  fi
+done
+
 # Type entries only re-export the generated declarations.
 for f in node.d.mts browser.d.ts deno.d.ts; do
   printf 'export * from "./%s.js";\n' "$NAME" >"$PKG/$f"
@@ -129,7 +138,7 @@ size_line() { # label file...
   local raw gz
   raw=$(cat "$@" | wc -c)
   gz=$(cat "$@" | gzip -9 | wc -c)
-  printf 'build:   %-34s %8d B raw %8d B gzip\n' "$label" "$raw" "$gz"
+  printf 'build:   %-38s %8d B raw %8d B gzip\n' "$label" "$raw" "$gz"
 }
 say "sizes"
 size_line "wasm-bindgen output (unoptimised)" "$TMP/web/${NAME}_bg.wasm"
