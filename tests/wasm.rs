@@ -3,7 +3,12 @@
 //! (`validate::validate_text`), proving the validator runs in wasm: JSON parsing, the recursion
 //! limit and the rules table included. Compiled out on native targets.
 #![cfg(target_arch = "wasm32")]
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use mcp_tasks_wasm::model::ProtocolVersion;
 use mcp_tasks_wasm::validate::{validate_text, ValidateOptions, RULES};
@@ -61,7 +66,11 @@ fn negative_ttl_is_an_error() {
     let text = V25_GET_RESULT.replace("\"ttl\":60000", "\"ttl\":-5");
     let r = validate_text(&text, &in_reply_to_get());
     assert!(!r.valid, "{:?}", r.issues);
-    assert!(r.issues.iter().any(|i| i.path.ends_with("/ttl")), "{:?}", r.issues);
+    assert!(
+        r.issues.iter().any(|i| i.path.ends_with("/ttl")),
+        "{:?}",
+        r.issues
+    );
 }
 
 #[wasm_bindgen_test]
