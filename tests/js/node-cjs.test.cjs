@@ -1,0 +1,31 @@
+// The packed package, installed with npm into tests/js/.tmp/install (scripts/pack.sh), loaded
+// through `require("mcp-tasks-wasm")`: Node picks exports → node → require → node.cjs.
+"use strict";
+const { test } = require("node:test");
+const assert = require("node:assert/strict");
+const { existsSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const path = require("node:path");
+
+const cases = require("./cases.cjs");
+
+const installDir = path.join(__dirname, ".tmp", "install");
+if (!existsSync(path.join(installDir, "node_modules", "mcp-tasks-wasm"))) {
+  throw new Error("tests/js/.tmp/install is missing: run `bash scripts/build.sh && bash scripts/pack.sh`");
+}
+const requireInstalled = createRequire(path.join(installDir, "package.json"));
+const pkg = requireInstalled("mcp-tasks-wasm");
+
+test("require resolves to node.cjs of the installed package", () => {
+  const resolved = requireInstalled.resolve("mcp-tasks-wasm");
+  assert.equal(resolved, path.join(installDir, "node_modules", "mcp-tasks-wasm", "node.cjs"));
+});
+
+test("require and import are separate instances that both work", async () => {
+  const esm = await import(require("node:url").pathToFileURL(path.join(installDir, "esm.mjs")).href);
+  const a = pkg.validateMessage("{");
+  const b = esm.validateMessage("{");
+  assert.deepEqual(a, b);
+});
+
+cases.define(test, assert, () => pkg);
