@@ -1,0 +1,97 @@
+// www/smoke.html in headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core):
+// the package's browser entry loads from pkg/ through a plain <script type=module>, validates a
+// message and writes the report into the page. Needs pkg/ built (scripts/build.sh).
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { chromium } from "playwright-core";
+
+import { startServer, ROOT } from "../../scripts/serve.mjs";
+
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+if (!existsSync(new URL("pkg/browser.js", `file://${ROOT}`))) {
+  throw new Error("pkg/ is not built: run `bash scripts/build.sh`");
+}
+
+describe("www/smoke.html in Chromium", () => {
+  let server;
+  let browser;
+  /** Everything the page did. */
+  const seen = { requests: [], failed: [], scripts: new Map(), wasmTypes: [], console: [], errors: [] };
+  let status;
+  let report;
+  let reportNotJson;
+
+  before(async () => {
+    server = await startServer({ port: 0 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    const page = await browser.newPage();
+    page.on("request", (r) => seen.requests.push(r.url()));
+    page.on("requestfailed", (r) => seen.failed.push(`${r.url()}: ${r.failure()?.errorText}`));
+    page.on("console", (m) => seen.console.push(`${m.type()}: ${m.text()}`));
+    page.on("pageerror", (e) => seen.errors.push(String(e)));
+    page.on("response", async (r) => {
+      const type = r.headers()["content-type"] ?? "";
+      if (r.url().endsWith(".wasm")) seen.wasmTypes.push(type);
+      if (type.startsWith("text/javascript")) seen.scripts.set(r.url(), await r.text().catch(() => ""));
+    });
+    await page.goto(`${server.url}www/smoke.html`);
+    await page.waitForSelector("#status[data-done=true]", { timeout: 30_000 });
+    status = await page.textContent("#status");
+    report = JSON.parse((await page.textContent("#report")) || "null");
+    reportNotJson = JSON.parse((await page.textContent("#report-not-json")) || "null");
+    await page.close();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test("the page loaded the package without errors", () => {
+    assert.ok(!status.startsWith("error"), status);
+    assert.deepEqual(seen.errors, []);
+    assert.deepEqual(seen.failed, []);
+    assert.deepEqual(seen.console.filter((m) => m.startsWith("error") || m.startsWith("warning")), []);
+  });
+
+  test("the .wasm came once, as application/wasm (streaming compilation)", () => {
+    assert.deepEqual(seen.wasmTypes, ["application/wasm"]);
+  });
+
+  test("the page shows the report of the valid V25 tasks/get result", () => {
+    assert.equal(status, "valid", JSON.stringify(report?.issues));
+    assert.equal(report.valid, true);
+    assert.equal(report.version, "2025-11-25");
+    assert.equal(report.rpc, "result");
+  });
+
+  test("the page shows not-json for text that is not JSON", () => {
+    assert.equal(reportNotJson.valid, false);
+    assert.ok(reportNotJson.issues.some((i) => i.code === "not-json"), JSON.stringify(reportNotJson));
+  });
+
+  test("the page graph imports nothing from node: and fetches only from the server", () => {
+    assert.ok(seen.scripts.size >= 3, `scripts seen: ${[...seen.scripts.keys()]}`);
+    for (const url of seen.requests) {
+      assert.ok(url.startsWith(server.url), `request outside the test server: ${url}`);
+    }
+    const nodeImport = /(?:\bfrom\s*|\bimport\s*\(?\s*)["']node:/;
+    for (const [url, text] of seen.scripts) {
+      assert.doesNotMatch(text, nodeImport, `${url} imports a node: module`);
+      assert.doesNotMatch(text, /\brequire\s*\(/, `${url} calls require()`);
+    }
+    assert.ok([...seen.scripts.keys()].some((u) => u.endsWith("/pkg/browser.js")), "browser.js was loaded");
+  });
+});
