@@ -1,29 +1,96 @@
 //! Property tests: arbitrary input to every core entry point never panics, always gives a
 //! report, and every issue path is a JSON Pointer that resolves inside the message.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use mcp_tasks_wasm::model::convert::{convert_create_task_result, convert_task};
 use mcp_tasks_wasm::model::ProtocolVersion;
-use mcp_tasks_wasm::validate::{validate_text, validate_value, Context, Severity, ValidateOptions, ValidationReport};
+use mcp_tasks_wasm::validate::{
+    validate_text, validate_value, Context, Severity, ValidateOptions, ValidationReport,
+};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
 const KEYS: &[&str] = &[
-    "jsonrpc", "id", "method", "params", "result", "error", "taskId", "status", "statusMessage",
-    "createdAt", "lastUpdatedAt", "ttl", "ttlMs", "pollInterval", "pollIntervalMs", "task", "tasks",
-    "nextCursor", "cursor", "resultType", "inputRequests", "inputResponses", "requestState", "_meta",
-    "code", "message", "data", "requiredCapabilities", "capabilities", "extensions", "isError",
-    "content", "io.modelcontextprotocol/related-task", "io.modelcontextprotocol/protocolVersion",
-    "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/tasks", "notifications",
-    "taskIds", "execution", "taskSupport", "tools", "a/b~c",
+    "jsonrpc",
+    "id",
+    "method",
+    "params",
+    "result",
+    "error",
+    "taskId",
+    "status",
+    "statusMessage",
+    "createdAt",
+    "lastUpdatedAt",
+    "ttl",
+    "ttlMs",
+    "pollInterval",
+    "pollIntervalMs",
+    "task",
+    "tasks",
+    "nextCursor",
+    "cursor",
+    "resultType",
+    "inputRequests",
+    "inputResponses",
+    "requestState",
+    "_meta",
+    "code",
+    "message",
+    "data",
+    "requiredCapabilities",
+    "capabilities",
+    "extensions",
+    "isError",
+    "content",
+    "io.modelcontextprotocol/related-task",
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/tasks",
+    "notifications",
+    "taskIds",
+    "execution",
+    "taskSupport",
+    "tools",
+    "a/b~c",
 ];
 
 const STRINGS: &[&str] = &[
-    "2.0", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update", "tools/call",
-    "notifications/tasks", "notifications/tasks/status", "subscriptions/listen", "server/discover",
-    "initialize", "working", "input_required", "completed", "failed", "cancelled", "task", "complete",
-    "2025-11-25", "2026-07-28", "2025-11-25T10:30:00Z", "2026-07-28T10:29:00+02:00", "not-a-date",
-    "elicitation/create", "sampling/createMessage", "roots/list", "accept", "", "=?base64?dA==?=",
+    "2.0",
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
+    "tasks/update",
+    "tools/call",
+    "notifications/tasks",
+    "notifications/tasks/status",
+    "subscriptions/listen",
+    "server/discover",
+    "initialize",
+    "working",
+    "input_required",
+    "completed",
+    "failed",
+    "cancelled",
+    "task",
+    "complete",
+    "2025-11-25",
+    "2026-07-28",
+    "2025-11-25T10:30:00Z",
+    "2026-07-28T10:29:00+02:00",
+    "not-a-date",
+    "elicitation/create",
+    "sampling/createMessage",
+    "roots/list",
+    "accept",
+    "",
+    "=?base64?dA==?=",
 ];
 
 fn arb_json() -> impl Strategy<Value = Value> {
@@ -53,7 +120,11 @@ fn arb_json() -> impl Strategy<Value = Value> {
 }
 
 fn arb_version() -> impl Strategy<Value = Option<ProtocolVersion>> {
-    prop_oneof![Just(None), Just(Some(ProtocolVersion::V2025)), Just(Some(ProtocolVersion::V2026))]
+    prop_oneof![
+        Just(None),
+        Just(Some(ProtocolVersion::V2025)),
+        Just(Some(ProtocolVersion::V2026))
+    ]
 }
 
 fn arb_reply() -> impl Strategy<Value = Option<String>> {
@@ -64,10 +135,17 @@ fn arb_reply() -> impl Strategy<Value = Option<String>> {
 }
 
 fn check_report(msg: Option<&Value>, r: &ValidationReport) {
-    assert_eq!(r.valid, !r.issues.iter().any(|i| i.severity == Severity::Error));
+    assert_eq!(
+        r.valid,
+        !r.issues.iter().any(|i| i.severity == Severity::Error)
+    );
     for i in &r.issues {
         assert!(!i.code.is_empty() && !i.message.is_empty());
-        assert!(i.path.is_empty() || i.path.starts_with('/'), "bad pointer {:?}", i.path);
+        assert!(
+            i.path.is_empty() || i.path.starts_with('/'),
+            "bad pointer {:?}",
+            i.path
+        );
         if let Some(m) = msg {
             assert!(
                 m.pointer(&i.path).is_some(),
@@ -123,7 +201,11 @@ proptest! {
 #[test]
 fn deep_and_large_text() {
     let o = ValidateOptions::default();
-    for text in ["[".repeat(10_000), "{\"a\":".repeat(10_000), "x".repeat(10 << 20)] {
+    for text in [
+        "[".repeat(10_000),
+        "{\"a\":".repeat(10_000),
+        "x".repeat(10 << 20),
+    ] {
         let r = validate_text(&text, &o);
         assert!(!r.valid);
         assert_eq!(r.issues.len(), 1);

@@ -1,29 +1,51 @@
 //! One test per rule of the validator: a valid message passes, a broken one gives the code
 //! (TASKS-SPEC §D) at the right JSON Pointer.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use mcp_tasks_wasm::model::ProtocolVersion;
-use mcp_tasks_wasm::validate::{validate_text, validate_value, Context, ValidateOptions, ValidationReport};
+use mcp_tasks_wasm::validate::{
+    validate_text, validate_value, Context, ValidateOptions, ValidationReport,
+};
 use serde_json::{json, Value};
 
 const V25: ProtocolVersion = ProtocolVersion::V2025;
 const V26: ProtocolVersion = ProtocolVersion::V2026;
 
-fn check(msg: &Value, version: Option<ProtocolVersion>, in_reply_to: Option<&str>) -> ValidationReport {
+fn check(
+    msg: &Value,
+    version: Option<ProtocolVersion>,
+    in_reply_to: Option<&str>,
+) -> ValidationReport {
     validate_value(
         msg,
-        &Context { version, in_reply_to: in_reply_to.map(str::to_string), ..Context::default() },
+        &Context {
+            version,
+            in_reply_to: in_reply_to.map(str::to_string),
+            ..Context::default()
+        },
     )
 }
 
 fn codes(r: &ValidationReport) -> Vec<(String, String)> {
-    r.issues.iter().map(|i| (i.code.clone(), i.path.clone())).collect()
+    r.issues
+        .iter()
+        .map(|i| (i.code.clone(), i.path.clone()))
+        .collect()
 }
 
 #[track_caller]
 fn assert_valid(r: &ValidationReport) {
     assert!(r.valid, "expected valid, got {:#?}", r.issues);
-    assert!(r.issues.is_empty(), "expected no issues, got {:#?}", r.issues);
+    assert!(
+        r.issues.is_empty(),
+        "expected no issues, got {:#?}",
+        r.issues
+    );
 }
 
 #[track_caller]
@@ -70,11 +92,20 @@ fn v26_meta() -> Value {
 fn input_never_fails() {
     let o = ValidateOptions::default();
     assert_eq!(validate_text("not json", &o).issues[0].code, "not-json");
-    assert_eq!(validate_text(&"[".repeat(10_000), &o).issues[0].code, "too-deep");
+    assert_eq!(
+        validate_text(&"[".repeat(10_000), &o).issues[0].code,
+        "too-deep"
+    );
     let big = "x".repeat(10 * 1024 * 1024);
     assert_eq!(validate_text(&big, &o).issues[0].code, "not-json");
-    let small = ValidateOptions { max_bytes: Some(10), ..ValidateOptions::default() };
-    assert_eq!(validate_text("{\"jsonrpc\":\"2.0\"}", &small).issues[0].code, "too-large");
+    let small = ValidateOptions {
+        max_bytes: Some(10),
+        ..ValidateOptions::default()
+    };
+    assert_eq!(
+        validate_text("{\"jsonrpc\":\"2.0\"}", &small).issues[0].code,
+        "too-large"
+    );
     assert_eq!(validate_text("42", &o).issues[0].code, "not-object");
     assert_eq!(validate_text("[]", &o).issues[0].code, "not-object");
     let r = validate_text("{}", &o);
@@ -86,16 +117,32 @@ fn input_never_fails() {
 fn envelope_rules() {
     let r = check(&json!({"jsonrpc":"1.0","id":1,"method":"ping"}), None, None);
     assert_issue(&r, "jsonrpc-version", "/jsonrpc");
-    let r = check(&json!({"jsonrpc":"2.0","id":null,"method":"ping"}), None, None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":null,"method":"ping"}),
+        None,
+        None,
+    );
     assert_issue(&r, "jsonrpc-id", "/id");
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"method":"ping","params":[]}), None, None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"ping","params":[]}),
+        None,
+        None,
+    );
     assert_issue(&r, "jsonrpc-params", "/params");
     let r = check(&json!({"jsonrpc":"2.0","id":1,"result":[]}), None, None);
     assert_issue(&r, "jsonrpc-result", "/result");
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"error":{"code":"x","message":1}}), None, None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"error":{"code":"x","message":1}}),
+        None,
+        None,
+    );
     assert_issue(&r, "jsonrpc-error", "/error/code");
     assert_issue(&r, "jsonrpc-error", "/error/message");
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":""}}), None, None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":""}}),
+        None,
+        None,
+    );
     assert_issue(&r, "jsonrpc-shape", "");
     let r = check(&json!({"jsonrpc":"2.0","id":1,"method":"ping"}), None, None);
     assert_valid(&r);
@@ -110,19 +157,40 @@ fn version_detection() {
     let r = check(&result(1, v25_task()), None, Some("tasks/get"));
     assert_eq!(r.version, Some(V25));
     assert_valid(&r);
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t","_meta":v26_meta()}}), None, None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t","_meta":v26_meta()}}),
+        None,
+        None,
+    );
     assert_eq!(r.version, Some(V26));
-    assert_eq!(r.version_source, mcp_tasks_wasm::validate::VersionSource::Meta);
+    assert_eq!(
+        r.version_source,
+        mcp_tasks_wasm::validate::VersionSource::Meta
+    );
     assert_valid(&r);
-    let r = check(&result(1, with(v26_task("working"), "resultType", json!("complete"))), None, None);
+    let r = check(
+        &result(
+            1,
+            with(v26_task("working"), "resultType", json!("complete")),
+        ),
+        None,
+        None,
+    );
     assert_eq!(r.version, Some(V26));
     assert_eq!(r.kind, "GetTaskResult");
     assert_valid(&r);
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t"}}), None, None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t"}}),
+        None,
+        None,
+    );
     assert_eq!(r.version, Some(V25));
     assert_valid(&r);
     let r = check(&result(1, v25_task()), Some(V26), Some("tasks/get"));
-    assert_eq!(r.version_source, mcp_tasks_wasm::validate::VersionSource::Option);
+    assert_eq!(
+        r.version_source,
+        mcp_tasks_wasm::validate::VersionSource::Option
+    );
     assert_issue(&r, "result-type-missing", "/result");
     assert_issue(&r, "legacy-member", "/result/ttl");
 }
@@ -131,17 +199,55 @@ fn version_detection() {
 
 #[test]
 fn v25_valid_messages() {
-    assert_valid(&check(&result(1, json!({"task": v25_task()})), Some(V25), Some("tools/call")));
+    assert_valid(&check(
+        &result(1, json!({"task": v25_task()})),
+        Some(V25),
+        Some("tools/call"),
+    ));
     assert_valid(&check(&result(1, v25_task()), Some(V25), Some("tasks/get")));
     let mut cancelled = v25_task();
     cancelled["status"] = json!("cancelled");
-    assert_valid(&check(&result(1, cancelled), Some(V25), Some("tasks/cancel")));
-    assert_valid(&check(&result(1, json!({"tasks":[v25_task(), v25_task()],"nextCursor":"c"})), Some(V25), Some("tasks/list")));
-    assert_valid(&check(&result(1, json!({"content":[],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t-1"}}})), Some(V25), Some("tasks/result")));
-    assert_valid(&check(&json!({"jsonrpc":"2.0","method":"notifications/tasks/status","params":v25_task()}), None, None));
-    assert_valid(&check(&json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{"ttl":1000}}}), None, None));
-    assert_valid(&check(&json!({"jsonrpc":"2.0","id":1,"method":"tasks/list","params":{"cursor":"abc"}}), None, None));
-    assert_valid(&check(&json!({"jsonrpc":"2.0","id":1,"method":"tasks/list"}), None, None));
+    assert_valid(&check(
+        &result(1, cancelled),
+        Some(V25),
+        Some("tasks/cancel"),
+    ));
+    assert_valid(&check(
+        &result(
+            1,
+            json!({"tasks":[v25_task(), v25_task()],"nextCursor":"c"}),
+        ),
+        Some(V25),
+        Some("tasks/list"),
+    ));
+    assert_valid(&check(
+        &result(
+            1,
+            json!({"content":[],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t-1"}}}),
+        ),
+        Some(V25),
+        Some("tasks/result"),
+    ));
+    assert_valid(&check(
+        &json!({"jsonrpc":"2.0","method":"notifications/tasks/status","params":v25_task()}),
+        None,
+        None,
+    ));
+    assert_valid(&check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{"ttl":1000}}}),
+        None,
+        None,
+    ));
+    assert_valid(&check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"tasks/list","params":{"cursor":"abc"}}),
+        None,
+        None,
+    ));
+    assert_valid(&check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"tasks/list"}),
+        None,
+        None,
+    ));
     let mut null_ttl = v25_task();
     null_ttl["ttl"] = Value::Null;
     assert_valid(&check(&result(1, null_ttl), Some(V25), Some("tasks/get")));
@@ -149,27 +255,74 @@ fn v25_valid_messages() {
 
 #[test]
 fn v25_task_members() {
-    let r = check(&result(1, with(v25_task(), "taskId", json!(5))), Some(V25), Some("tasks/get"));
+    let r = check(
+        &result(1, with(v25_task(), "taskId", json!(5))),
+        Some(V25),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-id-type", "/result/taskId"); // rule 1
-    let r = check(&result(1, without(v25_task(), "createdAt")), Some(V25), Some("tasks/get"));
+    let r = check(
+        &result(1, without(v25_task(), "createdAt")),
+        Some(V25),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-required-member", "/result"); // rule 2
-    let r = check(&result(1, without(v25_task(), "ttl")), Some(V25), Some("tasks/get"));
+    let r = check(
+        &result(1, without(v25_task(), "ttl")),
+        Some(V25),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-ttl-missing", "/result"); // rule 2
-    let r = check(&result(1, with(v25_task(), "status", json!("submitted"))), Some(V25), Some("tasks/get"));
+    let r = check(
+        &result(1, with(v25_task(), "status", json!("submitted"))),
+        Some(V25),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-status-enum", "/result/status"); // rule 3
-    let r = check(&result(1, with(v25_task(), "ttl", json!("60"))), Some(V25), Some("tasks/get"));
+    let r = check(
+        &result(1, with(v25_task(), "ttl", json!("60"))),
+        Some(V25),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-ttl-type", "/result/ttl"); // rule 4
-    let r = check(&result(1, with(v25_task(), "ttl", json!(-5))), Some(V25), Some("tasks/get"));
+    let r = check(
+        &result(1, with(v25_task(), "ttl", json!(-5))),
+        Some(V25),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-negative-ms", "/result/ttl");
-    let r = check(&result(1, with(v25_task(), "pollInterval", json!(-1.5))), Some(V25), Some("tasks/get"));
+    let r = check(
+        &result(1, with(v25_task(), "pollInterval", json!(-1.5))),
+        Some(V25),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-poll-interval-type", "/result/pollInterval");
-    let r = check(&result(1, with(v25_task(), "statusMessage", json!(3))), Some(V25), Some("tasks/get"));
+    let r = check(
+        &result(1, with(v25_task(), "statusMessage", json!(3))),
+        Some(V25),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-status-message-type", "/result/statusMessage");
-    let r = check(&result(1, with(v25_task(), "createdAt", json!("not-a-date"))), Some(V25), Some("tasks/get"));
+    let r = check(
+        &result(1, with(v25_task(), "createdAt", json!("not-a-date"))),
+        Some(V25),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "timestamp-format", "/result/createdAt"); // rule 5
-    let r = check(&result(1, with(v25_task(), "lastUpdatedAt", json!("2025-11-25T10:29:59Z"))), Some(V25), Some("tasks/get"));
+    let r = check(
+        &result(
+            1,
+            with(v25_task(), "lastUpdatedAt", json!("2025-11-25T10:29:59Z")),
+        ),
+        Some(V25),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "timestamp-order", "/result/lastUpdatedAt");
-    let r = check(&result(1, with(without(v25_task(), "ttl"), "ttlMs", json!(5))), Some(V25), Some("tasks/get"));
+    let r = check(
+        &result(1, with(without(v25_task(), "ttl"), "ttlMs", json!(5))),
+        Some(V25),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "version-mismatch", "/result/ttlMs");
 }
 
@@ -177,38 +330,122 @@ fn v25_task_members() {
 fn v25_kinds() {
     let r = check(&result(1, v25_task()), Some(V25), Some("tools/call"));
     assert_eq!(r.kind, "Other");
-    let r = check(&result(1, json!({"task": "t"})), Some(V25), Some("tools/call"));
+    let r = check(
+        &result(1, json!({"task": "t"})),
+        Some(V25),
+        Some("tools/call"),
+    );
     assert_issue(&r, "create-task-nested", "/result/task"); // rule 6
-    let r = check(&result(1, json!({"task": with(v25_task(), "status", json!("completed"))})), Some(V25), Some("tools/call"));
+    let r = check(
+        &result(
+            1,
+            json!({"task": with(v25_task(), "status", json!("completed"))}),
+        ),
+        Some(V25),
+        Some("tools/call"),
+    );
     assert_issue(&r, "create-task-status", "/result/task/status"); // rule 7
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{}}), Some(V25), None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{}}),
+        Some(V25),
+        None,
+    );
     assert_issue(&r, "params-task-id", "/params"); // rule 8
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"method":"tasks/cancel","params":{"taskId":1}}), Some(V25), None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"tasks/cancel","params":{"taskId":1}}),
+        Some(V25),
+        None,
+    );
     assert_issue(&r, "params-task-id", "/params/taskId");
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"method":"tasks/list","params":{"cursor":1}}), Some(V25), None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"tasks/list","params":{"cursor":1}}),
+        Some(V25),
+        None,
+    );
     assert_issue(&r, "list-params", "/params/cursor"); // rule 9
-    let r = check(&result(1, json!({"tasks":{}})), Some(V25), Some("tasks/list"));
+    let r = check(
+        &result(1, json!({"tasks":{}})),
+        Some(V25),
+        Some("tasks/list"),
+    );
     assert_issue(&r, "list-result", "/result/tasks");
-    let r = check(&result(1, json!({"tasks":[], "nextCursor": 3})), Some(V25), Some("tasks/list"));
+    let r = check(
+        &result(1, json!({"tasks":[], "nextCursor": 3})),
+        Some(V25),
+        Some("tasks/list"),
+    );
     assert_issue(&r, "list-result", "/result/nextCursor");
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{"ttl":"1"}}}), Some(V25), None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{"ttl":"1"}}}),
+        Some(V25),
+        None,
+    );
     assert_issue(&r, "task-metadata", "/params/task/ttl"); // rule 10
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"x","task":{}}}), Some(V25), None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"x","task":{}}}),
+        Some(V25),
+        None,
+    );
     assert_issue(&r, "task-metadata-method", "/params/task");
-    let r = check(&result(1, json!({"tools":[{"name":"a","inputSchema":{"type":"object"},"execution":{"taskSupport":"always"}}]})), Some(V25), Some("tools/list"));
-    assert_issue(&r, "tool-task-support", "/result/tools/0/execution/taskSupport"); // rule 11
-    let r = check(&result(1, json!({"protocolVersion":"2025-11-25","capabilities":{"tasks":{"list":true,"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"s","version":"1"}})), Some(V25), Some("initialize"));
+    let r = check(
+        &result(
+            1,
+            json!({"tools":[{"name":"a","inputSchema":{"type":"object"},"execution":{"taskSupport":"always"}}]}),
+        ),
+        Some(V25),
+        Some("tools/list"),
+    );
+    assert_issue(
+        &r,
+        "tool-task-support",
+        "/result/tools/0/execution/taskSupport",
+    ); // rule 11
+    let r = check(
+        &result(
+            1,
+            json!({"protocolVersion":"2025-11-25","capabilities":{"tasks":{"list":true,"requests":{"tools":{"call":{}}}}},"serverInfo":{"name":"s","version":"1"}}),
+        ),
+        Some(V25),
+        Some("initialize"),
+    );
     assert_issue(&r, "capability-leaf", "/result/capabilities/tasks/list"); // rule 12
-    let r = check(&result(1, json!({"content":[],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":5}}})), Some(V25), Some("tasks/result"));
-    assert_issue(&r, "related-task-shape", "/result/_meta/io.modelcontextprotocol~1related-task/taskId"); // rule 13
-    let r = check(&result(1, json!({"content":[]})), Some(V25), Some("tasks/result"));
+    let r = check(
+        &result(
+            1,
+            json!({"content":[],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":5}}}),
+        ),
+        Some(V25),
+        Some("tasks/result"),
+    );
+    assert_issue(
+        &r,
+        "related-task-shape",
+        "/result/_meta/io.modelcontextprotocol~1related-task/taskId",
+    ); // rule 13
+    let r = check(
+        &result(1, json!({"content":[]})),
+        Some(V25),
+        Some("tasks/result"),
+    );
     assert_issue(&r, "related-task-missing", "/result"); // rule 14
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t","_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t"}}}}), Some(V25), None);
-    assert_issue(&r, "related-task-discouraged", "/params/_meta/io.modelcontextprotocol~1related-task"); // rule 15
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t","_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t"}}}}),
+        Some(V25),
+        None,
+    );
+    assert_issue(
+        &r,
+        "related-task-discouraged",
+        "/params/_meta/io.modelcontextprotocol~1related-task",
+    ); // rule 15
     assert!(r.valid, "a warning does not make a message invalid");
     let r = check(&result(1, v25_task()), Some(V25), Some("tasks/cancel"));
     assert_issue(&r, "cancel-status", "/result/status"); // rule 16
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"method":"tasks/update","params":{"taskId":"t"}}), Some(V25), None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"tasks/update","params":{"taskId":"t"}}),
+        Some(V25),
+        None,
+    );
     assert_issue(&r, "version-mismatch", "/method");
 }
 
@@ -229,123 +466,382 @@ fn elicit() -> Value {
 
 #[test]
 fn v26_valid_messages() {
-    assert_valid(&check(&result(1, with(v26_task("working"), "resultType", json!("task"))), Some(V26), Some("tools/call")));
-    assert_valid(&check(&v26_get("working", &[]), Some(V26), Some("tasks/get")));
-    assert_valid(&check(&v26_get("input_required", &[("inputRequests", json!({"name": elicit()}))]), Some(V26), Some("tasks/get")));
-    assert_valid(&check(&v26_get("completed", &[("result", json!({"content":[{"type":"text","text":"hi"}],"isError":true}))]), Some(V26), Some("tasks/get")));
-    assert_valid(&check(&v26_get("failed", &[("error", json!({"code":-32603,"message":"boom"})), ("statusMessage", json!("boom"))]), Some(V26), Some("tasks/get")));
-    assert_valid(&check(&v26_get("cancelled", &[]), Some(V26), Some("tasks/get")));
-    assert_valid(&check(&result(1, json!({"resultType":"complete"})), Some(V26), Some("tasks/update")));
-    assert_valid(&check(&result(1, json!({"resultType":"complete"})), Some(V26), Some("tasks/cancel")));
-    assert_valid(&check(&json!({"jsonrpc":"2.0","id":2,"method":"tasks/update","params":{"taskId":"t","inputResponses":{"name":{"action":"accept","content":{"name":"Luca"}}},"_meta":v26_meta()}}), None, None));
+    assert_valid(&check(
+        &result(1, with(v26_task("working"), "resultType", json!("task"))),
+        Some(V26),
+        Some("tools/call"),
+    ));
+    assert_valid(&check(
+        &v26_get("working", &[]),
+        Some(V26),
+        Some("tasks/get"),
+    ));
+    assert_valid(&check(
+        &v26_get(
+            "input_required",
+            &[("inputRequests", json!({"name": elicit()}))],
+        ),
+        Some(V26),
+        Some("tasks/get"),
+    ));
+    assert_valid(&check(
+        &v26_get(
+            "completed",
+            &[(
+                "result",
+                json!({"content":[{"type":"text","text":"hi"}],"isError":true}),
+            )],
+        ),
+        Some(V26),
+        Some("tasks/get"),
+    ));
+    assert_valid(&check(
+        &v26_get(
+            "failed",
+            &[
+                ("error", json!({"code":-32603,"message":"boom"})),
+                ("statusMessage", json!("boom")),
+            ],
+        ),
+        Some(V26),
+        Some("tasks/get"),
+    ));
+    assert_valid(&check(
+        &v26_get("cancelled", &[]),
+        Some(V26),
+        Some("tasks/get"),
+    ));
+    assert_valid(&check(
+        &result(1, json!({"resultType":"complete"})),
+        Some(V26),
+        Some("tasks/update"),
+    ));
+    assert_valid(&check(
+        &result(1, json!({"resultType":"complete"})),
+        Some(V26),
+        Some("tasks/cancel"),
+    ));
+    assert_valid(&check(
+        &json!({"jsonrpc":"2.0","id":2,"method":"tasks/update","params":{"taskId":"t","inputResponses":{"name":{"action":"accept","content":{"name":"Luca"}}},"_meta":v26_meta()}}),
+        None,
+        None,
+    ));
     let mut n = with(v26_task("completed"), "result", json!({"content":[]}));
-    n = with(n, "_meta", json!({"io.modelcontextprotocol/subscriptionId":"s"}));
-    assert_valid(&check(&json!({"jsonrpc":"2.0","method":"notifications/tasks","params":n}), None, None));
+    n = with(
+        n,
+        "_meta",
+        json!({"io.modelcontextprotocol/subscriptionId":"s"}),
+    );
+    assert_valid(&check(
+        &json!({"jsonrpc":"2.0","method":"notifications/tasks","params":n}),
+        None,
+        None,
+    ));
     let mut null_ttl = v26_task("working");
     null_ttl["ttlMs"] = Value::Null;
-    assert_valid(&check(&result(1, with(null_ttl, "resultType", json!("task"))), Some(V26), Some("tools/call")));
-    assert_valid(&check(&result(1, json!({"resultType":"complete","content":[]})), Some(V26), Some("tools/call")));
-    assert_valid(&check(&json!({"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"missing","data":{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}), Some(V26), Some("tasks/get")));
+    assert_valid(&check(
+        &result(1, with(null_ttl, "resultType", json!("task"))),
+        Some(V26),
+        Some("tools/call"),
+    ));
+    assert_valid(&check(
+        &result(1, json!({"resultType":"complete","content":[]})),
+        Some(V26),
+        Some("tools/call"),
+    ));
+    assert_valid(&check(
+        &json!({"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"missing","data":{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}),
+        Some(V26),
+        Some("tasks/get"),
+    ));
 }
 
 #[test]
 fn v26_result_type() {
-    let r = check(&result(1, v26_task("working")), Some(V26), Some("tasks/get"));
+    let r = check(
+        &result(1, v26_task("working")),
+        Some(V26),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "result-type-missing", "/result"); // rule 58
-    let r = check(&v26_get("working", &[("resultType", json!("task"))]), Some(V26), Some("tasks/get"));
+    let r = check(
+        &v26_get("working", &[("resultType", json!("task"))]),
+        Some(V26),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "result-type-task", "/result/resultType"); // rule 59 (§E 1)
-    let r = check(&result(1, json!({"resultType":"input_required"})), Some(V26), Some("tasks/cancel"));
+    let r = check(
+        &result(1, json!({"resultType":"input_required"})),
+        Some(V26),
+        Some("tasks/cancel"),
+    );
     assert_issue(&r, "result-type-complete", "/result/resultType"); // rule 60
-    let r = check(&result(1, json!({"resultType":"done"})), Some(V26), Some("tasks/update"));
+    let r = check(
+        &result(1, json!({"resultType":"done"})),
+        Some(V26),
+        Some("tasks/update"),
+    );
     assert_issue(&r, "result-type-unknown", "/result/resultType"); // rule 61
-    let r = check(&result(1, with(v26_task("working"), "resultType", json!("task"))), Some(V26), Some("prompts/get"));
+    let r = check(
+        &result(1, with(v26_task("working"), "resultType", json!("task"))),
+        Some(V26),
+        Some("prompts/get"),
+    );
     assert_issue(&r, "create-task-method", "/result/resultType"); // rule 62
 }
 
 #[test]
 fn v26_task_members() {
-    let t = |k: &str, v: Value| check(&result(1, with(with(v26_task("working"), "resultType", json!("task")), k, v)), Some(V26), Some("tools/call"));
+    let t = |k: &str, v: Value| {
+        check(
+            &result(
+                1,
+                with(with(v26_task("working"), "resultType", json!("task")), k, v),
+            ),
+            Some(V26),
+            Some("tools/call"),
+        )
+    };
     assert_issue(&t("ttlMs", json!(1.5)), "task-ttl-type", "/result/ttlMs"); // rule 63
-    assert_issue(&t("pollIntervalMs", json!("5")), "task-poll-interval-type", "/result/pollIntervalMs");
-    assert_issue(&t("createdAt", json!("yesterday")), "timestamp-format", "/result/createdAt"); // rule 64
+    assert_issue(
+        &t("pollIntervalMs", json!("5")),
+        "task-poll-interval-type",
+        "/result/pollIntervalMs",
+    );
+    assert_issue(
+        &t("createdAt", json!("yesterday")),
+        "timestamp-format",
+        "/result/createdAt",
+    ); // rule 64
     assert_issue(&t("ttlMs", json!(-1)), "task-negative-ms", "/result/ttlMs"); // rule 65
     let zero = t("pollIntervalMs", json!(0));
     assert_issue(&zero, "task-zero-ms", "/result/pollIntervalMs");
     assert!(zero.valid);
     assert_issue(&t("ttl", json!(5)), "legacy-member", "/result/ttl"); // rule 66
-    assert_issue(&t("result", json!({})), "task-payload-forbidden", "/result/result"); // rule 68
-    assert_issue(&t("requestState", json!("s")), "task-payload-forbidden", "/result/requestState");
-    let r = check(&result(1, json!({"resultType":"task","task":v26_task("working")})), Some(V26), Some("tools/call"));
+    assert_issue(
+        &t("result", json!({})),
+        "task-payload-forbidden",
+        "/result/result",
+    ); // rule 68
+    assert_issue(
+        &t("requestState", json!("s")),
+        "task-payload-forbidden",
+        "/result/requestState",
+    );
+    let r = check(
+        &result(1, json!({"resultType":"task","task":v26_task("working")})),
+        Some(V26),
+        Some("tools/call"),
+    );
     assert_issue(&r, "legacy-member", "/result/task");
-    let r = check(&result(1, with(without(v26_task("working"), "ttlMs"), "resultType", json!("task"))), Some(V26), Some("tools/call"));
+    let r = check(
+        &result(
+            1,
+            with(
+                without(v26_task("working"), "ttlMs"),
+                "resultType",
+                json!("task"),
+            ),
+        ),
+        Some(V26),
+        Some("tools/call"),
+    );
     assert_issue(&r, "task-ttl-missing", "/result");
 }
 
 #[test]
 fn v26_payloads() {
-    let r = check(&v26_get("input_required", &[]), Some(V26), Some("tasks/get"));
+    let r = check(
+        &v26_get("input_required", &[]),
+        Some(V26),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-payload", "/result"); // rule 67
     let r = check(&v26_get("completed", &[]), Some(V26), Some("tasks/get"));
     assert_issue(&r, "task-payload", "/result");
-    let r = check(&v26_get("failed", &[("error", json!({"code":"x","message":"m"}))]), Some(V26), Some("tasks/get"));
+    let r = check(
+        &v26_get("failed", &[("error", json!({"code":"x","message":"m"}))]),
+        Some(V26),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-payload", "/result/error/code");
-    let r = check(&v26_get("failed", &[("error", json!({"code":1,"message":"m"})), ("result", json!({}))]), Some(V26), Some("tasks/get"));
+    let r = check(
+        &v26_get(
+            "failed",
+            &[
+                ("error", json!({"code":1,"message":"m"})),
+                ("result", json!({})),
+            ],
+        ),
+        Some(V26),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-payload-forbidden", "/result/result"); // rule 68
-    let r = check(&v26_get("failed", &[("result", json!({"content":[],"isError":true}))]), Some(V26), Some("tasks/get"));
+    let r = check(
+        &v26_get(
+            "failed",
+            &[("result", json!({"content":[],"isError":true}))],
+        ),
+        Some(V26),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "failed-not-rpc-error", "/result"); // rule 69
-    let r = check(&v26_get("working", &[("result", json!({}))]), Some(V26), Some("tasks/get"));
+    let r = check(
+        &v26_get("working", &[("result", json!({}))]),
+        Some(V26),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-payload-unexpected", "/result/result");
     assert!(r.valid);
-    let r = check(&v26_get("completed", &[("result", json!({"resultType":"input_required"}))]), Some(V26), Some("tasks/get"));
+    let r = check(
+        &v26_get(
+            "completed",
+            &[("result", json!({"resultType":"input_required"}))],
+        ),
+        Some(V26),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "inner-result-type", "/result/result/resultType");
-    let r = check(&v26_get("input_required", &[("inputRequests", json!([]))]), Some(V26), Some("tasks/get"));
+    let r = check(
+        &v26_get("input_required", &[("inputRequests", json!([]))]),
+        Some(V26),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "task-payload", "/result/inputRequests"); // rule 70
-    let r = check(&result(1, json!({"resultType":"complete","taskId":"t"})), Some(V26), Some("tasks/cancel"));
+    let r = check(
+        &result(1, json!({"resultType":"complete","taskId":"t"})),
+        Some(V26),
+        Some("tasks/cancel"),
+    );
     assert_issue(&r, "task-payload-forbidden", "/result/taskId"); // rule 68 (acks)
 }
 
 #[test]
 fn v26_requests() {
-    let r = check(&json!({"jsonrpc":"2.0","id":2,"method":"tasks/update","params":{"taskId":"t","_meta":v26_meta()}}), None, None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":2,"method":"tasks/update","params":{"taskId":"t","_meta":v26_meta()}}),
+        None,
+        None,
+    );
     assert_issue(&r, "input-responses", "/params"); // rule 71
-    let r = check(&json!({"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t"}}), Some(V26), None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t"}}),
+        Some(V26),
+        None,
+    );
     assert_issue(&r, "request-meta", "/params"); // rule 72
-    let r = check(&json!({"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}), None, None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}),
+        None,
+        None,
+    );
     assert_issue(&r, "request-meta", "/params/_meta");
     let meta_no_ext = json!({"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}});
-    let r = check(&json!({"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t","_meta":meta_no_ext}}), None, None);
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t","_meta":meta_no_ext}}),
+        None,
+        None,
+    );
     assert_issue(&r, "extension-not-declared", "/params/_meta"); // rule 100
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"missing"}}), Some(V26), Some("tasks/get"));
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"missing"}}),
+        Some(V26),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "missing-capability-data", "/error"); // rule 73
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"m","data":{"requiredCapabilities":{}}}}), Some(V26), Some("tools/call"));
-    assert_issue(&r, "missing-capability-data", "/error/data/requiredCapabilities");
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"taskIds":[1]},"_meta":v26_meta()}}), None, None);
-    assert_issue(&r, "subscription-task-ids", "/params/notifications/taskIds/0"); // rule 74
-    let r = check(&result(1, json!({"resultType":"complete","capabilities":{"tasks":{"list":{}}}})), Some(V26), Some("server/discover"));
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"m","data":{"requiredCapabilities":{}}}}),
+        Some(V26),
+        Some("tools/call"),
+    );
+    assert_issue(
+        &r,
+        "missing-capability-data",
+        "/error/data/requiredCapabilities",
+    );
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"taskIds":[1]},"_meta":v26_meta()}}),
+        None,
+        None,
+    );
+    assert_issue(
+        &r,
+        "subscription-task-ids",
+        "/params/notifications/taskIds/0",
+    ); // rule 74
+    let r = check(
+        &result(
+            1,
+            json!({"resultType":"complete","capabilities":{"tasks":{"list":{}}}}),
+        ),
+        Some(V26),
+        Some("server/discover"),
+    );
     assert_issue(&r, "legacy-capability", "/result/capabilities/tasks"); // rule 75
-    let r = check(&result(1, json!({"resultType":"complete","capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{"x":1}}}})), Some(V26), Some("server/discover"));
-    assert_issue(&r, "legacy-capability", "/result/capabilities/extensions/io.modelcontextprotocol~1tasks");
-    let r = check(&json!({"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"t","_meta":v26_meta()}}), None, None);
+    let r = check(
+        &result(
+            1,
+            json!({"resultType":"complete","capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{"x":1}}}}),
+        ),
+        Some(V26),
+        Some("server/discover"),
+    );
+    assert_issue(
+        &r,
+        "legacy-capability",
+        "/result/capabilities/extensions/io.modelcontextprotocol~1tasks",
+    );
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"t","_meta":v26_meta()}}),
+        None,
+        None,
+    );
     assert_issue(&r, "version-mismatch", "/method"); // rule 81
-    let r = check(&json!({"jsonrpc":"2.0","id":1,"error":{"code":-32003,"message":"old"}}), Some(V26), Some("tasks/get"));
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"error":{"code":-32003,"message":"old"}}),
+        Some(V26),
+        Some("tasks/get"),
+    );
     assert_issue(&r, "retired-error-code", "/error/code");
 }
 
 #[test]
 fn v26_headers() {
     let msg = json!({"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"task-1","_meta":v26_meta()}});
-    let ctx = |h: Value| Context { headers: h.as_object().cloned(), ..Context::default() };
-    assert_valid(&validate_value(&msg, &ctx(json!({"Mcp-Method":"tasks/get","Mcp-Name":"task-1"}))));
-    assert_valid(&validate_value(&msg, &ctx(json!({"mcp-method":"tasks/get","mcp-name":"=?base64?dGFzay0x?="}))))
-    ;
-    let r = validate_value(&msg, &ctx(json!({"Mcp-Method":"tasks/get","Mcp-Name":"task-2"})));
+    let ctx = |h: Value| Context {
+        headers: h.as_object().cloned(),
+        ..Context::default()
+    };
+    assert_valid(&validate_value(
+        &msg,
+        &ctx(json!({"Mcp-Method":"tasks/get","Mcp-Name":"task-1"})),
+    ));
+    assert_valid(&validate_value(
+        &msg,
+        &ctx(json!({"mcp-method":"tasks/get","mcp-name":"=?base64?dGFzay0x?="})),
+    ));
+    let r = validate_value(
+        &msg,
+        &ctx(json!({"Mcp-Method":"tasks/get","Mcp-Name":"task-2"})),
+    );
     assert_issue(&r, "header-mismatch", "/params/taskId"); // rule 76
-    let r = validate_value(&msg, &ctx(json!({"Mcp-Method":"tasks/cancel","Mcp-Name":"task-1"})));
+    let r = validate_value(
+        &msg,
+        &ctx(json!({"Mcp-Method":"tasks/cancel","Mcp-Name":"task-1"})),
+    );
     assert_issue(&r, "header-mismatch", "/method");
 }
 
 #[test]
 fn unknown_version_picks_closer_fit() {
-    let r = check(&json!({"jsonrpc":"2.0","method":"notifications/whatever","params":{"taskId":"t"}}), None, None);
-    assert!(r.issues.iter().any(|i| i.code == "version-unknown"), "{:?}", codes(&r));
+    let r = check(
+        &json!({"jsonrpc":"2.0","method":"notifications/whatever","params":{"taskId":"t"}}),
+        None,
+        None,
+    );
+    assert!(
+        r.issues.iter().any(|i| i.code == "version-unknown"),
+        "{:?}",
+        codes(&r)
+    );
 }

@@ -56,7 +56,13 @@ fn version_of_task(t: &Map<String, Value>) -> Option<ProtocolVersion> {
 }
 
 fn failed(from: Option<ProtocolVersion>, to: ProtocolVersion, issues: Issues) -> ConversionReport {
-    ConversionReport { ok: false, from, to, value: None, issues: issues.into_vec() }
+    ConversionReport {
+        ok: false,
+        from,
+        to,
+        value: None,
+        issues: issues.into_vec(),
+    }
 }
 
 /// Converts the members of a task object (`path` is where it sits in the input).
@@ -88,13 +94,21 @@ fn convert_members(
             (ProtocolVersion::V2026, ProtocolVersion::V2025, "pollIntervalMs") => {
                 out.insert("pollInterval".into(), v.clone());
             }
-            (ProtocolVersion::V2026, ProtocolVersion::V2025, key @ ("result" | "error" | "inputRequests")) => {
+            (
+                ProtocolVersion::V2026,
+                ProtocolVersion::V2025,
+                key @ ("result" | "error" | "inputRequests"),
+            ) => {
                 let how = if key == "inputRequests" {
                     "2025-11-25 sends input requests as separate requests tagged with the related-task _meta"
                 } else {
                     "2025-11-25 delivers the payload through tasks/result"
                 };
-                issues.push(Code::ConversionLossy, &pointer(path, key), format!("`{key}` dropped: {how}"));
+                issues.push(
+                    Code::ConversionLossy,
+                    &pointer(path, key),
+                    format!("`{key}` dropped: {how}"),
+                );
             }
             (ProtocolVersion::V2026, ProtocolVersion::V2025, "resultType") => {
                 issues.push(
@@ -106,14 +120,19 @@ fn convert_members(
             (ProtocolVersion::V2026, ProtocolVersion::V2025, "status")
                 if v.as_str() == Some("completed") && payload_is_error =>
             {
-                out.insert("status".into(), Value::String(TaskStatus::Failed.as_str().into()));
+                out.insert(
+                    "status".into(),
+                    Value::String(TaskStatus::Failed.as_str().into()),
+                );
                 issues.push(
                     Code::ConversionLossy,
                     &pointer(path, "status"),
                     "completed with `result.isError: true` becomes failed: 2025-11-25 fails tasks whose tool result is an error (§D 44)",
                 );
             }
-            (ProtocolVersion::V2025, ProtocolVersion::V2026, "status") if v.as_str() == Some("failed") => {
+            (ProtocolVersion::V2025, ProtocolVersion::V2026, "status")
+                if v.as_str() == Some("failed") =>
+            {
                 out.insert(k.clone(), v.clone());
                 issues.push(
                     Code::ConversionLossy,
@@ -122,7 +141,10 @@ fn convert_members(
                 );
             }
             (ProtocolVersion::V2025, ProtocolVersion::V2026, "_meta") => {
-                out.insert(k.clone(), strip_v25_meta(v, &pointer(path, "_meta"), issues));
+                out.insert(
+                    k.clone(),
+                    strip_v25_meta(v, &pointer(path, "_meta"), issues),
+                );
             }
             _ => {
                 out.insert(k.clone(), v.clone());
@@ -134,7 +156,9 @@ fn convert_members(
 
 /// Drops the `_meta` keys 2026-07-28 no longer has.
 fn strip_v25_meta(meta: &Value, path: &str, issues: &mut Issues) -> Value {
-    let Value::Object(m) = meta else { return meta.clone() };
+    let Value::Object(m) = meta else {
+        return meta.clone();
+    };
     let mut out = Map::new();
     for (k, v) in m {
         if k == RELATED_TASK_META_KEY || k == MODEL_IMMEDIATE_RESPONSE {
@@ -152,10 +176,18 @@ fn strip_v25_meta(meta: &Value, path: &str, issues: &mut Issues) -> Value {
 
 /// Converts a task (flat; a V26 `DetailedTask` is accepted too) to version `to`. `from` is
 /// detected from `ttl` / `ttlMs` when not given.
-pub fn convert_task(task: &Value, from: Option<ProtocolVersion>, to: ProtocolVersion) -> ConversionReport {
+pub fn convert_task(
+    task: &Value,
+    from: Option<ProtocolVersion>,
+    to: ProtocolVersion,
+) -> ConversionReport {
     let mut issues = Issues::new();
     let Value::Object(t) = task else {
-        issues.push(Code::ConversionImpossible, "", "a task must be a JSON object");
+        issues.push(
+            Code::ConversionImpossible,
+            "",
+            "a task must be a JSON object",
+        );
         return failed(from, to, issues);
     };
     let Some(from) = from.or_else(|| version_of_task(t)) else {
@@ -171,17 +203,33 @@ pub fn convert_task(task: &Value, from: Option<ProtocolVersion>, to: ProtocolVer
         return failed(Some(from), to, issues);
     }
     if from == to {
-        return ConversionReport { ok: true, from: Some(from), to, value: Some(task.clone()), issues: issues.into_vec() };
+        return ConversionReport {
+            ok: true,
+            from: Some(from),
+            to,
+            value: Some(task.clone()),
+            issues: issues.into_vec(),
+        };
     }
     let out = convert_members(t, "", from, to, &mut issues);
-    ConversionReport { ok: true, from: Some(from), to, value: Some(Value::Object(out)), issues: issues.into_vec() }
+    ConversionReport {
+        ok: true,
+        from: Some(from),
+        to,
+        value: Some(Value::Object(out)),
+        issues: issues.into_vec(),
+    }
 }
 
 /// Converts a `CreateTaskResult`: V25 `{task: {...}}` ⇄ V26 flat `{resultType: "task", ...}`.
 pub fn convert_create_task_result(result: &Value, to: ProtocolVersion) -> ConversionReport {
     let mut issues = Issues::new();
     let Value::Object(r) = result else {
-        issues.push(Code::ConversionImpossible, "", "a CreateTaskResult must be a JSON object");
+        issues.push(
+            Code::ConversionImpossible,
+            "",
+            "a CreateTaskResult must be a JSON object",
+        );
         return failed(None, to, issues);
     };
     let from = if r.get("task").is_some_and(Value::is_object) {
@@ -206,7 +254,13 @@ pub fn convert_create_task_result(result: &Value, to: ProtocolVersion) -> Conver
                 return failed(Some(from), to, issues);
             }
             if from == to {
-                return ConversionReport { ok: true, from: Some(from), to, value: Some(result.clone()), issues: issues.into_vec() };
+                return ConversionReport {
+                    ok: true,
+                    from: Some(from),
+                    to,
+                    value: Some(result.clone()),
+                    issues: issues.into_vec(),
+                };
             }
             let mut out = Map::new();
             out.insert("resultType".into(), Value::String("task".into()));
@@ -224,7 +278,13 @@ pub fn convert_create_task_result(result: &Value, to: ProtocolVersion) -> Conver
                     }
                 }
             }
-            ConversionReport { ok: true, from: Some(from), to, value: Some(Value::Object(out)), issues: issues.into_vec() }
+            ConversionReport {
+                ok: true,
+                from: Some(from),
+                to,
+                value: Some(Value::Object(out)),
+                issues: issues.into_vec(),
+            }
         }
         ProtocolVersion::V2026 => {
             check_task_members(r, "", from, &mut issues);
@@ -232,14 +292,22 @@ pub fn convert_create_task_result(result: &Value, to: ProtocolVersion) -> Conver
                 return failed(Some(from), to, issues);
             }
             if from == to {
-                return ConversionReport { ok: true, from: Some(from), to, value: Some(result.clone()), issues: issues.into_vec() };
+                return ConversionReport {
+                    ok: true,
+                    from: Some(from),
+                    to,
+                    value: Some(result.clone()),
+                    issues: issues.into_vec(),
+                };
             }
             if let Some(s) = r.get("status").and_then(Value::as_str) {
                 if s != TaskStatus::Working.as_str() {
                     issues.push(
                         Code::ConversionImpossible,
                         "/status",
-                        format!("a 2025-11-25 task is created in working (§D 7); this one starts {s}"),
+                        format!(
+                            "a 2025-11-25 task is created in working (§D 7); this one starts {s}"
+                        ),
                     );
                     return failed(Some(from), to, issues);
                 }
@@ -259,7 +327,13 @@ pub fn convert_create_task_result(result: &Value, to: ProtocolVersion) -> Conver
             }
             let task = convert_members(&task, "", from, to, &mut issues);
             out.insert("task".into(), Value::Object(task));
-            ConversionReport { ok: true, from: Some(from), to, value: Some(Value::Object(out)), issues: issues.into_vec() }
+            ConversionReport {
+                ok: true,
+                from: Some(from),
+                to,
+                value: Some(Value::Object(out)),
+                issues: issues.into_vec(),
+            }
         }
     }
 }
@@ -298,7 +372,11 @@ mod tests {
         let v = r.value.unwrap();
         assert_eq!(v["status"], "failed");
         assert!(v.get("result").is_none());
-        let paths: Vec<_> = r.issues.iter().map(|i| (i.code.as_str(), i.path.as_str())).collect();
+        let paths: Vec<_> = r
+            .issues
+            .iter()
+            .map(|i| (i.code.as_str(), i.path.as_str()))
+            .collect();
         assert!(paths.contains(&("conversion-lossy", "/result")));
         assert!(paths.contains(&("conversion-lossy", "/status")));
     }
@@ -322,7 +400,10 @@ mod tests {
         assert_eq!(v["resultType"], "task");
         assert_eq!(v["taskId"], "t");
         assert_eq!(v["_meta"], json!({"k": 1}));
-        assert_eq!(r.issues[0].path, "/_meta/io.modelcontextprotocol~1model-immediate-response");
+        assert_eq!(
+            r.issues[0].path,
+            "/_meta/io.modelcontextprotocol~1model-immediate-response"
+        );
         let back = convert_create_task_result(&v, V25).value.unwrap();
         assert_eq!(back["task"], task25());
         let mut seed = v.clone();

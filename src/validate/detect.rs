@@ -19,7 +19,10 @@ fn version_of_method(method: &str) -> Option<ProtocolVersion> {
         | "subscriptions/listen"
         | "notifications/subscriptions/acknowledged"
         | "server/discover" => Some(ProtocolVersion::V2026),
-        "tasks/result" | "tasks/list" | "notifications/tasks/status" | "initialize"
+        "tasks/result"
+        | "tasks/list"
+        | "notifications/tasks/status"
+        | "initialize"
         | "notifications/initialized" => Some(ProtocolVersion::V2025),
         _ => None,
     }
@@ -79,8 +82,12 @@ pub fn detect_version(
             }
         }
         RpcKind::Error => {
-            if let Some(code) = env.error.and_then(|e| e.get("code")).and_then(Value::as_i64) {
-                if matches!(code, -32021 | -32020 | -32022) {
+            if let Some(code) = env
+                .error
+                .and_then(|e| e.get("code"))
+                .and_then(Value::as_i64)
+            {
+                if (-32022..=-32020).contains(&code) {
                     return (Some(ProtocolVersion::V2026), VersionSource::Shape);
                 }
             }
@@ -128,7 +135,9 @@ fn is_task_related(env: &Envelope<'_>, ctx: &Context) -> bool {
         None
     });
     container.is_some_and(|r| {
-        r.contains_key("taskId") || r.contains_key("task") || str_of(r, "resultType") == Some("task")
+        r.contains_key("taskId")
+            || r.contains_key("task")
+            || str_of(r, "resultType") == Some("task")
     })
 }
 
@@ -148,17 +157,30 @@ fn check_version(
 pub fn dispatch(message: &Value, ctx: &Context) -> ValidationReport {
     let mut issues = Issues::new();
     let Some(env) = envelope::classify(message, &mut issues) else {
-        return finish(message, issues, None, VersionSource::None, "Invalid", RpcKind::Invalid, None);
+        return finish(
+            message,
+            issues,
+            None,
+            VersionSource::None,
+            "Invalid",
+            RpcKind::Invalid,
+            None,
+        );
     };
-    let method = env
-        .method
-        .map(str::to_string)
-        .or_else(|| match env.rpc {
-            RpcKind::Result | RpcKind::Error => ctx.in_reply_to.clone(),
-            _ => None,
-        });
+    let method = env.method.map(str::to_string).or_else(|| match env.rpc {
+        RpcKind::Result | RpcKind::Error => ctx.in_reply_to.clone(),
+        _ => None,
+    });
     if env.rpc == RpcKind::Invalid {
-        return finish(message, issues, None, VersionSource::None, "Invalid", env.rpc, method);
+        return finish(
+            message,
+            issues,
+            None,
+            VersionSource::None,
+            "Invalid",
+            env.rpc,
+            method,
+        );
     }
     let (version, source) = detect_version(&env, ctx, &mut issues);
     let (version, source, kind) = match version {

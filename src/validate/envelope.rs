@@ -21,7 +21,9 @@ pub struct Envelope<'a> {
 
 fn is_integer(v: &Value) -> bool {
     match v {
-        Value::Number(n) => n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0),
+        Value::Number(n) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
         _ => false,
     }
 }
@@ -57,15 +59,26 @@ pub fn classify<'a>(message: &'a Value, issues: &mut Issues) -> Option<Envelope<
             issues.push(
                 Code::NotObject,
                 "",
-                format!("a message must be a JSON object, found {}", type_name(other)),
+                format!(
+                    "a message must be a JSON object, found {}",
+                    type_name(other)
+                ),
             );
             return None;
         }
     };
     match obj.get("jsonrpc") {
         Some(Value::String(s)) if s == "2.0" => {}
-        None => issues.push(Code::JsonRpcVersion, "", "the message has no `jsonrpc` member"),
-        Some(_) => issues.push(Code::JsonRpcVersion, "/jsonrpc", "`jsonrpc` must be \"2.0\""),
+        None => issues.push(
+            Code::JsonRpcVersion,
+            "",
+            "the message has no `jsonrpc` member",
+        ),
+        Some(_) => issues.push(
+            Code::JsonRpcVersion,
+            "/jsonrpc",
+            "`jsonrpc` must be \"2.0\"",
+        ),
     }
     let has_result = obj.contains_key("result");
     let has_error = obj.contains_key("error");
@@ -135,7 +148,9 @@ pub fn classify<'a>(message: &'a Value, issues: &mut Issues) -> Option<Envelope<
                         Some(_) => {}
                     }
                     match e.get("message") {
-                        None => issues.push(Code::JsonRpcError, "/error", "`error` has no `message`"),
+                        None => {
+                            issues.push(Code::JsonRpcError, "/error", "`error` has no `message`")
+                        }
                         Some(Value::String(_)) => {}
                         Some(m) => issues.push(
                             Code::JsonRpcError,

@@ -41,7 +41,11 @@ pub fn millis(v: &Value) -> Millis {
         };
     }
     if let Some(i) = n.as_i64() {
-        return if i < 0 { Millis::Negative } else { Millis::Ok(i as f64) };
+        return if i < 0 {
+            Millis::Negative
+        } else {
+            Millis::Ok(i as f64)
+        };
     }
     match n.as_f64() {
         Some(f) if f.fract() != 0.0 => Millis::Fractional,
@@ -258,7 +262,15 @@ pub fn check_task_members(
         );
     }
     check_ms(obj, ttl, path, version, true, Code::TaskTtlType, issues);
-    check_ms(obj, poll, path, version, false, Code::TaskPollIntervalType, issues);
+    check_ms(
+        obj,
+        poll,
+        path,
+        version,
+        false,
+        Code::TaskPollIntervalType,
+        issues,
+    );
     summary
 }
 
@@ -278,7 +290,11 @@ pub fn check_params_task_id(
     issues: &mut Issues,
 ) -> Option<String> {
     let Some(p) = params else {
-        issues.push(Code::ParamsTaskId, "", "the request has no `params` with a `taskId`");
+        issues.push(
+            Code::ParamsTaskId,
+            "",
+            "the request has no `params` with a `taskId`",
+        );
         return None;
     };
     match p.get("taskId") {
@@ -315,12 +331,19 @@ pub fn related_task(
                 issues.push(
                     Code::RelatedTaskShape,
                     &pointer(&p, "taskId"),
-                    format!("related-task `taskId` must be a string, found {}", type_name(other)),
+                    format!(
+                        "related-task `taskId` must be a string, found {}",
+                        type_name(other)
+                    ),
                 );
                 Some(None)
             }
             None => {
-                issues.push(Code::RelatedTaskShape, &p, "related-task `_meta` has no `taskId`");
+                issues.push(
+                    Code::RelatedTaskShape,
+                    &p,
+                    "related-task `_meta` has no `taskId`",
+                );
                 Some(None)
             }
         },
@@ -328,7 +351,10 @@ pub fn related_task(
             issues.push(
                 Code::RelatedTaskShape,
                 &p,
-                format!("related-task `_meta` must be an object, found {}", type_name(other)),
+                format!(
+                    "related-task `_meta` must be an object, found {}",
+                    type_name(other)
+                ),
             );
             Some(None)
         }
@@ -336,7 +362,12 @@ pub fn related_task(
 }
 
 /// `_meta`, where present, must be an object (both versions' schemas).
-pub fn check_meta_object(container: &Map<String, Value>, path: &str, code: Code, issues: &mut Issues) {
+pub fn check_meta_object(
+    container: &Map<String, Value>,
+    path: &str,
+    code: Code,
+    issues: &mut Issues,
+) {
     if let Some(v) = container.get("_meta") {
         if !v.is_object() {
             issues.push(
@@ -366,8 +397,17 @@ mod tests {
         assert!(matches!(millis(&serde_json::json!(5)), Millis::Ok(_)));
         assert!(matches!(millis(&serde_json::json!(5.0)), Millis::Ok(_)));
         assert!(matches!(millis(&serde_json::json!(-5)), Millis::Negative));
-        assert!(matches!(millis(&serde_json::json!(-1.5)), Millis::Fractional));
-        assert!(matches!(millis(&serde_json::json!("5")), Millis::NotANumber));
-        assert!(matches!(millis(&serde_json::json!(1e300)), Millis::TooLarge));
+        assert!(matches!(
+            millis(&serde_json::json!(-1.5)),
+            Millis::Fractional
+        ));
+        assert!(matches!(
+            millis(&serde_json::json!("5")),
+            Millis::NotANumber
+        ));
+        assert!(matches!(
+            millis(&serde_json::json!(1e300)),
+            Millis::TooLarge
+        ));
     }
 }

@@ -26,7 +26,7 @@ use serde_json::Value;
 use tsify::Tsify;
 
 use crate::model::ProtocolVersion;
-pub use report::{Issue, Issues, ValidationReport, RpcKind, Severity, VersionSource};
+pub use report::{Issue, Issues, RpcKind, Severity, ValidationReport, VersionSource};
 pub use rules::{Code, Rule, RULES};
 
 /// Default largest message accepted, in bytes of UTF-8 (16 MiB).

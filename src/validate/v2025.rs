@@ -4,7 +4,9 @@
 use serde_json::{Map, Value};
 
 use super::envelope::{type_name, Envelope};
-use super::fields::{check_meta_object, check_params_task_id, check_task_members, obj, related_task, str_of};
+use super::fields::{
+    check_meta_object, check_params_task_id, check_task_members, obj, related_task, str_of,
+};
 use super::report::{pointer, pointer_index, Issues, RpcKind};
 use super::rules::Code;
 use super::Context;
@@ -22,7 +24,11 @@ pub fn check(env: &Envelope<'_>, ctx: &Context, issues: &mut Issues) -> &'static
         RpcKind::Notification => notification(env, issues),
         RpcKind::Result => result(env, ctx, issues),
         RpcKind::Error => {
-            if ctx.in_reply_to.as_deref().is_some_and(|m| m.starts_with("tasks/")) {
+            if ctx
+                .in_reply_to
+                .as_deref()
+                .is_some_and(|m| m.starts_with("tasks/"))
+            {
                 "TaskError"
             } else {
                 "Error"
@@ -90,7 +96,12 @@ fn request(env: &Envelope<'_>, issues: &mut Issues) -> &'static str {
                 capability_tasks(
                     caps,
                     "/params/capabilities",
-                    &[&["list"], &["cancel"], &["requests", "sampling", "createMessage"], &["requests", "elicitation", "create"]],
+                    &[
+                        &["list"],
+                        &["cancel"],
+                        &["requests", "sampling", "createMessage"],
+                        &["requests", "elicitation", "create"],
+                    ],
                     issues,
                 );
             }
@@ -147,21 +158,34 @@ fn task_metadata(task: &Value, issues: &mut Issues) {
             super::fields::Millis::NotANumber => issues.push(
                 Code::TaskMetadata,
                 "/params/task/ttl",
-                format!("the requested `ttl` must be an integer, found {}", type_name(ttl)),
+                format!(
+                    "the requested `ttl` must be an integer, found {}",
+                    type_name(ttl)
+                ),
             ),
         }
     }
 }
 
 /// Leaves of `capabilities.tasks` must be objects (§D 12). `leaves` are paths under `tasks`.
-fn capability_tasks(caps: &Map<String, Value>, path: &str, leaves: &[&[&str]], issues: &mut Issues) {
-    let Some(tasks) = caps.get("tasks") else { return };
+fn capability_tasks(
+    caps: &Map<String, Value>,
+    path: &str,
+    leaves: &[&[&str]],
+    issues: &mut Issues,
+) {
+    let Some(tasks) = caps.get("tasks") else {
+        return;
+    };
     let tpath = pointer(path, "tasks");
     let Value::Object(tasks) = tasks else {
         issues.push(
             Code::CapabilityLeaf,
             &tpath,
-            format!("`capabilities.tasks` must be an object, found {}", type_name(tasks)),
+            format!(
+                "`capabilities.tasks` must be an object, found {}",
+                type_name(tasks)
+            ),
         );
         return;
     };
@@ -174,11 +198,18 @@ fn capability_tasks(caps: &Map<String, Value>, path: &str, leaves: &[&[&str]], i
             match v {
                 Value::Object(o) => cur = o,
                 other => {
-                    let what = if depth + 1 == leaf.len() { "capability leaf" } else { "capability group" };
+                    let what = if depth + 1 == leaf.len() {
+                        "capability leaf"
+                    } else {
+                        "capability group"
+                    };
                     issues.push(
                         Code::CapabilityLeaf,
                         &p,
-                        format!("a {what} must be an object (`{{}}` means supported), found {}", type_name(other)),
+                        format!(
+                            "a {what} must be an object (`{{}}` means supported), found {}",
+                            type_name(other)
+                        ),
                     );
                     break;
                 }
@@ -329,7 +360,10 @@ fn result(env: &Envelope<'_>, ctx: &Context, issues: &mut Issues) -> &'static st
         }
     };
     if related.is_some()
-        && matches!(kind, "GetTaskResult" | "CancelTaskResult" | "ListTasksResult")
+        && matches!(
+            kind,
+            "GetTaskResult" | "CancelTaskResult" | "ListTasksResult"
+        )
     {
         issues.push(
             Code::RelatedTaskDiscouraged,
@@ -388,7 +422,10 @@ fn list(r: &Map<String, Value>, issues: &mut Issues) {
                     other => issues.push(
                         Code::ListResult,
                         &p,
-                        format!("each listed task must be an object, found {}", type_name(other)),
+                        format!(
+                            "each listed task must be an object, found {}",
+                            type_name(other)
+                        ),
                     ),
                 }
             }
@@ -398,7 +435,11 @@ fn list(r: &Map<String, Value>, issues: &mut Issues) {
             "/result/tasks",
             format!("`tasks` must be an array, found {}", type_name(other)),
         ),
-        None => issues.push(Code::ListResult, "/result", "a `tasks/list` answer has a `tasks` array"),
+        None => issues.push(
+            Code::ListResult,
+            "/result",
+            "a `tasks/list` answer has a `tasks` array",
+        ),
     }
     if let Some(c) = r.get("nextCursor") {
         if !c.is_string() {
@@ -413,9 +454,13 @@ fn list(r: &Map<String, Value>, issues: &mut Issues) {
 
 /// `tools/list`: `Tool.execution.taskSupport` (§D 11).
 fn tools_list(r: &Map<String, Value>, issues: &mut Issues) {
-    let Some(Value::Array(tools)) = r.get("tools") else { return };
+    let Some(Value::Array(tools)) = r.get("tools") else {
+        return;
+    };
     for (i, tool) in tools.iter().enumerate() {
-        let Some(exec) = tool.as_object().and_then(|t| t.get("execution")) else { continue };
+        let Some(exec) = tool.as_object().and_then(|t| t.get("execution")) else {
+            continue;
+        };
         let p = pointer(&pointer_index("/result/tools", i), "execution");
         let Value::Object(exec) = exec else {
             issues.push(

@@ -71,7 +71,11 @@ fn request_meta(env: &Envelope<'_>, issues: &mut Issues) {
     for key in [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES] {
         if !m.contains_key(key) {
             missing = true;
-            issues.push(Code::RequestMeta, "/params/_meta", format!("`_meta` lacks `{key}`"));
+            issues.push(
+                Code::RequestMeta,
+                "/params/_meta",
+                format!("`_meta` lacks `{key}`"),
+            );
         }
     }
     if let Some(Value::String(pv)) = m.get(META_PROTOCOL_VERSION) {
@@ -84,7 +88,13 @@ fn request_meta(env: &Envelope<'_>, issues: &mut Issues) {
         }
     }
     let _ = missing;
-    schema::check("v26/RequestMetaObject", meta, "/params/_meta", Code::RequestMeta, issues);
+    schema::check(
+        "v26/RequestMetaObject",
+        meta,
+        "/params/_meta",
+        Code::RequestMeta,
+        issues,
+    );
 }
 
 fn require_extension(env: &Envelope<'_>, issues: &mut Issues) {
@@ -136,7 +146,10 @@ fn request(env: &Envelope<'_>, issues: &mut Issues) -> &'static str {
                 Some(other) => issues.push(
                     Code::InputResponses,
                     "/params/inputResponses",
-                    format!("`inputResponses` must be an object, found {}", type_name(other)),
+                    format!(
+                        "`inputResponses` must be an object, found {}",
+                        type_name(other)
+                    ),
                 ),
             }
             "UpdateTaskRequest"
@@ -178,7 +191,9 @@ fn request(env: &Envelope<'_>, issues: &mut Issues) -> &'static str {
 
 /// `notifications.taskIds` must be an array of strings (§D 74); true when present.
 fn task_ids(n: &Map<String, Value>, path: &str, issues: &mut Issues) -> bool {
-    let Some(ids) = n.get("taskIds") else { return false };
+    let Some(ids) = n.get("taskIds") else {
+        return false;
+    };
     let p = pointer(path, "taskIds");
     match ids {
         Value::Array(a) => {
@@ -195,7 +210,10 @@ fn task_ids(n: &Map<String, Value>, path: &str, issues: &mut Issues) -> bool {
         other => issues.push(
             Code::SubscriptionTaskIds,
             &p,
-            format!("`taskIds` must be an array of strings, found {}", type_name(other)),
+            format!(
+                "`taskIds` must be an array of strings, found {}",
+                type_name(other)
+            ),
         ),
     }
     true
@@ -397,7 +415,9 @@ fn create_task(r: &Map<String, Value>, issues: &mut Issues) -> &'static str {
             issues.push(
                 Code::TaskPayloadForbidden,
                 &pointer("/result", key),
-                format!("a CreateTaskResult carries no `{key}`: the payload is read with `tasks/get`"),
+                format!(
+                    "a CreateTaskResult carries no `{key}`: the payload is read with `tasks/get`"
+                ),
             );
         }
     }
@@ -442,13 +462,22 @@ fn input_requests(v: &Value, path: &str, issues: &mut Issues) {
     match v {
         Value::Object(map) => {
             for (k, req) in map {
-                schema::check("ext/InputRequest", req, &pointer(path, k), Code::InputRequests, issues);
+                schema::check(
+                    "ext/InputRequest",
+                    req,
+                    &pointer(path, k),
+                    Code::InputRequests,
+                    issues,
+                );
             }
         }
         other => issues.push(
             Code::TaskPayload,
             path,
-            format!("`inputRequests` must be an object, found {}", type_name(other)),
+            format!(
+                "`inputRequests` must be an object, found {}",
+                type_name(other)
+            ),
         ),
     }
 }
@@ -563,19 +592,32 @@ fn rpc_error_object(e: &Value, path: &str, issues: &mut Issues) {
         issues.push(
             Code::TaskPayload,
             path,
-            format!("`error` must be a JSON-RPC error object, found {}", type_name(e)),
+            format!(
+                "`error` must be a JSON-RPC error object, found {}",
+                type_name(e)
+            ),
         );
         return;
     };
     let int = o.get("code").is_some_and(|c| match c {
-        Value::Number(n) => n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0),
+        Value::Number(n) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
         _ => false,
     });
     if !int {
-        issues.push(Code::TaskPayload, &pointer(path, "code"), "`error.code` must be an integer");
+        issues.push(
+            Code::TaskPayload,
+            &pointer(path, "code"),
+            "`error.code` must be an integer",
+        );
     }
     if !o.get("message").is_some_and(Value::is_string) {
-        issues.push(Code::TaskPayload, &pointer(path, "message"), "`error.message` must be a string");
+        issues.push(
+            Code::TaskPayload,
+            &pointer(path, "message"),
+            "`error.message` must be a string",
+        );
     }
 }
 
@@ -594,7 +636,9 @@ fn ack(r: &Map<String, Value>, method: &str, issues: &mut Issues) {
 
 /// `server/discover`: no legacy `capabilities.tasks`; the extension's settings are `{}` (§D 75).
 fn discover(r: &Map<String, Value>, issues: &mut Issues) {
-    let Some(caps) = obj(r, "capabilities") else { return };
+    let Some(caps) = obj(r, "capabilities") else {
+        return;
+    };
     if caps.contains_key("tasks") {
         issues.push(
             Code::LegacyCapability,
@@ -636,11 +680,17 @@ fn error(env: &Envelope<'_>, ctx: &Context, issues: &mut Issues) -> &'static str
         Some(c @ (-32003 | -32001 | -32004 | -32002 | -32042)) => issues.push(
             Code::RetiredErrorCode,
             "/error/code",
-            format!("{c} is a pre-release or 2025-era code; 2026-07-28 uses -32021, -32020, -32022"),
+            format!(
+                "{c} is a pre-release or 2025-era code; 2026-07-28 uses -32021, -32020, -32022"
+            ),
         ),
         _ => {}
     }
-    if ctx.in_reply_to.as_deref().is_some_and(|m| m.starts_with("tasks/")) {
+    if ctx
+        .in_reply_to
+        .as_deref()
+        .is_some_and(|m| m.starts_with("tasks/"))
+    {
         "TaskError"
     } else {
         "Error"
@@ -701,7 +751,11 @@ fn headers(env: &Envelope<'_>, h: &Map<String, Value>, issues: &mut Issues) {
             "/method",
             format!("header Mcp-Method is {m:?} but the body's method is {method:?}"),
         ),
-        None => issues.push(Code::HeaderMismatch, "/method", "header Mcp-Method is missing"),
+        None => issues.push(
+            Code::HeaderMismatch,
+            "/method",
+            "header Mcp-Method is missing",
+        ),
     }
     if matches!(method, "tasks/get" | "tasks/update" | "tasks/cancel") {
         let task_id = env.params.and_then(|p| str_of(p, "taskId"));
@@ -724,7 +778,10 @@ fn headers(env: &Envelope<'_>, h: &Map<String, Value>, issues: &mut Issues) {
 
 /// Decodes the `=?base64?…?=` sentinel of header values that are not header-safe.
 fn decode_sentinel(v: &str) -> String {
-    let Some(inner) = v.strip_prefix("=?base64?").and_then(|r| r.strip_suffix("?=")) else {
+    let Some(inner) = v
+        .strip_prefix("=?base64?")
+        .and_then(|r| r.strip_suffix("?="))
+    else {
         return v.to_string();
     };
     base64_decode(inner)

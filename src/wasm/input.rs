@@ -68,7 +68,8 @@ pub fn find_lossy_nulls(original: &JsValue, parsed: &Value) -> Option<String> {
                     if !contains_null(item) {
                         continue;
                     }
-                    let child = Reflect::get(orig, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
+                    let child =
+                        Reflect::get(orig, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
                     let len = path.len();
                     path.push_str(&crate::validate::report::pointer("", k));
                     if walk(&child, item, path) {

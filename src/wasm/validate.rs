@@ -10,7 +10,9 @@ use super::input::js_to_json;
 use crate::model::convert::ConversionReport;
 
 /// Reads the options object; bad options are a typed JS error, never a panic.
-pub(crate) fn read_options(options: Option<Ts<ValidateOptions>>) -> Result<ValidateOptions, JsError> {
+pub(crate) fn read_options(
+    options: Option<Ts<ValidateOptions>>,
+) -> Result<ValidateOptions, JsError> {
     match options {
         None => Ok(ValidateOptions::default()),
         Some(o) => {
@@ -30,7 +32,10 @@ pub(crate) fn validate_js(
     options: &ValidateOptions,
     ctx: &Context,
 ) -> (ValidationReport, Option<serde_json::Value>) {
-    let max = options.max_bytes.map(|m| m as usize).unwrap_or(DEFAULT_MAX_BYTES);
+    let max = options
+        .max_bytes
+        .map(|m| m as usize)
+        .unwrap_or(DEFAULT_MAX_BYTES);
     match js_to_json(message, max) {
         Ok(value) => (validate::validate_value(&value, ctx), Some(value)),
         Err(report) => (report, None),
@@ -51,7 +56,9 @@ pub fn validate_message(
 }
 
 /// The rules table: every issue code with the TASKS-SPEC rules it enforces.
-#[wasm_bindgen(unchecked_return_type = "Array<{ code: string; severity: Severity; spec: string; summary: string }>")]
+#[wasm_bindgen(
+    unchecked_return_type = "Array<{ code: string; severity: Severity; spec: string; summary: string }>"
+)]
 pub fn rules() -> Result<JsValue, JsError> {
     to_js(&validate::RULES)
 }
@@ -87,18 +94,25 @@ pub fn convert_create_task_result(
 ) -> Result<JsValue, JsError> {
     let to = read_version(to)?;
     match js_to_json(&result, DEFAULT_MAX_BYTES) {
-        Ok(value) => to_js(&crate::model::convert::convert_create_task_result(&value, to)),
+        Ok(value) => to_js(&crate::model::convert::convert_create_task_result(
+            &value, to,
+        )),
         Err(report) => to_js(&not_converted(report, to)),
     }
 }
 
 fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsError> {
     let v: JsValue = v.into();
-    serde_wasm_bindgen::from_value(v).map_err(|_| {
-        JsError::new("the target version must be \"2025-11-25\" or \"2026-07-28\"")
-    })
+    serde_wasm_bindgen::from_value(v)
+        .map_err(|_| JsError::new("the target version must be \"2025-11-25\" or \"2026-07-28\""))
 }
 
 fn not_converted(report: ValidationReport, to: ProtocolVersion) -> ConversionReport {
-    ConversionReport { ok: false, from: None, to, value: None, issues: report.issues }
+    ConversionReport {
+        ok: false,
+        from: None,
+        to,
+        value: None,
+        issues: report.issues,
+    }
 }
