@@ -2,6 +2,12 @@
 # The main job: set up, build the package, then check the sample conversations with the CLI.
 #
 #   bash scripts/run.sh
+#
+# `node pkg/cli.mjs check pkg/samples/*.jsonl` prints every issue and each task's timeline. The
+# samples named *-violations.jsonl hold violations on purpose, so the CLI's exit status 1
+# ("errors were found") is the expected outcome for them; this script then checks each sample
+# on its own: *-healthy.jsonl must exit 0, *-violations.jsonl must exit 1. Exit status 2 (usage
+# or I/O error) or any other surprise fails the job.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,5 +24,30 @@ if [ ${#samples[@]} -eq 0 ]; then
   echo "run: no samples/*.jsonl yet: nothing to check"
   exit 0
 fi
+
 echo "run: node pkg/cli.mjs check ${samples[*]}"
-node pkg/cli.mjs check "${samples[@]}"
+rc=0
+node pkg/cli.mjs check "${samples[@]}" || rc=$?
+echo
+echo "run: the CLI exited $rc (0: no errors, 1: errors found, 2: usage or I/O error)"
+[ "$rc" -le 1 ] || exit "$rc"
+
+bad=0
+for f in "${samples[@]}"; do
+  want=
+  case "$f" in
+    *-healthy.jsonl) want=0 ;;
+    *-violations.jsonl) want=1 ;;
+  esac
+  got=0
+  node pkg/cli.mjs check "$f" >/dev/null || got=$?
+  if [ -z "$want" ]; then
+    echo "run: $f: exit $got"
+  elif [ "$got" = "$want" ]; then
+    echo "run: $f: exit $got, as expected"
+  else
+    echo "run: $f: exit $got, expected $want" >&2
+    bad=1
+  fi
+done
+exit "$bad"
