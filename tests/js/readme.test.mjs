@@ -1,0 +1,42 @@
+// The README is the front door: every ```js example in it runs against the packed, installed
+// package (each example asserts what it shows), and its rules table is the one the package's
+// own rules() gives.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+const install = join(here, ".tmp", "install");
+const readme = readFileSync(join(root, "README.md"), "utf8");
+
+const examples = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+
+test("the README has runnable examples", () => {
+  assert.ok(examples.length >= 4, `found ${examples.length} js examples`);
+});
+
+examples.forEach((code, i) => {
+  const title = code.split("\n")[0].replace(/^\/\/\s*/, "");
+  test(`README example ${i + 1}: ${title}`, () => {
+    assert.ok(existsSync(join(install, "node_modules", "mcp-tasks-wasm")), "run scripts/pack.sh first");
+    const file = join(install, `readme-example-${i + 1}.mjs`);
+    writeFileSync(file, code);
+    try {
+      execFileSync(process.execPath, [file], { cwd: install, encoding: "utf8", stdio: "pipe" });
+    } catch (e) {
+      assert.fail(`example ${i + 1} failed:\n${code}\n--- output\n${e.stdout}${e.stderr}`);
+    }
+  });
+});
+
+test("the README rules table is generated from rules()", async () => {
+  process.env.MCP_TASKS_PKG = join(install, "node_modules", "mcp-tasks-wasm", "node.mjs");
+  const { rulesTable } = await import("../../scripts/rules-table.mjs");
+  const m = readme.match(/<!-- rules:begin -->\n([\s\S]*?)\n<!-- rules:end -->/);
+  assert.ok(m, "README has the rules markers");
+  assert.equal(m[1], rulesTable(), "run: node scripts/rules-table.mjs --write");
+});
