@@ -55,6 +55,21 @@ fn version_of_task(t: &Map<String, Value>) -> Option<ProtocolVersion> {
     }
 }
 
+fn converted(
+    from: ProtocolVersion,
+    to: ProtocolVersion,
+    value: Value,
+    issues: Issues,
+) -> ConversionReport {
+    ConversionReport {
+        ok: true,
+        from: Some(from),
+        to,
+        value: Some(value),
+        issues: issues.into_vec(),
+    }
+}
+
 fn failed(from: Option<ProtocolVersion>, to: ProtocolVersion, issues: Issues) -> ConversionReport {
     ConversionReport {
         ok: false,
@@ -203,22 +218,10 @@ pub fn convert_task(
         return failed(Some(from), to, issues);
     }
     if from == to {
-        return ConversionReport {
-            ok: true,
-            from: Some(from),
-            to,
-            value: Some(task.clone()),
-            issues: issues.into_vec(),
-        };
+        return converted(from, to, task.clone(), issues);
     }
     let out = convert_members(t, "", from, to, &mut issues);
-    ConversionReport {
-        ok: true,
-        from: Some(from),
-        to,
-        value: Some(Value::Object(out)),
-        issues: issues.into_vec(),
-    }
+    converted(from, to, Value::Object(out), issues)
 }
 
 /// Converts a `CreateTaskResult`: V25 `{task: {...}}` ⇄ V26 flat `{resultType: "task", ...}`.
@@ -254,13 +257,7 @@ pub fn convert_create_task_result(result: &Value, to: ProtocolVersion) -> Conver
                 return failed(Some(from), to, issues);
             }
             if from == to {
-                return ConversionReport {
-                    ok: true,
-                    from: Some(from),
-                    to,
-                    value: Some(result.clone()),
-                    issues: issues.into_vec(),
-                };
+                return converted(from, to, result.clone(), issues);
             }
             let mut out = Map::new();
             out.insert("resultType".into(), Value::String("task".into()));
@@ -278,13 +275,7 @@ pub fn convert_create_task_result(result: &Value, to: ProtocolVersion) -> Conver
                     }
                 }
             }
-            ConversionReport {
-                ok: true,
-                from: Some(from),
-                to,
-                value: Some(Value::Object(out)),
-                issues: issues.into_vec(),
-            }
+            converted(from, to, Value::Object(out), issues)
         }
         ProtocolVersion::V2026 => {
             check_task_members(r, "", from, &mut issues);
@@ -292,13 +283,7 @@ pub fn convert_create_task_result(result: &Value, to: ProtocolVersion) -> Conver
                 return failed(Some(from), to, issues);
             }
             if from == to {
-                return ConversionReport {
-                    ok: true,
-                    from: Some(from),
-                    to,
-                    value: Some(result.clone()),
-                    issues: issues.into_vec(),
-                };
+                return converted(from, to, result.clone(), issues);
             }
             if let Some(s) = r.get("status").and_then(Value::as_str) {
                 if s != TaskStatus::Working.as_str() {
@@ -327,13 +312,7 @@ pub fn convert_create_task_result(result: &Value, to: ProtocolVersion) -> Conver
             }
             let task = convert_members(&task, "", from, to, &mut issues);
             out.insert("task".into(), Value::Object(task));
-            ConversionReport {
-                ok: true,
-                from: Some(from),
-                to,
-                value: Some(Value::Object(out)),
-                issues: issues.into_vec(),
-            }
+            converted(from, to, Value::Object(out), issues)
         }
     }
 }

@@ -308,14 +308,7 @@ fn result(env: &Envelope<'_>, ctx: &Context, issues: &mut Issues) -> &'static st
             "GetTaskPayloadResult"
         }
         Some("initialize") => {
-            if let Some(caps) = obj(r, "capabilities") {
-                capability_tasks(
-                    caps,
-                    "/result/capabilities",
-                    &[&["list"], &["cancel"], &["requests", "tools", "call"]],
-                    issues,
-                );
-            }
+            server_capabilities(r, issues);
             "InitializeResult"
         }
         Some("tools/list") => {
@@ -340,14 +333,7 @@ fn result(env: &Envelope<'_>, ctx: &Context, issues: &mut Issues) -> &'static st
                 flat_task(r, issues);
                 "GetTaskResult"
             } else if r.contains_key("capabilities") && r.contains_key("protocolVersion") {
-                if let Some(caps) = obj(r, "capabilities") {
-                    capability_tasks(
-                        caps,
-                        "/result/capabilities",
-                        &[&["list"], &["cancel"], &["requests", "tools", "call"]],
-                        issues,
-                    );
-                }
+                server_capabilities(r, issues);
                 "InitializeResult"
             } else if r.get("tools").is_some_and(Value::is_array) {
                 tools_list(r, issues);
@@ -373,6 +359,18 @@ fn result(env: &Envelope<'_>, ctx: &Context, issues: &mut Issues) -> &'static st
     }
     check_meta_object(r, "/result", Code::JsonRpcResult, issues);
     kind
+}
+
+/// `InitializeResult.capabilities.tasks` of a server (§D 12).
+fn server_capabilities(r: &Map<String, Value>, issues: &mut Issues) {
+    if let Some(caps) = obj(r, "capabilities") {
+        capability_tasks(
+            caps,
+            "/result/capabilities",
+            &[&["list"], &["cancel"], &["requests", "tools", "call"]],
+            issues,
+        );
+    }
 }
 
 /// A flat task result (`tasks/get`, `tasks/cancel`): returns its status.
