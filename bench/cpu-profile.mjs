@@ -1,0 +1,122 @@
+// CPU profile (V8 sampling, node --cpu-prof) of validateMessage on the small valid message, by
+// stage. Needs function names in the .wasm: pkg/ is built with wasm-opt -Oz, which drops them, so
+// this makes a names-kept copy from the raw cargo output (target/wasm32-unknown-unknown/release)
+// with wasm-bindgen --target web + wasm-opt -Oz -g into bench/results/named/. That is the same
+// code as pkg/ only if target/ was not rebuilt since pkg/ was: the script says which is newer.
+//
+//   node bench/cpu-profile.mjs [--json bench/results/cpu-profile.json]
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, "..");
+const NAMED = resolve(HERE, "results/named");
+
+if (process.argv[2] === "--child") {
+  const { validateMessage } = await import(pathToFileURL(resolve(NAMED, "node.mjs")).href);
+  const { buildMessages } = await import("./messages.mjs");
+  const m = buildMessages().find((x) => x.id === "v25-get-valid");
+  const which = process.argv[3];
+  const input = which === "object" ? JSON.parse(m.text) : which === "not-json" ? "x" : m.text;
+  const opts = which === "not-json" ? undefined : { inReplyTo: "tasks/get" };
+  const expect = which !== "not-json";
+  const end = Date.now() + 3000;
+  let n = 0;
+  while (Date.now() < end) {
+    for (let i = 0; i < 200; i++) if (validateMessage(input, opts).valid === expect) n++;
+  }
+  process.stdout.write(String(n));
+  process.exit(0);
+}
+
+const RAW = resolve(REPO, "target/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm");
+const PKG_WASM = resolve(REPO, "pkg/mcp_tasks_wasm_bg.wasm");
+if (!existsSync(RAW)) {
+  console.log("# cpu-profile: skipped (no raw cargo output in target/; run scripts/build.sh)");
+  process.exit(0);
+}
+const rawNewer = statSync(RAW).mtimeMs > statSync(PKG_WASM).mtimeMs + 60_000;
+const run = (cmd, args) => {
+  const p = spawnSync(cmd, args, { encoding: "utf8" });
+  if (p.status !== 0) throw new Error(`${cmd} ${args.join(" ")}: ${p.stderr || p.error}`);
+};
+rmSync(NAMED, { recursive: true, force: true });
+mkdirSync(NAMED, { recursive: true });
+try {
+  run("wasm-bindgen", ["--target", "web", "--out-dir", NAMED, "--out-name", "mcp_tasks_wasm", RAW]);
+  run(resolve(REPO, "node_modules/.bin/wasm-opt"), ["-Oz", "-g", resolve(NAMED, "mcp_tasks_wasm_bg.wasm"), "-o", resolve(NAMED, "mcp_tasks_wasm_bg.wasm")]);
+} catch (e) {
+  console.log(`# cpu-profile: skipped (${e.message.split("\n")[0]})`);
+  process.exit(0);
+}
+writeFileSync(
+  resolve(NAMED, "node.mjs"),
+  'import { readFileSync } from "node:fs";\nimport { initSync } from "./mcp_tasks_wasm.js";\n' +
+    'initSync({ module: readFileSync(new URL("./mcp_tasks_wasm_bg.wasm", import.meta.url)) });\nexport * from "./mcp_tasks_wasm.js";\n',
+);
+
+// Stages, outermost match wins (a sample is charged to the first stage found walking from the
+// root of its stack). Names are Rust/JS function names as V8 reports them.
+const STAGES = [
+  ["options → Rust (serde-wasm-bindgen from_value)", /read_options|serde_wasm_bindgen::de::/],
+  ["JSON.stringify of the object (object input only)", /__wbg_stringify|^stringify$/],
+  ["string copy JS → wasm (glue charCodeAt loop)", /__wbindgen_string_get|passStringToWasm0/],
+  ["serde_json parse into Value", /serde_json::de::from_str/],
+  ["NaN/undefined null walk (object input only)", /find_lossy_nulls/],
+  ["validation proper (detect::dispatch)", /validate::detect::dispatch|validate::validate_value/],
+  ["drop of the parsed Value", /drop_in_place<.*serde_json::value::Value/],
+  ["report → JS object (serde-wasm-bindgen to_value)", /serde_wasm_bindgen::ser|ObjectSerializer|wasm::validate::to_js/],
+];
+const INCLUSIVE = [["IndexMap insert/lookup + SipHash (serde_json preserve_order)", /indexmap::map::IndexMap/]];
+
+function analyse(file) {
+  const p = JSON.parse(readFileSync(file, "utf8"));
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const stage = Object.fromEntries([...STAGES.map(([k]) => [k, 0]), ["other (call boundary, shims, allocator, externref table)", 0]]);
+  const incl = Object.fromEntries(INCLUSIVE.map(([k]) => [k, 0]));
+  let inside = 0;
+  p.samples.forEach((id, i) => {
+    const d = p.timeDeltas[i] ?? 0;
+    const chain = [];
+    for (let x = id; x !== undefined; x = parent.get(x)) chain.push(byId.get(x).callFrame.functionName || "");
+    chain.reverse(); // root first
+    const top = chain.findIndex((f) => f === "validateMessage");
+    if (top < 0) return;
+    inside += d;
+    const frames = chain.slice(top + 1);
+    let hit = null;
+    for (const f of frames) {
+      const s = STAGES.find(([, re]) => re.test(f));
+      if (s) {
+        hit = s[0];
+        break;
+      }
+    }
+    stage[hit ?? "other (call boundary, shims, allocator, externref table)"] += d;
+    for (const [k, re] of INCLUSIVE) if (frames.some((f) => re.test(f))) incl[k] += d;
+  });
+  const pct = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, (100 * v) / inside]));
+  return { stages: pct(stage), inclusive: pct(incl) };
+}
+
+const out = { rawNewerThanPkg: rawNewer, inputs: {} };
+console.log(`# cpu-profile of validateMessage, small valid V25 message (names-kept copy of target/ build${rawNewer ? "; WARNING: target/ is newer than pkg/" : ""})`);
+for (const input of ["string", "object", "not-json"]) {
+  const dir = resolve(NAMED, `prof-${input}`);
+  mkdirSync(dir, { recursive: true });
+  const p = spawnSync(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, fileURLToPath(import.meta.url), "--child", input], { cwd: REPO, encoding: "utf8" });
+  if (p.status !== 0) throw new Error(p.stderr);
+  const file = resolve(dir, readdirSync(dir).find((f) => f.endsWith(".cpuprofile")));
+  const a = analyse(file);
+  a.nsPerOp = 3e9 / Number(p.stdout);
+  out.inputs[input] = a;
+  console.log(`  ${input === "not-json" ? "'x' (not JSON, no options)" : `${input} input`} (${a.nsPerOp.toFixed(0)} ns/op under the profiler):`);
+  for (const [k, v] of Object.entries(a.stages)) if (v >= 0.5) console.log(`    ${v.toFixed(1).padStart(5)}%  ${k}`);
+  for (const [k, v] of Object.entries(a.inclusive)) console.log(`    (${v.toFixed(1)}% inclusive: ${k})`);
+}
+const i = process.argv.indexOf("--json");
+if (i > 0) writeFileSync(process.argv[i + 1], JSON.stringify(out, null, 2));
