@@ -46,14 +46,15 @@ const T_STR: u8 = 16;
 const T_ARR: u8 = 32;
 const T_OBJ: u8 = 64;
 
+/// Type names in the order messages list them (`null` last: "integer or null").
 const TYPE_NAMES: [(u8, &str); 7] = [
-    (T_NULL, "null"),
-    (T_BOOL, "boolean"),
     (T_INT, "integer"),
     (T_NUM, "number"),
     (T_STR, "string"),
+    (T_BOOL, "boolean"),
     (T_ARR, "array"),
     (T_OBJ, "object"),
+    (T_NULL, "null"),
 ];
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -214,10 +215,7 @@ pub fn check(def: &str, value: &Value, path: &str, code: Code, issues: &mut Issu
 /// True when `value` matches definition `def`; false too for an unknown definition.
 pub fn is_valid(def: &str, value: &Value) -> bool {
     match defs() {
-        Ok(d) => d
-            .index
-            .get(def)
-            .is_some_and(|&id| d.valid(id, value, 0)),
+        Ok(d) => d.index.get(def).is_some_and(|&id| d.valid(id, value, 0)),
         Err(_) => false,
     }
 }
@@ -358,10 +356,9 @@ impl Defs {
         n.max_items = map.get("maxItems").and_then(as_usize);
         if let Some(s) = map.get("propertyNames") {
             let id = self.compile(s);
-            let skip = self
-                .nodes
-                .get(id)
-                .is_some_and(|p| p.trivial || (p.only_types() && (p.types == 0 || p.types & T_STR != 0)));
+            let skip = self.nodes.get(id).is_some_and(|p| {
+                p.trivial || (p.only_types() && (p.types == 0 || p.types & T_STR != 0))
+            });
             if !skip {
                 n.property_names = Some(id);
             }
@@ -421,7 +418,10 @@ fn as_usize(v: &Value) -> Option<usize> {
 // Values
 
 fn is_integral(n: &Number) -> bool {
-    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+    n.is_i64()
+        || n.is_u64()
+        || n.as_f64()
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
 }
 
 fn value_bits(v: &Value) -> u8 {
@@ -479,8 +479,7 @@ fn json_eq(a: &Value, b: &Value) -> bool {
         }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
-                && x
-                    .iter()
+                && x.iter()
                     .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
         }
         _ => a == b,
@@ -555,11 +554,7 @@ impl Defs {
             }
         }
         match v {
-            Value::Number(num) => {
-                if !number_ok(n, num) {
-                    return false;
-                }
-            }
+            Value::Number(num) if !number_ok(n, num) => return false,
             Value::Array(items) => {
                 if n.min_items.is_some_and(|m| items.len() < m)
                     || n.max_items.is_some_and(|m| items.len() > m)
@@ -610,13 +605,9 @@ impl Defs {
             _ => {}
         }
         match &n.reference {
-            Some(Ref::Def(t)) => {
-                if !self.valid(*t, v, depth + 1) {
-                    return false;
-                }
-            }
+            Some(Ref::Def(t)) if !self.valid(*t, v, depth + 1) => return false,
             Some(Ref::Missing(_)) => return false,
-            None => {}
+            _ => {}
         }
         if !n.all_of.iter().all(|s| self.valid(*s, v, depth + 1)) {
             return false;
@@ -625,8 +616,7 @@ impl Defs {
             return false;
         }
         if !n.one_of.is_empty()
-            && n
-                .one_of
+            && n.one_of
                 .iter()
                 .filter(|s| self.valid(**s, v, depth + 1))
                 .take(2)
@@ -728,15 +718,13 @@ impl Defs {
             _ => {}
         }
         match &n.reference {
-            Some(Ref::Def(t)) => {
-                if !self.valid(*t, v, depth + 1) {
-                    self.report(*t, v, path, depth + 1, rec);
-                }
+            Some(Ref::Def(t)) if !self.valid(*t, v, depth + 1) => {
+                self.report(*t, v, path, depth + 1, rec);
             }
             Some(Ref::Missing(name)) => {
                 rec.push(path, format!("unknown schema definition \"{name}\""));
             }
-            None => {}
+            _ => {}
         }
         for s in &n.all_of {
             if !self.valid(*s, v, depth + 1) {
@@ -761,7 +749,10 @@ impl Defs {
                     let names: Vec<&str> = names.iter().map(String::as_str).collect();
                     rec.push(
                         path,
-                        format!("must match exactly one alternative, but matches {}", names.join(" and ")),
+                        format!(
+                            "must match exactly one alternative, but matches {}",
+                            names.join(" and ")
+                        ),
                     );
                 }
             }
@@ -777,18 +768,35 @@ impl Defs {
         let Some(f) = num.as_f64() else {
             return;
         };
-        let bound = |b: f64| Value::from(b).to_string().trim_end_matches(".0").to_string();
+        let bound = |b: f64| {
+            Value::from(b)
+                .to_string()
+                .trim_end_matches(".0")
+                .to_string()
+        };
         if let Some(m) = n.minimum.filter(|m| f < *m) {
-            rec.push(path, format!("expected a number >= {}, found {num}", bound(m)));
+            rec.push(
+                path,
+                format!("expected a number >= {}, found {num}", bound(m)),
+            );
         }
         if let Some(m) = n.maximum.filter(|m| f > *m) {
-            rec.push(path, format!("expected a number <= {}, found {num}", bound(m)));
+            rec.push(
+                path,
+                format!("expected a number <= {}, found {num}", bound(m)),
+            );
         }
         if let Some(m) = n.exclusive_minimum.filter(|m| f <= *m) {
-            rec.push(path, format!("expected a number > {}, found {num}", bound(m)));
+            rec.push(
+                path,
+                format!("expected a number > {}, found {num}", bound(m)),
+            );
         }
         if let Some(m) = n.exclusive_maximum.filter(|m| f >= *m) {
-            rec.push(path, format!("expected a number < {}, found {num}", bound(m)));
+            rec.push(
+                path,
+                format!("expected a number < {}, found {num}", bound(m)),
+            );
         }
     }
 
@@ -802,7 +810,10 @@ impl Defs {
     ) {
         for r in &n.required {
             if !m.contains_key(r) {
-                rec.push(&pointer(path, r), format!("missing required member \"{r}\""));
+                rec.push(
+                    &pointer(path, r),
+                    format!("missing required member \"{r}\""),
+                );
             }
         }
         for (name, pid) in &n.properties {
@@ -834,7 +845,10 @@ impl Defs {
             for k in m.keys() {
                 let key = Value::String(k.clone());
                 if !self.valid(pn, &key, depth + 1) {
-                    rec.push(&pointer(path, k), format!("member name \"{k}\" is not allowed"));
+                    rec.push(
+                        &pointer(path, k),
+                        format!("member name \"{k}\" is not allowed"),
+                    );
                 }
             }
         }
@@ -889,13 +903,13 @@ impl Defs {
         let mut chosen: Option<NodeId> = None;
         let mut by: Option<String> = None;
         if let Value::Object(obj) = v {
-            let discs: Vec<Option<(&str, &Value, bool)>> =
-                candidates.iter().map(|b| self.discriminator(*b, 0)).collect();
+            let discs: Vec<Option<(&str, &Value, bool)>> = candidates
+                .iter()
+                .map(|b| self.discriminator(*b, 0))
+                .collect();
             let first = discs.first().copied().flatten();
             if let Some((prop, _, _)) = first {
-                let same = discs
-                    .iter()
-                    .all(|d| d.is_some_and(|(p, _, _)| p == prop));
+                let same = discs.iter().all(|d| d.is_some_and(|(p, _, _)| p == prop));
                 if same {
                     let all_required = discs.iter().all(|d| d.is_some_and(|(_, _, r)| r));
                     let consts: Vec<String> = discs
@@ -905,9 +919,10 @@ impl Defs {
                     let consts: Vec<&str> = consts.iter().map(String::as_str).collect();
                     match obj.get(prop) {
                         Some(pv) => {
-                            let hit = candidates.iter().zip(&discs).find(|(_, d)| {
-                                d.is_some_and(|(_, c, _)| json_eq(c, pv))
-                            });
+                            let hit = candidates
+                                .iter()
+                                .zip(&discs)
+                                .find(|(_, d)| d.is_some_and(|(_, c, _)| json_eq(c, pv)));
                             if let Some((b, _)) = hit {
                                 chosen = Some(*b);
                                 by = Some(prop.to_string());
@@ -952,17 +967,13 @@ impl Defs {
                         Value::Object(obj) => {
                             let mut declared = Vec::new();
                             self.declared(*b, &mut declared, 0);
-                            obj.keys().filter(|k| declared.contains(&k.as_str())).count()
+                            obj.keys()
+                                .filter(|k| declared.contains(&k.as_str()))
+                                .count()
                         }
                         _ => 0,
                     };
-                    let mut scratch = Issues::new();
-                    let mut sub = Rec {
-                        code: rec.code,
-                        issues: &mut scratch,
-                    };
-                    self.report(*b, v, path, depth + 1, &mut sub);
-                    let count = scratch.len();
+                    let count = self.mismatches(*b, v, 0);
                     let better = match best {
                         None => true,
                         Some((_, s, c)) => score > s || (score == s && count < c),
@@ -984,6 +995,54 @@ impl Defs {
         };
         rec.push(path, format!("matches none of {}{how}", names.join(", ")));
         self.report(chosen, v, path, depth + 1, rec);
+    }
+
+    /// A cheap count of what is wrong with `v` one level down in a branch (a wrong type, a
+    /// constant, a missing or invalid member), to rank the branches of a failed `anyOf`. Not
+    /// recursive through the reporting pass, so nested alternatives stay linear.
+    fn mismatches(&self, id: NodeId, v: &Value, depth: u32) -> usize {
+        const WRONG_TYPE: usize = 1000;
+        if depth > 8 {
+            return 0;
+        }
+        let Some(n) = self.node(id) else {
+            return 0;
+        };
+        if n.trivial {
+            return 0;
+        }
+        if n.never || (n.types != 0 && n.types & value_bits(v) == 0) {
+            return WRONG_TYPE;
+        }
+        let mut count = 0;
+        if n.konst.as_ref().is_some_and(|c| !json_eq(c, v))
+            || n.enumeration
+                .as_ref()
+                .is_some_and(|e| !e.iter().any(|x| json_eq(x, v)))
+        {
+            count += 1;
+        }
+        if let Value::Object(m) = v {
+            count += n.required.iter().filter(|r| !m.contains_key(*r)).count();
+            count += n
+                .properties
+                .iter()
+                .filter(|(p, pid)| m.get(p).is_some_and(|pv| !self.valid(*pid, pv, 0)))
+                .count();
+            if n.additional == Additional::Forbidden {
+                count += m
+                    .keys()
+                    .filter(|k| !n.properties.iter().any(|(p, _)| p == *k))
+                    .count();
+            }
+        }
+        if let Some(Ref::Def(r)) = &n.reference {
+            count += self.mismatches(*r, v, depth + 1);
+        }
+        for s in &n.all_of {
+            count += self.mismatches(*s, v, depth + 1);
+        }
+        count
     }
 
     /// The types a schema can accept at all (0 = any), looking through refs and applicators.
@@ -1126,7 +1185,11 @@ mod tests {
         let mut issues = Issues::new();
         let ok = check(def, v, "/x", Code::InputRequests, &mut issues);
         let list = issues.into_vec();
-        assert_eq!(ok, list.is_empty(), "check() result vs issues for {v}: {list:?}");
+        assert_eq!(
+            ok,
+            list.is_empty(),
+            "check() result vs issues for {v}: {list:?}"
+        );
         assert_eq!(ok, is_valid(def, v));
         list
     }
@@ -1144,7 +1207,9 @@ mod tests {
             assert_eq!(i.code, "input-requests");
             assert!(i.path.starts_with("/x"), "{i:?}");
         }
-        list.iter().map(|i| format!("{}: {}", i.path, i.message)).collect()
+        list.iter()
+            .map(|i| format!("{}: {}", i.path, i.message))
+            .collect()
     }
 
     fn has(lines: &[String], needle: &str) {
@@ -1238,7 +1303,10 @@ mod tests {
         ok("ext/InputRequest", elicit_form());
         ok("ext/InputRequest", sampling());
         ok("ext/InputRequest", json!({"method": "roots/list"}));
-        ok("ext/InputRequest", json!({"method": "roots/list", "params": {}}));
+        ok(
+            "ext/InputRequest",
+            json!({"method": "roots/list", "params": {}}),
+        );
         ok(
             "ext/InputRequest",
             json!({"method": "elicitation/create", "params": {"mode": "url", "message": "Sign in",
@@ -1272,32 +1340,53 @@ mod tests {
 
         let mut s = sampling();
         s["params"]["maxTokens"] = json!(1.5);
-        has(&bad("ext/InputRequest", s), "expected integer, found number");
+        has(
+            &bad("ext/InputRequest", s),
+            "expected integer, found number",
+        );
 
         let mut s = sampling();
         s["params"]["messages"][0]["role"] = json!("robot");
         let l = bad("ext/InputRequest", s);
-        has(&l, "/x/params/messages/0/role: expected one of \"assistant\" or \"user\", found \"robot\"");
+        has(
+            &l,
+            "/x/params/messages/0/role: expected one of \"assistant\" or \"user\", found \"robot\"",
+        );
 
         let mut s = sampling();
         s["params"].as_object_mut().unwrap().remove("messages");
-        has(&bad("ext/InputRequest", s), "/x/params/messages: missing required member \"messages\"");
+        has(
+            &bad("ext/InputRequest", s),
+            "/x/params/messages: missing required member \"messages\"",
+        );
 
         let mut s = sampling();
         s["params"]["messages"][0]["content"] = json!({"type": "text"});
         has(&bad("ext/InputRequest", s), "/x/params/messages/0/content");
 
-        let l = bad("ext/InputRequest", json!({"method": "tools/call", "params": {}}));
+        let l = bad(
+            "ext/InputRequest",
+            json!({"method": "tools/call", "params": {}}),
+        );
         assert_eq!(l.len(), 1, "{l:#?}");
-        has(&l, "/x/method: matches none of CreateMessageRequest, ListRootsRequest, ElicitRequest");
+        has(
+            &l,
+            "/x/method: matches none of CreateMessageRequest, ListRootsRequest, ElicitRequest",
+        );
         has(&l, "\"elicitation/create\"");
         has(&l, "found \"tools/call\"");
 
         let l = bad("ext/InputRequest", json!({"params": {}}));
         has(&l, "missing required member \"method\"");
 
-        has(&bad("ext/InputRequest", json!("elicitation/create")), "expected object, found string");
-        has(&bad("ext/InputRequest", json!(null)), "expected object, found null");
+        has(
+            &bad("ext/InputRequest", json!("elicitation/create")),
+            "expected object, found string",
+        );
+        has(
+            &bad("ext/InputRequest", json!(null)),
+            "expected object, found null",
+        );
 
         // elicitation without its params, requestedSchema of the wrong type
         has(
@@ -1306,57 +1395,108 @@ mod tests {
         );
         let mut e = elicit_form();
         e["params"]["requestedSchema"]["type"] = json!("array");
-        has(&bad("ext/InputRequest", e), "/x/params/requestedSchema/type: expected \"object\", found \"array\"");
+        has(
+            &bad("ext/InputRequest", e),
+            "/x/params/requestedSchema/type: expected \"object\", found \"array\"",
+        );
         let mut e = elicit_form();
         e["params"]["requestedSchema"]["properties"]["name"] = json!({"type": "object"});
         bad("ext/InputRequest", e);
         let mut e = elicit_form();
         e["params"]["mode"] = json!("url");
-        has(&bad("ext/InputRequest", e), "missing required member \"url\"");
+        has(
+            &bad("ext/InputRequest", e),
+            "missing required member \"url\"",
+        );
 
         has(
-            &bad("ext/InputRequests", json!({"k": {"method": "roots/list", "params": 3}})),
+            &bad(
+                "ext/InputRequests",
+                json!({"k": {"method": "roots/list", "params": 3}}),
+            ),
             "/x/k/params: expected object, found integer",
         );
-        has(&bad("ext/InputRequests", json!([])), "expected object, found array");
+        has(
+            &bad("ext/InputRequests", json!([])),
+            "expected object, found array",
+        );
     }
 
     #[test]
     fn input_responses() {
-        ok("ext/InputResponse", json!({"action": "accept", "content": {"name": "Luca", "n": 3, "b": true, "tags": ["a"]}}));
+        ok(
+            "ext/InputResponse",
+            json!({"action": "accept", "content": {"name": "Luca", "n": 3, "b": true, "tags": ["a"]}}),
+        );
         ok("ext/InputResponse", json!({"action": "decline"}));
         ok("ext/InputResponse", json!({"action": "cancel"}));
         ok(
             "ext/InputResponse",
             json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m", "stopReason": "endTurn"}),
         );
-        ok("ext/InputResponse", json!({"roots": [{"uri": "file:///tmp", "name": "tmp"}]}));
+        ok(
+            "ext/InputResponse",
+            json!({"roots": [{"uri": "file:///tmp", "name": "tmp"}]}),
+        );
         ok("ext/InputResponse", json!({"roots": []}));
-        ok("ext/InputResponses", json!({"a": {"action": "accept", "content": {}}, "b": {"roots": []}}));
+        ok(
+            "ext/InputResponses",
+            json!({"a": {"action": "accept", "content": {}}, "b": {"roots": []}}),
+        );
 
         let l = bad("ext/InputResponse", json!({"action": "maybe"}));
         has(&l, "/x: matches none of CreateMessageResult, ListRootsResult, ElicitResult (closest: ElicitResult)");
-        has(&l, "/x/action: expected one of \"accept\", \"cancel\" or \"decline\", found \"maybe\"");
+        has(
+            &l,
+            "/x/action: expected one of \"accept\", \"cancel\" or \"decline\", found \"maybe\"",
+        );
 
-        let l = bad("ext/InputResponse", json!({"role": "robot", "content": {"type": "text", "text": "x"}, "model": "m"}));
+        let l = bad(
+            "ext/InputResponse",
+            json!({"role": "robot", "content": {"type": "text", "text": "x"}, "model": "m"}),
+        );
         has(&l, "closest: CreateMessageResult");
         has(&l, "/x/role: expected one of");
 
         has(
-            &bad("ext/InputResponse", json!({"role": "user", "content": {"type": "text", "text": "x"}})),
+            &bad(
+                "ext/InputResponse",
+                json!({"role": "user", "content": {"type": "text", "text": "x"}}),
+            ),
             "/x/model: missing required member \"model\"",
         );
-        has(&bad("ext/InputResponse", json!({"roots": [{"name": "x"}]})), "/x/roots/0/uri: missing required member");
-        has(&bad("ext/InputResponse", json!({"roots": {}})), "/x/roots: expected array, found object");
+        has(
+            &bad("ext/InputResponse", json!({"roots": [{"name": "x"}]})),
+            "/x/roots/0/uri: missing required member",
+        );
+        has(
+            &bad("ext/InputResponse", json!({"roots": {}})),
+            "/x/roots: expected array, found object",
+        );
         // ElicitResult content values: string, integer, boolean or string arrays only.
         has(
-            &bad("ext/InputResponse", json!({"action": "accept", "content": {"n": 1.5}})),
+            &bad(
+                "ext/InputResponse",
+                json!({"action": "accept", "content": {"n": 1.5}}),
+            ),
             "/x/content/n",
         );
-        bad("ext/InputResponse", json!({"action": "accept", "content": {"n": null}}));
-        bad("ext/InputResponse", json!({"action": "accept", "content": {"n": [1]}}));
-        has(&bad("ext/InputResponse", json!(7)), "expected object, found integer");
-        has(&bad("ext/InputResponses", json!({"a": {"action": 1}})), "/x/a");
+        bad(
+            "ext/InputResponse",
+            json!({"action": "accept", "content": {"n": null}}),
+        );
+        bad(
+            "ext/InputResponse",
+            json!({"action": "accept", "content": {"n": [1]}}),
+        );
+        has(
+            &bad("ext/InputResponse", json!(7)),
+            "expected object, found integer",
+        );
+        has(
+            &bad("ext/InputResponses", json!({"a": {"action": 1}})),
+            "/x/a",
+        );
     }
 
     #[test]
@@ -1367,16 +1507,22 @@ mod tests {
             json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}),
         );
         let mut m = meta();
-        m.as_object_mut().unwrap().remove("io.modelcontextprotocol/protocolVersion");
+        m.as_object_mut()
+            .unwrap()
+            .remove("io.modelcontextprotocol/protocolVersion");
         has(
             &bad("v26/RequestMetaObject", m),
             "/x/io.modelcontextprotocol~1protocolVersion: missing required member",
         );
         let mut m = meta();
         m["io.modelcontextprotocol/protocolVersion"] = json!(20260728);
-        has(&bad("v26/RequestMetaObject", m), "expected string, found integer");
+        has(
+            &bad("v26/RequestMetaObject", m),
+            "expected string, found integer",
+        );
         let mut m = meta();
-        m["io.modelcontextprotocol/clientCapabilities"]["extensions"]["io.modelcontextprotocol/tasks"] = json!(true);
+        m["io.modelcontextprotocol/clientCapabilities"]["extensions"]
+            ["io.modelcontextprotocol/tasks"] = json!(true);
         has(
             &bad("v26/RequestMetaObject", m),
             "/x/io.modelcontextprotocol~1clientCapabilities/extensions/io.modelcontextprotocol~1tasks: expected object, found boolean",
@@ -1386,10 +1532,16 @@ mod tests {
         bad("v26/RequestMetaObject", m);
         let mut m = meta();
         m["io.modelcontextprotocol/clientInfo"] = json!({"name": "c"});
-        has(&bad("v26/RequestMetaObject", m), "clientInfo/version: missing required member");
+        has(
+            &bad("v26/RequestMetaObject", m),
+            "clientInfo/version: missing required member",
+        );
         let mut m = meta();
         m["progressToken"] = json!(1.5);
-        has(&bad("v26/RequestMetaObject", m), "expected string or integer, found number");
+        has(
+            &bad("v26/RequestMetaObject", m),
+            "expected integer or string, found number",
+        );
         let mut m = meta();
         m["io.modelcontextprotocol/logLevel"] = json!("loud");
         bad("v26/RequestMetaObject", m);
@@ -1397,37 +1549,70 @@ mod tests {
 
     #[test]
     fn capabilities_and_errors() {
-        ok("v26/ServerCapabilities", json!({"extensions": {"io.modelcontextprotocol/tasks": {}}, "tools": {"listChanged": true}}));
+        ok(
+            "v26/ServerCapabilities",
+            json!({"extensions": {"io.modelcontextprotocol/tasks": {}}, "tools": {"listChanged": true}}),
+        );
         has(
-            &bad("v26/ServerCapabilities", json!({"tools": {"listChanged": "yes"}})),
+            &bad(
+                "v26/ServerCapabilities",
+                json!({"tools": {"listChanged": "yes"}}),
+            ),
             "/x/tools/listChanged: expected boolean, found string",
         );
-        bad("v26/ServerCapabilities", json!({"extensions": {"io.modelcontextprotocol/tasks": 1}}));
+        bad(
+            "v26/ServerCapabilities",
+            json!({"extensions": {"io.modelcontextprotocol/tasks": 1}}),
+        );
         ok("ext/TasksExtensionCapability", json!({}));
         has(
             &bad("ext/TasksExtensionCapability", json!({"x": 1})),
             "/x/x: unexpected member \"x\"",
         );
-        ok("v25/ClientCapabilities", json!({"tasks": {"list": {}, "cancel": {}, "requests": {"sampling": {"createMessage": {}}}}}));
+        ok(
+            "v25/ClientCapabilities",
+            json!({"tasks": {"list": {}, "cancel": {}, "requests": {"sampling": {"createMessage": {}}}}}),
+        );
         has(
             &bad("v25/ClientCapabilities", json!({"tasks": {"list": true}})),
             "/x/tasks/list: expected object, found boolean",
         );
-        ok("v25/ServerCapabilities", json!({"tasks": {"requests": {"tools": {"call": {}}}}}));
-        ok("v25/Tool", json!({"name": "t", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}}));
+        ok(
+            "v25/ServerCapabilities",
+            json!({"tasks": {"requests": {"tools": {"call": {}}}}}),
+        );
+        ok(
+            "v25/Tool",
+            json!({"name": "t", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}}),
+        );
         has(
-            &bad("v25/Tool", json!({"name": "t", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "sometimes"}})),
+            &bad(
+                "v25/Tool",
+                json!({"name": "t", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "sometimes"}}),
+            ),
             "/x/execution/taskSupport",
         );
-        ok("ext/Error", json!({"code": -32602, "message": "bad", "data": null}));
+        ok(
+            "ext/Error",
+            json!({"code": -32602, "message": "bad", "data": null}),
+        );
         ok("ext/Error", json!({"code": -32602.0, "message": "bad"}));
-        has(&bad("ext/Error", json!({"code": "x", "message": "m"})), "/x/code: expected integer, found string");
-        has(&bad("ext/Error", json!({"code": 1})), "/x/message: missing required member");
+        has(
+            &bad("ext/Error", json!({"code": "x", "message": "m"})),
+            "/x/code: expected integer, found string",
+        );
+        has(
+            &bad("ext/Error", json!({"code": 1})),
+            "/x/message: missing required member",
+        );
         ok(
             "v26/InputRequiredResult",
             json!({"resultType": "input_required", "inputRequests": {"a": {"method": "roots/list"}}, "requestState": "s"}),
         );
-        bad("v26/InputRequiredResult", json!({"resultType": "input_required", "requestState": 1}));
+        bad(
+            "v26/InputRequiredResult",
+            json!({"resultType": "input_required", "requestState": 1}),
+        );
     }
 
     #[test]
@@ -1438,10 +1623,16 @@ mod tests {
         ok("ext/DetailedTask", t.clone());
         let mut t2 = t.clone();
         t2["ttlMs"] = json!("1");
-        has(&bad("ext/Task", t2), "/x/ttlMs: expected integer or null, found string");
+        has(
+            &bad("ext/Task", t2),
+            "/x/ttlMs: expected integer or null, found string",
+        );
         let mut t2 = t.clone();
         t2["ttlMs"] = json!(1e300);
-        has(&bad("ext/Task", t2), "/x/ttlMs: expected a number <= 9007199254740991");
+        has(
+            &bad("ext/Task", t2),
+            "/x/ttlMs: expected a number <= 9007199254740991",
+        );
         let mut t2 = t.clone();
         t2["status"] = json!("input_required");
         let l = bad("ext/DetailedTask", t2);
@@ -1454,7 +1645,13 @@ mod tests {
     #[test]
     fn unknown_definition() {
         let mut issues = Issues::new();
-        assert!(!check("ext/Nope", &json!({}), "/p", Code::InputResponses, &mut issues));
+        assert!(!check(
+            "ext/Nope",
+            &json!({}),
+            "/p",
+            Code::InputResponses,
+            &mut issues
+        ));
         let list = issues.into_vec();
         assert_eq!(list.len(), 1);
         assert!(list[0].message.contains("unknown schema definition"));
@@ -1466,7 +1663,10 @@ mod tests {
     #[test]
     fn json_equality_like_ajv() {
         assert!(json_eq(&json!(1), &json!(1.0)));
-        assert!(json_eq(&json!({"a": [1, 2], "b": null}), &json!({"b": null, "a": [1.0, 2]})));
+        assert!(json_eq(
+            &json!({"a": [1, 2], "b": null}),
+            &json!({"b": null, "a": [1.0, 2]})
+        ));
         assert!(!json_eq(&json!([1, 2]), &json!([2, 1])));
         assert!(!json_eq(&json!("1"), &json!(1)));
     }
