@@ -112,6 +112,17 @@ pub fn classify<'a>(message: &'a Value, issues: &mut Issues) -> Option<Envelope<
             env.rpc = RpcKind::Request;
         } else {
             env.rpc = RpcKind::Notification;
+            // MCP names every notification `notifications/…`: anything else is a request that
+            // lost its id.
+            if let Some(m) = env.method {
+                if !m.starts_with("notifications/") {
+                    issues.push(
+                        Code::JsonRpcId,
+                        "",
+                        format!("`{m}` is a request: it needs an `id` (only notifications/… go without)"),
+                    );
+                }
+            }
         }
         return Some(env);
     }

@@ -411,3 +411,41 @@ mod tests {
         ));
     }
 }
+
+/// `tools/call` params (§A.b, §B.b): an object with a string `name` and, if present, an object
+/// `arguments`.
+pub fn check_tool_call_params(params: Option<&Map<String, Value>>, issues: &mut Issues) {
+    let Some(p) = params else {
+        issues.push(
+            Code::ToolCallParams,
+            "",
+            "`tools/call` needs `params` with the tool `name`",
+        );
+        return;
+    };
+    match p.get("name") {
+        None => issues.push(
+            Code::ToolCallParams,
+            "/params",
+            "`params.name` (the tool) is missing",
+        ),
+        Some(Value::String(_)) => {}
+        Some(v) => issues.push(
+            Code::ToolCallParams,
+            "/params/name",
+            format!("`params.name` must be a string, found {}", type_name(v)),
+        ),
+    }
+    if let Some(a) = p.get("arguments") {
+        if !a.is_object() {
+            issues.push(
+                Code::ToolCallParams,
+                "/params/arguments",
+                format!(
+                    "`params.arguments` must be an object, found {}",
+                    type_name(a)
+                ),
+            );
+        }
+    }
+}

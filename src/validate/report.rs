@@ -158,3 +158,165 @@ pub fn pointer(base: &str, token: &str) -> String {
 pub fn pointer_index(base: &str, index: usize) -> String {
     format!("{base}/{index}")
 }
+
+/// Appends `s` as a JSON string literal.
+pub fn write_json_str(out: &mut String, s: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc: Option<&str> = match b {
+            b'"' => Some("\\\""),
+            b'\\' => Some("\\\\"),
+            b'\n' => Some("\\n"),
+            b'\r' => Some("\\r"),
+            b'\t' => Some("\\t"),
+            0x00..=0x1f => None,
+            _ => continue,
+        };
+        out.push_str(s.get(start..i).unwrap_or(""));
+        match esc {
+            Some(e) => out.push_str(e),
+            None => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(char::from(
+                    HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0'),
+                ));
+                out.push(char::from(
+                    HEX.get(usize::from(b & 0xf)).copied().unwrap_or(b'0'),
+                ));
+            }
+        }
+        start = i + 1;
+    }
+    out.push_str(s.get(start..).unwrap_or(""));
+    out.push('"');
+}
+
+impl Issue {
+    /// Appends the issue as JSON (the same text `serde_json` writes, faster).
+    pub fn write_json(&self, out: &mut String) {
+        out.push_str("{\"severity\":");
+        out.push_str(match self.severity {
+            Severity::Error => "\"error\"",
+            Severity::Warning => "\"warning\"",
+        });
+        out.push_str(",\"code\":");
+        write_json_str(out, &self.code);
+        out.push_str(",\"path\":");
+        write_json_str(out, &self.path);
+        out.push_str(",\"message\":");
+        write_json_str(out, &self.message);
+        out.push('}');
+    }
+}
+
+impl ValidationReport {
+    /// The report as JSON text (the same text `serde_json` writes). Reports cross into
+    /// JavaScript as text parsed once by `JSON.parse`; this writer keeps that cheap.
+    pub fn to_json(&self) -> String {
+        let mut out = String::with_capacity(160 + self.issues.len() * 120);
+        out.push_str(if self.valid {
+            "{\"valid\":true"
+        } else {
+            "{\"valid\":false"
+        });
+        out.push_str(",\"version\":");
+        out.push_str(match self.version {
+            Some(ProtocolVersion::V2025) => "\"2025-11-25\"",
+            Some(ProtocolVersion::V2026) => "\"2026-07-28\"",
+            None => "null",
+        });
+        out.push_str(",\"versionSource\":");
+        out.push_str(match self.version_source {
+            VersionSource::Option => "\"option\"",
+            VersionSource::Meta => "\"meta\"",
+            VersionSource::Shape => "\"shape\"",
+            VersionSource::None => "\"none\"",
+        });
+        out.push_str(",\"kind\":");
+        write_json_str(&mut out, &self.kind);
+        out.push_str(",\"rpc\":");
+        out.push_str(match self.rpc {
+            RpcKind::Request => "\"request\"",
+            RpcKind::Notification => "\"notification\"",
+            RpcKind::Result => "\"result\"",
+            RpcKind::Error => "\"error\"",
+            RpcKind::Invalid => "\"invalid\"",
+        });
+        out.push_str(",\"method\":");
+        match &self.method {
+            Some(m) => write_json_str(&mut out, m),
+            None => out.push_str("null"),
+        }
+        out.push_str(",\"issues\":[");
+        for (i, issue) in self.issues.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            issue.write_json(&mut out);
+        }
+        out.push_str("]}");
+        out
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_written_json_equals_serde() {
+        let mut issues = Issues::new();
+        issues.push(
+            Code::NotJson,
+            "/a~1b/0",
+            "quote \" backslash \\ newline \n tab \t ctrl \u{1} é ✓",
+        );
+        issues.push(Code::TaskZeroMs, "", "w");
+        for (version, source, rpc, method) in [
+            (None, VersionSource::None, RpcKind::Invalid, None),
+            (
+                Some(ProtocolVersion::V2025),
+                VersionSource::Shape,
+                RpcKind::Result,
+                Some("tasks/get".to_string()),
+            ),
+            (
+                Some(ProtocolVersion::V2026),
+                VersionSource::Meta,
+                RpcKind::Request,
+                Some("a\"b".to_string()),
+            ),
+            (
+                Some(ProtocolVersion::V2026),
+                VersionSource::Option,
+                RpcKind::Notification,
+                None,
+            ),
+            (None, VersionSource::None, RpcKind::Error, None),
+        ] {
+            for with_issues in [false, true] {
+                let r = ValidationReport {
+                    valid: !with_issues,
+                    version,
+                    version_source: source,
+                    kind: "GetTaskResult".into(),
+                    rpc,
+                    method: method.clone(),
+                    issues: if with_issues {
+                        issues_clone(&issues)
+                    } else {
+                        vec![]
+                    },
+                };
+                assert_eq!(r.to_json(), serde_json::to_string(&r).unwrap());
+            }
+        }
+    }
+
+    fn issues_clone(i: &Issues) -> Vec<Issue> {
+        i.list.clone()
+    }
+}

@@ -56,6 +56,8 @@ rules! {
     VersionUnknown = "version-unknown", Warning, "§C", "The protocol version could not be told from options, `_meta` or shape; the closest version was used.";
     VersionMismatch = "version-mismatch", Error, "§C", "The message uses a method, member or shape of the other protocol version.";
     UnsupportedProtocolVersion = "protocol-version", Warning, "§B.a", "`_meta` names a protocol version other than 2025-11-25 or 2026-07-28.";
+    ToolCallParams = "tool-call-params", Error, "§A.b, §B.b", "`tools/call` params: `name` is a string, `arguments` an object (the call a task is made of).";
+    CallToolResult = "call-tool-result", Error, "§A.b, §B.b", "A synchronous `tools/call` answer is a CallToolResult (`content` array, …) per the official schema.";
     // ---- tasks, both versions ------------------------------------------------------------
     TaskIdType = "task-id-type", Error, "1, 63", "`taskId` must be a string.";
     TaskRequiredMember = "task-required-member", Error, "2, 63", "A task lacks one of `taskId`, `status`, `createdAt`, `lastUpdatedAt`.";

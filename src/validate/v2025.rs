@@ -5,7 +5,8 @@ use serde_json::{Map, Value};
 
 use super::envelope::{type_name, Envelope};
 use super::fields::{
-    check_meta_object, check_params_task_id, check_task_members, obj, related_task, str_of,
+    check_meta_object, check_params_task_id, check_task_members, check_tool_call_params, obj,
+    related_task, str_of,
 };
 use super::report::{pointer, pointer_index, Issues, RpcKind};
 use super::rules::Code;
@@ -110,6 +111,9 @@ fn request(env: &Envelope<'_>, issues: &mut Issues) -> &'static str {
         }
         _ => {
             related_task_in_params(env, false, issues);
+            if method == "tools/call" {
+                check_tool_call_params(env.params, issues);
+            }
             match env.params.and_then(|p| p.get("task")) {
                 Some(task) => {
                     task_metadata(task, issues);
@@ -318,6 +322,17 @@ fn result(env: &Envelope<'_>, ctx: &Context, issues: &mut Issues) -> &'static st
         Some(m) if AUGMENTABLE.contains(&m) => {
             if r.contains_key("task") {
                 create_task(r, issues)
+            } else if m == "tools/call" {
+                if let Some(result @ Value::Object(_)) = env.message.get("result") {
+                    super::schema::check(
+                        "v25/CallToolResult",
+                        result,
+                        "/result",
+                        Code::CallToolResult,
+                        issues,
+                    );
+                }
+                "CallToolResult"
             } else {
                 "Other"
             }

@@ -4,7 +4,9 @@
 use serde_json::{Map, Value};
 
 use super::envelope::{type_name, Envelope};
-use super::fields::{check_params_task_id, check_task_members, obj, str_of};
+use super::fields::{
+    check_params_task_id, check_task_members, check_tool_call_params, obj, str_of,
+};
 use super::report::{pointer, Issues, RpcKind, Severity};
 use super::rules::Code;
 use super::{schema, Context};
@@ -167,6 +169,16 @@ fn request(env: &Envelope<'_>, issues: &mut Issues) -> &'static str {
             }
         }
         "tools/call" => {
+            check_tool_call_params(env.params, issues);
+            if let Some(v) = env.params.and_then(|p| p.get("inputResponses")) {
+                schema::check(
+                    "v26/InputResponses",
+                    v,
+                    "/params/inputResponses",
+                    Code::InputResponses,
+                    issues,
+                );
+            }
             if env.params.is_some_and(|p| p.contains_key("task")) {
                 issues.push_with(
                     Severity::Warning,
@@ -335,6 +347,16 @@ fn result(env: &Envelope<'_>, ctx: &Context, issues: &mut Issues) -> &'static st
                         "/result/task",
                         "the nested `task` wrapper is the 2025-11-25 CreateTaskResult; 2026-07-28 is flat with `resultType: \"task\"`",
                     );
+                } else if rt.is_some() {
+                    if let Some(result) = env.message.get("result") {
+                        schema::check(
+                            "v26/CallToolResult",
+                            result,
+                            "/result",
+                            Code::CallToolResult,
+                            issues,
+                        );
+                    }
                 }
                 "CallToolResult"
             }

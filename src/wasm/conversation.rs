@@ -54,9 +54,5 @@ fn read_options(options: Option<Ts<ConversationOptions>>) -> Result<Conversation
     let Some(o) = options else {
         return Ok(ConversationOptions::default());
     };
-    let v: JsValue = o.into();
-    if v.is_undefined() || v.is_null() {
-        return Ok(ConversationOptions::default());
-    }
-    serde_wasm_bindgen::from_value(v).map_err(|e| JsError::new(&format!("invalid options: {e}")))
+    super::input::options_from_js(o.into(), "options")
 }

@@ -120,3 +120,28 @@ pub fn js_to_json(message: &JsValue, max_bytes: usize) -> Result<Value, Validati
     }
     Ok(value)
 }
+
+/// Reads a small JS options object into its Rust type through its JSON form (`undefined` and
+/// `null` give the default). A malformed object is a typed JS error naming what is wrong.
+pub fn options_from_js<T: serde::de::DeserializeOwned + Default>(
+    value: JsValue,
+    what: &str,
+) -> Result<T, wasm_bindgen::JsError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    let text = message_text(&value)
+        .map_err(|_| wasm_bindgen::JsError::new(&format!("invalid {what}: not a JSON object")))?;
+    serde_json::from_str(&text)
+        .map_err(|e| wasm_bindgen::JsError::new(&format!("invalid {what}: {e}")))
+}
+
+/// A core value as a plain JS object: serialised to JSON text in Rust and parsed once by
+/// `JSON.parse` (one boundary crossing, instead of one per member).
+pub fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, wasm_bindgen::JsError> {
+    let text = serde_json::to_string(value).map_err(|e| {
+        wasm_bindgen::JsError::new(&format!("internal: cannot convert the result: {e}"))
+    })?;
+    JSON::parse(&text)
+        .map_err(|_| wasm_bindgen::JsError::new("internal: JSON.parse refused the result"))
+}
