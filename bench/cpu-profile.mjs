@@ -60,14 +60,14 @@ writeFileSync(
 // Stages, outermost match wins (a sample is charged to the first stage found walking from the
 // root of its stack). Names are Rust/JS function names as V8 reports them.
 const STAGES = [
-  ["options → Rust (serde-wasm-bindgen from_value)", /read_options|serde_wasm_bindgen::de::/],
+  ["options → Rust (reading the options object)", /read_options|JsOptions|serde_wasm_bindgen::de::/],
   ["JSON.stringify of the object (object input only)", /__wbg_stringify|^stringify$/],
   ["string copy JS → wasm (glue charCodeAt loop)", /__wbindgen_string_get|passStringToWasm0/],
   ["serde_json parse into Value", /serde_json::de::from_str/],
   ["NaN/undefined null walk (object input only)", /find_lossy_nulls/],
   ["validation proper (detect::dispatch)", /validate::detect::dispatch|validate::validate_value/],
   ["drop of the parsed Value", /drop_in_place<.*serde_json::value::Value/],
-  ["report → JS object (serde-wasm-bindgen to_value)", /serde_wasm_bindgen::ser|ObjectSerializer|wasm::validate::to_js/],
+  ["report → JS object (Rust serialises it, JS receives it)", /serde_wasm_bindgen::ser|ObjectSerializer|wasm::validate::to_js|serde_json::ser|js_sys::JSON::parse|__wbg_parse|report_to_js|to_json_string/],
 ];
 const INCLUSIVE = [["IndexMap insert/lookup + SipHash (serde_json preserve_order)", /indexmap::map::IndexMap/]];
 
