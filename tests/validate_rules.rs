@@ -328,8 +328,29 @@ fn v25_task_members() {
 
 #[test]
 fn v25_kinds() {
+    // A tools/call answer without `task` is the synchronous CallToolResult: it needs `content`.
     let r = check(&result(1, v25_task()), Some(V25), Some("tools/call"));
-    assert_eq!(r.kind, "Other");
+    assert_eq!(r.kind, "CallToolResult");
+    assert_issue(&r, "call-tool-result", "/result");
+    let r = check(
+        &result(1, json!({"content":[{"type":"text","text":"hi"}]})),
+        Some(V25),
+        Some("tools/call"),
+    );
+    assert_valid(&r);
+    let r = check(
+        &json!({"jsonrpc":"2.0","method":"tasks/get","params":{"taskId":"t"}}),
+        Some(V25),
+        None,
+    );
+    assert_issue(&r, "jsonrpc-id", "");
+    let r = check(
+        &json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":[]}}),
+        Some(V25),
+        None,
+    );
+    assert_issue(&r, "tool-call-params", "/params");
+    assert_issue(&r, "tool-call-params", "/params/arguments");
     let r = check(
         &result(1, json!({"task": "t"})),
         Some(V25),

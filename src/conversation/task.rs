@@ -331,7 +331,7 @@ impl TaskState {
                     Code::TerminalPayloadChanged,
                     pointer(&s.base, "statusMessage"),
                     format!(
-                        "task {id} is {} and its statusMessage changed from {old:?} to {msg:?}",
+                        "task {id} is {} and its statusMessage changed from \"{old}\" to \"{msg}\"",
                         st.as_str()
                     ),
                 ),
@@ -364,7 +364,7 @@ impl TaskState {
                         Code::InputKeyReused,
                         pointer(&base, key),
                         format!(
-                            "inputRequests key {key:?} of task {id} was already answered with tasks/update and is issued again{}",
+                            "inputRequests key \"{key}\" of task {id} was already answered with tasks/update and is issued again{}",
                             if same { "" } else { " for a different request" }
                         ),
                     );
@@ -374,7 +374,9 @@ impl TaskState {
                     Some(&id),
                     Code::InputKeyReused,
                     pointer(&base, key),
-                    format!("inputRequests key {key:?} of task {id} named another request before"),
+                    format!(
+                        "inputRequests key \"{key}\" of task {id} named another request before"
+                    ),
                 );
             }
             if before.is_none() {

@@ -180,7 +180,7 @@ fn strip_v25_meta(meta: &Value, path: &str, issues: &mut Issues) -> Value {
             issues.push(
                 Code::ConversionLossy,
                 &pointer(path, k),
-                format!("`_meta[{k:?}]` dropped: 2026-07-28 has no such key"),
+                format!("`_meta[\"{k}\"]` dropped: 2026-07-28 has no such key"),
             );
         } else {
             out.insert(k.clone(), v.clone());

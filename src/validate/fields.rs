@@ -141,7 +141,7 @@ fn check_timestamp(
                     Code::TimestampFormat,
                     &pointer(path, key),
                     format!(
-                        "`{key}` is not an RFC 3339 date-time with a time zone (like 2025-11-25T10:30:00Z): {s:?}"
+                        "`{key}` is not an RFC 3339 date-time with a time zone (like 2025-11-25T10:30:00Z): \"{s}\""
                     ),
                 );
                 None
@@ -191,7 +191,7 @@ pub fn check_task_members(
                 Code::TaskStatusEnum,
                 &pointer(path, "status"),
                 format!(
-                    "`status` {s:?} is not one of working, input_required, completed, failed, cancelled"
+                    "`status` \"{s}\" is not one of working, input_required, completed, failed, cancelled"
                 ),
             ),
         },
@@ -379,39 +379,6 @@ pub fn check_meta_object(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn timestamps() {
-        assert!(parse_timestamp("2025-11-25T10:30:00Z").is_some());
-        assert!(parse_timestamp("2025-11-25T10:30:00.123+02:00").is_some());
-        assert!(parse_timestamp("2025-11-25T10:30:00").is_none());
-        assert!(parse_timestamp("not-a-date").is_none());
-        assert!(parse_timestamp("2025-13-25T10:30:00Z").is_none());
-    }
-
-    #[test]
-    fn millis_classes() {
-        assert!(matches!(millis(&serde_json::json!(5)), Millis::Ok(_)));
-        assert!(matches!(millis(&serde_json::json!(5.0)), Millis::Ok(_)));
-        assert!(matches!(millis(&serde_json::json!(-5)), Millis::Negative));
-        assert!(matches!(
-            millis(&serde_json::json!(-1.5)),
-            Millis::Fractional
-        ));
-        assert!(matches!(
-            millis(&serde_json::json!("5")),
-            Millis::NotANumber
-        ));
-        assert!(matches!(
-            millis(&serde_json::json!(1e300)),
-            Millis::TooLarge
-        ));
-    }
-}
-
 /// `tools/call` params (§A.b, §B.b): an object with a string `name` and, if present, an object
 /// `arguments`.
 pub fn check_tool_call_params(params: Option<&Map<String, Value>>, issues: &mut Issues) {
@@ -447,5 +414,38 @@ pub fn check_tool_call_params(params: Option<&Map<String, Value>>, issues: &mut 
                 ),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps() {
+        assert!(parse_timestamp("2025-11-25T10:30:00Z").is_some());
+        assert!(parse_timestamp("2025-11-25T10:30:00.123+02:00").is_some());
+        assert!(parse_timestamp("2025-11-25T10:30:00").is_none());
+        assert!(parse_timestamp("not-a-date").is_none());
+        assert!(parse_timestamp("2025-13-25T10:30:00Z").is_none());
+    }
+
+    #[test]
+    fn millis_classes() {
+        assert!(matches!(millis(&serde_json::json!(5)), Millis::Ok(_)));
+        assert!(matches!(millis(&serde_json::json!(5.0)), Millis::Ok(_)));
+        assert!(matches!(millis(&serde_json::json!(-5)), Millis::Negative));
+        assert!(matches!(
+            millis(&serde_json::json!(-1.5)),
+            Millis::Fractional
+        ));
+        assert!(matches!(
+            millis(&serde_json::json!("5")),
+            Millis::NotANumber
+        ));
+        assert!(matches!(
+            millis(&serde_json::json!(1e300)),
+            Millis::TooLarge
+        ));
     }
 }

@@ -302,7 +302,7 @@ fn result(env: &Envelope<'_>, ctx: &Context, issues: &mut Issues) -> &'static st
                             issues.push(
                                 Code::RelatedTaskMissing,
                                 "/result/_meta/io.modelcontextprotocol~1related-task/taskId",
-                                format!("the related task is {id:?}, but the request asked for {asked:?}"),
+                                format!("the related task is \"{id}\", but the request asked for \"{asked}\""),
                             );
                         }
                     }

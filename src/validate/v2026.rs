@@ -293,7 +293,7 @@ fn result_type<'a>(r: &'a Map<String, Value>, issues: &mut Issues) -> Option<&'a
                 issues.push(
                     Code::ResultTypeUnknown,
                     "/result/resultType",
-                    format!("`resultType` {other:?} is not complete, input_required or task"),
+                    format!("`resultType` \"{other}\" is not complete, input_required or task"),
                 );
                 None
             }
@@ -771,7 +771,7 @@ fn headers(env: &Envelope<'_>, h: &Map<String, Value>, issues: &mut Issues) {
         Some(m) => issues.push(
             Code::HeaderMismatch,
             "/method",
-            format!("header Mcp-Method is {m:?} but the body's method is {method:?}"),
+            format!("header Mcp-Method is \"{m}\" but the body's method is \"{method}\""),
         ),
         None => issues.push(
             Code::HeaderMismatch,
@@ -786,7 +786,7 @@ fn headers(env: &Envelope<'_>, h: &Map<String, Value>, issues: &mut Issues) {
             (Some(n), Some(id)) => issues.push(
                 Code::HeaderMismatch,
                 "/params/taskId",
-                format!("header Mcp-Name is {n:?} but `params.taskId` is {id:?}"),
+                format!("header Mcp-Name is \"{n}\" but `params.taskId` is \"{id}\""),
             ),
             (None, _) => issues.push(
                 Code::HeaderMismatch,

@@ -54,5 +54,11 @@ fn read_options(options: Option<Ts<ConversationOptions>>) -> Result<Conversation
     let Some(o) = options else {
         return Ok(ConversationOptions::default());
     };
-    super::input::options_from_js(o.into(), "options")
+    let Some(o) = super::input::JsOptions::new(o.into())? else {
+        return Ok(ConversationOptions::default());
+    };
+    Ok(ConversationOptions {
+        version: o.version("version")?,
+        max_bytes: o.u32("maxBytes")?,
+    })
 }

@@ -2,9 +2,10 @@
 //! losing what JSON cannot carry.
 
 use js_sys::{JsString, Reflect, JSON};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use wasm_bindgen::{JsCast, JsValue};
 
+use crate::model::ProtocolVersion;
 use crate::validate::{self, input_report, Code, ValidationReport};
 
 /// The message as JSON text: a string is taken as it is; any other value goes through
@@ -121,19 +122,82 @@ pub fn js_to_json(message: &JsValue, max_bytes: usize) -> Result<Value, Validati
     Ok(value)
 }
 
-/// Reads a small JS options object into its Rust type through its JSON form (`undefined` and
-/// `null` give the default). A malformed object is a typed JS error naming what is wrong.
-pub fn options_from_js<T: serde::de::DeserializeOwned + Default>(
-    value: JsValue,
-    what: &str,
-) -> Result<T, wasm_bindgen::JsError> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
+/// A JS options object, read member by member (`Reflect.get` with interned keys): cheaper than
+/// converting the whole object, and a malformed member is a typed JS error naming it.
+pub struct JsOptions(JsValue);
+
+impl JsOptions {
+    /// `None` for `undefined` / `null`; an error for anything but an object.
+    pub fn new(value: JsValue) -> Result<Option<Self>, wasm_bindgen::JsError> {
+        if value.is_undefined() || value.is_null() {
+            Ok(None)
+        } else if value.is_object() {
+            Ok(Some(JsOptions(value)))
+        } else {
+            Err(wasm_bindgen::JsError::new(
+                "invalid options: expected an object",
+            ))
+        }
     }
-    let text = message_text(&value)
-        .map_err(|_| wasm_bindgen::JsError::new(&format!("invalid {what}: not a JSON object")))?;
-    serde_json::from_str(&text)
-        .map_err(|e| wasm_bindgen::JsError::new(&format!("invalid {what}: {e}")))
+
+    fn get(&self, key: &str) -> Option<JsValue> {
+        let v = Reflect::get(&self.0, &JsValue::from_str(wasm_bindgen::intern(key))).ok()?;
+        (!v.is_undefined()).then_some(v)
+    }
+
+    fn bad(key: &str, what: &str) -> wasm_bindgen::JsError {
+        wasm_bindgen::JsError::new(&format!("invalid options: `{key}` must be {what}"))
+    }
+
+    /// A protocol version member.
+    pub fn version(&self, key: &str) -> Result<Option<ProtocolVersion>, wasm_bindgen::JsError> {
+        self.get(key)
+            .map(|v| {
+                v.as_string()
+                    .as_deref()
+                    .and_then(ProtocolVersion::parse)
+                    .ok_or_else(|| Self::bad(key, "\"2025-11-25\" or \"2026-07-28\""))
+            })
+            .transpose()
+    }
+
+    /// A string member.
+    pub fn string(&self, key: &str) -> Result<Option<String>, wasm_bindgen::JsError> {
+        self.get(key)
+            .map(|v| v.as_string().ok_or_else(|| Self::bad(key, "a string")))
+            .transpose()
+    }
+
+    /// A non-negative integer member that fits in 32 bits.
+    pub fn u32(&self, key: &str) -> Result<Option<u32>, wasm_bindgen::JsError> {
+        self.get(key)
+            .map(|v| {
+                v.as_f64()
+                    .filter(|m| m.fract() == 0.0 && *m >= 0.0 && *m <= f64::from(u32::MAX))
+                    .map(|m| m as u32)
+                    .ok_or_else(|| Self::bad(key, "a non-negative integer"))
+            })
+            .transpose()
+    }
+
+    /// An object of string values (HTTP headers).
+    pub fn strings(&self, key: &str) -> Result<Option<Map<String, Value>>, wasm_bindgen::JsError> {
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        let obj: &js_sys::Object = v
+            .dyn_ref()
+            .ok_or_else(|| Self::bad(key, "an object of strings"))?;
+        let mut out = Map::new();
+        for entry in js_sys::Object::entries(obj).iter() {
+            let pair: js_sys::Array = entry.unchecked_into();
+            let (Some(k), Some(val)) = (pair.get(0).as_string(), pair.get(1).as_string()) else {
+                return Err(Self::bad(key, "an object of strings"));
+            };
+            out.insert(k, Value::String(val));
+        }
+        Ok(Some(out))
+    }
 }
 
 /// A core value as a plain JS object: serialised to JSON text in Rust and parsed once by

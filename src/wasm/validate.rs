@@ -7,78 +7,27 @@ use crate::model::ProtocolVersion;
 use crate::validate::{self, Context, ValidateOptions, ValidationReport, DEFAULT_MAX_BYTES};
 
 pub(crate) use super::input::to_js;
-use super::input::{js_to_json, options_from_js};
+use super::input::{js_to_json, JsOptions};
 use crate::model::convert::ConversionReport;
 
-/// Reads the options object; bad options are a typed JS error, never a panic. The members are
-/// read one by one (`Reflect.get`), which is cheaper than converting the whole object.
+/// Reads the options object; bad options are a typed JS error, never a panic.
 pub(crate) fn read_options(
     options: Option<Ts<ValidateOptions>>,
 ) -> Result<ValidateOptions, JsError> {
-    let Some(o) = options else {
+    let Some(o) = options
+        .map(JsValue::from)
+        .map(JsOptions::new)
+        .transpose()?
+        .flatten()
+    else {
         return Ok(ValidateOptions::default());
     };
-    let o: JsValue = o.into();
-    if o.is_undefined() || o.is_null() {
-        return Ok(ValidateOptions::default());
-    }
-    if !o.is_object() {
-        return Err(JsError::new("invalid options: expected an object"));
-    }
-    let get = |key: &str| {
-        js_sys::Reflect::get(&o, &JsValue::from_str(wasm_bindgen::intern(key)))
-            .unwrap_or(JsValue::UNDEFINED)
-    };
-    let mut out = ValidateOptions::default();
-    let version = get("version");
-    if !version.is_undefined() {
-        out.version = Some(
-            version
-                .as_string()
-                .as_deref()
-                .and_then(ProtocolVersion::parse)
-                .ok_or_else(|| {
-                    JsError::new(
-                        "invalid options: `version` must be \"2025-11-25\" or \"2026-07-28\"",
-                    )
-                })?,
-        );
-    }
-    let in_reply_to = get("inReplyTo");
-    if !in_reply_to.is_undefined() {
-        out.in_reply_to = Some(in_reply_to.as_string().ok_or_else(|| {
-            JsError::new("invalid options: `inReplyTo` must be a method name (a string)")
-        })?);
-    }
-    let max = get("maxBytes");
-    if !max.is_undefined() {
-        out.max_bytes = Some(
-            max.as_f64()
-                .filter(|m| m.fract() == 0.0 && *m >= 0.0 && *m <= f64::from(u32::MAX))
-                .map(|m| m as u32)
-                .ok_or_else(|| {
-                    JsError::new("invalid options: `maxBytes` must be a non-negative integer")
-                })?,
-        );
-    }
-    let headers = get("headers");
-    if !headers.is_undefined() {
-        let h: HeadersOnly = options_from_js(
-            js_sys::Object::from_entries(
-                &js_sys::Array::of2(&JsValue::from_str("headers"), &headers).into(),
-            )
-            .map_err(|_| JsError::new("invalid options: `headers` must be an object of strings"))?
-            .into(),
-            "options.headers",
-        )?;
-        out.headers = h.headers;
-    }
-    Ok(out)
-}
-
-#[derive(serde::Deserialize, Default)]
-struct HeadersOnly {
-    headers: Option<serde_json::Map<String, serde_json::Value>>,
+    Ok(ValidateOptions {
+        version: o.version("version")?,
+        in_reply_to: o.string("inReplyTo")?,
+        max_bytes: o.u32("maxBytes")?,
+        headers: o.strings("headers")?,
+    })
 }
 
 /// Validates one JS value or JSON string against the core with the given context.
