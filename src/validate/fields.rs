@@ -75,7 +75,8 @@ fn check_ms(
     issues: &mut Issues,
 ) {
     let Some(v) = obj.get(key) else { return };
-    let p = pointer(path, key);
+    // The pointer is built only when an issue needs it (this runs for every task of a list).
+    let p = || pointer(path, key);
     if v.is_null() && nullable {
         return;
     }
@@ -89,30 +90,30 @@ fn check_ms(
             if ms == 0.0 && version == ProtocolVersion::V2026 {
                 issues.push(
                     Code::TaskZeroMs,
-                    &p,
+                    &p(),
                     format!("`{key}` should be positive; 0 asks for polling without pause"),
                 );
             }
         }
         Millis::Negative => issues.push(
             Code::TaskNegativeMs,
-            &p,
+            &p(),
             format!("`{key}` is negative; milliseconds must be ≥ 0"),
         ),
         Millis::Fractional => issues.push(
             type_code,
-            &p,
+            &p(),
             format!("`{key}` must be {what}, found a fraction"),
         ),
         Millis::TooLarge if version == ProtocolVersion::V2026 => issues.push(
             type_code,
-            &p,
+            &p(),
             format!("`{key}` is larger than 2^53 − 1, which JSON numbers cannot carry exactly"),
         ),
         Millis::TooLarge => {}
         Millis::NotANumber => issues.push(
             type_code,
-            &p,
+            &p(),
             format!("`{key}` must be {what}, found {}", type_name(v)),
         ),
     }
