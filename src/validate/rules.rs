@@ -99,7 +99,7 @@ rules! {
     InputRequests = "input-requests", Error, "70, 98", "`inputRequests` maps keys to bare elicitation/create, sampling/createMessage or roots/list requests.";
     InputResponses = "input-responses", Error, "71", "`tasks/update` needs `inputResponses`: keys to ElicitResult, CreateMessageResult or ListRootsResult.";
     RequestMeta = "request-meta", Error, "72, 100", "Every 2026 request has `params._meta` with protocolVersion and clientCapabilities.";
-    ExtensionNotDeclared = "extension-not-declared", Warning, "77, 79, 100", "A `tasks/*` request whose `_meta` clientCapabilities do not declare the tasks extension (the server must answer -32021).";
+    ExtensionNotDeclared = "extension-not-declared", Error, "77, 79, 100", "A `tasks/*` request whose `_meta` clientCapabilities do not declare the tasks extension (the server must answer -32021).";
     MissingCapabilityData = "missing-capability-data", Error, "73", "A -32021 error carries `data.requiredCapabilities`, naming the tasks extension for tasks.";
     SubscriptionTaskIds = "subscription-task-ids", Error, "74", "`notifications.taskIds` of `subscriptions/listen` and its acknowledgement is an array of strings.";
     LegacyCapability = "legacy-capability", Error, "75, 80", "A 2026 server advertises `capabilities.extensions[\"io.modelcontextprotocol/tasks\"]` = {}, never `capabilities.tasks`.";
