@@ -11,12 +11,14 @@
 //! | [`model`] | every wire type of both versions, the status state machine, cross-version conversion |
 //! | [`validate`] | the single-message validator: rules table, per-kind checks, reports |
 //! | [`conversation`] | the history checker over a stream of messages |
+//! | [`store`] | the task store core: records, rules, storage adapter, cursors, TTL, sessions, snapshots |
 //! | `wasm` | `#[wasm_bindgen]` exports only: converts and delegates (wasm32 builds) |
 //!
 //! Rule numbers in comments (`§D n`) refer to `TASKS-SPEC.md` §D.
 
 pub mod conversation;
 pub mod model;
+pub mod store;
 pub mod validate;
 
 #[cfg(target_arch = "wasm32")]

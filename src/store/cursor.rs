@@ -1,0 +1,178 @@
+//! Opaque, tamper-evident `tasks/list` cursors (§D 35, 36, 53).
+//!
+//! A cursor is the creation sequence number of the last task of a page (a keyset position, so
+//! pages stay stable while tasks are created and deleted) plus a 64-bit MAC over that position
+//! and the caller's listing [`Scope`], keyed by a 128-bit secret drawn from the random source
+//! when the store is created (and kept in snapshots so cursors survive restarts). Encoding:
+//! 32 lowercase hex characters (`position (8 bytes BE) ‖ mac (8 bytes)`).
+//!
+//! The MAC is SipHash-2-4, implemented here: it is a keyed PRF designed for short inputs, its
+//! output for a given key is fixed by its specification (the deprecated
+//! `core::hash::SipHasher13` documents no such stability, and cursors outlive a build when they
+//! sit in a snapshot), and it costs a few dozen lines instead of a crypto crate in the wasm
+//! binary. 64 bits are ample here: a forger gains at most a different starting position in a
+//! listing that is filtered by the caller's own scope anyway, so a forged cursor can never
+//! reveal another session's task; the MAC makes forged, altered and foreign-session cursors
+//! fail with -32602 instead of being silently accepted.
+
+use super::random::{hex, unhex};
+use super::storage::Scope;
+
+/// The domain separator of cursor MACs (bump the suffix if the payload format changes).
+const DOMAIN: &[u8] = b"mcp-tasks-wasm/cursor/1";
+
+/// The secret key of cursor MACs.
+pub type CursorKey = [u8; 16];
+
+/// The cursor that resumes listing after creation sequence `after` for `scope`.
+pub fn encode(key: &CursorKey, scope: Scope<'_>, after: u64) -> String {
+    let mut bytes = [0u8; 16];
+    for (d, s) in bytes.iter_mut().zip(after.to_be_bytes()) {
+        *d = s;
+    }
+    for (d, s) in bytes
+        .iter_mut()
+        .skip(8)
+        .zip(mac(key, scope, after).to_le_bytes())
+    {
+        *d = s;
+    }
+    hex(&bytes)
+}
+
+/// The position a cursor resumes after, if this store issued it for this scope.
+pub fn decode(key: &CursorKey, scope: Scope<'_>, cursor: &str) -> Option<u64> {
+    let bytes = unhex::<16>(cursor)?;
+    let (pos, tag) = bytes.split_at(8);
+    let after = u64::from_be_bytes(pos.try_into().ok()?);
+    let tag = u64::from_le_bytes(tag.try_into().ok()?);
+    // Constant-time comparison is not needed for a 64-bit tag that only gates pagination.
+    (tag == mac(key, scope, after)).then_some(after)
+}
+
+fn mac(key: &CursorKey, scope: Scope<'_>, after: u64) -> u64 {
+    let mut msg = Vec::with_capacity(DOMAIN.len() + 32);
+    msg.extend_from_slice(DOMAIN);
+    match scope {
+        Scope::All => msg.push(0),
+        Scope::Session(None) => msg.push(1),
+        Scope::Session(Some(s)) => {
+            msg.push(2);
+            msg.extend_from_slice(&(s.len() as u64).to_le_bytes());
+            msg.extend_from_slice(s.as_bytes());
+        }
+    }
+    msg.extend_from_slice(&after.to_le_bytes());
+    siphash24(key, &msg)
+}
+
+/// SipHash-2-4 (Aumasson & Bernstein, 2012) of `msg` under `key`.
+pub fn siphash24(key: &[u8; 16], msg: &[u8]) -> u64 {
+    let (k0, k1) = key.split_at(8);
+    let k0 = le64(k0);
+    let k1 = le64(k1);
+    let mut v = [
+        k0 ^ 0x736f_6d65_7073_6575,
+        k1 ^ 0x646f_7261_6e64_6f6d,
+        k0 ^ 0x6c79_6765_6e65_7261,
+        k1 ^ 0x7465_6462_7974_6573,
+    ];
+    let mut blocks = msg.chunks_exact(8);
+    for block in &mut blocks {
+        compress(&mut v, le64(block), 2);
+    }
+    let mut last = [0u8; 8];
+    for (d, s) in last.iter_mut().zip(blocks.remainder()) {
+        *d = *s;
+    }
+    let last = u64::from_le_bytes(last) | ((msg.len() as u64) << 56);
+    compress(&mut v, last, 2);
+    let [v0, v1, mut v2, v3] = v;
+    v2 ^= 0xff;
+    let mut v = [v0, v1, v2, v3];
+    for _ in 0..4 {
+        sip_round(&mut v);
+    }
+    let [v0, v1, v2, v3] = v;
+    v0 ^ v1 ^ v2 ^ v3
+}
+
+fn le64(bytes: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    for (d, s) in b.iter_mut().zip(bytes) {
+        *d = *s;
+    }
+    u64::from_le_bytes(b)
+}
+
+fn compress(v: &mut [u64; 4], m: u64, rounds: usize) {
+    v[3] ^= m;
+    for _ in 0..rounds {
+        sip_round(v);
+    }
+    v[0] ^= m;
+}
+
+#[allow(clippy::indexing_slicing)] // fixed-size array, constant indices
+fn sip_round(v: &mut [u64; 4]) {
+    v[0] = v[0].wrapping_add(v[1]);
+    v[1] = v[1].rotate_left(13) ^ v[0];
+    v[0] = v[0].rotate_left(32);
+    v[2] = v[2].wrapping_add(v[3]);
+    v[3] = v[3].rotate_left(16) ^ v[2];
+    v[0] = v[0].wrapping_add(v[3]);
+    v[3] = v[3].rotate_left(21) ^ v[0];
+    v[2] = v[2].wrapping_add(v[1]);
+    v[1] = v[1].rotate_left(17) ^ v[2];
+    v[2] = v[2].rotate_left(32);
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::indexing_slicing)]
+    use super::*;
+
+    fn key() -> [u8; 16] {
+        let mut k = [0u8; 16];
+        for (i, b) in k.iter_mut().enumerate() {
+            *b = i as u8;
+        }
+        k
+    }
+
+    // Test vectors of the SipHash paper (appendix A) and reference implementation.
+    #[test]
+    fn siphash24_reference_vectors() {
+        let k = key();
+        assert_eq!(siphash24(&k, &[]), 0x726f_db47_dd0e_0e31);
+        let msg: Vec<u8> = (0u8..15).collect();
+        assert_eq!(siphash24(&k, &msg), 0xa129_ca61_49be_45e5);
+        let msg: Vec<u8> = (0u8..8).collect();
+        assert_eq!(siphash24(&k, &msg), 0x93f5_f579_9a93_2462);
+    }
+
+    // §D 35, 38: a cursor only decodes for the scope it was issued to, under the same key.
+    #[test]
+    fn cursors_are_bound_to_scope_and_key() {
+        let k = key();
+        let a = Scope::Session(Some("a"));
+        let c = encode(&k, a, 42);
+        assert_eq!(c.len(), 32);
+        assert_eq!(decode(&k, a, &c), Some(42));
+        assert_eq!(decode(&k, Scope::Session(Some("b")), &c), None);
+        assert_eq!(decode(&k, Scope::Session(None), &c), None);
+        assert_eq!(decode(&k, Scope::All, &c), None);
+        let mut other = k;
+        other[0] ^= 1;
+        assert_eq!(decode(&other, a, &c), None);
+        // Any single altered character is rejected.
+        for i in 0..c.len() {
+            let mut t: Vec<char> = c.chars().collect();
+            t[i] = if t[i] == '0' { '1' } else { '0' };
+            let t: String = t.into_iter().collect();
+            assert_eq!(decode(&k, a, &t), None, "{t}");
+        }
+        assert_eq!(decode(&k, a, ""), None);
+        assert_eq!(decode(&k, a, "42"), None);
+    }
+}

@@ -1,0 +1,73 @@
+//! The task store core: records, rules, storage adapter, cursors, snapshots (issue 3 §1).
+//!
+//! Pure Rust with no `JsValue`: time (`now_ms`, Unix milliseconds) and randomness
+//! ([`RandomSource`]) are injected into every operation, so the whole store runs in virtual time
+//! natively. The wasm bindings pass `Date.now()` and `crypto.getRandomValues`.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`record`] | [`TaskRecord`] (status with its payload, input ledger, revision `version`, creation `seq`) and its V25/V26 wire shapes |
+//! | [`rules`] | pure functions: visibility, TTL, expiry, the state machine ([`rules::enter`]), input keys |
+//! | [`storage`] | the [`Storage`] adapter contract and the built-in [`MemoryStorage`] |
+//! | [`ops`] | [`Store`]: the operations, compare-and-swap writes, sweep, snapshot/restore, change log |
+//! | [`cursor`] | opaque `tasks/list` cursors with a SipHash-2-4 MAC |
+//! | [`random`] | [`RandomSource`], task ids, a deterministic source for tests |
+//! | [`error`] | [`StoreError`] and the JSON-RPC code of each |
+//! | `contract` | the reusable storage contract test (doc-hidden) |
+//!
+//! # Rules, per TASKS-SPEC §D
+//!
+//! * **Ids** (§D 18, 39, 84): 128 random bits from the injected source, 32 lowercase hex
+//!   characters; never derived from request ids; a collision draws again.
+//! * **State machine** (§D 19–21, 28, 93): tasks start `working`; `working ⇄ input_required`;
+//!   either → `completed | failed | cancelled`; terminal statuses and their payloads never
+//!   change, so the first terminal outcome wins a cancel/complete race and a late `complete` or
+//!   `fail` answers [`StoreError::AlreadyTerminal`] (ignorable). Cancel of a terminal task:
+//!   V25 → `AlreadyTerminal` (-32602, §D 22); V26 → an unchanged ack (§D 90). One function
+//!   enforces it: [`rules::enter`].
+//! * **TTL** (§D 25, 26, 42, 94): the requested TTL (else the configured default) capped by the
+//!   configured maximum is the effective TTL reported as `ttl`/`ttlMs`. A task is purged only
+//!   strictly after `createdAt + ttl`, whatever its status: lazily when a read meets it, and by
+//!   [`Store::sweep`], which the host calls when it likes. No timers, nothing kept alive.
+//! * **What an expired id answers**: it is gone. V25 `tasks/get|result|cancel` and V26
+//!   `tasks/get|update|cancel` all answer -32602 ([`StoreError::NotFound`], "Task not found
+//!   (unknown, expired or purged)"): unknown, expired and purged ids are indistinguishable, which
+//!   also keeps a foreign session's ids indistinguishable from unknown ones.
+//! * **Sessions** (§D 38): a task bound to a session is visible to that session only; a task
+//!   bound to none is visible only to calls without a session; anything else answers
+//!   `NotFound`, never "forbidden". [`StoreConfig::share_across_sessions`] opts out.
+//!   [`Caller::Host`] (the work itself) sees everything.
+//! * **Session cap** (§D 42): [`StoreConfig::max_live_tasks_per_session`] counts *live*
+//!   (non-terminal, unexpired) tasks bound to the session: it caps concurrent work, as the spec
+//!   asks; finished tasks are bounded by the TTL cap instead. Over the cap `create` answers
+//!   [`StoreError::SessionCapReached`] (-32010).
+//! * **Listing** (§D 35–37): creation order, keyset on `seq` (stable under inserts and
+//!   deletes, O(page) per page), over exactly the caller's visibility scope, so every task
+//!   `get` shows is listed once. Cursors are MACed with the caller's scope ([`cursor`]); a
+//!   forged, altered, empty or foreign cursor answers [`StoreError::InvalidCursor`] (-32602).
+//! * **Input** (§D 85, 87, 88): keys are unique over a task's life (answered and superseded
+//!   entries are kept); re-raising an outstanding key with the same request is a no-op;
+//!   responses for keys not outstanding are ignored and reported; the task returns to `working`
+//!   when nothing is outstanding. Leaving `input_required` any other way supersedes what was
+//!   outstanding.
+//! * **Durability**: [`Store::snapshot`] / [`Store::restore`] (cursor key and sequence
+//!   included); with [`StoreConfig::record_changes`] every write leaves a [`Change`] for
+//!   [`Store::take_changes`], so a host can persist each transition.
+
+pub mod cursor;
+pub mod error;
+pub mod ops;
+pub mod random;
+pub mod record;
+pub mod rules;
+pub mod storage;
+
+#[doc(hidden)]
+pub mod contract;
+
+pub use error::StoreError;
+pub use ops::{Cancelled, Change, DeleteReason, InputTaken, ListPage, NewTask, Store, StoreConfig};
+pub use random::{DeterministicRandom, RandomSource};
+pub use record::{InputEntry, InputState, TaskRecord, TaskState};
+pub use rules::Caller;
+pub use storage::{Conflict, MemoryStorage, Scope, Storage};

@@ -1,0 +1,530 @@
+//! [`Store`]: the operations, each `(store, args, now_ms) -> Result<_, StoreError>`, over a
+//! [`Storage`] and a [`RandomSource`]. Reads and writes go through the pure [`rules`]; every
+//! write is a compare-and-swap with a bounded retry.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::model::common::{JsonObject, JsonRpcError};
+use crate::model::{ProtocolVersion, TaskStatus};
+
+use super::cursor::{self, CursorKey};
+use super::error::StoreError;
+use super::random::{hex, new_task_id, unhex, RandomSource};
+use super::record::{TaskRecord, TaskState};
+use super::rules::{self, Action, Caller};
+use super::storage::{MemoryStorage, Scope, Storage};
+
+/// How many times a write re-reads and re-applies after losing a compare-and-swap.
+pub const CAS_ATTEMPTS: usize = 8;
+/// How many fresh ids `create` draws before giving up (a collision of 128-bit ids means a
+/// broken random source).
+pub const ID_ATTEMPTS: usize = 4;
+/// The largest `tasks/list` page.
+pub const MAX_PAGE_SIZE: usize = 1000;
+
+/// The host's settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct StoreConfig {
+    /// The largest TTL granted; `None` allows unlimited retention (§D 42: cap and document it).
+    pub max_ttl_ms: Option<u64>,
+    /// The TTL of tasks whose creator asked for none (V26 creators never ask).
+    pub default_ttl_ms: Option<u64>,
+    /// The `pollInterval`/`pollIntervalMs` suggested to pollers unless a task sets its own.
+    pub poll_interval_ms: Option<u64>,
+    /// The most live (non-terminal) tasks one session may hold; `None` = no cap. Applies to
+    /// tasks bound to a session only (calls without a session share no bucket).
+    pub max_live_tasks_per_session: Option<usize>,
+    /// Host opt-out of session isolation: every caller sees every task.
+    pub share_across_sessions: bool,
+    /// Tasks per `tasks/list` page (at most [`MAX_PAGE_SIZE`]).
+    pub page_size: usize,
+    /// Record a [`Change`] for every write, for [`Store::take_changes`]. Off by default so a
+    /// host that never drains them does not accumulate memory.
+    pub record_changes: bool,
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        StoreConfig {
+            max_ttl_ms: Some(24 * 60 * 60 * 1000),
+            default_ttl_ms: Some(60 * 60 * 1000),
+            poll_interval_ms: Some(1000),
+            max_live_tasks_per_session: Some(100),
+            share_across_sessions: false,
+            page_size: 50,
+            record_changes: false,
+        }
+    }
+}
+
+/// What `create` needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewTask {
+    /// The protocol version of the creating request.
+    pub protocol: ProtocolVersion,
+    /// The session (authorization context) to bind the task to.
+    pub session: Option<String>,
+    /// V25 `params.task.ttl`.
+    pub requested_ttl_ms: Option<u64>,
+    /// Overrides the configured poll interval for this task.
+    pub poll_interval_ms: Option<u64>,
+    pub status_message: Option<String>,
+}
+
+impl NewTask {
+    /// An unbound task of `protocol` with the configured TTL and poll interval.
+    pub fn new(protocol: ProtocolVersion) -> Self {
+        NewTask {
+            protocol,
+            session: None,
+            requested_ttl_ms: None,
+            poll_interval_ms: None,
+            status_message: None,
+        }
+    }
+
+    pub fn session(mut self, session: impl Into<String>) -> Self {
+        self.session = Some(session.into());
+        self
+    }
+
+    pub fn ttl(mut self, ttl_ms: u64) -> Self {
+        self.requested_ttl_ms = Some(ttl_ms);
+        self
+    }
+}
+
+/// Why a record left the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeleteReason {
+    /// Its TTL elapsed (purged lazily or by [`Store::sweep`]).
+    Expired,
+    /// The host removed it ([`Store::remove`]).
+    Removed,
+}
+
+/// One successful write, for hosts that persist every transition (file, SQLite, IndexedDB).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Change {
+    Created { task: TaskRecord },
+    Updated { task: TaskRecord },
+    Deleted { id: String, reason: DeleteReason },
+}
+
+/// One `tasks/list` page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListPage {
+    pub tasks: Vec<TaskRecord>,
+    /// Present exactly when more tasks follow (§D 36).
+    pub next_cursor: Option<String>,
+}
+
+/// What `take_input` did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputTaken {
+    pub task: TaskRecord,
+    /// Keys answered by this call.
+    pub accepted: Vec<String>,
+    /// Keys ignored: never issued, already answered or superseded (§D 88).
+    pub ignored: Vec<String>,
+}
+
+/// What `cancel` did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cancelled {
+    pub task: TaskRecord,
+    /// `false` for a V26 cancel of a task that was already terminal (an idempotent ack).
+    pub changed: bool,
+}
+
+/// The task store: rules over a storage, with injected time (`now_ms`, Unix milliseconds) and
+/// randomness. (No `Debug`: it would print the cursor key.)
+pub struct Store<S: Storage, R: RandomSource> {
+    config: StoreConfig,
+    storage: S,
+    rng: R,
+    cursor_key: CursorKey,
+    changes: Vec<Change>,
+}
+
+impl<S: Storage, R: RandomSource> Store<S, R> {
+    /// A store over `storage`; the cursor key is drawn from `rng`.
+    pub fn new(config: StoreConfig, storage: S, mut rng: R) -> Self {
+        let mut cursor_key = [0u8; 16];
+        rng.fill(&mut cursor_key);
+        Store {
+            config,
+            storage,
+            rng,
+            cursor_key,
+            changes: Vec::new(),
+        }
+    }
+
+    pub fn config(&self) -> &StoreConfig {
+        &self.config
+    }
+
+    pub fn storage(&self) -> &S {
+        &self.storage
+    }
+
+    /// The changes recorded since the last call (empty unless `record_changes`).
+    pub fn take_changes(&mut self) -> Vec<Change> {
+        std::mem::take(&mut self.changes)
+    }
+
+    fn record(&mut self, change: Change) {
+        if self.config.record_changes {
+            self.changes.push(change);
+        }
+    }
+
+    /// Creates a task in `working` (§D 18, 19, 25, 28, 42).
+    pub fn create(&mut self, new: NewTask, now_ms: u64) -> Result<TaskRecord, StoreError> {
+        if let (Some(limit), Some(session)) = (
+            self.config.max_live_tasks_per_session,
+            new.session.as_deref(),
+        ) {
+            if self.storage.count_live(Some(session)) >= limit {
+                // Expired tasks still count until purged: purge this session's, then recount.
+                self.purge_expired_in(Scope::Session(Some(session)), now_ms);
+                if self.storage.count_live(Some(session)) >= limit {
+                    return Err(StoreError::SessionCapReached { limit });
+                }
+            }
+        }
+        let seq = self.storage.next_sequence();
+        let ttl_ms = rules::effective_ttl(
+            new.requested_ttl_ms,
+            self.config.default_ttl_ms,
+            self.config.max_ttl_ms,
+        );
+        for _ in 0..ID_ATTEMPTS {
+            let record = TaskRecord {
+                id: new_task_id(&mut self.rng),
+                version: 1,
+                seq,
+                protocol: new.protocol,
+                session: new.session.clone(),
+                state: TaskState::Working,
+                status_message: new.status_message.clone(),
+                created_at_ms: now_ms,
+                last_updated_at_ms: now_ms,
+                requested_ttl_ms: new.requested_ttl_ms,
+                ttl_ms,
+                poll_interval_ms: new.poll_interval_ms.or(self.config.poll_interval_ms),
+                inputs: Default::default(),
+            };
+            if self.storage.put_if_version(record.clone(), None).is_ok() {
+                self.record(Change::Created {
+                    task: record.clone(),
+                });
+                return Ok(record);
+            }
+        }
+        Err(StoreError::IdCollision)
+    }
+
+    /// The task `id` as `caller` sees it; expired tasks are purged and answer `NotFound`.
+    pub fn get(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        now_ms: u64,
+    ) -> Result<TaskRecord, StoreError> {
+        let record = self.storage.get(id).ok_or(StoreError::NotFound)?;
+        if rules::is_expired(&record, now_ms) {
+            self.purge(id, DeleteReason::Expired);
+            return Err(StoreError::NotFound);
+        }
+        if !rules::visible(&record, caller, self.config.share_across_sessions) {
+            return Err(StoreError::NotFound);
+        }
+        Ok(record)
+    }
+
+    /// One `tasks/list` page (V25) in creation order, after `cursor` (§D 35–38). `limit` may
+    /// only shrink the configured page size.
+    pub fn list(
+        &mut self,
+        caller: Caller<'_>,
+        cursor: Option<&str>,
+        limit: Option<usize>,
+        now_ms: u64,
+    ) -> Result<ListPage, StoreError> {
+        let share = self.config.share_across_sessions;
+        let scope = rules::list_scope(caller, share);
+        let mut pos = match cursor {
+            None => 0,
+            Some(c) => {
+                cursor::decode(&self.cursor_key, scope, c).ok_or(StoreError::InvalidCursor)?
+            }
+        };
+        let page = self.config.page_size.clamp(1, MAX_PAGE_SIZE);
+        let limit = limit.map_or(page, |l| l.clamp(1, page));
+        let want = limit.saturating_add(1); // one more tells whether a next page exists
+        let mut tasks = Vec::with_capacity(want);
+        loop {
+            let ask = want.saturating_sub(tasks.len());
+            let batch = self.storage.range_after(scope, pos, ask);
+            let exhausted = batch.len() < ask;
+            for record in batch {
+                pos = pos.max(record.seq);
+                if rules::is_expired(&record, now_ms) {
+                    self.purge(&record.id, DeleteReason::Expired);
+                } else if scope.contains(&record) {
+                    tasks.push(record);
+                }
+            }
+            if exhausted || tasks.len() >= want {
+                break;
+            }
+        }
+        let next_cursor = if tasks.len() > limit {
+            tasks.truncate(limit);
+            tasks
+                .last()
+                .map(|last| cursor::encode(&self.cursor_key, scope, last.seq))
+        } else {
+            None
+        };
+        Ok(ListPage { tasks, next_cursor })
+    }
+
+    /// `working` ⇄ `input_required`, or a new status message (§D 20, 32).
+    pub fn set_status(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        status: TaskStatus,
+        message: Option<String>,
+        now_ms: u64,
+    ) -> Result<TaskRecord, StoreError> {
+        self.mutate(caller, id, Action::SetStatus { status, message }, now_ms)
+            .map(|(t, _)| t)
+    }
+
+    /// Issues V26 input requests (key → bare request); the task becomes `input_required` (§D 87).
+    pub fn raise_input(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        requests: JsonObject,
+        message: Option<String>,
+        now_ms: u64,
+    ) -> Result<TaskRecord, StoreError> {
+        self.mutate(caller, id, Action::RaiseInput { requests, message }, now_ms)
+            .map(|(t, _)| t)
+    }
+
+    /// Takes `tasks/update` input responses (§D 88, 89).
+    pub fn take_input(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        responses: JsonObject,
+        now_ms: u64,
+    ) -> Result<InputTaken, StoreError> {
+        let (task, applied) = self.mutate(caller, id, Action::TakeInput { responses }, now_ms)?;
+        Ok(InputTaken {
+            task,
+            accepted: applied.accepted,
+            ignored: applied.ignored,
+        })
+    }
+
+    /// Completes the task with the original request's result (§D 30, 91, 92). On a terminal
+    /// task: `AlreadyTerminal`, and nothing changes (§D 21, 93).
+    pub fn complete(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        result: JsonObject,
+        message: Option<String>,
+        now_ms: u64,
+    ) -> Result<TaskRecord, StoreError> {
+        self.mutate(caller, id, Action::Complete { result, message }, now_ms)
+            .map(|(t, _)| t)
+    }
+
+    /// Fails the task with the JSON-RPC error the original request ended with (§D 91).
+    pub fn fail(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        error: JsonRpcError,
+        message: Option<String>,
+        now_ms: u64,
+    ) -> Result<TaskRecord, StoreError> {
+        self.mutate(caller, id, Action::Fail { error, message }, now_ms)
+            .map(|(t, _)| t)
+    }
+
+    /// Cancels the task (§D 22, 23, 90). A terminal task: `AlreadyTerminal` under V25,
+    /// an unchanged ack under V26. `protocol` is that of the cancel request.
+    pub fn cancel(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        protocol: ProtocolVersion,
+        message: Option<String>,
+        now_ms: u64,
+    ) -> Result<Cancelled, StoreError> {
+        let (task, applied) =
+            self.mutate(caller, id, Action::Cancel { protocol, message }, now_ms)?;
+        Ok(Cancelled {
+            task,
+            changed: applied.record.is_some(),
+        })
+    }
+
+    /// Deletes a task now (e.g. a cancelled one, §D 24).
+    pub fn remove(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        now_ms: u64,
+    ) -> Result<TaskRecord, StoreError> {
+        let record = self.get(caller, id, now_ms)?;
+        self.purge(id, DeleteReason::Removed);
+        Ok(record)
+    }
+
+    /// Purges at most `limit` expired tasks, earliest deadline first; returns how many. Hosts
+    /// call it when they like (an interval, an idle callback, each request): there is no timer.
+    pub fn sweep(&mut self, now_ms: u64, limit: usize) -> usize {
+        let ids = self.storage.expired(now_ms, limit);
+        ids.iter()
+            .filter(|id| self.purge(id, DeleteReason::Expired))
+            .count()
+    }
+
+    fn purge(&mut self, id: &str, reason: DeleteReason) -> bool {
+        let gone = self.storage.delete(id).is_some();
+        if gone {
+            self.record(Change::Deleted {
+                id: id.to_owned(),
+                reason,
+            });
+        }
+        gone
+    }
+
+    fn purge_expired_in(&mut self, scope: Scope<'_>, now_ms: u64) {
+        let mut pos = 0;
+        loop {
+            let batch = self.storage.range_after(scope, pos, 256);
+            let Some(last) = batch.last() else { break };
+            pos = last.seq;
+            for record in &batch {
+                if rules::is_expired(record, now_ms) {
+                    self.purge(&record.id, DeleteReason::Expired);
+                }
+            }
+        }
+    }
+
+    /// Read, apply the rules, compare-and-swap; re-read and retry on a conflict.
+    fn mutate(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        action: Action,
+        now_ms: u64,
+    ) -> Result<(TaskRecord, rules::Applied), StoreError> {
+        for _ in 0..CAS_ATTEMPTS {
+            let current = self.get(caller, id, now_ms)?;
+            let applied = rules::apply(&current, &action, now_ms)?;
+            let Some(next) = applied.record.clone() else {
+                return Ok((current, applied));
+            };
+            if self
+                .storage
+                .put_if_version(next.clone(), Some(current.version))
+                .is_ok()
+            {
+                self.record(Change::Updated { task: next.clone() });
+                return Ok((next, applied));
+            }
+        }
+        Err(StoreError::Conflict)
+    }
+
+    /// The whole store as JSON: settings, cursor key, sequence counter and every record in
+    /// creation order, so that restored cursors and listing order keep working.
+    pub fn snapshot(&self) -> Value {
+        let mut tasks = Vec::new();
+        let mut pos = 0;
+        loop {
+            let batch = self.storage.range_after(Scope::All, pos, 1024);
+            let Some(last) = batch.last() else { break };
+            pos = last.seq;
+            tasks.extend(batch);
+        }
+        let snap = Snapshot {
+            format: SNAPSHOT_FORMAT.to_owned(),
+            config: self.config.clone(),
+            cursor_key: hex(&self.cursor_key),
+            sequence: self.storage.last_sequence(),
+            tasks,
+        };
+        serde_json::to_value(snap).unwrap_or(Value::Null)
+    }
+}
+
+impl<R: RandomSource> Store<MemoryStorage, R> {
+    /// A store over a fresh [`MemoryStorage`].
+    pub fn in_memory(config: StoreConfig, rng: R) -> Self {
+        Store::new(config, MemoryStorage::new(), rng)
+    }
+
+    /// The store a [`snapshot`](Store::snapshot) describes, over a [`MemoryStorage`].
+    pub fn restore(snapshot: Value, rng: R) -> Result<Self, StoreError> {
+        let invalid = |reason: String| StoreError::InvalidSnapshot { reason };
+        let snap: Snapshot =
+            serde_json::from_value(snapshot).map_err(|e| invalid(e.to_string()))?;
+        if snap.format != SNAPSHOT_FORMAT {
+            return Err(invalid(format!("unknown format {:?}", snap.format)));
+        }
+        let cursor_key = unhex::<16>(&snap.cursor_key)
+            .ok_or_else(|| invalid("cursorKey is not 32 hex digits".into()))?;
+        let mut storage = MemoryStorage::with_sequence(snap.sequence);
+        let mut last_seq = 0;
+        for task in snap.tasks {
+            rules::check_invariants(&task).map_err(invalid)?;
+            if task.seq <= last_seq || task.seq > snap.sequence {
+                return Err(invalid(format!("task {}: sequence out of order", task.id)));
+            }
+            last_seq = task.seq;
+            let id = task.id.clone();
+            storage
+                .put_if_version(task, None)
+                .map_err(|_| invalid(format!("duplicate task id {id}")))?;
+        }
+        Ok(Store {
+            config: snap.config,
+            storage,
+            rng,
+            cursor_key,
+            changes: Vec::new(),
+        })
+    }
+}
+
+/// The `format` member of snapshots.
+pub const SNAPSHOT_FORMAT: &str = "mcp-tasks-wasm/store/1";
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Snapshot {
+    format: String,
+    config: StoreConfig,
+    cursor_key: String,
+    sequence: u64,
+    tasks: Vec<TaskRecord>,
+}

@@ -1,0 +1,124 @@
+//! Injected randomness: [`RandomSource`], task ids drawn from it, and a deterministic source for
+//! tests and simulations.
+//!
+//! The core never reads OS randomness: the wasm bindings pass `crypto.getRandomValues` (present
+//! in browsers, Node and Deno), native hosts pass their CSPRNG. Ids are never derived from
+//! request ids (§D 18, 39, 84).
+
+/// A source of random bytes. Production sources MUST be cryptographically secure: task ids are
+/// bearer handles (§D 39, 84) and the cursor key guards `tasks/list` cursors.
+pub trait RandomSource {
+    /// Fills `buf` with random bytes.
+    fn fill(&mut self, buf: &mut [u8]);
+}
+
+impl<R: RandomSource + ?Sized> RandomSource for &mut R {
+    fn fill(&mut self, buf: &mut [u8]) {
+        (**self).fill(buf)
+    }
+}
+
+impl<R: RandomSource + ?Sized> RandomSource for Box<R> {
+    fn fill(&mut self, buf: &mut [u8]) {
+        (**self).fill(buf)
+    }
+}
+
+/// Bytes of entropy in a task id (128 bits).
+pub const ID_BYTES: usize = 16;
+
+/// A fresh task id: 128 random bits as 32 lowercase hex characters (url- and header-safe).
+pub fn new_task_id(rng: &mut impl RandomSource) -> String {
+    let mut bytes = [0u8; ID_BYTES];
+    rng.fill(&mut bytes);
+    hex(&bytes)
+}
+
+/// Lowercase hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        for nibble in [b >> 4, b & 0x0f] {
+            if let Some(&d) = DIGITS.get(usize::from(nibble)) {
+                s.push(char::from(d));
+            }
+        }
+    }
+    s
+}
+
+/// Parses lowercase or uppercase hex into exactly `N` bytes.
+pub fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
+    let digits = s.as_bytes();
+    if digits.len() != N * 2 {
+        return None;
+    }
+    let mut out = [0u8; N];
+    for (slot, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
+        let hi = char::from(*pair.first()?).to_digit(16)?;
+        let lo = char::from(*pair.get(1)?).to_digit(16)?;
+        *slot = u8::try_from(hi * 16 + lo).ok()?;
+    }
+    Some(out)
+}
+
+/// A deterministic source (SplitMix64) for tests, simulations and virtual time.
+/// **Not cryptographic: never use it to serve real clients.**
+#[derive(Debug, Clone)]
+pub struct DeterministicRandom {
+    state: u64,
+}
+
+impl DeterministicRandom {
+    pub fn new(seed: u64) -> Self {
+        DeterministicRandom { state: seed }
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+impl RandomSource for DeterministicRandom {
+    fn fill(&mut self, buf: &mut [u8]) {
+        for chunk in buf.chunks_mut(8) {
+            let bytes = self.next_u64().to_le_bytes();
+            for (d, s) in chunk.iter_mut().zip(bytes) {
+                *d = s;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // §D 18, 84: 128-bit ids, url-safe, fresh per draw.
+    #[test]
+    fn ids_are_128_bit_hex() {
+        let mut rng = DeterministicRandom::new(7);
+        let a = new_task_id(&mut rng);
+        let b = new_task_id(&mut rng);
+        assert_eq!(a.len(), 32);
+        assert!(a
+            .bytes()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn hex_round_trips() {
+        let bytes = [0u8, 1, 0xab, 0xff];
+        assert_eq!(hex(&bytes), "0001abff");
+        assert_eq!(unhex::<4>("0001abff"), Some(bytes));
+        assert_eq!(unhex::<4>("0001abf"), None);
+        assert_eq!(unhex::<4>("0001abfg"), None);
+        assert_eq!(unhex::<2>("+1ab"), None);
+    }
+}

@@ -1,0 +1,216 @@
+//! The storage adapter: [`Storage`], the contract every implementation keeps, and the built-in
+//! [`MemoryStorage`].
+//!
+//! # The adapter contract
+//!
+//! A storage keeps [`TaskRecord`]s by id and knows nothing of the rules: it never changes a
+//! record it is given. The store is the only writer of record contents.
+//!
+//! 1. `get(id)` returns the last record stored under `id`, or `None`.
+//! 2. `put_if_version(record, expected)` is an atomic compare-and-swap on `record.id`:
+//!    with `expected = None` it inserts only if no record has that id; with `Some(v)` it replaces
+//!    only if the stored record has `version == v`. Otherwise it stores nothing and returns
+//!    [`Conflict`]. A record's `seq` and `session` never change between versions (indexes may
+//!    rely on it).
+//! 3. `delete(id)` removes the record and returns it (`None` if absent).
+//! 4. `range_after(scope, after, limit)` returns at most `limit` records of `scope` whose `seq`
+//!    is greater than `after`, in increasing `seq` order (creation order), in O(limit) (plus a
+//!    logarithmic seek). Inserts and deletes never shift other records' positions: a keyset.
+//!    [`Scope::All`] is every record; [`Scope::Session(s)`](Scope::Session) those whose
+//!    `session` equals `s` exactly (`None` = unbound records).
+//! 5. `expired(now_ms, limit)` returns at most `limit` ids of records whose
+//!    [`expires_at_ms`](TaskRecord::expires_at_ms) is `Some(t)` with `t < now_ms`, earliest
+//!    first, without scanning unexpired records (an index on `expires_at`).
+//! 6. `count_live(session)` counts the records bound to exactly `session` whose status is not
+//!    terminal.
+//! 7. `next_sequence()` returns a number greater than every number it returned before and than
+//!    every stored `seq` (a database sequence); `last_sequence()` the greatest returned so far
+//!    (0 if none).
+//!
+//! Operations are synchronous and infallible apart from [`Conflict`]; a storage shared by many
+//! processes makes `put_if_version` and `next_sequence` atomic in the database. The reusable
+//! contract test is [`crate::store::contract::storage_contract`].
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::record::TaskRecord;
+
+/// Which records a listing covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope<'a> {
+    /// Every record (the host itself, or a store shared across sessions).
+    All,
+    /// Records bound to exactly this session (`None`: records bound to no session).
+    Session(Option<&'a str>),
+}
+
+impl Scope<'_> {
+    /// Whether `record` belongs to this scope.
+    pub fn contains(&self, record: &TaskRecord) -> bool {
+        match self {
+            Scope::All => true,
+            Scope::Session(s) => record.session.as_deref() == *s,
+        }
+    }
+}
+
+/// A compare-and-swap write lost: the stored version was not the expected one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Conflict;
+
+/// Where task records live. See the module docs for the contract.
+pub trait Storage {
+    fn get(&self, id: &str) -> Option<TaskRecord>;
+    fn put_if_version(&mut self, record: TaskRecord, expected: Option<u64>)
+        -> Result<(), Conflict>;
+    fn delete(&mut self, id: &str) -> Option<TaskRecord>;
+    fn range_after(&self, scope: Scope<'_>, after: u64, limit: usize) -> Vec<TaskRecord>;
+    fn expired(&self, now_ms: u64, limit: usize) -> Vec<String>;
+    fn count_live(&self, session: Option<&str>) -> usize;
+    fn next_sequence(&mut self) -> u64;
+    fn last_sequence(&self) -> u64;
+}
+
+/// The built-in storage: a hash map plus ordered indexes, all in memory.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MemoryStorage {
+    records: HashMap<String, TaskRecord>,
+    by_seq: BTreeMap<u64, String>,
+    by_session: BTreeSet<(Option<String>, u64)>,
+    by_expiry: BTreeSet<(u64, u64)>,
+    live: HashMap<Option<String>, usize>,
+    sequence: u64,
+}
+
+impl MemoryStorage {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty storage whose sequence continues after `last` (used by restore).
+    pub fn with_sequence(last: u64) -> Self {
+        MemoryStorage {
+            sequence: last,
+            ..Self::default()
+        }
+    }
+
+    /// How many records are stored.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    fn unindex(&mut self, r: &TaskRecord) {
+        self.by_seq.remove(&r.seq);
+        self.by_session.remove(&(r.session.clone(), r.seq));
+        if let Some(t) = r.expires_at_ms() {
+            self.by_expiry.remove(&(t, r.seq));
+        }
+        if !r.status().is_terminal() {
+            if let Some(n) = self.live.get_mut(&r.session) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    self.live.remove(&r.session);
+                }
+            }
+        }
+    }
+
+    fn index(&mut self, r: &TaskRecord) {
+        self.by_seq.insert(r.seq, r.id.clone());
+        self.by_session.insert((r.session.clone(), r.seq));
+        if let Some(t) = r.expires_at_ms() {
+            self.by_expiry.insert((t, r.seq));
+        }
+        if !r.status().is_terminal() {
+            *self.live.entry(r.session.clone()).or_insert(0) += 1;
+        }
+        self.sequence = self.sequence.max(r.seq);
+    }
+
+    fn id_at(&self, seq: u64) -> Option<&TaskRecord> {
+        self.by_seq.get(&seq).and_then(|id| self.records.get(id))
+    }
+}
+
+impl Storage for MemoryStorage {
+    fn get(&self, id: &str) -> Option<TaskRecord> {
+        self.records.get(id).cloned()
+    }
+
+    fn put_if_version(
+        &mut self,
+        record: TaskRecord,
+        expected: Option<u64>,
+    ) -> Result<(), Conflict> {
+        let current = self.records.get(&record.id).map(|r| r.version);
+        if current != expected {
+            return Err(Conflict);
+        }
+        if let Some(old) = self.records.remove(&record.id) {
+            self.unindex(&old);
+        }
+        self.index(&record);
+        self.records.insert(record.id.clone(), record);
+        Ok(())
+    }
+
+    fn delete(&mut self, id: &str) -> Option<TaskRecord> {
+        let old = self.records.remove(id)?;
+        self.unindex(&old);
+        Some(old)
+    }
+
+    fn range_after(&self, scope: Scope<'_>, after: u64, limit: usize) -> Vec<TaskRecord> {
+        let Some(start) = after.checked_add(1) else {
+            return Vec::new();
+        };
+        match scope {
+            Scope::All => self
+                .by_seq
+                .range(start..)
+                .filter_map(|(_, id)| self.records.get(id))
+                .take(limit)
+                .cloned()
+                .collect(),
+            Scope::Session(s) => {
+                let key = s.map(str::to_owned);
+                self.by_session
+                    .range((key.clone(), start)..)
+                    .take_while(|(k, _)| *k == key)
+                    .filter_map(|(_, seq)| self.id_at(*seq))
+                    .take(limit)
+                    .cloned()
+                    .collect()
+            }
+        }
+    }
+
+    fn expired(&self, now_ms: u64, limit: usize) -> Vec<String> {
+        self.by_expiry
+            .range(..(now_ms, 0))
+            .filter_map(|(_, seq)| self.by_seq.get(seq).cloned())
+            .take(limit)
+            .collect()
+    }
+
+    fn count_live(&self, session: Option<&str>) -> usize {
+        self.live
+            .get(&session.map(str::to_owned))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn next_sequence(&mut self) -> u64 {
+        self.sequence = self.sequence.saturating_add(1);
+        self.sequence
+    }
+
+    fn last_sequence(&self) -> u64 {
+        self.sequence
+    }
+}
