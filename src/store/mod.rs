@@ -71,3 +71,6 @@ pub use random::{DeterministicRandom, RandomSource};
 pub use record::{InputEntry, InputState, TaskRecord, TaskState};
 pub use rules::Caller;
 pub use storage::{Conflict, MemoryStorage, Scope, Storage};
+
+#[cfg(test)]
+mod tests;

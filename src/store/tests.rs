@@ -1,0 +1,845 @@
+//! Unit tests of the store operations, one or more per `[store]` rule of TASKS-SPEC §D.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::model::common::{JsonObject, JsonRpcError};
+use crate::model::{ProtocolVersion, TaskStatus};
+
+const V25: ProtocolVersion = ProtocolVersion::V2025;
+const V26: ProtocolVersion = ProtocolVersion::V2026;
+const T0: u64 = 1_764_066_600_000;
+const HOST: Caller<'static> = Caller::Host;
+
+fn store(config: StoreConfig) -> Store<MemoryStorage, DeterministicRandom> {
+    Store::in_memory(config, DeterministicRandom::new(42))
+}
+
+fn default_store() -> Store<MemoryStorage, DeterministicRandom> {
+    store(StoreConfig::default())
+}
+
+fn obj(v: Value) -> JsonObject {
+    v.as_object().unwrap().clone()
+}
+
+fn elicit(msg: &str) -> Value {
+    json!({"method": "elicitation/create", "params": {"message": msg}})
+}
+
+fn err() -> JsonRpcError {
+    JsonRpcError {
+        code: -32603,
+        message: "boom".into(),
+        data: None,
+    }
+}
+
+// §D 19, 25: new tasks start working; the effective TTL is the requested one capped by the max.
+#[test]
+fn d19_d25_create_starts_working_with_effective_ttl() {
+    let mut s = store(StoreConfig {
+        max_ttl_ms: Some(5000),
+        default_ttl_ms: Some(1000),
+        ..StoreConfig::default()
+    });
+    let t = s.create(NewTask::new(V25).ttl(10_000), T0).unwrap();
+    assert_eq!(t.status(), TaskStatus::Working);
+    assert_eq!((t.requested_ttl_ms, t.ttl_ms), (Some(10_000), Some(5000)));
+    assert_eq!(
+        (t.created_at_ms, t.last_updated_at_ms, t.version),
+        (T0, T0, 1)
+    );
+    assert_eq!(
+        s.create(NewTask::new(V25).ttl(200), T0).unwrap().ttl_ms,
+        Some(200)
+    );
+    assert_eq!(s.create(NewTask::new(V26), T0).unwrap().ttl_ms, Some(1000));
+    assert_eq!(
+        s.create(NewTask::new(V26).ttl(0), T0).unwrap().ttl_ms,
+        Some(1)
+    );
+    let mut unlimited = store(StoreConfig {
+        max_ttl_ms: None,
+        default_ttl_ms: None,
+        ..StoreConfig::default()
+    });
+    assert_eq!(
+        unlimited.create(NewTask::new(V25), T0).unwrap().ttl_ms,
+        None
+    );
+    let wire = serde_json::to_value(
+        unlimited
+            .create(NewTask::new(V26), T0)
+            .unwrap()
+            .to_v26_task(),
+    )
+    .unwrap();
+    assert!(wire["ttlMs"].is_null());
+}
+
+// §D 18, 84: 128-bit random ids, unique.
+#[test]
+fn d18_ids_are_unique_random_hex() {
+    let mut s = default_store();
+    let mut ids = std::collections::HashSet::new();
+    for _ in 0..200 {
+        let id = s.create(NewTask::new(V25), T0).unwrap().id;
+        assert_eq!(id.len(), 32);
+        assert!(ids.insert(id));
+    }
+}
+
+/// Replays scripted 16-byte draws (then zeros).
+struct Script(Vec<[u8; 16]>);
+impl RandomSource for Script {
+    fn fill(&mut self, buf: &mut [u8]) {
+        let next = if self.0.is_empty() {
+            [0; 16]
+        } else {
+            self.0.remove(0)
+        };
+        for (d, s) in buf.iter_mut().zip(next) {
+            *d = s;
+        }
+    }
+}
+
+// §D 18: a colliding id is drawn again; a source that keeps colliding is an internal error.
+#[test]
+fn d18_id_collision_draws_again() {
+    let key = [9; 16];
+    let (a, b) = ([1; 16], [2; 16]);
+    let mut s = Store::in_memory(StoreConfig::default(), Script(vec![key, a, a, b]));
+    assert_eq!(s.create(NewTask::new(V25), T0).unwrap().id, "01".repeat(16));
+    assert_eq!(s.create(NewTask::new(V25), T0).unwrap().id, "02".repeat(16));
+    // From now on every draw is zeros: the first succeeds, the next collides every time.
+    s.create(NewTask::new(V25), T0).unwrap();
+    let e = s.create(NewTask::new(V25), T0).unwrap_err();
+    assert_eq!((e.clone(), e.code()), (StoreError::IdCollision, -32603));
+}
+
+// §D 20, 32: working ⇄ input_required; terminal statuses only through complete/fail/cancel.
+#[test]
+fn d20_only_allowed_edges() {
+    let mut s = default_store();
+    let id = s.create(NewTask::new(V25), T0).unwrap().id;
+    let t = s
+        .set_status(
+            HOST,
+            &id,
+            TaskStatus::InputRequired,
+            Some("need".into()),
+            T0 + 1,
+        )
+        .unwrap();
+    assert_eq!(
+        (t.status(), t.status_message.as_deref(), t.version),
+        (TaskStatus::InputRequired, Some("need"), 2)
+    );
+    let t = s
+        .set_status(
+            HOST,
+            &id,
+            TaskStatus::InputRequired,
+            Some("still".into()),
+            T0 + 2,
+        )
+        .unwrap();
+    assert_eq!((t.status(), t.version), (TaskStatus::InputRequired, 3));
+    s.set_status(HOST, &id, TaskStatus::Working, None, T0 + 3)
+        .unwrap();
+    for to in [
+        TaskStatus::Completed,
+        TaskStatus::Failed,
+        TaskStatus::Cancelled,
+    ] {
+        let e = s.set_status(HOST, &id, to, None, T0 + 4).unwrap_err();
+        assert_eq!(
+            e,
+            StoreError::InvalidTransition {
+                from: TaskStatus::Working,
+                to
+            }
+        );
+    }
+    let done = s
+        .complete(HOST, &id, obj(json!({"content": []})), None, T0 + 5)
+        .unwrap();
+    assert_eq!(done.status(), TaskStatus::Completed);
+    for to in TaskStatus::ALL {
+        assert_eq!(
+            s.set_status(HOST, &id, to, None, T0 + 6).unwrap_err(),
+            StoreError::AlreadyTerminal {
+                status: TaskStatus::Completed
+            }
+        );
+    }
+    assert_eq!(s.get(HOST, &id, T0 + 7).unwrap(), done);
+}
+
+// §D 21, 93: terminal payloads never change; the first terminal outcome wins.
+#[test]
+fn d21_d93_first_terminal_outcome_wins() {
+    let mut s = default_store();
+    let id = s.create(NewTask::new(V25), T0).unwrap().id;
+    let cancelled = s
+        .cancel(Caller::Session(None), &id, V25, None, T0 + 1)
+        .unwrap();
+    assert!(cancelled.changed);
+    assert_eq!(cancelled.task.status(), TaskStatus::Cancelled);
+    // The work finishes later: discarded, reported as AlreadyTerminal.
+    let late = s
+        .complete(HOST, &id, obj(json!({"content": []})), None, T0 + 2)
+        .unwrap_err();
+    assert_eq!(
+        late,
+        StoreError::AlreadyTerminal {
+            status: TaskStatus::Cancelled
+        }
+    );
+    assert_eq!(s.fail(HOST, &id, err(), None, T0 + 3).unwrap_err(), late);
+    assert_eq!(s.get(HOST, &id, T0 + 4).unwrap(), cancelled.task);
+
+    let id = s.create(NewTask::new(V26), T0).unwrap().id;
+    let done = s
+        .complete(
+            HOST,
+            &id,
+            obj(json!({"content": [], "isError": true})),
+            None,
+            T0 + 1,
+        )
+        .unwrap();
+    assert!(s
+        .complete(HOST, &id, obj(json!({"other": 1})), None, T0 + 2)
+        .is_err());
+    assert!(s.fail(HOST, &id, err(), None, T0 + 2).is_err());
+    assert_eq!(s.get(HOST, &id, T0 + 3).unwrap(), done);
+}
+
+// §D 22 (V25: -32602) and §D 90 (V26: idempotent ack) for cancelling a terminal task.
+#[test]
+fn d22_d90_cancel_of_terminal_task_per_version() {
+    let mut s = default_store();
+    let id = s.create(NewTask::new(V25), T0).unwrap().id;
+    let failed = s.fail(HOST, &id, err(), None, T0 + 1).unwrap();
+    let e = s
+        .cancel(Caller::Session(None), &id, V25, None, T0 + 2)
+        .unwrap_err();
+    assert_eq!(
+        (e.code(), e.clone()),
+        (
+            -32602,
+            StoreError::AlreadyTerminal {
+                status: TaskStatus::Failed
+            }
+        )
+    );
+    let ack = s
+        .cancel(Caller::Session(None), &id, V26, None, T0 + 2)
+        .unwrap();
+    assert!(!ack.changed);
+    assert_eq!(ack.task, failed);
+    // V25 cancel of a cancelled task is an error too; V26 acks again.
+    let id = s.create(NewTask::new(V26), T0).unwrap().id;
+    assert!(
+        s.cancel(HOST, &id, V26, Some("stop".into()), T0 + 1)
+            .unwrap()
+            .changed
+    );
+    assert!(!s.cancel(HOST, &id, V26, None, T0 + 2).unwrap().changed);
+    assert!(s.cancel(HOST, &id, V25, None, T0 + 2).is_err());
+    assert_eq!(
+        s.get(HOST, &id, T0 + 3).unwrap().status_message.as_deref(),
+        Some("stop")
+    );
+}
+
+// §D 44, 91: failed carries the JSON-RPC error and a diagnostic statusMessage.
+#[test]
+fn d91_fail_carries_error_and_message() {
+    let mut s = default_store();
+    let id = s.create(NewTask::new(V26), T0).unwrap().id;
+    let t = s.fail(HOST, &id, err(), None, T0 + 1).unwrap();
+    assert_eq!(t.status_message.as_deref(), Some("boom"));
+    let wire = serde_json::to_value(t.to_v26_detailed()).unwrap();
+    assert_eq!(wire["error"], json!({"code": -32603, "message": "boom"}));
+    assert!(wire.get("result").is_none());
+}
+
+// §D 28: createdAt immutable, lastUpdatedAt non-decreasing even when the clock goes back.
+#[test]
+fn d28_timestamps_never_go_back() {
+    let mut s = default_store();
+    let id = s.create(NewTask::new(V25), T0).unwrap().id;
+    let t = s
+        .set_status(HOST, &id, TaskStatus::InputRequired, None, T0 + 50)
+        .unwrap();
+    assert_eq!(t.last_updated_at_ms, T0 + 50);
+    let t = s
+        .set_status(HOST, &id, TaskStatus::Working, None, T0 + 10)
+        .unwrap();
+    assert_eq!((t.created_at_ms, t.last_updated_at_ms), (T0, T0 + 50));
+}
+
+// §D 26, 94: nothing is purged before createdAt + ttl; afterwards the id is not found (-32602).
+#[test]
+fn d26_ttl_purges_lazily_and_by_sweep() {
+    let mut s = store(StoreConfig {
+        record_changes: true,
+        ..StoreConfig::default()
+    });
+    let a = s.create(NewTask::new(V25).ttl(1000), T0).unwrap().id;
+    let b = s.create(NewTask::new(V25).ttl(1000), T0).unwrap().id;
+    let c = s.create(NewTask::new(V25).ttl(5000), T0).unwrap().id;
+    assert_eq!(s.sweep(T0 + 1000, 100), 0);
+    assert!(
+        s.get(HOST, &a, T0 + 1000).is_ok(),
+        "readable until createdAt + ttl"
+    );
+    // A running task expires like any other (the host chose the TTL), but only after it.
+    let e = s.get(Caller::Session(None), &a, T0 + 1001).unwrap_err();
+    assert_eq!((e.clone(), e.code()), (StoreError::NotFound, -32602));
+    assert_eq!(s.storage().len(), 2, "purged lazily");
+    assert_eq!(s.sweep(T0 + 1001, 100), 1);
+    assert!(s.get(HOST, &b, T0 + 1001).is_err());
+    assert!(s.get(HOST, &c, T0 + 1001).is_ok());
+    assert_eq!(s.sweep(T0 + 10_000, 100), 1);
+    assert!(s.storage().is_empty());
+    let deleted = s
+        .take_changes()
+        .into_iter()
+        .filter(|c| {
+            matches!(
+                c,
+                Change::Deleted {
+                    reason: DeleteReason::Expired,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(deleted, 3);
+    // Operations on an expired id answer not found as well.
+    let d = s.create(NewTask::new(V26).ttl(10), T0).unwrap().id;
+    assert_eq!(
+        s.cancel(HOST, &d, V26, None, T0 + 11).unwrap_err(),
+        StoreError::NotFound
+    );
+}
+
+// §D 38: a session's tasks are invisible (not found) to other sessions and to calls without one.
+#[test]
+fn d38_sessions_are_isolated() {
+    let mut s = default_store();
+    let a = s.create(NewTask::new(V25).session("alice"), T0).unwrap().id;
+    let u = s.create(NewTask::new(V25), T0).unwrap().id;
+    let alice = Caller::Session(Some("alice"));
+    let bob = Caller::Session(Some("bob"));
+    let anon = Caller::Session(None);
+    assert!(s.get(alice, &a, T0).is_ok());
+    assert!(s.get(HOST, &a, T0).is_ok());
+    for other in [bob, anon] {
+        assert_eq!(s.get(other, &a, T0).unwrap_err(), StoreError::NotFound);
+        assert_eq!(
+            s.cancel(other, &a, V25, None, T0).unwrap_err(),
+            StoreError::NotFound
+        );
+        assert_eq!(
+            s.take_input(other, &a, obj(json!({"k": {}})), T0)
+                .unwrap_err(),
+            StoreError::NotFound
+        );
+    }
+    assert_eq!(s.get(alice, &a, T0).unwrap().status(), TaskStatus::Working);
+    assert_eq!(s.get(alice, &u, T0).unwrap_err(), StoreError::NotFound);
+    assert!(s.get(anon, &u, T0).is_ok());
+    let ids = |p: ListPage| p.tasks.into_iter().map(|t| t.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(s.list(alice, None, None, T0).unwrap()),
+        std::slice::from_ref(&a)
+    );
+    assert!(ids(s.list(bob, None, None, T0).unwrap()).is_empty());
+    assert_eq!(
+        ids(s.list(anon, None, None, T0).unwrap()),
+        std::slice::from_ref(&u)
+    );
+    assert_eq!(
+        ids(s.list(HOST, None, None, T0).unwrap()),
+        [a.clone(), u.clone()]
+    );
+
+    let mut shared = store(StoreConfig {
+        share_across_sessions: true,
+        ..StoreConfig::default()
+    });
+    let a = shared
+        .create(NewTask::new(V25).session("alice"), T0)
+        .unwrap()
+        .id;
+    assert!(shared.get(bob, &a, T0).is_ok());
+    assert_eq!(ids(shared.list(anon, None, None, T0).unwrap()), [a]);
+}
+
+// §D 42: a per-session cap on live (non-terminal, unexpired) tasks.
+#[test]
+fn d42_session_cap_counts_live_tasks() {
+    let mut s = store(StoreConfig {
+        max_live_tasks_per_session: Some(2),
+        ..StoreConfig::default()
+    });
+    let x = || NewTask::new(V25).session("x");
+    let a = s.create(x(), T0).unwrap().id;
+    s.create(x().ttl(100), T0).unwrap();
+    let e = s.create(x(), T0).unwrap_err();
+    assert_eq!(
+        (e.clone(), e.code()),
+        (StoreError::SessionCapReached { limit: 2 }, -32010)
+    );
+    assert!(
+        s.create(NewTask::new(V25).session("y"), T0).is_ok(),
+        "other sessions unaffected"
+    );
+    for _ in 0..5 {
+        assert!(
+            s.create(NewTask::new(V25), T0).is_ok(),
+            "unbound tasks are not capped"
+        );
+    }
+    // An expired task frees its slot (even before any sweep).
+    assert!(s.create(x(), T0 + 101).is_ok());
+    assert!(s.create(x(), T0 + 101).is_err());
+    // A finished task frees its slot.
+    s.complete(HOST, &a, JsonObject::new(), None, T0 + 102)
+        .unwrap();
+    assert!(s.create(x(), T0 + 103).is_ok());
+}
+
+fn page_ids(p: &ListPage) -> Vec<String> {
+    p.tasks.iter().map(|t| t.id.clone()).collect()
+}
+
+// §D 36, 37: pages in creation order; nextCursor exactly while more tasks exist.
+#[test]
+fn d36_list_pages_with_cursors() {
+    let mut s = store(StoreConfig {
+        page_size: 3,
+        ..StoreConfig::default()
+    });
+    let all: Vec<String> = (0..7)
+        .map(|_| s.create(NewTask::new(V25), T0).unwrap().id)
+        .collect();
+    let anon = Caller::Session(None);
+    let p1 = s.list(anon, None, None, T0).unwrap();
+    let p2 = s.list(anon, p1.next_cursor.as_deref(), None, T0).unwrap();
+    let p3 = s.list(anon, p2.next_cursor.as_deref(), None, T0).unwrap();
+    assert_eq!([page_ids(&p1), page_ids(&p2), page_ids(&p3)].concat(), all);
+    assert!(p3.next_cursor.is_none());
+    // Exactly a multiple of the page size: no cursor after the last full page.
+    s.remove(HOST, &all[6], T0).unwrap();
+    let p2 = s.list(anon, p1.next_cursor.as_deref(), None, T0).unwrap();
+    assert_eq!(page_ids(&p2), all[3..6]);
+    assert!(p2.next_cursor.is_none());
+    // `limit` shrinks pages, never grows them.
+    assert_eq!(s.list(anon, None, Some(2), T0).unwrap().tasks.len(), 2);
+    assert_eq!(s.list(anon, None, Some(100), T0).unwrap().tasks.len(), 3);
+}
+
+// §D 36: stable while tasks are created and deleted between pages (keyset, not offsets).
+#[test]
+fn d36_list_is_stable_under_inserts_and_deletes() {
+    let mut s = store(StoreConfig {
+        page_size: 2,
+        ..StoreConfig::default()
+    });
+    let ids: Vec<String> = (0..4)
+        .map(|_| s.create(NewTask::new(V25), T0).unwrap().id)
+        .collect();
+    let p1 = s.list(HOST, None, None, T0).unwrap();
+    assert_eq!(page_ids(&p1), ids[..2]);
+    s.remove(HOST, &ids[0], T0).unwrap(); // before the cursor
+    s.remove(HOST, &ids[2], T0).unwrap(); // after the cursor
+    let new = s.create(NewTask::new(V25), T0).unwrap().id;
+    let p2 = s.list(HOST, p1.next_cursor.as_deref(), None, T0).unwrap();
+    assert_eq!(page_ids(&p2), [ids[3].clone(), new]);
+    assert!(p2.next_cursor.is_none());
+}
+
+// Expired tasks met while listing are purged and skipped; pages still fill up.
+#[test]
+fn d26_list_skips_and_purges_expired() {
+    let mut s = store(StoreConfig {
+        page_size: 2,
+        ..StoreConfig::default()
+    });
+    let keep: Vec<String> = (0..6)
+        .filter_map(|i| {
+            let ttl = if i % 2 == 0 { 10 } else { 10_000 };
+            let id = s.create(NewTask::new(V25).ttl(ttl), T0).unwrap().id;
+            (i % 2 == 1).then_some(id)
+        })
+        .collect();
+    let p1 = s.list(HOST, None, None, T0 + 100).unwrap();
+    assert_eq!(page_ids(&p1), keep[..2]);
+    let p2 = s
+        .list(HOST, p1.next_cursor.as_deref(), None, T0 + 100)
+        .unwrap();
+    assert_eq!(page_ids(&p2), keep[2..]);
+    assert!(p2.next_cursor.is_none());
+    assert_eq!(s.storage().len(), 3);
+}
+
+// §D 35, 38: forged, altered, empty or foreign cursors answer -32602.
+#[test]
+fn d35_invalid_cursors() {
+    let mut s = store(StoreConfig {
+        page_size: 1,
+        ..StoreConfig::default()
+    });
+    for session in ["a", "a", "b", "b"] {
+        s.create(NewTask::new(V25).session(session), T0).unwrap();
+    }
+    let a = Caller::Session(Some("a"));
+    let b = Caller::Session(Some("b"));
+    let ca = s.list(a, None, None, T0).unwrap().next_cursor.unwrap();
+    assert!(s.list(a, Some(&ca), None, T0).is_ok());
+    for bad in [
+        "",
+        "0",
+        "not a cursor",
+        &"0".repeat(32),
+        &ca.to_uppercase()[..31],
+    ] {
+        let e = s.list(a, Some(bad), None, T0).unwrap_err();
+        assert_eq!(
+            (e.clone(), e.code()),
+            (StoreError::InvalidCursor, -32602),
+            "{bad:?}"
+        );
+    }
+    assert_eq!(
+        s.list(b, Some(&ca), None, T0).unwrap_err(),
+        StoreError::InvalidCursor
+    );
+    assert_eq!(
+        s.list(Caller::Session(None), Some(&ca), None, T0)
+            .unwrap_err(),
+        StoreError::InvalidCursor
+    );
+    // Another store (another key) does not accept it either.
+    let mut other = Store::in_memory(StoreConfig::default(), DeterministicRandom::new(7));
+    assert_eq!(
+        other.list(a, Some(&ca), None, T0).unwrap_err(),
+        StoreError::InvalidCursor
+    );
+}
+
+// §D 85, 87, 88, 32: input keys, outstanding set, partial answers.
+#[test]
+fn d87_d88_input_requests_and_responses() {
+    let mut s = default_store();
+    let id = s.create(NewTask::new(V26), T0).unwrap().id;
+    let c = Caller::Session(None);
+    let t = s
+        .raise_input(
+            HOST,
+            &id,
+            obj(json!({"a": elicit("A"), "b": elicit("B")})),
+            None,
+            T0 + 1,
+        )
+        .unwrap();
+    assert_eq!(t.status(), TaskStatus::InputRequired);
+    let wire = serde_json::to_value(t.to_v26_detailed()).unwrap();
+    assert_eq!(
+        wire["inputRequests"],
+        json!({"a": elicit("A"), "b": elicit("B")})
+    );
+    // Re-raising an outstanding key with the same request: idempotent.
+    let again = s
+        .raise_input(HOST, &id, obj(json!({"a": elicit("A")})), None, T0 + 2)
+        .unwrap();
+    assert_eq!(again.version, t.version);
+    // With another request: the key is taken.
+    assert_eq!(
+        s.raise_input(HOST, &id, obj(json!({"a": elicit("other")})), None, T0 + 2)
+            .unwrap_err(),
+        StoreError::InputKeyReused { key: "a".into() }
+    );
+    // Partial answer: stays input_required; unknown keys ignored.
+    let r = s
+        .take_input(
+            c,
+            &id,
+            obj(json!({"a": {"action": "accept"}, "zz": {}})),
+            T0 + 3,
+        )
+        .unwrap();
+    assert_eq!(
+        (r.accepted, r.ignored),
+        (vec!["a".to_owned()], vec!["zz".to_owned()])
+    );
+    assert_eq!(r.task.status(), TaskStatus::InputRequired);
+    assert_eq!(r.task.outstanding_keys().collect::<Vec<_>>(), ["b"]);
+    // Answering again: ignored, nothing written.
+    let r2 = s
+        .take_input(c, &id, obj(json!({"a": {"action": "decline"}})), T0 + 4)
+        .unwrap();
+    assert_eq!(
+        (r2.accepted.len(), r2.ignored.len(), r2.task.version),
+        (0, 1, r.task.version)
+    );
+    // An answered key is never reused.
+    assert!(s
+        .raise_input(HOST, &id, obj(json!({"a": elicit("A")})), None, T0 + 5)
+        .is_err());
+    // The last outstanding answer resumes the task.
+    let r3 = s
+        .take_input(c, &id, obj(json!({"b": {"action": "accept"}})), T0 + 6)
+        .unwrap();
+    assert_eq!(r3.task.status(), TaskStatus::Working);
+    assert!(matches!(
+        &r3.task.inputs["a"].state,
+        InputState::Answered { response } if response == &json!({"action": "accept"})
+    ));
+    // Leaving input_required another way supersedes what was outstanding.
+    s.raise_input(
+        HOST,
+        &id,
+        obj(json!({"c": {"method": "roots/list"}})),
+        None,
+        T0 + 7,
+    )
+    .unwrap();
+    s.set_status(HOST, &id, TaskStatus::Working, None, T0 + 8)
+        .unwrap();
+    let r4 = s
+        .take_input(c, &id, obj(json!({"c": {"roots": []}})), T0 + 9)
+        .unwrap();
+    assert_eq!(r4.ignored, ["c"]);
+    assert!(s
+        .raise_input(
+            HOST,
+            &id,
+            obj(json!({"c": {"method": "roots/list"}})),
+            None,
+            T0 + 10
+        )
+        .is_err());
+    // Terminal: raising is refused, answers are ignored.
+    s.raise_input(
+        HOST,
+        &id,
+        obj(json!({"d": {"method": "roots/list"}})),
+        None,
+        T0 + 11,
+    )
+    .unwrap();
+    let done = s
+        .complete(HOST, &id, JsonObject::new(), None, T0 + 12)
+        .unwrap();
+    assert_eq!(done.outstanding_keys().count(), 0);
+    assert_eq!(
+        s.raise_input(
+            HOST,
+            &id,
+            obj(json!({"e": {"method": "roots/list"}})),
+            None,
+            T0 + 13
+        )
+        .unwrap_err(),
+        StoreError::AlreadyTerminal {
+            status: TaskStatus::Completed
+        }
+    );
+    assert_eq!(
+        s.take_input(c, &id, obj(json!({"d": {}})), T0 + 13)
+            .unwrap()
+            .ignored,
+        ["d"]
+    );
+}
+
+#[test]
+fn d70_input_requests_are_checked() {
+    let mut s = default_store();
+    let id = s.create(NewTask::new(V26), T0).unwrap().id;
+    for bad in [
+        json!({}),
+        json!({"k": 1}),
+        json!({"k": {"method": "tools/call", "params": {}}}),
+        json!({"k": {"method": "elicitation/create"}}),
+        json!({"k": {"method": "roots/list", "params": 3}}),
+    ] {
+        let e = s
+            .raise_input(HOST, &id, obj(bad.clone()), None, T0)
+            .unwrap_err();
+        assert!(matches!(e, StoreError::InvalidInputRequest { .. }), "{bad}");
+    }
+    assert_eq!(s.get(HOST, &id, T0).unwrap().version, 1);
+}
+
+/// A storage that loses the first `n` compare-and-swaps of existing records.
+struct Flaky {
+    inner: MemoryStorage,
+    conflicts: usize,
+}
+impl Storage for Flaky {
+    fn get(&self, id: &str) -> Option<TaskRecord> {
+        self.inner.get(id)
+    }
+    fn put_if_version(&mut self, r: TaskRecord, expected: Option<u64>) -> Result<(), Conflict> {
+        if expected.is_some() && self.conflicts > 0 {
+            self.conflicts -= 1;
+            return Err(Conflict);
+        }
+        self.inner.put_if_version(r, expected)
+    }
+    fn delete(&mut self, id: &str) -> Option<TaskRecord> {
+        self.inner.delete(id)
+    }
+    fn range_after(&self, scope: Scope<'_>, after: u64, limit: usize) -> Vec<TaskRecord> {
+        self.inner.range_after(scope, after, limit)
+    }
+    fn expired(&self, now_ms: u64, limit: usize) -> Vec<String> {
+        self.inner.expired(now_ms, limit)
+    }
+    fn count_live(&self, session: Option<&str>) -> usize {
+        self.inner.count_live(session)
+    }
+    fn next_sequence(&mut self) -> u64 {
+        self.inner.next_sequence()
+    }
+    fn last_sequence(&self) -> u64 {
+        self.inner.last_sequence()
+    }
+}
+
+// Writes are compare-and-swaps with a bounded retry; exhaustion is -32603.
+#[test]
+fn cas_retries_then_gives_up() {
+    let flaky = Flaky {
+        inner: MemoryStorage::new(),
+        conflicts: ops::CAS_ATTEMPTS - 1,
+    };
+    let mut s = Store::new(StoreConfig::default(), flaky, DeterministicRandom::new(1));
+    let id = s.create(NewTask::new(V25), T0).unwrap().id;
+    assert_eq!(
+        s.cancel(HOST, &id, V25, None, T0).unwrap().task.status(),
+        TaskStatus::Cancelled
+    );
+    let flaky = Flaky {
+        inner: MemoryStorage::new(),
+        conflicts: usize::MAX,
+    };
+    let mut s = Store::new(StoreConfig::default(), flaky, DeterministicRandom::new(1));
+    let id = s.create(NewTask::new(V25), T0).unwrap().id;
+    let e = s.cancel(HOST, &id, V25, None, T0).unwrap_err();
+    assert_eq!((e.clone(), e.code()), (StoreError::Conflict, -32603));
+    assert_eq!(s.get(HOST, &id, T0).unwrap().status(), TaskStatus::Working);
+}
+
+// Every write leaves a Change when the host asks for them.
+#[test]
+fn changes_follow_every_write() {
+    let mut s = store(StoreConfig {
+        record_changes: true,
+        ..StoreConfig::default()
+    });
+    let id = s.create(NewTask::new(V26), T0).unwrap().id;
+    s.set_status(HOST, &id, TaskStatus::InputRequired, None, T0 + 1)
+        .unwrap();
+    s.cancel(HOST, &id, V26, None, T0 + 2).unwrap();
+    s.cancel(HOST, &id, V26, None, T0 + 3).unwrap(); // no-op: no change
+    s.remove(HOST, &id, T0 + 4).unwrap();
+    let kinds: Vec<String> = s
+        .take_changes()
+        .iter()
+        .map(|c| {
+            serde_json::to_value(c).unwrap()["kind"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(kinds, ["created", "updated", "updated", "deleted"]);
+    assert!(s.take_changes().is_empty());
+    let mut quiet = default_store();
+    quiet.create(NewTask::new(V26), T0).unwrap();
+    assert!(quiet.take_changes().is_empty());
+}
+
+// Durability: restore(snapshot) is the same store; cursors and ordering survive the restart.
+#[test]
+fn snapshot_restore_keeps_tasks_cursors_and_order() {
+    let mut s = store(StoreConfig {
+        page_size: 2,
+        ..StoreConfig::default()
+    });
+    let ids: Vec<String> = (0..5)
+        .map(|_| s.create(NewTask::new(V26).session("x"), T0).unwrap().id)
+        .collect();
+    s.raise_input(HOST, &ids[1], obj(json!({"k": elicit("?")})), None, T0 + 1)
+        .unwrap();
+    s.complete(HOST, &ids[2], obj(json!({"content": []})), None, T0 + 1)
+        .unwrap();
+    let x = Caller::Session(Some("x"));
+    let cursor = s.list(x, None, None, T0).unwrap().next_cursor.unwrap();
+    let snap = s.snapshot();
+    let mut r = Store::restore(snap.clone(), DeterministicRandom::new(99)).unwrap();
+    assert_eq!(r.snapshot(), snap);
+    assert_eq!(
+        r.get(x, &ids[1], T0 + 2).unwrap(),
+        s.get(x, &ids[1], T0 + 2).unwrap()
+    );
+    assert_eq!(
+        page_ids(&r.list(x, Some(&cursor), None, T0).unwrap()),
+        ids[2..4]
+    );
+    let new = r.create(NewTask::new(V26).session("x"), T0 + 3).unwrap();
+    assert!(
+        new.seq > s.get(HOST, &ids[4], T0).unwrap().seq,
+        "sequence continues"
+    );
+}
+
+#[test]
+fn restore_rejects_bad_snapshots() {
+    let mut s = default_store();
+    s.create(NewTask::new(V25), T0).unwrap();
+    s.create(NewTask::new(V25), T0).unwrap();
+    let good = s.snapshot();
+    let restore = |v: Value| Store::restore(v, DeterministicRandom::new(1)).err();
+    let mut bad = vec![json!(null), json!({"format": "x"})];
+    let mut v = good.clone();
+    v["format"] = json!("other");
+    bad.push(v);
+    let mut v = good.clone();
+    v["cursorKey"] = json!("zz");
+    bad.push(v);
+    let mut v = good.clone();
+    v["tasks"][1]["seq"] = v["tasks"][0]["seq"].clone();
+    bad.push(v);
+    let mut v = good.clone();
+    v["tasks"][1]["id"] = v["tasks"][0]["id"].clone();
+    v["tasks"][1]["seq"] = json!(2);
+    bad.push(v);
+    let mut v = good.clone();
+    v["tasks"][0]["lastUpdatedAtMs"] = json!(0);
+    bad.push(v);
+    let mut v = good.clone();
+    v["sequence"] = json!(1);
+    bad.push(v);
+    for b in bad {
+        let e = restore(b.clone());
+        assert!(matches!(e, Some(StoreError::InvalidSnapshot { .. })), "{b}");
+    }
+    assert!(restore(good).is_none());
+}
