@@ -33,6 +33,8 @@
 //!   `tasks/get|update|cancel` all answer -32602 ([`StoreError::NotFound`], "Task not found
 //!   (unknown, expired or purged)"): unknown, expired and purged ids are indistinguishable, which
 //!   also keeps a foreign session's ids indistinguishable from unknown ones.
+//!   An expired task is deleted, never turned into `failed` (the cleaner reading of §E 6: V26
+//!   `failed` must carry a JSON-RPC error of the underlying request, and expiry is not one).
 //! * **Sessions** (§D 38): a task bound to a session is visible to that session only; a task
 //!   bound to none is visible only to calls without a session; anything else answers
 //!   `NotFound`, never "forbidden". [`StoreConfig::share_across_sessions`] opts out.
