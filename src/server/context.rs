@@ -1,0 +1,130 @@
+//! What the host knows about a request beyond its body: the protocol version, the session, and
+//! what a V25 server declared at `initialize`.
+
+use serde_json::{Map, Value};
+
+use crate::model::common::{JsonObject, META_PROTOCOL_VERSION};
+use crate::model::ProtocolVersion;
+use crate::store::Caller;
+
+/// The task capabilities a V25 server declared in its `InitializeResult` (§A.e): methods it did
+/// not declare answer -32601, and a server that did not declare `tasks.requests.tools.call`
+/// ignores `params.task` (§D 40).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct V25Declared {
+    /// `capabilities.tasks.list`.
+    pub list: bool,
+    /// `capabilities.tasks.cancel`.
+    pub cancel: bool,
+    /// `capabilities.tasks.requests.tools.call`.
+    pub tool_calls: bool,
+}
+
+impl V25Declared {
+    /// Everything declared.
+    pub const ALL: V25Declared = V25Declared {
+        list: true,
+        cancel: true,
+        tool_calls: true,
+    };
+
+    /// The `capabilities.tasks` object of the `InitializeResult` that declares exactly this
+    /// (leaves are `{}`, §D 12); `None` when nothing is declared.
+    pub fn capabilities(&self) -> Option<Value> {
+        let mut tasks = Map::new();
+        if self.list {
+            tasks.insert("list".into(), Value::Object(Map::new()));
+        }
+        if self.cancel {
+            tasks.insert("cancel".into(), Value::Object(Map::new()));
+        }
+        if self.tool_calls {
+            tasks.insert(
+                "requests".into(),
+                serde_json::json!({ "tools": { "call": {} } }),
+            );
+        }
+        (!tasks.is_empty()).then_some(Value::Object(tasks))
+    }
+}
+
+impl Default for V25Declared {
+    fn default() -> Self {
+        V25Declared::ALL
+    }
+}
+
+/// The context of one request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestContext {
+    /// The protocol version the request is served under: the one negotiated at `initialize`
+    /// (V25), or the one the request's own `_meta` names (V26; see [`request_protocol`]).
+    pub version: ProtocolVersion,
+    /// The session (authorization context) the request comes from; tasks are bound to it and
+    /// invisible to every other one (§D 38). `None`: no session.
+    pub session: Option<String>,
+    /// V25 only: what the server declared (ignored under V26).
+    pub declared: V25Declared,
+}
+
+impl RequestContext {
+    /// A V25 request without session, the server having declared everything.
+    pub fn v25() -> Self {
+        RequestContext {
+            version: ProtocolVersion::V2025,
+            session: None,
+            declared: V25Declared::ALL,
+        }
+    }
+
+    /// A V26 request without session.
+    pub fn v26() -> Self {
+        RequestContext {
+            version: ProtocolVersion::V2026,
+            session: None,
+            declared: V25Declared::ALL,
+        }
+    }
+
+    /// A context for `version`.
+    pub fn new(version: ProtocolVersion) -> Self {
+        match version {
+            ProtocolVersion::V2025 => Self::v25(),
+            ProtocolVersion::V2026 => Self::v26(),
+        }
+    }
+
+    /// The same context bound to `session`.
+    pub fn session(mut self, session: impl Into<String>) -> Self {
+        self.session = Some(session.into());
+        self
+    }
+
+    /// The same context with the V25 declarations `declared`.
+    pub fn declared(mut self, declared: V25Declared) -> Self {
+        self.declared = declared;
+        self
+    }
+
+    /// The store caller of this request.
+    pub fn caller(&self) -> Caller<'_> {
+        Caller::Session(self.session.as_deref())
+    }
+}
+
+/// The protocol version a request's own `params._meta["io.modelcontextprotocol/protocolVersion"]`
+/// names, when it names one this crate speaks (2026-07-28 requests always carry it, §B.a).
+pub fn request_protocol(request: &Value) -> Option<ProtocolVersion> {
+    request
+        .get("params")
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(META_PROTOCOL_VERSION))
+        .and_then(Value::as_str)
+        .and_then(ProtocolVersion::parse)
+}
+
+/// Whether the request's own `_meta` clientCapabilities declare the tasks extension (§B.e; a
+/// client declaring only the V25 `capabilities.tasks` does not, §D 80). The validator's rule.
+pub fn declares_extension(params: Option<&JsonObject>) -> bool {
+    crate::validate::v2026::declares_extension(params)
+}

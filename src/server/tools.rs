@@ -1,0 +1,371 @@
+//! Answering a `tools/call` (issue 3 §2): [`TaskServer::begin_tool_call`] decides between running
+//! it synchronously, making it a task (answering `CreateTaskResult` once the task is stored,
+//! §D 82) and refusing it; [`TaskServer::finish_tool_call`] stores what the tool ended with.
+//!
+//! | | V25 (2025-11-25) | V26 (2026-07-28) |
+//! |---|---|---|
+//! | opt-in | `params.task` on the request (§A.e) | the extension in the request's own `_meta` clientCapabilities (§B.e); `params.task` ignored (§D 80) |
+//! | [`TaskSupport::Forbidden`] | plain: run; augmented: -32601 (§D 41 SHOULD) | run |
+//! | [`TaskSupport::Optional`] | plain: run; augmented: task | declared: task; else run |
+//! | [`TaskSupport::Required`] | plain: -32601 (§D 41 MUST); augmented: task | declared: task; else -32021 (§D 78) |
+//! | server did not declare `tasks.requests.tools.call` | run, `params.task` ignored (§D 40) | — |
+//! | tool result `isError: true` | task `failed`, result kept for `tasks/result` (§D 44) | task `completed` with the result (§D 91) |
+//! | thrown JSON-RPC error | task `failed` with that error | task `failed` with that error (§D 91) |
+
+use serde_json::{json, Map, Value};
+
+use crate::model::common::{JsonObject, JsonRpcError};
+use crate::model::{ProtocolVersion, TaskStatus};
+use crate::store::{Caller, NewTask, RandomSource, Storage, StoreError, TaskRecord};
+
+use super::context::{declares_extension, RequestContext};
+use super::rpc::{self, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
+use super::TaskServer;
+
+/// The key under which a V25 task that failed because its tool result had `isError: true` keeps
+/// that result, in the `data` of its stored error (the store's `failed` carries an error only).
+/// `tasks/result` answers the result itself; a V26 `tasks/get` of such a task shows the error.
+pub const TOOL_RESULT_DATA_KEY: &str = "mcp-tasks-wasm/toolResult";
+
+/// Whether a tool may run as a task. V25: the tool's `execution.taskSupport` (absent =
+/// `Forbidden`, §D 11). V26 (no per-tool field on the wire): the server's policy for this call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TaskSupport {
+    /// Never a task.
+    #[default]
+    Forbidden,
+    /// A task when the client opted in (V25 `params.task`, V26 the extension), else synchronous.
+    Optional,
+    /// Only as a task: a call that did not opt in is refused.
+    Required,
+}
+
+impl TaskSupport {
+    /// Parses `execution.taskSupport` (`None` for anything else).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "forbidden" => Some(TaskSupport::Forbidden),
+            "optional" => Some(TaskSupport::Optional),
+            "required" => Some(TaskSupport::Required),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskSupport::Forbidden => "forbidden",
+            TaskSupport::Optional => "optional",
+            TaskSupport::Required => "required",
+        }
+    }
+}
+
+/// What [`TaskServer::begin_tool_call`] decided.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolCallDecision {
+    /// Run the tool and answer with [`sync_tool_response`].
+    Sync,
+    /// The task is stored: send `response` (the `CreateTaskResult`), run the tool, then call
+    /// [`TaskServer::finish_tool_call`] with `task_id`.
+    Task { task_id: String, response: Value },
+    /// Send this error response; do not run the tool.
+    Reject { response: Value },
+}
+
+impl ToolCallDecision {
+    /// The response to send now, if any.
+    pub fn response(&self) -> Option<&Value> {
+        match self {
+            ToolCallDecision::Sync => None,
+            ToolCallDecision::Task { response, .. } | ToolCallDecision::Reject { response } => {
+                Some(response)
+            }
+        }
+    }
+}
+
+/// How a tool call ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolOutcome {
+    /// The `CallToolResult` (possibly with `isError: true`).
+    Result(Value),
+    /// The call threw a JSON-RPC error.
+    RpcError {
+        code: i64,
+        message: String,
+        data: Option<Value>,
+    },
+}
+
+/// What [`TaskServer::finish_tool_call`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finished {
+    /// The outcome is stored; the task is terminal now.
+    Stored(Box<TaskRecord>),
+    /// The task was already terminal (typically cancelled first): the outcome is discarded, the
+    /// first terminal outcome wins (§D 21, 93).
+    AlreadyTerminal { status: TaskStatus },
+    /// The task is gone (expired or removed): nothing to store.
+    Gone,
+}
+
+impl<S: Storage, R: RandomSource> TaskServer<S, R> {
+    /// Decides how to answer a `tools/call` of a tool whose task support is `support` (see the
+    /// module table). A task is created (and stored) before its `CreateTaskResult` is returned
+    /// (§D 82). Requests other than `tools/call` are [`ToolCallDecision::Sync`]: nothing else is
+    /// task-augmentable on a server, and `params.task` elsewhere is ignored (§D 40).
+    pub fn begin_tool_call(
+        &mut self,
+        request: &Value,
+        ctx: &RequestContext,
+        support: TaskSupport,
+        now_ms: u64,
+    ) -> ToolCallDecision {
+        let req = match rpc::envelope(request) {
+            rpc::Envelope::Request(r) => r,
+            rpc::Envelope::Invalid { id, reason, .. } => {
+                return ToolCallDecision::Reject {
+                    response: rpc::failure(id, &rpc::error(rpc::INVALID_REQUEST, reason)),
+                }
+            }
+            rpc::Envelope::Notification { .. } | rpc::Envelope::NotARequest => {
+                return ToolCallDecision::Sync
+            }
+        };
+        if req.method != "tools/call" {
+            return ToolCallDecision::Sync;
+        }
+        let params = req.params_object();
+        let tool = params
+            .and_then(|p| p.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let reject = |e: JsonRpcError| ToolCallDecision::Reject {
+            response: rpc::failure(Some(req.id), &e),
+        };
+        let new_task = match ctx.version {
+            ProtocolVersion::V2025 => {
+                let task_param = params.and_then(|p| p.get("task"));
+                match (task_param, support) {
+                    // §D 40: not declared augmentable → process normally, ignore params.task.
+                    (Some(_), _) if !ctx.declared.tool_calls => {
+                        if support == TaskSupport::Required {
+                            return reject(required_error(tool));
+                        }
+                        return ToolCallDecision::Sync;
+                    }
+                    (Some(_), TaskSupport::Forbidden) => {
+                        return reject(rpc::error(
+                            METHOD_NOT_FOUND,
+                            format!(
+                            "Method not found: tool '{tool}' does not support task-augmented calls"
+                        ),
+                        ))
+                    }
+                    (Some(meta), _) => match requested_ttl(meta) {
+                        Ok(ttl) => NewTask {
+                            requested_ttl_ms: ttl,
+                            ..NewTask::new(ProtocolVersion::V2025)
+                        },
+                        Err(e) => return reject(e),
+                    },
+                    (None, TaskSupport::Required) => return reject(required_error(tool)),
+                    (None, _) => return ToolCallDecision::Sync,
+                }
+            }
+            ProtocolVersion::V2026 => match (support, declares_extension(params)) {
+                (TaskSupport::Forbidden, _) | (TaskSupport::Optional, false) => {
+                    return ToolCallDecision::Sync
+                }
+                (TaskSupport::Required, false) => {
+                    return reject(rpc::missing_extension("tools/call"))
+                }
+                (_, true) => NewTask::new(ProtocolVersion::V2026),
+            },
+        };
+        let new_task = NewTask {
+            session: ctx.session.clone(),
+            ..new_task
+        };
+        let record = match self.store_mut().create(new_task, now_ms) {
+            Ok(r) => r,
+            Err(e) => return reject(e.to_jsonrpc()),
+        };
+        let result = match ctx.version {
+            ProtocolVersion::V2025 => rpc::to_object(&record.to_v25()).map(|task| {
+                let mut m = Map::new();
+                m.insert("task".into(), Value::Object(task));
+                m
+            }),
+            ProtocolVersion::V2026 => rpc::to_object(&record.to_v26_task())
+                .map(|task| rpc::with_result_type("task", task)),
+        };
+        match result {
+            Ok(result) => ToolCallDecision::Task {
+                task_id: record.id.clone(),
+                response: rpc::success(req.id, result),
+            },
+            Err(e) => reject(e),
+        }
+    }
+
+    /// Stores how the tool of task `task_id` ended (see the module table): a JSON-RPC error
+    /// fails the task with that error; a result completes it, except that a V25 task whose
+    /// result has `isError: true` fails (the result kept for `tasks/result`). The version is that
+    /// of the request that created the task. A task already terminal keeps its outcome.
+    pub fn finish_tool_call(
+        &mut self,
+        task_id: &str,
+        outcome: ToolOutcome,
+        now_ms: u64,
+    ) -> Result<Finished, StoreError> {
+        let store = self.store_mut();
+        let record = match store.get(Caller::Host, task_id, now_ms) {
+            Ok(r) => r,
+            Err(StoreError::NotFound) => return Ok(Finished::Gone),
+            Err(e) => return Err(e),
+        };
+        if record.status().is_terminal() {
+            return Ok(Finished::AlreadyTerminal {
+                status: record.status(),
+            });
+        }
+        let host = Caller::Host;
+        let written = match outcome {
+            ToolOutcome::RpcError {
+                code,
+                message,
+                data,
+            } => store.fail(
+                host,
+                task_id,
+                JsonRpcError {
+                    code,
+                    message,
+                    data,
+                },
+                None,
+                now_ms,
+            ),
+            ToolOutcome::Result(Value::Object(result)) => {
+                let is_error = result.get("isError") == Some(&Value::Bool(true));
+                if is_error && record.protocol == ProtocolVersion::V2025 {
+                    // §D 44: V25 ends a tool error in `failed`, with a diagnostic message.
+                    let message = Some(diagnostic(&result));
+                    store.fail(host, task_id, tool_error(result), message, now_ms)
+                } else {
+                    // §D 91, 92: V26 keeps even an isError result as `completed`.
+                    store.complete(host, task_id, result, None, now_ms)
+                }
+            }
+            ToolOutcome::Result(_) => store.fail(
+                host,
+                task_id,
+                rpc::error(
+                    INTERNAL_ERROR,
+                    "Internal error: the tool returned a result that is not an object",
+                ),
+                None,
+                now_ms,
+            ),
+        };
+        match written {
+            Ok(r) => Ok(Finished::Stored(Box::new(r))),
+            Err(StoreError::AlreadyTerminal { status }) => Ok(Finished::AlreadyTerminal { status }),
+            Err(StoreError::NotFound) => Ok(Finished::Gone),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// The synchronous answer to a `tools/call` that ran to `outcome`: the result (V26: with
+/// `resultType: "complete"` when the tool gave none, §D 58) or the error.
+pub fn sync_tool_response(request: &Value, ctx: &RequestContext, outcome: ToolOutcome) -> Value {
+    let id = request.get("id").filter(|id| rpc::is_valid_id(id));
+    match outcome {
+        ToolOutcome::Result(Value::Object(mut result)) => {
+            if ctx.version == ProtocolVersion::V2026 && !result.contains_key("resultType") {
+                result = rpc::with_result_type("complete", result);
+            }
+            rpc::success(id.unwrap_or(&Value::Null), result)
+        }
+        ToolOutcome::Result(_) => rpc::failure(
+            id,
+            &rpc::error(
+                INTERNAL_ERROR,
+                "Internal error: the tool returned a result that is not an object",
+            ),
+        ),
+        ToolOutcome::RpcError {
+            code,
+            message,
+            data,
+        } => rpc::failure(
+            id,
+            &JsonRpcError {
+                code,
+                message,
+                data,
+            },
+        ),
+    }
+}
+
+/// The tool result a V25 isError failure keeps (see [`TOOL_RESULT_DATA_KEY`]).
+pub fn tool_result_of(error: &JsonRpcError) -> Option<JsonObject> {
+    error
+        .data
+        .as_ref()
+        .and_then(|d| d.get(TOOL_RESULT_DATA_KEY))
+        .and_then(Value::as_object)
+        .cloned()
+}
+
+fn tool_error(result: JsonObject) -> JsonRpcError {
+    JsonRpcError {
+        code: INTERNAL_ERROR,
+        message: "Tool execution error (the tool result has isError: true)".into(),
+        data: Some(json!({ TOOL_RESULT_DATA_KEY: result })),
+    }
+}
+
+/// "Tool reported an error: <its first text content, at most 200 characters>".
+fn diagnostic(result: &JsonObject) -> String {
+    let text = result
+        .get("content")
+        .and_then(Value::as_array)
+        .and_then(|c| {
+            c.iter()
+                .find_map(|item| item.get("text").and_then(Value::as_str))
+        });
+    match text {
+        Some(t) => format!(
+            "Tool reported an error: {}",
+            t.chars().take(200).collect::<String>()
+        ),
+        None => "Tool reported an error".into(),
+    }
+}
+
+fn required_error(tool: &str) -> JsonRpcError {
+    rpc::error(
+        METHOD_NOT_FOUND,
+        format!("Method not found: tool '{tool}' can only be called as a task (add params.task)"),
+    )
+}
+
+/// `params.task.ttl` (§D 10): absent or a non-negative integer.
+fn requested_ttl(meta: &Value) -> Result<Option<u64>, JsonRpcError> {
+    let invalid = |m: &str| rpc::error(INVALID_PARAMS, format!("Invalid params: {m}"));
+    let Value::Object(meta) = meta else {
+        return Err(invalid("`params.task` must be an object"));
+    };
+    match meta.get("ttl") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| invalid("`params.task.ttl` must be a non-negative integer")),
+        Some(_) => Err(invalid("`params.task.ttl` must be a non-negative integer")),
+    }
+}

@@ -1,0 +1,193 @@
+//! `tasks/*` of protocol 2025-11-25 (§A.b; §D 22, 23, 30, 31, 34–38).
+
+use serde_json::{json, Map, Value};
+
+use crate::model::common::{JsonObject, JsonRpcError, RELATED_TASK_META_KEY};
+use crate::model::ProtocolVersion;
+use crate::store::{Caller, RandomSource, Storage, Store, TaskRecord, TaskState};
+
+use super::context::RequestContext;
+use super::rpc::{self, Action, Request, INVALID_PARAMS};
+use super::tools::tool_result_of;
+use super::{Outcome, PendingResult, TaskEvent};
+
+const V: ProtocolVersion = ProtocolVersion::V2025;
+
+pub(super) fn handle<S: Storage, R: RandomSource>(
+    store: &mut Store<S, R>,
+    req: &Request<'_>,
+    ctx: &RequestContext,
+    now_ms: u64,
+) -> Outcome {
+    let answer = match req.method {
+        "tasks/get" => get(store, req, ctx, now_ms),
+        "tasks/result" => return result(store, req, ctx, now_ms),
+        "tasks/list" if ctx.declared.list => list(store, req, ctx, now_ms),
+        "tasks/cancel" if ctx.declared.cancel => return cancel(store, req, ctx, now_ms),
+        "tasks/list" | "tasks/cancel" => Err(rpc::method_not_found(req.method, V, false)),
+        other => Err(rpc::method_not_found(other, V, true)),
+    };
+    Outcome::reply(match answer {
+        Ok(result) => rpc::success(req.id, result),
+        Err(e) => rpc::failure(Some(req.id), &e),
+    })
+}
+
+/// `params.taskId` (§D 34: a related-task `_meta` on the request is ignored).
+fn task_id<'a>(req: &Request<'a>) -> Result<&'a str, JsonRpcError> {
+    req.params_object()
+        .and_then(|p| p.get("taskId"))
+        .and_then(Value::as_str)
+        .ok_or_else(rpc::invalid_task_id)
+}
+
+fn flat(record: &TaskRecord) -> Result<JsonObject, JsonRpcError> {
+    rpc::to_object(&record.to_v25())
+}
+
+fn get<S: Storage, R: RandomSource>(
+    store: &mut Store<S, R>,
+    req: &Request<'_>,
+    ctx: &RequestContext,
+    now_ms: u64,
+) -> Result<JsonObject, JsonRpcError> {
+    let id = task_id(req)?;
+    let record = store
+        .get(ctx.caller(), id, now_ms)
+        .map_err(|e| rpc::store_error(&e, Action::Get))?;
+    flat(&record)
+}
+
+fn list<S: Storage, R: RandomSource>(
+    store: &mut Store<S, R>,
+    req: &Request<'_>,
+    ctx: &RequestContext,
+    now_ms: u64,
+) -> Result<JsonObject, JsonRpcError> {
+    let cursor = match req.params {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(p)) => match p.get("cursor") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(c)) => Some(c.as_str()),
+            Some(_) => {
+                return Err(rpc::error(
+                    INVALID_PARAMS,
+                    "Invalid params: `params.cursor` must be a string",
+                ))
+            }
+        },
+        Some(_) => {
+            return Err(rpc::error(
+                INVALID_PARAMS,
+                "Invalid params: `params` must be an object",
+            ))
+        }
+    };
+    let page = store
+        .list(ctx.caller(), cursor, None, now_ms)
+        .map_err(|e| rpc::store_error(&e, Action::List))?;
+    let tasks = page
+        .tasks
+        .iter()
+        .map(|t| flat(t).map(Value::Object))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut out = Map::new();
+    out.insert("tasks".into(), Value::Array(tasks));
+    if let Some(next) = page.next_cursor {
+        out.insert("nextCursor".into(), Value::String(next));
+    }
+    Ok(out)
+}
+
+fn cancel<S: Storage, R: RandomSource>(
+    store: &mut Store<S, R>,
+    req: &Request<'_>,
+    ctx: &RequestContext,
+    now_ms: u64,
+) -> Outcome {
+    let done = task_id(req).and_then(|id| {
+        store
+            .cancel(
+                ctx.caller(),
+                id,
+                V,
+                Some("Cancelled by the requestor".into()),
+                now_ms,
+            )
+            .map_err(|e| rpc::store_error(&e, Action::Cancel))
+    });
+    match done.and_then(|c| flat(&c.task).map(|r| (c, r))) {
+        Ok((c, result)) => Outcome::Response {
+            message: rpc::success(req.id, result),
+            event: c.changed.then(|| TaskEvent::Cancelled {
+                task_id: c.task.id.clone(),
+            }),
+        },
+        Err(e) => Outcome::reply(rpc::failure(Some(req.id), &e)),
+    }
+}
+
+fn result<S: Storage, R: RandomSource>(
+    store: &mut Store<S, R>,
+    req: &Request<'_>,
+    ctx: &RequestContext,
+    now_ms: u64,
+) -> Outcome {
+    let id = match task_id(req) {
+        Ok(id) => id,
+        Err(e) => return Outcome::reply(rpc::failure(Some(req.id), &e)),
+    };
+    match result_response(store, req.id, id, ctx.caller(), now_ms) {
+        Some(message) => Outcome::reply(message),
+        None => Outcome::Pending(PendingResult {
+            request_id: req.id.clone(),
+            task_id: id.to_owned(),
+            session: ctx.session.clone(),
+        }),
+    }
+}
+
+/// The `tasks/result` answer once `task_id` is terminal; `None` while it is not (§D 30, 31).
+pub(super) fn result_response<S: Storage, R: RandomSource>(
+    store: &mut Store<S, R>,
+    request_id: &Value,
+    task_id: &str,
+    caller: Caller<'_>,
+    now_ms: u64,
+) -> Option<Value> {
+    let record = match store.get(caller, task_id, now_ms) {
+        Ok(r) => r,
+        Err(e) => {
+            return Some(rpc::failure(
+                Some(request_id),
+                &rpc::store_error(&e, Action::GetResult),
+            ))
+        }
+    };
+    let answer = match &record.state {
+        TaskState::Working | TaskState::InputRequired => return None,
+        TaskState::Completed { result } => Ok(related(result.clone(), task_id)),
+        TaskState::Failed { error } => match tool_result_of(error) {
+            // §D 44: a tool result with isError made the V25 task failed; its result is what
+            // the original request returned.
+            Some(result) => Ok(related(result, task_id)),
+            None => Err(error.clone()),
+        },
+        TaskState::Cancelled => Err(rpc::cancelled_has_no_result(task_id)),
+    };
+    Some(match answer {
+        Ok(result) => rpc::success(request_id, result),
+        Err(e) => rpc::failure(Some(request_id), &e),
+    })
+}
+
+/// `result` with `_meta["io.modelcontextprotocol/related-task"] = {taskId}` (§D 14, 33).
+fn related(mut result: JsonObject, task_id: &str) -> JsonObject {
+    let mut meta = match result.remove("_meta") {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    meta.insert(RELATED_TASK_META_KEY.into(), json!({ "taskId": task_id }));
+    result.insert("_meta".into(), Value::Object(meta));
+    result
+}
