@@ -46,7 +46,7 @@ fn assert_validates(response: &Value, version: ProtocolVersion, request: &Value)
         report.issues
     );
     assert_eq!(response["jsonrpc"], "2.0");
-    if request["id"].is_string() || request["id"].is_number() {
+    if request["id"].is_string() || request["id"].is_i64() || request["id"].is_u64() {
         assert_eq!(response["id"], request["id"], "the response echoes the id");
     }
 }
@@ -1312,4 +1312,445 @@ fn the_validation_helper_rejects_a_wrong_response() {
     let resp = json!({"jsonrpc": "2.0", "id": 1, "result": {"taskId": "a", "status": "working",
         "createdAt": created_at(), "lastUpdatedAt": created_at(), "ttlMs": null}});
     assert_validates(&resp, V26, &req);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Random request sequences: no panic, and every response validates.
+// ------------------------------------------------------------------------------------------------
+
+mod random_sequences {
+    use super::*;
+    use proptest::prelude::*;
+
+    const METHODS: &[&str] = &[
+        "tasks/get",
+        "tasks/update",
+        "tasks/cancel",
+        "tasks/result",
+        "tasks/list",
+        "tasks/nope",
+        "tools/call",
+        "ping",
+    ];
+    const SESSIONS: &[Option<&str>] = &[None, Some("a"), Some("b")];
+
+    #[derive(Debug, Clone)]
+    enum TaskRef {
+        Known(usize),
+        Unknown(String),
+        NotAString(Value),
+        Missing,
+    }
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Request {
+            v26: bool,
+            session: usize,
+            declaring: bool,
+            method: usize,
+            task: TaskRef,
+            /// 0: ordinary params, 1: no params, 2: params an array, 3: extra garbage member,
+            /// 4: a saved cursor / input keys.
+            shape: u8,
+            string_id: bool,
+            /// Send a known task's request from the session that owns it.
+            own: bool,
+        },
+        ToolCall {
+            v26: bool,
+            session: usize,
+            declaring: bool,
+            support: u8,
+            hint: Option<Value>,
+            declared: bool,
+        },
+        Finish {
+            task: usize,
+            outcome: u8,
+            text: String,
+        },
+        RaiseInput {
+            task: usize,
+            fresh: bool,
+        },
+        Advance(u64),
+        Sweep,
+        Garbage {
+            v26: bool,
+            message: Value,
+        },
+    }
+
+    fn json_leaf() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            (-1e6f64..1e6).prop_map(Value::from),
+            "[a-z/]{0,12}".prop_map(Value::String),
+            Just(json!("tasks/get")),
+            Just(json!("2.0")),
+        ]
+    }
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        json_leaf().prop_recursive(3, 24, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec(
+                    (
+                        prop::sample::select(vec![
+                            "jsonrpc",
+                            "id",
+                            "method",
+                            "params",
+                            "taskId",
+                            "cursor",
+                            "_meta",
+                            "inputResponses",
+                            "task",
+                            "ttl",
+                            "result",
+                            "error",
+                        ]),
+                        inner
+                    ),
+                    0..5
+                )
+                .prop_map(|kv| Value::Object(
+                    kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+                )),
+            ]
+        })
+    }
+
+    fn task_ref() -> impl Strategy<Value = TaskRef> {
+        prop_oneof![
+            6 => (0usize..64).prop_map(TaskRef::Known),
+            1 => "[a-z0-9-]{0,20}".prop_map(TaskRef::Unknown),
+            1 => json_leaf().prop_map(TaskRef::NotAString),
+            1 => Just(TaskRef::Missing),
+        ]
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            8 => (any::<bool>(), 0..SESSIONS.len(), prop::bool::weighted(0.85), 0..METHODS.len(),
+                  task_ref(), prop::sample::select(vec![0u8, 0, 0, 1, 2, 3, 4, 4]), any::<bool>(),
+                  prop::bool::weighted(0.8))
+                .prop_map(|(v26, session, declaring, method, task, shape, string_id, own)| Op::Request {
+                    v26, session, declaring, method, task, shape, string_id, own
+                }),
+            5 => (any::<bool>(), 0..SESSIONS.len(), prop::bool::weighted(0.8), 0u8..3,
+                  prop::option::weighted(0.7, prop_oneof![
+                      4 => (0u64..30_000).prop_map(|t| json!({"ttl": t})),
+                      1 => Just(json!({})),
+                      1 => json_value(),
+                  ]),
+                  prop::bool::weighted(0.9))
+                .prop_map(|(v26, session, declaring, support, hint, declared)| Op::ToolCall {
+                    v26, session, declaring, support, hint, declared
+                }),
+            3 => (0usize..64, 0u8..5, "[ -~]{0,30}").prop_map(|(task, outcome, text)| Op::Finish { task, outcome, text }),
+            2 => (0usize..64, any::<bool>()).prop_map(|(task, fresh)| Op::RaiseInput { task, fresh }),
+            1 => (0u64..4000).prop_map(Op::Advance),
+            1 => Just(Op::Sweep),
+            1 => (any::<bool>(), json_value()).prop_map(|(v26, message)| Op::Garbage { v26, message }),
+        ]
+    }
+
+    fn context(v26: bool, session: usize, declared: bool) -> RequestContext {
+        let ctx = if v26 { ctx26() } else { ctx25() };
+        let ctx = ctx.declared(V25Declared {
+            list: declared,
+            cancel: declared,
+            tool_calls: declared,
+        });
+        match SESSIONS.get(session).copied().flatten() {
+            Some(s) => ctx.session(s),
+            None => ctx,
+        }
+    }
+
+    struct World {
+        h: H,
+        /// Task ids with the session index that owns them.
+        tasks: Vec<(String, usize)>,
+        pending: Vec<PendingResult>,
+        cursors: Vec<String>,
+        keys: u64,
+    }
+
+    impl World {
+        fn pick_owned(&self, i: usize) -> Option<(String, usize)> {
+            if self.tasks.is_empty() {
+                None
+            } else {
+                self.tasks.get(i % self.tasks.len()).cloned()
+            }
+        }
+
+        fn pick(&self, i: usize) -> Option<String> {
+            self.pick_owned(i).map(|(id, _)| id)
+        }
+
+        fn run(&mut self, op: Op) {
+            match op {
+                Op::Request {
+                    v26,
+                    session,
+                    declaring,
+                    method,
+                    task,
+                    shape,
+                    string_id,
+                    own,
+                } => {
+                    let session = match (&task, own) {
+                        (TaskRef::Known(i), true) => {
+                            self.pick_owned(*i).map_or(session, |(_, s)| s)
+                        }
+                        _ => session,
+                    };
+                    self.request(v26, session, declaring, method, task, shape, string_id)
+                }
+                Op::ToolCall {
+                    v26,
+                    session,
+                    declaring,
+                    support,
+                    hint,
+                    declared,
+                } => {
+                    let ctx = context(v26, session, declared);
+                    let mut params = json!({"name": "slow", "arguments": {}});
+                    if let Some(h) = hint {
+                        params["task"] = h;
+                    }
+                    let call = if v26 {
+                        self.h.v26("tools/call", params, declaring)
+                    } else {
+                        self.h.v25("tools/call", params)
+                    };
+                    let support = [
+                        TaskSupport::Forbidden,
+                        TaskSupport::Optional,
+                        TaskSupport::Required,
+                    ][usize::from(support % 3)];
+                    match self.h.begin(&ctx, &call, support) {
+                        ToolCallDecision::Task { task_id, .. } => {
+                            self.tasks.push((task_id, session))
+                        }
+                        ToolCallDecision::Sync => {
+                            let r = sync_tool_response(
+                                &call,
+                                &ctx,
+                                ToolOutcome::Result(text_result("sync", false)),
+                            );
+                            assert_validates(&r, ctx.version, &call);
+                        }
+                        ToolCallDecision::Reject { response } => {
+                            let code = response["error"]["code"].as_i64().unwrap();
+                            assert!(
+                                [-32601, -32602, -32021, -32010].contains(&code),
+                                "{response}"
+                            );
+                        }
+                    }
+                }
+                Op::Finish {
+                    task,
+                    outcome,
+                    text,
+                } => {
+                    let Some(id) = self.pick(task) else { return };
+                    let outcome = match outcome {
+                        0 | 1 => ToolOutcome::Result(text_result(&text, outcome == 1)),
+                        2 => ToolOutcome::RpcError {
+                            code: -32603,
+                            message: text,
+                            data: None,
+                        },
+                        3 => ToolOutcome::RpcError {
+                            code: 42,
+                            message: text.clone(),
+                            data: Some(json!({"why": text})),
+                        },
+                        _ => ToolOutcome::Result(json!(text)),
+                    };
+                    let before = self.h.server.store_mut().get(Caller::Host, &id, self.h.now);
+                    let done = self.h.finish(&id, outcome);
+                    match (before, done) {
+                        (Err(_), d) => assert_eq!(d, Finished::Gone),
+                        (Ok(r), Finished::AlreadyTerminal { status }) => {
+                            assert!(r.status().is_terminal());
+                            assert_eq!(status, r.status());
+                        }
+                        (Ok(r), Finished::Stored(s)) => {
+                            assert!(!r.status().is_terminal());
+                            assert!(s.status().is_terminal());
+                        }
+                        (Ok(_), Finished::Gone) => panic!("a visible task vanished"),
+                    }
+                }
+                Op::RaiseInput { task, fresh } => {
+                    let Some(id) = self.pick(task) else { return };
+                    if fresh {
+                        self.keys += 1;
+                    }
+                    let mut requests = serde_json::Map::new();
+                    requests.insert(format!("k{}", self.keys), elicit("Go on?"));
+                    // Terminal or gone tasks, reused keys: refused by the store, never a panic.
+                    let _ = self.h.server.store_mut().raise_input(
+                        Caller::Host,
+                        &id,
+                        requests,
+                        None,
+                        self.h.now,
+                    );
+                }
+                Op::Advance(ms) => {
+                    self.h.now += ms;
+                    self.settle();
+                }
+                Op::Sweep => {
+                    self.h.server.store_mut().sweep(self.h.now, 100);
+                    self.settle();
+                }
+                Op::Garbage { v26, message } => {
+                    let ctx = if v26 { ctx26() } else { ctx25() };
+                    let _ = self.h.check(&ctx, &message);
+                    let _ = self.h.begin(&ctx, &message, TaskSupport::Required);
+                }
+            }
+        }
+
+        fn settle(&mut self) {
+            let pending = std::mem::take(&mut self.pending);
+            for p in pending {
+                if self.h.settle(&p).is_none() {
+                    self.pending.push(p);
+                }
+            }
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        fn request(
+            &mut self,
+            v26: bool,
+            session: usize,
+            declaring: bool,
+            method: usize,
+            task: TaskRef,
+            shape: u8,
+            string_id: bool,
+        ) {
+            let ctx = context(v26, session, shape != 3);
+            let method = METHODS[method % METHODS.len()];
+            let mut params = json!({});
+            match task {
+                TaskRef::Known(i) => {
+                    if let Some(id) = self.pick(i) {
+                        params["taskId"] = json!(id);
+                    }
+                }
+                TaskRef::Unknown(s) => params["taskId"] = json!(s),
+                TaskRef::NotAString(v) => params["taskId"] = v,
+                TaskRef::Missing => {}
+            }
+            if method == "tasks/update" {
+                let mut responses = serde_json::Map::new();
+                let key = if shape == 4 {
+                    format!("k{}", self.keys)
+                } else {
+                    "unknown-key".into()
+                };
+                responses.insert(
+                    key,
+                    json!({"action": "accept", "content": {"confirm": true}}),
+                );
+                params["inputResponses"] = Value::Object(responses);
+            }
+            if method == "tasks/list" && shape == 4 {
+                if let Some(c) = self.cursors.last() {
+                    params["cursor"] = json!(c);
+                }
+            }
+            if shape == 3 {
+                params["extra"] = json!({"x": [1, 2]});
+            }
+            let mut request = if v26 {
+                self.h.v26(method, params, declaring)
+            } else {
+                self.h.v25(method, params)
+            };
+            match shape {
+                1 => {
+                    request.as_object_mut().unwrap().remove("params");
+                }
+                2 => request["params"] = json!([1]),
+                _ => {}
+            }
+            if string_id {
+                request["id"] = json!(format!("s{}", self.h.next_id));
+            }
+            let out = self.h.check(&ctx, &request);
+            match &out {
+                Outcome::Response { message, event } => {
+                    if let Some(c) = message["result"]["nextCursor"].as_str() {
+                        self.cursors.push(c.to_string());
+                    }
+                    let code = message["error"]["code"].as_i64();
+                    if v26 && (method == "tasks/result" || method == "tasks/list") {
+                        assert_eq!(code, Some(-32601));
+                    }
+                    if v26
+                        && !declaring
+                        && ["tasks/get", "tasks/update", "tasks/cancel"].contains(&method)
+                    {
+                        assert_eq!(code, Some(-32021));
+                    }
+                    if event.is_some() {
+                        assert!(["tasks/cancel", "tasks/update"].contains(&method));
+                    }
+                }
+                Outcome::Pending(p) => {
+                    assert!(!v26 && method == "tasks/result");
+                    self.pending.push(p.clone());
+                }
+                Outcome::NotHandled => assert!(!method.starts_with("tasks/")),
+                Outcome::NoResponse => panic!("requests have ids"),
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn random_sequences_never_panic_and_every_response_validates(
+            ops in prop::collection::vec(op(), 1..60)
+        ) {
+            let mut w = World {
+                h: H::with(StoreConfig {
+                    page_size: 3,
+                    default_ttl_ms: Some(20_000),
+                    max_live_tasks_per_session: Some(8),
+                    ..StoreConfig::default()
+                }),
+                tasks: Vec::new(),
+                pending: Vec::new(),
+                cursors: Vec::new(),
+                keys: 0,
+            };
+            for op in ops {
+                w.run(op);
+            }
+            // Everything still pending settles once its task is gone.
+            w.h.now += 10_000_000;
+            w.settle();
+            prop_assert!(w.pending.is_empty());
+        }
+    }
 }

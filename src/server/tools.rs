@@ -123,14 +123,18 @@ impl<S: Storage, R: RandomSource> TaskServer<S, R> {
     ) -> ToolCallDecision {
         let req = match rpc::envelope(request) {
             rpc::Envelope::Request(r) => r,
-            rpc::Envelope::Invalid { id, reason, .. } => {
+            rpc::Envelope::Invalid {
+                id,
+                reason,
+                method: "tools/call",
+            } => {
                 return ToolCallDecision::Reject {
                     response: rpc::failure(id, &rpc::error(rpc::INVALID_REQUEST, reason)),
                 }
             }
-            rpc::Envelope::Notification { .. } | rpc::Envelope::NotARequest => {
-                return ToolCallDecision::Sync
-            }
+            rpc::Envelope::Invalid { .. }
+            | rpc::Envelope::Notification { .. }
+            | rpc::Envelope::NotARequest => return ToolCallDecision::Sync,
         };
         if req.method != "tools/call" {
             return ToolCallDecision::Sync;
