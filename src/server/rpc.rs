@@ -236,3 +236,96 @@ pub fn with_result_type(result_type: &str, rest: JsonObject) -> JsonObject {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::panic)]
+    use super::*;
+    use crate::model::TaskStatus;
+
+    #[test]
+    fn envelopes() {
+        assert!(matches!(envelope(&json!([])), Envelope::NotARequest));
+        assert!(matches!(
+            envelope(&json!({"id": 1, "result": {}})),
+            Envelope::NotARequest
+        ));
+        assert!(matches!(
+            envelope(&json!({"jsonrpc": "2.0", "method": "tasks/get"})),
+            Envelope::Notification {
+                method: "tasks/get"
+            }
+        ));
+        assert!(matches!(
+            envelope(&json!({"jsonrpc": "2.0", "id": null, "method": "m"})),
+            Envelope::Invalid { id: None, .. }
+        ));
+        assert!(matches!(
+            envelope(&json!({"id": 2, "method": "m"})),
+            Envelope::Invalid { id: Some(_), .. }
+        ));
+        assert!(matches!(
+            envelope(&json!({"jsonrpc": "2.0", "id": 2, "method": "m", "result": {}})),
+            Envelope::Invalid { .. }
+        ));
+        let msg = json!({"jsonrpc": "2.0", "id": "a", "method": "m"});
+        let Envelope::Request(r) = envelope(&msg) else {
+            panic!()
+        };
+        assert_eq!((r.id, r.method, r.params), (&json!("a"), "m", None));
+        for (id, ok) in [
+            (json!(1), true),
+            (json!(-1), true),
+            (json!(1.0), true),
+            (json!(1.5), false),
+            (json!("x"), true),
+            (json!(null), false),
+            (json!(true), false),
+        ] {
+            assert_eq!(is_valid_id(&id), ok, "{id}");
+        }
+    }
+
+    #[test]
+    fn error_objects() {
+        assert_eq!(
+            store_error(&StoreError::NotFound, Action::Get).message,
+            "Failed to retrieve task: Task not found"
+        );
+        let e = store_error(
+            &StoreError::AlreadyTerminal {
+                status: TaskStatus::Failed,
+            },
+            Action::Cancel,
+        );
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            (
+                -32602,
+                "Cannot cancel task: already in terminal status 'failed'"
+            )
+        );
+        let e = store_error(&StoreError::Conflict, Action::Update);
+        assert_eq!(e.code, -32603);
+        assert!(e.message.starts_with("Failed to update task: "));
+        let e = missing_extension("tasks/get");
+        assert_eq!(e.code, -32021);
+        assert_eq!(e.data, Some(missing_extension_data()));
+        assert_eq!(
+            method_not_found("tasks/x", ProtocolVersion::V2025, true).message,
+            "Method not found: tasks/x"
+        );
+    }
+
+    #[test]
+    fn result_type_comes_first_and_replaces() {
+        let mut rest = Map::new();
+        rest.insert("resultType".into(), json!("task"));
+        rest.insert("a".into(), json!(1));
+        let out = with_result_type("complete", rest);
+        assert_eq!(
+            Value::Object(out),
+            json!({"resultType": "complete", "a": 1})
+        );
+    }
+}

@@ -373,3 +373,52 @@ fn requested_ttl(meta: &Value) -> Result<Option<u64>, JsonRpcError> {
         Some(_) => Err(invalid("`params.task.ttl` must be a non-negative integer")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn task_support_strings() {
+        for s in [
+            TaskSupport::Forbidden,
+            TaskSupport::Optional,
+            TaskSupport::Required,
+        ] {
+            assert_eq!(TaskSupport::parse(s.as_str()), Some(s));
+        }
+        assert_eq!(TaskSupport::parse("always"), None);
+        assert_eq!(TaskSupport::default(), TaskSupport::Forbidden);
+    }
+
+    // §D 10: params.task.ttl is absent, null or a non-negative integer.
+    #[test]
+    fn requested_ttls() {
+        assert_eq!(requested_ttl(&json!({})).unwrap(), None);
+        assert_eq!(requested_ttl(&json!({"ttl": null})).unwrap(), None);
+        assert_eq!(requested_ttl(&json!({"ttl": 5})).unwrap(), Some(5));
+        for bad in [
+            json!({"ttl": -1}),
+            json!({"ttl": 0.5}),
+            json!({"ttl": "5"}),
+            json!([]),
+        ] {
+            assert_eq!(requested_ttl(&bad).unwrap_err().code, INVALID_PARAMS);
+        }
+    }
+
+    // §D 44: the diagnostic quotes the first text content, cut at 200 characters.
+    #[test]
+    fn diagnostics_and_kept_results() {
+        let long = "é".repeat(300);
+        let result = json!({"content": [{"type": "image"}, {"type": "text", "text": long}], "isError": true});
+        let result = result.as_object().unwrap().clone();
+        let d = diagnostic(&result);
+        assert_eq!(d.chars().count(), "Tool reported an error: ".len() + 200);
+        assert_eq!(diagnostic(&Map::new()), "Tool reported an error");
+        let e = tool_error(result.clone());
+        assert_eq!(tool_result_of(&e), Some(result));
+        assert_eq!(tool_result_of(&rpc::error(-32603, "x")), None);
+    }
+}
