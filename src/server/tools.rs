@@ -8,7 +8,7 @@
 //! | [`TaskSupport::Forbidden`] | plain: run; augmented: -32601 (§D 41 SHOULD) | run |
 //! | [`TaskSupport::Optional`] | plain: run; augmented: task | declared: task; else run |
 //! | [`TaskSupport::Required`] | plain: -32601 (§D 41 MUST); augmented: task | declared: task; else -32021 (§D 78) |
-//! | server did not declare `tasks.requests.tools.call` | run, `params.task` ignored (§D 40) | — |
+//! | server did not declare `tasks.requests.tools.call` | `params.task` ignored, the call treated as plain (§D 40) | — |
 //! | tool result `isError: true` | task `failed`, result kept for `tasks/result` (§D 44) | task `completed` with the result (§D 91) |
 //! | thrown JSON-RPC error | task `failed` with that error | task `failed` with that error (§D 91) |
 
