@@ -3,4 +3,6 @@
 
 mod conversation;
 mod input;
+mod random;
+mod store;
 mod validate;
