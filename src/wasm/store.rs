@@ -617,7 +617,9 @@ impl TaskStore {
     }
 
     /// The store a `snapshot()` describes (the object, or its JSON text). Throws a
-    /// `TaskStoreError` (kind `invalid_snapshot`) when it cannot be restored.
+    /// `TaskStoreError` (code -32603, kind `invalid_snapshot`) when it cannot be restored
+    /// (malformed, or text that is not JSON), a `TypeError` for anything but an object or a
+    /// string.
     pub fn restore(
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")]
         snapshot: JsValue,
@@ -627,7 +629,15 @@ impl TaskStore {
                 "`snapshot` must be an object or its JSON text".to_string()
             ));
         }
-        let value = read_json(&snapshot, "snapshot")?;
+        // Text that is not JSON is a snapshot that cannot be restored, like a malformed one.
+        let value = js_to_json(&snapshot, usize::MAX).map_err(|report| {
+            store_error(&StoreError::InvalidSnapshot {
+                reason: report
+                    .issues
+                    .first()
+                    .map_or_else(String::new, |issue| issue.message.clone()),
+            })
+        })?;
         let (rng, rng_failure) = CryptoRandom::new()?;
         let inner = Store::restore(value, rng).map_err(|e| store_error(&e))?;
         Ok(TaskStore { inner, rng_failure })

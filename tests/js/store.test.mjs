@@ -1,0 +1,474 @@
+// TaskStore, the task store core exported as a class, tested against the packed package
+// installed with npm into tests/js/.tmp/install (bash scripts/build.sh && bash scripts/pack.sh).
+// Wire shapes are checked with the package's own validateMessage; time is virtual (ctx.now).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+
+const shim = new URL("./.tmp/install/esm.mjs", import.meta.url);
+if (!existsSync(shim)) {
+  throw new Error("tests/js/.tmp/install is missing: run `bash scripts/build.sh && bash scripts/pack.sh`");
+}
+const { TaskStore, validateMessage } = await import(shim.href);
+
+const V25 = "2025-11-25";
+const V26 = "2026-07-28";
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 0); // virtual time origin (Unix ms)
+const HOUR = 3_600_000;
+
+const result = Object.freeze({ content: [{ type: "text", text: "done" }], isError: false });
+
+/** Asserts that `fn` throws the TaskStoreError of JSON-RPC `code` (and `kind`). */
+function throwsStore(fn, code, kind) {
+  let thrown;
+  try {
+    fn();
+  } catch (e) {
+    thrown = e;
+  }
+  assert.ok(thrown, "expected a TaskStoreError, nothing was thrown");
+  assert.ok(thrown instanceof Error, `expected an Error, got ${thrown}`);
+  assert.equal(thrown.name, "TaskStoreError", thrown.message);
+  assert.equal(thrown.code, code, thrown.message);
+  if (kind) assert.equal(thrown.kind, kind);
+  assert.equal(typeof thrown.message, "string");
+  return thrown;
+}
+
+/** Asserts that `fn` throws a TypeError (a malformed argument), not a store error. */
+function throwsType(fn, pattern) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof TypeError, `expected a TypeError, got ${e && e.name}: ${e && e.message}`);
+    assert.equal(e.code, undefined);
+    if (pattern) assert.match(e.message, pattern);
+    return true;
+  });
+}
+
+/** Asserts that a JSON-RPC response whose result is `resultBody` validates. */
+function assertValidResult(resultBody, version, inReplyTo) {
+  const message = { jsonrpc: "2.0", id: 1, result: resultBody };
+  const r = validateMessage(message, { version, inReplyTo });
+  assert.equal(r.valid, true, `${inReplyTo} (${version}): ${JSON.stringify(r.issues)}\n${JSON.stringify(resultBody)}`);
+}
+
+function assertValidGet(task) {
+  assertValidResult(task.v25, V25, "tasks/get");
+  assertValidResult({ ...task.v26, resultType: "complete" }, V26, "tasks/get");
+}
+
+test("create -> get -> complete, both versions, wire shapes valid", () => {
+  for (const protocolVersion of [V25, V26]) {
+    const store = new TaskStore();
+    const ctx = { session: "s1", now: T0 };
+    const created = store.create({ protocolVersion, ttl: 60_000 }, ctx);
+    assert.equal(created.status, "working");
+    assert.equal(created.protocolVersion, protocolVersion);
+    assert.equal(created.session, "s1");
+    assert.equal(created.v25.taskId, created.taskId);
+    assert.equal(created.v26.taskId, created.taskId);
+    assert.equal(created.v25.createdAt, new Date(T0).toISOString());
+    assert.equal(created.v25.ttl, 60_000);
+    assert.equal(created.v26.ttlMs, 60_000);
+    assert.equal(created.v25.pollInterval, 1000);
+    assert.equal(created.expiresAtMs, T0 + 60_000);
+    assertValidGet(created);
+
+    const got = store.get(created.taskId, { session: "s1", now: T0 + 10 });
+    assert.deepEqual(got, created);
+
+    const done = store.complete(created.taskId, result, "all done", { session: "s1", now: T0 + 20 });
+    assert.equal(done.status, "completed");
+    assert.equal(done.v25.statusMessage, "all done");
+    assert.equal(done.v26.lastUpdatedAt, new Date(T0 + 20).toISOString());
+    assert.deepEqual(done.v26.result, result);
+    assert.equal("result" in done.v25, false, "V25 tasks carry no payload");
+    assertValidGet(store.get(created.taskId, { session: "s1", now: T0 + 30 }));
+  }
+});
+
+test("failed and cancelled tasks validate in both versions", () => {
+  const store = new TaskStore();
+  const ctx = { now: T0 };
+  const a = store.create({ protocolVersion: V26 }, ctx);
+  const failed = store.fail(a.taskId, { code: -32603, message: "boom", data: { why: 1 } }, undefined, ctx);
+  assert.equal(failed.status, "failed");
+  assert.deepEqual(failed.v26.error, { code: -32603, message: "boom", data: { why: 1 } });
+  assertValidGet(failed);
+
+  const b = store.create({ protocolVersion: V25 }, ctx);
+  const { task, changed } = store.cancel(b.taskId, V25, "Cancelled by the client", ctx);
+  assert.equal(changed, true);
+  assert.equal(task.status, "cancelled");
+  assertValidResult(task.v25, V25, "tasks/cancel");
+  assertValidGet(task);
+});
+
+test("ids are 32 lowercase hex characters, distinct over 1,000 creates", () => {
+  const store = new TaskStore();
+  const ids = new Set();
+  for (let i = 0; i < 1000; i++) {
+    const { taskId } = store.create({ protocolVersion: i % 2 ? V25 : V26 }, { now: T0 });
+    assert.match(taskId, /^[0-9a-f]{32}$/);
+    ids.add(taskId);
+  }
+  assert.equal(ids.size, 1000);
+});
+
+test("time defaults to Date.now()", () => {
+  const store = new TaskStore();
+  const before = Date.now();
+  const t = store.create({ protocolVersion: V26 });
+  const created = Date.parse(t.v26.createdAt);
+  assert.ok(created >= before && created <= Date.now(), `${t.v26.createdAt}`);
+  assert.equal(store.get(t.taskId).taskId, t.taskId);
+});
+
+test("session isolation: other sessions get -32602, the host sees everything", () => {
+  const store = new TaskStore();
+  const t = store.create({ protocolVersion: V26 }, { session: "alice", now: T0 });
+  const e = throwsStore(() => store.get(t.taskId, { session: "bob", now: T0 }), -32602, "not_found");
+  // Indistinguishable from an unknown id.
+  const unknown = throwsStore(() => store.get("0".repeat(32), { session: "bob", now: T0 }), -32602, "not_found");
+  assert.equal(e.message, unknown.message);
+  throwsStore(() => store.get(t.taskId, { now: T0 }), -32602, "not_found");
+  throwsStore(() => store.complete(t.taskId, result, null, { session: "bob", now: T0 }), -32602);
+  throwsStore(() => store.cancel(t.taskId, V26, null, { session: "bob", now: T0 }), -32602);
+  assert.equal(store.list(null, { session: "bob", now: T0 }).tasks.length, 0);
+  assert.equal(store.get(t.taskId, { host: true, now: T0 }).session, "alice");
+  assert.equal(store.get(t.taskId, { session: "alice", now: T0 }).status, "working");
+
+  const shared = new TaskStore({ shareAcrossSessions: true });
+  const s = shared.create({ protocolVersion: V26 }, { session: "alice", now: T0 });
+  assert.equal(shared.get(s.taskId, { session: "bob", now: T0 }).taskId, s.taskId);
+});
+
+test("a thrown store error forwards as a JSON-RPC error response", () => {
+  const store = new TaskStore({ maxLiveTasksPerSession: 2 });
+  const ctx = { session: "s", now: T0 };
+  store.create({ protocolVersion: V26 }, ctx);
+  store.create({ protocolVersion: V26 }, ctx);
+  const e = throwsStore(() => store.create({ protocolVersion: V26 }, ctx), -32010, "session_cap_reached");
+  assert.deepEqual(e.data, { limit: 2 });
+  const response = { jsonrpc: "2.0", id: 3, error: { code: e.code, message: e.message, data: e.data } };
+  const r = validateMessage(response, { version: V26 });
+  assert.equal(r.valid, true, JSON.stringify(r.issues));
+  // Another session still has room.
+  store.create({ protocolVersion: V26 }, { session: "other", now: T0 });
+});
+
+test("TTL: requested, capped, default; purged strictly after createdAt + ttl; sweep", () => {
+  const store = new TaskStore({ maxTtlMs: 10 * HOUR, defaultTtlMs: HOUR });
+  const short = store.create({ protocolVersion: V25, ttl: 1000 }, { now: T0 });
+  const capped = store.create({ protocolVersion: V25, ttl: 100 * HOUR }, { now: T0 });
+  const dflt = store.create({ protocolVersion: V26 }, { now: T0 });
+  assert.equal(short.v25.ttl, 1000);
+  assert.equal(capped.v25.ttl, 10 * HOUR);
+  assert.equal(dflt.v26.ttlMs, HOUR);
+
+  assert.equal(store.get(short.taskId, { now: T0 + 1000 }).status, "working"); // not before
+  throwsStore(() => store.get(short.taskId, { now: T0 + 1001 }), -32602, "not_found");
+  // Gone for good, whatever the clock says afterwards.
+  throwsStore(() => store.get(short.taskId, { now: T0 }), -32602, "not_found");
+
+  assert.equal(store.sweep(T0 + HOUR), 0);
+  assert.equal(store.sweep(T0 + HOUR + 1), 1); // dflt
+  assert.equal(store.sweep(T0 + 20 * HOUR, 0), 0); // limit 0
+  assert.equal(store.sweep(T0 + 20 * HOUR), 1); // capped
+  assert.equal(store.list(null, { host: true, now: T0 }).tasks.length, 0);
+
+  const unlimited = new TaskStore({ maxTtlMs: null, defaultTtlMs: null });
+  const forever = unlimited.create({ protocolVersion: V26 }, { now: T0 });
+  assert.equal(forever.v26.ttlMs, null);
+  assert.equal(forever.v25.ttl, null);
+  assert.equal(forever.expiresAtMs, null);
+  assertValidGet(forever);
+  assert.equal(unlimited.get(forever.taskId, { now: T0 + 1e12 }).taskId, forever.taskId);
+});
+
+test("list pages with cursors across creates: every task listed once; foreign cursors -32602", () => {
+  const store = new TaskStore({ pageSize: 3, maxLiveTasksPerSession: null });
+  const ctx = { session: "a", now: T0 };
+  const created = [];
+  for (let i = 0; i < 7; i++) created.push(store.create({ protocolVersion: V25 }, ctx).taskId);
+  store.create({ protocolVersion: V25 }, { session: "b", now: T0 }); // not a's
+
+  const seen = [];
+  let cursor;
+  let pages = 0;
+  do {
+    const page = store.list(cursor ? { cursor } : undefined, ctx);
+    assert.ok(page.tasks.length <= 3);
+    assertValidResult(
+      { tasks: page.tasks.map((t) => t.v25), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) },
+      V25,
+      "tasks/list",
+    );
+    seen.push(...page.tasks.map((t) => t.taskId));
+    cursor = page.nextCursor;
+    // Creates between pages are listed too (after the ones already seen).
+    if (pages < 2) created.push(store.create({ protocolVersion: V25 }, ctx).taskId);
+    pages++;
+  } while (cursor !== undefined);
+  assert.equal(new Set(seen).size, seen.length, "no task twice");
+  assert.deepEqual(seen, created, "every task once, in creation order");
+
+  const first = store.list({ limit: 2 }, ctx);
+  assert.equal(first.tasks.length, 2);
+  assert.equal(typeof first.nextCursor, "string");
+  throwsStore(() => store.list({ cursor: first.nextCursor }, { session: "b", now: T0 }), -32602, "invalid_cursor");
+  throwsStore(() => store.list({ cursor: first.nextCursor }, { now: T0 }), -32602, "invalid_cursor");
+  throwsStore(() => store.list({ cursor: "forged" }, ctx), -32602, "invalid_cursor");
+  throwsStore(() => store.list({ cursor: "" }, ctx), -32602, "invalid_cursor");
+  assert.equal(store.list({ cursor: first.nextCursor }, ctx).tasks[0].taskId, created[2]);
+});
+
+test("cancel/complete race: the first terminal outcome wins", () => {
+  const store = new TaskStore();
+  const ctx = { now: T0 };
+  // Cancel first: the late complete throws already_terminal and changes nothing.
+  const a = store.create({ protocolVersion: V26 }, ctx);
+  store.cancel(a.taskId, V26, null, ctx);
+  throwsStore(() => store.complete(a.taskId, result, null, { now: T0 + 1 }), -32602, "already_terminal");
+  throwsStore(() => store.fail(a.taskId, { code: -1, message: "x" }, null, { now: T0 + 1 }), -32602, "already_terminal");
+  const after = store.get(a.taskId, { now: T0 + 2 });
+  assert.equal(after.status, "cancelled");
+  assert.equal(after.v26.lastUpdatedAt, new Date(T0).toISOString());
+
+  // Complete first: the late cancel does not change it.
+  const b = store.create({ protocolVersion: V26 }, ctx);
+  store.complete(b.taskId, result, null, ctx);
+  const ack = store.cancel(b.taskId, V26, null, { now: T0 + 1 });
+  assert.equal(ack.changed, false);
+  assert.equal(ack.task.status, "completed");
+  assert.deepEqual(ack.task.v26.result, result);
+  throwsStore(() => store.complete(b.taskId, { content: [] }, null, ctx), -32602, "already_terminal");
+  assert.deepEqual(store.get(b.taskId, ctx).v26.result, result);
+});
+
+test("cancel of a terminal task: V25 throws -32602, V26 acks unchanged", () => {
+  const store = new TaskStore();
+  const ctx = { now: T0 };
+  const t = store.create({ protocolVersion: V25 }, ctx);
+  store.fail(t.taskId, { code: -32603, message: "boom" }, null, ctx);
+  const e = throwsStore(() => store.cancel(t.taskId, V25, null, ctx), -32602, "already_terminal");
+  assert.match(e.message, /failed/);
+  const ack = store.cancel(t.taskId, V26, null, ctx);
+  assert.equal(ack.changed, false);
+  assert.equal(ack.task.status, "failed");
+  assertValidResult({ ...ack.task.v26, resultType: "complete" }, V26, "tasks/get");
+});
+
+test("input: raise, partial take keeps input_required, full take returns to working", () => {
+  const store = new TaskStore();
+  const ctx = { session: "s", now: T0 };
+  const t = store.create({ protocolVersion: V26 }, ctx);
+  const requests = {
+    name: {
+      method: "elicitation/create",
+      params: {
+        mode: "form",
+        message: "Your name?",
+        requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      },
+    },
+    roots: { method: "roots/list", params: {} },
+  };
+  const raised = store.raiseInput(t.taskId, requests, "need input", ctx);
+  assert.equal(raised.status, "input_required");
+  assert.deepEqual(raised.v26.inputRequests, requests);
+  assert.equal(raised.v25.status, "input_required");
+  assertValidGet(raised);
+
+  const partial = store.takeInput(t.taskId, { name: { action: "accept", content: { name: "Luca" } }, nope: {} }, ctx);
+  assert.deepEqual(partial.accepted, ["name"]);
+  assert.deepEqual(partial.ignored, ["nope"]);
+  assert.equal(partial.task.status, "input_required");
+  assert.deepEqual(Object.keys(partial.task.v26.inputRequests), ["roots"]);
+  assertValidGet(partial.task);
+
+  const again = store.takeInput(t.taskId, { name: { action: "decline" } }, ctx);
+  assert.deepEqual(again.accepted, []);
+  assert.deepEqual(again.ignored, ["name"], "an answered key is ignored");
+
+  const full = store.takeInput(t.taskId, { roots: { roots: [] } }, ctx);
+  assert.equal(full.task.status, "working");
+  assert.deepEqual(full.task.inputResponses, {
+    name: { action: "accept", content: { name: "Luca" } },
+    roots: { roots: [] },
+  });
+  assertValidGet(full.task);
+
+  // Keys are unique over the task's life.
+  throwsStore(
+    () => store.raiseInput(t.taskId, { name: { method: "roots/list", params: {} } }, null, ctx),
+    -32603,
+    "input_key_reused",
+  );
+  throwsStore(
+    () => store.raiseInput(t.taskId, { x: { method: "tools/call", params: {} } }, null, ctx),
+    -32603,
+    "invalid_input_request",
+  );
+  // setStatus moves between the live statuses only.
+  assert.equal(store.setStatus(t.taskId, "working", "still going", ctx).v26.statusMessage, "still going");
+  throwsStore(() => store.setStatus(t.taskId, "completed", null, ctx), -32603, "invalid_transition");
+});
+
+test("snapshot -> restore: tasks, sessions, cursors and settings survive", () => {
+  const store = new TaskStore({ pageSize: 2, recordChanges: true });
+  const ctx = { session: "a", now: T0 };
+  const ids = [0, 1, 2].map(() => store.create({ protocolVersion: V25, ttl: 5000 }, ctx).taskId);
+  store.complete(ids[0], result, null, ctx);
+  const page = store.list(null, ctx);
+  const snap = store.snapshot();
+  assert.equal(typeof snap, "object");
+  assert.equal(snap.format, "mcp-tasks-wasm/store/1");
+
+  for (const restored of [TaskStore.restore(snap), TaskStore.restore(JSON.stringify(snap))]) {
+    const got = restored.get(ids[0], { session: "a", now: T0 + 1 });
+    assert.equal(got.status, "completed");
+    assert.deepEqual(got.v26.result, result);
+    throwsStore(() => restored.get(ids[0], { session: "b", now: T0 + 1 }), -32602, "not_found");
+    // The cursor issued before the snapshot still works.
+    const next = restored.list({ cursor: page.nextCursor }, ctx);
+    assert.deepEqual(next.tasks.map((t) => t.taskId), [ids[2]]);
+    // New creates keep working with fresh ids.
+    const fresh = restored.create({ protocolVersion: V26 }, ctx);
+    assert.ok(!ids.includes(fresh.taskId));
+    // Settings (recordChanges) came along; the change log did not.
+    const changes = restored.takeChanges();
+    assert.deepEqual(changes.map((c) => c.kind), ["created"]);
+    throwsStore(() => restored.get(ids[1], { session: "a", now: T0 + 5001 }), -32602, "not_found");
+  }
+
+  throwsStore(() => TaskStore.restore({ format: "other" }), -32603, "invalid_snapshot");
+  throwsStore(() => TaskStore.restore({ ...snap, cursorKey: "xyz" }), -32603, "invalid_snapshot");
+  throwsStore(() => TaskStore.restore("{"), -32603, "invalid_snapshot"); // text that is not JSON
+  throwsStore(() => TaskStore.restore([]), -32603, "invalid_snapshot");
+});
+
+test("takeChanges records every write with recordChanges, nothing without", () => {
+  const store = new TaskStore({ recordChanges: true });
+  const ctx = { now: T0 };
+  const a = store.create({ protocolVersion: V26, ttl: 10 }, ctx);
+  const b = store.create({ protocolVersion: V26 }, ctx);
+  store.complete(b.taskId, result, null, ctx);
+  store.remove(b.taskId, ctx);
+  store.sweep(T0 + HOUR);
+  const changes = store.takeChanges();
+  assert.deepEqual(
+    changes.map((c) => [c.kind, c.task?.taskId ?? c.taskId, c.task?.status ?? c.reason]),
+    [
+      ["created", a.taskId, "working"],
+      ["created", b.taskId, "working"],
+      ["updated", b.taskId, "completed"],
+      ["deleted", b.taskId, "removed"],
+      ["deleted", a.taskId, "expired"],
+    ],
+  );
+  assert.equal(changes[2].record.id, b.taskId);
+  // An updated change carries a ready notifications/tasks payload.
+  const note = { jsonrpc: "2.0", method: "notifications/tasks", params: changes[2].task.v26 };
+  const r = validateMessage(note, { version: V26 });
+  assert.equal(r.valid, true, JSON.stringify(r.issues));
+  assert.deepEqual(store.takeChanges(), []);
+
+  const quiet = new TaskStore();
+  quiet.create({ protocolVersion: V26 }, ctx);
+  assert.deepEqual(quiet.takeChanges(), []);
+});
+
+test("malformed arguments throw TypeErrors, and the instance keeps working", () => {
+  throwsType(() => new TaskStore("fast"), /options/);
+  throwsType(() => new TaskStore({ maxTtlMs: -1 }), /maxTtlMs/);
+  throwsType(() => new TaskStore({ pageSize: "10" }), /pageSize/);
+  throwsType(() => new TaskStore({ recordChanges: 1 }), /recordChanges/);
+  throwsType(() => TaskStore.restore(42), /snapshot/);
+
+  const store = new TaskStore();
+  const ctx = { now: T0 };
+  const t = store.create({ protocolVersion: V26 }, ctx);
+  const cases = [
+    () => store.create(),
+    () => store.create(null),
+    () => store.create({}),
+    () => store.create({ protocolVersion: "1999-01-01" }),
+    () => store.create({ protocolVersion: V25, ttl: -5 }),
+    () => store.create({ protocolVersion: V25, ttl: 1.5 }),
+    () => store.create({ protocolVersion: V25 }, { host: true }),
+    () => store.create({ protocolVersion: V25 }, "session"),
+    () => store.get(42),
+    () => store.get(undefined),
+    () => store.get(t.taskId, { now: -1 }),
+    () => store.get(t.taskId, { now: "soon" }),
+    () => store.get(t.taskId, { now: 2 ** 60 }),
+    () => store.get(t.taskId, { session: 5 }),
+    () => store.get(t.taskId, { host: "yes" }),
+    () => store.get(t.taskId, { host: true, session: "a" }),
+    () => store.get(t.taskId, [1]),
+    () => store.list("cursor"),
+    () => store.list({ limit: "x" }),
+    () => store.list({ cursor: 12 }),
+    () => store.setStatus(t.taskId, "done"),
+    () => store.setStatus(t.taskId, 1),
+    () => store.setStatus(t.taskId, "working", 42),
+    () => store.complete(t.taskId, "ok"),
+    () => store.complete(t.taskId, [1, 2]),
+    () => store.complete(t.taskId, null),
+    () => store.complete(t.taskId, { score: NaN }),
+    () => store.complete(t.taskId, { f: () => 1, n: undefined, x: [undefined] }),
+    () => store.fail(t.taskId, { message: "no code" }),
+    () => store.fail(t.taskId, "boom"),
+    () => store.cancel(t.taskId, "2024-01-01"),
+    () => store.cancel(t.taskId),
+    () => store.raiseInput(t.taskId, "x"),
+    () => store.takeInput(t.taskId, undefined),
+    () => store.sweep("soon"),
+    () => store.sweep(T0, -1),
+  ];
+  for (const [i, bad] of cases.entries()) {
+    assert.throws(bad, (e) => {
+      assert.ok(e instanceof TypeError, `case ${i} (${bad}): ${e && e.name}: ${e && e.message}`);
+      return true;
+    });
+  }
+  // A cyclic object cannot become JSON.
+  const cyclic = { a: 1 };
+  cyclic.self = cyclic;
+  throwsType(() => store.complete(t.taskId, cyclic), /result/);
+  // Deep nesting beyond the JSON parser's limit.
+  let deep = {};
+  for (let i = 0; i < 200; i++) deep = { d: deep };
+  throwsType(() => store.complete(t.taskId, deep), /result/);
+
+  // Nothing above changed the task, and the instance still works.
+  const got = store.get(t.taskId, ctx);
+  assert.equal(got.status, "working");
+  assert.equal(got.v26.lastUpdatedAt, new Date(T0).toISOString());
+  assert.equal(store.complete(t.taskId, result, null, ctx).status, "completed");
+  assert.equal(store.list(undefined, ctx).tasks.length, 1);
+});
+
+test("a runtime without crypto.getRandomValues: the constructor throws, no weak fallback", (t) => {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, "crypto");
+  if (!descriptor || !descriptor.configurable) {
+    t.skip("globalThis.crypto is not configurable here");
+    return;
+  }
+  const snap = new TaskStore().snapshot();
+  try {
+    Object.defineProperty(globalThis, "crypto", { value: undefined, configurable: true, writable: true });
+    assert.throws(() => new TaskStore(), /crypto\.getRandomValues/);
+    assert.throws(() => TaskStore.restore(snap), /crypto\.getRandomValues/);
+    Object.defineProperty(globalThis, "crypto", {
+      value: { getRandomValues: () => { throw new Error("no entropy"); } },
+      configurable: true,
+      writable: true,
+    });
+    assert.throws(() => new TaskStore(), /no entropy/);
+  } finally {
+    Object.defineProperty(globalThis, "crypto", descriptor);
+  }
+  assert.match(new TaskStore().create({ protocolVersion: V26 }).taskId, /^[0-9a-f]{32}$/);
+});
