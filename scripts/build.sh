@@ -16,7 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 NAME=mcp_tasks_wasm
-PKG=$ROOT/pkg
+PKG=${PKG_OUT:-$ROOT/pkg}            # PKG_OUT: build elsewhere (e.g. a variant with CARGO_FEATURES)
+FEATURES=${CARGO_FEATURES:-}           # cargo features of the build (none for the published package)
 WASM_OPT=$ROOT/node_modules/.bin/wasm-opt   # binaryen@132 from npm; never Debian's binaryen
 
 say() { printf 'build: %s\n' "$*"; }
@@ -24,7 +25,12 @@ fail() { printf 'build: ERROR: %s\n' "$*" >&2; exit 1; }
 
 [ -x "$WASM_OPT" ] || fail "$WASM_OPT is missing: run scripts/setup.sh"
 command -v wasm-bindgen >/dev/null || fail "wasm-bindgen is missing: run scripts/setup.sh"
-[ -f "$PKG/package.json" ] || fail "pkg/package.json (the committed template) is missing"
+[ -f "$ROOT/pkg/package.json" ] || fail "pkg/package.json (the committed template) is missing"
+if [ "$PKG" != "$ROOT/pkg" ]; then
+  mkdir -p "$PKG"
+  cp "$ROOT/pkg/package.json" "$PKG/package.json"
+  [ -f "$ROOT/pkg/README.md" ] && cp "$ROOT/pkg/README.md" "$PKG/README.md"
+fi
 
 # The package version must be the crate's.
 crate_version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)
@@ -33,9 +39,16 @@ pkg_version=$(node -p 'require(process.argv[1]).version' "$PKG/package.json")
   fail "pkg/package.json has version $pkg_version but Cargo.toml has $crate_version: update pkg/package.json"
 
 t0=$(date +%s)
-say "cargo build --release --target wasm32-unknown-unknown"
-cargo build --release --target wasm32-unknown-unknown --lib
-RAW=$ROOT/target/wasm32-unknown-unknown/release/$NAME.wasm
+say "cargo build --release --target wasm32-unknown-unknown${FEATURES:+ --features $FEATURES}"
+if [ -n "$FEATURES" ]; then
+  # A separate target dir, so a variant build never replaces the published package's artifact.
+  export CARGO_TARGET_DIR=$ROOT/target/variant-${FEATURES//[^A-Za-z0-9]/_}
+  cargo build --release --target wasm32-unknown-unknown --lib --features "$FEATURES"
+  RAW=$CARGO_TARGET_DIR/wasm32-unknown-unknown/release/$NAME.wasm
+else
+  cargo build --release --target wasm32-unknown-unknown --lib
+  RAW=$ROOT/target/wasm32-unknown-unknown/release/$NAME.wasm
+fi
 [ -f "$RAW" ] || fail "$RAW was not produced"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mcp-tasks-build.XXXXXX")

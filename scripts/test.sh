@@ -89,7 +89,7 @@ if [ "$setup_ok" = 1 ]; then
 
   # src/wasm/ (the bindings) only compiles for wasm32: lint it there too.
   run_suite "cargo clippy (wasm32)" \
-    cargo clippy --target wasm32-unknown-unknown --lib "${wasm_tests[@]}" -- -D warnings
+    cargo clippy --target wasm32-unknown-unknown --lib --features store-js "${wasm_tests[@]}" -- -D warnings
 
   run_suite "cargo test (native)" cargo test
 
@@ -128,6 +128,16 @@ done
 for f in "${script_tests[@]}"; do
   if [ "$built" = 1 ]; then run_suite "bash $f" bash "$f"; else skip_suite "bash $f" "the package did not build"; fi
 done
+# The TaskStore class (issue 3, in progress) is built only with the store-js feature: build that
+# variant beside pkg/ and test it there.
+if [ "$built" = 1 ]; then
+  if run_suite "build (store-js variant)" env PKG_OUT="$ROOT/target/pkg-store" CARGO_FEATURES=store-js bash scripts/build.sh; then
+    run_suite "node --test tests/js/store/store.test.mjs" env MCP_TASKS_STORE_PKG="$ROOT/target/pkg-store/node.mjs" \
+      node --test --test-reporter=spec tests/js/store/store.test.mjs
+  else
+    skip_suite "node --test tests/js/store/store.test.mjs" "the store-js variant did not build"
+  fi
+fi
 if [ ${#deno_tests[@]} -gt 0 ]; then
   if [ "$built" = 1 ]; then
     run_suite "deno test" env DENO_DIR="$ROOT/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \

@@ -3,6 +3,8 @@
 
 mod conversation;
 mod input;
+#[cfg(feature = "store-js")]
 mod random;
+#[cfg(feature = "store-js")]
 mod store;
 mod validate;
