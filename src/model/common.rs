@@ -3,6 +3,22 @@
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
+/// Declares a Rust type alias of a wire type and the same alias in the generated TypeScript, so a
+/// name like `V25CancelTaskResult` exists on both sides without restating the type.
+macro_rules! wire_alias {
+    ($(#[$doc:meta])* $name:ident = $target:ident) => {
+        $(#[$doc])*
+        pub type $name = $target;
+
+        #[allow(non_upper_case_globals, dead_code)]
+        #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+        const $name: &'static str = concat!(
+            "export type ", stringify!($name), " = ", stringify!($target), ";"
+        );
+    };
+}
+pub(crate) use wire_alias;
+
 /// A JSON object (`Record<string, unknown>` in TypeScript).
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;
 

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
-use super::common::{JsonObject, TaskStatus};
+use super::common::{wire_alias, JsonObject, TaskStatus};
 
 /// A task as every V25 answer carries it (flat in `tasks/get`, `tasks/cancel`, notifications;
 /// nested under `task` in `CreateTaskResult`).
@@ -70,8 +70,10 @@ pub struct V25GetTaskResult {
     pub meta: Option<JsonObject>,
 }
 
-/// The answer to `tasks/cancel` has the same shape as that of `tasks/get`.
-pub type V25CancelTaskResult = V25GetTaskResult;
+wire_alias! {
+    /// The answer to `tasks/cancel` has the same shape as that of `tasks/get`.
+    V25CancelTaskResult = V25GetTaskResult
+}
 
 /// The answer to `tasks/list`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
@@ -93,12 +95,18 @@ pub struct V25TaskIdParams {
     pub task_id: String,
 }
 
-/// `params` of `tasks/get`.
-pub type V25GetTaskRequestParams = V25TaskIdParams;
-/// `params` of `tasks/result`.
-pub type V25GetTaskPayloadRequestParams = V25TaskIdParams;
-/// `params` of `tasks/cancel`.
-pub type V25CancelTaskRequestParams = V25TaskIdParams;
+wire_alias! {
+    /// `params` of `tasks/get`.
+    V25GetTaskRequestParams = V25TaskIdParams
+}
+wire_alias! {
+    /// `params` of `tasks/result`.
+    V25GetTaskPayloadRequestParams = V25TaskIdParams
+}
+wire_alias! {
+    /// `params` of `tasks/cancel`.
+    V25CancelTaskRequestParams = V25TaskIdParams
+}
 
 /// `params` of `tasks/list` (optional as a whole).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Tsify)]
@@ -112,8 +120,10 @@ pub struct V25ListTasksRequestParams {
     pub meta: Option<JsonObject>,
 }
 
-/// `params` of `notifications/tasks/status`: a flat task plus optional `_meta`.
-pub type V25TaskStatusNotificationParams = V25GetTaskResult;
+wire_alias! {
+    /// `params` of `notifications/tasks/status`: a flat task plus optional `_meta`.
+    V25TaskStatusNotificationParams = V25GetTaskResult
+}
 
 /// `Tool.execution.taskSupport`; absent means `forbidden`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Tsify)]

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
-use super::common::{JsonObject, JsonRpcError, TaskStatus};
+use super::common::{wire_alias, JsonObject, JsonRpcError, TaskStatus};
 
 /// The members every V26 task shape shares, except `status`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
@@ -163,10 +163,14 @@ pub struct V26AckResult {
     pub meta: Option<JsonObject>,
 }
 
-/// The answer to `tasks/update`.
-pub type V26UpdateTaskResult = V26AckResult;
-/// The answer to `tasks/cancel`.
-pub type V26CancelTaskResult = V26AckResult;
+wire_alias! {
+    /// The answer to `tasks/update`.
+    V26UpdateTaskResult = V26AckResult
+}
+wire_alias! {
+    /// The answer to `tasks/cancel`.
+    V26CancelTaskResult = V26AckResult
+}
 
 /// `params` of `tasks/get` and `tasks/cancel` (`_meta` is the 2026 request envelope).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
@@ -178,10 +182,14 @@ pub struct V26TaskIdParams {
     pub meta: JsonObject,
 }
 
-/// `params` of `tasks/get`.
-pub type V26GetTaskRequestParams = V26TaskIdParams;
-/// `params` of `tasks/cancel`.
-pub type V26CancelTaskRequestParams = V26TaskIdParams;
+wire_alias! {
+    /// `params` of `tasks/get`.
+    V26GetTaskRequestParams = V26TaskIdParams
+}
+wire_alias! {
+    /// `params` of `tasks/cancel`.
+    V26CancelTaskRequestParams = V26TaskIdParams
+}
 
 /// `params` of `tasks/update`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
@@ -194,8 +202,10 @@ pub struct V26UpdateTaskRequestParams {
     pub meta: JsonObject,
 }
 
-/// `params` of `notifications/tasks`: a complete `DetailedTask` (no `resultType`).
-pub type V26TaskStatusNotificationParams = V26DetailedTask;
+wire_alias! {
+    /// `params` of `notifications/tasks`: a complete `DetailedTask` (no `resultType`).
+    V26TaskStatusNotificationParams = V26DetailedTask
+}
 
 /// The settings of the tasks extension: none are defined, so always `{}`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, Tsify)]

@@ -23,6 +23,12 @@ import {
   type V26MissingCapabilityErrorData,
   type JsonRpcError,
   type ConversionReport,
+  type V25CancelTaskResult,
+  type V25TaskStatusNotificationParams,
+  type V25GetTaskRequestParams,
+  type V26TaskStatusNotificationParams,
+  type V26UpdateTaskResult,
+  type V26CancelTaskRequestParams,
 } from "mcp-tasks-wasm";
 
 const status: TaskStatus = "input_required";
@@ -99,7 +105,18 @@ validateMessage("{}", { version: "2024-11-05" });
 const conversion: ConversionReport = convertTask(v25, "2026-07-28");
 const converted: unknown = conversion.value;
 
+// The aliases of both versions exist under their wire names.
+const cancelled25: V25CancelTaskResult = { ...v25, status: "cancelled" };
+const note25: V25TaskStatusNotificationParams = { ...v25, _meta: {} };
+const get25: V25GetTaskRequestParams = { taskId: "t-1" };
+const note26: V26TaskStatusNotificationParams = { ...v26, status: "cancelled" };
+// @ts-expect-error: a notifications/tasks payload for input_required lists its inputRequests
+const note26Bad: V26TaskStatusNotificationParams = { ...v26, status: "input_required" };
+const updated: V26UpdateTaskResult = { resultType: "complete" };
+const cancel26: V26CancelTaskRequestParams = { taskId: "t-2", _meta: {} };
+
 export {
+  cancelled25, note25, get25, note26, note26Bad, updated, cancel26,
   status, badStatus, v25NoTtl, v25StringTtl, created25, list25, meta25, exec, badExec, caps,
   v26NoTtl, v26Legacy, created26, created26Bad, inputRequired, inputRequiredBad, failed, failedBad,
   completed, completedBad, ack, update, err, data, valid, version, severity, converted,
