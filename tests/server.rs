@@ -1084,10 +1084,16 @@ fn v25_result_of_failed_iserror_and_cancelled_tasks() {
         json!({"content": [{"type": "text", "text": "disk full"}], "isError": true,
                "_meta": {"io.modelcontextprotocol/related-task": {"taskId": tool_err}}})
     );
-    // Read under V26 (§D 99), that task shows a valid JSON-RPC error.
+    // Read under V26 (§D 99), that task shows a valid JSON-RPC error (derived for that view:
+    // the tool result in `data.toolResult`) and no result.
     let g = h.task_call(&ctx26(), "tasks/get", &tool_err);
     assert_eq!(g["result"]["status"], "failed");
     assert_eq!(g["result"]["error"]["code"], -32603);
+    assert_eq!(
+        g["result"]["error"]["data"]["toolResult"],
+        text_result("disk full", true)
+    );
+    assert!(g["result"].get("result").is_none());
 
     let cancelled = h.start(&ctx);
     h.task_call(&ctx, "tasks/cancel", &cancelled);

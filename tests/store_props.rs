@@ -52,6 +52,10 @@ enum Op {
     Fail {
         task: usize,
     },
+    /// A tool result with `isError: true` (V25 tasks fail keeping it; V26 tasks refuse).
+    FailTool {
+        task: usize,
+    },
     Cancel {
         task: usize,
         v26: bool,
@@ -84,6 +88,7 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(task, keys, caller)| Op::Answer { task, keys, caller }),
         2 => any::<usize>().prop_map(|task| Op::Complete { task }),
         1 => any::<usize>().prop_map(|task| Op::Fail { task }),
+        1 => any::<usize>().prop_map(|task| Op::FailTool { task }),
         2 => (any::<usize>(), any::<bool>(), prop::option::of(0..3usize))
             .prop_map(|(task, v26, caller)| Op::Cancel { task, v26, caller }),
         3 => (0..2500u64).prop_map(|ms| Op::Advance { ms }),
@@ -314,6 +319,29 @@ impl World {
                 };
                 if let Err(e) = self.store.fail(Caller::Host, &id, error, None, now) {
                     prop_assert!(Self::allowed(&e), "{e:?}");
+                }
+            }
+            Op::FailTool { task } => {
+                let Some((id, _)) = self.pick(task) else {
+                    return Ok(());
+                };
+                let result = json!({"content": [{"type": "text", "text": format!("at {now}")}], "isError": true})
+                    .as_object()
+                    .cloned()
+                    .unwrap();
+                let before = self.store.storage().get(&id);
+                match self
+                    .store
+                    .fail_with_tool_result(Caller::Host, &id, result, None, now)
+                {
+                    Ok(r) => prop_assert_eq!(r.protocol, ProtocolVersion::V2025),
+                    Err(StoreError::InvalidToolFailure { .. }) => {
+                        // Only a live 2026-07-28 task refuses (§D 91 keeps it completed).
+                        let before = before.unwrap();
+                        prop_assert_eq!(before.protocol, ProtocolVersion::V2026);
+                        prop_assert!(!before.status().is_terminal());
+                    }
+                    Err(e) => prop_assert!(Self::allowed(&e), "{e:?}"),
                 }
             }
             Op::Cancel {

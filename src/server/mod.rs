@@ -17,7 +17,7 @@
 //! | `tasks/get` | flat Task | `resultType:"complete"` + DetailedTask (§D 85) |
 //! | `tasks/update` | -32601 | `{resultType:"complete"}`; keys not outstanding ignored (§D 88, 89) |
 //! | `tasks/cancel` | the Task, already `cancelled`; terminal task -32602 (§D 22, 23) | `{resultType:"complete"}`, also for a terminal task (§D 90, §E 4) |
-//! | `tasks/result` | the original result with related-task `_meta`, or its error; [`Outcome::Pending`] while not terminal (§D 14, 30, 31) | -32601 (§D 81) |
+//! | `tasks/result` | the original result with related-task `_meta` (also for a task failed by an `isError` tool result, §D 44), or its error; [`Outcome::Pending`] while not terminal (§D 14, 30, 31) | -32601 (§D 81) |
 //! | `tasks/list` | `{tasks, nextCursor?}`; forged cursor -32602 (§D 35–37) | -32601 (§D 81, §E 5) |
 //! | other `tasks/*` | -32601 | -32601 |
 //! | unknown, expired, other session's id | -32602 "… Task not found" (§D 26, 35, 38, 86) | -32602 |

@@ -12,20 +12,16 @@
 //! | tool result `isError: true` | task `failed`, result kept for `tasks/result` (§D 44) | task `completed` with the result (§D 91) |
 //! | thrown JSON-RPC error | task `failed` with that error | task `failed` with that error (§D 91) |
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
-use crate::model::common::{JsonObject, JsonRpcError};
+use crate::model::common::JsonRpcError;
 use crate::model::{ProtocolVersion, TaskStatus};
+use crate::store::record::is_tool_error;
 use crate::store::{Caller, NewTask, RandomSource, Storage, StoreError, TaskRecord};
 
 use super::context::{declares_extension, RequestContext};
 use super::rpc::{self, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 use super::TaskServer;
-
-/// The key under which a V25 task that failed because its tool result had `isError: true` keeps
-/// that result, in the `data` of its stored error (the store's `failed` carries an error only).
-/// `tasks/result` answers the result itself; a V26 `tasks/get` of such a task shows the error.
-pub const TOOL_RESULT_DATA_KEY: &str = "mcp-tasks-wasm/toolResult";
 
 /// Whether a tool may run as a task. V25: the tool's `execution.taskSupport` (absent =
 /// `Forbidden`, §D 11). V26 (no per-tool field on the wire): the server's policy for this call.
@@ -252,11 +248,10 @@ impl<S: Storage, R: RandomSource> TaskServer<S, R> {
                 now_ms,
             ),
             ToolOutcome::Result(Value::Object(result)) => {
-                let is_error = result.get("isError") == Some(&Value::Bool(true));
-                if is_error && record.protocol == ProtocolVersion::V2025 {
-                    // §D 44: V25 ends a tool error in `failed`, with a diagnostic message.
-                    let message = Some(diagnostic(&result));
-                    store.fail(host, task_id, tool_error(result), message, now_ms)
+                if is_tool_error(&result) && record.protocol == ProtocolVersion::V2025 {
+                    // §D 44: V25 ends a tool error in `failed` (keeping the result for
+                    // `tasks/result`), with a diagnostic status message.
+                    store.fail_with_tool_result(host, task_id, result, None, now_ms)
                 } else {
                     // §D 91, 92: V26 keeps even an isError result as `completed`.
                     store.complete(host, task_id, result, None, now_ms)
@@ -315,42 +310,6 @@ pub fn sync_tool_response(request: &Value, ctx: &RequestContext, outcome: ToolOu
     }
 }
 
-/// The tool result a V25 isError failure keeps (see [`TOOL_RESULT_DATA_KEY`]).
-pub fn tool_result_of(error: &JsonRpcError) -> Option<JsonObject> {
-    error
-        .data
-        .as_ref()
-        .and_then(|d| d.get(TOOL_RESULT_DATA_KEY))
-        .and_then(Value::as_object)
-        .cloned()
-}
-
-fn tool_error(result: JsonObject) -> JsonRpcError {
-    JsonRpcError {
-        code: INTERNAL_ERROR,
-        message: "Tool execution error (the tool result has isError: true)".into(),
-        data: Some(json!({ TOOL_RESULT_DATA_KEY: result })),
-    }
-}
-
-/// "Tool reported an error: <its first text content, at most 200 characters>".
-fn diagnostic(result: &JsonObject) -> String {
-    let text = result
-        .get("content")
-        .and_then(Value::as_array)
-        .and_then(|c| {
-            c.iter()
-                .find_map(|item| item.get("text").and_then(Value::as_str))
-        });
-    match text {
-        Some(t) => format!(
-            "Tool reported an error: {}",
-            t.chars().take(200).collect::<String>()
-        ),
-        None => "Tool reported an error".into(),
-    }
-}
-
 fn required_error(tool: &str) -> JsonRpcError {
     rpc::error(
         METHOD_NOT_FOUND,
@@ -378,6 +337,7 @@ fn requested_ttl(meta: &Value) -> Result<Option<u64>, JsonRpcError> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn task_support_strings() {
@@ -406,19 +366,5 @@ mod tests {
         ] {
             assert_eq!(requested_ttl(&bad).unwrap_err().code, INVALID_PARAMS);
         }
-    }
-
-    // §D 44: the diagnostic quotes the first text content, cut at 200 characters.
-    #[test]
-    fn diagnostics_and_kept_results() {
-        let long = "é".repeat(300);
-        let result = json!({"content": [{"type": "image"}, {"type": "text", "text": long}], "isError": true});
-        let result = result.as_object().unwrap().clone();
-        let d = diagnostic(&result);
-        assert_eq!(d.chars().count(), "Tool reported an error: ".len() + 200);
-        assert_eq!(diagnostic(&Map::new()), "Tool reported an error");
-        let e = tool_error(result.clone());
-        assert_eq!(tool_result_of(&e), Some(result));
-        assert_eq!(tool_result_of(&rpc::error(-32603, "x")), None);
     }
 }

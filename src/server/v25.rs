@@ -8,7 +8,6 @@ use crate::store::{Caller, RandomSource, Storage, Store, TaskRecord, TaskState};
 
 use super::context::RequestContext;
 use super::rpc::{self, Action, Request, INVALID_PARAMS};
-use super::tools::tool_result_of;
 use super::{Outcome, PendingResult, TaskEvent};
 
 const V: ProtocolVersion = ProtocolVersion::V2025;
@@ -167,12 +166,10 @@ pub(super) fn result_response<S: Storage, R: RandomSource>(
     let answer = match &record.state {
         TaskState::Working | TaskState::InputRequired => return None,
         TaskState::Completed { result } => Ok(related(result.clone(), task_id)),
-        TaskState::Failed { error } => match tool_result_of(error) {
-            // §D 44: a tool result with isError made the V25 task failed; its result is what
-            // the original request returned.
-            Some(result) => Ok(related(result, task_id)),
-            None => Err(error.clone()),
-        },
+        // §D 44: a tool result with isError made the V25 task failed; that result is what the
+        // original request returned.
+        TaskState::ToolFailed { result } => Ok(related(result.clone(), task_id)),
+        TaskState::Failed { error } => Err(error.clone()),
         TaskState::Cancelled => Err(rpc::cancelled_has_no_result(task_id)),
     };
     Some(match answer {

@@ -37,6 +37,10 @@ pub enum StoreError {
     /// An input request that is not a bare `{method, params}` object of an allowed method, or an
     /// empty set of requests. A host bug: -32603.
     InvalidInputRequest { key: Option<String>, reason: String },
+    /// A tool-error failure ([`Store::fail_with_tool_result`](super::Store::fail_with_tool_result))
+    /// whose result lacks `isError: true`, or of a task not created under 2025-11-25. A host
+    /// bug: -32603.
+    InvalidToolFailure { reason: String },
     /// The session already holds the configured maximum of live (non-terminal) tasks (§D 42).
     SessionCapReached { limit: usize },
     /// Compare-and-swap kept losing to concurrent writers (bounded retries exhausted). -32603.
@@ -58,6 +62,7 @@ impl StoreError {
             StoreError::InvalidTransition { .. }
             | StoreError::InputKeyReused { .. }
             | StoreError::InvalidInputRequest { .. }
+            | StoreError::InvalidToolFailure { .. }
             | StoreError::Conflict
             | StoreError::IdCollision
             | StoreError::InvalidSnapshot { .. } => INTERNAL_ERROR,
@@ -100,6 +105,9 @@ impl fmt::Display for StoreError {
             }
             StoreError::InvalidInputRequest { key: None, reason } => {
                 write!(f, "Invalid input requests: {reason}")
+            }
+            StoreError::InvalidToolFailure { reason } => {
+                write!(f, "Invalid tool error failure: {reason}")
             }
             StoreError::SessionCapReached { limit } => {
                 write!(f, "Too many live tasks for this session (limit {limit})")

@@ -25,6 +25,14 @@
 //!   `fail` answers [`StoreError::AlreadyTerminal`] (ignorable). Cancel of a terminal task:
 //!   V25 → `AlreadyTerminal` (-32602, §D 22); V26 → an unchanged ack (§D 90). One function
 //!   enforces it: [`rules::enter`].
+//! * **Failed** (§D 30, 44, 91): `failed` carries exactly one of a JSON-RPC error
+//!   ([`TaskState::Failed`], [`Store::fail`]) and, for a task created under 2025-11-25 only, the
+//!   tool result with `isError: true` that failed it ([`TaskState::ToolFailed`],
+//!   [`Store::fail_with_tool_result`]; V25 `tasks/result` answers that result). 2026-07-28 keeps
+//!   such a result `completed` (§D 91). A V26 view of a tool-failed task (a V25 task read under
+//!   V26, §D 99) shows `failed` with a derived error, -32603 with the result in
+//!   `data.toolResult` ([`record::tool_failure_error`]), since a V26 `failed` must carry a
+//!   JSON-RPC error; that error is never stored.
 //! * **TTL** (§D 25, 26, 42, 94): the requested TTL (else the configured default) capped by the
 //!   configured maximum is the effective TTL reported as `ttl`/`ttlMs`. A task is purged only
 //!   strictly after `createdAt + ttl`, whatever its status: lazily when a read meets it, and by

@@ -365,6 +365,28 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
             .map(|(t, _)| t)
     }
 
+    /// Fails a task created under 2025-11-25 because its tool result has `isError: true`, keeping
+    /// that result for `tasks/result` (§D 30, 44). `message` defaults to a diagnostic quoting the
+    /// result's first text. Anything else (no `isError: true`, a 2026-07-28 task, which completes
+    /// with such a result, §D 91): [`StoreError::InvalidToolFailure`]. On a terminal task: as
+    /// [`complete`](Store::complete).
+    pub fn fail_with_tool_result(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        result: JsonObject,
+        message: Option<String>,
+        now_ms: u64,
+    ) -> Result<TaskRecord, StoreError> {
+        self.mutate(
+            caller,
+            id,
+            Action::FailWithToolResult { result, message },
+            now_ms,
+        )
+        .map(|(t, _)| t)
+    }
+
     /// Cancels the task (§D 22, 23, 90). A terminal task: `AlreadyTerminal` under V25,
     /// an unchanged ack under V26. `protocol` is that of the cancel request.
     pub fn cancel(

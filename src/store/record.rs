@@ -15,10 +15,13 @@ use crate::model::v2026::{
 use crate::model::{ProtocolVersion, TaskStatus};
 
 /// The status of a task together with the payload its status carries. Terminal payloads live
-/// inside their status, so a `completed` task without a result (or a `working` task with one)
-/// cannot be represented.
+/// inside their status, so a `completed` task without a result (or a `working` task with one),
+/// or a `failed` task with both an error and a result, cannot be represented.
+///
+/// Stored (snapshots, changes) as `status` plus `result` / `error`: `failed` carries exactly one
+/// of `error` (a JSON-RPC error) and `result` (a tool result with `isError: true`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
+#[serde(try_from = "StateRepr", into = "StateRepr")]
 pub enum TaskState {
     Working,
     InputRequired,
@@ -30,7 +33,105 @@ pub enum TaskState {
     Failed {
         error: JsonRpcError,
     },
+    /// `failed` because the tool result has `isError: true`: the 2025-11-25 rule (§D 44); that
+    /// result is what V25 `tasks/result` answers (§D 30). Only V25-created tasks get here
+    /// (2026-07-28 keeps such a result `completed`, §D 91). Its V26 view is `failed` with the
+    /// derived error of [`tool_failure_error`].
+    ToolFailed {
+        result: JsonObject,
+    },
     Cancelled,
+}
+
+/// The stored form of [`TaskState`].
+#[derive(Serialize, Deserialize)]
+struct StateRepr {
+    status: TaskStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    result: Option<JsonObject>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    error: Option<JsonRpcError>,
+}
+
+impl From<TaskState> for StateRepr {
+    fn from(state: TaskState) -> Self {
+        let status = state.status();
+        let (result, error) = match state {
+            TaskState::Completed { result } | TaskState::ToolFailed { result } => {
+                (Some(result), None)
+            }
+            TaskState::Failed { error } => (None, Some(error)),
+            TaskState::Working | TaskState::InputRequired | TaskState::Cancelled => (None, None),
+        };
+        StateRepr {
+            status,
+            result,
+            error,
+        }
+    }
+}
+
+impl TryFrom<StateRepr> for TaskState {
+    type Error = String;
+
+    fn try_from(repr: StateRepr) -> Result<Self, String> {
+        let status = repr.status.as_str();
+        match (repr.status, repr.result, repr.error) {
+            (TaskStatus::Working, None, None) => Ok(TaskState::Working),
+            (TaskStatus::InputRequired, None, None) => Ok(TaskState::InputRequired),
+            (TaskStatus::Cancelled, None, None) => Ok(TaskState::Cancelled),
+            (TaskStatus::Completed, Some(result), None) => Ok(TaskState::Completed { result }),
+            (TaskStatus::Failed, None, Some(error)) => Ok(TaskState::Failed { error }),
+            (TaskStatus::Failed, Some(result), None) if is_tool_error(&result) => {
+                Ok(TaskState::ToolFailed { result })
+            }
+            (TaskStatus::Failed, Some(_), None) => {
+                Err("a failed task's result must have isError: true".into())
+            }
+            (TaskStatus::Completed, None, _) => Err("a completed task needs a result".into()),
+            (TaskStatus::Failed, None, None) => {
+                Err("a failed task needs an error or a tool result".into())
+            }
+            _ => Err(format!("unexpected result or error for status {status}")),
+        }
+    }
+}
+
+/// Whether a tool result reports a tool error (`isError: true`).
+pub fn is_tool_error(result: &JsonObject) -> bool {
+    result.get("isError") == Some(&Value::Bool(true))
+}
+
+/// The JSON-RPC error a [`TaskState::ToolFailed`] task shows in its V26 view (a V26 `failed`
+/// must carry one, §D 91): -32603 with the tool result in `data.toolResult`. Derived, never
+/// stored; V25 `tasks/result` answers the result itself.
+pub fn tool_failure_error(result: &JsonObject) -> JsonRpcError {
+    let mut data = JsonObject::new();
+    data.insert("toolResult".into(), Value::Object(result.clone()));
+    JsonRpcError {
+        code: -32603,
+        message: "Tool execution error (the tool result has isError: true)".into(),
+        data: Some(Value::Object(data)),
+    }
+}
+
+/// The `statusMessage` of a task failed by a tool error (§D 44 SHOULD: a diagnostic):
+/// "Tool reported an error: <its first text content, at most 200 characters>".
+pub fn tool_error_message(result: &JsonObject) -> String {
+    let text = result
+        .get("content")
+        .and_then(Value::as_array)
+        .and_then(|c| {
+            c.iter()
+                .find_map(|item| item.get("text").and_then(Value::as_str))
+        });
+    match text {
+        Some(t) => format!(
+            "Tool reported an error: {}",
+            t.chars().take(200).collect::<String>()
+        ),
+        None => "Tool reported an error".into(),
+    }
 }
 
 impl TaskState {
@@ -40,7 +141,7 @@ impl TaskState {
             TaskState::Working => TaskStatus::Working,
             TaskState::InputRequired => TaskStatus::InputRequired,
             TaskState::Completed { .. } => TaskStatus::Completed,
-            TaskState::Failed { .. } => TaskStatus::Failed,
+            TaskState::Failed { .. } | TaskState::ToolFailed { .. } => TaskStatus::Failed,
             TaskState::Cancelled => TaskStatus::Cancelled,
         }
     }
@@ -180,6 +281,9 @@ impl TaskRecord {
             TaskState::Failed { error } => V26TaskPayload::Failed {
                 error: error.clone(),
             },
+            TaskState::ToolFailed { result } => V26TaskPayload::Failed {
+                error: tool_failure_error(result),
+            },
             TaskState::Cancelled => V26TaskPayload::Cancelled {},
         };
         V26DetailedTask {
@@ -295,5 +399,62 @@ mod tests {
         assert_eq!(v["status"], "failed");
         let back: TaskRecord = serde_json::from_value(v).unwrap();
         assert_eq!(back, r);
+    }
+
+    // A failed task stores exactly one of an error and an isError tool result.
+    #[test]
+    fn tool_failed_round_trips_and_bad_states_are_rejected() {
+        let result = json!({"content": [], "isError": true});
+        let r = record(TaskState::ToolFailed {
+            result: result.as_object().unwrap().clone(),
+        });
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["status"], "failed");
+        assert_eq!(v["result"], result);
+        assert!(v.get("error").is_none());
+        assert_eq!(serde_json::from_value::<TaskRecord>(v.clone()).unwrap(), r);
+        let v26 = serde_json::to_value(r.to_v26_detailed()).unwrap();
+        assert_eq!(v26["status"], "failed");
+        assert_eq!(v26["error"]["code"], -32603);
+        assert_eq!(v26["error"]["data"]["toolResult"], result);
+        assert!(v26.get("result").is_none());
+        let err = json!({"code": -1, "message": "x"});
+        for (status, result, error) in [
+            ("failed", Some(result.clone()), Some(err.clone())),
+            ("failed", None, None),
+            ("failed", Some(json!({"content": []})), None),
+            ("completed", None, None),
+            ("completed", Some(json!({})), Some(err.clone())),
+            ("working", Some(json!({})), None),
+            ("cancelled", None, Some(err.clone())),
+        ] {
+            let mut bad = v.clone();
+            bad["status"] = json!(status);
+            let o = bad.as_object_mut().unwrap();
+            o.remove("result");
+            if let Some(x) = result.clone() {
+                o.insert("result".into(), x);
+            }
+            if let Some(x) = error.clone() {
+                o.insert("error".into(), x);
+            }
+            assert!(
+                serde_json::from_value::<TaskRecord>(bad.clone()).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    // §D 44: the diagnostic quotes the first text content, cut at 200 characters.
+    #[test]
+    fn tool_error_messages() {
+        let long = "é".repeat(300);
+        let result = json!({"content": [{"type": "image"}, {"type": "text", "text": long}], "isError": true});
+        let d = tool_error_message(result.as_object().unwrap());
+        assert_eq!(d.chars().count(), "Tool reported an error: ".len() + 200);
+        assert_eq!(
+            tool_error_message(&JsonObject::new()),
+            "Tool reported an error"
+        );
     }
 }

@@ -6,7 +6,9 @@ use crate::model::common::{JsonObject, JsonRpcError};
 use crate::model::{ProtocolVersion, TaskStatus};
 
 use super::error::StoreError;
-use super::record::{InputEntry, InputState, TaskRecord, TaskState};
+use super::record::{
+    is_tool_error, tool_error_message, InputEntry, InputState, TaskRecord, TaskState,
+};
 use super::storage::Scope;
 
 /// Who performs an operation.
@@ -78,6 +80,11 @@ pub enum Action {
     },
     Fail {
         error: JsonRpcError,
+        message: Option<String>,
+    },
+    /// V25 only: the tool result has `isError: true`, so the task fails keeping it (§D 44).
+    FailWithToolResult {
+        result: JsonObject,
         message: Option<String>,
     },
     /// A cancel request under `protocol` (decides what cancelling a terminal task answers).
@@ -166,6 +173,31 @@ pub fn apply(record: &TaskRecord, action: &Action, now_ms: u64) -> Result<Applie
                 record,
                 TaskState::Failed {
                     error: error.clone(),
+                },
+                message,
+                now_ms,
+            )
+            .map(Applied::changed)
+        }
+        Action::FailWithToolResult { result, message } => {
+            if !terminal {
+                if record.protocol != ProtocolVersion::V2025 {
+                    return Err(StoreError::InvalidToolFailure {
+                        reason: "a 2026-07-28 task keeps a tool error result as completed (§D 91)"
+                            .into(),
+                    });
+                }
+                if !is_tool_error(result) {
+                    return Err(StoreError::InvalidToolFailure {
+                        reason: "the tool result does not have isError: true".into(),
+                    });
+                }
+            }
+            let message = message.clone().or_else(|| Some(tool_error_message(result)));
+            enter(
+                record,
+                TaskState::ToolFailed {
+                    result: result.clone(),
                 },
                 message,
                 now_ms,
@@ -330,6 +362,20 @@ pub fn check_invariants(record: &TaskRecord) -> Result<(), String> {
     }
     if record.version == 0 {
         return Err(format!("task {}: version 0", record.id));
+    }
+    if let TaskState::ToolFailed { result } = &record.state {
+        if record.protocol != ProtocolVersion::V2025 {
+            return Err(format!(
+                "task {}: failed with a tool result, but not created under 2025-11-25",
+                record.id
+            ));
+        }
+        if !is_tool_error(result) {
+            return Err(format!(
+                "task {}: failed with a tool result without isError: true",
+                record.id
+            ));
+        }
     }
     if record.outstanding_keys().next().is_some() && record.status() != TaskStatus::InputRequired {
         return Err(format!(

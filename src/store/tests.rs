@@ -274,6 +274,69 @@ fn d91_fail_carries_error_and_message() {
     assert!(wire.get("result").is_none());
 }
 
+// §D 30, 44 (V25) vs §D 91 (V26): a tool result with isError fails a V25 task keeping the result
+// (diagnostic statusMessage, V26 view with a derived JSON-RPC error); a V26 task refuses it.
+#[test]
+fn d44_tool_error_fails_v25_task_with_its_result() {
+    let mut s = default_store();
+    let result = obj(json!({"content": [{"type": "text", "text": "disk full"}], "isError": true}));
+    let id = s.create(NewTask::new(V25), T0).unwrap().id;
+    let t = s
+        .fail_with_tool_result(HOST, &id, result.clone(), None, T0 + 1)
+        .unwrap();
+    assert_eq!(
+        t.state,
+        TaskState::ToolFailed {
+            result: result.clone()
+        }
+    );
+    assert_eq!(t.status(), TaskStatus::Failed);
+    assert_eq!(
+        t.status_message.as_deref(),
+        Some("Tool reported an error: disk full")
+    );
+    assert_eq!(
+        serde_json::to_value(t.to_v25()).unwrap()["status"],
+        "failed"
+    );
+    let wire = serde_json::to_value(t.to_v26_detailed()).unwrap();
+    assert_eq!(wire["error"]["code"], -32603);
+    assert!(wire.get("result").is_none());
+    // Terminal: a later outcome loses.
+    assert!(matches!(
+        s.fail_with_tool_result(HOST, &id, result.clone(), None, T0 + 2),
+        Err(StoreError::AlreadyTerminal { .. })
+    ));
+    assert!(s.complete(HOST, &id, result.clone(), None, T0 + 2).is_err());
+    // Snapshot and restore keep it.
+    let back = Store::restore(s.snapshot(), DeterministicRandom::new(9)).unwrap();
+    assert_eq!(back.storage().get(&id).unwrap(), t);
+    // A snapshot claiming a V26 task failed with a tool result is refused.
+    let mut snap = s.snapshot();
+    snap["tasks"][0]["protocol"] = json!("2026-07-28");
+    assert!(matches!(
+        Store::restore(snap, DeterministicRandom::new(9)),
+        Err(StoreError::InvalidSnapshot { .. })
+    ));
+
+    // Not an isError result, or a V26 task: refused, nothing changes.
+    let id = s.create(NewTask::new(V25), T0).unwrap().id;
+    let e = s
+        .fail_with_tool_result(HOST, &id, obj(json!({"content": []})), None, T0 + 1)
+        .unwrap_err();
+    assert!(matches!(e, StoreError::InvalidToolFailure { .. }));
+    assert_eq!(e.code(), -32603);
+    let id = s.create(NewTask::new(V26), T0).unwrap().id;
+    let e = s
+        .fail_with_tool_result(HOST, &id, result, None, T0 + 1)
+        .unwrap_err();
+    assert!(matches!(e, StoreError::InvalidToolFailure { .. }));
+    assert_eq!(
+        s.get(HOST, &id, T0 + 2).unwrap().status(),
+        TaskStatus::Working
+    );
+}
+
 // §D 28: createdAt immutable, lastUpdatedAt non-decreasing even when the clock goes back.
 #[test]
 fn d28_timestamps_never_go_back() {

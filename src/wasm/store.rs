@@ -127,7 +127,9 @@ pub struct StoreTask {
     pub input_responses: Option<JsonObject>,
     /// The V25 wire task: the answer of `tasks/get` and `tasks/cancel`, `task` of
     /// `CreateTaskResult`. V25 delivers the payload through `tasks/result`: take it from
-    /// `v26.result` / `v26.error` (present when `status` is `completed` / `failed`).
+    /// `v26.result` / `v26.error` (present when `status` is `completed` / `failed`); a V25 task
+    /// failed by an `isError` tool result shows a derived -32603 there, with that result (what
+    /// `tasks/result` answers) in `v26.error.data.toolResult`.
     pub v25: V25Task,
     /// The V26 `DetailedTask` (payload of the current status included): the answer of
     /// `tasks/get` and the params of `notifications/tasks`.
@@ -250,6 +252,7 @@ pub enum TaskStoreErrorKind {
     InvalidTransition,
     InputKeyReused,
     InvalidInputRequest,
+    InvalidToolFailure,
     SessionCapReached,
     Conflict,
     IdCollision,
@@ -284,6 +287,7 @@ fn store_error(e: &StoreError) -> JsValue {
             StoreError::InvalidTransition { .. } => TaskStoreErrorKind::InvalidTransition,
             StoreError::InputKeyReused { .. } => TaskStoreErrorKind::InputKeyReused,
             StoreError::InvalidInputRequest { .. } => TaskStoreErrorKind::InvalidInputRequest,
+            StoreError::InvalidToolFailure { .. } => TaskStoreErrorKind::InvalidToolFailure,
             StoreError::SessionCapReached { .. } => TaskStoreErrorKind::SessionCapReached,
             StoreError::Conflict => TaskStoreErrorKind::Conflict,
             StoreError::IdCollision => TaskStoreErrorKind::IdCollision,
