@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use crate::model::common::{JsonObject, JsonRpcError};
@@ -20,8 +20,7 @@ use crate::model::{ProtocolVersion, TaskStatus};
 ///
 /// Stored (snapshots, changes) as `status` plus `result` / `error`: `failed` carries exactly one
 /// of `error` (a JSON-RPC error) and `result` (a tool result with `isError: true`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "StateRepr", into = "StateRepr")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum TaskState {
     Working,
     InputRequired,
@@ -41,60 +40,6 @@ pub enum TaskState {
         result: JsonObject,
     },
     Cancelled,
-}
-
-/// The stored form of [`TaskState`].
-#[derive(Serialize, Deserialize)]
-struct StateRepr {
-    status: TaskStatus,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    result: Option<JsonObject>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    error: Option<JsonRpcError>,
-}
-
-impl From<TaskState> for StateRepr {
-    fn from(state: TaskState) -> Self {
-        let status = state.status();
-        let (result, error) = match state {
-            TaskState::Completed { result } | TaskState::ToolFailed { result } => {
-                (Some(result), None)
-            }
-            TaskState::Failed { error } => (None, Some(error)),
-            TaskState::Working | TaskState::InputRequired | TaskState::Cancelled => (None, None),
-        };
-        StateRepr {
-            status,
-            result,
-            error,
-        }
-    }
-}
-
-impl TryFrom<StateRepr> for TaskState {
-    type Error = String;
-
-    fn try_from(repr: StateRepr) -> Result<Self, String> {
-        let status = repr.status.as_str();
-        match (repr.status, repr.result, repr.error) {
-            (TaskStatus::Working, None, None) => Ok(TaskState::Working),
-            (TaskStatus::InputRequired, None, None) => Ok(TaskState::InputRequired),
-            (TaskStatus::Cancelled, None, None) => Ok(TaskState::Cancelled),
-            (TaskStatus::Completed, Some(result), None) => Ok(TaskState::Completed { result }),
-            (TaskStatus::Failed, None, Some(error)) => Ok(TaskState::Failed { error }),
-            (TaskStatus::Failed, Some(result), None) if is_tool_error(&result) => {
-                Ok(TaskState::ToolFailed { result })
-            }
-            (TaskStatus::Failed, Some(_), None) => {
-                Err("a failed task's result must have isError: true".into())
-            }
-            (TaskStatus::Completed, None, _) => Err("a completed task needs a result".into()),
-            (TaskStatus::Failed, None, None) => {
-                Err("a failed task needs an error or a tool result".into())
-            }
-            _ => Err(format!("unexpected result or error for status {status}")),
-        }
-    }
 }
 
 /// Whether a tool result reports a tool error (`isError: true`).
@@ -148,8 +93,7 @@ impl TaskState {
 }
 
 /// Where one input request (V26 `inputRequests` entry) stands.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "state", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum InputState {
     /// Issued and not answered: listed in `inputRequests` (§D 85).
     Outstanding,
@@ -160,12 +104,11 @@ pub enum InputState {
 }
 
 /// One input request ever issued by a task. Entries are never removed, so a key is unique over
-/// the task's whole life (§D 87).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// the task's whole life (§D 87). Stored as `{request, state, response?}`.
+#[derive(Debug, Clone, PartialEq)]
 pub struct InputEntry {
     /// The bare request `{method, params}`.
     pub request: Value,
-    #[serde(flatten)]
     pub state: InputState,
 }
 
@@ -173,8 +116,12 @@ pub struct InputEntry {
 ///
 /// `version` is the revision counter compare-and-swap writes check (1 at creation, +1 per
 /// write); `seq` is the creation sequence number that orders `tasks/list` (never reused).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+///
+/// Its stored JSON (snapshots, changes) is written and read by hand ([`TaskRecord::to_json`],
+/// [`TaskRecord::from_json`]; the serde impls go through them): camelCase members, the state as
+/// `status` + `result` / `error`, absent optional members omitted. Hand-written because derived
+/// code (flattened, internally tagged) cost the wasm build tens of KB.
+#[derive(Debug, Clone, PartialEq)]
 pub struct TaskRecord {
     pub id: String,
     pub version: u64,
@@ -182,26 +129,272 @@ pub struct TaskRecord {
     /// The protocol version of the request that created the task.
     pub protocol: ProtocolVersion,
     /// The session (authorization context) the task is bound to, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    #[serde(flatten)]
     pub state: TaskState,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status_message: Option<String>,
     /// Unix milliseconds; never changes.
     pub created_at_ms: u64,
     /// Unix milliseconds; never decreases, never below `created_at_ms`.
     pub last_updated_at_ms: u64,
     /// The TTL the requestor asked for (V25 `params.task.ttl`), if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requested_ttl_ms: Option<u64>,
     /// The effective TTL reported on the wire (`ttl` / `ttlMs`); `None` = unlimited.
     pub ttl_ms: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub poll_interval_ms: Option<u64>,
     /// Every input request the task ever issued, by key.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub inputs: BTreeMap<String, InputEntry>,
+}
+
+impl Serialize for TaskRecord {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Value::Object(self.to_json()).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for TaskRecord {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        TaskRecord::from_json(&value).map_err(serde::de::Error::custom)
+    }
+}
+
+fn put_opt_u64(o: &mut JsonObject, key: &str, v: Option<u64>) {
+    if let Some(v) = v {
+        o.insert(key.into(), Value::from(v));
+    }
+}
+
+fn put_opt_str(o: &mut JsonObject, key: &str, v: &Option<String>) {
+    if let Some(v) = v {
+        o.insert(key.into(), Value::String(v.clone()));
+    }
+}
+
+/// The JSON of a JSON-RPC error object (`data` omitted when absent).
+pub fn error_to_json(e: &JsonRpcError) -> Value {
+    let mut o = JsonObject::new();
+    o.insert("code".into(), Value::from(e.code));
+    o.insert("message".into(), Value::String(e.message.clone()));
+    if let Some(d) = &e.data {
+        o.insert("data".into(), d.clone());
+    }
+    Value::Object(o)
+}
+
+/// A JSON-RPC error object: integer `code`, string `message`, any `data`.
+pub fn error_from_json(v: &Value) -> Result<JsonRpcError, String> {
+    let o = v.as_object().ok_or("the error is not an object")?;
+    Ok(JsonRpcError {
+        code: o
+            .get("code")
+            .and_then(Value::as_i64)
+            .ok_or("the error's `code` is not an integer")?,
+        message: o
+            .get("message")
+            .and_then(Value::as_str)
+            .ok_or("the error's `message` is not a string")?
+            .to_owned(),
+        data: o.get("data").cloned(),
+    })
+}
+
+/// Reads the members of one stored object.
+struct Fields<'a> {
+    o: &'a JsonObject,
+    what: &'a str,
+}
+
+impl<'a> Fields<'a> {
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.o.get(key).filter(|v| !v.is_null())
+    }
+
+    fn bad(&self, key: &str, expected: &str) -> String {
+        format!("{}: `{key}` must be {expected}", self.what)
+    }
+
+    fn opt_u64(&self, key: &str) -> Result<Option<u64>, String> {
+        self.get(key)
+            .map(|v| {
+                v.as_u64()
+                    .ok_or_else(|| self.bad(key, "a non-negative integer"))
+            })
+            .transpose()
+    }
+
+    fn u64(&self, key: &str) -> Result<u64, String> {
+        self.opt_u64(key)?
+            .ok_or_else(|| self.bad(key, "a non-negative integer"))
+    }
+
+    fn opt_str(&self, key: &str) -> Result<Option<&'a str>, String> {
+        self.get(key)
+            .map(|v| v.as_str().ok_or_else(|| self.bad(key, "a string")))
+            .transpose()
+    }
+
+    fn str(&self, key: &str) -> Result<&'a str, String> {
+        self.opt_str(key)?.ok_or_else(|| self.bad(key, "a string"))
+    }
+
+    fn opt_object(&self, key: &str) -> Result<Option<&'a JsonObject>, String> {
+        self.get(key)
+            .map(|v| v.as_object().ok_or_else(|| self.bad(key, "an object")))
+            .transpose()
+    }
+}
+
+impl TaskRecord {
+    /// The stored JSON of this record (see the type's documentation).
+    pub fn to_json(&self) -> JsonObject {
+        let mut o = JsonObject::new();
+        o.insert("id".into(), Value::String(self.id.clone()));
+        o.insert("version".into(), Value::from(self.version));
+        o.insert("seq".into(), Value::from(self.seq));
+        o.insert(
+            "protocol".into(),
+            Value::String(self.protocol.as_str().into()),
+        );
+        put_opt_str(&mut o, "session", &self.session);
+        o.insert(
+            "status".into(),
+            Value::String(self.status().as_str().into()),
+        );
+        match &self.state {
+            TaskState::Completed { result } | TaskState::ToolFailed { result } => {
+                o.insert("result".into(), Value::Object(result.clone()));
+            }
+            TaskState::Failed { error } => {
+                o.insert("error".into(), error_to_json(error));
+            }
+            TaskState::Working | TaskState::InputRequired | TaskState::Cancelled => {}
+        }
+        put_opt_str(&mut o, "statusMessage", &self.status_message);
+        o.insert("createdAtMs".into(), Value::from(self.created_at_ms));
+        o.insert(
+            "lastUpdatedAtMs".into(),
+            Value::from(self.last_updated_at_ms),
+        );
+        put_opt_u64(&mut o, "requestedTtlMs", self.requested_ttl_ms);
+        o.insert("ttlMs".into(), self.ttl_ms.map_or(Value::Null, Value::from));
+        put_opt_u64(&mut o, "pollIntervalMs", self.poll_interval_ms);
+        if !self.inputs.is_empty() {
+            let inputs = self
+                .inputs
+                .iter()
+                .map(|(k, e)| {
+                    let mut entry = JsonObject::new();
+                    entry.insert("request".into(), e.request.clone());
+                    let state = match &e.state {
+                        InputState::Outstanding => "outstanding",
+                        InputState::Answered { response } => {
+                            entry.insert("response".into(), response.clone());
+                            "answered"
+                        }
+                        InputState::Superseded => "superseded",
+                    };
+                    entry.insert("state".into(), Value::String(state.into()));
+                    (k.clone(), Value::Object(entry))
+                })
+                .collect();
+            o.insert("inputs".into(), Value::Object(inputs));
+        }
+        o
+    }
+
+    /// A record from its stored JSON; unknown members are ignored, `null` counts as absent.
+    /// Checks the shape (types, the state's payload), not the invariants
+    /// ([`rules::check_invariants`](super::rules::check_invariants)).
+    pub fn from_json(value: &Value) -> Result<TaskRecord, String> {
+        let o = value.as_object().ok_or("a task record is not an object")?;
+        let f = Fields {
+            o,
+            what: "task record",
+        };
+        let id = f.str("id")?;
+        let f = Fields {
+            o,
+            what: &format!("task {id}"),
+        };
+        let protocol = f.str("protocol")?;
+        let protocol = ProtocolVersion::parse(protocol)
+            .ok_or_else(|| f.bad("protocol", "\"2025-11-25\" or \"2026-07-28\""))?;
+        let status =
+            TaskStatus::parse(f.str("status")?).ok_or_else(|| f.bad("status", "a task status"))?;
+        let result = f.opt_object("result")?.cloned();
+        let error = f
+            .get("error")
+            .map(|e| error_from_json(e).map_err(|m| format!("{}: {m}", f.what)))
+            .transpose()?;
+        let state = state_of(status, result, error).map_err(|m| format!("{}: {m}", f.what))?;
+        let mut inputs = BTreeMap::new();
+        for (key, entry) in f.opt_object("inputs")?.into_iter().flatten() {
+            let what = format!("{}: input {key:?}", f.what);
+            let eo = entry
+                .as_object()
+                .ok_or_else(|| format!("{what} is not an object"))?;
+            let e = Fields { o: eo, what: &what };
+            let request = eo
+                .get("request")
+                .cloned()
+                .ok_or_else(|| e.bad("request", "present"))?;
+            let state = match (e.str("state")?, eo.get("response")) {
+                ("outstanding", _) => InputState::Outstanding,
+                ("superseded", _) => InputState::Superseded,
+                ("answered", Some(response)) => InputState::Answered {
+                    response: response.clone(),
+                },
+                ("answered", None) => return Err(e.bad("response", "present when answered")),
+                _ => return Err(e.bad("state", "outstanding, answered or superseded")),
+            };
+            inputs.insert(key.clone(), InputEntry { request, state });
+        }
+        Ok(TaskRecord {
+            id: id.to_owned(),
+            version: f.u64("version")?,
+            seq: f.u64("seq")?,
+            protocol,
+            session: f.opt_str("session")?.map(str::to_owned),
+            state,
+            status_message: f.opt_str("statusMessage")?.map(str::to_owned),
+            created_at_ms: f.u64("createdAtMs")?,
+            last_updated_at_ms: f.u64("lastUpdatedAtMs")?,
+            requested_ttl_ms: f.opt_u64("requestedTtlMs")?,
+            ttl_ms: f.opt_u64("ttlMs")?,
+            poll_interval_ms: f.opt_u64("pollIntervalMs")?,
+            inputs,
+        })
+    }
+}
+
+/// The state a stored `status` with its `result` / `error` describes: `failed` needs exactly one
+/// of an error and an `isError: true` tool result.
+fn state_of(
+    status: TaskStatus,
+    result: Option<JsonObject>,
+    error: Option<JsonRpcError>,
+) -> Result<TaskState, String> {
+    match (status, result, error) {
+        (TaskStatus::Working, None, None) => Ok(TaskState::Working),
+        (TaskStatus::InputRequired, None, None) => Ok(TaskState::InputRequired),
+        (TaskStatus::Cancelled, None, None) => Ok(TaskState::Cancelled),
+        (TaskStatus::Completed, Some(result), None) => Ok(TaskState::Completed { result }),
+        (TaskStatus::Failed, None, Some(error)) => Ok(TaskState::Failed { error }),
+        (TaskStatus::Failed, Some(result), None) if is_tool_error(&result) => {
+            Ok(TaskState::ToolFailed { result })
+        }
+        (TaskStatus::Failed, Some(_), None) => {
+            Err("a failed task's result must have isError: true".into())
+        }
+        (TaskStatus::Completed, None, _) => Err("a completed task needs a result".into()),
+        (TaskStatus::Failed, None, None) => {
+            Err("a failed task needs an error or a tool result".into())
+        }
+        (status, ..) => Err(format!(
+            "unexpected result or error for status {}",
+            status.as_str()
+        )),
+    }
 }
 
 impl TaskRecord {
