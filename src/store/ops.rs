@@ -45,6 +45,77 @@ pub struct StoreConfig {
     pub record_changes: bool,
 }
 
+impl StoreConfig {
+    /// The JSON snapshots hold (the serde form: camelCase, `null` = unlimited / no cap).
+    pub fn to_json(&self) -> JsonObject {
+        let opt = |v: Option<u64>| v.map_or(Value::Null, Value::from);
+        let mut o = JsonObject::new();
+        o.insert("maxTtlMs".into(), opt(self.max_ttl_ms));
+        o.insert("defaultTtlMs".into(), opt(self.default_ttl_ms));
+        o.insert("pollIntervalMs".into(), opt(self.poll_interval_ms));
+        o.insert(
+            "maxLiveTasksPerSession".into(),
+            self.max_live_tasks_per_session
+                .map_or(Value::Null, Value::from),
+        );
+        o.insert(
+            "shareAcrossSessions".into(),
+            Value::Bool(self.share_across_sessions),
+        );
+        o.insert("pageSize".into(), Value::from(self.page_size));
+        o.insert("recordChanges".into(), Value::Bool(self.record_changes));
+        o
+    }
+
+    /// Settings from [`to_json`](Self::to_json)'s form; absent members take their defaults,
+    /// `null` clears an optional one, unknown members are ignored.
+    pub fn from_json(value: &Value) -> Result<StoreConfig, String> {
+        let o = value.as_object().ok_or("config is not an object")?;
+        let bad = |key: &str, what: &str| format!("config: `{key}` must be {what}");
+        let opt = |key: &str, default: Option<u64>| -> Result<Option<u64>, String> {
+            match o.get(key) {
+                None => Ok(default),
+                Some(Value::Null) => Ok(None),
+                Some(v) => v
+                    .as_u64()
+                    .map(Some)
+                    .ok_or_else(|| bad(key, "a non-negative integer or null")),
+            }
+        };
+        let flag = |key: &str, default: bool| -> Result<bool, String> {
+            match o.get(key) {
+                None => Ok(default),
+                Some(v) => v.as_bool().ok_or_else(|| bad(key, "a boolean")),
+            }
+        };
+        let count = |v: u64, key: &str| usize::try_from(v).map_err(|_| bad(key, "smaller"));
+        let d = StoreConfig::default();
+        let max_live = opt(
+            "maxLiveTasksPerSession",
+            d.max_live_tasks_per_session.map(|n| n as u64),
+        )?
+        .map(|n| count(n, "maxLiveTasksPerSession"))
+        .transpose()?;
+        let page_size = match o.get("pageSize") {
+            None => d.page_size,
+            Some(v) => count(
+                v.as_u64()
+                    .ok_or_else(|| bad("pageSize", "a non-negative integer"))?,
+                "pageSize",
+            )?,
+        };
+        Ok(StoreConfig {
+            max_ttl_ms: opt("maxTtlMs", d.max_ttl_ms)?,
+            default_ttl_ms: opt("defaultTtlMs", d.default_ttl_ms)?,
+            poll_interval_ms: opt("pollIntervalMs", d.poll_interval_ms)?,
+            max_live_tasks_per_session: max_live,
+            share_across_sessions: flag("shareAcrossSessions", d.share_across_sessions)?,
+            page_size,
+            record_changes: flag("recordChanges", d.record_changes)?,
+        })
+    }
+}
+
 impl Default for StoreConfig {
     fn default() -> Self {
         StoreConfig {
@@ -488,14 +559,16 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
             pos = last.seq;
             tasks.extend(batch);
         }
-        let snap = Snapshot {
-            format: SNAPSHOT_FORMAT.to_owned(),
-            config: self.config.clone(),
-            cursor_key: hex(&self.cursor_key),
-            sequence: self.storage.last_sequence(),
-            tasks,
-        };
-        serde_json::to_value(snap).unwrap_or(Value::Null)
+        let mut snap = JsonObject::new();
+        snap.insert("format".into(), Value::String(SNAPSHOT_FORMAT.into()));
+        snap.insert("config".into(), Value::Object(self.config.to_json()));
+        snap.insert("cursorKey".into(), Value::String(hex(&self.cursor_key)));
+        snap.insert("sequence".into(), Value::from(self.storage.last_sequence()));
+        snap.insert(
+            "tasks".into(),
+            Value::Array(tasks.iter().map(|t| Value::Object(t.to_json())).collect()),
+        );
+        Value::Object(snap)
     }
 }
 
@@ -508,18 +581,39 @@ impl<R: RandomSource> Store<MemoryStorage, R> {
     /// The store a [`snapshot`](Store::snapshot) describes, over a [`MemoryStorage`].
     pub fn restore(snapshot: Value, rng: R) -> Result<Self, StoreError> {
         let invalid = |reason: String| StoreError::InvalidSnapshot { reason };
-        let snap: Snapshot =
-            serde_json::from_value(snapshot).map_err(|e| invalid(e.to_string()))?;
-        if snap.format != SNAPSHOT_FORMAT {
-            return Err(invalid(format!("unknown format {:?}", snap.format)));
+        let snap = snapshot
+            .as_object()
+            .ok_or_else(|| invalid("not an object".into()))?;
+        let format = snap.get("format").and_then(Value::as_str);
+        if format != Some(SNAPSHOT_FORMAT) {
+            return Err(invalid(format!(
+                "unknown format {:?}",
+                snap.get("format").unwrap_or(&Value::Null)
+            )));
         }
-        let cursor_key = unhex::<16>(&snap.cursor_key)
+        let cursor_key = snap
+            .get("cursorKey")
+            .and_then(Value::as_str)
+            .and_then(unhex::<16>)
             .ok_or_else(|| invalid("cursorKey is not 32 hex digits".into()))?;
-        let mut storage = MemoryStorage::with_sequence(snap.sequence);
+        let sequence = snap
+            .get("sequence")
+            .and_then(Value::as_u64)
+            .ok_or_else(|| invalid("sequence is not a non-negative integer".into()))?;
+        let config = match snap.get("config") {
+            None => StoreConfig::default(),
+            Some(c) => StoreConfig::from_json(c).map_err(invalid)?,
+        };
+        let tasks = match snap.get("tasks") {
+            Some(Value::Array(tasks)) => tasks,
+            _ => return Err(invalid("tasks is not an array".into())),
+        };
+        let mut storage = MemoryStorage::with_sequence(sequence);
         let mut last_seq = 0;
-        for task in snap.tasks {
+        for task in tasks {
+            let task = TaskRecord::from_json(task).map_err(invalid)?;
             rules::check_invariants(&task).map_err(invalid)?;
-            if task.seq <= last_seq || task.seq > snap.sequence {
+            if task.seq <= last_seq || task.seq > sequence {
                 return Err(invalid(format!("task {}: sequence out of order", task.id)));
             }
             last_seq = task.seq;
@@ -529,7 +623,7 @@ impl<R: RandomSource> Store<MemoryStorage, R> {
                 .map_err(|_| invalid(format!("duplicate task id {id}")))?;
         }
         Ok(Store {
-            config: snap.config,
+            config,
             storage,
             rng,
             cursor_key,
@@ -540,13 +634,3 @@ impl<R: RandomSource> Store<MemoryStorage, R> {
 
 /// The `format` member of snapshots.
 pub const SNAPSHOT_FORMAT: &str = "mcp-tasks-wasm/store/1";
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Snapshot {
-    format: String,
-    config: StoreConfig,
-    cursor_key: String,
-    sequence: u64,
-    tasks: Vec<TaskRecord>,
-}

@@ -900,9 +900,26 @@ fn restore_rejects_bad_snapshots() {
     let mut v = good.clone();
     v["sequence"] = json!(1);
     bad.push(v);
+    let mut v = good.clone();
+    v["config"]["pageSize"] = json!("x");
+    bad.push(v);
+    let mut v = good.clone();
+    v["tasks"][0]["status"] = json!("done");
+    bad.push(v);
     for b in bad {
         let e = restore(b.clone());
         assert!(matches!(e, Some(StoreError::InvalidSnapshot { .. })), "{b}");
     }
-    assert!(restore(good).is_none());
+    assert!(restore(good.clone()).is_none());
+    // Config members left out take their defaults; null clears an optional one.
+    let mut v = good;
+    v["config"] = json!({"maxTtlMs": null});
+    let r = Store::restore(v, DeterministicRandom::new(1)).unwrap();
+    assert_eq!(
+        *r.config(),
+        StoreConfig {
+            max_ttl_ms: None,
+            ..StoreConfig::default()
+        }
+    );
 }

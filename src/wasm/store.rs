@@ -23,6 +23,7 @@ use crate::store::{
 
 use super::input::{js_to_json, to_js};
 use super::random::{CryptoRandom, Failure};
+use crate::store::record::error_from_json;
 
 // ---- argument types (generated into the .d.ts; read member by member) -------------------------
 
@@ -821,7 +822,7 @@ impl TaskStore {
     ) -> Result<JsValue, JsValue> {
         let id = read_id(&id)?;
         let error = read_object(&error.into(), "error")?;
-        let error: JsonRpcError = serde_json::from_value(Value::Object(error))
+        let error = error_from_json(&Value::Object(error))
             .map_err(|e| bad(format!("invalid `error`: {e}")))?;
         let message = read_message(message)?;
         let ctx = read_context(ctx)?;
