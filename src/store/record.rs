@@ -279,24 +279,22 @@ impl TaskRecord {
         o.insert("ttlMs".into(), self.ttl_ms.map_or(Value::Null, Value::from));
         put_opt_u64(&mut o, "pollIntervalMs", self.poll_interval_ms);
         if !self.inputs.is_empty() {
-            let inputs = self
-                .inputs
-                .iter()
-                .map(|(k, e)| {
-                    let mut entry = JsonObject::new();
-                    entry.insert("request".into(), e.request.clone());
-                    let state = match &e.state {
-                        InputState::Outstanding => "outstanding",
-                        InputState::Answered { response } => {
-                            entry.insert("response".into(), response.clone());
-                            "answered"
-                        }
-                        InputState::Superseded => "superseded",
-                    };
-                    entry.insert("state".into(), Value::String(state.into()));
-                    (k.clone(), Value::Object(entry))
-                })
-                .collect();
+            // Inserted one by one: collecting into a map would pull in a sort.
+            let mut inputs = JsonObject::new();
+            for (k, e) in &self.inputs {
+                let mut entry = JsonObject::new();
+                entry.insert("request".into(), e.request.clone());
+                let state = match &e.state {
+                    InputState::Outstanding => "outstanding",
+                    InputState::Answered { response } => {
+                        entry.insert("response".into(), response.clone());
+                        "answered"
+                    }
+                    InputState::Superseded => "superseded",
+                };
+                entry.insert("state".into(), Value::String(state.into()));
+                inputs.insert(k.clone(), Value::Object(entry));
+            }
             o.insert("inputs".into(), Value::Object(inputs));
         }
         o
@@ -419,13 +417,13 @@ impl TaskRecord {
 
     /// The outstanding input requests as the V26 `inputRequests` object (§D 85).
     pub fn input_requests(&self) -> V26InputRequests {
-        V26InputRequests(
-            self.inputs
-                .iter()
-                .filter(|(_, e)| e.state == InputState::Outstanding)
-                .map(|(k, e)| (k.clone(), e.request.clone()))
-                .collect(),
-        )
+        let mut requests = JsonObject::new();
+        for (k, e) in &self.inputs {
+            if e.state == InputState::Outstanding {
+                requests.insert(k.clone(), e.request.clone());
+            }
+        }
+        V26InputRequests(requests)
     }
 
     /// The V25 wire task (`ttl`, `pollInterval`; no payload: V25 delivers it through

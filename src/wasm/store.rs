@@ -139,14 +139,12 @@ pub struct StoreTask {
 
 impl From<&TaskRecord> for StoreTask {
     fn from(record: &TaskRecord) -> Self {
-        let answered: JsonObject = record
-            .inputs
-            .iter()
-            .filter_map(|(key, entry)| match &entry.state {
-                InputState::Answered { response } => Some((key.clone(), response.clone())),
-                _ => None,
-            })
-            .collect();
+        let mut answered = JsonObject::new();
+        for (key, entry) in &record.inputs {
+            if let InputState::Answered { response } = &entry.state {
+                answered.insert(key.clone(), response.clone());
+            }
+        }
         StoreTask {
             task_id: record.id.clone(),
             status: record.status(),
