@@ -31,7 +31,7 @@
 //! processes makes `put_if_version` and `next_sequence` atomic in the database. The reusable
 //! contract test is [`crate::store::contract::storage_contract`].
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 
 use super::record::TaskRecord;
 
@@ -72,14 +72,41 @@ pub trait Storage {
 }
 
 /// The built-in storage: a hash map plus ordered indexes, all in memory.
-#[derive(Debug, Clone, Default, PartialEq)]
+///
+/// The ordered indexes are all `BTreeSet<(u64, u64)>` (sessions are numbered while they hold
+/// records), so the wasm build carries one B-tree instantiation instead of one per index.
+#[derive(Debug, Clone, Default)]
 pub struct MemoryStorage {
     records: HashMap<String, TaskRecord>,
-    by_seq: BTreeMap<u64, String>,
-    by_session: BTreeSet<(Option<String>, u64)>,
+    /// `seq` → id.
+    ids: HashMap<u64, String>,
+    /// `(ALL_SCOPE, seq)` for every record, `(session number, seq)` per session.
+    by_scope: BTreeSet<(u64, u64)>,
+    /// `(expires_at_ms, seq)`.
     by_expiry: BTreeSet<(u64, u64)>,
-    live: HashMap<Option<String>, usize>,
+    sessions: HashMap<Option<String>, SessionEntry>,
+    next_session_no: u64,
     sequence: u64,
+}
+
+/// The scope key of [`Scope::All`] in `by_scope` (session numbers start at 1).
+const ALL_SCOPE: u64 = 0;
+
+#[derive(Debug, Clone, Default)]
+struct SessionEntry {
+    /// The session's number in `by_scope`.
+    no: u64,
+    /// Records bound to the session; the entry goes when it reaches 0.
+    records: usize,
+    /// Of those, the non-terminal ones.
+    live: usize,
+}
+
+/// Equal when they hold the same records and sequence (the indexes follow from those).
+impl PartialEq for MemoryStorage {
+    fn eq(&self, other: &Self) -> bool {
+        self.records == other.records && self.sequence == other.sequence
+    }
 }
 
 impl MemoryStorage {
@@ -105,35 +132,55 @@ impl MemoryStorage {
     }
 
     fn unindex(&mut self, r: &TaskRecord) {
-        self.by_seq.remove(&r.seq);
-        self.by_session.remove(&(r.session.clone(), r.seq));
+        self.ids.remove(&r.seq);
+        self.by_scope.remove(&(ALL_SCOPE, r.seq));
         if let Some(t) = r.expires_at_ms() {
             self.by_expiry.remove(&(t, r.seq));
         }
-        if !r.status().is_terminal() {
-            if let Some(n) = self.live.get_mut(&r.session) {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    self.live.remove(&r.session);
+        let gone = match self.sessions.get_mut(&r.session) {
+            Some(e) => {
+                self.by_scope.remove(&(e.no, r.seq));
+                e.records = e.records.saturating_sub(1);
+                if !r.status().is_terminal() {
+                    e.live = e.live.saturating_sub(1);
                 }
+                e.records == 0
             }
+            None => false,
+        };
+        if gone {
+            self.sessions.remove(&r.session);
         }
     }
 
     fn index(&mut self, r: &TaskRecord) {
-        self.by_seq.insert(r.seq, r.id.clone());
-        self.by_session.insert((r.session.clone(), r.seq));
+        self.ids.insert(r.seq, r.id.clone());
+        self.by_scope.insert((ALL_SCOPE, r.seq));
         if let Some(t) = r.expires_at_ms() {
             self.by_expiry.insert((t, r.seq));
         }
-        if !r.status().is_terminal() {
-            *self.live.entry(r.session.clone()).or_insert(0) += 1;
+        let fresh = self.next_session_no.saturating_add(1);
+        let e = self
+            .sessions
+            .entry(r.session.clone())
+            .or_insert(SessionEntry {
+                no: fresh,
+                records: 0,
+                live: 0,
+            });
+        if e.no == fresh {
+            self.next_session_no = fresh;
         }
+        e.records += 1;
+        if !r.status().is_terminal() {
+            e.live += 1;
+        }
+        self.by_scope.insert((e.no, r.seq));
         self.sequence = self.sequence.max(r.seq);
     }
 
     fn id_at(&self, seq: u64) -> Option<&TaskRecord> {
-        self.by_seq.get(&seq).and_then(|id| self.records.get(id))
+        self.ids.get(&seq).and_then(|id| self.records.get(id))
     }
 }
 
@@ -169,40 +216,34 @@ impl Storage for MemoryStorage {
         let Some(start) = after.checked_add(1) else {
             return Vec::new();
         };
-        match scope {
-            Scope::All => self
-                .by_seq
-                .range(start..)
-                .filter_map(|(_, id)| self.records.get(id))
-                .take(limit)
-                .cloned()
-                .collect(),
-            Scope::Session(s) => {
-                let key = s.map(str::to_owned);
-                self.by_session
-                    .range((key.clone(), start)..)
-                    .take_while(|(k, _)| *k == key)
-                    .filter_map(|(_, seq)| self.id_at(*seq))
-                    .take(limit)
-                    .cloned()
-                    .collect()
-            }
-        }
+        let no = match scope {
+            Scope::All => ALL_SCOPE,
+            Scope::Session(s) => match self.sessions.get(&s.map(str::to_owned)) {
+                Some(e) => e.no,
+                None => return Vec::new(),
+            },
+        };
+        self.by_scope
+            .range((no, start)..)
+            .take_while(|(k, _)| *k == no)
+            .filter_map(|(_, seq)| self.id_at(*seq))
+            .take(limit)
+            .cloned()
+            .collect()
     }
 
     fn expired(&self, now_ms: u64, limit: usize) -> Vec<String> {
         self.by_expiry
             .range(..(now_ms, 0))
-            .filter_map(|(_, seq)| self.by_seq.get(seq).cloned())
+            .filter_map(|(_, seq)| self.ids.get(seq).cloned())
             .take(limit)
             .collect()
     }
 
     fn count_live(&self, session: Option<&str>) -> usize {
-        self.live
+        self.sessions
             .get(&session.map(str::to_owned))
-            .copied()
-            .unwrap_or(0)
+            .map_or(0, |e| e.live)
     }
 
     fn next_sequence(&mut self) -> u64 {
