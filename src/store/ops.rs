@@ -587,7 +587,7 @@ impl<R: RandomSource> Store<MemoryStorage, R> {
         let format = snap.get("format").and_then(Value::as_str);
         if format != Some(SNAPSHOT_FORMAT) {
             return Err(invalid(format!(
-                "unknown format {:?}",
+                "unknown format {}",
                 snap.get("format").unwrap_or(&Value::Null)
             )));
         }
