@@ -3,12 +3,10 @@
 //! `storage_contract(|| MyStorage::new())` returns `Err` describing the first broken clause.
 //! Every later storage (databases, IndexedDB bridges) runs it on fresh, empty instances.
 
-use std::collections::BTreeMap;
-
 use crate::model::common::JsonRpcError;
 use crate::model::ProtocolVersion;
 
-use super::record::{TaskRecord, TaskState};
+use super::record::{Inputs, TaskRecord, TaskState};
 use super::storage::{Scope, Storage};
 
 fn record(id: &str, seq: u64, session: Option<&str>, ttl: Option<u64>) -> TaskRecord {
@@ -25,7 +23,7 @@ fn record(id: &str, seq: u64, session: Option<&str>, ttl: Option<u64>) -> TaskRe
         requested_ttl_ms: None,
         ttl_ms: ttl,
         poll_interval_ms: None,
-        inputs: BTreeMap::new(),
+        inputs: Inputs::new(),
     }
 }
 

@@ -78,7 +78,7 @@ pub mod contract;
 pub use error::StoreError;
 pub use ops::{Cancelled, Change, DeleteReason, InputTaken, ListPage, NewTask, Store, StoreConfig};
 pub use random::{DeterministicRandom, RandomSource};
-pub use record::{InputEntry, InputState, TaskRecord, TaskState};
+pub use record::{InputEntry, InputState, Inputs, TaskRecord, TaskState};
 pub use rules::Caller;
 pub use storage::{Conflict, MemoryStorage, Scope, Storage};
 

@@ -1,8 +1,6 @@
 //! The stored task: [`TaskRecord`], its state (status with the payload that status carries), its
 //! input ledger, and its wire shapes in both versions.
 
-use std::collections::BTreeMap;
-
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
@@ -112,6 +110,86 @@ pub struct InputEntry {
     pub state: InputState,
 }
 
+/// A task's input ledger: every [`InputEntry`] by key, in key order (§D 87). A sorted vector
+/// rather than a `BTreeMap`, which would add a B-tree instantiation of its own to the wasm build.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Inputs(Vec<(String, InputEntry)>);
+
+type InputPair<'a> = (&'a String, &'a InputEntry);
+
+/// The iterator of [`Inputs::iter`]: `(key, entry)` in key order.
+pub type InputsIter<'a> = std::iter::Map<std::slice::Iter<'a, (String, InputEntry)>, PairFn<'a>>;
+
+type PairFn<'a> = fn(&'a (String, InputEntry)) -> InputPair<'a>;
+
+fn pair(e: &(String, InputEntry)) -> InputPair<'_> {
+    (&e.0, &e.1)
+}
+
+impl Inputs {
+    pub fn new() -> Self {
+        Inputs(Vec::new())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+
+    pub fn get(&self, key: &str) -> Option<&InputEntry> {
+        self.find(key)
+            .ok()
+            .and_then(|i| self.0.get(i))
+            .map(|e| &e.1)
+    }
+
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut InputEntry> {
+        self.find(key)
+            .ok()
+            .and_then(|i| self.0.get_mut(i))
+            .map(|e| &mut e.1)
+    }
+
+    /// Inserts or replaces the entry of `key`; returns the replaced one.
+    pub fn insert(&mut self, key: String, entry: InputEntry) -> Option<InputEntry> {
+        match self.find(&key) {
+            Ok(i) => self
+                .0
+                .get_mut(i)
+                .map(|e| std::mem::replace(&mut e.1, entry)),
+            Err(i) => {
+                self.0.insert(i, (key, entry));
+                None
+            }
+        }
+    }
+
+    /// The entries in key order.
+    pub fn iter(&self) -> InputsIter<'_> {
+        self.0.iter().map(pair as PairFn<'_>)
+    }
+
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut InputEntry> {
+        self.0.iter_mut().map(|e| &mut e.1)
+    }
+}
+
+impl<'a> IntoIterator for &'a Inputs {
+    type Item = InputPair<'a>;
+    type IntoIter = InputsIter<'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 /// A task as the store keeps it.
 ///
 /// `version` is the revision counter compare-and-swap writes check (1 at creation, +1 per
@@ -142,7 +220,7 @@ pub struct TaskRecord {
     pub ttl_ms: Option<u64>,
     pub poll_interval_ms: Option<u64>,
     /// Every input request the task ever issued, by key.
-    pub inputs: BTreeMap<String, InputEntry>,
+    pub inputs: Inputs,
 }
 
 impl Serialize for TaskRecord {
@@ -325,7 +403,7 @@ impl TaskRecord {
             .map(|e| error_from_json(e).map_err(|m| format!("{}: {m}", f.what)))
             .transpose()?;
         let state = state_of(status, result, error).map_err(|m| format!("{}: {m}", f.what))?;
-        let mut inputs = BTreeMap::new();
+        let mut inputs = Inputs::new();
         for (key, entry) in f.opt_object("inputs")?.into_iter().flatten() {
             let what = format!("{}: input {key:?}", f.what);
             let eo = entry
@@ -514,7 +592,7 @@ mod tests {
             requested_ttl_ms: None,
             ttl_ms: Some(60_000),
             poll_interval_ms: Some(1000),
-            inputs: BTreeMap::new(),
+            inputs: Inputs::new(),
         }
     }
 

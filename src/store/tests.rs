@@ -669,7 +669,7 @@ fn d87_d88_input_requests_and_responses() {
         .unwrap();
     assert_eq!(r3.task.status(), TaskStatus::Working);
     assert!(matches!(
-        &r3.task.inputs["a"].state,
+        &r3.task.inputs.get("a").unwrap().state,
         InputState::Answered { response } if response == &json!({"action": "accept"})
     ));
     // Leaving input_required another way supersedes what was outstanding.
