@@ -61,7 +61,7 @@
 //!   when nothing is outstanding. Leaving `input_required` any other way supersedes what was
 //!   outstanding.
 //! * **Durability**: [`Store::snapshot`] / [`Store::restore`] (cursor key and sequence
-//!   included); with [`StoreConfig::record_changes`] every write leaves a [`Change`] for
+//!   included; format `mcp-tasks-wasm/store/1`, written and read by hand, see [`TaskRecord`]); with [`StoreConfig::record_changes`] every write leaves a [`Change`] for
 //!   [`Store::take_changes`], so a host can persist each transition.
 
 pub mod cursor;
