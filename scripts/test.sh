@@ -128,14 +128,17 @@ done
 for f in "${script_tests[@]}"; do
   if [ "$built" = 1 ]; then run_suite "bash $f" bash "$f"; else skip_suite "bash $f" "the package did not build"; fi
 done
-# The TaskStore class (issue 3, in progress) is built only with the store-js feature: build that
-# variant beside pkg/ and test it there.
+# The TaskStore and TaskServer classes (issue 3, in progress) are built only with the store-js
+# feature: build that variant beside pkg/ and test it there.
 if [ "$built" = 1 ]; then
   if run_suite "build (store-js variant)" env PKG_OUT="$ROOT/target/pkg-store" CARGO_FEATURES=store-js bash scripts/build.sh; then
     run_suite "node --test tests/js/store/store.test.mjs" env MCP_TASKS_STORE_PKG="$ROOT/target/pkg-store/node.mjs" \
       node --test --test-reporter=spec tests/js/store/store.test.mjs
+    run_suite "node --test tests/js/store/server.test.mjs" env MCP_TASKS_STORE_PKG="$ROOT/target/pkg-store/node.mjs" \
+      node --test --test-reporter=spec tests/js/store/server.test.mjs
   else
     skip_suite "node --test tests/js/store/store.test.mjs" "the store-js variant did not build"
+    skip_suite "node --test tests/js/store/server.test.mjs" "the store-js variant did not build"
   fi
 fi
 if [ ${#deno_tests[@]} -gt 0 ]; then

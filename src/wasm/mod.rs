@@ -6,5 +6,7 @@ mod input;
 #[cfg(feature = "store-js")]
 mod random;
 #[cfg(feature = "store-js")]
+mod server;
+#[cfg(feature = "store-js")]
 mod store;
 mod validate;

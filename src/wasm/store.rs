@@ -273,7 +273,7 @@ pub struct TaskStoreError {
 }
 
 /// A [`StoreError`] as the thrown JS `Error`: the one place store errors cross the boundary.
-fn store_error(e: &StoreError) -> JsValue {
+pub(super) fn store_error(e: &StoreError) -> JsValue {
     let rpc = e.to_jsonrpc();
     let info = TaskStoreError {
         code: rpc.code,
@@ -310,7 +310,7 @@ fn store_error(e: &StoreError) -> JsValue {
 }
 
 /// A bad argument: a `TypeError` naming it.
-fn bad(message: String) -> JsValue {
+pub(super) fn bad(message: String) -> JsValue {
     TypeError::new(&message).into()
 }
 
@@ -319,7 +319,7 @@ fn bad(message: String) -> JsValue {
 /// The largest integer a JS number carries exactly.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
-fn as_u64(v: &JsValue) -> Option<u64> {
+pub(super) fn as_u64(v: &JsValue) -> Option<u64> {
     v.as_f64()
         .filter(|m| m.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(m))
         .map(|m| m as u64)
@@ -327,14 +327,14 @@ fn as_u64(v: &JsValue) -> Option<u64> {
 
 /// A JS object read member by member (`Reflect.get` with interned keys); a malformed member is
 /// a `TypeError` naming it.
-struct Members {
+pub(super) struct Members {
     object: JsValue,
     what: &'static str,
 }
 
 impl Members {
     /// `None` for `undefined` / `null`; a `TypeError` for anything but a plain object.
-    fn of(value: JsValue, what: &'static str) -> Result<Option<Members>, JsValue> {
+    pub(super) fn of(value: JsValue, what: &'static str) -> Result<Option<Members>, JsValue> {
         if value.is_undefined() || value.is_null() {
             Ok(None)
         } else if value.is_object() && !js_sys::Array::is_array(&value) {
@@ -348,17 +348,17 @@ impl Members {
     }
 
     /// The member, `None` when `undefined`; `Some(null)` stays.
-    fn raw(&self, key: &str) -> Result<Option<JsValue>, JsValue> {
+    pub(super) fn raw(&self, key: &str) -> Result<Option<JsValue>, JsValue> {
         let v = Reflect::get(&self.object, &JsValue::from_str(wasm_bindgen::intern(key)))?;
         Ok((!v.is_undefined()).then_some(v))
     }
 
-    fn bad(&self, key: &str, expected: &str) -> JsValue {
+    pub(super) fn bad(&self, key: &str, expected: &str) -> JsValue {
         bad(format!("invalid {}: `{key}` must be {expected}", self.what))
     }
 
     /// An optional member; `null` counts as absent.
-    fn opt<T>(
+    pub(super) fn opt<T>(
         &self,
         key: &str,
         expected: &str,
@@ -387,7 +387,7 @@ impl Members {
         }
     }
 
-    fn ms(&self, key: &str) -> Result<Option<u64>, JsValue> {
+    pub(super) fn ms(&self, key: &str) -> Result<Option<u64>, JsValue> {
         self.opt(key, "a non-negative integer (milliseconds)", as_u64)
     }
 
@@ -397,16 +397,16 @@ impl Members {
         })
     }
 
-    fn string(&self, key: &str) -> Result<Option<String>, JsValue> {
+    pub(super) fn string(&self, key: &str) -> Result<Option<String>, JsValue> {
         self.opt(key, "a string", JsValue::as_string)
     }
 
-    fn boolean(&self, key: &str) -> Result<Option<bool>, JsValue> {
+    pub(super) fn boolean(&self, key: &str) -> Result<Option<bool>, JsValue> {
         self.opt(key, "a boolean", JsValue::as_bool)
     }
 }
 
-fn read_options(options: JsValue) -> Result<TaskStoreOptions, JsValue> {
+pub(super) fn read_options(options: JsValue) -> Result<TaskStoreOptions, JsValue> {
     let Some(o) = Members::of(options, "options")? else {
         return Ok(TaskStoreOptions::default());
     };
@@ -427,7 +427,7 @@ fn read_options(options: JsValue) -> Result<TaskStoreOptions, JsValue> {
 }
 
 impl TaskStoreOptions {
-    fn into_config(self) -> StoreConfig {
+    pub(super) fn into_config(self) -> StoreConfig {
         let d = StoreConfig::default();
         StoreConfig {
             max_ttl_ms: self.max_ttl_ms.unwrap_or(d.max_ttl_ms),
@@ -480,7 +480,7 @@ impl TaskContext {
 }
 
 /// `Date.now()` (a clock before 1970 reads as 0).
-fn date_now() -> u64 {
+pub(super) fn date_now() -> u64 {
     js_sys::Date::now().max(0.0) as u64
 }
 
@@ -517,12 +517,12 @@ fn read_list(params: Page) -> Result<ListParams, JsValue> {
     })
 }
 
-fn read_id(id: &JsValue) -> Result<String, JsValue> {
+pub(super) fn read_id(id: &JsValue) -> Result<String, JsValue> {
     id.as_string()
         .ok_or_else(|| bad("the task id must be a string".to_string()))
 }
 
-fn read_message(message: Option<JsValue>) -> Result<Option<String>, JsValue> {
+pub(super) fn read_message(message: Option<JsValue>) -> Result<Option<String>, JsValue> {
     let Some(message) = message.filter(|m| !m.is_undefined() && !m.is_null()) else {
         return Ok(None);
     };
@@ -532,7 +532,7 @@ fn read_message(message: Option<JsValue>) -> Result<Option<String>, JsValue> {
         .ok_or_else(|| bad("the status message must be a string, null or undefined".to_string()))
 }
 
-fn read_status(status: Ts<TaskStatus>) -> Result<TaskStatus, JsValue> {
+pub(super) fn read_status(status: Ts<TaskStatus>) -> Result<TaskStatus, JsValue> {
     JsValue::from(status)
         .as_string()
         .as_deref()
@@ -554,7 +554,7 @@ fn read_version(version: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue
 
 /// A JSON value handed in by the host (or, for `restore`, JSON text). No size limit beyond
 /// serde_json's nesting limit: it is the host's own data, already parsed once.
-fn read_json(value: &JsValue, what: &str) -> Result<Value, JsValue> {
+pub(super) fn read_json(value: &JsValue, what: &str) -> Result<Value, JsValue> {
     js_to_json(value, usize::MAX).map_err(|report| {
         let why = report.issues.first().map_or_else(String::new, |issue| {
             if issue.path.is_empty() {
@@ -568,7 +568,7 @@ fn read_json(value: &JsValue, what: &str) -> Result<Value, JsValue> {
 }
 
 /// A JSON object argument (a JS object, not JSON text).
-fn read_object(value: &JsValue, what: &str) -> Result<JsonObject, JsValue> {
+pub(super) fn read_object(value: &JsValue, what: &str) -> Result<JsonObject, JsValue> {
     if !value.is_object() || js_sys::Array::is_array(value) {
         return Err(bad(format!("`{what}` must be an object")));
     }
@@ -578,11 +578,11 @@ fn read_object(value: &JsValue, what: &str) -> Result<JsonObject, JsValue> {
     }
 }
 
-fn answer<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+pub(super) fn answer<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     to_js(value).map_err(JsValue::from)
 }
 
-fn task(record: &TaskRecord) -> Result<JsValue, JsValue> {
+pub(super) fn task(record: &TaskRecord) -> Result<JsValue, JsValue> {
     answer(&StoreTask::from(record))
 }
 
