@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::common::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, TASKS_EXTENSION_ID};
+use crate::model::common::META_PROTOCOL_VERSION;
 use crate::model::ProtocolVersion;
 use crate::validate::report::pointer;
 
@@ -83,13 +83,7 @@ pub(crate) fn str_of<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a str
 /// `params._meta["io.modelcontextprotocol/clientCapabilities"].extensions` names the tasks
 /// extension (§B.e; rule 77).
 pub(crate) fn declares_extension(message: &Value) -> bool {
-    message
-        .get("params")
-        .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
-        .and_then(|c| c.get("extensions"))
-        .and_then(Value::as_object)
-        .is_some_and(|e| e.contains_key(TASKS_EXTENSION_ID))
+    crate::validate::v2026::declares_extension(message.get("params").and_then(Value::as_object))
 }
 
 /// Methods that exist in one version only.

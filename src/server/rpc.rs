@@ -54,13 +54,7 @@ pub enum Envelope<'a> {
 
 /// A JSON-RPC id: a string or an integer (MCP forbids `null`).
 pub fn is_valid_id(id: &Value) -> bool {
-    match id {
-        Value::String(_) => true,
-        Value::Number(n) => {
-            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
-        }
-        _ => false,
-    }
+    id.is_string() || crate::validate::envelope::is_integer(id)
 }
 
 /// Reads `message` as a request.

@@ -19,7 +19,9 @@ pub struct Envelope<'a> {
     pub error: Option<&'a Map<String, Value>>,
 }
 
-fn is_integer(v: &Value) -> bool {
+/// A JSON integer as JSON Schema counts it: `5` and `5.0` alike (one definition for the
+/// validator, the handler and the bindings).
+pub fn is_integer(v: &Value) -> bool {
     match v {
         Value::Number(n) => {
             n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)

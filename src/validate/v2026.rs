@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::envelope::{type_name, Envelope};
+use super::envelope::{is_integer, type_name, Envelope};
 use super::fields::{
     check_params_task_id, check_task_members, check_tool_call_params, obj, str_of,
 };
@@ -621,13 +621,7 @@ fn rpc_error_object(e: &Value, path: &str, issues: &mut Issues) {
         );
         return;
     };
-    let int = o.get("code").is_some_and(|c| match c {
-        Value::Number(n) => {
-            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
-        }
-        _ => false,
-    });
-    if !int {
+    if !o.get("code").is_some_and(is_integer) {
         issues.push(
             Code::TaskPayload,
             &pointer(path, "code"),
