@@ -22,7 +22,7 @@ impl Conversation {
     /// A new conversation. `options.version` fixes the protocol version; otherwise the first
     /// message that shows one does. Throws only when `options` is malformed.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: Option<Ts<ConversationOptions>>) -> Result<Conversation, JsError> {
+    pub fn new(options: Option<Ts<ConversationOptions>>) -> Result<Conversation, JsValue> {
         let options = read_options(options)?;
         Ok(Conversation {
             inner: core::Conversation::new(options),
@@ -50,11 +50,10 @@ impl Conversation {
     }
 }
 
-fn read_options(options: Option<Ts<ConversationOptions>>) -> Result<ConversationOptions, JsError> {
-    let Some(o) = options else {
-        return Ok(ConversationOptions::default());
-    };
-    let Some(o) = super::input::JsOptions::new(o.into())? else {
+fn read_options(options: Option<Ts<ConversationOptions>>) -> Result<ConversationOptions, JsValue> {
+    let Some(o) =
+        super::input::Members::of(options.map_or(JsValue::UNDEFINED, JsValue::from), "options")?
+    else {
         return Ok(ConversationOptions::default());
     };
     Ok(ConversationOptions {

@@ -1,7 +1,7 @@
 //! Turning a JS value (a JSON string or an already-parsed object) into JSON text, without
 //! losing what JSON cannot carry.
 
-use js_sys::{JsString, Reflect, Uint8Array, JSON};
+use js_sys::{JsString, Reflect, TypeError, Uint8Array, JSON};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -167,81 +167,149 @@ pub fn js_to_json(message: &JsValue, max_bytes: usize) -> Result<Value, Validati
     Ok(value)
 }
 
-/// A JS options object, read member by member (`Reflect.get` with interned keys): cheaper than
-/// converting the whole object, and a malformed member is a typed JS error naming it.
-pub struct JsOptions(JsValue);
+/// A bad argument: a `TypeError` naming it.
+pub(crate) fn bad(message: String) -> JsValue {
+    TypeError::new(&message).into()
+}
 
-impl JsOptions {
-    /// `None` for `undefined` / `null`; an error for anything but an object.
-    pub fn new(value: JsValue) -> Result<Option<Self>, wasm_bindgen::JsError> {
+/// The largest integer a JS number carries exactly.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+pub(crate) fn as_u64(v: &JsValue) -> Option<u64> {
+    v.as_f64()
+        .filter(|m| m.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(m))
+        .map(|m| m as u64)
+}
+
+/// A JS object read member by member (`Reflect.get` with interned keys); a malformed member is
+/// a `TypeError` naming it.
+pub(crate) struct Members {
+    object: JsValue,
+    what: &'static str,
+}
+
+// The lenient readers (`opt`, `ms`, …) serve the `store-js` classes only.
+#[cfg_attr(not(feature = "store-js"), allow(dead_code))]
+impl Members {
+    /// `None` for `undefined` / `null`; a `TypeError` for anything but a plain object.
+    pub(crate) fn of(value: JsValue, what: &'static str) -> Result<Option<Members>, JsValue> {
         if value.is_undefined() || value.is_null() {
             Ok(None)
-        } else if value.is_object() {
-            Ok(Some(JsOptions(value)))
+        } else if value.is_object() && !js_sys::Array::is_array(&value) {
+            Ok(Some(Members {
+                object: value,
+                what,
+            }))
         } else {
-            Err(wasm_bindgen::JsError::new(
-                "invalid options: expected an object",
-            ))
+            Err(bad(format!("`{what}` must be an object")))
         }
     }
 
-    fn get(&self, key: &str) -> Option<JsValue> {
-        let v = Reflect::get(&self.0, &JsValue::from_str(wasm_bindgen::intern(key))).ok()?;
-        (!v.is_undefined()).then_some(v)
+    /// The member, `None` when `undefined`; `Some(null)` stays.
+    pub(crate) fn raw(&self, key: &str) -> Result<Option<JsValue>, JsValue> {
+        let v = Reflect::get(&self.object, &JsValue::from_str(wasm_bindgen::intern(key)))?;
+        Ok((!v.is_undefined()).then_some(v))
     }
 
-    fn bad(key: &str, what: &str) -> wasm_bindgen::JsError {
-        wasm_bindgen::JsError::new(&format!("invalid options: `{key}` must be {what}"))
+    pub(crate) fn bad(&self, key: &str, expected: &str) -> JsValue {
+        bad(format!("invalid {}: `{key}` must be {expected}", self.what))
     }
 
-    /// A protocol version member.
-    pub fn version(&self, key: &str) -> Result<Option<ProtocolVersion>, wasm_bindgen::JsError> {
-        self.get(key)
-            .map(|v| {
-                v.as_string()
-                    .as_deref()
-                    .and_then(ProtocolVersion::parse)
-                    .ok_or_else(|| Self::bad(key, "\"2025-11-25\" or \"2026-07-28\""))
-            })
-            .transpose()
-    }
-
-    /// A string member.
-    pub fn string(&self, key: &str) -> Result<Option<String>, wasm_bindgen::JsError> {
-        self.get(key)
-            .map(|v| v.as_string().ok_or_else(|| Self::bad(key, "a string")))
-            .transpose()
-    }
-
-    /// A non-negative integer member that fits in 32 bits.
-    pub fn u32(&self, key: &str) -> Result<Option<u32>, wasm_bindgen::JsError> {
-        self.get(key)
-            .map(|v| {
-                v.as_f64()
-                    .filter(|m| m.fract() == 0.0 && *m >= 0.0 && *m <= f64::from(u32::MAX))
-                    .map(|m| m as u32)
-                    .ok_or_else(|| Self::bad(key, "a non-negative integer"))
-            })
-            .transpose()
-    }
-
-    /// An object of string values (HTTP headers).
-    pub fn strings(&self, key: &str) -> Result<Option<Map<String, Value>>, wasm_bindgen::JsError> {
-        let Some(v) = self.get(key) else {
-            return Ok(None);
-        };
-        let obj: &js_sys::Object = v
-            .dyn_ref()
-            .ok_or_else(|| Self::bad(key, "an object of strings"))?;
-        let mut out = Map::new();
-        for entry in js_sys::Object::entries(obj).iter() {
-            let pair: js_sys::Array = entry.unchecked_into();
-            let (Some(k), Some(val)) = (pair.get(0).as_string(), pair.get(1).as_string()) else {
-                return Err(Self::bad(key, "an object of strings"));
-            };
-            out.insert(k, Value::String(val));
+    /// An optional member; `null` counts as absent.
+    pub(crate) fn opt<T>(
+        &self,
+        key: &str,
+        expected: &str,
+        read: impl Fn(&JsValue) -> Option<T>,
+    ) -> Result<Option<T>, JsValue> {
+        match self.raw(key)? {
+            None => Ok(None),
+            Some(v) if v.is_null() => Ok(None),
+            Some(v) => read(&v).map(Some).ok_or_else(|| self.bad(key, expected)),
         }
-        Ok(Some(out))
+    }
+
+    /// An optional member where `null` means "none": `None` absent, `Some(None)` null.
+    pub(crate) fn nullable<T>(
+        &self,
+        key: &str,
+        expected: &str,
+        read: impl Fn(&JsValue) -> Option<T>,
+    ) -> Result<Option<Option<T>>, JsValue> {
+        match self.raw(key)? {
+            None => Ok(None),
+            Some(v) if v.is_null() => Ok(Some(None)),
+            Some(v) => read(&v)
+                .map(|t| Some(Some(t)))
+                .ok_or_else(|| self.bad(key, expected)),
+        }
+    }
+
+    pub(crate) fn ms(&self, key: &str) -> Result<Option<u64>, JsValue> {
+        self.opt(key, "a non-negative integer (milliseconds)", as_u64)
+    }
+
+    pub(crate) fn count(&self, key: &str) -> Result<Option<usize>, JsValue> {
+        self.opt(key, "a non-negative integer", |v| {
+            as_u64(v).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+        })
+    }
+
+    pub(crate) fn string(&self, key: &str) -> Result<Option<String>, JsValue> {
+        self.opt(key, "a string", JsValue::as_string)
+    }
+
+    pub(crate) fn boolean(&self, key: &str) -> Result<Option<bool>, JsValue> {
+        self.opt(key, "a boolean", JsValue::as_bool)
+    }
+
+    /// A member that, when present, must read as expected: `null` is malformed too (the options
+    /// of `validateMessage` and `Conversation`).
+    fn strict<T>(
+        &self,
+        key: &str,
+        expected: &str,
+        read: impl Fn(&JsValue) -> Option<T>,
+    ) -> Result<Option<T>, JsValue> {
+        match self.raw(key)? {
+            None => Ok(None),
+            Some(v) => read(&v).map(Some).ok_or_else(|| self.bad(key, expected)),
+        }
+    }
+
+    /// A protocol version member (`null` is malformed).
+    pub(crate) fn version(&self, key: &str) -> Result<Option<ProtocolVersion>, JsValue> {
+        self.strict(key, "\"2025-11-25\" or \"2026-07-28\"", |v| {
+            v.as_string().as_deref().and_then(ProtocolVersion::parse)
+        })
+    }
+
+    /// A string member (`null` is malformed).
+    pub(crate) fn strict_string(&self, key: &str) -> Result<Option<String>, JsValue> {
+        self.strict(key, "a string", JsValue::as_string)
+    }
+
+    /// A non-negative integer member that fits in 32 bits (`null` is malformed).
+    pub(crate) fn u32(&self, key: &str) -> Result<Option<u32>, JsValue> {
+        self.strict(key, "a non-negative integer", |v| {
+            as_u64(v).and_then(|n| u32::try_from(n).ok())
+        })
+    }
+
+    /// An object of string values, such as HTTP headers (`null` is malformed).
+    pub(crate) fn strings(&self, key: &str) -> Result<Option<Map<String, Value>>, JsValue> {
+        self.strict(key, "an object of strings", |v| {
+            let obj: &js_sys::Object = v.dyn_ref()?;
+            let mut out = Map::new();
+            for entry in js_sys::Object::entries(obj).iter() {
+                let pair: js_sys::Array = entry.unchecked_into();
+                out.insert(
+                    pair.get(0).as_string()?,
+                    Value::String(pair.get(1).as_string()?),
+                );
+            }
+            Some(out)
+        })
     }
 }
 

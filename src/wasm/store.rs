@@ -6,7 +6,7 @@
 //! `{ session?, host?, now? }` ([`TaskContext`]). Time is `ctx.now` (Unix ms) or `Date.now()`;
 //! randomness is `crypto.getRandomValues` ([`CryptoRandom`]).
 
-use js_sys::{Reflect, TypeError};
+use js_sys::Reflect;
 use serde::Serialize;
 use serde_json::Value;
 use tsify::{Ts, Tsify};
@@ -309,102 +309,9 @@ pub(super) fn store_error(e: &StoreError) -> JsValue {
     error.into()
 }
 
-/// A bad argument: a `TypeError` naming it.
-pub(super) fn bad(message: String) -> JsValue {
-    TypeError::new(&message).into()
-}
-
 // ---- reading arguments -------------------------------------------------------------------------
 
-/// The largest integer a JS number carries exactly.
-const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
-
-pub(super) fn as_u64(v: &JsValue) -> Option<u64> {
-    v.as_f64()
-        .filter(|m| m.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(m))
-        .map(|m| m as u64)
-}
-
-/// A JS object read member by member (`Reflect.get` with interned keys); a malformed member is
-/// a `TypeError` naming it.
-pub(super) struct Members {
-    object: JsValue,
-    what: &'static str,
-}
-
-impl Members {
-    /// `None` for `undefined` / `null`; a `TypeError` for anything but a plain object.
-    pub(super) fn of(value: JsValue, what: &'static str) -> Result<Option<Members>, JsValue> {
-        if value.is_undefined() || value.is_null() {
-            Ok(None)
-        } else if value.is_object() && !js_sys::Array::is_array(&value) {
-            Ok(Some(Members {
-                object: value,
-                what,
-            }))
-        } else {
-            Err(bad(format!("`{what}` must be an object")))
-        }
-    }
-
-    /// The member, `None` when `undefined`; `Some(null)` stays.
-    pub(super) fn raw(&self, key: &str) -> Result<Option<JsValue>, JsValue> {
-        let v = Reflect::get(&self.object, &JsValue::from_str(wasm_bindgen::intern(key)))?;
-        Ok((!v.is_undefined()).then_some(v))
-    }
-
-    pub(super) fn bad(&self, key: &str, expected: &str) -> JsValue {
-        bad(format!("invalid {}: `{key}` must be {expected}", self.what))
-    }
-
-    /// An optional member; `null` counts as absent.
-    pub(super) fn opt<T>(
-        &self,
-        key: &str,
-        expected: &str,
-        read: impl Fn(&JsValue) -> Option<T>,
-    ) -> Result<Option<T>, JsValue> {
-        match self.raw(key)? {
-            None => Ok(None),
-            Some(v) if v.is_null() => Ok(None),
-            Some(v) => read(&v).map(Some).ok_or_else(|| self.bad(key, expected)),
-        }
-    }
-
-    /// An optional member where `null` means "none": `None` absent, `Some(None)` null.
-    fn nullable<T>(
-        &self,
-        key: &str,
-        expected: &str,
-        read: impl Fn(&JsValue) -> Option<T>,
-    ) -> Result<Option<Option<T>>, JsValue> {
-        match self.raw(key)? {
-            None => Ok(None),
-            Some(v) if v.is_null() => Ok(Some(None)),
-            Some(v) => read(&v)
-                .map(|t| Some(Some(t)))
-                .ok_or_else(|| self.bad(key, expected)),
-        }
-    }
-
-    pub(super) fn ms(&self, key: &str) -> Result<Option<u64>, JsValue> {
-        self.opt(key, "a non-negative integer (milliseconds)", as_u64)
-    }
-
-    fn count(&self, key: &str) -> Result<Option<usize>, JsValue> {
-        self.opt(key, "a non-negative integer", |v| {
-            as_u64(v).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-        })
-    }
-
-    pub(super) fn string(&self, key: &str) -> Result<Option<String>, JsValue> {
-        self.opt(key, "a string", JsValue::as_string)
-    }
-
-    pub(super) fn boolean(&self, key: &str) -> Result<Option<bool>, JsValue> {
-        self.opt(key, "a boolean", JsValue::as_bool)
-    }
-}
+pub(super) use super::input::{as_u64, bad, Members};
 
 pub(super) fn read_options(options: JsValue) -> Result<TaskStoreOptions, JsValue> {
     let Some(o) = Members::of(options, "options")? else {

@@ -7,24 +7,19 @@ use crate::model::ProtocolVersion;
 use crate::validate::{self, Context, ValidateOptions, ValidationReport, DEFAULT_MAX_BYTES};
 
 pub(crate) use super::input::to_js;
-use super::input::{js_to_json, JsOptions};
+use super::input::{js_to_json, Members};
 use crate::model::convert::ConversionReport;
 
-/// Reads the options object; bad options are a typed JS error, never a panic.
+/// Reads the options object; bad options are a thrown `TypeError`, never a panic.
 pub(crate) fn read_options(
     options: Option<Ts<ValidateOptions>>,
-) -> Result<ValidateOptions, JsError> {
-    let Some(o) = options
-        .map(JsValue::from)
-        .map(JsOptions::new)
-        .transpose()?
-        .flatten()
-    else {
+) -> Result<ValidateOptions, JsValue> {
+    let Some(o) = Members::of(options.map_or(JsValue::UNDEFINED, JsValue::from), "options")? else {
         return Ok(ValidateOptions::default());
     };
     Ok(ValidateOptions {
         version: o.version("version")?,
-        in_reply_to: o.string("inReplyTo")?,
+        in_reply_to: o.strict_string("inReplyTo")?,
         max_bytes: o.u32("maxBytes")?,
         headers: o.strings("headers")?,
     })
@@ -47,17 +42,17 @@ pub(crate) fn validate_js(
 }
 
 /// Validates one MCP message of protocol 2025-11-25 or 2026-07-28: a JS value or a JSON
-/// string. Never throws on a bad message: the report says what is wrong. Throws a `TypeError`-like
-/// `Error` only when `options` itself is malformed.
+/// string. Never throws on a bad message: the report says what is wrong. Throws a `TypeError` only
+/// when `options` itself is malformed.
 #[wasm_bindgen(js_name = validateMessage, unchecked_return_type = "ValidationReport")]
 pub fn validate_message(
     #[wasm_bindgen(unchecked_param_type = "unknown")] message: JsValue,
     options: Option<Ts<ValidateOptions>>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let options = read_options(options)?;
     let (report, _) = validate_js(&message, &options, &Context::from(&options));
     js_sys::JSON::parse(&report.to_json())
-        .map_err(|_| JsError::new("internal: JSON.parse refused the report"))
+        .map_err(|_| JsError::new("internal: JSON.parse refused the report").into())
 }
 
 /// The rules table: every issue code with the TASKS-SPEC rules it enforces.
