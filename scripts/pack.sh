@@ -37,3 +37,8 @@ export * from "mcp-tasks-wasm";
 export const resolved = import.meta.resolve("mcp-tasks-wasm");
 EOF
 say "installed: $(node -p 'require(process.argv[1]).version' "$INSTALL/node_modules/mcp-tasks-wasm/package.json")"
+cat >"$INSTALL/server.mjs" <<'EOS'
+// Written by scripts/pack.sh: a bare import of the installed package's server entry.
+export * from "mcp-tasks-wasm/server";
+export const resolved = import.meta.resolve("mcp-tasks-wasm/server");
+EOS

@@ -12,7 +12,8 @@
 #   wasm (node)      #[wasm_bindgen_test] tests in tests/wasm*.rs, in Node
 #   wasm (chromium)  the same in headless Chromium (checked to have run more than 0 tests)
 #   build, pack      scripts/build.sh; scripts/pack.sh (npm pack + npm install into tests/js/.tmp)
-#   node --test      every tests/js/*.test.{mjs,cjs,js} and tests/browser/*.test.mjs
+#   node --test      every tests/js/*.test.{mjs,cjs,js}, tests/js/server/*.test.mjs and
+#                    tests/browser/*.test.mjs
 #   scripts          every tests/js/*.test.sh (bash)
 #   deno             tests/deno/*.test.ts with the npm-installed deno, no permission flags
 set -uo pipefail
@@ -113,7 +114,7 @@ if [ "$setup_ok" = 1 ] && run_suite "build" bash scripts/build.sh; then
 fi
 
 shopt -s nullglob
-node_tests=(tests/js/*.test.mjs tests/js/*.test.cjs tests/js/*.test.js tests/browser/*.test.mjs)
+node_tests=(tests/js/*.test.mjs tests/js/*.test.cjs tests/js/*.test.js tests/js/server/*.test.mjs tests/browser/*.test.mjs)
 script_tests=(tests/js/*.test.sh)
 deno_tests=(tests/deno/*.test.ts)
 shopt -u nullglob
@@ -128,19 +129,6 @@ done
 for f in "${script_tests[@]}"; do
   if [ "$built" = 1 ]; then run_suite "bash $f" bash "$f"; else skip_suite "bash $f" "the package did not build"; fi
 done
-# The TaskStore and TaskServer classes (issue 3, in progress) are built only with the store-js
-# feature: build that variant beside pkg/ and test it there.
-if [ "$built" = 1 ]; then
-  if run_suite "build (store-js variant)" env PKG_OUT="$ROOT/target/pkg-store" CARGO_FEATURES=store-js bash scripts/build.sh; then
-    run_suite "node --test tests/js/store/store.test.mjs" env MCP_TASKS_STORE_PKG="$ROOT/target/pkg-store/node.mjs" \
-      node --test --test-reporter=spec tests/js/store/store.test.mjs
-    run_suite "node --test tests/js/store/server.test.mjs" env MCP_TASKS_STORE_PKG="$ROOT/target/pkg-store/node.mjs" \
-      node --test --test-reporter=spec tests/js/store/server.test.mjs
-  else
-    skip_suite "node --test tests/js/store/store.test.mjs" "the store-js variant did not build"
-    skip_suite "node --test tests/js/store/server.test.mjs" "the store-js variant did not build"
-  fi
-fi
 if [ ${#deno_tests[@]} -gt 0 ]; then
   if [ "$built" = 1 ]; then
     run_suite "deno test" env DENO_DIR="$ROOT/.deno" DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \

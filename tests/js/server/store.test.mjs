@@ -1,22 +1,11 @@
-// TaskStore, the task store core exported as a class (issue 3, in progress). The class is built
-// only with the cargo feature `store-js` (off in the published package until its size cost is
-// down), so scripts/test.sh builds that variant into target/pkg-store/ and runs this file with
-// MCP_TASKS_STORE_PKG pointing at its node.mjs. Wire shapes are checked with the package's own
-// validateMessage; time is virtual (ctx.now).
+// TaskStore, the task store core exported as a class, from the server entry
+// (mcp-tasks-wasm/server). Wire shapes are checked with the package's own validateMessage; time is
+// virtual (ctx.now).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 
-const entry = process.env.MCP_TASKS_STORE_PKG;
-if (!entry || !existsSync(entry)) {
-  throw new Error(
-    "set MCP_TASKS_STORE_PKG to the node.mjs of a build with the store-js feature: " +
-      "PKG_OUT=target/pkg-store CARGO_FEATURES=store-js bash scripts/build.sh",
-  );
-}
-const { TaskStore, validateMessage } = await import(pathToFileURL(entry).href);
-if (typeof TaskStore !== "function") throw new Error(`${entry} has no TaskStore: built without store-js?`);
+// The installed package (scripts/pack.sh), imported the way a user does: "mcp-tasks-wasm/server".
+const { TaskStore, validateMessage } = await import("../.tmp/install/server.mjs");
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
