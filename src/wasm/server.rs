@@ -22,8 +22,9 @@ use crate::store::{Caller, MemoryStorage};
 
 use super::random::{CryptoRandom, Failure};
 use super::store::{
-    answer, as_u64, bad, date_now, read_id, read_json, read_message, read_object, read_options,
-    read_status, store_error, task, Members, StoreTask, TaskStoreOptions,
+    answer, as_u64, bad, changes_to_js, date_now, read_id, read_json, read_message, read_object,
+    read_options, read_status, restore_store, store_error, task, Members, StoreTask,
+    TaskStoreOptions,
 };
 use crate::store::record::error_from_json;
 
@@ -328,6 +329,33 @@ impl TaskServer {
             return Err(js_sys::Error::new(&why).into());
         }
         Ok(TaskServer { inner, rng_failure })
+    }
+
+    /// The server a `snapshot()` describes (its store: every task, the settings and the cursor
+    /// key), e.g. after a restart. Throws like `TaskStore.restore`.
+    pub fn restore(
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")]
+        snapshot: JsValue,
+    ) -> Result<TaskServer, JsValue> {
+        let (store, rng_failure) = restore_store(&snapshot)?;
+        Ok(TaskServer {
+            inner: server::TaskServer::new(store),
+            rng_failure,
+        })
+    }
+
+    /// The whole store as a JSON object, for `TaskServer.restore` (or `TaskStore.restore`). It
+    /// holds the cursor key: keep it private.
+    #[wasm_bindgen(unchecked_return_type = "Record<string, unknown>")]
+    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
+        answer(&self.inner.store().snapshot())
+    }
+
+    /// The store's writes since the last call, oldest first (empty unless the options set
+    /// `recordChanges`): persist them to keep a durable copy between snapshots.
+    #[wasm_bindgen(js_name = takeChanges, unchecked_return_type = "StoreChange[]")]
+    pub fn take_changes(&mut self) -> Result<JsValue, JsValue> {
+        changes_to_js(self.inner.store_mut().take_changes())
     }
 
     /// Answers one incoming message (an object or its JSON text).

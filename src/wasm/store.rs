@@ -505,6 +505,39 @@ pub(super) fn task(record: &TaskRecord) -> Result<JsValue, JsValue> {
 /// as the host and sees every task, `now` is Unix ms. A store error throws an `Error` named
 /// `"TaskStoreError"` with `code`, `message`, `data?` (the JSON-RPC error to answer with) and
 /// `kind` (`TaskStoreError`); a malformed argument throws a `TypeError`.
+/// The store a snapshot (an object or its JSON text) describes, for `TaskStore.restore` and
+/// `TaskServer.restore`.
+pub(crate) fn restore_store(
+    snapshot: &JsValue,
+) -> Result<(Store<MemoryStorage, CryptoRandom>, Failure), JsValue> {
+    if !snapshot.is_object() && !snapshot.is_string() {
+        return Err(bad(
+            "`snapshot` must be an object or its JSON text".to_string()
+        ));
+    }
+    // Text that is not JSON is a snapshot that cannot be restored, like a malformed one.
+    let value = js_to_json(snapshot, usize::MAX).map_err(|report| {
+        store_error(&StoreError::InvalidSnapshot {
+            reason: report
+                .issues
+                .first()
+                .map_or_else(String::new, |issue| issue.message.clone()),
+        })
+    })?;
+    let (rng, rng_failure) = CryptoRandom::new()?;
+    if let Some(why) = rng_failure.take() {
+        return Err(js_sys::Error::new(&why).into());
+    }
+    let inner = Store::restore(value, rng).map_err(|e| store_error(&e))?;
+    Ok((inner, rng_failure))
+}
+
+/// The writes since the last call, as JS `StoreChange`s.
+pub(crate) fn changes_to_js(changes: Vec<crate::store::Change>) -> Result<JsValue, JsValue> {
+    let changes: Vec<StoreChange> = changes.into_iter().map(StoreChange::from).collect();
+    answer(&changes)
+}
+
 #[wasm_bindgen(js_name = TaskStore)]
 pub struct TaskStore {
     inner: Store<MemoryStorage, CryptoRandom>,
@@ -534,22 +567,7 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")]
         snapshot: JsValue,
     ) -> Result<TaskStore, JsValue> {
-        if !snapshot.is_object() && !snapshot.is_string() {
-            return Err(bad(
-                "`snapshot` must be an object or its JSON text".to_string()
-            ));
-        }
-        // Text that is not JSON is a snapshot that cannot be restored, like a malformed one.
-        let value = js_to_json(&snapshot, usize::MAX).map_err(|report| {
-            store_error(&StoreError::InvalidSnapshot {
-                reason: report
-                    .issues
-                    .first()
-                    .map_or_else(String::new, |issue| issue.message.clone()),
-            })
-        })?;
-        let (rng, rng_failure) = CryptoRandom::new()?;
-        let inner = Store::restore(value, rng).map_err(|e| store_error(&e))?;
+        let (inner, rng_failure) = restore_store(&snapshot)?;
         Ok(TaskStore { inner, rng_failure })
     }
 
@@ -815,12 +833,6 @@ impl TaskStore {
     /// The writes since the last call, oldest first (always empty unless `recordChanges`).
     #[wasm_bindgen(js_name = takeChanges, unchecked_return_type = "StoreChange[]")]
     pub fn take_changes(&mut self) -> Result<JsValue, JsValue> {
-        let changes: Vec<StoreChange> = self
-            .inner
-            .take_changes()
-            .into_iter()
-            .map(StoreChange::from)
-            .collect();
-        answer(&changes)
+        changes_to_js(self.inner.take_changes())
     }
 }

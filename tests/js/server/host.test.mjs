@@ -311,3 +311,34 @@ test("a host can share a TaskServer, and the CommonJS entry exports the same hel
   assert.deepEqual(r.result.content, [{ type: "text", text: "from cjs" }]);
   assert.throws(() => cjsHost.tool("", {}, () => {}), TypeError);
 });
+
+test("durability: a server restored from a snapshot (or rebuilt from the change hook) answers for tasks created before the restart", async () => {
+  const server = new TaskServer({ recordChanges: true, pageSize: 2 });
+  const host = new TaskHost({ server });
+  host.tool("t", {}, ({ n }) => text(`n=${n}`));
+  const ctx = { protocolVersion: V25, session: "s" };
+  const ids = [];
+  for (let n = 0; n < 3; n++) {
+    ids.push((await call(host, v25("tools/call", { name: "t", arguments: { n }, task: {} }), ctx)).result.task.taskId);
+  }
+  await host.idle();
+  const page1 = (await call(host, v25("tasks/list", {}), ctx)).result;
+  assert.equal(page1.tasks.length, 2);
+  const changes = server.takeChanges();
+  assert.deepEqual(changes.filter((c) => c.kind === "created").map((c) => c.task.taskId), ids);
+  assert.ok(changes.some((c) => c.kind === "updated" && c.task.status === "completed"));
+
+  // "Restart": a new process would read the snapshot from disk as JSON text.
+  const text1 = JSON.stringify(server.snapshot());
+  const restored = new TaskHost({ server: TaskServer.restore(text1) });
+  for (const [n, taskId] of ids.entries()) {
+    const result = await restored.handle(v25("tasks/result", { taskId }), ctx);
+    assert.deepEqual(result.result.content, [{ type: "text", text: `n=${n}` }]);
+  }
+  // The cursor handed out before the restart still pages on (the cursor key is in the snapshot).
+  const page2 = (await call(restored, v25("tasks/list", { cursor: page1.nextCursor }), ctx)).result;
+  assert.deepEqual([...page1.tasks, ...page2.tasks].map((t) => t.taskId).sort(), [...ids].sort());
+  assert.equal((await call(restored, v25("tasks/get", { taskId: ids[0] }), { protocolVersion: V25, session: "other" })).error.code, -32602);
+  assert.throws(() => TaskServer.restore("{not json"), (e) => e.code === -32603 && e.kind === "invalid_snapshot");
+  assert.throws(() => TaskServer.restore(42), TypeError);
+});
