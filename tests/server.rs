@@ -10,10 +10,11 @@
 
 use mcp_tasks_wasm::model::{ProtocolVersion, TaskStatus};
 use mcp_tasks_wasm::server::{
-    request_protocol, sync_tool_response, Finished, Outcome, PendingResult, RequestContext,
-    TaskEvent, TaskServer, TaskSupport, ToolCallDecision, ToolOutcome, V25Declared,
+    check_input_capabilities, input_capability, request_protocol, sync_tool_response, Finished,
+    Outcome, PendingResult, RequestContext, TaskEvent, TaskServer, TaskSupport, ToolCallDecision,
+    ToolOutcome, V25Declared,
 };
-use mcp_tasks_wasm::store::{Caller, DeterministicRandom, MemoryStorage, StoreConfig};
+use mcp_tasks_wasm::store::{Caller, DeterministicRandom, MemoryStorage, StoreConfig, StoreError};
 use mcp_tasks_wasm::validate::{validate_value, Context};
 use serde_json::{json, Value};
 
@@ -1759,4 +1760,51 @@ mod random_sequences {
             prop_assert!(w.pending.is_empty());
         }
     }
+}
+
+/// §D 98: input requests only for capabilities the creating request declared in its `_meta`.
+#[test]
+fn input_requests_need_the_capabilities_the_request_declared() {
+    let with = |caps: Value| {
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": caps,
+        }}})
+    };
+    let inputs = |method: &str| {
+        let mut m = serde_json::Map::new();
+        m.insert("k".into(), json!({"method": method, "params": {}}));
+        m
+    };
+    let full = with(json!({"elicitation": {}, "sampling": {}, "roots": {}, "extensions": {}}));
+    for method in ["elicitation/create", "sampling/createMessage", "roots/list"] {
+        assert_eq!(
+            check_input_capabilities(&full, &inputs(method)),
+            Ok(()),
+            "{method}"
+        );
+    }
+    let only_sampling = with(json!({"sampling": {}}));
+    assert!(check_input_capabilities(&only_sampling, &inputs("sampling/createMessage")).is_ok());
+    for (request, method, capability) in [
+        (&only_sampling, "elicitation/create", "elicitation"),
+        (&only_sampling, "roots/list", "roots"),
+        (&with(json!({})), "sampling/createMessage", "sampling"),
+    ] {
+        let err = check_input_capabilities(request, &inputs(method)).err();
+        let Some(StoreError::InvalidInputRequest { key, reason }) = err else {
+            panic!("{method}: expected InvalidInputRequest, got {err:?}");
+        };
+        assert_eq!(key.as_deref(), Some("k"));
+        assert!(reason.contains(capability), "{reason}");
+        assert_eq!(
+            StoreError::InvalidInputRequest { key, reason }.code(),
+            -32603
+        );
+    }
+    // No _meta at all, or a method that is not an input request: refused.
+    let bare = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t"}});
+    assert!(check_input_capabilities(&bare, &inputs("elicitation/create")).is_err());
+    assert!(check_input_capabilities(&full, &inputs("tools/call")).is_err());
+    assert_eq!(input_capability("roots/list"), Some("roots"));
 }

@@ -30,7 +30,8 @@ import { TaskServer } from "./mcp_tasks_wasm.js";
  *   V26 tasks only: raises input requests (key → `{ method, params }`; the task becomes
  *   `input_required`) and resolves with the responses by key once the client answered every
  *   key through `tasks/update`. Rejects when the task is cancelled, and at once when the call
- *   is not a V26 task.
+ *   is not a V26 task or asks for a capability (elicitation, sampling, roots) the `tools/call`
+ *   did not declare in its `_meta` (§D 98: `TaskServer.checkInputRequests`).
  * @property {(message: string) => void} setStatusMessage Sets the task's `statusMessage`
  *   (nothing without a task).
  */
@@ -223,7 +224,8 @@ class TaskHost {
       taskId,
       context: ctx,
       request,
-      requestInput: (inputRequests, message) => this.#requestInput(taskId, ctx, abort.signal, inputWaiters, inputRequests, message),
+      requestInput: (inputRequests, message) =>
+        this.#requestInput(taskId, request, ctx, abort.signal, inputWaiters, inputRequests, message),
       setStatusMessage: (message) => {
         const task = this.server.getTask(taskId, this.now());
         if (task.status === "working" || task.status === "input_required") {
@@ -246,17 +248,18 @@ class TaskHost {
   }
 
   /**
-   * @param {string} taskId @param {ServerContext} ctx @param {AbortSignal} signal
-   * @param {Set<() => void>} waiters
+   * @param {string} taskId @param {JsonObject} request The `tools/call` that created the task.
+   * @param {ServerContext} ctx @param {AbortSignal} signal @param {Set<() => void>} waiters
    * @param {import("./mcp_tasks_wasm.js").V26InputRequests} inputRequests
    * @param {string} [message]
    * @returns {Promise<Record<string, unknown>>}
    */
-  async #requestInput(taskId, ctx, signal, waiters, inputRequests, message) {
+  async #requestInput(taskId, request, ctx, signal, waiters, inputRequests, message) {
     if (ctx.protocolVersion !== "2026-07-28") {
       throw new Error("requestInput is for 2026-07-28 tasks (a 2025-11-25 server sends its requests to the client itself)");
     }
     signal.throwIfAborted();
+    TaskServer.checkInputRequests(request, inputRequests); // §D 98: only what the client declared
     this.server.raiseInput(taskId, inputRequests, message ?? null, this.now());
     const keys = Object.keys(inputRequests);
     for (;;) {

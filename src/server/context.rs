@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::common::{JsonObject, META_PROTOCOL_VERSION};
+use crate::model::common::{JsonObject, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::model::ProtocolVersion;
-use crate::store::Caller;
+use crate::store::{Caller, StoreError};
 
 /// The task capabilities a V25 server declared in its `InitializeResult` (§A.e): methods it did
 /// not declare answer -32601, and a server that did not declare `tasks.requests.tools.call`
@@ -127,4 +127,48 @@ pub fn request_protocol(request: &Value) -> Option<ProtocolVersion> {
 /// client declaring only the V25 `capabilities.tasks` does not, §D 80). The validator's rule.
 pub fn declares_extension(params: Option<&JsonObject>) -> bool {
     crate::validate::v2026::declares_extension(params)
+}
+
+/// The client capability an input request of `method` needs (§D 98): `elicitation/create` →
+/// `elicitation`, `sampling/createMessage` → `sampling`, `roots/list` → `roots`.
+pub fn input_capability(method: &str) -> Option<&'static str> {
+    match method {
+        "elicitation/create" => Some("elicitation"),
+        "sampling/createMessage" => Some("sampling"),
+        "roots/list" => Some("roots"),
+        _ => None,
+    }
+}
+
+/// §D 98: a task surfaces only input requests the client can answer, i.e. whose capability the
+/// request that created the task declared in its own `_meta` clientCapabilities (V26 requests
+/// carry them on every request, §B.a). `Err` names the first request that needs a capability
+/// the client did not declare (a host bug: raising it would leave the task waiting forever).
+pub fn check_input_capabilities(
+    request: &Value,
+    input_requests: &JsonObject,
+) -> Result<(), StoreError> {
+    let declared = request
+        .get("params")
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
+        .and_then(Value::as_object);
+    for (key, input) in input_requests {
+        let method = input.get("method").and_then(Value::as_str).unwrap_or("");
+        let Some(capability) = input_capability(method) else {
+            return Err(StoreError::InvalidInputRequest {
+                key: Some(key.clone()),
+                reason: format!("{method:?} is not an input request method"),
+            });
+        };
+        if !declared.is_some_and(|caps| caps.contains_key(capability)) {
+            return Err(StoreError::InvalidInputRequest {
+                key: Some(key.clone()),
+                reason: format!(
+                    "{method} needs the client capability `{capability}`, which the request did not declare in its _meta (§D 98)"
+                ),
+            });
+        }
+    }
+    Ok(())
 }

@@ -40,7 +40,10 @@ use crate::store::{
     Caller, DeterministicRandom, MemoryStorage, RandomSource, Storage, Store, StoreConfig,
 };
 
-pub use context::{declares_extension, request_protocol, RequestContext, V25Declared};
+pub use context::{
+    check_input_capabilities, declares_extension, input_capability, request_protocol,
+    RequestContext, V25Declared,
+};
 pub use tools::{sync_tool_response, Finished, TaskSupport, ToolCallDecision, ToolOutcome};
 
 /// What happened to a task while a request was handled, for the host to act on.

@@ -512,6 +512,20 @@ impl TaskServer {
         task(&record)
     }
 
+    /// §D 98: throws a `TaskStoreError` (code -32603, kind `invalid_input_request`) unless every
+    /// input request (key → `{ method, params }`) needs only client capabilities that `request`
+    /// (the V26 `tools/call` that created the task) declared in its own `_meta`: elicitation,
+    /// sampling, roots. Call it before `raiseInput` (TaskHost does).
+    #[wasm_bindgen(js_name = checkInputRequests)]
+    pub fn check_input_requests(
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] request: JsValue,
+        #[wasm_bindgen(js_name = "inputRequests")] input_requests: Ts<V26InputRequests>,
+    ) -> Result<(), JsValue> {
+        let request = read_request(&request)?;
+        let input_requests = read_object(&input_requests.into(), "inputRequests")?;
+        server::check_input_capabilities(&request, &input_requests).map_err(|e| store_error(&e))
+    }
+
     /// `TaskStore.raiseInput` as the host: issues V26 input requests (key → `{ method, params }`);
     /// the task becomes `input_required`.
     #[wasm_bindgen(js_name = raiseInput, unchecked_return_type = "StoreTask")]

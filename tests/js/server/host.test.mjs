@@ -238,7 +238,20 @@ test("V26: cancel while waiting for input rejects requestInput; tool errors comp
   });
   const ctx = { protocolVersion: V26 };
 
-  const askId = (await call(host, v26("tools/call", { name: "ask" }), ctx)).result.taskId;
+  // §D 98: roots/list needs the `roots` capability the call did not declare: requestInput rejects
+  // before the task shows any input request.
+  const undeclaredId = (await call(host, v26("tools/call", { name: "ask" }), ctx)).result.taskId;
+  await host.idle();
+  assert.equal(rejection?.kind, "invalid_input_request");
+  assert.match(rejection.message, /roots/);
+  // The tool rethrew the TaskStoreError (a JSON-RPC error -32603): the task failed with it.
+  const undeclared = (await call(host, v26("tasks/get", { taskId: undeclaredId }), ctx)).result;
+  assert.equal(undeclared.status, "failed");
+  assert.equal(undeclared.error.code, -32603);
+  assert.equal(undeclared.inputRequests, undefined);
+  rejection = null;
+
+  const askId = (await call(host, v26("tools/call", { name: "ask" }, { caps: { roots: {} } }), ctx)).result.taskId;
   await new Promise((r) => setTimeout(r, 0));
   assert.equal((await call(host, v26("tasks/get", { taskId: askId }), ctx)).result.status, "input_required");
   assert.deepEqual((await call(host, v26("tasks/cancel", { taskId: askId }), ctx)).result, { resultType: "complete" });
