@@ -153,7 +153,7 @@ fn request(key: u8, variant: u8) -> Value {
 impl World {
     fn new() -> Self {
         World {
-            store: Store::in_memory(config(), DeterministicRandom::new(1)),
+            store: Store::in_memory(config(), DeterministicRandom::new(1)).unwrap(),
             now: T0,
             ids: Vec::new(),
             seen: BTreeMap::new(),

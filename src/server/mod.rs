@@ -38,6 +38,7 @@ use serde_json::Value;
 use crate::model::ProtocolVersion;
 use crate::store::{
     Caller, DeterministicRandom, MemoryStorage, RandomSource, Storage, Store, StoreConfig,
+    StoreError,
 };
 
 pub use context::{
@@ -110,8 +111,8 @@ pub struct TaskServer<S: Storage, R: RandomSource> {
 
 impl<R: RandomSource> TaskServer<MemoryStorage, R> {
     /// A server over a fresh in-memory store.
-    pub fn in_memory(config: StoreConfig, rng: R) -> Self {
-        TaskServer::new(Store::in_memory(config, rng))
+    pub fn in_memory(config: StoreConfig, rng: R) -> Result<Self, StoreError> {
+        Ok(TaskServer::new(Store::in_memory(config, rng)?))
     }
 }
 
@@ -119,7 +120,14 @@ impl TaskServer<MemoryStorage, DeterministicRandom> {
     /// A reproducible in-memory server (tests, simulations: ids are predictable, never use it
     /// in production, §D 39).
     pub fn deterministic(config: StoreConfig, seed: u64) -> Self {
-        TaskServer::in_memory(config, DeterministicRandom::new(seed))
+        let mut rng = DeterministicRandom::new(seed);
+        let key = rng.next_16();
+        TaskServer::new(Store::with_cursor_key(
+            config,
+            MemoryStorage::new(),
+            rng,
+            key,
+        ))
     }
 }
 

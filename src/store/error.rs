@@ -49,6 +49,14 @@ pub enum StoreError {
     IdCollision,
     /// A snapshot that cannot be restored. -32603.
     InvalidSnapshot { reason: String },
+    /// The random source failed: no task id (or cursor key) can be drawn. -32603.
+    RandomUnavailable { reason: String },
+}
+
+impl From<super::random::RandomUnavailable> for StoreError {
+    fn from(e: super::random::RandomUnavailable) -> Self {
+        StoreError::RandomUnavailable { reason: e.0 }
+    }
 }
 
 impl StoreError {
@@ -65,7 +73,8 @@ impl StoreError {
             | StoreError::InvalidToolFailure { .. }
             | StoreError::Conflict
             | StoreError::IdCollision
-            | StoreError::InvalidSnapshot { .. } => INTERNAL_ERROR,
+            | StoreError::InvalidSnapshot { .. }
+            | StoreError::RandomUnavailable { .. } => INTERNAL_ERROR,
         }
     }
 
@@ -115,6 +124,9 @@ impl fmt::Display for StoreError {
             StoreError::Conflict => f.write_str("Task store conflict: concurrent writers, retries exhausted"),
             StoreError::IdCollision => f.write_str("Could not generate a fresh task id"),
             StoreError::InvalidSnapshot { reason } => write!(f, "Invalid store snapshot: {reason}"),
+            StoreError::RandomUnavailable { reason } => {
+                write!(f, "No secure random source: {reason}")
+            }
         }
     }
 }

@@ -223,10 +223,17 @@ pub struct Store<S: Storage, R: RandomSource> {
 }
 
 impl<S: Storage, R: RandomSource> Store<S, R> {
-    /// A store over `storage`; the cursor key is drawn from `rng`.
-    pub fn new(config: StoreConfig, storage: S, mut rng: R) -> Self {
+    /// A store over `storage`; the cursor key is drawn from `rng` (which may fail:
+    /// [`StoreError::RandomUnavailable`]).
+    pub fn new(config: StoreConfig, storage: S, mut rng: R) -> Result<Self, StoreError> {
         let mut cursor_key = [0u8; 16];
-        rng.fill(&mut cursor_key);
+        rng.fill(&mut cursor_key)?;
+        Ok(Store::with_cursor_key(config, storage, rng, cursor_key))
+    }
+
+    /// A store over `storage` with the given cursor key (the key that makes `tasks/list` cursors
+    /// unforgeable: keep it secret and random).
+    pub fn with_cursor_key(config: StoreConfig, storage: S, rng: R, cursor_key: CursorKey) -> Self {
         Store {
             config,
             storage,
@@ -277,7 +284,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         );
         for _ in 0..ID_ATTEMPTS {
             let record = TaskRecord {
-                id: new_task_id(&mut self.rng),
+                id: new_task_id(&mut self.rng)?,
                 version: 1,
                 seq,
                 protocol: new.protocol,
@@ -574,7 +581,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
 
 impl<R: RandomSource> Store<MemoryStorage, R> {
     /// A store over a fresh [`MemoryStorage`].
-    pub fn in_memory(config: StoreConfig, rng: R) -> Self {
+    pub fn in_memory(config: StoreConfig, rng: R) -> Result<Self, StoreError> {
         Store::new(config, MemoryStorage::new(), rng)
     }
 

@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use super::*;
 use crate::model::common::{JsonObject, JsonRpcError};
 use crate::model::{ProtocolVersion, TaskStatus};
+use crate::store::random::RandomUnavailable;
 
 const V25: ProtocolVersion = ProtocolVersion::V2025;
 const V26: ProtocolVersion = ProtocolVersion::V2026;
@@ -18,7 +19,7 @@ const T0: u64 = 1_764_066_600_000;
 const HOST: Caller<'static> = Caller::Host;
 
 fn store(config: StoreConfig) -> Store<MemoryStorage, DeterministicRandom> {
-    Store::in_memory(config, DeterministicRandom::new(42))
+    Store::in_memory(config, DeterministicRandom::new(42)).unwrap()
 }
 
 fn default_store() -> Store<MemoryStorage, DeterministicRandom> {
@@ -99,7 +100,7 @@ fn d18_ids_are_unique_random_hex() {
 /// Replays scripted 16-byte draws (then zeros).
 struct Script(Vec<[u8; 16]>);
 impl RandomSource for Script {
-    fn fill(&mut self, buf: &mut [u8]) {
+    fn fill(&mut self, buf: &mut [u8]) -> Result<(), RandomUnavailable> {
         let next = if self.0.is_empty() {
             [0; 16]
         } else {
@@ -108,6 +109,7 @@ impl RandomSource for Script {
         for (d, s) in buf.iter_mut().zip(next) {
             *d = s;
         }
+        Ok(())
     }
 }
 
@@ -116,7 +118,7 @@ impl RandomSource for Script {
 fn d18_id_collision_draws_again() {
     let key = [9; 16];
     let (a, b) = ([1; 16], [2; 16]);
-    let mut s = Store::in_memory(StoreConfig::default(), Script(vec![key, a, a, b]));
+    let mut s = Store::in_memory(StoreConfig::default(), Script(vec![key, a, a, b])).unwrap();
     assert_eq!(s.create(NewTask::new(V25), T0).unwrap().id, "01".repeat(16));
     assert_eq!(s.create(NewTask::new(V25), T0).unwrap().id, "02".repeat(16));
     // From now on every draw is zeros: the first succeeds, the next collides every time.
@@ -597,7 +599,7 @@ fn d35_invalid_cursors() {
         StoreError::InvalidCursor
     );
     // Another store (another key) does not accept it either.
-    let mut other = Store::in_memory(StoreConfig::default(), DeterministicRandom::new(7));
+    let mut other = Store::in_memory(StoreConfig::default(), DeterministicRandom::new(7)).unwrap();
     assert_eq!(
         other.list(a, Some(&ca), None, T0).unwrap_err(),
         StoreError::InvalidCursor
@@ -792,7 +794,7 @@ fn cas_retries_then_gives_up() {
         inner: MemoryStorage::new(),
         conflicts: ops::CAS_ATTEMPTS - 1,
     };
-    let mut s = Store::new(StoreConfig::default(), flaky, DeterministicRandom::new(1));
+    let mut s = Store::new(StoreConfig::default(), flaky, DeterministicRandom::new(1)).unwrap();
     let id = s.create(NewTask::new(V25), T0).unwrap().id;
     assert_eq!(
         s.cancel(HOST, &id, V25, None, T0).unwrap().task.status(),
@@ -802,7 +804,7 @@ fn cas_retries_then_gives_up() {
         inner: MemoryStorage::new(),
         conflicts: usize::MAX,
     };
-    let mut s = Store::new(StoreConfig::default(), flaky, DeterministicRandom::new(1));
+    let mut s = Store::new(StoreConfig::default(), flaky, DeterministicRandom::new(1)).unwrap();
     let id = s.create(NewTask::new(V25), T0).unwrap().id;
     let e = s.cancel(HOST, &id, V25, None, T0).unwrap_err();
     assert_eq!((e.clone(), e.code()), (StoreError::Conflict, -32603));
@@ -922,4 +924,45 @@ fn restore_rejects_bad_snapshots() {
             ..StoreConfig::default()
         }
     );
+}
+
+/// A source that fails after `ok` draws.
+struct Failing {
+    ok: usize,
+}
+impl RandomSource for Failing {
+    fn fill(&mut self, buf: &mut [u8]) -> Result<(), RandomUnavailable> {
+        if self.ok == 0 {
+            return Err(RandomUnavailable("the entropy pool is gone".into()));
+        }
+        self.ok -= 1;
+        buf.fill(7);
+        Ok(())
+    }
+}
+
+// §D 18, 84: a failing random source never yields a weak id: the store refuses (-32603), and a
+// store without a cursor key is never made.
+#[test]
+fn d84_a_failing_random_source_refuses_instead_of_weak_ids() {
+    let e = Store::in_memory(StoreConfig::default(), Failing { ok: 0 }).err();
+    assert!(
+        matches!(e, Some(StoreError::RandomUnavailable { .. })),
+        "{e:?}"
+    );
+    let mut s = Store::in_memory(StoreConfig::default(), Failing { ok: 1 }).unwrap();
+    let e = s.create(NewTask::new(V25), T0).unwrap_err();
+    assert_eq!(e.code(), -32603);
+    assert!(e.to_string().contains("entropy pool"), "{e}");
+    assert_eq!(s.storage().len(), 0, "nothing was stored");
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn os_random_serves_a_store() {
+    let mut s = Store::in_memory(StoreConfig::default(), crate::store::random::OsRandom).unwrap();
+    let a = s.create(NewTask::new(V25), T0).unwrap().id;
+    let b = s.create(NewTask::new(V25), T0).unwrap().id;
+    assert_ne!(a, b);
+    assert_eq!(a.len(), 32);
 }

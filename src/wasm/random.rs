@@ -1,13 +1,11 @@
 //! The store's randomness in wasm: Web Crypto's `crypto.getRandomValues` (Node >= 20, Deno and
 //! browsers all have `globalThis.crypto`). No fallback: without it a `TaskStore` cannot be made.
 
-use std::cell::Cell;
-use std::rc::Rc;
-
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::store::random::RandomUnavailable;
 use crate::store::RandomSource;
 
 #[wasm_bindgen]
@@ -21,21 +19,15 @@ extern "C" {
 /// `getRandomValues` fills at most this many bytes per call.
 const MAX_CHUNK: usize = 65_536;
 
-/// A failure of the source, shared with the owner of the store: the core's
-/// [`RandomSource::fill`] cannot fail, so a failed draw is recorded here and the binding that
-/// asked for randomness turns it into a thrown error.
-pub type Failure = Rc<Cell<Option<String>>>;
-
 /// [`RandomSource`] over `crypto.getRandomValues`.
 pub struct CryptoRandom {
     crypto: Crypto,
-    failure: Failure,
 }
 
 impl CryptoRandom {
     /// The runtime's Web Crypto source, checked by one draw. A runtime without
     /// `globalThis.crypto.getRandomValues`, or one whose draw throws, gives an `Error`.
-    pub fn new() -> Result<(CryptoRandom, Failure), JsValue> {
+    pub fn new() -> Result<CryptoRandom, JsValue> {
         let missing = || {
             JsValue::from(js_sys::Error::new(
                 "TaskStore needs globalThis.crypto.getRandomValues (Web Crypto: Node >= 20, Deno, \
@@ -52,15 +44,13 @@ impl CryptoRandom {
         if !method.is_function() {
             return Err(missing());
         }
-        let failure = Failure::default();
         let source = CryptoRandom {
             crypto: crypto.unchecked_into(),
-            failure: failure.clone(),
         };
         source
             .try_fill(&mut [0u8; 16])
             .map_err(|why| JsValue::from(js_sys::Error::new(&why)))?;
-        Ok((source, failure))
+        Ok(source)
     }
 
     fn try_fill(&self, buf: &mut [u8]) -> Result<(), String> {
@@ -81,9 +71,7 @@ impl CryptoRandom {
 }
 
 impl RandomSource for CryptoRandom {
-    fn fill(&mut self, buf: &mut [u8]) {
-        if let Err(why) = self.try_fill(buf) {
-            self.failure.set(Some(why));
-        }
+    fn fill(&mut self, buf: &mut [u8]) -> Result<(), RandomUnavailable> {
+        self.try_fill(buf).map_err(RandomUnavailable)
     }
 }

@@ -20,7 +20,7 @@ use crate::server::{
 };
 use crate::store::{Caller, MemoryStorage};
 
-use super::random::{CryptoRandom, Failure};
+use super::random::CryptoRandom;
 use super::store::{
     answer, as_u64, bad, changes_to_js, date_now, read_id, read_json, read_message, read_object,
     read_options, read_status, restore_store, store_error, task, Members, StoreTask,
@@ -313,7 +313,6 @@ fn outcome_to_js(outcome: Outcome) -> HandleOutcome {
 #[wasm_bindgen(js_name = TaskServer)]
 pub struct TaskServer {
     inner: server::TaskServer<MemoryStorage, CryptoRandom>,
-    rng_failure: Failure,
 }
 
 #[wasm_bindgen(js_class = TaskServer)]
@@ -323,12 +322,9 @@ impl TaskServer {
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<Ts<TaskStoreOptions>>) -> Result<TaskServer, JsValue> {
         let config = read_options(options.map_or(JsValue::UNDEFINED, JsValue::from))?.into_config();
-        let (rng, rng_failure) = CryptoRandom::new()?;
-        let inner = server::TaskServer::in_memory(config, rng);
-        if let Some(why) = rng_failure.take() {
-            return Err(js_sys::Error::new(&why).into());
-        }
-        Ok(TaskServer { inner, rng_failure })
+        let inner = server::TaskServer::in_memory(config, CryptoRandom::new()?)
+            .map_err(|e| store_error(&e))?;
+        Ok(TaskServer { inner })
     }
 
     /// The server a `snapshot()` describes (its store: every task, the settings and the cursor
@@ -337,10 +333,8 @@ impl TaskServer {
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")]
         snapshot: JsValue,
     ) -> Result<TaskServer, JsValue> {
-        let (store, rng_failure) = restore_store(&snapshot)?;
         Ok(TaskServer {
-            inner: server::TaskServer::new(store),
-            rng_failure,
+            inner: server::TaskServer::new(restore_store(&snapshot)?),
         })
     }
 
@@ -407,13 +401,6 @@ impl TaskServer {
         let (ctx, now) = read_server_context(ctx)?;
         let support = read_support(&task_support)?;
         let decision = self.inner.begin_tool_call(&request, &ctx, support, now);
-        if let Some(why) = self.rng_failure.take() {
-            // The id was not drawn from crypto: never hand it out.
-            if let ToolCallDecision::Task { task_id, .. } = &decision {
-                let _ = self.inner.store_mut().remove(Caller::Host, task_id, now);
-            }
-            return Err(js_sys::Error::new(&why).into());
-        }
         answer(&match decision {
             ToolCallDecision::Sync => ToolCallStart::Sync,
             ToolCallDecision::Task { task_id, response } => {

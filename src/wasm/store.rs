@@ -22,7 +22,7 @@ use crate::store::{
 };
 
 use super::input::{js_to_json, to_js};
-use super::random::{CryptoRandom, Failure};
+use super::random::CryptoRandom;
 use crate::store::record::error_from_json;
 
 // ---- argument types (generated into the .d.ts; read member by member) -------------------------
@@ -256,6 +256,7 @@ pub enum TaskStoreErrorKind {
     Conflict,
     IdCollision,
     InvalidSnapshot,
+    RandomUnavailable,
 }
 
 /// The members of the `Error` a store operation throws (`error.name === "TaskStoreError"`):
@@ -291,6 +292,7 @@ pub(super) fn store_error(e: &StoreError) -> JsValue {
             StoreError::Conflict => TaskStoreErrorKind::Conflict,
             StoreError::IdCollision => TaskStoreErrorKind::IdCollision,
             StoreError::InvalidSnapshot { .. } => TaskStoreErrorKind::InvalidSnapshot,
+            StoreError::RandomUnavailable { .. } => TaskStoreErrorKind::RandomUnavailable,
         },
     };
     let error = js_sys::Error::new(&info.message);
@@ -509,7 +511,7 @@ pub(super) fn task(record: &TaskRecord) -> Result<JsValue, JsValue> {
 /// `TaskServer.restore`.
 pub(crate) fn restore_store(
     snapshot: &JsValue,
-) -> Result<(Store<MemoryStorage, CryptoRandom>, Failure), JsValue> {
+) -> Result<Store<MemoryStorage, CryptoRandom>, JsValue> {
     if !snapshot.is_object() && !snapshot.is_string() {
         return Err(bad(
             "`snapshot` must be an object or its JSON text".to_string()
@@ -524,12 +526,7 @@ pub(crate) fn restore_store(
                 .map_or_else(String::new, |issue| issue.message.clone()),
         })
     })?;
-    let (rng, rng_failure) = CryptoRandom::new()?;
-    if let Some(why) = rng_failure.take() {
-        return Err(js_sys::Error::new(&why).into());
-    }
-    let inner = Store::restore(value, rng).map_err(|e| store_error(&e))?;
-    Ok((inner, rng_failure))
+    Store::restore(value, CryptoRandom::new()?).map_err(|e| store_error(&e))
 }
 
 /// The writes since the last call, as JS `StoreChange`s.
@@ -541,7 +538,6 @@ pub(crate) fn changes_to_js(changes: Vec<crate::store::Change>) -> Result<JsValu
 #[wasm_bindgen(js_name = TaskStore)]
 pub struct TaskStore {
     inner: Store<MemoryStorage, CryptoRandom>,
-    rng_failure: Failure,
 }
 
 #[wasm_bindgen(js_class = TaskStore)]
@@ -551,12 +547,8 @@ impl TaskStore {
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<Ts<TaskStoreOptions>>) -> Result<TaskStore, JsValue> {
         let config = read_options(options.map_or(JsValue::UNDEFINED, JsValue::from))?.into_config();
-        let (rng, rng_failure) = CryptoRandom::new()?;
-        let inner = Store::in_memory(config, rng);
-        if let Some(why) = rng_failure.take() {
-            return Err(js_sys::Error::new(&why).into());
-        }
-        Ok(TaskStore { inner, rng_failure })
+        let inner = Store::in_memory(config, CryptoRandom::new()?).map_err(|e| store_error(&e))?;
+        Ok(TaskStore { inner })
     }
 
     /// The store a `snapshot()` describes (the object, or its JSON text). Throws a
@@ -567,8 +559,9 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")]
         snapshot: JsValue,
     ) -> Result<TaskStore, JsValue> {
-        let (inner, rng_failure) = restore_store(&snapshot)?;
-        Ok(TaskStore { inner, rng_failure })
+        Ok(TaskStore {
+            inner: restore_store(&snapshot)?,
+        })
     }
 
     /// Creates a task in `working`, bound to `ctx.session`. Throws code -32010 when the session
@@ -596,11 +589,6 @@ impl TaskStore {
             status_message: params.status_message,
         };
         let record = self.inner.create(new, now).map_err(|e| store_error(&e))?;
-        if let Some(why) = self.rng_failure.take() {
-            // The id was not drawn from crypto: never hand it out.
-            let _ = self.inner.remove(Caller::Host, &record.id, now);
-            return Err(js_sys::Error::new(&why).into());
-        }
         task(&record)
     }
 
