@@ -11,14 +11,15 @@
 //! | [`storage`] | the [`Storage`] adapter contract and the built-in [`MemoryStorage`] |
 //! | [`ops`] | [`Store`]: the operations, compare-and-swap writes, sweep, snapshot/restore, change log |
 //! | [`cursor`] | opaque `tasks/list` cursors with a SipHash-2-4 MAC |
-//! | [`random`] | [`RandomSource`], task ids, a deterministic source for tests |
+//! | [`random`] | [`RandomSource`] (fallible), task ids, `OsRandom` for native hosts, a deterministic source for tests |
 //! | [`error`] | [`StoreError`] and the JSON-RPC code of each |
 //! | `contract` | the reusable storage contract test (doc-hidden) |
 //!
 //! # Rules, per TASKS-SPEC §D
 //!
 //! * **Ids** (§D 18, 39, 84): 128 random bits from the injected source, 32 lowercase hex
-//!   characters; never derived from request ids; a collision draws again.
+//!   characters; never derived from request ids; a collision draws again; a failing source
+//!   refuses the operation ([`StoreError::RandomUnavailable`], -32603) rather than a weak id.
 //! * **State machine** (§D 19–21, 28, 93): tasks start `working`; `working ⇄ input_required`;
 //!   either → `completed | failed | cancelled`; terminal statuses and their payloads never
 //!   change, so the first terminal outcome wins a cancel/complete race and a late `complete` or
