@@ -209,7 +209,9 @@ size_line "node.cjs (nodejs glue)" "$PKG/node.cjs"
 size_line "browser load: wasm + web glue" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" "$PKG/browser.js"
 if [ "$SERVER" = 1 ]; then
   size_line "server/${NAME}_bg.wasm" "$PKG/server/${NAME}_bg.wasm"
+  helper_files=()
+  for f in js/server/*.js; do helper_files+=("$PKG/server/$(basename "$f")"); done
   size_line "server: wasm + web glue + helpers" "$PKG/server/${NAME}_bg.wasm" "$PKG/server/$NAME.js" \
-    "$PKG/server"/index.js
+    "${helper_files[@]}"
 fi
 say "pkg/ built in $(($(date +%s) - t0)) s"

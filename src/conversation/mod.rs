@@ -4,8 +4,8 @@
 //! the stream, flagging histories no single message shows (§A.c, §B.c, §B.g, §C; the
 //! `history-*` codes of [`crate::validate::rules`], and `cancel-terminal`, §D 17).
 //!
-//! * [`shape`]: JSON-RPC roles, ids and the version a message's shape shows.
-//! * [`task`]: per-task memory and the history rules.
+//! * `shape`: JSON-RPC roles, ids and the version a message's shape shows.
+//! * `task`: per-task memory and the history rules.
 //!
 //! Nothing here panics or fails: every input gives an [`ObserveReport`].
 
