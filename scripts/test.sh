@@ -8,6 +8,7 @@
 #
 #   setup            scripts/setup.sh (idempotent)
 #   fmt, clippy      cargo fmt --check; cargo clippy -D warnings (native, and wasm32 for src/wasm)
+#   cargo doc        rustdoc with warnings denied (broken intra-doc links)
 #   cargo test       native Rust tests
 #   wasm (node)      #[wasm_bindgen_test] tests in tests/wasm*.rs, in Node
 #   wasm (chromium)  the same in headless Chromium (checked to have run more than 0 tests)
@@ -92,6 +93,7 @@ if [ "$setup_ok" = 1 ]; then
   run_suite "cargo clippy (wasm32)" \
     cargo clippy --target wasm32-unknown-unknown --lib --features store-js "${wasm_tests[@]}" -- -D warnings
 
+  run_suite "cargo doc (warnings denied)" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
   run_suite "cargo test (native)" cargo test
 
   if [ ${#wasm_tests[@]} -gt 0 ]; then
