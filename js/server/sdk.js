@@ -1,0 +1,378 @@
+// SdkTaskStore: our TaskStore (the Rust core) behind the experimental `TaskStore` interface of the
+// official TypeScript SDK (`@modelcontextprotocol/sdk` 1.x, protocol 2025-11-25), so that an SDK
+// `McpServer`/`Server` can run on it: `new McpServer(info, { taskStore: new SdkTaskStore() })`.
+//
+// It holds no task rule of its own. The state machine, TTL cap and purge, session isolation,
+// cursors and "the first terminal outcome wins" all live in TaskStore; this class converts the
+// SDK's method shapes to ours and back, and our errors to what the SDK expects. It does not
+// import the SDK (the package does not depend on it): SDK shapes are described structurally.
+//
+// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+import { TaskStore } from "./mcp_tasks_wasm.js";
+
+/**
+ * @typedef {import("./mcp_tasks_wasm.js").TaskStoreOptions} TaskStoreOptions
+ * @typedef {import("./mcp_tasks_wasm.js").TaskContext} TaskContext
+ * @typedef {import("./mcp_tasks_wasm.js").StoreTask} StoreTask
+ * @typedef {import("./mcp_tasks_wasm.js").CreateTaskParams} CreateTaskParams
+ * @typedef {import("./mcp_tasks_wasm.js").JsonRpcError} JsonRpcError
+ * @typedef {import("./mcp_tasks_wasm.js").TaskStatus} TaskStatus
+ * @typedef {import("./mcp_tasks_wasm.js").V25Task} Task The SDK's `Task` (2025-11-25 wire task).
+ * @typedef {Record<string, unknown>} Result A JSON-RPC result object (the SDK's `Result`).
+ */
+
+/**
+ * The SDK's `CreateTaskOptions`: what a task-creating handler passes to `createTask`.
+ * @typedef {object} CreateTaskOptions
+ * @property {number | null} [ttl] The TTL the requestor asked for (`params.task.ttl`), in ms;
+ *   capped by `maxTtlMs`. `null` or absent: the store's `defaultTtlMs`.
+ * @property {number} [pollInterval] Overrides the store's `pollIntervalMs` for this task.
+ * @property {Record<string, unknown>} [context] Ignored.
+ */
+
+/**
+ * Makes the `Error` a failing method throws from a JSON-RPC error: say
+ * `(code, message, data) => new McpError(code, message, data)`, so that the SDK recognises it
+ * (its `tasks/cancel` handler keeps the code only of an `McpError`).
+ * @callback ErrorFactory
+ * @param {number} code
+ * @param {string} message
+ * @param {unknown} [data]
+ * @returns {Error}
+ */
+
+/**
+ * The adapter's own options.
+ * @typedef {object} SdkAdapterOptions
+ * @property {TaskStore} [store] The TaskStore to use (default: a new one with the other
+ *   options, which are not allowed with it).
+ * @property {() => number} [now] The clock, Unix ms (default `Date.now`).
+ * @property {ErrorFactory} [createError] Makes the errors store failures are thrown as
+ *   (default: the store's own `TaskStoreError`, an `Error` with `code`, `message`, `data?`,
+ *   `kind`). Either way the error has `kind`; a made one has the store's error as `cause`.
+ * @property {boolean} [ignoreLateResults] `storeTaskResult` on a task that already ended (a
+ *   cancelled task whose work finished, §D 21) or is gone (expired, removed) resolves and
+ *   changes nothing, instead of rejecting with code -32602 (default `false`, like the SDK's
+ *   own store).
+ */
+
+/**
+ * Options of an `SdkTaskStore`: the options of a new `TaskStore` (`maxTtlMs`, `defaultTtlMs`,
+ * `pollIntervalMs`, `maxLiveTasksPerSession`, `pageSize`, `shareAcrossSessions`,
+ * `recordChanges`) and the adapter's own.
+ * @typedef {TaskStoreOptions & SdkAdapterOptions} SdkTaskStoreOptions
+ */
+
+/** The protocol version of every task the SDK creates (1.x speaks 2025-11-25 only). */
+const V25 = "2025-11-25";
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+/** The JSON-RPC error our core shows for a 2025-11-25 task failed by an `isError` tool result. */
+const TOOL_FAILURE_MESSAGE = "Tool execution error (the tool result has isError: true)";
+
+/**
+ * @param {unknown} e
+ * @returns {e is Error & { code: number, data?: unknown, kind: string }}
+ */
+function isStoreError(e) {
+  return e instanceof Error && e.name === "TaskStoreError" && Number.isInteger(/** @type {{ code?: unknown }} */ (e).code);
+}
+
+/** @param {unknown} v @returns {v is Record<string, unknown>} */
+function isObject(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The tool result a failed task's error carries when an `isError` tool result failed it
+ * (`data.toolResult`, see `StoreTask.v25`); `undefined` for any other error.
+ * @param {JsonRpcError} error
+ * @returns {Result | undefined}
+ */
+function toolResultOf(error) {
+  if (error.code !== INTERNAL_ERROR || !isObject(error.data)) return undefined;
+  const result = error.data.toolResult;
+  return isObject(result) && result.isError === true ? result : undefined;
+}
+
+/**
+ * The error a failed task's `tasks/result` answers, as a plain `Error` with `code`, `data?` and
+ * the stored message unchanged (the SDK answers `{ code, message, data }` from it, §D 30).
+ * @param {JsonRpcError} error
+ * @returns {Error & JsonRpcError}
+ */
+function storedError(error) {
+  const e = /** @type {Error & JsonRpcError} */ (new Error(error.message));
+  e.name = "TaskFailedError";
+  e.code = error.code;
+  if (error.data !== undefined) e.data = error.data;
+  return e;
+}
+
+class SdkTaskStore {
+  /** @param {SdkTaskStoreOptions} [options] */
+  constructor(options = {}) {
+    const { store, now, createError, ignoreLateResults, ...storeOptions } = options ?? {};
+    if (store !== undefined && Object.keys(storeOptions).length > 0) {
+      throw new TypeError(
+        `SdkTaskStore: give \`store\` or the options of a new one, not both (${Object.keys(storeOptions).join(", ")})`,
+      );
+    }
+    /** The TaskStore every operation goes through (snapshot, restore, sweep it as you like). */
+    this.store = store ?? new TaskStore(storeOptions);
+    /** @type {() => number} */
+    this.now = now ?? Date.now;
+    /** @type {ErrorFactory | undefined} */
+    this.createError = createError;
+    this.ignoreLateResults = ignoreLateResults === true;
+  }
+
+  /**
+   * SDK `createTask`: a new task in `working`, bound to the session (§D 19, 38). The TTL the
+   * requestor asked for is capped by `maxTtlMs` and the task reports the TTL granted (§D 25).
+   * A malformed `ttl`/`pollInterval` (negative, fractional): code -32602. Over the session's
+   * live-task cap: code -32010.
+   * @param {CreateTaskOptions} taskParams
+   * @param {string | number} _requestId The JSON-RPC id of the creating request (unused).
+   * @param {{ method: string, params?: Record<string, unknown> }} _request The creating request
+   *   (unused: the SDK keeps the handler's work, the store only its outcome).
+   * @param {string} [sessionId]
+   * @returns {Promise<Task>}
+   */
+  async createTask(taskParams, _requestId, _request, sessionId) {
+    /** @type {CreateTaskParams} */
+    const params = { protocolVersion: V25 };
+    if (taskParams?.ttl != null) params.ttl = taskParams.ttl;
+    if (taskParams?.pollInterval != null) params.pollIntervalMs = taskParams.pollInterval;
+    const ctx = this.#ctx(sessionId);
+    try {
+      return this.store.create(params, ctx).v25;
+    } catch (e) {
+      if (e instanceof TypeError) {
+        throw this.#error(INVALID_PARAMS, `Invalid task parameters: ${e.message}`, undefined, "invalid_params", e);
+      }
+      throw this.#mapped(e);
+    }
+  }
+
+  /**
+   * SDK `getTask`: the task as the session sees it, or `null` when it is unknown, expired,
+   * purged or another session's (§D 35, 38): the SDK answers -32602 then.
+   * @param {string} taskId
+   * @param {string} [sessionId]
+   * @returns {Promise<Task | null>}
+   */
+  async getTask(taskId, sessionId) {
+    try {
+      return this.store.get(taskId, this.#ctx(sessionId)).v25;
+    } catch (e) {
+      if (isStoreError(e) && e.kind === "not_found") return null;
+      throw this.#mapped(e);
+    }
+  }
+
+  /**
+   * SDK `storeTaskResult`: ends the task with the original request's outcome. `"completed"`:
+   * `result` is the result. `"failed"`: `result` is a tool result with `isError: true` (§D 44),
+   * which `tasks/result` then answers; any other result is refused (code -32603, kind
+   * `invalid_tool_failure`). The first terminal outcome wins (§D 21): on a task that already
+   * ended this rejects with code -32602 (kind `already_terminal`) and changes nothing, or
+   * resolves with `ignoreLateResults`.
+   * @param {string} taskId
+   * @param {"completed" | "failed"} status
+   * @param {Result} result
+   * @param {string} [sessionId]
+   * @returns {Promise<void>}
+   */
+  async storeTaskResult(taskId, status, result, sessionId) {
+    const ctx = this.#ctx(sessionId);
+    try {
+      if (status === "completed") {
+        this.store.complete(taskId, result, null, ctx);
+      } else if (status === "failed") {
+        this.#failWithToolResult(taskId, result, ctx);
+      } else {
+        throw new TypeError(`storeTaskResult: status must be "completed" or "failed", not ${JSON.stringify(status)}`);
+      }
+    } catch (e) {
+      if (this.ignoreLateResults && isStoreError(e) && (e.kind === "already_terminal" || e.kind === "not_found")) return;
+      throw this.#mapped(e);
+    }
+  }
+
+  /**
+   * SDK `getTaskResult`: what `tasks/result` answers for a terminal task (§D 30). `completed`:
+   * the stored result; `failed` by an `isError` tool result: that result; `failed` by a
+   * JSON-RPC error: rejects with exactly that error (a plain `Error` with its `code`, `message`
+   * and `data`); `cancelled`: rejects with code -32602 (no result). A live task has no result
+   * yet (the SDK waits for a terminal status first): code -32603. Unknown: code -32602.
+   * @param {string} taskId
+   * @param {string} [sessionId]
+   * @returns {Promise<Result>}
+   */
+  async getTaskResult(taskId, sessionId) {
+    /** @type {StoreTask} */
+    let task;
+    try {
+      task = this.store.get(taskId, this.#ctx(sessionId));
+    } catch (e) {
+      throw this.#mapped(e);
+    }
+    const v26 = task.v26;
+    switch (v26.status) {
+      case "completed":
+        return v26.result;
+      case "failed": {
+        const toolResult = toolResultOf(v26.error);
+        if (toolResult) return toolResult;
+        throw storedError(v26.error);
+      }
+      case "cancelled":
+        throw this.#error(
+          INVALID_PARAMS,
+          `Failed to retrieve task result: task ${taskId} was cancelled and has no result`,
+          undefined,
+          "cancelled",
+        );
+      default:
+        throw this.#error(
+          INTERNAL_ERROR,
+          `Task ${taskId} has no result yet (status ${v26.status})`,
+          undefined,
+          "not_terminal",
+        );
+    }
+  }
+
+  /**
+   * SDK `updateTaskStatus`. `working` ⇄ `input_required` (or a new `statusMessage`): moved by
+   * the store. `cancelled`: a 2025-11-25 cancel (§D 22: a terminal task rejects with -32602).
+   * `failed`: fails the task with the JSON-RPC error `{ code: -32603, message: statusMessage }`,
+   * which `tasks/result` then answers. `completed` needs the result: use `storeTaskResult`
+   * (the store refuses it here, code -32603). A terminal task never changes (§D 20): -32602.
+   * @param {string} taskId
+   * @param {TaskStatus} status
+   * @param {string} [statusMessage]
+   * @param {string} [sessionId]
+   * @returns {Promise<void>}
+   */
+  async updateTaskStatus(taskId, status, statusMessage, sessionId) {
+    const ctx = this.#ctx(sessionId);
+    const message = statusMessage ?? null;
+    try {
+      switch (status) {
+        case "cancelled":
+          this.store.cancel(taskId, V25, message, ctx);
+          break;
+        case "failed":
+          this.store.fail(taskId, { code: INTERNAL_ERROR, message: statusMessage ?? "Task failed" }, message, ctx);
+          break;
+        default:
+          this.store.setStatus(taskId, status, message, ctx);
+      }
+    } catch (e) {
+      throw this.#mapped(e);
+    }
+  }
+
+  /**
+   * SDK `listTasks`: one page of the session's tasks in creation order (§D 36, 37, 38), with
+   * `nextCursor` exactly when more follow. Cursors are opaque and bound to the session; one
+   * this store did not issue to this session rejects with code -32602 (kind `invalid_cursor`).
+   * @param {string} [cursor]
+   * @param {string} [sessionId]
+   * @returns {Promise<{ tasks: Task[], nextCursor?: string }>}
+   */
+  async listTasks(cursor, sessionId) {
+    try {
+      const page = this.store.list(cursor == null ? null : { cursor }, this.#ctx(sessionId));
+      /** @type {{ tasks: Task[], nextCursor?: string }} */
+      const out = { tasks: page.tasks.map((t) => t.v25) };
+      if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
+      return out;
+    } catch (e) {
+      throw this.#mapped(e);
+    }
+  }
+
+  /**
+   * Purges expired tasks now (`TaskStore.sweep`). Expired tasks are never answered anyway (the
+   * store purges what it meets); this frees their memory. No timer runs inside: call it from
+   * your own (say once a minute).
+   * @param {number} [limit] At most this many tasks (default all).
+   * @returns {number} How many tasks were purged.
+   */
+  sweep(limit) {
+    return this.store.sweep(this.now(), limit ?? null);
+  }
+
+  // ---- internals ---------------------------------------------------------------------------------
+
+  /**
+   * The store context of a call of session `sessionId` (`undefined`: a request without a
+   * session, which sees only tasks created without one).
+   * @param {string | undefined} sessionId
+   * @returns {TaskContext}
+   */
+  #ctx(sessionId) {
+    return { session: sessionId ?? null, now: this.now() };
+  }
+
+  /**
+   * Fails a 2025-11-25 task with an `isError` tool result, through `TaskStore.failWithToolResult`
+   * when the store has it, else as the store shows such a task: failed with the derived -32603
+   * error carrying the result in `data.toolResult`.
+   * @param {string} taskId @param {Result} result @param {TaskContext} ctx
+   */
+  #failWithToolResult(taskId, result, ctx) {
+    const store = /** @type {{ failWithToolResult?: (id: string, result: Result, message: string | null, ctx: TaskContext) => StoreTask }} */ (
+      /** @type {unknown} */ (this.store)
+    );
+    if (typeof store.failWithToolResult === "function") {
+      store.failWithToolResult(taskId, result, null, ctx);
+      return;
+    }
+    if (!isObject(result) || result.isError !== true) {
+      throw this.#error(
+        INTERNAL_ERROR,
+        'storeTaskResult(…, "failed", result): result must be a tool result with isError: true (a JSON-RPC error goes through updateTaskStatus(…, "failed", message))',
+        undefined,
+        "invalid_tool_failure",
+      );
+    }
+    this.store.fail(taskId, { code: INTERNAL_ERROR, message: TOOL_FAILURE_MESSAGE, data: { toolResult: result } }, null, ctx);
+  }
+
+  /**
+   * A store error as the error to throw (`createError`'s, or the store's own); anything else
+   * (a `TypeError` for a malformed argument) as it is.
+   * @param {unknown} e
+   * @returns {unknown}
+   */
+  #mapped(e) {
+    if (!isStoreError(e) || this.createError === undefined) return e;
+    return this.#error(e.code, e.message, e.data, e.kind, e);
+  }
+
+  /**
+   * A new error `{ code, message, data?, kind }` (through `createError` when given).
+   * @param {number} code @param {string} message @param {unknown} data @param {string} kind
+   * @param {unknown} [cause]
+   * @returns {Error}
+   */
+  #error(code, message, data, kind, cause) {
+    /** @type {Error} */
+    let error;
+    if (this.createError) {
+      error = this.createError(code, message, data);
+    } else {
+      error = new Error(message);
+      error.name = "TaskStoreError";
+      Object.assign(error, data === undefined ? { code } : { code, data });
+    }
+    Object.assign(error, cause === undefined ? { kind } : { kind, cause });
+    return error;
+  }
+}
+
+export { SdkTaskStore };
