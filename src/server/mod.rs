@@ -46,6 +46,7 @@ pub use context::{
     RequestContext, V25Declared,
 };
 pub use tools::{sync_tool_response, Finished, TaskSupport, ToolCallDecision, ToolOutcome};
+pub use v25::{result_outcome, ResultOutcome};
 
 /// What happened to a task while a request was handled, for the host to act on.
 #[derive(Debug, Clone, PartialEq, Eq)]

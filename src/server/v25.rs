@@ -154,27 +154,49 @@ pub(super) fn result_response<S: Storage, R: RandomSource>(
     caller: Caller<'_>,
     now_ms: u64,
 ) -> Option<Value> {
-    let record = match store.get(caller, task_id, now_ms) {
-        Ok(r) => r,
-        Err(e) => {
-            return Some(rpc::failure(
-                Some(request_id),
-                &rpc::store_error(&e, Action::GetResult),
-            ))
+    match result_outcome(store, caller, task_id, now_ms) {
+        Err(e) => Some(rpc::failure(
+            Some(request_id),
+            &rpc::store_error(&e, Action::GetResult),
+        )),
+        Ok(ResultOutcome::Pending) => None,
+        Ok(ResultOutcome::Result(result)) => {
+            Some(rpc::success(request_id, related(result, task_id)))
         }
-    };
-    let answer = match &record.state {
-        TaskState::Working | TaskState::InputRequired => return None,
-        TaskState::Completed { result } => Ok(related(result.clone(), task_id)),
-        // §D 44: a tool result with isError made the V25 task failed; that result is what the
-        // original request returned.
-        TaskState::ToolFailed { result } => Ok(related(result.clone(), task_id)),
-        TaskState::Failed { error } => Err(error.clone()),
-        TaskState::Cancelled => Err(rpc::cancelled_has_no_result(task_id)),
-    };
-    Some(match answer {
-        Ok(result) => rpc::success(request_id, result),
-        Err(e) => rpc::failure(Some(request_id), &e),
+        Ok(ResultOutcome::Error(e)) => Some(rpc::failure(Some(request_id), &e)),
+    }
+}
+
+/// What a V25 `tasks/result` answers for a task, without the JSON-RPC envelope and the
+/// related-task `_meta` (§D 30, 31, 44).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ResultOutcome {
+    /// The task is live: the request blocks (§D 31).
+    Pending,
+    /// What the original request returned: the result of a `completed` task, or the
+    /// `isError: true` result that failed a V25 task (§D 44).
+    Result(JsonObject),
+    /// The JSON-RPC error to answer with: the one a `failed` task ended with, or -32602 for a
+    /// `cancelled` task, which has no result.
+    Error(JsonRpcError),
+}
+
+/// [`ResultOutcome`] of task `task_id` as `caller` sees it; an unknown (expired, foreign) task
+/// is the store's [`StoreError::NotFound`](crate::store::StoreError::NotFound).
+pub fn result_outcome<S: Storage, R: RandomSource>(
+    store: &mut Store<S, R>,
+    caller: Caller<'_>,
+    task_id: &str,
+    now_ms: u64,
+) -> Result<ResultOutcome, crate::store::StoreError> {
+    let record = store.get(caller, task_id, now_ms)?;
+    Ok(match record.state {
+        TaskState::Working | TaskState::InputRequired => ResultOutcome::Pending,
+        TaskState::Completed { result } | TaskState::ToolFailed { result } => {
+            ResultOutcome::Result(result)
+        }
+        TaskState::Failed { error } => ResultOutcome::Error(error),
+        TaskState::Cancelled => ResultOutcome::Error(rpc::cancelled_has_no_result(task_id)),
     })
 }
 

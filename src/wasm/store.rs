@@ -43,7 +43,8 @@ pub struct TaskStoreOptions {
     #[tsify(optional, type = "number | null")]
     pub poll_interval_ms: Option<Option<u64>>,
     /// The most live (non-terminal) tasks one session may hold (default 100); `null` = no cap.
-    /// Over it `create` throws code -32010.
+    /// Over it `create` throws code -32010. Tasks created without a session (a stdio server, a
+    /// host that does not authenticate) are not capped: bound them to a session to cap them.
     #[tsify(optional, type = "number | null")]
     pub max_live_tasks_per_session: Option<Option<usize>>,
     /// Tasks per `list` page (default 50, at most 1000).
@@ -239,6 +240,21 @@ impl From<Change> for StoreChange {
             },
         }
     }
+}
+
+/// The answer of `resultOf`: what a 2025-11-25 `tasks/result` answers for a task.
+#[derive(Debug, Serialize, Tsify)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ResultOf {
+    /// The task is live (`tasks/result` blocks).
+    Pending,
+    /// What the original request returned.
+    Result {
+        #[tsify(type = "Record<string, unknown>")]
+        result: JsonObject,
+    },
+    /// The JSON-RPC error to answer with.
+    Error { error: JsonRpcError },
 }
 
 /// What a store error names, as `error.kind`.
@@ -742,6 +758,53 @@ impl TaskStore {
             .fail(ctx.caller(), &id, error, message, ctx.now_ms())
             .map_err(|e| store_error(&e))?;
         task(&record)
+    }
+
+    /// Fails a 2025-11-25 task with the tool result (`isError: true`) its tool call returned
+    /// (§D 44): `tasks/result` then answers that result. Throws code -32603 (kind
+    /// `invalid_tool_failure`) when `result.isError` is not `true` or the task was created under
+    /// 2026-07-28 (where such a result completes the task, §D 91). On a terminal task: as
+    /// `complete`.
+    #[wasm_bindgen(js_name = failWithToolResult, unchecked_return_type = "StoreTask")]
+    pub fn fail_with_tool_result(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] result: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
+    ) -> Result<JsValue, JsValue> {
+        let id = read_id(&id)?;
+        let result = read_object(&result, "result")?;
+        let message = read_message(message)?;
+        let ctx = read_context(ctx)?;
+        let record = self
+            .inner
+            .fail_with_tool_result(ctx.caller(), &id, result, message, ctx.now_ms())
+            .map_err(|e| store_error(&e))?;
+        task(&record)
+    }
+
+    /// What a 2025-11-25 `tasks/result` answers for the task, without the JSON-RPC envelope
+    /// (§D 30, 31, 44): `{ kind: "pending" }` while it is live; `{ kind: "result", result }` (the
+    /// completed result, or the `isError` result that failed it); `{ kind: "error", error }` (the
+    /// JSON-RPC error it failed with; -32602 for a cancelled task). Unknown, expired and other
+    /// sessions' tasks throw code -32602 (kind `not_found`).
+    #[wasm_bindgen(js_name = resultOf, unchecked_return_type = "ResultOf")]
+    pub fn result_of(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
+    ) -> Result<JsValue, JsValue> {
+        let id = read_id(&id)?;
+        let ctx = read_context(ctx)?;
+        let outcome =
+            crate::server::result_outcome(&mut self.inner, ctx.caller(), &id, ctx.now_ms())
+                .map_err(|e| store_error(&e))?;
+        answer(&match outcome {
+            crate::server::ResultOutcome::Pending => ResultOf::Pending,
+            crate::server::ResultOutcome::Result(result) => ResultOf::Result { result },
+            crate::server::ResultOutcome::Error(error) => ResultOf::Error { error },
+        })
     }
 
     /// Cancels the task; `protocolVersion` is that of the cancel request. An already terminal

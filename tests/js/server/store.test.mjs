@@ -468,3 +468,40 @@ test("a runtime without crypto.getRandomValues: the constructor throws, no weak 
   }
   assert.match(new TaskStore().create({ protocolVersion: V26 }).taskId, /^[0-9a-f]{32}$/);
 });
+
+test("failWithToolResult (V25 only) and resultOf: what tasks/result answers, without the envelope (§D 30, 31, 44)", () => {
+  const store = new TaskStore();
+  const ctx = { session: "s", now: T0 };
+  const failing = { content: [{ type: "text", text: "bad input" }], isError: true };
+
+  const a = store.create({ protocolVersion: V25 }, ctx);
+  assert.deepEqual(store.resultOf(a.taskId, ctx), { kind: "pending" });
+  const failed = store.failWithToolResult(a.taskId, failing, null, ctx);
+  assert.equal(failed.status, "failed");
+  assert.deepEqual(store.resultOf(a.taskId, ctx), { kind: "result", result: failing });
+
+  const b = store.create({ protocolVersion: V25 }, ctx);
+  store.complete(b.taskId, result, null, ctx);
+  assert.deepEqual(store.resultOf(b.taskId, ctx), { kind: "result", result });
+
+  const c = store.create({ protocolVersion: V25 }, ctx);
+  store.fail(c.taskId, { code: -32000, message: "backend down", data: { retry: true } }, null, ctx);
+  assert.deepEqual(store.resultOf(c.taskId, ctx), { kind: "error", error: { code: -32000, message: "backend down", data: { retry: true } } });
+
+  const d = store.create({ protocolVersion: V25 }, ctx);
+  store.cancel(d.taskId, V25, null, ctx);
+  const cancelled = store.resultOf(d.taskId, ctx);
+  assert.equal(cancelled.kind, "error");
+  assert.equal(cancelled.error.code, -32602);
+
+  // Not an isError result, or a 2026-07-28 task: refused, nothing changes.
+  const e = store.create({ protocolVersion: V25 }, ctx);
+  throwsStore(() => store.failWithToolResult(e.taskId, result, null, ctx), -32603, "invalid_tool_failure");
+  const f = store.create({ protocolVersion: V26 }, ctx);
+  throwsStore(() => store.failWithToolResult(f.taskId, failing, null, ctx), -32603, "invalid_tool_failure");
+  assert.equal(store.get(f.taskId, ctx).status, "working");
+  // A terminal task keeps its outcome; another session sees nothing.
+  throwsStore(() => store.failWithToolResult(b.taskId, failing, null, ctx), -32602, "already_terminal");
+  throwsStore(() => store.resultOf(a.taskId, { session: "other", now: T0 }), -32602, "not_found");
+  assert.throws(() => store.resultOf(42, ctx), TypeError);
+});
