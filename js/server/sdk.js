@@ -67,8 +67,6 @@ import { TaskStore } from "./mcp_tasks_wasm.js";
 const V25 = "2025-11-25";
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
-/** The JSON-RPC error our core shows for a 2025-11-25 task failed by an `isError` tool result. */
-const TOOL_FAILURE_MESSAGE = "Tool execution error (the tool result has isError: true)";
 
 /**
  * @param {unknown} e
@@ -76,23 +74,6 @@ const TOOL_FAILURE_MESSAGE = "Tool execution error (the tool result has isError:
  */
 function isStoreError(e) {
   return e instanceof Error && e.name === "TaskStoreError" && Number.isInteger(/** @type {{ code?: unknown }} */ (e).code);
-}
-
-/** @param {unknown} v @returns {v is Record<string, unknown>} */
-function isObject(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/**
- * The tool result a failed task's error carries when an `isError` tool result failed it
- * (`data.toolResult`, see `StoreTask.v25`); `undefined` for any other error.
- * @param {JsonRpcError} error
- * @returns {Result | undefined}
- */
-function toolResultOf(error) {
-  if (error.code !== INTERNAL_ERROR || !isObject(error.data)) return undefined;
-  const result = error.data.toolResult;
-  return isObject(result) && result.isError === true ? result : undefined;
 }
 
 /**
@@ -190,7 +171,7 @@ class SdkTaskStore {
       if (status === "completed") {
         this.store.complete(taskId, result, null, ctx);
       } else if (status === "failed") {
-        this.#failWithToolResult(taskId, result, ctx);
+        this.store.failWithToolResult(taskId, result, null, ctx);
       } else {
         throw new TypeError(`storeTaskResult: status must be "completed" or "failed", not ${JSON.stringify(status)}`);
       }
@@ -211,36 +192,20 @@ class SdkTaskStore {
    * @returns {Promise<Result>}
    */
   async getTaskResult(taskId, sessionId) {
-    /** @type {StoreTask} */
-    let task;
+    /** @type {import("./mcp_tasks_wasm.js").ResultOf} */
+    let outcome;
     try {
-      task = this.store.get(taskId, this.#ctx(sessionId));
+      outcome = this.store.resultOf(taskId, this.#ctx(sessionId));
     } catch (e) {
       throw this.#mapped(e);
     }
-    const v26 = task.v26;
-    switch (v26.status) {
-      case "completed":
-        return v26.result;
-      case "failed": {
-        const toolResult = toolResultOf(v26.error);
-        if (toolResult) return toolResult;
-        throw storedError(v26.error);
-      }
-      case "cancelled":
-        throw this.#error(
-          INVALID_PARAMS,
-          `Failed to retrieve task result: task ${taskId} was cancelled and has no result`,
-          undefined,
-          "cancelled",
-        );
+    switch (outcome.kind) {
+      case "result":
+        return outcome.result;
+      case "error":
+        throw storedError(outcome.error);
       default:
-        throw this.#error(
-          INTERNAL_ERROR,
-          `Task ${taskId} has no result yet (status ${v26.status})`,
-          undefined,
-          "not_terminal",
-        );
+        throw this.#error(INTERNAL_ERROR, `Task ${taskId} has no result yet (it is not terminal)`, undefined, "not_terminal");
     }
   }
 
@@ -316,31 +281,6 @@ class SdkTaskStore {
    */
   #ctx(sessionId) {
     return { session: sessionId ?? null, now: this.now() };
-  }
-
-  /**
-   * Fails a 2025-11-25 task with an `isError` tool result, through `TaskStore.failWithToolResult`
-   * when the store has it, else as the store shows such a task: failed with the derived -32603
-   * error carrying the result in `data.toolResult`.
-   * @param {string} taskId @param {Result} result @param {TaskContext} ctx
-   */
-  #failWithToolResult(taskId, result, ctx) {
-    const store = /** @type {{ failWithToolResult?: (id: string, result: Result, message: string | null, ctx: TaskContext) => StoreTask }} */ (
-      /** @type {unknown} */ (this.store)
-    );
-    if (typeof store.failWithToolResult === "function") {
-      store.failWithToolResult(taskId, result, null, ctx);
-      return;
-    }
-    if (!isObject(result) || result.isError !== true) {
-      throw this.#error(
-        INTERNAL_ERROR,
-        'storeTaskResult(…, "failed", result): result must be a tool result with isError: true (a JSON-RPC error goes through updateTaskStatus(…, "failed", message))',
-        undefined,
-        "invalid_tool_failure",
-      );
-    }
-    this.store.fail(taskId, { code: INTERNAL_ERROR, message: TOOL_FAILURE_MESSAGE, data: { toolResult: result } }, null, ctx);
   }
 
   /**
