@@ -242,8 +242,8 @@ function rpcError(id, code, message, data) {
  */
 async function answer(message, headers) {
   // The package's validator checks the message against 2026-07-28 and, with `headers`, the
-  // routing headers (Mcp-Method = method; Mcp-Name = params.taskId on tasks/get|update|cancel).
-  // (It does not compare the MCP-Protocol-Version header with `_meta`; this server does not either.)
+  // standard headers (Mcp-Method = method; Mcp-Name = params.taskId on tasks/get|update|cancel,
+  // or the tool's name; MCP-Protocol-Version = the version `_meta` names).
   const report = validateMessage(message, { version: PROTOCOL_VERSION, headers });
   if (report.rpc === "notification") return { status: 202, body: null };
   if (report.rpc !== "request") {

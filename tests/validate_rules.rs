@@ -833,24 +833,55 @@ fn v26_headers() {
         headers: h.as_object().cloned(),
         ..Context::default()
     };
+    const PV: &str = "2026-07-28";
     assert_valid(&validate_value(
         &msg,
-        &ctx(json!({"Mcp-Method":"tasks/get","Mcp-Name":"task-1"})),
+        &ctx(json!({"Mcp-Method":"tasks/get","Mcp-Name":"task-1","MCP-Protocol-Version":PV})),
     ));
     assert_valid(&validate_value(
         &msg,
-        &ctx(json!({"mcp-method":"tasks/get","mcp-name":"=?base64?dGFzay0x?="})),
+        &ctx(
+            json!({"mcp-method":"tasks/get","mcp-name":"=?base64?dGFzay0x?=","mcp-protocol-version":PV}),
+        ),
     ));
     let r = validate_value(
         &msg,
-        &ctx(json!({"Mcp-Method":"tasks/get","Mcp-Name":"task-2"})),
+        &ctx(json!({"Mcp-Method":"tasks/get","Mcp-Name":"task-2","MCP-Protocol-Version":PV})),
     );
     assert_issue(&r, "header-mismatch", "/params/taskId"); // rule 76
     let r = validate_value(
         &msg,
-        &ctx(json!({"Mcp-Method":"tasks/cancel","Mcp-Name":"task-1"})),
+        &ctx(json!({"Mcp-Method":"tasks/cancel","Mcp-Name":"task-1","MCP-Protocol-Version":PV})),
     );
     assert_issue(&r, "header-mismatch", "/method");
+    // §B.f: MCP-Protocol-Version missing, or not the version `_meta` names.
+    let r = validate_value(
+        &msg,
+        &ctx(json!({"Mcp-Method":"tasks/get","Mcp-Name":"task-1"})),
+    );
+    assert_issue(&r, "header-mismatch", "/params/_meta");
+    let r = validate_value(
+        &msg,
+        &ctx(
+            json!({"Mcp-Method":"tasks/get","Mcp-Name":"task-1","MCP-Protocol-Version":"2025-11-25"}),
+        ),
+    );
+    assert_issue(&r, "header-mismatch", "/params/_meta");
+    // SEP-2243: an Mcp-Name sent on tools/call must be the tool's name; none is fine.
+    let call = json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet","arguments":{},"_meta":v26_meta()}});
+    assert_valid(&validate_value(
+        &call,
+        &ctx(json!({"Mcp-Method":"tools/call","Mcp-Name":"greet","MCP-Protocol-Version":PV})),
+    ));
+    assert_valid(&validate_value(
+        &call,
+        &ctx(json!({"Mcp-Method":"tools/call","MCP-Protocol-Version":PV})),
+    ));
+    let r = validate_value(
+        &call,
+        &ctx(json!({"Mcp-Method":"tools/call","Mcp-Name":"rm_rf","MCP-Protocol-Version":PV})),
+    );
+    assert_issue(&r, "header-mismatch", "/params/name");
 }
 
 #[test]

@@ -48,8 +48,8 @@ pub struct ValidateOptions {
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<u32>,
-    /// HTTP headers the message came with (names case-insensitive), to check `Mcp-Method` and
-    /// `Mcp-Name` (§D 76).
+    /// HTTP headers the message came with (names case-insensitive), to check `Mcp-Method`,
+    /// `Mcp-Name` and `MCP-Protocol-Version` against the body (§D 76, §B.f).
     #[tsify(optional, type = "Record<string, string>")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headers: Option<serde_json::Map<String, Value>>,

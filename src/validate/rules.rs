@@ -103,7 +103,7 @@ rules! {
     MissingCapabilityData = "missing-capability-data", Error, "73", "A -32021 error carries `data.requiredCapabilities`, naming the tasks extension for tasks.";
     SubscriptionTaskIds = "subscription-task-ids", Error, "74", "`notifications.taskIds` of `subscriptions/listen` and its acknowledgement is an array of strings.";
     LegacyCapability = "legacy-capability", Error, "75, 80", "A 2026 server advertises `capabilities.extensions[\"io.modelcontextprotocol/tasks\"]` = {}, never `capabilities.tasks`.";
-    HeaderMismatch = "header-mismatch", Error, "76, 97, 111", "HTTP `Mcp-Method` equals `method` and `Mcp-Name` equals `params.taskId` (Base64 sentinel decoded).";
+    HeaderMismatch = "header-mismatch", Error, "76, 97, 111, §B.f", "HTTP `Mcp-Method` equals `method`, `Mcp-Name` equals `params.taskId` (or the `tools/call` name, the `resources/read` uri), `MCP-Protocol-Version` equals the version `_meta` names (Base64 sentinel decoded).";
     RetiredErrorCode = "retired-error-code", Warning, "§B.f, §E 13", "A pre-release error code (-32003, -32001, -32004) or a retired 2025 code under 2026-07-28.";
     InnerResultType = "inner-result-type", Warning, "§E 3", "The `result` of a completed task should have no `resultType` or \"complete\".";
     // ---- conversion between versions ------------------------------------------------------

@@ -751,7 +751,8 @@ fn missing_capability(e: &Map<String, Value>, answers_tasks: bool, issues: &mut 
     }
 }
 
-/// HTTP routing headers (§D 76): `Mcp-Method` = method, `Mcp-Name` = `params.taskId`.
+/// HTTP routing headers (§D 76, §B.f): `Mcp-Method` = method, `Mcp-Name` = `params.taskId`
+/// (tasks) or the named target (SEP-2243), `MCP-Protocol-Version` = the version `_meta` names.
 fn headers(env: &Envelope<'_>, h: &Map<String, Value>, issues: &mut Issues) {
     let get = |name: &str| -> Option<String> {
         h.iter()
@@ -788,6 +789,45 @@ fn headers(env: &Envelope<'_>, h: &Map<String, Value>, issues: &mut Issues) {
                 "header Mcp-Name (the task id) is missing",
             ),
             (Some(_), None) => {}
+        }
+    }
+    // SEP-2243: where a standard Mcp-Name is sent for a named request, it must name the body's
+    // target (`params.name`, or `params.uri` for resources/read).
+    let target = match method {
+        "tools/call" | "prompts/get" => Some(("name", "/params/name")),
+        "resources/read" => Some(("uri", "/params/uri")),
+        _ => None,
+    };
+    if let (Some((member, path)), Some(n)) = (target, get("mcp-name")) {
+        if let Some(v) = env.params.and_then(|p| str_of(p, member)) {
+            if n != v {
+                issues.push(
+                    Code::HeaderMismatch,
+                    path,
+                    format!("header Mcp-Name is \"{n}\" but `params.{member}` is \"{v}\""),
+                );
+            }
+        }
+    }
+    // §B.f: MCP-Protocol-Version must be sent and equal the version the request's `_meta` names.
+    let named = env
+        .params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(META_PROTOCOL_VERSION))
+        .and_then(Value::as_str);
+    if let Some(named) = named {
+        match get("mcp-protocol-version") {
+            Some(v) if v == named => {}
+            Some(v) => issues.push(
+                Code::HeaderMismatch,
+                "/params/_meta",
+                format!("header MCP-Protocol-Version is \"{v}\" but `_meta` names \"{named}\""),
+            ),
+            None => issues.push(
+                Code::HeaderMismatch,
+                "/params/_meta",
+                "header MCP-Protocol-Version is missing",
+            ),
         }
     }
 }

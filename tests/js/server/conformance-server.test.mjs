@@ -47,7 +47,8 @@ async function rpc(method, params = {}, { headers = {}, metaOptions, rawParams =
   const body = { jsonrpc: "2.0", id: nextId++, method };
   body.params = rawParams ? params : { ...params, _meta: meta(metaOptions) };
   /** @type {Record<string, string>} */
-  const h = { "Content-Type": "application/json", Accept: "application/json", "MCP-Protocol-Version": V26, "Mcp-Method": method };
+  const version = metaOptions?.version ?? V26; // a client sends the version its _meta names
+  const h = { "Content-Type": "application/json", Accept: "application/json", "MCP-Protocol-Version": version, "Mcp-Method": method };
   if (typeof params?.taskId === "string") h["Mcp-Name"] = params.taskId;
   for (const [k, v] of Object.entries(headers)) {
     if (v === null) delete h[k];
@@ -83,13 +84,20 @@ test("server/discover advertises the tasks extension, not capabilities.tasks", a
   );
 });
 
-test("-32020: Mcp-Method or Mcp-Name that disagree with the body, or a missing Mcp-Method (HTTP 400)", async () => {
+test("-32020: Mcp-Method, Mcp-Name or MCP-Protocol-Version that disagree with the body or are missing (HTTP 400)", async () => {
   const wrongMethod = await rpc("tools/call", { name: "greet", arguments: { name: "x" } }, { headers: { "Mcp-Method": "tasks/get" } });
   assert.equal(wrongMethod.status, 400);
   assert.equal(wrongMethod.error.code, -32020);
 
   const noMethod = await rpc("tools/call", { name: "greet", arguments: {} }, { headers: { "Mcp-Method": null } });
   assert.equal(noMethod.error.code, -32020);
+  // §B.f: MCP-Protocol-Version missing, or not the version _meta names; an Mcp-Name naming another tool.
+  const noVersion = await rpc("tools/call", { name: "greet", arguments: {} }, { headers: { "MCP-Protocol-Version": null } });
+  assert.equal(noVersion.error.code, -32020);
+  const otherVersion = await rpc("tools/call", { name: "greet", arguments: {} }, { headers: { "MCP-Protocol-Version": "2025-11-25" } });
+  assert.equal(otherVersion.error.code, -32020);
+  const otherTool = await rpc("tools/call", { name: "greet", arguments: {} }, { headers: { "Mcp-Name": "failing_job" } });
+  assert.equal(otherTool.error.code, -32020);
 
   const created = await rpc("tools/call", { name: "slow_compute", arguments: { seconds: 30 } });
   const taskId = created.result.taskId;
