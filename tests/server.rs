@@ -1808,3 +1808,45 @@ fn input_requests_need_the_capabilities_the_request_declared() {
     assert!(check_input_capabilities(&full, &inputs("tools/call")).is_err());
     assert_eq!(input_capability("roots/list"), Some("roots"));
 }
+
+// §D 30, 92: the answer is exactly the tool's result, so a result that is not a CallToolResult
+// (no `content`, `content` not an array, `isError` not a boolean) makes the call an internal
+// error (-32603) in both versions, synchronous or as a task: never an invalid answer.
+#[test]
+fn invalid_tool_results_become_internal_errors() {
+    let bad = [
+        json!({"structuredContent": {"x": 1}}),
+        json!({"content": "text"}),
+        json!({"content": [], "isError": "yes"}),
+    ];
+    for ctx in [ctx25(), ctx26()] {
+        for result in &bad {
+            let mut h = H::new();
+            let call = match ctx.version {
+                ProtocolVersion::V2025 => h.v25("tools/call", json!({"name": "t"})),
+                ProtocolVersion::V2026 => h.v26("tools/call", json!({"name": "t"}), true),
+            };
+            let r = sync_tool_response(&call, &ctx, ToolOutcome::Result(result.clone()));
+            assert_validates(&r, ctx.version, &call);
+            assert_eq!(r["error"]["code"], -32603, "{result}");
+            let message = r["error"]["message"].as_str().unwrap_or("");
+            assert!(message.contains("invalid CallToolResult"), "{message}");
+
+            let id = h.start(&ctx);
+            h.finish(&id, ToolOutcome::Result(result.clone()));
+            let r = h.task_call(&ctx, "tasks/get", &id);
+            assert_eq!(r["result"]["status"], "failed", "{result}");
+        }
+    }
+    // A valid result with extra members and `_meta` passes as it is (V26: no resultType added
+    // to what a task stores).
+    let mut h = H::new();
+    let ctx = ctx26();
+    let id = h.start(&ctx);
+    let ok =
+        json!({"content": [], "structuredContent": {"n": 1}, "_meta": {"k": "v"}, "extra": true});
+    h.finish(&id, ToolOutcome::Result(ok.clone()));
+    let r = h.task_call(&ctx, "tasks/get", &id);
+    assert_eq!(r["result"]["status"], "completed");
+    assert_eq!(r["result"]["result"], ok);
+}

@@ -94,6 +94,15 @@ async function runTool(handler, args, ctx) {
   }
 }
 
+/**
+ * The outcome of a tool whose result could not be read (the bindings threw a TypeError).
+ * @param {unknown} e @returns {ToolOutcome}
+ */
+function unreadable(e) {
+  const why = e instanceof Error ? e.message : String(e);
+  return { error: { code: -32603, message: `Internal error: the tool returned an unreadable result (${why})` } };
+}
+
 class TaskHost {
   /** @param {TaskHostOptions} [options] */
   constructor(options = {}) {
@@ -203,7 +212,12 @@ class TaskHost {
         requestInput: () => Promise.reject(new Error("requestInput needs a V26 task; this call runs synchronously")),
         setStatusMessage: () => {},
       });
-      return this.server.syncToolResponse(request, ctx, outcome);
+      try {
+        return this.server.syncToolResponse(request, ctx, outcome);
+      } catch (e) {
+        // A result the package cannot read as JSON (a BigInt, a cycle): an internal error.
+        return this.server.syncToolResponse(request, ctx, unreadable(e));
+      }
     }
     this.#start(start.taskId, tool.handler, args, request, ctx);
     return start.response;
@@ -237,7 +251,12 @@ class TaskHost {
       await null; // the CreateTaskResult is answered before the work starts
       const outcome = await runTool(handler, args, toolCtx);
       try {
-        this.server.finishToolCall(taskId, outcome, this.now());
+        try {
+          this.server.finishToolCall(taskId, outcome, this.now());
+        } catch (e) {
+          if (!(e instanceof TypeError)) throw e;
+          this.server.finishToolCall(taskId, unreadable(e), this.now());
+        }
       } catch (e) {
         this.onError(e, taskId);
       }

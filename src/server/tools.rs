@@ -14,10 +14,13 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::common::JsonRpcError;
+use crate::model::common::{JsonObject, JsonRpcError};
 use crate::model::{ProtocolVersion, TaskStatus};
 use crate::store::record::is_tool_error;
 use crate::store::{Caller, NewTask, RandomSource, Storage, StoreError, TaskRecord};
+use crate::validate::report::Issues;
+use crate::validate::rules::Code;
+use crate::validate::schema;
 
 use super::context::{declares_extension, RequestContext};
 use super::rpc::{self, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
@@ -248,13 +251,17 @@ impl<S: Storage, R: RandomSource> TaskServer<S, R> {
                 now_ms,
             ),
             ToolOutcome::Result(Value::Object(result)) => {
-                if is_tool_error(&result) && record.protocol == ProtocolVersion::V2025 {
-                    // §D 44: V25 ends a tool error in `failed` (keeping the result for
-                    // `tasks/result`), with a diagnostic status message.
-                    store.fail_with_tool_result(host, task_id, result, None, now_ms)
-                } else {
+                match checked_result(result, record.protocol) {
+                    Err(error) => store.fail(host, task_id, error, None, now_ms),
+                    Ok(result)
+                        if is_tool_error(&result) && record.protocol == ProtocolVersion::V2025 =>
+                    {
+                        // §D 44: V25 ends a tool error in `failed` (keeping the result for
+                        // `tasks/result`), with a diagnostic status message.
+                        store.fail_with_tool_result(host, task_id, result, None, now_ms)
+                    }
                     // §D 91, 92: V26 keeps even an isError result as `completed`.
-                    store.complete(host, task_id, result, None, now_ms)
+                    Ok(result) => store.complete(host, task_id, result, None, now_ms),
                 }
             }
             ToolOutcome::Result(_) => store.fail(
@@ -282,12 +289,15 @@ impl<S: Storage, R: RandomSource> TaskServer<S, R> {
 pub fn sync_tool_response(request: &Value, ctx: &RequestContext, outcome: ToolOutcome) -> Value {
     let id = request.get("id").filter(|id| rpc::is_valid_id(id));
     match outcome {
-        ToolOutcome::Result(Value::Object(mut result)) => {
-            if ctx.version == ProtocolVersion::V2026 && !result.contains_key("resultType") {
-                result = rpc::with_result_type("complete", result);
+        ToolOutcome::Result(Value::Object(result)) => match checked_result(result, ctx.version) {
+            Ok(mut result) => {
+                if ctx.version == ProtocolVersion::V2026 && !result.contains_key("resultType") {
+                    result = rpc::with_result_type("complete", result);
+                }
+                rpc::success(id.unwrap_or(&Value::Null), result)
             }
-            rpc::success(id.unwrap_or(&Value::Null), result)
-        }
+            Err(error) => rpc::failure(id, &error),
+        },
         ToolOutcome::Result(_) => rpc::failure(
             id,
             &rpc::error(
@@ -367,4 +377,50 @@ mod tests {
             assert_eq!(requested_ttl(&bad).unwrap_err().code, INVALID_PARAMS);
         }
     }
+}
+
+/// §D 30, 92: what a task or a synchronous call answers is exactly the tool's result, so that
+/// result must be a `CallToolResult` of `version` (the official schema). One that is not makes
+/// the call an internal error (-32603, naming the first problem) rather than an invalid answer.
+fn checked_result(
+    result: JsonObject,
+    version: ProtocolVersion,
+) -> Result<JsonObject, JsonRpcError> {
+    let def = match version {
+        ProtocolVersion::V2025 => "v25/CallToolResult",
+        ProtocolVersion::V2026 => "v26/CallToolResult",
+    };
+    // The 2026 schema requires the `resultType` a synchronous answer gets (and a result inlined
+    // in a task does without): check as if it were there, then hand back the result as given.
+    let mut result = result;
+    let added = version == ProtocolVersion::V2026 && !result.contains_key("resultType");
+    if added {
+        result.insert("resultType".into(), Value::String("complete".into()));
+    }
+    let value = Value::Object(result);
+    let mut issues = Issues::new();
+    if schema::check(def, &value, "", Code::CallToolResult, &mut issues) {
+        if let Value::Object(mut result) = value {
+            if added {
+                result.remove("resultType");
+            }
+            return Ok(result);
+        }
+    }
+    let first = issues
+        .into_vec()
+        .into_iter()
+        .next()
+        .map_or_else(String::new, |i| {
+            let at = if i.path.is_empty() {
+                "/"
+            } else {
+                i.path.as_str()
+            };
+            format!(" at {at}: {}", i.message)
+        });
+    Err(rpc::error(
+        INTERNAL_ERROR,
+        format!("Internal error: the tool returned an invalid CallToolResult{first}"),
+    ))
 }

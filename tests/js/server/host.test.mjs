@@ -355,3 +355,32 @@ test("durability: a server restored from a snapshot (or rebuilt from the change 
   assert.throws(() => TaskServer.restore("{not json"), (e) => e.code === -32603 && e.kind === "invalid_snapshot");
   assert.throws(() => TaskServer.restore(42), TypeError);
 });
+
+test("a tool that returns something that is not a CallToolResult gets an internal error, never an invalid answer or a stuck task", async () => {
+  const host = new TaskHost({ onError: (e) => assert.fail(`onError: ${e}`) });
+  const garbage = { "no-content": { structuredContent: {} }, "string-content": { content: "hi" }, bigint: { content: [], n: 1n }, nothing: undefined };
+  for (const [name, value] of Object.entries(garbage)) host.tool(name, {}, () => value);
+  for (const protocolVersion of [V25, V26]) {
+    const ctx = { protocolVersion };
+    for (const name of Object.keys(garbage)) {
+      // Synchronously (V25: no params.task; V26: a request that does not declare the extension),
+      // then as a task.
+      const syncCall = protocolVersion === V25 ? v25("tools/call", { name }) : v26("tools/call", { name }, { ext: false });
+      const taskCall = protocolVersion === V25 ? v25("tools/call", { name, task: {} }) : v26("tools/call", { name });
+      const sync = await call(host, syncCall, ctx);
+      if (name === "nothing") {
+        assert.deepEqual(sync.result.content, [], "undefined is taken as an empty result");
+        continue;
+      }
+      assert.equal(sync.error?.code, -32603, `${protocolVersion} ${name}: ${JSON.stringify(sync)}`);
+      // As a task: it fails with -32603.
+      const created = await call(host, taskCall, ctx);
+      const taskId = protocolVersion === V25 ? created.result.task.taskId : created.result.taskId;
+      await host.idle();
+      const get = protocolVersion === V25 ? v25("tasks/get", { taskId }) : v26("tasks/get", { taskId });
+      const task = (await call(host, get, ctx)).result;
+      assert.equal(task.status, "failed", `${protocolVersion} ${name}`);
+      if (protocolVersion === V26) assert.equal(task.error.code, -32603);
+    }
+  }
+});
