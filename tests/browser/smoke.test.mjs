@@ -32,6 +32,7 @@ describe("www/smoke.html in Chromium", () => {
   let status;
   let report;
   let reportNotJson;
+  let serverRun;
 
   before(async () => {
     server = await startServer({ port: 0 });
@@ -52,6 +53,32 @@ describe("www/smoke.html in Chromium", () => {
     report = JSON.parse((await page.textContent("#report")) || "null");
     reportNotJson = JSON.parse((await page.textContent("#report-not-json")) || "null");
     await page.close();
+
+    // The server entry in the same browser: a page imports pkg/server/browser.js and runs a
+    // tool as a 2026-07-28 task with TaskHost (Web Crypto ids, no Node APIs).
+    const serverPage = await browser.newPage();
+    serverPage.on("pageerror", (e) => seen.errors.push(String(e)));
+    serverPage.on("request", (r) => seen.requests.push(r.url()));
+    serverPage.on("response", async (r) => {
+      const type = r.headers()["content-type"] ?? "";
+      if (type.startsWith("text/javascript")) seen.scripts.set(r.url(), await r.text().catch(() => ""));
+    });
+    await serverPage.goto(`${server.url}www/smoke.html`);
+    serverRun = await serverPage.evaluate(async () => {
+      const { TaskHost, validateMessage } = await import("/pkg/server/browser.js");
+      const host = new TaskHost();
+      host.tool("double", { taskSupport: "optional" }, ({ n }) => ({ content: [{ type: "text", text: String(2 * n) }] }));
+      const _meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+      };
+      const ctx = { protocolVersion: "2026-07-28" };
+      const created = await host.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "double", arguments: { n: 21 }, _meta } }, ctx);
+      await host.idle();
+      const got = await host.handle({ jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId: created.result.taskId, _meta } }, ctx);
+      return { created, got, report: validateMessage(got, { inReplyTo: "tasks/get" }) };
+    });
+    await serverPage.close();
   });
 
   after(async () => {
@@ -93,5 +120,16 @@ describe("www/smoke.html in Chromium", () => {
       assert.doesNotMatch(text, /\brequire\s*\(/, `${url} calls require()`);
     }
     assert.ok([...seen.scripts.keys()].some((u) => u.endsWith("/pkg/browser.js")), "browser.js was loaded");
+    for (const f of ["browser.js", "index.js", "host.js", "sdk.js"]) {
+      assert.ok([...seen.scripts.keys()].some((u) => u.endsWith(`/pkg/server/${f}`)), `server/${f} was loaded`);
+    }
+  });
+
+  test("the server entry runs a task with TaskHost in the browser", () => {
+    assert.equal(serverRun.created.result.resultType, "task");
+    assert.match(serverRun.created.result.taskId, /^[0-9a-f]{32}$/);
+    assert.equal(serverRun.got.result.status, "completed");
+    assert.equal(serverRun.got.result.result.content[0].text, "42");
+    assert.deepEqual(serverRun.report.issues, []);
   });
 });
