@@ -1,0 +1,252 @@
+// Where our TaskStore's time goes: a CPU profile (V8 sampling, node --cpu-prof) of get, create,
+// complete and list by stage, and differential timings of the package itself (pkg/server):
+// `create` with `crypto.getRandomValues` as is and with a JS pool in front of it (the wasm looks
+// the method up on `globalThis.crypto` at every call), and JS-only costs of the answer (JSON.parse
+// of a StoreTask's text, of its V25 Task alone, a spread copy of a task object as the SDK answers).
+//
+// The profile Needs function names in the .wasm: pkg/server/ is built with wasm-opt -Oz, which drops
+// them, so this makes a names-kept copy from the raw cargo output of the server variant
+// (target/variant-store_js/wasm32-unknown-unknown/release) with wasm-bindgen --target web +
+// wasm-opt -Oz -g into bench/results/named-server/. That is the code of pkg/server/ only if
+// target/ was not rebuilt since pkg/server/ was: the script says which is newer. Optional: it is
+// skipped (exit 0) when the raw build or wasm-bindgen is missing.
+//
+//   node bench/store-profile.mjs [--json bench/results/store-profile.json]
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { OURS_OPTIONS, OURS_CREATE, OURS_CTX, RESULT, loadOurs, median } from "./store-setup.mjs";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, "..");
+const NAMED = resolve(HERE, "results/named-server");
+const OPS = ["get", "create", "complete", "list"];
+const SECONDS = 3;
+
+if (process.argv[2] === "--child") {
+  const { initSync, TaskStore } = await import(pathToFileURL(resolve(NAMED, "mcp_tasks_wasm.js")).href);
+  initSync({ module: readFileSync(resolve(NAMED, "mcp_tasks_wasm_bg.wasm")) });
+  const op = process.argv[3];
+  let store = new TaskStore(OURS_OPTIONS);
+  const ids = [];
+  for (let i = 0; i < 10_000; i++) ids.push(store.create(OURS_CREATE, OURS_CTX).taskId);
+  let fresh = [];
+  const refill = () => {
+    // complete needs working tasks: made outside the profiled function
+    fresh = [];
+    for (let i = 0; i < 200; i++) fresh.push(store.create(OURS_CREATE, OURS_CTX).taskId);
+  };
+  const impl = {
+    get(k) {
+      for (let i = 0; i < 200; i++) store.get(ids[(k + i) % ids.length], OURS_CTX);
+      return 200;
+    },
+    create() {
+      for (let i = 0; i < 200; i++) store.create(OURS_CREATE, OURS_CTX);
+      return 200;
+    },
+    complete() {
+      for (const id of fresh) store.complete(id, RESULT, null, OURS_CTX);
+      return fresh.length;
+    },
+    list() {
+      let cursor;
+      let n = 0;
+      do {
+        const page = store.list(cursor === undefined ? undefined : { cursor }, OURS_CTX);
+        n += page.tasks.length;
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      return n;
+    },
+  }[op];
+  // Only samples under `store_op` count.
+  function store_op(k) {
+    return impl(k);
+  }
+  let n = 0;
+  let t = 0;
+  const end = Date.now() + SECONDS * 1000;
+  while (Date.now() < end) {
+    if (op === "complete") refill();
+    const t0 = process.hrtime.bigint();
+    n += store_op(n);
+    t += Number(process.hrtime.bigint() - t0);
+    if (op === "create" && n % 20_000 === 0) {
+      store.free();
+      store = new TaskStore(OURS_OPTIONS);
+    }
+  }
+  process.stdout.write(JSON.stringify({ n, ns: t }));
+  process.exit(0);
+}
+
+const RAW = resolve(REPO, "target/variant-store_js/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm");
+const PKG_WASM = resolve(REPO, "pkg/server/mcp_tasks_wasm_bg.wasm");
+if (!existsSync(RAW)) {
+  console.log("# store-profile: skipped (no raw cargo output of the server variant in target/; run scripts/build.sh)");
+  process.exit(0);
+}
+const rawNewer = statSync(RAW).mtimeMs > statSync(PKG_WASM).mtimeMs + 60_000;
+const run = (cmd, args) => {
+  const p = spawnSync(cmd, args, { encoding: "utf8" });
+  if (p.status !== 0) throw new Error(`${cmd} ${args.join(" ")}: ${p.stderr || p.error}`);
+};
+rmSync(NAMED, { recursive: true, force: true });
+mkdirSync(NAMED, { recursive: true });
+try {
+  run("wasm-bindgen", ["--target", "web", "--out-dir", NAMED, "--out-name", "mcp_tasks_wasm", RAW]);
+  run(resolve(REPO, "node_modules/.bin/wasm-opt"), ["-Oz", "-g", resolve(NAMED, "mcp_tasks_wasm_bg.wasm"), "-o", resolve(NAMED, "mcp_tasks_wasm_bg.wasm")]);
+} catch (e) {
+  console.log(`# store-profile: skipped (${e.message.split("\n")[0]})`);
+  process.exit(0);
+}
+
+// Stages by priority: a sample is charged to the first stage any frame of its stack (inside the
+// profiled operation) matches. Names are Rust/JS function names as V8 reports them; the self time
+// of the JSON.parse builtin is reported under the glue's anonymous closure inside `__wbg_parse_*`.
+const STAGES = [
+  ["task id: crypto.getRandomValues (one call per id)", /CryptoRandom|getRandomValues/],
+  ["answer: JSON.parse of the text in JS (+ UTF-8 decode)", /__wbg_parse|js_sys::JSON::parse/],
+  ["answer: serde_json::to_string of the StoreTask(s)", /StoreTask>::serialize|TaskPage>::serialize|serde_json::ser::/],
+  ["answer: building StoreTask (V25 + V26 shapes, 4 RFC 3339 timestamps)", /StoreTask as core::convert::From|to_v25|to_v26|record::timestamp/],
+  ["answer: dropping the StoreTask(s)", /drop_in_place<.*(StoreTask|TaskPage)/],
+  ["arguments → Rust (id, ctx {session, host, now}, params, result)", /read_context|read_id|read_create|read_list|read_object|read_json|read_message|Members::/],
+  ["store core: record clones (storage get / range_after)", /TaskRecord as core::clone::Clone|Cloned<I>/],
+  ["store core: the rest (hash lookups, state machine, indexes, cursor MAC)", /store::ops::Store|store::storage|store::cursor/],
+];
+const OTHER = "other (call boundary, shims, allocator, externref table, Date.now)";
+
+// The glue's closure around JSON.parse is anonymous: find it by its line (0-based, as V8 counts).
+const PARSE_LINE = readFileSync(resolve(NAMED, "mcp_tasks_wasm.js"), "utf8").split("\n").findIndex((l) => /^\s*__wbg_parse_\w+: function/.test(l));
+
+function analyse(file) {
+  const p = JSON.parse(readFileSync(file, "utf8"));
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const stage = Object.fromEntries([...STAGES.map(([k]) => [k, 0]), [OTHER, 0]]);
+  let inside = 0;
+  p.samples.forEach((id, i) => {
+    const d = p.timeDeltas[i] ?? 0;
+    const chain = [];
+    for (let x = id; x !== undefined; x = parent.get(x)) {
+      const n = byId.get(x);
+      // the anonymous glue closure around JSON.parse
+      const f = n.callFrame;
+      chain.push(f.functionName || (f.lineNumber === PARSE_LINE && f.url.endsWith("named-server/mcp_tasks_wasm.js") ? "__wbg_parse (JSON.parse)" : ""));
+    }
+    chain.reverse(); // root first
+    const top = chain.indexOf("store_op");
+    if (top < 0) return;
+    inside += d;
+    const frames = chain.slice(top + 1);
+    const hit = STAGES.find(([, re]) => frames.some((f) => re.test(f)));
+    stage[hit ? hit[0] : OTHER] += d;
+  });
+  return Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, (100 * v) / inside]));
+}
+
+const out = { rawNewerThanPkg: rawNewer, seconds: SECONDS, ops: {} };
+console.log(`# store-profile of TaskStore (names-kept copy of the target/ build${rawNewer ? "; WARNING: target/ is newer than pkg/server/" : ""})`);
+for (const op of OPS) {
+  const dir = resolve(NAMED, `prof-${op}`);
+  mkdirSync(dir, { recursive: true });
+  const p = spawnSync(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, fileURLToPath(import.meta.url), "--child", op], { cwd: REPO, encoding: "utf8" });
+  if (p.status !== 0) throw new Error(p.stderr);
+  const file = resolve(dir, readdirSync(dir).find((f) => f.endsWith(".cpuprofile")));
+  const { n, ns } = JSON.parse(p.stdout);
+  const stages = analyse(file);
+  out.ops[op] = { nsPerOp: ns / n, unit: op === "list" ? "task listed (pages of 50)" : "call", stages };
+  console.log(`  ${op} (${(ns / n).toFixed(0)} ns per ${out.ops[op].unit}, under the profiler):`);
+  for (const [k, v] of Object.entries(stages)) if (v >= 0.5) console.log(`    ${v.toFixed(1).padStart(5)}%  ${k}`);
+}
+// ---- differential timings on pkg/server (no profiler) ----
+async function differential() {
+  const { TaskStore } = await loadOurs();
+  const time = (f, n, runs = 7) => {
+    const xs = [];
+    for (let r = 0; r < runs; r++) {
+      const t0 = process.hrtime.bigint();
+      f(n);
+      xs.push(Number(process.hrtime.bigint() - t0) / n);
+    }
+    return median(xs);
+  };
+  const creates = (n) => {
+    const store = new TaskStore(OURS_OPTIONS);
+    for (let i = 0; i < n; i++) store.create(OURS_CREATE, OURS_CTX);
+    store.free();
+  };
+  const original = globalThis.crypto.getRandomValues;
+  const pool = new Uint8Array(4096);
+  let pos = pool.length;
+  const pooled = function getRandomValues(a) {
+    if (a.byteLength > 256) return original.call(globalThis.crypto, a);
+    if (pos + a.byteLength > pool.length) {
+      original.call(globalThis.crypto, pool);
+      pos = 0;
+    }
+    new Uint8Array(a.buffer, a.byteOffset, a.byteLength).set(pool.subarray(pos, pos + a.byteLength));
+    pos += a.byteLength;
+    return a;
+  };
+  const out = {};
+  creates(20_000); // warm-up
+  const asIs = [];
+  const withPool = [];
+  for (let k = 0; k < 3; k++) {
+    globalThis.crypto.getRandomValues = original;
+    asIs.push(time(creates, 10_000, 3));
+    globalThis.crypto.getRandomValues = pooled;
+    withPool.push(time(creates, 10_000, 3));
+  }
+  globalThis.crypto.getRandomValues = original;
+  out["ours: create, crypto.getRandomValues once per id (as shipped)"] = median(asIs);
+  out["ours: create, a 4 KiB JS pool in front of crypto.getRandomValues"] = median(withPool);
+  const g16 = (n) => {
+    for (let i = 0; i < n; i++) globalThis.crypto.getRandomValues(new Uint8Array(16));
+  };
+  g16(20_000);
+  out["JS: crypto.getRandomValues(new Uint8Array(16))"] = time(g16, 100_000);
+  const big = new Uint8Array(4096);
+  const g4k = (n) => {
+    for (let i = 0; i < n; i++) globalThis.crypto.getRandomValues(big);
+  };
+  g4k(2_000);
+  out["JS: crypto.getRandomValues of a 4 KiB array (256 ids)"] = time(g4k, 20_000);
+  const store = new TaskStore(OURS_OPTIONS);
+  const task = store.create(OURS_CREATE, OURS_CTX);
+  const text = JSON.stringify(task);
+  const v25 = JSON.stringify(task.v25);
+  const parse = (t) => (n) => {
+    for (let i = 0; i < n; i++) JSON.parse(t);
+  };
+  parse(text)(50_000);
+  parse(v25)(50_000);
+  out[`JS: JSON.parse of one StoreTask's text (${text.length} bytes, both shapes)`] = time(parse(text), 100_000);
+  out[`JS: JSON.parse of its V25 Task alone (${v25.length} bytes)`] = time(parse(v25), 100_000);
+  const obj = task.v25;
+  let sink = 0;
+  const spread = (n) => {
+    for (let i = 0; i < n; i++) sink += { ...obj }.ttl;
+  };
+  spread(100_000);
+  out["JS: spread copy of a V25 Task object (the SDK's getTask answer)"] = time(spread, 1_000_000);
+  const gets = (n) => {
+    for (let i = 0; i < n; i++) store.get(task.taskId, OURS_CTX);
+  };
+  gets(20_000);
+  out["ours: get (same task, for scale)"] = time(gets, 50_000);
+  store.free();
+  return { results: out, answerBytes: { storeTask: text.length, v25Task: v25.length }, sink };
+}
+const diff = await differential();
+out.differential = diff.results;
+out.answerBytes = diff.answerBytes;
+console.log("  differential timings (pkg/server, no profiler), ns:");
+for (const [k, v] of Object.entries(diff.results)) console.log(`    ${v.toFixed(0).padStart(7)}  ${k}`);
+
+const i = process.argv.indexOf("--json");
+if (i > 0) writeFileSync(process.argv[i + 1], JSON.stringify(out, null, 2));
