@@ -343,42 +343,6 @@ fn requested_ttl(meta: &Value) -> Result<Option<u64>, JsonRpcError> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn task_support_strings() {
-        for s in [
-            TaskSupport::Forbidden,
-            TaskSupport::Optional,
-            TaskSupport::Required,
-        ] {
-            assert_eq!(TaskSupport::parse(s.as_str()), Some(s));
-        }
-        assert_eq!(TaskSupport::parse("always"), None);
-        assert_eq!(TaskSupport::default(), TaskSupport::Forbidden);
-    }
-
-    // §D 10: params.task.ttl is absent, null or a non-negative integer.
-    #[test]
-    fn requested_ttls() {
-        assert_eq!(requested_ttl(&json!({})).unwrap(), None);
-        assert_eq!(requested_ttl(&json!({"ttl": null})).unwrap(), None);
-        assert_eq!(requested_ttl(&json!({"ttl": 5})).unwrap(), Some(5));
-        for bad in [
-            json!({"ttl": -1}),
-            json!({"ttl": 0.5}),
-            json!({"ttl": "5"}),
-            json!([]),
-        ] {
-            assert_eq!(requested_ttl(&bad).unwrap_err().code, INVALID_PARAMS);
-        }
-    }
-}
-
 /// §D 30, 92: what a task or a synchronous call answers is exactly the tool's result, so that
 /// result must be a `CallToolResult` of `version` (the official schema). One that is not makes
 /// the call an internal error (-32603, naming the first problem) rather than an invalid answer.
@@ -423,4 +387,40 @@ fn checked_result(
         INTERNAL_ERROR,
         format!("Internal error: the tool returned an invalid CallToolResult{first}"),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn task_support_strings() {
+        for s in [
+            TaskSupport::Forbidden,
+            TaskSupport::Optional,
+            TaskSupport::Required,
+        ] {
+            assert_eq!(TaskSupport::parse(s.as_str()), Some(s));
+        }
+        assert_eq!(TaskSupport::parse("always"), None);
+        assert_eq!(TaskSupport::default(), TaskSupport::Forbidden);
+    }
+
+    // §D 10: params.task.ttl is absent, null or a non-negative integer.
+    #[test]
+    fn requested_ttls() {
+        assert_eq!(requested_ttl(&json!({})).unwrap(), None);
+        assert_eq!(requested_ttl(&json!({"ttl": null})).unwrap(), None);
+        assert_eq!(requested_ttl(&json!({"ttl": 5})).unwrap(), Some(5));
+        for bad in [
+            json!({"ttl": -1}),
+            json!({"ttl": 0.5}),
+            json!({"ttl": "5"}),
+            json!([]),
+        ] {
+            assert_eq!(requested_ttl(&bad).unwrap_err().code, INVALID_PARAMS);
+        }
+    }
 }

@@ -256,9 +256,10 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         std::mem::take(&mut self.changes)
     }
 
-    fn record(&mut self, change: Change) {
+    /// Keeps the change `make` builds, when changes are recorded (it is not built otherwise).
+    fn record(&mut self, make: impl FnOnce() -> Change) {
         if self.config.record_changes {
-            self.changes.push(change);
+            self.changes.push(make());
         }
     }
 
@@ -299,7 +300,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
                 inputs: Default::default(),
             };
             if self.storage.put_if_version(record.clone(), None).is_ok() {
-                self.record(Change::Created {
+                self.record(|| Change::Created {
                     task: record.clone(),
                 });
                 return Ok(record);
@@ -384,7 +385,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         now_ms: u64,
     ) -> Result<TaskRecord, StoreError> {
         self.mutate(caller, id, Action::SetStatus { status, message }, now_ms)
-            .map(|(t, _)| t)
+            .map(|(t, _, _)| t)
     }
 
     /// Issues V26 input requests (key → bare request); the task becomes `input_required` (§D 87).
@@ -397,7 +398,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         now_ms: u64,
     ) -> Result<TaskRecord, StoreError> {
         self.mutate(caller, id, Action::RaiseInput { requests, message }, now_ms)
-            .map(|(t, _)| t)
+            .map(|(t, _, _)| t)
     }
 
     /// Takes `tasks/update` input responses (§D 88, 89).
@@ -408,7 +409,8 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         responses: JsonObject,
         now_ms: u64,
     ) -> Result<InputTaken, StoreError> {
-        let (task, applied) = self.mutate(caller, id, Action::TakeInput { responses }, now_ms)?;
+        let (task, applied, _) =
+            self.mutate(caller, id, Action::TakeInput { responses }, now_ms)?;
         Ok(InputTaken {
             task,
             accepted: applied.accepted,
@@ -427,7 +429,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         now_ms: u64,
     ) -> Result<TaskRecord, StoreError> {
         self.mutate(caller, id, Action::Complete { result, message }, now_ms)
-            .map(|(t, _)| t)
+            .map(|(t, _, _)| t)
     }
 
     /// Fails the task with the JSON-RPC error the original request ended with (§D 91).
@@ -440,7 +442,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         now_ms: u64,
     ) -> Result<TaskRecord, StoreError> {
         self.mutate(caller, id, Action::Fail { error, message }, now_ms)
-            .map(|(t, _)| t)
+            .map(|(t, _, _)| t)
     }
 
     /// Fails a task created under 2025-11-25 because its tool result has `isError: true`, keeping
@@ -462,7 +464,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
             Action::FailWithToolResult { result, message },
             now_ms,
         )
-        .map(|(t, _)| t)
+        .map(|(t, _, _)| t)
     }
 
     /// Cancels the task (§D 22, 23, 90). A terminal task: `AlreadyTerminal` under V25,
@@ -475,12 +477,9 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         message: Option<String>,
         now_ms: u64,
     ) -> Result<Cancelled, StoreError> {
-        let (task, applied) =
+        let (task, _, changed) =
             self.mutate(caller, id, Action::Cancel { protocol, message }, now_ms)?;
-        Ok(Cancelled {
-            task,
-            changed: applied.record.is_some(),
-        })
+        Ok(Cancelled { task, changed })
     }
 
     /// Deletes a task now (e.g. a cancelled one, §D 24).
@@ -507,7 +506,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
     fn purge(&mut self, id: &str, reason: DeleteReason) -> bool {
         let gone = self.storage.delete(id).is_some();
         if gone {
-            self.record(Change::Deleted {
+            self.record(|| Change::Deleted {
                 id: id.to_owned(),
                 reason,
             });
@@ -536,20 +535,21 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         id: &str,
         action: Action,
         now_ms: u64,
-    ) -> Result<(TaskRecord, rules::Applied), StoreError> {
+    ) -> Result<(TaskRecord, rules::Applied, bool), StoreError> {
         for _ in 0..CAS_ATTEMPTS {
             let current = self.get(caller, id, now_ms)?;
             let applied = rules::apply(&current, &action, now_ms)?;
-            let Some(next) = applied.record.clone() else {
-                return Ok((current, applied));
+            let mut applied = applied;
+            let Some(next) = applied.record.take() else {
+                return Ok((current, applied, false));
             };
             if self
                 .storage
                 .put_if_version(next.clone(), Some(current.version))
                 .is_ok()
             {
-                self.record(Change::Updated { task: next.clone() });
-                return Ok((next, applied));
+                self.record(|| Change::Updated { task: next.clone() });
+                return Ok((next, applied, true));
             }
         }
         Err(StoreError::Conflict)
