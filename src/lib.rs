@@ -13,12 +13,14 @@
 //! | [`conversation`] | the history checker over a stream of messages |
 //! | [`store`] | the task store core: records, rules, storage adapter, cursors, TTL, sessions, snapshots |
 //! | [`server`] | the request handler of both versions: `tasks/*` answers, task-augmented `tools/call` |
+//! | [`schedule`] | the polling scheduler core: due-queue, intervals, floor, backoff, jitter, budgets, TTL backstop |
 //! | `wasm` | `#[wasm_bindgen]` exports only: converts and delegates (wasm32 builds) |
 //!
 //! Rule numbers in comments (`§D n`) refer to `TASKS-SPEC.md` §D.
 
 pub mod conversation;
 pub mod model;
+pub mod schedule;
 pub mod server;
 pub mod store;
 pub mod validate;

@@ -78,3 +78,41 @@ fn rules_table_is_not_empty() {
     assert!(!RULES.is_empty());
     assert!(RULES.iter().any(|r| r.code == "not-json"));
 }
+
+// The polling scheduler core in wasm: exact virtual-time scheduling, the same as natively.
+#[wasm_bindgen_test]
+fn scheduler_paces_polls_in_wasm() {
+    use mcp_tasks_wasm::schedule::{Scheduler, SchedulerConfig, SchedulerEvent, TrackOptions};
+    let t0 = 1_764_066_600_000u64;
+    let config = SchedulerConfig {
+        jitter_ppm: 0,
+        ..SchedulerConfig::default()
+    };
+    let mut s = Scheduler::new(config, 1).unwrap();
+    let task: serde_json::Value = serde_json::from_str(V25_GET_RESULT).unwrap();
+    let events = s
+        .track("a", TrackOptions::default(), Some(&task["result"]), t0)
+        .unwrap();
+    assert_eq!(events.len(), 1);
+    // pollInterval 5000 from the snapshot.
+    assert_eq!(s.next_wake_at(), Some(t0 + 5000));
+    assert_eq!(
+        s.next_due(t0 + 5000, usize::MAX),
+        [SchedulerEvent::Poll { key: "a".into() }]
+    );
+}
+
+// 10,000 tasks, serialized and restored, in wasm.
+#[wasm_bindgen_test]
+fn scheduler_tracks_many_tasks_in_wasm() {
+    use mcp_tasks_wasm::schedule::{Scheduler, SchedulerConfig, TrackOptions};
+    let mut s = Scheduler::new(SchedulerConfig::default(), 7).unwrap();
+    for i in 0..10_000 {
+        s.track(&format!("t{i}"), TrackOptions::default(), None, 1000)
+            .unwrap();
+    }
+    assert_eq!(s.next_due(1000, usize::MAX).len(), 10_000);
+    let restored = Scheduler::restore(&s.serialize()).unwrap();
+    restored.check_invariants().unwrap();
+    assert_eq!(restored.len(), 10_000);
+}

@@ -5,6 +5,7 @@ mod conversation;
 mod input;
 #[cfg(feature = "store-js")]
 mod random;
+mod schedule;
 #[cfg(feature = "store-js")]
 mod server;
 #[cfg(feature = "store-js")]

@@ -1,0 +1,296 @@
+//! Durability: [`Scheduler::serialize`] / [`Scheduler::restore`] (format
+//! `mcp-tasks-wasm/scheduler/1`, written and read by hand), so that a reloaded page or a
+//! restarted client resumes polling where it stopped (§D 104). Also the structural invariants
+//! the property tests check.
+//!
+//! The state is compact (100,000 tasks fit in a few MB of `localStorage`) and opaque: settings
+//! and tasks are arrays, not objects.
+//!
+//! ```text
+//! { "format": "mcp-tasks-wasm/scheduler/1",
+//!   "config": [floorMs, defaultIntervalMs, backoffMs, backoffCapMs, jitterPpm, pollTimeoutMs,
+//!              budgetPerSecond, stuckAfterPolls],
+//!   "jitter": "16 hex digits", "clock": ms, "seq": n,
+//!   "servers": [[name, tatUs, cursorUs], …],
+//!   "tasks": [[key, server, version (0 unknown, 1 2025-11-25, 2 2026-07-28),
+//!              status (0 unknown, 1–5 in state-machine order), phase (0 waiting, 1 in flight,
+//!              2 finished), dueAt, seq, held (0, 1), lastUpdatedAt, expiresAt, deadline,
+//!              intervalMs, errors, unchanged], …] }
+//! ```
+//!
+//! Every number is a non-negative integer or `null` for "none" (no TTL, no deadline, …).
+
+use std::rc::Rc;
+
+use serde_json::{Map, Value};
+
+use super::config::{ScheduleError, SchedulerConfig};
+use super::queue::{DueQueue, Item};
+use super::scheduler::{Entry, Phase, Scheduler, Server, NEVER, UNKNOWN};
+use crate::model::{ProtocolVersion, TaskStatus};
+use crate::store::random::{hex, unhex};
+
+/// The `format` member of a serialized scheduler.
+pub const STATE_FORMAT: &str = "mcp-tasks-wasm/scheduler/1";
+
+/// "None" in the compact form (`null` in JSON): the entry's sentinels are this value.
+const NONE: u64 = u64::MAX;
+const _: () = assert!(NEVER == NONE && UNKNOWN == NONE);
+/// Numbers per task after its key.
+const FIELDS: usize = 13;
+
+/// A number of the compact form: `null` for [`NONE`].
+pub(super) fn num(n: u64) -> Value {
+    if n == NONE {
+        Value::Null
+    } else {
+        Value::from(n)
+    }
+}
+
+/// Reads [`num`]'s form.
+pub(super) fn read_num(v: &Value) -> Option<u64> {
+    if v.is_null() {
+        Some(NONE)
+    } else {
+        v.as_u64().filter(|&n| n != NONE)
+    }
+}
+
+/// A task's numbers (the sentinels [`NEVER`] and [`UNKNOWN`] are [`NONE`]).
+fn encode(e: &Entry) -> [u64; FIELDS] {
+    let index = |i: Option<usize>| i.map_or(0, |i| i as u64 + 1);
+    [
+        u64::from(e.server),
+        index(e.version.map(|v| v as usize)),
+        index(
+            e.status
+                .and_then(|s| TaskStatus::ALL.iter().position(|&t| t == s)),
+        ),
+        e.phase as u64,
+        e.due,
+        u64::from(e.seq),
+        u64::from(e.held),
+        e.last_updated,
+        e.expires_at,
+        e.deadline,
+        e.interval.map_or(NONE, u64::from),
+        u64::from(e.errors),
+        u64::from(e.unchanged),
+    ]
+}
+
+/// The entry [`encode`] describes.
+fn decode(key: &str, n: [u64; FIELDS]) -> Option<Entry> {
+    let [server, version, status, phase, due, seq, held, updated, expires, deadline, interval, errors, unchanged] =
+        n;
+    let pick = |i: u64| usize::try_from(i).ok()?.checked_sub(1);
+    Some(Entry {
+        key: Rc::from(key),
+        due,
+        last_updated: updated,
+        expires_at: expires,
+        deadline,
+        interval: match interval {
+            NONE => None,
+            i => Some(u32::try_from(i).ok()?),
+        },
+        seq: u32::try_from(seq).ok()?,
+        server: u32::try_from(server).ok()?,
+        errors: u16::try_from(errors).ok()?,
+        unchanged: u16::try_from(unchanged).ok()?,
+        status: match pick(status) {
+            None => None,
+            Some(i) => Some(*TaskStatus::ALL.get(i)?),
+        },
+        version: match pick(version) {
+            None => None,
+            Some(0) => Some(ProtocolVersion::V2025),
+            Some(1) => Some(ProtocolVersion::V2026),
+            Some(_) => return None,
+        },
+        phase: match phase {
+            0 => Phase::Waiting,
+            1 => Phase::InFlight,
+            2 => Phase::Finished,
+            _ => return None,
+        },
+        held: match held {
+            0 => false,
+            1 => true,
+            _ => return None,
+        },
+    })
+}
+
+impl Scheduler {
+    /// The whole scheduler as JSON: settings, jitter state, clock, the servers' budget state and
+    /// every tracked task (finished ones included).
+    pub fn serialize(&self) -> Value {
+        let tasks = self.entries.iter().flatten().map(|e| {
+            let numbers = encode(e).into_iter().map(num);
+            Value::Array(
+                std::iter::once(Value::from(&*e.key))
+                    .chain(numbers)
+                    .collect(),
+            )
+        });
+        let servers = self.servers.iter().map(|s| {
+            Value::Array(vec![
+                Value::from(&*s.name),
+                Value::from(s.tat_us),
+                Value::from(s.cursor_us),
+            ])
+        });
+        let mut state = Map::new();
+        state.insert("format".into(), Value::from(STATE_FORMAT));
+        state.insert("config".into(), self.config.to_json());
+        // As hex: a JS number cannot carry 64 bits.
+        let jitter = hex(&self.rng.state().to_be_bytes());
+        state.insert("jitter".into(), Value::from(jitter));
+        state.insert("clock".into(), Value::from(self.clock));
+        state.insert("seq".into(), Value::from(self.queue.next_seq()));
+        state.insert("servers".into(), servers.collect());
+        state.insert("tasks".into(), tasks.collect());
+        Value::Object(state)
+    }
+
+    /// The scheduler a [`serialize`](Self::serialize) describes. A task that was in flight (its
+    /// answer died with the old process) is due again `max(floor, interval)` after the saved
+    /// clock (no jitter), or at its deadline or TTL backstop if sooner.
+    pub fn restore(state: &Value) -> Result<Scheduler, ScheduleError> {
+        let invalid = |reason: String| ScheduleError::InvalidState { reason };
+        let member = |key: &str| state.get(key).unwrap_or(&Value::Null);
+        if member("format").as_str() != Some(STATE_FORMAT) {
+            return Err(invalid(format!("format is not {STATE_FORMAT:?}")));
+        }
+        let config = SchedulerConfig::from_json(member("config")).map_err(invalid)?;
+        let seed = member("jitter")
+            .as_str()
+            .and_then(unhex::<8>)
+            .ok_or_else(|| invalid("jitter is not 16 hex digits".into()))?;
+        let mut s = Scheduler::new(config, u64::from_be_bytes(seed))?;
+        let (Some(clock), Some(seq), Some(servers), Some(tasks)) = (
+            member("clock").as_u64(),
+            member("seq").as_u64().and_then(|n| u32::try_from(n).ok()),
+            member("servers").as_array(),
+            member("tasks").as_array(),
+        ) else {
+            return Err(invalid("clock, seq, servers or tasks is malformed".into()));
+        };
+        s.clock = clock;
+        for (i, server) in servers.iter().enumerate() {
+            let server = match server.as_array().map(Vec::as_slice) {
+                Some([name, tat, cursor]) => name.as_str().zip(tat.as_u64()).zip(cursor.as_u64()),
+                _ => None,
+            };
+            let Some(((name, tat_us), cursor_us)) = server else {
+                return Err(invalid(format!(
+                    "servers[{i}]: not [name, tatUs, cursorUs]"
+                )));
+            };
+            s.servers.push(Server {
+                name: name.into(),
+                tat_us,
+                cursor_us,
+            });
+        }
+        let mut items = Vec::with_capacity(tasks.len());
+        for (i, task) in tasks.iter().enumerate() {
+            let item = s
+                .restore_task(task)
+                .map_err(|why| invalid(format!("tasks[{i}]: {why}")))?;
+            items.extend(item);
+        }
+        s.queue = DueQueue::from_items(items, seq);
+        s.settle();
+        Ok(s)
+    }
+
+    /// Adds one serialized task; answers its queue item unless it is finished.
+    fn restore_task(&mut self, task: &Value) -> Result<Option<Item>, &'static str> {
+        let fields = task.as_array().map(Vec::as_slice).unwrap_or_default();
+        let (Some((key, rest)), true) = (fields.split_first(), fields.len() == FIELDS + 1) else {
+            return Err("not [key, 13 numbers]");
+        };
+        let key = key.as_str().ok_or("the key is not a string")?;
+        if self.index.contains_key(key) {
+            return Err("the key appears twice");
+        }
+        let mut n = [0u64; FIELDS];
+        for (slot, v) in n.iter_mut().zip(rest) {
+            *slot = read_num(v).ok_or("a field is not a non-negative integer or null")?;
+        }
+        let mut entry = decode(key, n).ok_or("a field is out of range")?;
+        if entry.server as usize >= self.servers.len() {
+            return Err("the server index is out of range");
+        }
+        if entry.phase == Phase::InFlight {
+            let interval = entry
+                .interval
+                .map_or(self.config.default_interval_ms, u64::from);
+            let again = self
+                .clock
+                .saturating_add(self.config.floor_ms.max(interval));
+            entry.due = again.min(entry.deadline).min(entry.backstop_at());
+            entry.phase = Phase::Waiting;
+        }
+        let slot = u32::try_from(self.entries.len()).map_err(|_| "too many tasks")?;
+        let item = (entry.phase != Phase::Finished).then(|| entry.item(slot));
+        self.index.insert(Rc::clone(&entry.key), slot);
+        self.entries.push(Some(entry));
+        Ok(item)
+    }
+
+    /// The structural invariants, for tests: every tracked key names its entry; each
+    /// unfinished entry has exactly one current queue item, finished ones none; the top of the
+    /// queue is current; stale items are bounded; free slots are empty.
+    #[doc(hidden)]
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut items: Vec<Item> = self.queue.iter().copied().collect();
+        items.sort_unstable();
+        let mut unfinished = 0;
+        for (slot, e) in self.entries.iter().enumerate() {
+            let Some(e) = e else { continue };
+            let slot = u32::try_from(slot).map_err(|_| "slot overflow")?;
+            if self.index.get(&e.key) != Some(&slot) {
+                return Err(format!("{:?}: the index does not name slot {slot}", e.key));
+            }
+            if e.status.is_some_and(TaskStatus::is_terminal) && e.phase != Phase::Finished {
+                return Err(format!("{:?}: terminal but not finished", e.key));
+            }
+            if e.phase == Phase::Finished {
+                continue;
+            }
+            unfinished += 1;
+            let item = e.item(slot);
+            let copies =
+                items.partition_point(|i| *i <= item) - items.partition_point(|i| *i < item);
+            if copies != 1 {
+                return Err(format!("{:?}: {copies} current queue items", e.key));
+            }
+        }
+        let live = self.entries.iter().flatten().count();
+        if live != self.index.len() {
+            return Err(format!("{live} entries, {} keys", self.index.len()));
+        }
+        let current = items.iter().filter(|i| self.current(i)).count();
+        if current != unfinished {
+            return Err(format!("{unfinished} unfinished, {current} current items"));
+        }
+        if self.queue.peek().is_some_and(|top| !self.current(&top)) {
+            return Err("the top of the queue is stale".into());
+        }
+        if self.queue.len() > 2 * self.index.len() + 1024 {
+            return Err(format!(
+                "{} queue items for {} tasks",
+                self.queue.len(),
+                live
+            ));
+        }
+        if let Some(slot) = self.free.iter().find(|&&slot| self.entry(slot).is_some()) {
+            return Err(format!("free slot {slot} is occupied"));
+        }
+        Ok(())
+    }
+}

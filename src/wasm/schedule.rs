@@ -1,0 +1,403 @@
+//! `TaskScheduler`: the polling scheduler core ([`crate::schedule`]) exported to JS, in the
+//! default build (clients and browsers poll). Every method converts its arguments, delegates
+//! to one core operation and converts the answer; no rule lives here.
+//!
+//! Time is the optional last argument `now` (Unix ms) or `Date.now()`; the jitter seed is
+//! `options.seed` or drawn from `Math.random()`.
+
+use js_sys::Reflect;
+use serde_json::Value;
+use tsify::{Ts, Tsify};
+use wasm_bindgen::prelude::*;
+
+use super::input::{as_u64, bad, js_to_json, to_js, Members};
+use crate::model::ProtocolVersion;
+use crate::schedule::{
+    PollFailure, ScheduleError, Scheduler, SchedulerConfig, SchedulerEvent, TrackOptions,
+};
+
+// ---- argument types (generated into the .d.ts; read member by member) -------------------------
+
+/// Settings of a `TaskScheduler`; every member is optional.
+#[derive(Debug, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskSchedulerOptions {
+    /// No task is polled sooner than this after its previous poll (default and minimum 250 ms;
+    /// less throws a `TypeError`). Raise it to slow polling down: nothing polls faster than
+    /// the server's `pollInterval`/`pollIntervalMs`.
+    #[tsify(optional)]
+    pub floor_ms: Option<u64>,
+    /// The interval while the server gives none (default 1000 ms; the floor still applies).
+    #[tsify(optional)]
+    pub default_interval_ms: Option<u64>,
+    /// The backoff after a first failed poll, doubled per further failure (default 1000 ms).
+    #[tsify(optional)]
+    pub backoff_ms: Option<u64>,
+    /// The longest backoff (default 60 000 ms).
+    #[tsify(optional)]
+    pub backoff_cap_ms: Option<u64>,
+    /// Up to this fraction of each delay is added at random, 0 to 1 (default 0.1).
+    #[tsify(optional)]
+    pub jitter: Option<f64>,
+    /// A poll handed out and not answered for this long counts as failed (default 30 000 ms).
+    #[tsify(optional)]
+    pub poll_timeout_ms: Option<u64>,
+    /// At most this many polls per second to one server, across its tasks (default: none).
+    #[tsify(optional, type = "number | null")]
+    pub budget_per_second: Option<u32>,
+    /// Report a task as `stuck` after this many snapshots in a row repeated its status and
+    /// `lastUpdatedAt` (default: never).
+    #[tsify(optional, type = "number | null")]
+    pub stuck_after_polls: Option<u32>,
+    /// The jitter seed, a non-negative safe integer (default: from `Math.random()`). The same
+    /// seed and calls give the same times.
+    #[tsify(optional)]
+    pub seed: Option<u64>,
+}
+
+/// How `track` follows a task.
+#[derive(Debug, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct TrackParams {
+    /// The server the task lives on: `budgetPerSecond` counts per server.
+    #[tsify(optional)]
+    pub server: Option<String>,
+    /// The task's protocol version (default: told by its first snapshot).
+    #[tsify(optional)]
+    pub version: Option<ProtocolVersion>,
+    /// The task as last seen (the `task` of a V25 `CreateTaskResult`, a V26 `CreateTaskResult`):
+    /// the first poll is then one interval away. Without it the task is due at once.
+    #[tsify(optional, type = "Record<string, unknown>")]
+    pub task: Option<Value>,
+    /// Give up on the task this many ms from now (a `deadline_exceeded` event).
+    #[tsify(optional)]
+    pub deadline_ms: Option<u64>,
+}
+
+/// A failed poll. A JSON-RPC error object (`{ code, message }`) can be passed as it is.
+#[derive(Debug, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct PollErrorInfo {
+    /// The JSON-RPC error code; absent for a transport failure. -32602 ends the task as
+    /// expired (`tasks/get` of a purged task).
+    #[tsify(optional)]
+    pub code: Option<i64>,
+    /// Not used by the scheduler (declared so that a JSON-RPC error object type-checks).
+    #[tsify(optional)]
+    #[allow(dead_code)]
+    pub message: Option<String>,
+    /// The server's retry hint (e.g. HTTP `Retry-After` in ms): no poll before it.
+    #[tsify(optional)]
+    pub retry_after_ms: Option<u64>,
+}
+
+// ---- reading arguments -------------------------------------------------------------------------
+
+fn read_options(
+    options: Option<Ts<TaskSchedulerOptions>>,
+) -> Result<(SchedulerConfig, u64), JsValue> {
+    let d = SchedulerConfig::default();
+    let Some(o) = Members::of(options.map_or(JsValue::UNDEFINED, JsValue::from), "options")? else {
+        return Ok((d, random_seed()));
+    };
+    let count = |key: &str| {
+        o.opt(key, "a positive integer or null", |v| {
+            as_u64(v).and_then(|n| u32::try_from(n).ok())
+        })
+    };
+    let config = SchedulerConfig {
+        floor_ms: o.ms("floorMs")?.unwrap_or(d.floor_ms),
+        default_interval_ms: o.ms("defaultIntervalMs")?.unwrap_or(d.default_interval_ms),
+        backoff_ms: o.ms("backoffMs")?.unwrap_or(d.backoff_ms),
+        backoff_cap_ms: o.ms("backoffCapMs")?.unwrap_or(d.backoff_cap_ms),
+        jitter_ppm: o
+            .opt("jitter", "a number from 0 to 1", |v| {
+                v.as_f64()
+                    .filter(|x| (0.0..=1.0).contains(x))
+                    .map(|x| (x * 1e6).round() as u32)
+            })?
+            .unwrap_or(d.jitter_ppm),
+        poll_timeout_ms: o.ms("pollTimeoutMs")?.unwrap_or(d.poll_timeout_ms),
+        budget_per_second: count("budgetPerSecond")?,
+        stuck_after_polls: count("stuckAfterPolls")?,
+    };
+    let seed = o
+        .opt("seed", "a non-negative safe integer", as_u64)?
+        .unwrap_or_else(random_seed);
+    Ok((config, seed))
+}
+
+fn read_key(key: &JsValue) -> Result<String, JsValue> {
+    key.as_string()
+        .ok_or_else(|| bad("the task key must be a string".to_string()))
+}
+
+/// An optional argument: `None` for `undefined` / `null`.
+fn given(v: Option<JsValue>) -> Option<JsValue> {
+    v.filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+fn read_now(now: Option<JsValue>) -> Result<u64, JsValue> {
+    match given(now) {
+        None => Ok(js_sys::Date::now().max(0.0) as u64),
+        Some(now) => as_u64(&now).ok_or_else(|| {
+            bad("`now` must be a non-negative integer (Unix milliseconds)".to_string())
+        }),
+    }
+}
+
+/// A task snapshot (a JS object; JSON text is not taken, to keep `observe` cheap to misuse).
+fn read_task(task: &JsValue, what: &str) -> Result<Value, JsValue> {
+    if !task.is_object() || js_sys::Array::is_array(task) {
+        return Err(bad(format!("`{what}` must be a task object")));
+    }
+    js_to_json(task, usize::MAX).map_err(|report| {
+        let why = report
+            .issues
+            .first()
+            .map_or_else(String::new, |i| i.message.clone());
+        bad(format!("invalid `{what}`: {why}"))
+    })
+}
+
+fn read_track(params: Option<JsValue>) -> Result<TrackParams, JsValue> {
+    let Some(p) = Members::of(params.unwrap_or(JsValue::UNDEFINED), "track params")? else {
+        return Ok(TrackParams::default());
+    };
+    let task = match p.raw("task")? {
+        Some(t) if !t.is_null() => Some(read_task(&t, "task")?),
+        _ => None,
+    };
+    Ok(TrackParams {
+        server: p.string("server")?,
+        version: p.opt("version", "\"2025-11-25\" or \"2026-07-28\"", |v| {
+            v.as_string().as_deref().and_then(ProtocolVersion::parse)
+        })?,
+        task,
+        deadline_ms: p.ms("deadlineMs")?,
+    })
+}
+
+fn read_failure(error: Option<JsValue>) -> Result<PollErrorInfo, JsValue> {
+    let Some(e) = Members::of(error.unwrap_or(JsValue::UNDEFINED), "poll error")? else {
+        return Ok(PollErrorInfo::default());
+    };
+    Ok(PollErrorInfo {
+        code: e.opt("code", "an integer", |v| {
+            v.as_f64()
+                .filter(|c| c.fract() == 0.0 && c.abs() <= 9_007_199_254_740_991.0)
+                .map(|c| c as i64)
+        })?,
+        message: None,
+        retry_after_ms: e.ms("retryAfterMs")?,
+    })
+}
+
+/// The jitter seed when none is given: `Math.random()` (53 bits). Jitter guards nothing (task
+/// ids and cursors do not depend on it); it only has to differ between clients, which every
+/// runtime's `Math.random` (seeded per isolate from the OS) does.
+fn random_seed() -> u64 {
+    (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64
+}
+
+/// A [`ScheduleError`] as the thrown JS value: malformed options or snapshots are a
+/// `TypeError`; a key tracked twice or a state that cannot be restored an `Error` named
+/// `"TaskSchedulerError"` with `kind` (`already_tracked`, `invalid_state`).
+fn schedule_error(e: &ScheduleError) -> JsValue {
+    let kind = match e {
+        ScheduleError::InvalidConfig { .. } | ScheduleError::InvalidSnapshot { .. } => {
+            return bad(e.to_string())
+        }
+        ScheduleError::AlreadyTracked => "already_tracked",
+        ScheduleError::InvalidState { .. } => "invalid_state",
+    };
+    let error = js_sys::Error::new(&e.to_string());
+    error.set_name("TaskSchedulerError");
+    // Setting an own data property of a fresh Error cannot fail.
+    let _ = Reflect::set(&error, &JsValue::from_str("kind"), &JsValue::from_str(kind));
+    error.into()
+}
+
+fn events(events: &[SchedulerEvent]) -> Result<JsValue, JsValue> {
+    to_js(events).map_err(JsValue::from)
+}
+
+// ---- the class ---------------------------------------------------------------------------------
+
+/// Decides when to poll which MCP task (2025-11-25 and 2026-07-28), for any number of tasks on
+/// any number of servers, politely: never faster than the server's `pollInterval(Ms)` nor a
+/// 250 ms floor, with jitter, exponential backoff on failures, retry hints, an optional budget
+/// per server, deadlines and the TTL backstop. No timers and no I/O: call `nextDue()` when
+/// `nextWakeAt()` comes, send `tasks/get` for each `poll` event, and report each answer with
+/// `observe` (notifications too) or each failure with `observeError`.
+///
+/// Every method that takes time takes an optional last argument `now` (Unix ms, default
+/// `Date.now()`), so the scheduler runs in virtual time. Events (`SchedulerEvent`) say what to
+/// do: `poll`, `status`, `input_required`, `terminal`, `expired`, `stuck`, `deadline_exceeded`,
+/// `poll_error`. Malformed arguments throw a `TypeError`.
+#[wasm_bindgen(js_name = TaskScheduler)]
+pub struct TaskScheduler {
+    inner: Scheduler,
+}
+
+#[wasm_bindgen(js_class = TaskScheduler)]
+impl TaskScheduler {
+    /// An empty scheduler. Throws a `TypeError` when `options` is malformed or out of bounds.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: Option<Ts<TaskSchedulerOptions>>) -> Result<TaskScheduler, JsValue> {
+        let (config, seed) = read_options(options)?;
+        let inner = Scheduler::new(config, seed).map_err(|e| schedule_error(&e))?;
+        Ok(TaskScheduler { inner })
+    }
+
+    /// The scheduler a `serialize()` describes (the object, or its JSON text): polling resumes
+    /// where it stopped. Throws a `TaskSchedulerError` (kind `invalid_state`) when it cannot be
+    /// restored.
+    pub fn restore(
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] state: JsValue,
+    ) -> Result<TaskScheduler, JsValue> {
+        if !state.is_object() && !state.is_string() {
+            return Err(bad("`state` must be an object or its JSON text".to_string()));
+        }
+        let value = js_to_json(&state, usize::MAX).map_err(|report| {
+            let reason = report
+                .issues
+                .first()
+                .map_or_else(String::new, |i| i.message.clone());
+            schedule_error(&ScheduleError::InvalidState { reason })
+        })?;
+        let inner = Scheduler::restore(&value).map_err(|e| schedule_error(&e))?;
+        Ok(TaskScheduler { inner })
+    }
+
+    /// Starts tracking a task under `key` (any string: e.g. server and task id). With
+    /// `params.task` its status is reported and its first poll is one interval away; without,
+    /// it is due at once. Throws a `TaskSchedulerError` (kind `already_tracked`) for a key
+    /// already tracked.
+    #[wasm_bindgen(unchecked_return_type = "SchedulerEvent[]")]
+    pub fn track(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TrackParams | null")] params: Option<
+            JsValue,
+        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let key = read_key(&key)?;
+        let params = read_track(params)?;
+        let now = read_now(now)?;
+        let options = TrackOptions {
+            server: params.server,
+            version: params.version,
+            deadline_ms: params.deadline_ms,
+        };
+        let out = self
+            .inner
+            .track(&key, options, params.task.as_ref(), now)
+            .map_err(|e| schedule_error(&e))?;
+        events(&out)
+    }
+
+    /// What is due at `now`, earliest first, at most `limit` events (default all): a `poll`
+    /// for each task to poll now, and the deadlines, TTL backstops and timeouts that fell due.
+    #[wasm_bindgen(js_name = nextDue, unchecked_return_type = "SchedulerEvent[]")]
+    pub fn next_due(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let now = read_now(now)?;
+        let limit = match given(limit) {
+            None => usize::MAX,
+            Some(limit) => as_u64(&limit)
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+                .ok_or_else(|| bad("`limit` must be a non-negative integer".to_string()))?,
+        };
+        events(&self.inner.next_due(now, limit))
+    }
+
+    /// When to call `nextDue` next (Unix ms), or `null` when nothing waits: the one timer a
+    /// host needs.
+    #[wasm_bindgen(js_name = nextWakeAt, unchecked_return_type = "number | null")]
+    pub fn next_wake_at(&self) -> JsValue {
+        self.inner
+            .next_wake_at()
+            .map_or(JsValue::NULL, |t| JsValue::from_f64(t as f64))
+    }
+
+    /// A snapshot of the task: a `tasks/get` answer's result, a `notifications/tasks/status`
+    /// (V25) or `notifications/tasks` (V26) params, or any fresher copy. Keys not tracked and
+    /// finished tasks are ignored (`[]`). Throws a `TypeError` for a value without a task
+    /// `status`.
+    #[wasm_bindgen(unchecked_return_type = "SchedulerEvent[]")]
+    pub fn observe(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] task: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let key = read_key(&key)?;
+        let task = read_task(&task, "task")?;
+        let now = read_now(now)?;
+        let out = self
+            .inner
+            .observe(&key, &task, now)
+            .map_err(|e| schedule_error(&e))?;
+        events(&out)
+    }
+
+    /// A failed poll: a JSON-RPC error (`code`) or a transport failure (no `error`, or no
+    /// `code`). -32602 ends the task (`expired`, reason `not_found`); anything else backs off
+    /// (`poll_error`). Keys not tracked and finished tasks are ignored (`[]`).
+    #[wasm_bindgen(js_name = observeError, unchecked_return_type = "SchedulerEvent[]")]
+    pub fn observe_error(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PollErrorInfo | null")] error: Option<
+            JsValue,
+        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let key = read_key(&key)?;
+        let error = read_failure(error)?;
+        let now = read_now(now)?;
+        let failure = PollFailure {
+            code: error.code,
+            retry_after_ms: error.retry_after_ms,
+        };
+        events(&self.inner.observe_error(&key, &failure, now))
+    }
+
+    /// Stops tracking the task; `false` if it was not tracked.
+    pub fn forget(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+    ) -> Result<bool, JsValue> {
+        Ok(self.inner.forget(&read_key(&key)?))
+    }
+
+    /// Where a tracked task stands, or `null` when `key` is not tracked.
+    #[wasm_bindgen(unchecked_return_type = "TrackedTask | null")]
+    pub fn info(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        match self.inner.info(&read_key(&key)?) {
+            Some(info) => to_js(&info).map_err(JsValue::from),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Tracked tasks, finished ones included.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> u32 {
+        u32::try_from(self.inner.len()).unwrap_or(u32::MAX)
+    }
+
+    /// The whole scheduler as a JSON object (settings, jitter state, budgets, every task), for
+    /// `TaskScheduler.restore`: store it (e.g. in `localStorage`) to resume after a reload.
+    #[wasm_bindgen(unchecked_return_type = "Record<string, unknown>")]
+    pub fn serialize(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.serialize()).map_err(JsValue::from)
+    }
+}
