@@ -104,7 +104,7 @@ impl SchedulerConfig {
             opt(self.budget_per_second),
             opt(self.stuck_after_polls),
         ];
-        numbers.into_iter().map(super::state::num).collect()
+        super::state::row(None, &numbers)
     }
 
     /// Settings from [`to_json`](Self::to_json)'s form, bounds checked.
