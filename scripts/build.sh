@@ -72,10 +72,11 @@ cargo_wasm() {
   fi
 }
 
-# assemble RAW OUT WORK HELPERS: bindgen + wasm-opt RAW and write the entry files into OUT.
-# HELPERS (a directory of ESM files, or "") is added to every entry.
+# assemble RAW OUT WORK "DIR...": bindgen + wasm-opt RAW and write the entry files into OUT. The
+# ESM helpers of every DIR are copied in order (a later index.js replaces an earlier one: it is
+# the helpers' entry, re-exported by every entry file).
 assemble() {
-  local raw=$1 out=$2 work=$3 helpers=$4
+  local raw=$1 out=$2 work=$3 helpers=$4 dir
   [ -f "$raw" ] || fail "$raw was not produced"
   mkdir -p "$work" "$out"
   say "wasm-bindgen --target web / --target nodejs → ${out#"$ROOT"/}"
@@ -107,9 +108,14 @@ assemble() {
   # The helpers, when given: ESM as written, CommonJS generated, declarations by tsc.
   local extra="" extra_types=""
   if [ -n "$helpers" ]; then
-    say "helpers from ${helpers#"$ROOT"/}"
-    cp "$helpers"/*.js "$out/"
-    node "$ROOT/scripts/esm-to-cjs.mjs" "$out" "$helpers"/*.js
+    local copied=()
+    for dir in $helpers; do
+      say "helpers from ${dir#"$ROOT"/}"
+      cp "$dir"/*.js "$out/"
+      for f in "$dir"/*.js; do copied+=("$out/$(basename "$f")"); done
+    done
+    mapfile -t copied < <(printf '%s\n' "${copied[@]}" | sort -u)
+    node "$ROOT/scripts/esm-to-cjs.mjs" "$out" "${copied[@]}"
     "$TSC" --allowJs --checkJs --declaration --emitDeclarationOnly --strict --skipLibCheck \
       --target es2022 --module nodenext --moduleResolution nodenext \
       --outDir "$work/types" "$out"/index.js ||
@@ -179,7 +185,7 @@ EOF
 # ---- the default entry: pkg/ --------------------------------------------------------------------
 RAW=$(cargo_wasm "")
 find "$PKG" -mindepth 1 -maxdepth 1 ! -name package.json -exec rm -rf {} +
-assemble "$RAW" "$PKG" "$TMP/main" ""
+assemble "$RAW" "$PKG" "$TMP/main" "$ROOT/js/client"
 
 # The README (the repository's front door, also the npm page) and the licences.
 cp README.md LICENSE-MIT LICENSE-APACHE "$PKG/"
@@ -193,7 +199,7 @@ cp samples/*.jsonl "$PKG/samples/"
 # ---- the server entry: pkg/server/ --------------------------------------------------------------
 if [ "$SERVER" = 1 ]; then
   RAW_SERVER=$(cargo_wasm store-js)
-  assemble "$RAW_SERVER" "$PKG/server" "$TMP/server" "$ROOT/js/server"
+  assemble "$RAW_SERVER" "$PKG/server" "$TMP/server" "$ROOT/js/client $ROOT/js/server"
 else
   say "SERVER=0: pkg/server/ is not built"
 fi
@@ -210,11 +216,12 @@ say "sizes"
 size_line "${NAME}_bg.wasm (wasm-opt -Oz)" "$PKG/${NAME}_bg.wasm"
 size_line "$NAME.js (web glue)" "$PKG/$NAME.js"
 size_line "node.cjs (nodejs glue)" "$PKG/node.cjs"
-size_line "browser load: wasm + web glue" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" "$PKG/browser.js"
+size_line "browser load: wasm + glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" "$PKG/browser.js" "$PKG/index.js" "$PKG/client.js"
 if [ "$SERVER" = 1 ]; then
   size_line "server/${NAME}_bg.wasm" "$PKG/server/${NAME}_bg.wasm"
   helper_files=()
-  for f in js/server/*.js; do helper_files+=("$PKG/server/$(basename "$f")"); done
+  for f in js/client/*.js js/server/*.js; do helper_files+=("$PKG/server/$(basename "$f")"); done
+  mapfile -t helper_files < <(printf '%s\n' "${helper_files[@]}" | sort -u)
   size_line "server: wasm + web glue + helpers" "$PKG/server/${NAME}_bg.wasm" "$PKG/server/$NAME.js" \
     "${helper_files[@]}"
 fi

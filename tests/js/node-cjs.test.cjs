@@ -1,5 +1,5 @@
 // The packed package, installed with npm into tests/js/.tmp/install (scripts/pack.sh), loaded
-// through `require("mcp-tasks-wasm")`: Node picks exports → node → require → node.cjs.
+// through `require("mcp-tasks-wasm")`: Node picks exports → node → require → main.cjs (the nodejs glue node.cjs and the JS helpers).
 "use strict";
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
@@ -16,9 +16,9 @@ if (!existsSync(path.join(installDir, "node_modules", "mcp-tasks-wasm"))) {
 const requireInstalled = createRequire(path.join(installDir, "package.json"));
 const pkg = requireInstalled("mcp-tasks-wasm");
 
-test("require resolves to node.cjs of the installed package", () => {
+test("require resolves to main.cjs of the installed package", () => {
   const resolved = requireInstalled.resolve("mcp-tasks-wasm");
-  assert.equal(resolved, path.join(installDir, "node_modules", "mcp-tasks-wasm", "node.cjs"));
+  assert.equal(resolved, path.join(installDir, "node_modules", "mcp-tasks-wasm", "main.cjs"));
 });
 
 test("require and import are separate instances that both work", async () => {
@@ -29,3 +29,10 @@ test("require and import are separate instances that both work", async () => {
 });
 
 cases.define(test, assert, () => pkg);
+
+test("require gives the JS helpers too (TaskClient, its errors, requestVia)", () => {
+  for (const name of ["TaskClient", "TaskFailedError", "TaskCancelledError", "TaskExpiredError", "ProtocolError", "requestVia", "TaskScheduler"]) {
+    assert.equal(typeof pkg[name], "function", name);
+  }
+  assert.throws(() => new pkg.TaskClient({}), TypeError);
+});

@@ -22,9 +22,9 @@ test("the installed package.json routes every runtime", () => {
   const json = require("mcp-tasks-wasm/package.json");
   const root = json.exports["."];
   assert.equal(json.type, "module");
-  assert.equal(json.types, "./node.d.cts");
+  assert.equal(json.types, "./main.d.cts");
   assert.equal(root.deno.default, "./deno.js");
-  assert.equal(root.node.require.default, "./node.cjs");
+  assert.equal(root.node.require.default, "./main.cjs"); // the nodejs glue (node.cjs) + the JS helpers
   assert.equal(root.node.default.default, "./node.mjs");
   assert.equal(root.browser.default, "./browser.js");
   assert.equal(json.bin["mcp-tasks"], "./cli.mjs");
