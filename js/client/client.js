@@ -4,7 +4,8 @@
 // surviving a reload (serialize / restore).
 //
 // Transport-agnostic: the host gives `request(method, params) → Promise<result>` (a JSON-RPC error
-// as a rejected promise with `code`, `message`, `data`) and feeds notifications to `notify()`.
+// as a rejected promise with `code`, `message`, `data`; a retry hint as `retryAfterMs` on the
+// rejection) and feeds notifications to `notify()`.
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
 import { TaskScheduler, validateMessage } from "./mcp_tasks_wasm.js";
 
@@ -12,7 +13,11 @@ import { TaskScheduler, validateMessage } from "./mcp_tasks_wasm.js";
  * @typedef {import("./mcp_tasks_wasm.js").ProtocolVersion} ProtocolVersion
  * @typedef {Record<string, unknown>} JsonObject
  * @typedef {{ code: number, message: string, data?: unknown }} JsonRpcError
- * @typedef {(method: string, params: JsonObject) => Promise<JsonObject>} RequestFn
+ * @typedef {(method: string, params: JsonObject) => Promise<JsonObject>} RequestFn Sends one
+ *   request and resolves with its `result`. A JSON-RPC error rejects with an object (an Error or
+ *   not) carrying `code`, `message` and `data`; a transport failure rejects with anything else.
+ *   A rejection carrying `retryAfterMs` (a non-negative number of ms, e.g. from an HTTP
+ *   `Retry-After` or a 429) is a retry hint: a failed `tasks/get` is not retried sooner.
  */
 
 /**
@@ -337,7 +342,10 @@ class TaskClient {
     const p = this.protocolVersion === V26 ? { ...params, _meta: { ...(/** @type {JsonObject} */ (params._meta) ?? {}), ...this.#meta() } } : params;
     const result = await this.request(method, p);
     if (!isObject(result)) throw new ProtocolError(`${method}: the answer is not an object`, []);
-    const report = validateMessage({ jsonrpc: "2.0", id: 0, result }, { inReplyTo: method });
+    // The answer is judged in the client's version, except a V26 client's `tools/call`, whose
+    // answer tells the server's version (a V25 task answer to a V26 `tasks/get` is invalid).
+    const pinned = this.protocolVersion === V25 || method !== "tools/call";
+    const report = validateMessage({ jsonrpc: "2.0", id: 0, result }, pinned ? { inReplyTo: method, version: this.protocolVersion } : { inReplyTo: method });
     // A V25-shaped answer to a V26 request: the server speaks 2025-11-25 (detected once).
     if (this.protocolVersion === V26 && report.version === V25 && method === "tools/call") this.protocolVersion = V25;
     const errors = report.issues.filter((i) => i.severity === "error");
@@ -406,18 +414,25 @@ class TaskClient {
     }
   }
 
+  /**
+   * The polling loop: one timer (at the scheduler's `nextWakeAt`) for every task. Polls are not
+   * awaited here: a slow or hung `tasks/get`, or a handler waiting for its user, holds back no
+   * other poll, and the scheduler's poll timeout can fire; each answer wakes the loop.
+   */
   async #run() {
     while (!this.closed && this.tasks.size > 0) {
       this.wake = new AbortController();
-      const due = this.scheduler.nextDue(this.clock.now());
-      await Promise.all(
-        due.map((ev) => this.#event(ev, null).catch((error) => this.#emit({ type: "poll-error", taskId: ev.key, error }))),
-      );
+      for (const ev of this.scheduler.nextDue(this.clock.now())) {
+        this.#event(ev, null)
+          .catch((error) => this.#emit({ type: "poll-error", taskId: ev.key, error }))
+          .finally(() => this.#kick());
+      }
       if (this.tasks.size === 0 || this.closed) break;
       const at = this.scheduler.nextWakeAt();
       if (at === null) break;
       const wait = at - this.clock.now();
-      if (wait > 0) await this.clock.sleep(wait, this.wake.signal);
+      if (wait > 0 && !this.wake.signal.aborted) await this.clock.sleep(wait, this.wake.signal);
+      else await Promise.resolve(); // let the polls just sent run before handing out more
     }
   }
 
@@ -452,6 +467,10 @@ class TaskClient {
       case "stuck":
         this.#emit({ type: "stuck", taskId, status: handle.status });
         return;
+      case "poll_error":
+        // Failures of answered polls were reported by #poll; this one never answered.
+        if (ev.timedOut) this.#emit({ type: "poll-error", taskId, error: new Error(`tasks/get of ${taskId} timed out`) });
+        return;
       case "expired": {
         const why = ev.reason === "ttl" ? "its TTL passed with no change" : "the server no longer knows it";
         this.#finish(handle, new TaskExpiredError(taskId, handle.status, why), { type: "expired", taskId, status: handle.status });
@@ -473,6 +492,8 @@ class TaskClient {
       if (handle.done) return;
       /** @type {import("./mcp_tasks_wasm.js").PollErrorInfo} */
       const err = isRpcError(e) ? { code: e.code, message: e.message } : { message: e instanceof Error ? e.message : String(e) };
+      const hint = isObject(e) || e instanceof Error ? /** @type {JsonObject} */ (e).retryAfterMs : undefined;
+      if (typeof hint === "number" && Number.isFinite(hint) && hint >= 0) err.retryAfterMs = Math.ceil(hint);
       if (!isRpcError(e) || e.code !== INVALID_PARAMS) this.#emit({ type: "poll-error", taskId: handle.taskId, error: e });
       // -32602 for a known id: expired or purged (§D 56, 114); the scheduler says so.
       for (const ev of this.scheduler.observeError(handle.taskId, err, this.clock.now())) await this.#event(ev, null);
@@ -485,6 +506,7 @@ class TaskClient {
   async #observe(handle, task) {
     if (handle.done) return;
     for (const ev of this.scheduler.observe(handle.taskId, task, this.clock.now())) await this.#event(ev, task);
+    this.#kick(); // the next poll is rescheduled: the loop's timer follows (the handlers may take long)
     if (handle.done || task.status !== "input_required") return;
     // Input is needed while the status says so, new keys included (§D 50, 105, 107).
     if (handle.version === V25) this.#openResult(handle);
@@ -533,22 +555,37 @@ class TaskClient {
    * @param {Handle} handle @param {JsonObject} requests
    */
   async #answerTask(handle, requests) {
-    const open = Object.keys(requests).filter((k) => !handle.answered.has(k) && !handle.inFlight.has(k));
-    if (open.length === 0) return this.#kick();
-    for (const k of open) handle.inFlight.add(k);
+    const requested = Object.keys(requests);
+    // An answer sent but not acknowledged is resent (never asked again) while its key is still
+    // requested; a key no longer requested reached the server (or was superseded): done with it.
+    for (const k of Object.keys(handle.unacked)) {
+      if (!handle.inFlight.has(k) && !requested.includes(k)) {
+        handle.answered.add(k);
+        delete handle.unacked[k];
+      }
+    }
+    const open = requested.filter((k) => !handle.answered.has(k) && !handle.inFlight.has(k) && !(k in handle.unacked));
+    const resend = Object.keys(handle.unacked).filter((k) => !handle.inFlight.has(k));
+    if (open.length === 0 && resend.length === 0) return this.#kick();
+    const keys = [...resend, ...open];
+    for (const k of keys) handle.inFlight.add(k);
     try {
       /** @type {JsonObject} */
       const todo = {};
       for (const k of open) todo[k] = requests[k];
-      const inputResponses = { ...handle.unacked, ...(await this.#answerAll(todo)) };
-      handle.unacked = inputResponses;
+      Object.assign(handle.unacked, await this.#answerAll(todo));
+      /** @type {JsonObject} */
+      const inputResponses = {};
+      for (const k of keys) inputResponses[k] = handle.unacked[k];
       await this.#send("tasks/update", { taskId: handle.taskId, inputResponses });
-      for (const k of Object.keys(inputResponses)) handle.answered.add(k);
-      handle.unacked = {};
+      for (const k of keys) {
+        handle.answered.add(k);
+        delete handle.unacked[k];
+      }
     } catch (e) {
       this.#emit({ type: "poll-error", taskId: handle.taskId, error: e });
     } finally {
-      for (const k of open) handle.inFlight.delete(k);
+      for (const k of keys) handle.inFlight.delete(k);
       this.#kick();
     }
   }
