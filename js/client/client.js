@@ -278,7 +278,13 @@ class TaskClient {
       protocolVersion: this.protocolVersion,
       server: this.server,
       scheduler: this.scheduler.serialize(),
-      tasks: [...this.tasks.values()].map((h) => ({ taskId: h.taskId, version: h.version, answered: [...h.answered] })),
+      tasks: [...this.tasks.values()].map((h) => ({
+        taskId: h.taskId,
+        version: h.version,
+        server: this.server,
+        createdAt: h.createdAt,
+        answered: [...h.answered],
+      })),
     };
   }
 
@@ -302,6 +308,7 @@ class TaskClient {
     for (const t of s.tasks) {
       if (!isObject(t) || typeof t.taskId !== "string") continue;
       const handle = new Handle(t.taskId, t.version === V25 ? V25 : V26);
+      if (typeof t.createdAt === "string") handle.createdAt = t.createdAt;
       for (const k of Array.isArray(t.answered) ? t.answered : []) if (typeof k === "string") handle.answered.add(k);
       client.tasks.set(t.taskId, handle);
     }
@@ -365,6 +372,7 @@ class TaskClient {
   #startTask(created, options) {
     const task = /** @type {JsonObject} */ (isObject(created.task) ? created.task : created);
     const handle = this.#track(/** @type {string} */ (task.taskId), task, options.timeoutMs);
+    if (typeof task.createdAt === "string") handle.createdAt = task.createdAt;
     this.#emit({ type: "created", taskId: handle.taskId, status: /** @type {string} */ (task.status), task });
     return handle;
   }
@@ -505,6 +513,15 @@ class TaskClient {
   /** A fresh snapshot of a tracked task (a poll or a notification). @param {Handle} handle @param {JsonObject} task */
   async #observe(handle, task) {
     if (handle.done) return;
+    // A task id is only that task: one created at another time is not the task we follow (a
+    // server that reused the id after a reload, or a snapshot of something else).
+    if (typeof task.createdAt === "string") {
+      if (handle.createdAt === null) handle.createdAt = task.createdAt;
+      else if (Date.parse(task.createdAt) !== Date.parse(handle.createdAt)) {
+        this.#finish(handle, new TaskExpiredError(handle.taskId, handle.status, "its id now names another task (a different createdAt)"), { type: "expired", taskId: handle.taskId, status: handle.status });
+        return;
+      }
+    }
     for (const ev of this.scheduler.observe(handle.taskId, task, this.clock.now())) await this.#event(ev, task);
     this.#kick(); // the next poll is rescheduled: the loop's timer follows (the handlers may take long)
     if (handle.done || task.status !== "input_required") return;
@@ -627,6 +644,8 @@ class Handle {
     this.version = version;
     this.status = "working";
     this.done = false;
+    /** The task's `createdAt` as first seen: a snapshot with another one is another task. @type {string | null} */
+    this.createdAt = null;
     /** Input keys answered and acknowledged. @type {Set<string>} */
     this.answered = new Set();
     /** Keys being answered now. @type {Set<string>} */

@@ -910,3 +910,21 @@ for (const version of [V26, V25]) {
     r.client.close();
   });
 }
+
+test("V26: reload, then the id names another task (another createdAt): reported expired, never taken for the old one", async () => {
+  const { clock, server, client } = setup({
+    gets: [(s) => s.got("working"), (s) => s.got("completed", { createdAt: iso(1500), result: toolResult("someone else's") })],
+  });
+  watch(call(client, V26), clock);
+  await clock.to(1500);
+  const r = reload(client, server, clock, undefined);
+  await clock.to(10_000);
+  assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/get@2000"]);
+  assert.equal(r.out.state, "rejected");
+  assert.ok(r.out.error instanceof TaskExpiredError, String(r.out.error));
+  assert.match(r.out.error.message, /another task/);
+  assert.deepEqual(types(r.events, "expired", "completed"), ["expired"]);
+  server.assertPolite();
+  await assertQuiet(clock, server);
+  r.client.close();
+});
