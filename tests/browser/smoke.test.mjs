@@ -33,6 +33,7 @@ describe("www/smoke.html in Chromium", () => {
   let report;
   let reportNotJson;
   let serverRun;
+  let clientRun;
 
   before(async () => {
     server = await startServer({ port: 0 });
@@ -77,6 +78,30 @@ describe("www/smoke.html in Chromium", () => {
       await host.idle();
       const got = await host.handle({ jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId: created.result.taskId, _meta } }, ctx);
       return { created, got, report: validateMessage(got, { inReplyTo: "tasks/get" }) };
+    });
+    // The main entry's TaskClient in the same page: a scripted 2026-07-28 server answers a task,
+    // an input request and the final result; real time, the server asks for 250 ms polls.
+    clientRun = await serverPage.evaluate(async () => {
+      const { TaskClient } = await import("/pkg/browser.js");
+      const iso = () => new Date().toISOString();
+      const created = iso();
+      const task = (status, extra = {}) => ({ resultType: "complete", taskId: "t1", status, createdAt: created, lastUpdatedAt: iso(), ttlMs: 60000, pollIntervalMs: 250, ...extra });
+      const sent = [];
+      let answered = false;
+      const request = async (method, params) => {
+        sent.push(method);
+        if (method === "tools/call") return { ...task("working"), resultType: "task" };
+        if (method === "tasks/update") {
+          answered = params.inputResponses.q.content.ok === true;
+          return { resultType: "complete" };
+        }
+        if (!answered) return task("input_required", { inputRequests: { q: { method: "elicitation/create", params: { message: "OK?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } } } });
+        return task("completed", { result: { content: [{ type: "text", text: "done in the browser" }] } });
+      };
+      const client = new TaskClient({ request, handlers: { elicitation: async () => ({ action: "accept", content: { ok: true } }) } });
+      const result = await client.callTool("t", {});
+      client.close();
+      return { text: result.content[0].text, sent };
     });
     await serverPage.close();
   });
@@ -131,5 +156,10 @@ describe("www/smoke.html in Chromium", () => {
     assert.equal(serverRun.got.result.status, "completed");
     assert.equal(serverRun.got.result.result.content[0].text, "42");
     assert.deepEqual(serverRun.report.issues, []);
+  });
+
+  test("the main entry's TaskClient polls, answers input and gets the result in the browser", () => {
+    assert.equal(clientRun.text, "done in the browser");
+    assert.deepEqual(clientRun.sent, ["tools/call", "tasks/get", "tasks/update", "tasks/get"]);
   });
 });
