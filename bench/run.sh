@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Runs the benchmarks against the built package in pkg/ (and pkg/server/) and rewrites BENCHMARKS.md.
 #
-#   bash bench/run.sh             everything: the validator benchmarks, then the task store ones
+#   bash bench/run.sh             everything: the validator benchmarks, the task store ones, then
+#                                 the task client and scheduler ones
 #   bash bench/run.sh store       only the task store benchmarks (about 8 minutes, most of it the
 #                                 SDK paging through 100,000 tasks); the other sections of
 #                                 BENCHMARKS.md are kept as they are
-#   bash bench/run.sh validator   only the validator benchmarks; the "Task store" section is kept
+#   bash bench/run.sh validator   only the validator benchmarks; the other sections are kept
+#   bash bench/run.sh client      only the task client and scheduler benchmarks (about 30 s):
+#                                 TaskScheduler with 100,000 tracked tasks (bench/scheduler.mjs:
+#                                 track / nextDue / observe throughput, wasm memory per task) and
+#                                 politeness, TaskClient vs the SDK's callToolStream loop on one
+#                                 scripted server in 60 s of virtual time (bench/politeness.mjs);
+#                                 the other sections of BENCHMARKS.md are kept
 #
 # env: BENCH_WAIT   seconds to wait for the 1-minute load average to fall below BENCH_LOAD
 #                   (default 300; 0 = do not wait). The load is written into BENCHMARKS.md.
@@ -15,6 +22,10 @@
 #      STORE_LIST_SIZES    stored tasks paged through (default 10000,100000)
 #      STORE_SDK_BIG_RUNS  timed SDK paging runs at 100,000 tasks (default 3; ~100 s each)
 #      STORE_MEMORY_SIZES  task counts of the memory measurement (default 1000,10000,100000)
+#      SCHED_TASKS, SCHED_RUNS, SCHED_MEMORY_SIZES    scheduler: tasks (100000), timed runs (5),
+#                          memory sizes (1000,10000,100000)
+#      POLITENESS_SECONDS, POLITENESS_LATENCY_MS, POLITENESS_SEEDS   simulated seconds per run
+#                          (60), round trip of every request (10 ms), our jitter seeds (1,2,3,4,5)
 # Raw results go to bench/results/ (git-ignored). pkg/ must be built (bash scripts/build.sh);
 # a warning is printed (and written into BENCHMARKS.md) if src/ is newer than pkg/.
 set -euo pipefail
@@ -23,12 +34,13 @@ OUT=bench/results
 mkdir -p "$OUT"
 MODE=${1:-all}
 case $MODE in
-  all | store | validator) ;;
-  *) echo "usage: bash bench/run.sh [all|store|validator]" >&2; exit 2 ;;
+  all | store | validator | client) ;;
+  *) echo "usage: bash bench/run.sh [all|store|validator|client]" >&2; exit 2 ;;
 esac
 export BENCH_MODE=$MODE
-run_validator() { [ "$MODE" != store ]; }
-run_store() { [ "$MODE" != validator ]; }
+run_validator() { [ "$MODE" = all ] || [ "$MODE" = validator ]; }
+run_store() { [ "$MODE" = all ] || [ "$MODE" = store ]; }
+run_client() { [ "$MODE" = all ] || [ "$MODE" = client ]; }
 
 [ -f pkg/mcp_tasks_wasm_bg.wasm ] && [ -f pkg/node.mjs ] || {
   echo "bench: pkg/ is not built: run bash scripts/build.sh" >&2
@@ -121,6 +133,18 @@ if run_store; then
   rm -f "$OUT/store-profile.json"
   node bench/store-profile.mjs --json "$OUT/store-profile.json" || echo "bench: store-profile failed (optional)" >&2
   end_meta "$OUT/store-meta.json"
+fi
+
+if run_client; then
+  [ "$MODE" = all ] && echo
+  write_meta "$OUT/client-meta.json" pkg/mcp_tasks_wasm_bg.wasm src js/client
+  if grep -q '"srcNewerThanPkg": true' "$OUT/client-meta.json"; then
+    echo "bench: WARNING: src/ or js/client/ is newer than pkg/: measuring the package as built (rebuild: bash scripts/build.sh)" >&2
+  fi
+  node bench/scheduler.mjs --json "$OUT/scheduler.json"
+  echo
+  node bench/politeness.mjs --json "$OUT/politeness.json"
+  end_meta "$OUT/client-meta.json"
 fi
 
 node bench/report.mjs "$OUT" BENCHMARKS.md "$MODE"
