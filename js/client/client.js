@@ -72,6 +72,8 @@ const EXT = "io.modelcontextprotocol/tasks";
 const META_VERSION = "io.modelcontextprotocol/protocolVersion";
 const META_CAPS = "io.modelcontextprotocol/clientCapabilities";
 const INVALID_PARAMS = -32602;
+/** Scheduler events taken per `nextDue` call. */
+const DUE_BATCH = 256;
 
 /** A task ended in a way that gives no result. */
 class TaskError extends Error {
@@ -430,10 +432,14 @@ class TaskClient {
   async #run() {
     while (!this.closed && this.tasks.size > 0) {
       this.wake = new AbortController();
-      for (const ev of this.scheduler.nextDue(this.clock.now())) {
-        this.#event(ev, null)
-          .catch((error) => this.#emit({ type: "poll-error", taskId: ev.key, error }))
-          .finally(() => this.#kick());
+      // In batches: one answer for every due task at once would grow wasm memory for good.
+      for (let due = this.scheduler.nextDue(this.clock.now(), DUE_BATCH); due.length > 0; ) {
+        for (const ev of due) {
+          this.#event(ev, null)
+            .catch((error) => this.#emit({ type: "poll-error", taskId: ev.key, error }))
+            .finally(() => this.#kick());
+        }
+        due = due.length < DUE_BATCH ? [] : this.scheduler.nextDue(this.clock.now(), DUE_BATCH);
       }
       if (this.tasks.size === 0 || this.closed) break;
       const at = this.scheduler.nextWakeAt();
