@@ -192,6 +192,8 @@ class TaskClient {
    * Calls tool `name` and resolves with its final `CallToolResult` (`isError: true` results
    * included), however the server answers. Throws TaskFailedError (a JSON-RPC error of a failed
    * task), TaskCancelledError, TaskExpiredError, ProtocolError, or the request's own rejection.
+   * An input request the client cannot answer (its handler throws, or there is none for its
+   * kind) cancels the task and rejects with that error (ProtocolError when no handler).
    * @param {string} name @param {JsonObject} [args] @param {CallToolOptions} [options]
    * @returns {Promise<JsonObject>}
    */
@@ -592,11 +594,19 @@ class TaskClient {
     if (open.length === 0 && resend.length === 0) return this.#kick();
     const keys = [...resend, ...open];
     for (const k of keys) handle.inFlight.add(k);
+    /** @type {JsonObject} */
+    const todo = {};
+    for (const k of open) todo[k] = requests[k];
     try {
-      /** @type {JsonObject} */
-      const todo = {};
-      for (const k of open) todo[k] = requests[k];
       Object.assign(handle.unacked, await this.#answerAll(todo));
+    } catch (e) {
+      // No answer (a handler threw, or none handles the kind): the task cannot go on. Cancel it
+      // on the server rather than leave it waiting, and fail the call with the reason.
+      for (const k of keys) handle.inFlight.delete(k);
+      await this.#abandon(handle, e);
+      return;
+    }
+    try {
       /** @type {JsonObject} */
       const inputResponses = {};
       for (const k of keys) inputResponses[k] = handle.unacked[k];
@@ -611,6 +621,22 @@ class TaskClient {
       for (const k of keys) handle.inFlight.delete(k);
       this.#kick();
     }
+  }
+
+  /**
+   * Gives up on a task the client cannot serve: one `tasks/cancel` (best effort), then the call
+   * rejects with `reason`.
+   * @param {Handle} handle @param {unknown} reason
+   */
+  async #abandon(handle, reason) {
+    if (handle.done) return;
+    const error = reason instanceof Error ? reason : new Error(String(reason));
+    try {
+      await this.#send("tasks/cancel", { taskId: handle.taskId });
+    } catch {
+      // already terminal or gone: nothing to cancel
+    }
+    this.#finish(handle, error, { type: "cancelled", taskId: handle.taskId, status: handle.status, error });
   }
 
   /** Runs the handler of every input request. @param {JsonObject} requests @returns {Promise<JsonObject>} */

@@ -928,3 +928,22 @@ test("V26: reload, then the id names another task (another createdAt): reported 
   await assertQuiet(clock, server);
   r.client.close();
 });
+
+test("V26: an input request the client cannot answer (handler throws / no handler): one tasks/cancel, the call fails with why, no more polls", async () => {
+  const refused = new Error("the user closed the dialog");
+  for (const [handlers, check] of [
+    [{ elicitation: () => { throw refused; } }, (e) => e === refused],
+    [{}, (e) => e instanceof ProtocolError && /no handler/.test(e.message)],
+  ]) {
+    const { clock, server, client, events } = setup({ handlers, gets: [(s) => s.got("input_required", { inputRequests: { a: elicit("A?") } })] });
+    const out = watch(call(client, V26), clock);
+    await clock.to(5_000);
+    assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/cancel@1000"]);
+    assert.equal(out.state, "rejected");
+    assert.ok(check(out.error), String(out.error));
+    assert.deepEqual(types(events, "cancelled"), ["cancelled"]);
+    server.assertPolite();
+    await assertQuiet(clock, server);
+    client.close();
+  }
+});
