@@ -3,7 +3,7 @@
 // Serves the repository root on 127.0.0.1 only, `.wasm` as application/wasm.
 //
 //   node scripts/serve.mjs [port]        (or PORT=8080; default 8080; 0 picks a free port)
-//   then open http://127.0.0.1:8080/www/smoke.html
+//   then open http://127.0.0.1:8080/www/ (the inspector) or /www/smoke.html
 //
 // Tests import { startServer } and pass port 0.
 import { createServer } from "node:http";
@@ -83,5 +83,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(2);
   }
   const { url } = await startServer({ port, log: true });
-  console.log(`serving ${ROOT} on ${url} (open ${url}www/smoke.html)`);
+  console.log(`serving ${ROOT} on ${url} (open ${url}www/ for the inspector)`);
 }
