@@ -342,6 +342,20 @@ async function onRequest(req, res) {
   const path = new URL(req.url ?? "/", "http://localhost").pathname;
   if (path !== "/mcp") return send(res, 404, rpcError(null, INVALID_REQUEST, "Not found: the endpoint is /mcp"));
   if (!originAllowed(req.headers.origin)) return send(res, 403, rpcError(null, INVALID_REQUEST, "Forbidden origin"));
+  // CORS for the allowed (local) origins only, so a page served on another local port (the
+  // inspector's live mode) may call us: the preflight allows the MCP headers.
+  if (req.headers.origin !== undefined) {
+    res.setHeader("Access-Control-Allow-Origin", req.headers.origin);
+    res.setHeader("Vary", "Origin");
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, {
+        "Access-Control-Allow-Methods": "POST",
+        "Access-Control-Allow-Headers": "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name",
+        "Access-Control-Max-Age": "600",
+      });
+      return res.end();
+    }
+  }
   if (req.method !== "POST") {
     res.setHeader("Allow", "POST");
     return send(res, 405, rpcError(null, INVALID_REQUEST, "Method not allowed: POST JSON-RPC requests to /mcp"));
