@@ -93,7 +93,7 @@ pub fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
 
 /// A deterministic source (SplitMix64) for tests, simulations and virtual time.
 /// **Not cryptographic: never use it to serve real clients.**
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeterministicRandom {
     state: u64,
 }
@@ -119,7 +119,13 @@ impl DeterministicRandom {
         }
     }
 
-    fn next_u64(&mut self) -> u64 {
+    /// The state: [`DeterministicRandom::new`] with it resumes the same sequence.
+    pub fn state(&self) -> u64 {
+        self.state
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
