@@ -384,8 +384,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         message: Option<String>,
         now_ms: u64,
     ) -> Result<TaskRecord, StoreError> {
-        self.mutate(caller, id, Action::SetStatus { status, message }, now_ms)
-            .map(|(t, _, _)| t)
+        self.mutate_task(caller, id, Action::SetStatus { status, message }, now_ms)
     }
 
     /// Issues V26 input requests (key → bare request); the task becomes `input_required` (§D 87).
@@ -397,8 +396,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         message: Option<String>,
         now_ms: u64,
     ) -> Result<TaskRecord, StoreError> {
-        self.mutate(caller, id, Action::RaiseInput { requests, message }, now_ms)
-            .map(|(t, _, _)| t)
+        self.mutate_task(caller, id, Action::RaiseInput { requests, message }, now_ms)
     }
 
     /// Takes `tasks/update` input responses (§D 88, 89).
@@ -428,8 +426,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         message: Option<String>,
         now_ms: u64,
     ) -> Result<TaskRecord, StoreError> {
-        self.mutate(caller, id, Action::Complete { result, message }, now_ms)
-            .map(|(t, _, _)| t)
+        self.mutate_task(caller, id, Action::Complete { result, message }, now_ms)
     }
 
     /// Fails the task with the JSON-RPC error the original request ended with (§D 91).
@@ -441,8 +438,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         message: Option<String>,
         now_ms: u64,
     ) -> Result<TaskRecord, StoreError> {
-        self.mutate(caller, id, Action::Fail { error, message }, now_ms)
-            .map(|(t, _, _)| t)
+        self.mutate_task(caller, id, Action::Fail { error, message }, now_ms)
     }
 
     /// Fails a task created under 2025-11-25 because its tool result has `isError: true`, keeping
@@ -458,13 +454,12 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         message: Option<String>,
         now_ms: u64,
     ) -> Result<TaskRecord, StoreError> {
-        self.mutate(
+        self.mutate_task(
             caller,
             id,
             Action::FailWithToolResult { result, message },
             now_ms,
         )
-        .map(|(t, _, _)| t)
     }
 
     /// Cancels the task (§D 22, 23, 90). A terminal task: `AlreadyTerminal` under V25,
@@ -529,6 +524,18 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
     }
 
     /// Read, apply the rules, compare-and-swap; re-read and retry on a conflict.
+    /// [`mutate`](Store::mutate) for the operations that answer only the task.
+    fn mutate_task(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        action: Action,
+        now_ms: u64,
+    ) -> Result<TaskRecord, StoreError> {
+        self.mutate(caller, id, action, now_ms)
+            .map(|(task, _, _)| task)
+    }
+
     fn mutate(
         &mut self,
         caller: Caller<'_>,
