@@ -4,8 +4,6 @@
 //   client driving an official SDK Client through requestVia().
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import { z } from "zod";
@@ -14,27 +12,18 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { startExample } from "./example-server.mjs";
 
 const { TaskClient, TaskFailedError, TaskCancelledError, requestVia } = await import("./.tmp/install/esm.mjs");
 
 const V26 = "2026-07-28";
-const EXAMPLE = fileURLToPath(new URL("../../examples/conformance-server.mjs", import.meta.url));
 
 /** @type {import("node:child_process").ChildProcess} */
 let server;
 let url = "";
 
 before(async () => {
-  server = spawn(process.execPath, [EXAMPLE, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  url = await new Promise((resolve, reject) => {
-    let out = "";
-    server.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\/mcp/);
-      if (m) resolve(m[0]);
-    });
-    server.once("exit", (code) => reject(new Error(`the example exited (${code}) before listening`)));
-  });
+  ({ url, process: server } = await startExample());
 });
 
 after(() => server?.kill());

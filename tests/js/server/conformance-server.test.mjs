@@ -3,14 +3,12 @@
 // The example imports the built package from pkg/; the checks here use the installed one.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { startExample } from "../example-server.mjs";
 
 const { validateMessage } = await import("../.tmp/install/server.mjs");
 
 const V26 = "2026-07-28";
 const EXT = "io.modelcontextprotocol/tasks";
-const EXAMPLE = fileURLToPath(new URL("../../../examples/conformance-server.mjs", import.meta.url));
 
 /** @type {import("node:child_process").ChildProcess} */
 let server;
@@ -18,16 +16,7 @@ let url = "";
 let nextId = 1;
 
 before(async () => {
-  server = spawn(process.execPath, [EXAMPLE, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  url = await new Promise((resolve, reject) => {
-    let out = "";
-    server.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\/mcp/);
-      if (m) resolve(m[0]);
-    });
-    server.once("exit", (code) => reject(new Error(`the example exited (${code}) before listening`)));
-  });
+  ({ url, process: server } = await startExample());
 });
 
 after(() => server?.kill());
