@@ -7,16 +7,12 @@
 // imports. WRITE_SCREENSHOTS=1 rewrites docs/inspector-live.png. Needs pkg/ built.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { assertBrowserOnly, launchChromium } from "./chromium.mjs";
+import { startExample } from "../js/example-server.mjs";
 
 import { startServer, ROOT } from "../../scripts/serve.mjs";
 
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const EXAMPLE = fileURLToPath(new URL("../../examples/conformance-server.mjs", import.meta.url));
 const SHOT = new URL("docs/inspector-live.png", `file://${ROOT}`);
 const WRITE = process.env.WRITE_SCREENSHOTS === "1";
 
@@ -45,18 +41,9 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
   }
 
   before(async () => {
-    mcp = spawn(process.execPath, [EXAMPLE, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-    endpoint = await new Promise((resolve, reject) => {
-      let out = "";
-      mcp.stdout.on("data", (d) => {
-        out += d;
-        const m = out.match(/http:\/\/127\.0\.0\.1:\d+\/mcp/);
-        if (m) resolve(m[0]);
-      });
-      mcp.once("exit", (code) => reject(new Error(`the example exited (${code}) before listening`)));
-    });
+    ({ url: endpoint, process: mcp } = await startExample());
     web = await startServer({ port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on("request", (r) => seen.requests.push(r.url()));
     page.on("console", (m) => seen.console.push(`${m.type()}: ${m.text()}`));
@@ -182,10 +169,6 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
     assert.ok(seen.requests.some((u) => u.startsWith(mcpOrigin)));
     const urls = [...seen.scripts.keys()];
     assert.ok(urls.some((u) => u.endsWith("/www/live.js")), urls.join(", "));
-    const nodeImport = /(?:\bfrom\s*|\bimport\s*\(?\s*)["']node:/;
-    for (const [url, text] of seen.scripts) {
-      assert.doesNotMatch(text, nodeImport, `${url} imports a node: module`);
-      assert.doesNotMatch(text, /\brequire\s*\(/, `${url} calls require()`);
-    }
+    assertBrowserOnly(seen.scripts);
   });
 });

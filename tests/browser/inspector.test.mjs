@@ -8,21 +8,10 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, mkdirSync } from "node:fs";
-import { chromium } from "playwright-core";
+import { assertBrowserOnly, launchChromium } from "./chromium.mjs";
 
 import { startServer, ROOT } from "../../scripts/serve.mjs";
 
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const SAMPLES = ["v2025-healthy.jsonl", "v2025-violations.jsonl", "v2026-healthy.jsonl", "v2026-violations.jsonl"];
 const INSTALLED = new URL("../js/.tmp/install/esm.mjs", import.meta.url);
 const SHOT = new URL("docs/inspector-transcript.png", `file://${ROOT}`);
@@ -108,7 +97,7 @@ describe("www/ inspector, transcript mode, in Chromium", () => {
 
   before(async () => {
     server = await startServer({ port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on("request", (r) => seen.requests.push(r.url()));
     page.on("requestfailed", (r) => seen.failed.push(`${r.url()}: ${r.failure()?.errorText}`));
@@ -237,10 +226,6 @@ describe("www/ inspector, transcript mode, in Chromium", () => {
     const urls = [...seen.scripts.keys()];
     assert.ok(urls.some((u) => u.endsWith("/www/transcript.js")), urls.join(", "));
     assert.ok(urls.some((u) => u.endsWith("/pkg/browser.js")), urls.join(", "));
-    const nodeImport = /(?:\bfrom\s*|\bimport\s*\(?\s*)["']node:/;
-    for (const [url, text] of seen.scripts) {
-      assert.doesNotMatch(text, nodeImport, `${url} imports a node: module`);
-      assert.doesNotMatch(text, /\brequire\s*\(/, `${url} calls require()`);
-    }
+    assertBrowserOnly(seen.scripts);
   });
 });

@@ -4,21 +4,10 @@
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { chromium } from "playwright-core";
+import { assertBrowserOnly, launchChromium } from "./chromium.mjs";
 
 import { startServer, ROOT } from "../../scripts/serve.mjs";
 
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 if (!existsSync(new URL("pkg/browser.js", `file://${ROOT}`))) {
   throw new Error("pkg/ is not built: run `bash scripts/build.sh`");
@@ -37,7 +26,7 @@ describe("www/smoke.html in Chromium", () => {
 
   before(async () => {
     server = await startServer({ port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+    browser = await launchChromium();
     const page = await browser.newPage();
     page.on("request", (r) => seen.requests.push(r.url()));
     page.on("requestfailed", (r) => seen.failed.push(`${r.url()}: ${r.failure()?.errorText}`));
@@ -139,11 +128,7 @@ describe("www/smoke.html in Chromium", () => {
     for (const url of seen.requests) {
       assert.ok(url.startsWith(server.url), `request outside the test server: ${url}`);
     }
-    const nodeImport = /(?:\bfrom\s*|\bimport\s*\(?\s*)["']node:/;
-    for (const [url, text] of seen.scripts) {
-      assert.doesNotMatch(text, nodeImport, `${url} imports a node: module`);
-      assert.doesNotMatch(text, /\brequire\s*\(/, `${url} calls require()`);
-    }
+    assertBrowserOnly(seen.scripts);
     assert.ok([...seen.scripts.keys()].some((u) => u.endsWith("/pkg/browser.js")), "browser.js was loaded");
     for (const f of ["browser.js", "index.js", "host.js", "sdk.js"]) {
       assert.ok([...seen.scripts.keys()].some((u) => u.endsWith(`/pkg/server/${f}`)), `server/${f} was loaded`);
