@@ -12,6 +12,7 @@
 // longer; the TTL backstop ends a task unchanged at createdAt + ttl (+1 ms).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { virtualClock } from "./virtual-clock.mjs";
 
 const { TaskClient, TaskCancelledError, TaskExpiredError, TaskFailedError, ProtocolError } = await import("./.tmp/install/esm.mjs");
 
@@ -21,51 +22,6 @@ const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const FLOOR = 250;
 const RELATED = "io.modelcontextprotocol/related-task";
 const iso = (ms) => new Date(T0 + ms).toISOString();
-
-/** Lets every pending promise callback run. */
-async function flush() {
-  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
-}
-
-/** A virtual clock: `sleep` resolves when `advance` passes its time, or when its signal aborts. */
-function virtualClock(start = T0) {
-  let now = start;
-  let timers = [];
-  return {
-    now: () => now,
-    sleep(ms, signal) {
-      return new Promise((resolve) => {
-        if (signal.aborted) return resolve();
-        const t = { at: now + Math.max(0, ms), resolve };
-        timers.push(t);
-        signal.addEventListener("abort", () => {
-          timers = timers.filter((x) => x !== t);
-          resolve();
-        }, { once: true });
-      });
-    },
-    /** Moves time forward by `ms`, firing each timer at its own time. */
-    async advance(ms) {
-      const end = now + ms;
-      await flush();
-      for (;;) {
-        timers.sort((a, b) => a.at - b.at);
-        const next = timers[0];
-        if (!next || next.at > end) break;
-        timers.shift();
-        now = next.at;
-        next.resolve();
-        await flush();
-      }
-      now = end;
-      await flush();
-    },
-    /** Moves time to `ms` from the start. */
-    to(ms) {
-      return this.advance(T0 + ms - now);
-    },
-  };
-}
 
 /** A promise the test settles. */
 function deferred() {
@@ -229,7 +185,7 @@ function script({ create = {}, gets = [], update, cancel, result } = {}) {
 
 /** A scripted server and a TaskClient speaking `version` to it, seeded, jitter 0 by default. */
 function setup({ version = V26, scheduler = {}, handlers, ttl, start = T0, ...scripted } = {}) {
-  const clock = virtualClock(start);
+  const clock = virtualClock(start, T0);
   const server = new Scripted({ clock, version, ttl, respond: script(scripted) });
   const client = new TaskClient({ request: server.request, protocolVersion: version, clock, handlers, scheduler: { seed: 42, jitter: 0, ...scheduler } });
   const events = [];
@@ -745,7 +701,7 @@ test("V25: a V26-shaped tasks/get answer is a ProtocolError; a V26 answer to too
   assert.equal(out.state, "resolved");
   client.close();
 
-  const clock2 = virtualClock();
+  const clock2 = virtualClock(T0);
   const s2 = new Scripted({ clock: clock2, version: V25, respond: async (_m, _p, _at, s) => ({ resultType: "task", taskId: s.taskId, status: "working", createdAt: iso(0), lastUpdatedAt: iso(0), ttlMs: 1000 }) });
   const c2 = new TaskClient({ request: s2.request, protocolVersion: V25, clock: clock2, scheduler: { seed: 1, jitter: 0 } });
   await assert.rejects(call(c2, V25), ProtocolError);
@@ -755,7 +711,7 @@ test("V25: a V26-shaped tasks/get answer is a ProtocolError; a V26 answer to too
 });
 
 test("V26: a V25 answer to tools/call switches the client to 2025-11-25 (params.task-less task, tasks/result)", async () => {
-  const clock = virtualClock();
+  const clock = virtualClock(T0);
   const server = new Scripted({ clock, version: V25, respond: script({ gets: [(s) => ((s.done ??= deferred()).resolve(s.final("old")), s.got("completed"))] }) });
   const client = new TaskClient({ request: server.request, clock, scheduler: { seed: 1, jitter: 0 } });
   const out = watch(client.callTool("t", {}), clock);
@@ -768,7 +724,7 @@ test("V26: a V25 answer to tools/call switches the client to 2025-11-25 (params.
 });
 
 test("V26: an unknown resultType is a ProtocolError (§D 115): on tools/call at once, on tasks/get a poll-error", async () => {
-  const clock = virtualClock();
+  const clock = virtualClock(T0);
   const server = new Scripted({ clock, respond: async () => ({ resultType: "deferred", content: [] }) });
   const client = new TaskClient({ request: server.request, clock, scheduler: { seed: 1, jitter: 0 } });
   await assert.rejects(client.callTool("t", {}), (e) => e instanceof ProtocolError && /resultType/.test(e.message));

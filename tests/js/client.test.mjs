@@ -3,6 +3,7 @@
 // virtual time, so the tests assert what was sent and when, not only the final result.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { flush, virtualClock } from "./virtual-clock.mjs";
 
 const { TaskClient, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, validateMessage } =
   await import("./.tmp/install/esm.mjs");
@@ -11,47 +12,6 @@ const { TaskHost } = await import("./.tmp/install/server.mjs");
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
-
-/** Lets every pending promise callback run. */
-async function flush() {
-  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
-}
-
-/** A virtual clock: `sleep` resolves when `advance` passes its time (or its signal aborts). */
-function virtualClock(start = T0) {
-  let now = start;
-  /** @type {{ at: number, resolve: () => void }[]} */
-  let timers = [];
-  return {
-    now: () => now,
-    sleep(ms, signal) {
-      return new Promise((resolve) => {
-        const t = { at: now + Math.max(0, ms), resolve };
-        timers.push(t);
-        signal.addEventListener("abort", () => {
-          timers = timers.filter((x) => x !== t);
-          resolve();
-        }, { once: true });
-      });
-    },
-    /** Moves time forward by `ms`, firing each timer at its own time. */
-    async advance(ms) {
-      const end = now + ms;
-      await flush();
-      for (;;) {
-        timers.sort((a, b) => a.at - b.at);
-        const next = timers[0];
-        if (!next || next.at > end) break;
-        timers.shift();
-        now = next.at;
-        next.resolve();
-        await flush();
-      }
-      now = end;
-      await flush();
-    },
-  };
-}
 
 /**
  * A client talking to `host` in-process: `request` wraps each call in a JSON-RPC request, hands
