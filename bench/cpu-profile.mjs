@@ -5,10 +5,10 @@
 // code as pkg/ only if target/ was not rebuilt since pkg/ was: the script says which is newer.
 //
 //   node bench/cpu-profile.mjs [--json bench/results/cpu-profile.json]
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { namedCopy, profiledChild, profileStacks } from "./named-profile.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "..");
@@ -31,26 +31,15 @@ if (process.argv[2] === "--child") {
   process.exit(0);
 }
 
-const RAW = resolve(REPO, "target/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm");
-const PKG_WASM = resolve(REPO, "pkg/mcp_tasks_wasm_bg.wasm");
-if (!existsSync(RAW)) {
-  console.log("# cpu-profile: skipped (no raw cargo output in target/; run scripts/build.sh)");
-  process.exit(0);
-}
-const rawNewer = statSync(RAW).mtimeMs > statSync(PKG_WASM).mtimeMs + 60_000;
-const run = (cmd, args) => {
-  const p = spawnSync(cmd, args, { encoding: "utf8" });
-  if (p.status !== 0) throw new Error(`${cmd} ${args.join(" ")}: ${p.stderr || p.error}`);
-};
-rmSync(NAMED, { recursive: true, force: true });
-mkdirSync(NAMED, { recursive: true });
-try {
-  run("wasm-bindgen", ["--target", "web", "--out-dir", NAMED, "--out-name", "mcp_tasks_wasm", RAW]);
-  run(resolve(REPO, "node_modules/.bin/wasm-opt"), ["-Oz", "-g", resolve(NAMED, "mcp_tasks_wasm_bg.wasm"), "-o", resolve(NAMED, "mcp_tasks_wasm_bg.wasm")]);
-} catch (e) {
-  console.log(`# cpu-profile: skipped (${e.message.split("\n")[0]})`);
-  process.exit(0);
-}
+const named = namedCopy({
+  repo: REPO,
+  raw: resolve(REPO, "target/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
+  pkgWasm: resolve(REPO, "pkg/mcp_tasks_wasm_bg.wasm"),
+  dir: NAMED,
+  label: "cpu-profile",
+});
+if (!named) process.exit(0);
+const rawNewer = named.rawNewer;
 writeFileSync(
   resolve(NAMED, "node.mjs"),
   'import { readFileSync } from "node:fs";\nimport { initSync } from "./mcp_tasks_wasm.js";\n' +
@@ -72,20 +61,12 @@ const STAGES = [
 const INCLUSIVE = [["IndexMap insert/lookup + SipHash (serde_json preserve_order)", /indexmap::map::IndexMap/]];
 
 function analyse(file) {
-  const p = JSON.parse(readFileSync(file, "utf8"));
-  const byId = new Map(p.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const stage = Object.fromEntries([...STAGES.map(([k]) => [k, 0]), ["other (call boundary, shims, allocator, externref table)", 0]]);
   const incl = Object.fromEntries(INCLUSIVE.map(([k]) => [k, 0]));
   let inside = 0;
-  p.samples.forEach((id, i) => {
-    const d = p.timeDeltas[i] ?? 0;
-    const chain = [];
-    for (let x = id; x !== undefined; x = parent.get(x)) chain.push(byId.get(x).callFrame.functionName || "");
-    chain.reverse(); // root first
+  for (const { d, chain } of profileStacks(file)) {
     const top = chain.findIndex((f) => f === "validateMessage");
-    if (top < 0) return;
+    if (top < 0) continue;
     inside += d;
     const frames = chain.slice(top + 1);
     let hit = null;
@@ -98,7 +79,7 @@ function analyse(file) {
     }
     stage[hit ?? "other (call boundary, shims, allocator, externref table)"] += d;
     for (const [k, re] of INCLUSIVE) if (frames.some((f) => re.test(f))) incl[k] += d;
-  });
+  }
   const pct = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, (100 * v) / inside]));
   return { stages: pct(stage), inclusive: pct(incl) };
 }
@@ -106,13 +87,9 @@ function analyse(file) {
 const out = { rawNewerThanPkg: rawNewer, inputs: {} };
 console.log(`# cpu-profile of validateMessage, small valid V25 message (names-kept copy of target/ build${rawNewer ? "; WARNING: target/ is newer than pkg/" : ""})`);
 for (const input of ["string", "object", "not-json"]) {
-  const dir = resolve(NAMED, `prof-${input}`);
-  mkdirSync(dir, { recursive: true });
-  const p = spawnSync(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, fileURLToPath(import.meta.url), "--child", input], { cwd: REPO, encoding: "utf8" });
-  if (p.status !== 0) throw new Error(p.stderr);
-  const file = resolve(dir, readdirSync(dir).find((f) => f.endsWith(".cpuprofile")));
+  const { stdout, file } = profiledChild({ repo: REPO, script: fileURLToPath(import.meta.url), dir: resolve(NAMED, `prof-${input}`), args: [input] });
   const a = analyse(file);
-  a.nsPerOp = 3e9 / Number(p.stdout);
+  a.nsPerOp = 3e9 / Number(stdout);
   out.inputs[input] = a;
   console.log(`  ${input === "not-json" ? "'x' (not JSON, no options)" : `${input} input`} (${a.nsPerOp.toFixed(0)} ns/op under the profiler):`);
   for (const [k, v] of Object.entries(a.stages)) if (v >= 0.5) console.log(`    ${v.toFixed(1).padStart(5)}%  ${k}`);

@@ -12,10 +12,10 @@
 // skipped (exit 0) when the raw build or wasm-bindgen is missing.
 //
 //   node bench/store-profile.mjs [--json bench/results/store-profile.json]
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { namedCopy, profiledChild, profileStacks } from "./named-profile.mjs";
 import { OURS_OPTIONS, OURS_CREATE, OURS_CTX, RESULT, loadOurs, median } from "./store-setup.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -82,26 +82,15 @@ if (process.argv[2] === "--child") {
   process.exit(0);
 }
 
-const RAW = resolve(REPO, "target/variant-store_js/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm");
-const PKG_WASM = resolve(REPO, "pkg/server/mcp_tasks_wasm_bg.wasm");
-if (!existsSync(RAW)) {
-  console.log("# store-profile: skipped (no raw cargo output of the server variant in target/; run scripts/build.sh)");
-  process.exit(0);
-}
-const rawNewer = statSync(RAW).mtimeMs > statSync(PKG_WASM).mtimeMs + 60_000;
-const run = (cmd, args) => {
-  const p = spawnSync(cmd, args, { encoding: "utf8" });
-  if (p.status !== 0) throw new Error(`${cmd} ${args.join(" ")}: ${p.stderr || p.error}`);
-};
-rmSync(NAMED, { recursive: true, force: true });
-mkdirSync(NAMED, { recursive: true });
-try {
-  run("wasm-bindgen", ["--target", "web", "--out-dir", NAMED, "--out-name", "mcp_tasks_wasm", RAW]);
-  run(resolve(REPO, "node_modules/.bin/wasm-opt"), ["-Oz", "-g", resolve(NAMED, "mcp_tasks_wasm_bg.wasm"), "-o", resolve(NAMED, "mcp_tasks_wasm_bg.wasm")]);
-} catch (e) {
-  console.log(`# store-profile: skipped (${e.message.split("\n")[0]})`);
-  process.exit(0);
-}
+const named = namedCopy({
+  repo: REPO,
+  raw: resolve(REPO, "target/variant-store_js/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
+  pkgWasm: resolve(REPO, "pkg/server/mcp_tasks_wasm_bg.wasm"),
+  dir: NAMED,
+  label: "store-profile",
+});
+if (!named) process.exit(0);
+const rawNewer = named.rawNewer;
 
 // Stages by priority: a sample is charged to the first stage any frame of its stack (inside the
 // profiled operation) matches. Names are Rust/JS function names as V8 reports them; the self time
@@ -121,42 +110,29 @@ const OTHER = "other (call boundary, shims, allocator, externref table, Date.now
 // The glue's closure around JSON.parse is anonymous: find it by its line (0-based, as V8 counts).
 const PARSE_LINE = readFileSync(resolve(NAMED, "mcp_tasks_wasm.js"), "utf8").split("\n").findIndex((l) => /^\s*__wbg_parse_\w+: function/.test(l));
 
+// Frame names; the anonymous glue closure around JSON.parse gets one.
+const frameName = (f) =>
+  f.functionName || (f.lineNumber === PARSE_LINE && f.url.endsWith("named-server/mcp_tasks_wasm.js") ? "__wbg_parse (JSON.parse)" : "");
+
 function analyse(file) {
-  const p = JSON.parse(readFileSync(file, "utf8"));
-  const byId = new Map(p.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const stage = Object.fromEntries([...STAGES.map(([k]) => [k, 0]), [OTHER, 0]]);
   let inside = 0;
-  p.samples.forEach((id, i) => {
-    const d = p.timeDeltas[i] ?? 0;
-    const chain = [];
-    for (let x = id; x !== undefined; x = parent.get(x)) {
-      const n = byId.get(x);
-      // the anonymous glue closure around JSON.parse
-      const f = n.callFrame;
-      chain.push(f.functionName || (f.lineNumber === PARSE_LINE && f.url.endsWith("named-server/mcp_tasks_wasm.js") ? "__wbg_parse (JSON.parse)" : ""));
-    }
-    chain.reverse(); // root first
+  for (const { d, chain } of profileStacks(file, frameName)) {
     const top = chain.indexOf("store_op");
-    if (top < 0) return;
+    if (top < 0) continue;
     inside += d;
     const frames = chain.slice(top + 1);
     const hit = STAGES.find(([, re]) => frames.some((f) => re.test(f)));
     stage[hit ? hit[0] : OTHER] += d;
-  });
+  }
   return Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, (100 * v) / inside]));
 }
 
 const out = { rawNewerThanPkg: rawNewer, seconds: SECONDS, ops: {} };
 console.log(`# store-profile of TaskStore (names-kept copy of the target/ build${rawNewer ? "; WARNING: target/ is newer than pkg/server/" : ""})`);
 for (const op of OPS) {
-  const dir = resolve(NAMED, `prof-${op}`);
-  mkdirSync(dir, { recursive: true });
-  const p = spawnSync(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, fileURLToPath(import.meta.url), "--child", op], { cwd: REPO, encoding: "utf8" });
-  if (p.status !== 0) throw new Error(p.stderr);
-  const file = resolve(dir, readdirSync(dir).find((f) => f.endsWith(".cpuprofile")));
-  const { n, ns } = JSON.parse(p.stdout);
+  const { stdout, file } = profiledChild({ repo: REPO, script: fileURLToPath(import.meta.url), dir: resolve(NAMED, `prof-${op}`), args: [op] });
+  const { n, ns } = JSON.parse(stdout);
   const stages = analyse(file);
   out.ops[op] = { nsPerOp: ns / n, unit: op === "list" ? "task listed (pages of 50)" : "call", stages };
   console.log(`  ${op} (${(ns / n).toFixed(0)} ns per ${out.ops[op].unit}, under the profiler):`);
