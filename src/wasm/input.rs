@@ -175,6 +175,36 @@ pub(crate) fn bad(message: String) -> JsValue {
 /// The largest integer a JS number carries exactly.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
+/// An optional argument: `None` for `undefined` / `null`.
+pub(crate) fn given(v: Option<JsValue>) -> Option<JsValue> {
+    v.filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+/// `Date.now()` (a clock before 1970 reads as 0).
+pub(crate) fn date_now() -> u64 {
+    js_sys::Date::now().max(0.0) as u64
+}
+
+/// An optional `limit` argument: a non-negative integer, default (and beyond `usize`) unlimited.
+pub(crate) fn read_limit(limit: Option<JsValue>) -> Result<usize, JsValue> {
+    match given(limit) {
+        None => Ok(usize::MAX),
+        Some(limit) => as_u64(&limit)
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+            .ok_or_else(|| bad("`limit` must be a non-negative integer".to_string())),
+    }
+}
+
+/// An optional `now` argument (Unix ms, default `Date.now()`).
+pub(crate) fn read_now(now: Option<JsValue>) -> Result<u64, JsValue> {
+    match given(now) {
+        None => Ok(date_now()),
+        Some(now) => as_u64(&now).ok_or_else(|| {
+            bad("`now` must be a non-negative integer (Unix milliseconds)".to_string())
+        }),
+    }
+}
+
 pub(crate) fn as_u64(v: &JsValue) -> Option<u64> {
     v.as_f64()
         .filter(|m| m.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(m))

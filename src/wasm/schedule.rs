@@ -10,7 +10,7 @@ use serde_json::Value;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
-use super::input::{as_u64, bad, js_to_json, to_js, Members};
+use super::input::{as_u64, bad, js_to_json, read_limit, read_now, to_js, Members};
 use crate::model::ProtocolVersion;
 use crate::schedule::{
     PollFailure, ScheduleError, Scheduler, SchedulerConfig, SchedulerEvent, TrackOptions,
@@ -130,20 +130,6 @@ fn read_options(
 fn read_key(key: &JsValue) -> Result<String, JsValue> {
     key.as_string()
         .ok_or_else(|| bad("the task key must be a string".to_string()))
-}
-
-/// An optional argument: `None` for `undefined` / `null`.
-fn given(v: Option<JsValue>) -> Option<JsValue> {
-    v.filter(|v| !v.is_undefined() && !v.is_null())
-}
-
-fn read_now(now: Option<JsValue>) -> Result<u64, JsValue> {
-    match given(now) {
-        None => Ok(js_sys::Date::now().max(0.0) as u64),
-        Some(now) => as_u64(&now).ok_or_else(|| {
-            bad("`now` must be a non-negative integer (Unix milliseconds)".to_string())
-        }),
-    }
 }
 
 /// A task snapshot (a JS object; JSON text is not taken, to keep `observe` cheap to misuse).
@@ -307,12 +293,7 @@ impl TaskScheduler {
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
         let now = read_now(now)?;
-        let limit = match given(limit) {
-            None => usize::MAX,
-            Some(limit) => as_u64(&limit)
-                .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-                .ok_or_else(|| bad("`limit` must be a non-negative integer".to_string()))?,
-        };
+        let limit = read_limit(limit)?;
         events(&self.inner.next_due(now, limit))
     }
 

@@ -20,9 +20,10 @@ use crate::server::{
 };
 use crate::store::{Caller, MemoryStorage};
 
+use super::input::{date_now, read_limit, read_now};
 use super::random::CryptoRandom;
 use super::store::{
-    answer, as_u64, bad, changes_to_js, date_now, read_id, read_json, read_message, read_object,
+    answer, as_u64, bad, changes_to_js, read_id, read_json, read_message, read_object,
     read_options, read_status, restore_store, store_error, task, Members, StoreTask,
     TaskStoreOptions,
 };
@@ -201,16 +202,6 @@ impl ServerContext {
             declared,
         };
         (context, self.now.unwrap_or_else(date_now))
-    }
-}
-
-/// An optional `now` argument (Unix ms, default `Date.now()`).
-fn read_now(now: Option<JsValue>) -> Result<u64, JsValue> {
-    match now.filter(|v| !v.is_undefined() && !v.is_null()) {
-        None => Ok(date_now()),
-        Some(now) => as_u64(&now).ok_or_else(|| {
-            bad("`now` must be a non-negative integer (Unix milliseconds)".to_string())
-        }),
     }
 }
 
@@ -543,12 +534,7 @@ impl TaskServer {
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: Option<JsValue>,
     ) -> Result<u32, JsValue> {
         let now = read_now(now)?;
-        let limit = match limit.filter(|v| !v.is_undefined() && !v.is_null()) {
-            None => usize::MAX,
-            Some(limit) => as_u64(&limit)
-                .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-                .ok_or_else(|| bad("`limit` must be a non-negative integer".to_string()))?,
-        };
+        let limit = read_limit(limit)?;
         let purged = self.inner.store_mut().sweep(now, limit);
         Ok(u32::try_from(purged).unwrap_or(u32::MAX))
     }

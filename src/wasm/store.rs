@@ -21,7 +21,7 @@ use crate::store::{
     StoreError, TaskRecord,
 };
 
-use super::input::{js_to_json, to_js};
+use super::input::{date_now, js_to_json, read_limit, read_now, to_js};
 use super::random::CryptoRandom;
 use crate::store::record::error_from_json;
 
@@ -402,11 +402,6 @@ impl TaskContext {
     fn now_ms(&self) -> u64 {
         self.now.unwrap_or_else(date_now)
     }
-}
-
-/// `Date.now()` (a clock before 1970 reads as 0).
-pub(super) fn date_now() -> u64 {
-    js_sys::Date::now().max(0.0) as u64
 }
 
 fn read_create(params: JsValue) -> Result<CreateTaskParams, JsValue> {
@@ -856,20 +851,8 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: Option<JsValue>,
     ) -> Result<u32, JsValue> {
-        let now = now.filter(|v| !v.is_undefined() && !v.is_null());
-        let limit = limit.filter(|v| !v.is_undefined() && !v.is_null());
-        let now = match now {
-            None => date_now(),
-            Some(now) => as_u64(&now).ok_or_else(|| {
-                bad("`now` must be a non-negative integer (Unix milliseconds)".to_string())
-            })?,
-        };
-        let limit = match limit {
-            None => usize::MAX,
-            Some(limit) => as_u64(&limit)
-                .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-                .ok_or_else(|| bad("`limit` must be a non-negative integer".to_string()))?,
-        };
+        let now = read_now(now)?;
+        let limit = read_limit(limit)?;
         let purged = self.inner.sweep(now, limit);
         Ok(u32::try_from(purged).unwrap_or(u32::MAX))
     }
