@@ -635,9 +635,47 @@ fn v26_task_members() {
         "/result/createdAt",
     ); // rule 64
     assert_issue(&t("ttlMs", json!(-1)), "task-negative-ms", "/result/ttlMs"); // rule 65
+                                                                               // rule 65: `ttlMs` null or positive, `pollIntervalMs` positive (conformance).
     let zero = t("pollIntervalMs", json!(0));
     assert_issue(&zero, "task-zero-ms", "/result/pollIntervalMs");
-    assert!(zero.valid);
+    assert!(!zero.valid);
+    let zero = t("ttlMs", json!(0));
+    assert_issue(&zero, "task-zero-ms", "/result/ttlMs");
+    assert!(!zero.valid);
+    assert_valid(&t("ttlMs", json!(null)));
+    assert_valid(&t("ttlMs", json!(1)));
+    assert_valid(&t("pollIntervalMs", json!(1)));
+    // A tasks/get answer and a notification are held to the same rule.
+    let get = check(
+        &result(
+            1,
+            with(
+                with(v26_task("working"), "resultType", json!("complete")),
+                "ttlMs",
+                json!(0),
+            ),
+        ),
+        Some(V26),
+        Some("tasks/get"),
+    );
+    assert_issue(&get, "task-zero-ms", "/result/ttlMs");
+    let note = check(
+        &json!({"jsonrpc":"2.0","method":"notifications/tasks",
+                "params": with(v26_task("working"), "pollIntervalMs", json!(0))}),
+        Some(V26),
+        None,
+    );
+    assert_issue(&note, "task-zero-ms", "/params/pollIntervalMs");
+    // 2025-11-25 only asks for non-negative milliseconds.
+    let v25 = check(
+        &result(
+            1,
+            with(with(v25_task(), "ttl", json!(0)), "pollInterval", json!(0)),
+        ),
+        Some(V25),
+        Some("tasks/get"),
+    );
+    assert!(!v25.issues.iter().any(|i| i.code == "task-zero-ms"));
     assert_issue(&t("ttl", json!(5)), "legacy-member", "/result/ttl"); // rule 66
     assert_issue(
         &t("result", json!({})),

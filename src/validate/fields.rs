@@ -91,7 +91,11 @@ fn check_ms(
                 issues.push(
                     Code::TaskZeroMs,
                     &p(),
-                    format!("`{key}` should be positive; 0 asks for polling without pause"),
+                    if nullable {
+                        format!("`{key}` must be null or a positive integer under 2026-07-28; 0 is not a retention (§D 65)")
+                    } else {
+                        format!("`{key}` must be a positive integer under 2026-07-28; 0 asks for polling without pause (§D 65)")
+                    },
                 );
             }
         }

@@ -274,7 +274,7 @@ mod tests {
             "/a~1b/0",
             "quote \" backslash \\ newline \n tab \t ctrl \u{1} é ✓",
         );
-        issues.push(Code::TaskZeroMs, "", "w");
+        issues.push(Code::RetiredErrorCode, "", "w");
         for (version, source, rpc, method) in [
             (None, VersionSource::None, RpcKind::Invalid, None),
             (

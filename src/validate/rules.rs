@@ -66,7 +66,7 @@ rules! {
     TaskTtlType = "task-ttl-type", Error, "4, 63", "`ttl` / `ttlMs` must be an integer number of milliseconds or `null`.";
     TaskPollIntervalType = "task-poll-interval-type", Error, "4, 63", "`pollInterval` / `pollIntervalMs` must be an integer number of milliseconds.";
     TaskNegativeMs = "task-negative-ms", Error, "4, 65", "Milliseconds (`ttl`, `ttlMs`, `pollInterval`, `pollIntervalMs`) must not be negative.";
-    TaskZeroMs = "task-zero-ms", Warning, "65", "`ttlMs` / `pollIntervalMs` should be positive (conformance); 0 invites a polling storm.";
+    TaskZeroMs = "task-zero-ms", Error, "65", "Under 2026-07-28 `ttlMs` is `null` or a positive integer and `pollIntervalMs` a positive integer (conformance): 0 is refused (it invites a polling storm).";
     TaskStatusMessageType = "task-status-message-type", Error, "4, 63", "`statusMessage` must be a string.";
     TimestampFormat = "timestamp-format", Error, "5, 64", "`createdAt` / `lastUpdatedAt` must be RFC 3339 (ISO 8601) date-times with a time zone.";
     TimestampOrder = "timestamp-order", Error, "28 (derived)", "`lastUpdatedAt` must not be before `createdAt`.";
