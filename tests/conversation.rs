@@ -15,6 +15,8 @@ use mcp_tasks_wasm::conversation::{
     Conversation, ConversationOptions, ObserveReport, TaskEventSource,
 };
 use mcp_tasks_wasm::model::{ProtocolVersion, TaskStatus};
+use mcp_tasks_wasm::validate::report::Issue;
+use mcp_tasks_wasm::validate::Severity;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -32,6 +34,13 @@ fn history(r: &ObserveReport) -> Vec<(String, String)> {
 
 fn has(r: &ObserveReport, code: &str, path: &str) -> bool {
     r.issues.iter().any(|i| i.code == code && i.path == path)
+}
+
+fn issue_of<'a>(r: &'a ObserveReport, code: &str) -> &'a Issue {
+    r.issues
+        .iter()
+        .find(|i| i.code == code)
+        .unwrap_or_else(|| panic!("expected {code}, got {:#?}", r.issues))
 }
 
 fn assert_issue(r: &ObserveReport, code: &str, path: &str) {
@@ -388,12 +397,21 @@ fn leaves_terminal_after_tasks_result() {
         json!(2),
         json!({"content": [], "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t1"}}}),
     ));
+    // A notification sent before the task ended may arrive after the tasks/result answer (it
+    // travels on another stream): no finding.
     msgs.push(
         json!({"jsonrpc": "2.0", "method": "notifications/tasks/status",
                      "params": t25("t1", "working", "2025-11-25T10:30:06Z")}),
     );
+    // The answer to a tasks/get sent after the tasks/result answer cannot have been overtaken.
+    msgs.extend(v25_get(
+        3,
+        "t1",
+        t25("t1", "working", "2025-11-25T10:30:06Z"),
+    ));
     let r = feed(&mut c, &msgs);
-    assert_issue(&r[4], "history-leaves-terminal", "/params/status");
+    assert!(history(&r[4]).is_empty(), "{:#?}", r[4].issues);
+    assert_issue(&r[6], "history-leaves-terminal", "/result/status");
 }
 
 #[test]
@@ -447,6 +465,11 @@ fn last_updated_backwards_compares_instants() {
         "history-last-updated-backwards",
         "/result/lastUpdatedAt",
     );
+    // Never stated by the spec: a warning that names its §E entry.
+    let issue = issue_of(&r[5], "history-last-updated-backwards");
+    assert_eq!(issue.severity, Severity::Warning);
+    assert!(issue.message.contains("(§E 18: "), "{}", issue.message);
+    assert!(r[5].valid);
     assert!(history(&r[7]).is_empty(), "{:#?}", r[7].issues);
 }
 
@@ -726,7 +749,7 @@ fn unknown_task() {
             .iter()
             .find(|i| i.code == "history-unknown-task")
             .map(|i| i.severity),
-        Some(mcp_tasks_wasm::validate::Severity::Warning)
+        Some(Severity::Warning)
     );
     // Once per task id.
     assert!(history(&r[2]).is_empty());
@@ -808,6 +831,566 @@ fn reports_serialize_camel_case() {
     assert_eq!(t[0]["finalStatus"], json!("working"));
     assert_eq!(t[0]["events"][0]["source"], json!("create"));
     assert_eq!(t[0]["events"][0]["at"], json!("2026-07-28T10:30:00Z"));
+}
+
+// ---- messages overtake each other ----------------------------------------------------------
+
+fn status25(task: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": task})
+}
+
+fn status26(task: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/tasks", "params": task})
+}
+
+fn call25(id: i64) -> Value {
+    req(
+        json!(id),
+        "tools/call",
+        json!({"name": "build", "arguments": {}, "task": {"ttl": 60000}}),
+    )
+}
+
+fn statuses(t: &mcp_tasks_wasm::conversation::TaskTimeline) -> Vec<Option<TaskStatus>> {
+    t.events.iter().map(|e| e.status).collect()
+}
+
+// The TypeScript SDK's HTTP transport: the status notification of a new task can arrive before
+// the CreateTaskResult that names it; even a fast task's `completed` can.
+#[test]
+fn v25_status_notification_overtakes_create_task_result() {
+    use TaskStatus::*;
+    for (seen_first, at) in [
+        (Working, "2025-11-25T10:30:00Z"), // same instant as the creation
+        (Working, "2025-11-25T10:30:01Z"),
+        (Completed, "2025-11-25T10:30:02Z"),
+        // A fast task ends within the millisecond of its creation: only the order of the
+        // task's life tells the creation came first.
+        (Completed, "2025-11-25T10:30:00Z"),
+    ] {
+        let mut c = Conversation::default();
+        let mut msgs = vec![
+            call25(1),
+            status25(t25("t1", seen_first.as_str(), at)),
+            res(
+                json!(1),
+                json!({"task": t25("t1", "working", "2025-11-25T10:30:00Z")}),
+            ),
+        ];
+        msgs.extend(v25_get(
+            2,
+            "t1",
+            t25("t1", "completed", "2025-11-25T10:30:03Z"),
+        ));
+        let r = feed(&mut c, &msgs);
+        no_history_issues(&r);
+        assert!(r.iter().all(|r| r.valid), "{seen_first:?}: {r:#?}");
+        let t = &c.tasks()[0];
+        assert!(t.issues.is_empty(), "{:#?}", t.issues);
+        assert_eq!(
+            statuses(t),
+            vec![Some(seen_first), Some(Working), Some(Completed)]
+        );
+        assert_eq!(t.events[1].source, TaskEventSource::Create);
+        assert_eq!(t.final_status, Some(Completed));
+    }
+}
+
+#[test]
+fn v26_status_notification_overtakes_create_task_result() {
+    let mut c = Conversation::default();
+    let mut msgs = vec![
+        req26(1, "tools/call", json!({"name": "build", "arguments": {}})),
+        status26(completed26("t1", "2026-07-28T10:30:01Z", "done")),
+        res(json!(1), create26("t1")),
+    ];
+    msgs.extend(v26_get(
+        2,
+        "t1",
+        completed26("t1", "2026-07-28T10:30:01Z", "done"),
+    ));
+    let r = feed(&mut c, &msgs);
+    no_history_issues(&r);
+    let t = &c.tasks()[0];
+    assert!(t.issues.is_empty(), "{:#?}", t.issues);
+    // The overtaken creation is on the timeline but is not the current status.
+    assert_eq!(t.final_status, Some(TaskStatus::Completed));
+}
+
+// A tasks/get answered before the task ended arrives after the notification of its end.
+#[test]
+fn overtaken_snapshot_is_not_current_and_does_not_leave_terminal() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.push(req(json!(2), "tasks/get", json!({"taskId": "t1"})));
+    msgs.push(status25(t25("t1", "completed", "2025-11-25T10:30:05Z")));
+    msgs.push(res(json!(2), t25("t1", "working", "2025-11-25T10:30:03Z")));
+    let r = feed(&mut c, &msgs);
+    no_history_issues(&r);
+    assert_eq!(c.tasks()[0].final_status, Some(TaskStatus::Completed));
+}
+
+// The answer to a request sent after `completed` was seen cannot have been overtaken: an older
+// stamp is a stale read (a warning naming §E 18), not a task leaving its terminal status.
+#[test]
+fn stale_read_after_terminal_is_a_warning() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.push(status25(t25("t1", "completed", "2025-11-25T10:30:05Z")));
+    msgs.extend(v25_get(
+        2,
+        "t1",
+        t25("t1", "working", "2025-11-25T10:30:03Z"),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert_eq!(
+        history(&r[4]),
+        vec![(
+            "history-last-updated-backwards".to_string(),
+            "/result/lastUpdatedAt".to_string()
+        )]
+    );
+    assert!(r[4].valid);
+    assert!(issue_of(&r[4], "history-last-updated-backwards")
+        .message
+        .contains("§E 18"));
+    assert_eq!(c.tasks()[0].final_status, Some(TaskStatus::Completed));
+}
+
+// Stamped at the same instant as the terminal snapshot or later: the task left it, in whichever
+// order the two arrived.
+#[test]
+fn leaving_terminal_is_judged_on_the_task_clock() {
+    // Same instant, arriving after: leaves.
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.push(req(json!(2), "tasks/get", json!({"taskId": "t1"})));
+    msgs.push(status25(t25("t1", "completed", "2025-11-25T10:30:05Z")));
+    msgs.push(res(json!(2), t25("t1", "working", "2025-11-25T10:30:05Z")));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[4], "history-leaves-terminal", "/result/status");
+
+    // A later working arrived first, the earlier completed second: leaves, reported on the
+    // terminal snapshot, naming the message that showed the later status.
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.push(req(json!(2), "tasks/get", json!({"taskId": "t1"})));
+    msgs.push(status25(t25("t1", "working", "2025-11-25T10:30:07Z")));
+    msgs.push(res(
+        json!(2),
+        t25("t1", "completed", "2025-11-25T10:30:05Z"),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[4], "history-leaves-terminal", "/result/status");
+    let m = &issue_of(&r[4], "history-leaves-terminal").message;
+    assert!(m.contains("message 3"), "{m}");
+    // Two different terminal statuses never both hold, whatever their stamps.
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.push(req(json!(2), "tasks/get", json!({"taskId": "t1"})));
+    msgs.push(status25(t25("t1", "failed", "2025-11-25T10:30:07Z")));
+    msgs.push(res(
+        json!(2),
+        t25("t1", "completed", "2025-11-25T10:30:05Z"),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[4], "history-leaves-terminal", "/result/status");
+}
+
+// A CreateTaskResult answering a request sent after its task id was seen was not overtaken: a
+// server reusing the id of a completed task shows the task leaving `completed`.
+#[test]
+fn create_task_result_after_the_task_was_seen_is_judged() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend(v25_get(
+        2,
+        "t1",
+        t25("t1", "completed", "2025-11-25T10:30:05Z"),
+    ));
+    msgs.push(call25(3));
+    msgs.push(res(
+        json!(3),
+        json!({"task": t25("t1", "working", "2025-11-25T10:30:06Z")}),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[5], "history-leaves-terminal", "/result/task/status");
+}
+
+// A V25 cancel answered while the task's `completed` was on its way, stamped before it: the
+// task was cancelled first and then shown completed, which is leaving `cancelled`.
+#[test]
+fn v25_cancel_overtaken_by_the_end_of_the_task() {
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.push(req(json!(2), "tasks/cancel", json!({"taskId": "t1"})));
+    msgs.push(status25(t25("t1", "completed", "2025-11-25T10:30:06Z")));
+    msgs.push(res(
+        json!(2),
+        t25("t1", "cancelled", "2025-11-25T10:30:05Z"),
+    ));
+    let r = feed(&mut c, &msgs);
+    assert!(
+        !has(&r[4], "cancel-terminal", "/result"),
+        "{:#?}",
+        r[4].issues
+    );
+    assert_issue(&r[4], "history-leaves-terminal", "/result/status");
+}
+
+// A notification about a task no CreateTaskResult named yet: the judgement is held on the
+// timeline, never put in the notification's report, and dropped once a CreateTaskResult names
+// the task. A request about a task nothing named is reported at once.
+#[test]
+fn unknown_task_from_a_notification_is_held_on_the_timeline() {
+    let mut c = Conversation::default();
+    c.observe(&call25(1));
+    let r = c.observe(&status25(t25("t9", "working", "2025-11-25T10:30:01Z")));
+    assert!(history(&r).is_empty(), "{:#?}", r.issues);
+    let held = |c: &Conversation| {
+        c.tasks()[0]
+            .issues
+            .iter()
+            .filter(|i| i.code == "history-unknown-task")
+            .map(|i| (i.severity, i.path.clone(), i.message.clone()))
+            .collect::<Vec<_>>()
+    };
+    let h = held(&c);
+    assert_eq!(h.len(), 1);
+    assert_eq!(h[0].0, Severity::Warning);
+    assert_eq!(h[0].1, "/params/taskId");
+    assert!(h[0].2.starts_with("message 1:"), "{}", h[0].2);
+    // A tasks/get of the id the client learned from the notification is not unknown.
+    let r = feed(
+        &mut c,
+        &v25_get(2, "t9", t25("t9", "working", "2025-11-25T10:30:02Z")),
+    );
+    no_history_issues(&r);
+    assert_eq!(held(&c).len(), 1);
+    // The CreateTaskResult that was overtaken.
+    let r = c.observe(&res(
+        json!(1),
+        json!({"task": t25("t9", "working", "2025-11-25T10:30:00Z")}),
+    ));
+    assert!(history(&r).is_empty(), "{:#?}", r.issues);
+    assert!(held(&c).is_empty());
+    assert!(c.tasks()[0].issues.is_empty());
+}
+
+// ---- rules across messages: §D 30, 41, 90 ---------------------------------------------------
+
+fn related(task: &str) -> Value {
+    json!({"io.modelcontextprotocol/related-task": {"taskId": task}})
+}
+
+fn v25_result(id: i64, task: &str, result: Value) -> [Value; 2] {
+    [
+        req(json!(id), "tasks/result", json!({"taskId": task})),
+        res(json!(id), with(result, "_meta", related(task))),
+    ]
+}
+
+// Python mcp 1.30 answers tasks/result of a failed tool task with `_meta` alone.
+#[test]
+fn empty_task_result() {
+    let failed = t25("t1", "failed", "2025-11-25T10:30:05Z");
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend(v25_get(2, "t1", failed.clone()));
+    msgs.extend(v25_result(3, "t1", json!({})));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[5], "history-empty-task-result", "/result");
+    assert!(!r[5].valid);
+    assert_eq!(c.tasks()[0].issues.len(), 1);
+
+    // A tools/call task: a result without `content` is no CallToolResult, whatever the status.
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend(v25_result(2, "t1", json!({"structuredContent": {"x": 1}})));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[3], "history-empty-task-result", "/result");
+
+    // Legal answers: a CallToolResult (isError or not), the JSON-RPC error.
+    for answer in [
+        json!({"content": [{"type": "text", "text": "boom"}], "isError": true}),
+        json!({"content": []}),
+    ] {
+        let mut c = Conversation::default();
+        let mut msgs = Vec::new();
+        msgs.extend(v25_create(1, "t1"));
+        msgs.extend(v25_get(2, "t1", failed.clone()));
+        msgs.extend(v25_result(3, "t1", answer));
+        no_history_issues(&feed(&mut c, &msgs));
+    }
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend(v25_get(2, "t1", failed.clone()));
+    msgs.push(req(json!(3), "tasks/result", json!({"taskId": "t1"})));
+    msgs.push(err(json!(3), -32603, "tool crashed"));
+    no_history_issues(&feed(&mut c, &msgs));
+
+    // A task whose request the conversation did not see (its notification came first): only a
+    // failed task's answer with neither content nor isError is judged, when the failure is seen
+    // before or after the answer.
+    let mut c = Conversation::default();
+    let mut msgs = vec![status25(failed.clone())];
+    msgs.extend(v25_result(1, "t1", json!({})));
+    let r = feed(&mut c, &msgs);
+    assert_issue(&r[2], "history-empty-task-result", "/result");
+    let mut c = Conversation::default();
+    let mut msgs = vec![status25(t25("t1", "working", "2025-11-25T10:30:01Z"))];
+    msgs.extend(v25_result(1, "t1", json!({})));
+    msgs.extend(v25_get(2, "t1", failed.clone()));
+    let r = feed(&mut c, &msgs);
+    assert!(history(&r[2]).is_empty(), "{:#?}", r[2].issues);
+    assert_issue(&r[4], "history-empty-task-result", "/result/status");
+    let mut c = Conversation::default();
+    let mut msgs = vec![status25(t25("t1", "completed", "2025-11-25T10:30:05Z"))];
+    msgs.extend(v25_result(1, "t1", json!({"action": "accept"})));
+    no_history_issues(&feed(&mut c, &msgs));
+
+    // A cancelled task's tasks/result is undefined (§E 16): not judged.
+    let mut c = Conversation::default();
+    let mut msgs = Vec::new();
+    msgs.extend(v25_create(1, "t1"));
+    msgs.push(req(json!(2), "tasks/cancel", json!({"taskId": "t1"})));
+    msgs.push(res(
+        json!(2),
+        t25("t1", "cancelled", "2025-11-25T10:30:05Z"),
+    ));
+    msgs.extend(v25_result(3, "t1", json!({})));
+    no_history_issues(&feed(&mut c, &msgs));
+}
+
+fn tools_list(id: i64) -> [Value; 2] {
+    [
+        req(json!(id), "tools/list", json!({})),
+        res(
+            json!(id),
+            json!({"tools": [
+                {"name": "research", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
+                {"name": "echo", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "forbidden"}},
+                {"name": "add", "inputSchema": {"type": "object"}},
+                {"name": "slow", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}}
+            ]}),
+        ),
+    ]
+}
+
+fn plain_call(id: i64, tool: &str) -> Value {
+    req(
+        json!(id),
+        "tools/call",
+        json!({"name": tool, "arguments": {}}),
+    )
+}
+
+fn task_call(id: i64, tool: &str) -> Value {
+    req(
+        json!(id),
+        "tools/call",
+        json!({"name": tool, "arguments": {}, "task": {"ttl": 60000}}),
+    )
+}
+
+fn with_tools(more: &[Value]) -> Vec<ObserveReport> {
+    let mut c = Conversation::default();
+    let mut msgs = tools_list(0).to_vec();
+    msgs.extend_from_slice(more);
+    feed(&mut c, &msgs)
+}
+
+#[test]
+fn required_tool_called_without_a_task() {
+    // SDK 1.32.2 answers an isError result "requires task augmentation".
+    let r = with_tools(&[
+        plain_call(1, "research"),
+        res(
+            json!(1),
+            json!({"content": [{"type": "text", "text": "Tool research requires task augmentation"}], "isError": true}),
+        ),
+        plain_call(2, "research"),
+        err(json!(2), -32602, "requires task augmentation"),
+    ]);
+    assert_issue(&r[3], "history-required-tool-answered", "/result");
+    assert_eq!(
+        issue_of(&r[3], "history-required-tool-answered").severity,
+        Severity::Error
+    );
+    assert_issue(&r[5], "history-required-tool-answered", "/error/code");
+    // -32601 (and -32600, §E 11) are the answers; other tools and task calls are not judged.
+    let r = with_tools(&[
+        plain_call(1, "research"),
+        err(json!(1), -32601, "Method not found"),
+        plain_call(2, "research"),
+        err(json!(2), -32600, "Invalid request"),
+        plain_call(3, "slow"),
+        res(json!(3), json!({"content": []})),
+        plain_call(4, "unlisted"),
+        res(json!(4), json!({"content": [], "isError": true})),
+        task_call(5, "research"),
+        res(
+            json!(5),
+            json!({"task": t25("t1", "working", "2025-11-25T10:30:00Z")}),
+        ),
+    ]);
+    no_history_issues(&r);
+    // Without the tools/list answer there is nothing to go by.
+    let mut c = Conversation::default();
+    let r = feed(
+        &mut c,
+        &[
+            plain_call(1, "research"),
+            res(json!(1), json!({"content": [], "isError": true})),
+        ],
+    );
+    no_history_issues(&r);
+}
+
+#[test]
+fn forbidden_tool_called_with_a_task() {
+    for tool in ["echo", "add"] {
+        let r = with_tools(&[
+            task_call(1, tool),
+            res(
+                json!(1),
+                json!({"task": t25("t1", "working", "2025-11-25T10:30:00Z")}),
+            ),
+            task_call(2, tool),
+            err(json!(2), -32602, "Tool does not support task augmentation"),
+            task_call(3, tool),
+            err(json!(3), -32601, "Method not found"),
+        ]);
+        assert_issue(&r[3], "history-forbidden-tool-task", "/result/task");
+        assert_eq!(
+            issue_of(&r[3], "history-forbidden-tool-task").severity,
+            Severity::Error
+        );
+        // SHOULD -32601: a warning.
+        assert_issue(&r[5], "history-forbidden-tool-code", "/error/code");
+        assert_eq!(
+            issue_of(&r[5], "history-forbidden-tool-code").severity,
+            Severity::Warning
+        );
+        assert!(history(&r[7]).is_empty(), "{:#?}", r[7].issues);
+    }
+    // The list changed: the old entries no longer count.
+    let r = with_tools(&[
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}),
+        task_call(1, "echo"),
+        res(
+            json!(1),
+            json!({"task": t25("t1", "working", "2025-11-25T10:30:00Z")}),
+        ),
+    ]);
+    no_history_issues(&r);
+}
+
+#[test]
+fn v26_cancel_of_terminal_task_refused() {
+    let cancel_after = |answer: Value, task: Value| {
+        let mut c = Conversation::default();
+        let mut msgs = Vec::new();
+        msgs.extend(v26_create(1, "t1"));
+        msgs.extend(v26_get(2, "t1", task));
+        msgs.push(req26(3, "tasks/cancel", json!({"taskId": "t1"})));
+        msgs.push(answer);
+        feed(&mut c, &msgs)
+    };
+    let done = completed26("t1", "2026-07-28T10:30:05Z", "ok");
+    let r = cancel_after(
+        err(json!(3), -32602, "Task already completed"),
+        done.clone(),
+    );
+    assert_issue(&r[5], "history-cancel-terminal-refused", "/error");
+    assert!(!r[5].valid);
+    let r = cancel_after(err(json!(3), -32603, "cannot cancel"), done.clone());
+    assert_issue(&r[5], "history-cancel-terminal-refused", "/error");
+    // The ack; refusals of the request itself; a task not seen terminal.
+    no_history_issues(&cancel_after(
+        res(json!(3), json!({"resultType": "complete"})),
+        done.clone(),
+    ));
+    no_history_issues(&cancel_after(
+        err(json!(3), -32021, "Missing required client capability"),
+        done.clone(),
+    ));
+    no_history_issues(&cancel_after(
+        err(json!(3), -32602, "Task not found"),
+        t26("t1", "working", "2026-07-28T10:30:01Z"),
+    ));
+    // -32602 once the task's ttlMs had certainly run out: it may have been forgotten.
+    let expired = with(done, "ttlMs", json!(1000));
+    no_history_issues(&cancel_after(
+        err(json!(3), -32602, "Task not found"),
+        expired,
+    ));
+}
+
+// ---- the bundled samples ---------------------------------------------------------------------
+
+fn run_sample(text: &str) -> (Vec<ObserveReport>, Conversation) {
+    let mut c = Conversation::default();
+    let reports = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| c.observe_text(l))
+        .collect();
+    (reports, c)
+}
+
+// Traffic shaped like the TypeScript SDK's over HTTP: notifications overtake the
+// CreateTaskResult and a poll's answer; not one issue, and no task timeline holds one.
+#[test]
+fn sample_reordered_healthy_has_no_issue() {
+    let (reports, c) = run_sample(include_str!("../samples/v2025-reordered-healthy.jsonl"));
+    for r in &reports {
+        assert!(r.issues.is_empty(), "message {}: {:#?}", r.index, r.issues);
+    }
+    let tasks = c.tasks();
+    assert_eq!(tasks.len(), 2);
+    for t in &tasks {
+        assert!(t.issues.is_empty(), "{}: {:#?}", t.task_id, t.issues);
+        assert_eq!(t.final_status, Some(TaskStatus::Completed));
+    }
+}
+
+// The peers' bugs of PEERS.md §7 and the §D 65 / §D 90 findings, in the violation samples.
+#[test]
+fn violation_samples_show_the_cross_message_rules() {
+    let found = |text: &str| -> Vec<(String, Severity)> {
+        run_sample(text)
+            .0
+            .iter()
+            .flat_map(|r| r.issues.iter().map(|i| (i.code.clone(), i.severity)))
+            .collect()
+    };
+    let v25 = found(include_str!("../samples/v2025-violations.jsonl"));
+    for code in [
+        "history-required-tool-answered",
+        "history-empty-task-result",
+        "history-leaves-terminal",
+    ] {
+        assert!(v25.contains(&(code.to_string(), Severity::Error)), "{code}");
+    }
+    assert!(v25.contains(&(
+        "history-last-updated-backwards".to_string(),
+        Severity::Warning
+    )));
+    let v26 = found(include_str!("../samples/v2026-violations.jsonl"));
+    for code in ["history-cancel-terminal-refused", "task-zero-ms"] {
+        assert!(v26.contains(&(code.to_string(), Severity::Error)), "{code}");
+    }
 }
 
 // ---- properties ----------------------------------------------------------------------------

@@ -8,6 +8,47 @@
 //! * `task`: per-task memory and the history rules.
 //!
 //! Nothing here panics or fails: every input gives an [`ObserveReport`].
+//!
+//! # Messages overtake each other
+//!
+//! The messages of one conversation travel on several streams (the answer to each request, a
+//! notification stream, …), so the order in which they are observed is not the order in which
+//! they were sent: with the TypeScript SDK's HTTP transport a `notifications/tasks/status` can
+//! arrive before the `CreateTaskResult` of its task. The checker judges what such legal
+//! reorderings cannot explain, and nothing else:
+//!
+//! * A `CreateTaskResult` observed after other messages about its task shows the task's first
+//!   state: it is recorded on the timeline, but it is not the task's current status and is
+//!   never taken for a task leaving a terminal status or going back in time.
+//! * A snapshot stamped (`lastUpdatedAt`) earlier than one already seen is an older state that
+//!   arrived late: it does not become the current status, and a non-terminal snapshot stamped
+//!   before a terminal one is history, not a task leaving the terminal status. One stamped at
+//!   the same instant as the terminal one or later, or without a usable stamp, did leave it
+//!   (`history-leaves-terminal`, an error), and so did a task seen in a terminal status at `t`
+//!   and in another status stamped after `t`, in whichever order they arrived.
+//! * "Causally after": the answer to a request sent after message `i` was observed shows the
+//!   task as it was after message `i` was sent, whatever the streams. Such an answer stamped
+//!   earlier than a `lastUpdatedAt` observed before its request was sent is
+//!   `history-last-updated-backwards`, a warning only (monotonic `lastUpdatedAt` is derived, never
+//!   stated, §E 18), and after a V25 `tasks/result` answer (the task was terminal then) such an
+//!   answer showing a non-terminal status, not stamped earlier than what was seen, is
+//!   `history-leaves-terminal`. A notification is never causally after anything.
+//! * Unknown task ids: a request naming a task no earlier message named is reported at once
+//!   (`history-unknown-task`, a warning): a requestor learns task ids only from messages it
+//!   received, so no reordering explains it. A notification naming a task no `CreateTaskResult`
+//!   named yet is not judged in its report, since the `CreateTaskResult` may still be on its
+//!   way: the judgement is held on the task's timeline ([`Conversation::tasks`] carries the
+//!   `history-unknown-task` warning while no `CreateTaskResult` has named the task, and drops it
+//!   once one does). Reports stay final the moment they are returned; only a timeline, which is
+//!   "so far" by nature, can change its mind.
+//!
+//! # Rules that need more than one message
+//!
+//! Besides the task histories: the §D 41 `taskSupport` rules once a V25 `tools/list` answer has
+//! named the tool (`history-required-tool-answered`, `history-forbidden-tool-task`,
+//! `history-forbidden-tool-code`); a V25 `tasks/result` answer that is not what the request
+//! would have returned (§D 30, `history-empty-task-result`); a 2026-07-28 `tasks/cancel` of a
+//! task seen terminal answered with an error (§D 90, `history-cancel-terminal-refused`).
 
 mod shape;
 mod task;
@@ -123,11 +164,23 @@ pub struct ObserveReport {
 
 /// A request awaiting its response.
 struct Pending {
+    /// The number of the request in the conversation.
+    index: usize,
     method: String,
     task_id: Option<String>,
     declares_extension: bool,
     /// `tasks/update`: the keys this request marked answered.
     answered: Vec<String>,
+    /// `tools/call`: the tool's name and whether the call is task-augmented (`params.task`).
+    tool: Option<(String, bool)>,
+}
+
+/// `Tool.execution.taskSupport` as a `tools/list` answer gave it (absent = forbidden, §D 11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TaskSupport {
+    Forbidden,
+    Optional,
+    Required,
 }
 
 /// The history checker over one conversation.
@@ -139,6 +192,9 @@ pub struct Conversation {
     tasks: Vec<TaskState>,
     by_id: HashMap<String, usize>,
     warned_unknown: HashSet<String>,
+    /// The tools the `tools/list` answers named (V25), by name; cleared by
+    /// `notifications/tools/list_changed`.
+    tools: HashMap<String, TaskSupport>,
 }
 
 impl Default for Conversation {
@@ -160,6 +216,7 @@ impl Conversation {
             tasks: Vec::new(),
             by_id: HashMap::new(),
             warned_unknown: HashSet::new(),
+            tools: HashMap::new(),
         }
     }
 
@@ -348,11 +405,22 @@ impl Conversation {
         let task_id = params
             .and_then(|p| shape::str_of(p, "taskId"))
             .map(str::to_string);
+        let tool = (method == "tools/call")
+            .then(|| params.and_then(|p| shape::str_of(p, "name")))
+            .flatten()
+            .map(|name| {
+                let augmented = params
+                    .and_then(|p| p.get("task"))
+                    .is_some_and(Value::is_object);
+                (name.to_string(), augmented)
+            });
         let mut pending = Pending {
+            index,
             method: method.to_string(),
             task_id: None,
             declares_extension: shape::declares_extension(message),
             answered: Vec::new(),
+            tool,
         };
         if !matches!(
             method,
@@ -398,6 +466,10 @@ impl Conversation {
         f: &mut Findings,
         touched: &mut Touched,
     ) {
+        if method == "notifications/tools/list_changed" {
+            self.tools.clear();
+            return;
+        }
         if !matches!(method, "notifications/tasks/status" | "notifications/tasks") {
             return;
         }
@@ -408,7 +480,9 @@ impl Conversation {
             return;
         };
         touched.add(tid);
-        self.check_known(tid, "/params/taskId", f);
+        // A notification may overtake the CreateTaskResult that names its task: the judgement
+        // is held on the task's timeline until one does (see the module docs).
+        let unknown = self.state(tid).is_none();
         let snap = Snapshot {
             task: params,
             base: "/params".to_string(),
@@ -416,8 +490,12 @@ impl Conversation {
             index,
             creates: false,
             quiet_leave: false,
+            asked_at: None,
         };
         if let Some(state) = self.state_mut(tid, version) {
+            if unknown {
+                state.hold_unknown(index, "/params/taskId");
+            }
             state.apply(&snap, f);
         }
     }
@@ -443,10 +521,16 @@ impl Conversation {
         if let Some(t) = asked {
             touched.add(t);
         }
+        if version != Some(ProtocolVersion::V2026) {
+            self.check_tool_answer(message, &req, f);
+        }
         let Some(result) = result else {
             // An error response.
             if let (Some(t), Some(err)) = (asked, message.get("error")) {
                 match req.method.as_str() {
+                    "tasks/cancel" if version == Some(ProtocolVersion::V2026) => {
+                        self.check_cancel_refused(t, err, f);
+                    }
                     "tasks/update" => {
                         if let Some(state) = self.state_mut(t, version) {
                             state.unanswer(&req.answered);
@@ -457,7 +541,7 @@ impl Conversation {
                         let not_found = err.get("code").and_then(Value::as_i64) == Some(-32602);
                         if !not_found && self.state(t).is_some() {
                             if let Some(state) = self.state_mut(t, version) {
-                                state.deliver_payload("error", err.clone(), "/error", f);
+                                state.deliver_payload(index, "error", err.clone(), "/error", f);
                                 state.note(index, TaskEventSource::Result, None);
                             }
                         }
@@ -468,11 +552,12 @@ impl Conversation {
             return;
         };
         match req.method.as_str() {
+            "tools/list" => self.on_tools_list(result),
             "tasks/get" => {
                 self.on_snapshot(
                     result,
                     "/result",
-                    asked,
+                    &req,
                     TaskEventSource::Get,
                     index,
                     version,
@@ -485,7 +570,7 @@ impl Conversation {
                     self.on_snapshot(
                         result,
                         "/result",
-                        asked,
+                        &req,
                         TaskEventSource::Cancel,
                         index,
                         version,
@@ -509,6 +594,7 @@ impl Conversation {
                             index,
                             creates: false,
                             quiet_leave: false,
+                            asked_at: Some(req.index),
                         };
                         if let Some(state) = self.state_mut(tid, version) {
                             state.apply(&snap, f);
@@ -521,7 +607,13 @@ impl Conversation {
                     let mut payload = result.clone();
                     payload.remove("_meta");
                     if let Some(state) = self.state_mut(t, version) {
-                        state.deliver_payload("result", Value::Object(payload), "/result", f);
+                        state.deliver_payload(
+                            index,
+                            "result",
+                            Value::Object(payload),
+                            "/result",
+                            f,
+                        );
                         state.note(index, TaskEventSource::Result, None);
                     }
                 }
@@ -532,6 +624,140 @@ impl Conversation {
         }
     }
 
+    /// A `tools/list` answer (V25): remember each tool's `execution.taskSupport` (absent =
+    /// forbidden, §D 11). A tool whose `execution` is malformed is forgotten (the validator
+    /// reports it). Pages add up; `notifications/tools/list_changed` forgets them all.
+    fn on_tools_list(&mut self, result: &serde_json::Map<String, Value>) {
+        let Some(tools) = result.get("tools").and_then(Value::as_array) else {
+            return;
+        };
+        for tool in tools {
+            let Some(tool) = tool.as_object() else {
+                continue;
+            };
+            let Some(name) = shape::str_of(tool, "name") else {
+                continue;
+            };
+            let support = match tool.get("execution") {
+                None => Some(TaskSupport::Forbidden),
+                Some(Value::Object(e)) => match e.get("taskSupport").map(Value::as_str) {
+                    None => Some(TaskSupport::Forbidden),
+                    Some(Some("forbidden")) => Some(TaskSupport::Forbidden),
+                    Some(Some("optional")) => Some(TaskSupport::Optional),
+                    Some(Some("required")) => Some(TaskSupport::Required),
+                    Some(_) => None,
+                },
+                Some(_) => None,
+            };
+            match support {
+                Some(s) => {
+                    self.tools.insert(name.to_string(), s);
+                }
+                None => {
+                    self.tools.remove(name);
+                }
+            }
+        }
+    }
+
+    /// §D 41 (V25), for a tool the conversation's `tools/list` answers named: a plain call of a
+    /// `required` tool is answered with error -32601 (-32600 accepted, §E 11); a task-augmented
+    /// call of a `forbidden` (or undeclared) tool is not answered with a task (error), and
+    /// should be answered with -32601 (warning otherwise).
+    fn check_tool_answer(&self, message: &Value, req: &Pending, f: &mut Findings) {
+        let Some((name, augmented)) = &req.tool else {
+            return;
+        };
+        let Some(&support) = self.tools.get(name) else {
+            return;
+        };
+        let error = message.get("error");
+        let code = error.and_then(|e| e.get("code")).and_then(Value::as_i64);
+        let result = message.get("result");
+        let created = result
+            .and_then(|r| r.get("task"))
+            .and_then(Value::as_object)
+            .and_then(|t| shape::str_of(t, "taskId"));
+        let answered = match (error, code) {
+            (Some(_), Some(c)) => format!("error {c}"),
+            (Some(_), None) => "an error".to_string(),
+            _ if created.is_some() => "a CreateTaskResult".to_string(),
+            _ if result.and_then(|r| r.get("isError")) == Some(&Value::Bool(true)) => {
+                "an isError result".to_string()
+            }
+            _ => "a result".to_string(),
+        };
+        let path = match (error, code) {
+            (Some(_), Some(_)) => "/error/code",
+            (Some(_), None) => "/error",
+            _ => "/result",
+        };
+        match (support, augmented) {
+            (TaskSupport::Required, false) if !matches!(code, Some(-32601 | -32600)) => {
+                f.push(
+                    None,
+                    Code::RequiredToolAnswered,
+                    path.to_string(),
+                    format!(
+                        "tool \"{name}\" requires a task (tools/list: taskSupport \"required\"), and this plain tools/call was answered with {answered}: the answer must be error -32601 (§D 41)"
+                    ),
+                );
+            }
+            (TaskSupport::Forbidden, true) => {
+                if let Some(tid) = created {
+                    f.push(
+                        Some(tid),
+                        Code::ForbiddenToolTask,
+                        "/result/task".to_string(),
+                        format!(
+                            "tool \"{name}\" does not support tasks (tools/list: taskSupport forbidden or absent), yet this task-augmented tools/call created task {tid}: the answer should be error -32601 (§D 41)"
+                        ),
+                    );
+                } else if code != Some(-32601) {
+                    f.push(
+                        None,
+                        Code::ForbiddenToolCode,
+                        path.to_string(),
+                        format!(
+                            "tool \"{name}\" does not support tasks (tools/list: taskSupport forbidden or absent); this task-augmented tools/call was answered with {answered}, where error -32601 is expected (§D 41)"
+                        ),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// §D 90: a 2026-07-28 `tasks/cancel` of a task seen terminal is acknowledged, never
+    /// refused. Not judged: the refusals of the request itself (-32700, -32600, and -32020,
+    /// -32021, -32022 of §B.f), and -32602 once the task's `ttlMs` had certainly run out by
+    /// the latest `lastUpdatedAt` seen (an expired task may be forgotten, §D 94).
+    fn check_cancel_refused(&self, task_id: &str, err: &Value, f: &mut Findings) {
+        let Some(state) = self.state(task_id) else {
+            return;
+        };
+        let Some(term) = state.terminal_status() else {
+            return;
+        };
+        let code = err.get("code").and_then(Value::as_i64);
+        if matches!(code, Some(-32700 | -32600 | -32020 | -32021 | -32022)) {
+            return;
+        }
+        if code == Some(-32602) && state.ttl_elapsed() {
+            return;
+        }
+        let what = code.map_or("an error".to_string(), |c| format!("error {c}"));
+        f.push(
+            Some(task_id),
+            Code::CancelTerminalRefused,
+            "/error".to_string(),
+            format!(
+                "task {task_id} was {} (terminal), and this tasks/cancel was answered with {what}: under 2026-07-28 a cancel of a terminal task is acknowledged with {{\"resultType\": \"complete\"}} (§D 90)",
+                term.as_str()
+            ),
+        );
+    }
+
     /// A `tasks/get` or V25 `tasks/cancel` answer: a whole task, which must be the one asked
     /// about (§D 34).
     #[allow(clippy::too_many_arguments)]
@@ -539,7 +765,7 @@ impl Conversation {
         &mut self,
         result: &serde_json::Map<String, Value>,
         base: &str,
-        asked: Option<&str>,
+        req: &Pending,
         source: TaskEventSource,
         index: usize,
         version: Option<ProtocolVersion>,
@@ -550,7 +776,7 @@ impl Conversation {
             return;
         };
         touched.add(tid);
-        if let Some(a) = asked {
+        if let Some(a) = req.task_id.as_deref() {
             if a != tid {
                 f.push(
                     Some(a),
@@ -563,8 +789,14 @@ impl Conversation {
         }
         let mut quiet_leave = false;
         // V25: a cancel of a task already terminal must be refused with -32602 (§D 17, 22).
+        // "Already": the terminal sighting was observed before the cancel was sent, or is not
+        // stamped later than the answer (otherwise the task left `cancelled`: leaves-terminal).
         if source == TaskEventSource::Cancel && version != Some(ProtocolVersion::V2026) {
-            if let Some(term) = self.state(tid).and_then(|s| s.terminal) {
+            let at = shape::str_of(result, "lastUpdatedAt").and_then(task::instant);
+            if let Some(term) = self
+                .state(tid)
+                .and_then(|s| s.terminal_for(Some(req.index), at))
+            {
                 f.push(
                     Some(tid),
                     Code::CancelTerminal,
@@ -584,6 +816,7 @@ impl Conversation {
             index,
             creates: false,
             quiet_leave,
+            asked_at: Some(req.index),
         };
         if let Some(state) = self.state_mut(tid, version) {
             state.apply(&snap, f);
@@ -640,8 +873,12 @@ impl Conversation {
             index,
             creates: true,
             quiet_leave: false,
+            asked_at: req.map(|r| r.index),
         };
         if let Some(state) = self.state_mut(tid, version) {
+            if let Some(r) = req {
+                state.created_by.get_or_insert_with(|| r.method.clone());
+            }
             state.apply(&snap, f);
         }
     }

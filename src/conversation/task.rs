@@ -1,5 +1,9 @@
 //! What the conversation remembers about one task, and the history rules applied to every new
-//! sighting of it (§A.c, §B.c, §B.g; §D 20, 21, 28, 87, 93).
+//! sighting of it (§A.c, §B.c, §B.g; §D 20, 21, 28, 30, 87, 93).
+//!
+//! Sightings are judged in the order of the task's own clock (`lastUpdatedAt`), not only in the
+//! order they arrive: messages that travel on different streams may overtake each other (see the
+//! module docs of [`super`]).
 
 use chrono::{DateTime, FixedOffset};
 use serde_json::{Map, Value};
@@ -49,6 +53,25 @@ pub(crate) struct Snapshot<'a> {
     pub creates: bool,
     /// Do not report `history-leaves-terminal` (a more precise code was already given).
     pub quiet_leave: bool,
+    /// The number of the request this message answers; `None` for a notification or an answer
+    /// paired with no request. An answer to a request sent after message `i` was observed shows
+    /// the task as it was after message `i` was sent ("causally after" `i`).
+    pub asked_at: Option<usize>,
+}
+
+impl Snapshot<'_> {
+    /// The message answers a request sent after message `i` was observed.
+    fn after(&self, i: usize) -> bool {
+        self.asked_at.is_some_and(|a| a > i)
+    }
+}
+
+/// A sighting with the status it showed: its message number and `lastUpdatedAt`.
+#[derive(Clone, Copy)]
+struct Seen {
+    index: usize,
+    at: Option<DateTime<FixedOffset>>,
+    status: TaskStatus,
 }
 
 /// A key of `inputRequests` the client answered with `tasks/update`.
@@ -65,24 +88,37 @@ pub(crate) struct TaskState {
     pub task_id: String,
     pub version: Option<ProtocolVersion>,
     pub created_seen: bool,
+    /// The method of the request whose answer created the task (`tools/call`, …), when seen.
+    pub created_by: Option<String>,
     created_at: Option<String>,
-    last_updated: Option<DateTime<FixedOffset>>,
-    /// The status last shown.
+    /// The task's `ttl` / `ttlMs` last shown (`None`: unlimited or never shown).
+    ttl_ms: Option<f64>,
+    /// Running maximum of `lastUpdatedAt` by message number: `(i, t)` means the largest
+    /// `lastUpdatedAt` among messages up to `i` is `t` (pushed only when it grows).
+    maxima: Vec<(usize, DateTime<FixedOffset>)>,
+    /// The status of the newest sighting (by `lastUpdatedAt`, then arrival).
     pub status: Option<TaskStatus>,
-    /// The first terminal status shown: terminal statuses are absorbing.
-    pub terminal: Option<TaskStatus>,
+    /// The first terminal sighting: terminal statuses are absorbing.
+    terminal: Option<Seen>,
+    /// The non-terminal sighting with the latest `lastUpdatedAt`.
+    latest_open: Option<Seen>,
     terminal_result: Option<Value>,
     terminal_error: Option<Value>,
     terminal_message: Option<String>,
     /// The V25 `tasks/result` payload first delivered (a result without `_meta`, or an error).
     v25_payload: Option<(String, Value)>,
-    /// `tasks/result` was answered: the task was terminal then.
-    result_delivered: bool,
+    /// The message number of the first `tasks/result` answer: the task was terminal then.
+    result_delivered: Option<usize>,
+    /// `history-empty-task-result` was reported (once per task).
+    empty_result_flagged: bool,
     /// Every `inputRequests` key ever issued and the request it named.
     input_keys: Map<String, Value>,
     answered: Vec<Answered>,
     events: Vec<TaskEvent>,
     issues: Vec<Issue>,
+    /// `history-unknown-task` held for a notification that named the task before any
+    /// `CreateTaskResult` did: shown on the timeline until a `CreateTaskResult` names it.
+    held_unknown: Option<Issue>,
 }
 
 impl TaskState {
@@ -91,20 +127,87 @@ impl TaskState {
             task_id: task_id.to_string(),
             version,
             created_seen: false,
+            created_by: None,
             created_at: None,
-            last_updated: None,
+            ttl_ms: None,
+            maxima: Vec::new(),
             status: None,
             terminal: None,
+            latest_open: None,
             terminal_result: None,
             terminal_error: None,
             terminal_message: None,
             v25_payload: None,
-            result_delivered: false,
+            result_delivered: None,
+            empty_result_flagged: false,
             input_keys: Map::new(),
             answered: Vec::new(),
             events: Vec::new(),
             issues: Vec::new(),
+            held_unknown: None,
         }
+    }
+
+    /// The latest `lastUpdatedAt` seen.
+    fn last_updated(&self) -> Option<DateTime<FixedOffset>> {
+        self.maxima.last().map(|m| m.1)
+    }
+
+    /// The latest `lastUpdatedAt` among the messages observed before message `i`.
+    fn known_before(&self, i: usize) -> Option<DateTime<FixedOffset>> {
+        let k = self.maxima.partition_point(|m| m.0 < i);
+        k.checked_sub(1)
+            .and_then(|k| self.maxima.get(k))
+            .map(|m| m.1)
+    }
+
+    /// The terminal status the task had when a message answering the request sent at
+    /// `asked_at` and stamped `at` was produced: the first terminal sighting, unless it may have
+    /// come later (observed after the request was sent and stamped after `at`).
+    pub fn terminal_for(
+        &self,
+        asked_at: Option<usize>,
+        at: Option<DateTime<FixedOffset>>,
+    ) -> Option<TaskStatus> {
+        let t = self.terminal?;
+        let causal = asked_at.is_some_and(|a| a > t.index);
+        let later = matches!((at, t.at), (Some(n), Some(t)) if n < t);
+        (causal || !later).then_some(t.status)
+    }
+
+    /// The first terminal status shown, if any.
+    pub fn terminal_status(&self) -> Option<TaskStatus> {
+        self.terminal.map(|t| t.status)
+    }
+
+    /// The task's retention had certainly run out by the latest `lastUpdatedAt` seen (a server
+    /// may forget the task then, §D 26, 94).
+    pub fn ttl_elapsed(&self) -> bool {
+        let (Some(created), Some(ttl), Some(last)) = (
+            self.created_at.as_deref().and_then(instant),
+            self.ttl_ms,
+            self.last_updated(),
+        ) else {
+            return false;
+        };
+        let elapsed = last.signed_duration_since(created).num_milliseconds();
+        elapsed as f64 >= ttl
+    }
+
+    /// A notification named the task before any `CreateTaskResult` did: hold the judgement.
+    pub fn hold_unknown(&mut self, index: usize, path: &str) {
+        if self.created_seen || self.held_unknown.is_some() {
+            return;
+        }
+        self.held_unknown = Some(Issue {
+            severity: Code::UnknownTask.severity(),
+            code: Code::UnknownTask.as_str().to_string(),
+            path: path.to_string(),
+            message: format!(
+                "message {index}: task {} was named by a notification, and no CreateTaskResult in this conversation named it (held until one does: a notification may overtake the CreateTaskResult)",
+                self.task_id
+            ),
+        });
     }
 
     pub fn add_issue(&mut self, index: usize, issue: &Issue) {
@@ -114,12 +217,14 @@ impl TaskState {
     }
 
     pub fn timeline(&self) -> TaskTimeline {
+        let mut issues: Vec<Issue> = self.held_unknown.iter().cloned().collect();
+        issues.extend(self.issues.iter().cloned());
         TaskTimeline {
             task_id: self.task_id.clone(),
             version: self.version,
             events: self.events.clone(),
             final_status: self.status,
-            issues: self.issues.clone(),
+            issues,
         }
     }
 
@@ -144,7 +249,7 @@ impl TaskState {
             if !self.answered.iter().any(|a| &a.key == k) {
                 self.answered.push(Answered {
                     key: k.clone(),
-                    seen_until: self.last_updated,
+                    seen_until: self.last_updated(),
                 });
                 fresh.push(k.clone());
             }
@@ -158,8 +263,18 @@ impl TaskState {
     }
 
     /// A V25 `tasks/result` answer: the payload of a terminal task, the same every time (§D 30).
-    pub fn deliver_payload(&mut self, kind: &str, payload: Value, path: &str, f: &mut Findings) {
-        self.result_delivered = true;
+    pub fn deliver_payload(
+        &mut self,
+        index: usize,
+        kind: &str,
+        payload: Value,
+        path: &str,
+        f: &mut Findings,
+    ) {
+        self.result_delivered.get_or_insert(index);
+        if kind == "result" {
+            self.check_result_payload(&payload, path, f);
+        }
         match &self.v25_payload {
             None => self.v25_payload = Some((kind.to_string(), payload)),
             Some((k, p)) => {
@@ -180,12 +295,52 @@ impl TaskState {
         }
     }
 
+    /// A successful V25 `tasks/result` answer is what the request would have returned (§D 30):
+    /// a CallToolResult for a `tools/call` task; for a task seen `failed` whose request is not
+    /// known, at least a `content` or an `isError` (Python `mcp` 1.30 answers `{_meta}` alone).
+    /// A cancelled task is exempt: its `tasks/result` is undefined (§E 16).
+    fn check_result_payload(&mut self, payload: &Value, path: &str, f: &mut Findings) {
+        if self.empty_result_flagged || self.terminal_status() == Some(TaskStatus::Cancelled) {
+            return;
+        }
+        let has_content = payload.get("content").is_some_and(Value::is_array);
+        let id = self.task_id.clone();
+        let message = match self.created_by.as_deref() {
+            Some("tools/call") if !has_content => format!(
+                "tasks/result answered task {id}, created by tools/call, with a result that is not a CallToolResult (no `content` array): it must be what tools/call would have returned, its CallToolResult or its JSON-RPC error"
+            ),
+            None if !has_content
+                && payload.get("isError").is_none()
+                && self.terminal_status() == Some(TaskStatus::Failed) =>
+            {
+                format!(
+                    "task {id} is failed, yet tasks/result answered a result with neither `content` nor `isError`: a failed task's answer is the request's JSON-RPC error (or an isError tool result)"
+                )
+            }
+            _ => return,
+        };
+        self.empty_result_flagged = true;
+        f.push(Some(&id), Code::EmptyTaskResult, path.to_string(), message);
+    }
+
     /// Applies one sighting of the task, reporting what the history forbids.
+    ///
+    /// Overtaking: a `CreateTaskResult` that arrives after other messages about its task (a
+    /// status notification on another stream can overtake it) shows the task's first state; a
+    /// snapshot stamped earlier than one already seen is an older state that arrived late.
+    /// Neither becomes the task's current status, and neither is taken for a task leaving a
+    /// terminal status. Only an answer to a request sent after a later `lastUpdatedAt` was
+    /// observed cannot have been overtaken: if it shows an earlier one, that is
+    /// `history-last-updated-backwards`, a warning (monotonic `lastUpdatedAt` is never stated,
+    /// §E 18).
     pub fn apply(&mut self, s: &Snapshot<'_>, f: &mut Findings) {
         let id = self.task_id.clone();
         let task = Some(id.as_str());
+        // The creation overtaken by messages about the task that were sent after it.
+        let late_create = s.creates && self.events.first().is_some_and(|e| !s.after(e.index));
         if s.creates {
             self.created_seen = true;
+            self.held_unknown = None;
         }
         // createdAt never changes (§D 28, derived; §E 18).
         if let Some(new) = s.task.get("createdAt").and_then(Value::as_str) {
@@ -207,25 +362,38 @@ impl TaskState {
                 }
             }
         }
-        // lastUpdatedAt never goes backwards (§D 28, derived).
+        for key in ["ttlMs", "ttl"] {
+            if let Some(v) = s.task.get(key) {
+                self.ttl_ms = v.as_f64();
+            }
+        }
         let at = s.task.get("lastUpdatedAt").and_then(Value::as_str);
         let at_instant = at.and_then(instant);
-        if let Some(new) = at_instant {
-            match self.last_updated {
-                Some(old) if new < old => {
+        let newest = self.last_updated();
+        let stale = late_create || matches!((at_instant, newest), (Some(n), Some(o)) if n < o);
+        if !late_create {
+            // An answer that cannot have been overtaken shows an older lastUpdatedAt than one
+            // observed before its request was sent (§D 28, derived; §E 18).
+            if let (Some(n), Some(known)) =
+                (at_instant, s.asked_at.and_then(|a| self.known_before(a)))
+            {
+                if n < known {
                     f.push(
                         task,
                         Code::LastUpdatedBackwards,
                         pointer(&s.base, "lastUpdatedAt"),
                         format!(
-                            "task {id} showed lastUpdatedAt {} before, now {} (earlier)",
-                            old.to_rfc3339(),
-                            new.to_rfc3339()
+                            "task {id} showed lastUpdatedAt {} before this request was sent, and the answer shows {} (earlier) (§E 18: monotonic lastUpdatedAt is never stated by the spec)",
+                            known.to_rfc3339(),
+                            n.to_rfc3339()
                         ),
                     );
                 }
-                Some(old) if new <= old => {}
-                _ => self.last_updated = Some(new),
+            }
+            if let Some(n) = at_instant {
+                if newest.is_none_or(|o| n > o) {
+                    self.maxima.push((s.index, n));
+                }
             }
         }
         let status = s
@@ -239,11 +407,18 @@ impl TaskState {
             .and_then(Value::as_str)
             .map(str::to_string);
         if let Some(st) = status {
-            self.check_status(st, s, f);
+            let seen = Seen {
+                index: s.index,
+                at: at_instant,
+                status: st,
+            };
+            self.check_status(seen, late_create, stale, s, f);
             if st == TaskStatus::InputRequired {
                 self.check_input_requests(s, at_instant, f);
             }
-            self.status = Some(st);
+            if !stale || self.status.is_none() {
+                self.status = Some(st);
+            }
         }
         let input_keys = match (
             status,
@@ -262,20 +437,36 @@ impl TaskState {
         });
     }
 
-    /// Terminal statuses are absorbing and their outcome is frozen (§D 20, 21, 93).
-    fn check_status(&mut self, st: TaskStatus, s: &Snapshot<'_>, f: &mut Findings) {
+    /// Terminal statuses are absorbing and their outcome is frozen (§D 20, 21, 93), judged on
+    /// the task's clock: a non-terminal snapshot stamped before the terminal one is an older
+    /// state that arrived late; one stamped at the same instant or later, or without a usable
+    /// stamp, left the terminal status. `late_create`: the snapshot is the creation,
+    /// overtaken; `stale`: stamped before the newest sighting.
+    fn check_status(
+        &mut self,
+        seen: Seen,
+        late_create: bool,
+        stale: bool,
+        s: &Snapshot<'_>,
+        f: &mut Findings,
+    ) {
         let id = self.task_id.clone();
         let task = Some(id.as_str());
+        let st = seen.status;
+        let path = pointer(&s.base, "status");
         match self.terminal {
-            Some(term) if term != st => {
-                if !s.quiet_leave {
+            Some(term) if term.status != st => {
+                let older =
+                    late_create || matches!((seen.at, term.at), (Some(n), Some(t)) if n < t);
+                // Two terminal statuses can never both hold; an older open state is history.
+                if (st.is_terminal() || !older) && !s.quiet_leave {
                     f.push(
                         task,
                         Code::LeavesTerminal,
-                        pointer(&s.base, "status"),
+                        path,
                         format!(
                             "task {id} was {} (terminal) and now shows {}",
-                            term.as_str(),
+                            term.status.as_str(),
                             st.as_str()
                         ),
                     );
@@ -283,24 +474,61 @@ impl TaskState {
                 return;
             }
             Some(_) => {}
-            None => {
-                if self.result_delivered && !st.is_terminal() && !s.quiet_leave {
-                    f.push(
-                        task,
-                        Code::LeavesTerminal,
-                        pointer(&s.base, "status"),
-                        format!(
-                            "tasks/result already answered for task {id} (so it was terminal), yet it now shows {}",
-                            st.as_str()
-                        ),
-                    );
+            None if st.is_terminal() => {
+                // A non-terminal snapshot stamped later than this terminal one arrived first.
+                if let (Some(open), Some(n)) = (self.latest_open, seen.at) {
+                    if open.at.is_some_and(|o| o > n) && !late_create && !s.quiet_leave {
+                        f.push(
+                            task,
+                            Code::LeavesTerminal,
+                            path.clone(),
+                            format!(
+                                "task {id} shows {} at {}, but message {} showed it {} at {} (later): it left the terminal status",
+                                st.as_str(),
+                                n.to_rfc3339(),
+                                open.index,
+                                open.status.as_str(),
+                                open.at.map(|o| o.to_rfc3339()).unwrap_or_default()
+                            ),
+                        );
+                    }
                 }
-                if st.is_terminal() {
-                    self.terminal = Some(st);
+                self.terminal = Some(seen);
+                if st == TaskStatus::Failed {
+                    // §D 30: a result delivered before the failure was seen.
+                    if let Some(("result", p)) = self
+                        .v25_payload
+                        .as_ref()
+                        .map(|(k, p)| (k.as_str(), p.clone()))
+                    {
+                        self.check_result_payload(&p, &path, f);
+                    }
                 }
             }
+            None => {
+                // tasks/result was answered, so the task was terminal then: an answer to a
+                // request sent after that answer must be terminal too (a notification, or the
+                // answer to an earlier request, may have been overtaken).
+                if let Some(r) = self.result_delivered {
+                    if s.after(r) && !stale && !s.quiet_leave {
+                        f.push(
+                            task,
+                            Code::LeavesTerminal,
+                            path,
+                            format!(
+                                "tasks/result already answered for task {id} (so it was terminal), yet it now shows {}",
+                                st.as_str()
+                            ),
+                        );
+                    }
+                }
+                if !late_create && self.latest_open.is_none_or(|o| later(seen.at, o.at)) {
+                    self.latest_open = Some(seen);
+                }
+                return;
+            }
         }
-        if Some(st) != self.terminal {
+        if Some(st) != self.terminal_status() {
             return;
         }
         for (member, slot) in [
@@ -383,6 +611,15 @@ impl TaskState {
                 self.input_keys.insert(key.clone(), req.clone());
             }
         }
+    }
+}
+
+/// `a` is later than `b`, or `b` has no usable stamp while `a` has one.
+fn later(a: Option<DateTime<FixedOffset>>, b: Option<DateTime<FixedOffset>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a >= b,
+        (_, None) => true,
+        (None, Some(_)) => false,
     }
 }
 

@@ -112,15 +112,20 @@ rules! {
     // ---- whole conversations -------------------------------------------------------------
     LeavesTerminal = "history-leaves-terminal", Error, "20, 93", "A task left a terminal status.";
     CreatedAtChanged = "history-created-at-changed", Error, "28 (derived), §E 18", "A task's `createdAt` changed.";
-    LastUpdatedBackwards = "history-last-updated-backwards", Error, "28 (derived), §E 18", "A task's `lastUpdatedAt` went backwards.";
+    LastUpdatedBackwards = "history-last-updated-backwards", Warning, "28 (derived), §E 18", "An answer to a request sent after a task showed a later `lastUpdatedAt` shows an earlier one (monotonic `lastUpdatedAt` is never stated, §E 18; an older snapshot that merely overtook a newer one on another stream is no issue).";
     TerminalPayloadChanged = "history-terminal-payload-changed", Error, "20, 21, 93", "A terminal task's payload (result, error, status message) changed.";
     InputKeyReused = "history-input-key-reused", Error, "87", "An `inputRequests` key was reused for a different request, or after it was answered.";
-    UnknownTask = "history-unknown-task", Warning, "35, 86", "A message names a task the conversation never saw created.";
+    UnknownTask = "history-unknown-task", Warning, "35, 86", "A request names a task the conversation never saw; a notification about a task no `CreateTaskResult` named (held on the task's timeline until one does).";
     UnmatchedResponse = "history-unmatched-response", Warning, "JSON-RPC", "A response whose `id` matches no request seen before.";
     DuplicateRequestId = "history-duplicate-request-id", Warning, "JSON-RPC", "A request reused the `id` of a request still awaiting its answer.";
     VersionSwitch = "history-version-switch", Error, "§C", "An answer whose shape belongs to the other version than the conversation's.";
     CreateTaskUndeclared = "history-create-task-undeclared", Error, "77", "A `CreateTaskResult` answered a request whose `_meta` did not declare the extension.";
     TaskIdMismatch = "history-task-id-mismatch", Error, "14, 34", "An answer names another task than the request asked about.";
+    EmptyTaskResult = "history-empty-task-result", Error, "30", "A V25 `tasks/result` answer is what the request would have returned: a CallToolResult (`content` array) for a `tools/call` task, and never a result with neither `content` nor `isError` for a task seen `failed`.";
+    RequiredToolAnswered = "history-required-tool-answered", Error, "41, §E 11", "A plain (non-augmented) `tools/call` of a tool whose `tools/list` entry says `taskSupport: \"required\"` is answered with error -32601 (-32600 accepted, §E 11), never a result.";
+    ForbiddenToolTask = "history-forbidden-tool-task", Error, "41", "A task-augmented `tools/call` of a tool whose `tools/list` entry forbids tasks (`taskSupport` `\"forbidden\"` or absent) is not answered with a `CreateTaskResult`.";
+    ForbiddenToolCode = "history-forbidden-tool-code", Warning, "41", "A task-augmented `tools/call` of a tool whose `tools/list` entry forbids tasks should be answered with error -32601.";
+    CancelTerminalRefused = "history-cancel-terminal-refused", Error, "90, §E 4", "A 2026-07-28 `tasks/cancel` of a task known to be terminal is acknowledged with `{resultType: \"complete\"}`, not refused with an error.";
 }
 
 #[cfg(test)]
