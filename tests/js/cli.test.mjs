@@ -37,9 +37,11 @@ const codesOf = (doc) => new Set(doc.reports.flatMap((r) => r.issues.map((i) => 
 const SAMPLES = {
   "v2025-healthy.jsonl": { code: 0, tasks: 2, codes: [] },
   "v2026-healthy.jsonl": { code: 0, tasks: 3, codes: [] },
+  // Legal reorderings (a status notification before its CreateTaskResult, an overtaken poll).
+  "v2025-reordered-healthy.jsonl": { code: 0, tasks: 2, codes: [] },
   "v2025-violations.jsonl": {
     code: 1,
-    tasks: 2,
+    tasks: 3,
     codes: [
       "task-negative-ms",
       "timestamp-format",
@@ -54,6 +56,8 @@ const SAMPLES = {
       "history-task-id-mismatch",
       "history-unknown-task",
       "history-unmatched-response",
+      "history-required-tool-answered",
+      "history-empty-task-result",
     ],
   },
   "v2026-violations.jsonl": {
@@ -73,6 +77,8 @@ const SAMPLES = {
       "history-task-id-mismatch",
       "history-version-switch",
       "history-duplicate-request-id",
+      "history-cancel-terminal-refused",
+      "task-zero-ms",
     ],
   },
 };
