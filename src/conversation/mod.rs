@@ -137,7 +137,9 @@ pub struct TaskTimeline {
     pub events: Vec<TaskEvent>,
     /// The status last shown; `null` if no message showed one.
     pub final_status: Option<TaskStatus>,
-    /// The history issues about this task (their messages name the message number).
+    /// The history issues about this task (their messages name the message number). Besides
+    /// the issues of the message reports: `history-unknown-task` while the task was named by a
+    /// notification and by no `CreateTaskResult` (a judgement held, see the module docs).
     pub issues: Vec<Issue>,
 }
 
@@ -250,7 +252,9 @@ impl Conversation {
         wrap(index, report, Vec::new(), Findings::default())
     }
 
-    /// Every task seen so far, in the order first seen.
+    /// Every task seen so far, in the order first seen. Call it once the conversation is over
+    /// for the final judgement: a `history-unknown-task` held for a notification stays on a
+    /// timeline only while no `CreateTaskResult` named the task.
     pub fn tasks(&self) -> Vec<TaskTimeline> {
         self.tasks.iter().map(TaskState::timeline).collect()
     }

@@ -44,6 +44,9 @@ impl Conversation {
     }
 
     /// Every task seen so far, in the order first seen, with its events and history issues.
+    /// Read it once the conversation is over: a notification about a task no `CreateTaskResult`
+    /// named yet is judged here (`history-unknown-task`), not in the notification's report,
+    /// since the `CreateTaskResult` may have been overtaken.
     #[wasm_bindgen(unchecked_return_type = "TaskTimeline[]")]
     pub fn tasks(&self) -> Result<JsValue, JsError> {
         to_js(&self.inner.tasks())
