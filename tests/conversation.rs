@@ -1271,10 +1271,11 @@ fn forbidden_tool_called_with_a_task() {
             task_call(3, tool),
             err(json!(3), -32601, "Method not found"),
         ]);
+        // §D 41 says the server SHOULD answer -32601: a task is a warning, not an error.
         assert_issue(&r[3], "history-forbidden-tool-task", "/result/task");
         assert_eq!(
             issue_of(&r[3], "history-forbidden-tool-task").severity,
-            Severity::Error
+            Severity::Warning
         );
         // SHOULD -32601: a warning.
         assert_issue(&r[5], "history-forbidden-tool-code", "/error/code");

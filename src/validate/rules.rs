@@ -123,7 +123,7 @@ rules! {
     TaskIdMismatch = "history-task-id-mismatch", Error, "14, 34", "An answer names another task than the request asked about.";
     EmptyTaskResult = "history-empty-task-result", Error, "30", "A V25 `tasks/result` answer is what the request would have returned: a CallToolResult (`content` array) for a `tools/call` task, and never a result with neither `content` nor `isError` for a task seen `failed`.";
     RequiredToolAnswered = "history-required-tool-answered", Error, "41, §E 11", "A plain (non-augmented) `tools/call` of a tool whose `tools/list` entry says `taskSupport: \"required\"` is answered with error -32601 (-32600 accepted, §E 11), never a result.";
-    ForbiddenToolTask = "history-forbidden-tool-task", Error, "41", "A task-augmented `tools/call` of a tool whose `tools/list` entry forbids tasks (`taskSupport` `\"forbidden\"` or absent) is not answered with a `CreateTaskResult`.";
+    ForbiddenToolTask = "history-forbidden-tool-task", Warning, "41", "A task-augmented `tools/call` of a tool whose `tools/list` entry forbids tasks (`taskSupport` `\"forbidden\"` or absent) should be refused with -32601 (SHOULD), not answered with a `CreateTaskResult`.";
     ForbiddenToolCode = "history-forbidden-tool-code", Warning, "41", "A task-augmented `tools/call` of a tool whose `tools/list` entry forbids tasks should be answered with error -32601.";
     CancelTerminalRefused = "history-cancel-terminal-refused", Error, "90, §E 4", "A 2026-07-28 `tasks/cancel` of a task known to be terminal is acknowledged with `{resultType: \"complete\"}`, not refused with an error.";
 }
