@@ -5,19 +5,38 @@
 //
 // Transport-agnostic: the host gives `request(method, params) → Promise<result>` (a JSON-RPC error
 // as a rejected promise with `code`, `message`, `data`; a retry hint as `retryAfterMs` on the
-// rejection) and feeds notifications to `notify()`.
+// rejection), feeds notifications to `notify()` and the server's own requests to
+// `handleRequest()`. Or the client opens its own Streamable HTTP connection:
+// `TaskClient.connect(url)` (http.js), which learns the protocol version from the server.
+//
+// The version: an explicit `protocolVersion` wins; else the one the session negotiated
+// (`TaskClient.connect`, `requestVia(sdkClient)`); else 2026-07-28, switching to 2025-11-25 when
+// a `tools/call` is answered the 2025 way.
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
 import { TaskScheduler, validateMessage } from "./mcp_tasks_wasm.js";
+import { HttpConnection } from "./http.js";
 
 /**
  * @typedef {import("./mcp_tasks_wasm.js").ProtocolVersion} ProtocolVersion
  * @typedef {Record<string, unknown>} JsonObject
  * @typedef {{ code: number, message: string, data?: unknown }} JsonRpcError
- * @typedef {(method: string, params: JsonObject) => Promise<JsonObject>} RequestFn Sends one
- *   request and resolves with its `result`. A JSON-RPC error rejects with an object (an Error or
- *   not) carrying `code`, `message` and `data`; a transport failure rejects with anything else.
- *   A rejection carrying `retryAfterMs` (a non-negative number of ms, e.g. from an HTTP
- *   `Retry-After` or a 429) is a retry hint: a failed `tasks/get` is not retried sooner.
+ * @typedef {((method: string, params: JsonObject) => Promise<JsonObject>) & { session?: RequestSession }} RequestFn
+ *   Sends one request and resolves with its `result`. A JSON-RPC error rejects with an object (an
+ *   Error or not) carrying `code`, `message` and `data`; a transport failure rejects with
+ *   anything else. A rejection carrying `retryAfterMs` (a non-negative number of ms, e.g. from an
+ *   HTTP `Retry-After` or a 429) is a retry hint: a failed `tasks/get` is not retried sooner.
+ *   It may carry a `session` (requestVia and TaskClient.connect give one).
+ */
+
+/**
+ * What a `request` knows of its session, read by the TaskClient it is given to.
+ * @typedef {object} RequestSession
+ * @property {() => string | null | undefined} protocolVersion The version negotiated (undefined
+ *   while unknown, e.g. not connected yet).
+ * @property {() => unknown} serverCapabilities The server's capabilities (2025-11-25:
+ *   `initialize`'s), undefined while unknown.
+ * @property {(client: TaskClient) => void} [attach] Called by the TaskClient's constructor: the
+ *   transport hands it the server's notifications (`notify`) and requests (`handleRequest`).
  */
 
 /**
@@ -41,8 +60,13 @@ import { TaskScheduler, validateMessage } from "./mcp_tasks_wasm.js";
 /**
  * @typedef {object} TaskClientOptions
  * @property {RequestFn} request Sends one request, answers its `result`.
- * @property {ProtocolVersion} [protocolVersion] The version to speak (default 2026-07-28; a
- *   2025-11-25 answer switches the client to 2025-11-25).
+ * @property {ProtocolVersion} [protocolVersion] The version to speak. An explicit one always
+ *   wins; without it, the version of the request's session (requestVia, connect), else
+ *   2026-07-28 (a 2025-11-25 answer to `tools/call` switches the client to 2025-11-25).
+ * @property {JsonObject} [serverCapabilities] 2025-11-25: the server's `initialize`
+ *   capabilities, when the request's session does not tell them. Once they are known, the client
+ *   augments `tools/call` by the rules of §D 47–48 (reading `tools/list`); while they are unknown
+ *   it augments exactly when the caller passes `{ task }`.
  * @property {InputHandlers} [handlers]
  * @property {JsonObject} [clientCapabilities] More client capabilities to declare in the V26
  *   `_meta` (the extension and the handlers' kinds are always declared).
@@ -55,10 +79,30 @@ import { TaskScheduler, validateMessage } from "./mcp_tasks_wasm.js";
 /**
  * @typedef {object} CallToolOptions
  * @property {AbortSignal} [signal] Stops waiting and sends `tasks/cancel` for a running task.
- * @property {{ ttl?: number }} [task] 2025-11-25: augment the call (`params.task`); the tool
- *   must support tasks (§D 48).
+ * @property {{ ttl?: number }} [task] 2025-11-25: ask for a task (`params.task`, with the
+ *   requested `ttl`). When the server's capabilities are known (connect, requestVia, or the
+ *   `serverCapabilities` option) the tool's `execution.taskSupport` decides (§D 47–48): a
+ *   `required` tool is always augmented (with this ttl if given), an `optional` one only when
+ *   this is given (by default it runs synchronously), a `forbidden` or unlisted one never (this
+ *   is then ignored, and the call runs synchronously), nor any tool of a server without
+ *   `tasks.requests.tools.call`. While the capabilities are unknown, given means augmented.
+ *   2026-07-28: ignored (the server decides).
  * @property {number} [timeoutMs] Give up (TaskExpiredError, reason "deadline") this many ms
  *   after the task was created.
+ */
+
+/**
+ * `TaskClient.connect` options: the TaskClient's (but `request`) and the connection's.
+ * @typedef {object} ConnectOptions
+ * @property {ProtocolVersion} [protocolVersion] Pin the version: no fallback.
+ * @property {Record<string, string>} [headers] Sent with every HTTP request (e.g. Authorization).
+ * @property {import("./http.js").FetchFn} [fetch] The fetch to use (default: the global one).
+ * @property {{ name: string, version: string }} [clientInfo] 2025-11-25 `initialize`'s.
+ * @property {InputHandlers} [handlers]
+ * @property {JsonObject} [clientCapabilities] More client capabilities to declare.
+ * @property {import("./mcp_tasks_wasm.js").TaskSchedulerOptions} [scheduler]
+ * @property {string} [server]
+ * @property {Clock} [clock]
  */
 
 /**
@@ -68,10 +112,18 @@ import { TaskScheduler, validateMessage } from "./mcp_tasks_wasm.js";
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
+/** The versions negotiated by `initialize`: the client speaks them the 2025-11-25 way. */
+const INITIALIZE_VERSIONS = [V25, "2025-06-18", "2025-03-26", "2024-11-05"];
 const EXT = "io.modelcontextprotocol/tasks";
 const META_VERSION = "io.modelcontextprotocol/protocolVersion";
 const META_CAPS = "io.modelcontextprotocol/clientCapabilities";
+const RELATED = "io.modelcontextprotocol/related-task";
 const INVALID_PARAMS = -32602;
+const METHOD_NOT_FOUND = -32601;
+const INTERNAL_ERROR = -32603;
+const TERMINAL = ["completed", "failed", "cancelled"];
+/** Pages of `tools/list` read at most (a server whose cursor never ends). */
+const MAX_TOOL_PAGES = 100;
 /** Scheduler events taken per `nextDue` call. */
 const DUE_BATCH = 256;
 // Validator errors the client survives: a 2026-07-28 `ttlMs` / `pollIntervalMs` of 0 breaks
@@ -91,16 +143,27 @@ class TaskError extends Error {
   }
 }
 
-/** The task failed with a JSON-RPC error (its `code`, `message`, `data`). */
+/**
+ * The task failed: with a JSON-RPC error (its `code`, `message`, `data`, and `error`), or, under
+ * 2025-11-25, seen `failed` with a tool result (`result`, typically `isError: true`).
+ */
 class TaskFailedError extends TaskError {
-  /** @param {string} taskId @param {JsonRpcError} error */
-  constructor(taskId, error) {
-    super(`task ${taskId} failed: ${error.message}`, taskId, "failed");
+  /**
+   * @param {string} taskId @param {JsonRpcError | null} error
+   * @param {{ statusMessage?: string, result?: JsonObject }} [details]
+   */
+  constructor(taskId, error, details = {}) {
+    const why = error ? error.message : details.statusMessage ?? textOf(details.result) ?? "the task ended failed";
+    super(`task ${taskId} failed: ${why}`, taskId, "failed");
     this.name = "TaskFailedError";
-    this.code = error.code;
-    this.data = error.data;
-    /** The JSON-RPC error, as the server gave it. */
-    this.error = error;
+    this.code = error?.code;
+    this.data = error?.data;
+    /** The JSON-RPC error, as the server gave it (none when the task gave a tool result). @type {JsonRpcError | undefined} */
+    this.error = error ?? undefined;
+    /** The task's last `statusMessage`, if any. @type {string | undefined} */
+    this.statusMessage = details.statusMessage;
+    /** 2025-11-25: the `CallToolResult` that `tasks/result` gave for the failed task. @type {JsonObject | undefined} */
+    this.result = details.result;
   }
 }
 
@@ -122,14 +185,36 @@ class TaskExpiredError extends TaskError {
   }
 }
 
-/** The server answered something the protocol does not allow (the validator's issues attached). */
+/**
+ * The server answered something the protocol does not allow (the validator's issues attached;
+ * for a task's answer, the task's id, last status and message, and what was answered).
+ */
 class ProtocolError extends Error {
-  /** @param {string} message @param {unknown[]} issues */
-  constructor(message, issues) {
+  /**
+   * @param {string} message @param {unknown[]} issues
+   * @param {{ taskId?: string, status?: string, statusMessage?: string, result?: unknown }} [details]
+   */
+  constructor(message, issues, details = {}) {
     super(message);
     this.name = "ProtocolError";
     this.issues = issues;
+    /** @type {string | undefined} */
+    this.taskId = details.taskId;
+    /** @type {string | undefined} */
+    this.status = details.status;
+    /** @type {string | undefined} */
+    this.statusMessage = details.statusMessage;
+    /** What the server answered. @type {unknown} */
+    this.result = details.result;
   }
+}
+
+/** The first text of a tool result, for messages. @param {JsonObject | undefined} result @returns {string | undefined} */
+function textOf(result) {
+  const content = result?.content;
+  if (!Array.isArray(content)) return undefined;
+  for (const c of content) if (isObject(c) && typeof c.text === "string") return c.text.length > 200 ? `${c.text.slice(0, 200)}…` : c.text;
+  return undefined;
 }
 
 /** @returns {Clock} */
@@ -168,8 +253,19 @@ class TaskClient {
     }
     /** @type {RequestFn} */
     this.request = options.request;
+    /** @type {RequestSession | undefined} */
+    this.session = isObject(options.request.session) ? options.request.session : undefined;
+    /** Whether the version is still to be learnt from the session (not named, not known yet). */
+    this.versionPending = options.protocolVersion === undefined && this.session !== undefined;
     /** @type {ProtocolVersion} */
-    this.protocolVersion = options.protocolVersion ?? V26;
+    this.protocolVersion = options.protocolVersion ?? this.#sessionVersion() ?? V26;
+    if (this.versionPending && this.#sessionVersion() !== undefined) this.versionPending = false;
+    /** @type {JsonObject | undefined} */
+    this.serverCapabilities = options.serverCapabilities;
+    /** 2025-11-25: each tool's `execution.taskSupport` from `tools/list` (null: the server could not list them). @type {Promise<Map<string, string> | null> | null} */
+    this.toolSupport = null;
+    /** The HTTP connection of a client made by `TaskClient.connect`. @type {HttpConnection | null} */
+    this.connection = null;
     /** @type {InputHandlers} */
     this.handlers = options.handlers ?? {};
     /** @type {JsonObject} */
@@ -187,6 +283,41 @@ class TaskClient {
     /** @type {Promise<void> | null} */
     this.loop = null;
     this.closed = false;
+    this.session?.attach?.(this);
+  }
+
+  /**
+   * Connects to the MCP server at `url` over Streamable HTTP (`fetch` only: Node, Deno, browsers)
+   * and resolves with a client that speaks the version the server speaks: 2026-07-28 when it
+   * answers `server/discover` so, else 2025-11-25 through `initialize` (a session, deleted by
+   * `close()`). `protocolVersion` pins one instead (no fallback). The server's requests while a
+   * 2025-11-25 task waits (elicitation, sampling, roots, on the `tasks/result` stream) go to
+   * `handlers`, as 2026-07-28 `inputRequests` do. Throws the connection's typed errors
+   * (VersionError, HttpError, RpcError, TransportError with the network failure as `cause`).
+   * @param {string | URL} url @param {ConnectOptions} [options]
+   * @returns {Promise<TaskClient>}
+   */
+  static async connect(url, options = {}) {
+    if (!isObject(options)) throw new TypeError("TaskClient.connect(url, options): options must be an object");
+    const { headers, fetch, clientInfo, ...rest } = options;
+    const handlers = options.handlers ?? {};
+    const extra = options.clientCapabilities ?? {};
+    const connection = new HttpConnection(url, {
+      protocolVersion: options.protocolVersion,
+      headers,
+      fetch,
+      clientInfo,
+      capabilities: (version) => (version === V26 ? v26Capabilities(extra, handlers) : v25Capabilities(extra, handlers)),
+    });
+    const client = new TaskClient({ ...rest, request: connection.request });
+    client.connection = connection;
+    try {
+      await connection.connect();
+    } catch (e) {
+      await client.close();
+      throw e;
+    }
+    return client;
   }
 
   // ---- the public API ---------------------------------------------------------------------------
@@ -203,7 +334,11 @@ class TaskClient {
   async callTool(name, args = {}, options = {}) {
     /** @type {JsonObject} */
     let params = { name, arguments: args };
-    if (this.protocolVersion === V25 && options.task) params.task = { ...options.task };
+    this.#learnVersion();
+    if (this.protocolVersion === V25) {
+      const task = await this.#augmentation(name, options.task);
+      if (task) params.task = task;
+    }
     // §D 113: MRTR rounds before a task exists: retry with inputResponses and the echoed state.
     for (let round = 0; ; round++) {
       const result = await this.#send("tools/call", params);
@@ -234,15 +369,53 @@ class TaskClient {
 
   /**
    * Feeds an incoming notification (V25 `notifications/tasks/status`, V26 `notifications/tasks`):
-   * a tracked task is updated and rescheduled at once. Other messages are ignored.
+   * a tracked task is updated and rescheduled at once; `notifications/tools/list_changed` makes
+   * the next 2025-11-25 call read `tools/list` again. Other messages are ignored.
    * @param {JsonObject} message
    */
   notify(message) {
+    if (isObject(message) && message.method === "notifications/tools/list_changed") {
+      this.toolSupport = null;
+      return;
+    }
     if (!isObject(message) || !isObject(message.params)) return;
     if (message.method !== "notifications/tasks/status" && message.method !== "notifications/tasks") return;
     const task = message.params;
     const handle = typeof task.taskId === "string" ? this.tasks.get(task.taskId) : undefined;
     if (handle) this.#observe(handle, task).catch((error) => this.#emit({ type: "poll-error", taskId: handle.taskId, error }));
+  }
+
+  /**
+   * Answers a request the server sent (2025-11-25: elicitation, sampling or roots, typically on
+   * the `tasks/result` stream of a task waiting for input, with related-task `_meta`): the handler
+   * of its kind answers, as for a 2026-07-28 `inputRequests` entry (§D 106); `ping` gets `{}`. A
+   * kind without a handler rejects with -32601, a handler that throws with -32603 (an Error with
+   * `code` and `message`, for the transport to answer); either way the related task, if this
+   * client follows it, is cancelled and its call rejects (as for a 2026-07-28 input request).
+   * @param {JsonObject} message The JSON-RPC request (`method`, `params`).
+   * @returns {Promise<JsonObject>}
+   */
+  async handleRequest(message) {
+    const method = isObject(message) && typeof message.method === "string" ? message.method : "";
+    const params = isObject(message) && isObject(message.params) ? message.params : {};
+    if (method === "ping") return {};
+    const kind = inputKind(method);
+    const handler = kind ? this.handlers[kind] : undefined;
+    const meta = isObject(params._meta) ? params._meta : {};
+    const related = isObject(meta[RELATED]) && typeof meta[RELATED].taskId === "string" ? meta[RELATED].taskId : undefined;
+    const handle = related === undefined ? undefined : this.tasks.get(related);
+    if (!handler) {
+      if (handle) this.#abandon(handle, new ProtocolError(`no handler for the server's ${method || "request"} about task ${handle.taskId}`, [])).catch(() => {});
+      throw Object.assign(new Error(`Method not found: ${method || "(none)"}: this client has no handler for it`), { code: METHOD_NOT_FOUND });
+    }
+    try {
+      const result = await handler(params);
+      if (!isObject(result)) throw new TypeError(`the ${kind} handler answered ${JSON.stringify(result)}, not an object`);
+      return result;
+    } catch (e) {
+      if (handle) this.#abandon(handle, e).catch(() => {});
+      throw Object.assign(new Error(e instanceof Error ? e.message : String(e)), { code: INTERNAL_ERROR });
+    }
   }
 
   /**
@@ -327,25 +500,108 @@ class TaskClient {
     return [...this.tasks.keys()];
   }
 
-  /** Stops polling; unsettled calls reject with an AbortError. Tasks keep running on the server. */
-  close() {
+  /**
+   * Stops polling; unsettled calls reject with an AbortError. Tasks keep running on the server.
+   * A client made by `connect` also closes its connection (a 2025-11-25 session is deleted):
+   * await the promise for that.
+   * @returns {Promise<void>}
+   */
+  async close() {
     this.closed = true;
     for (const h of this.tasks.values()) h.settle(abortError("the task client was closed"));
     this.tasks.clear();
     this.wake.abort();
     for (const l of this.listeners) l(null);
+    this.listeners.clear();
+    if (this.connection) await this.connection.close();
   }
 
   // ---- internals ---------------------------------------------------------------------------------
 
   /** The `_meta` of a V26 request (§D 100): the version, and the capabilities we can honour. */
   #meta() {
-    /** @type {JsonObject} */
-    const caps = { ...this.clientCapabilities, extensions: { ...(/** @type {JsonObject} */ (this.clientCapabilities.extensions) ?? {}), [EXT]: {} } };
-    if (this.handlers.elicitation) caps.elicitation = caps.elicitation ?? {};
-    if (this.handlers.sampling) caps.sampling = caps.sampling ?? {};
-    if (this.handlers.roots) caps.roots = caps.roots ?? {};
-    return { [META_VERSION]: V26, [META_CAPS]: caps };
+    return { [META_VERSION]: V26, [META_CAPS]: v26Capabilities(this.clientCapabilities, this.handlers) };
+  }
+
+  /** The version the request's session negotiated, as the client speaks it; undefined if unknown. @returns {ProtocolVersion | undefined} */
+  #sessionVersion() {
+    const v = this.session?.protocolVersion();
+    if (v === V26) return V26;
+    if (typeof v === "string" && INITIALIZE_VERSIONS.includes(v)) return V25;
+    return undefined;
+  }
+
+  /** Takes the session's version once it is known (a session connected after the client was made). */
+  #learnVersion() {
+    if (!this.versionPending) return;
+    const v = this.#sessionVersion();
+    if (v === undefined) return;
+    this.protocolVersion = v;
+    this.versionPending = false;
+  }
+
+  /** The server's capabilities, if known. @returns {JsonObject | undefined} */
+  #capabilities() {
+    if (this.serverCapabilities) return this.serverCapabilities;
+    const caps = this.session?.serverCapabilities();
+    return isObject(caps) ? caps : undefined;
+  }
+
+  /**
+   * 2025-11-25: the `params.task` of a call of `name`, or undefined (§D 47, 48).
+   * @param {string} name @param {{ ttl?: number } | undefined} asked @returns {Promise<JsonObject | undefined>}
+   */
+  async #augmentation(name, asked) {
+    const wanted = isObject(asked) ? { ...asked } : undefined;
+    const caps = this.#capabilities();
+    if (!caps) return wanted; // unknown server: the caller decides
+    const tasks = caps.tasks;
+    const canCall = isObject(tasks) && isObject(tasks.requests) && isObject(tasks.requests.tools) && isObject(tasks.requests.tools.call);
+    if (!canCall) return undefined; // §D 48: never without tasks.requests.tools.call
+    const support = await this.#toolSupport();
+    if (support === null) return wanted; // the tools could not be listed: the caller decides
+    const mode = support.get(name) ?? "forbidden"; // absent = forbidden (§D 11)
+    if (mode === "required") return wanted ?? {};
+    if (mode === "optional") return wanted;
+    return undefined;
+  }
+
+  /**
+   * Each tool's `taskSupport` from `tools/list` (every page), cached until the server says the
+   * list changed; null when the server answers `tools/list` with an error.
+   * @returns {Promise<Map<string, string> | null>}
+   */
+  #toolSupport() {
+    if (this.toolSupport) return this.toolSupport;
+    const listing = (async () => {
+      /** @type {Map<string, string>} */
+      const support = new Map();
+      /** @type {string | undefined} */
+      let cursor;
+      for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+        let result;
+        try {
+          result = await this.#send("tools/list", cursor === undefined ? {} : { cursor });
+        } catch (e) {
+          if (isRpcError(e)) return null;
+          throw e;
+        }
+        for (const tool of Array.isArray(result.tools) ? result.tools : []) {
+          if (!isObject(tool) || typeof tool.name !== "string") continue;
+          const mode = isObject(tool.execution) ? tool.execution.taskSupport : undefined;
+          support.set(tool.name, typeof mode === "string" ? mode : "forbidden");
+        }
+        if (typeof result.nextCursor !== "string") break;
+        cursor = result.nextCursor;
+      }
+      return support;
+    })();
+    this.toolSupport = listing;
+    // A transport failure is not remembered: the next call lists again.
+    listing.catch(() => {
+      if (this.toolSupport === listing) this.toolSupport = null;
+    });
+    return listing;
   }
 
   /**
@@ -353,6 +609,7 @@ class TaskClient {
    * @param {string} method @param {JsonObject} params @returns {Promise<JsonObject>}
    */
   async #send(method, params) {
+    this.#learnVersion();
     const p = this.protocolVersion === V26 ? { ...params, _meta: { ...(/** @type {JsonObject} */ (params._meta) ?? {}), ...this.#meta() } } : params;
     const result = await this.request(method, p);
     if (!isObject(result)) throw new ProtocolError(`${method}: the answer is not an object`, []);
@@ -533,6 +790,7 @@ class TaskClient {
         return;
       }
     }
+    if (typeof task.statusMessage === "string") handle.statusMessage = task.statusMessage;
     for (const ev of this.scheduler.observe(handle.taskId, task, this.clock.now())) await this.#event(ev, task);
     this.#kick(); // the next poll is rescheduled: the loop's timer follows (the handlers may take long)
     if (handle.done || task.status !== "input_required") return;
@@ -550,7 +808,7 @@ class TaskClient {
     }
     if (handle.version === V26) {
       if (status === "completed") this.#finish(handle, /** @type {JsonObject} */ (task.result), { type: "completed", taskId: handle.taskId, status, task });
-      else this.#finish(handle, new TaskFailedError(handle.taskId, /** @type {JsonRpcError} */ (task.error)), { type: "failed", taskId: handle.taskId, status, task });
+      else this.#finish(handle, new TaskFailedError(handle.taskId, /** @type {JsonRpcError} */ (task.error), { statusMessage: handle.statusMessage }), { type: "failed", taskId: handle.taskId, status, task });
       return;
     }
     // V25: the payload comes from tasks/result (what the original request returned, §D 30).
@@ -562,19 +820,66 @@ class TaskClient {
   #openResult(handle) {
     if (handle.resultOpen) return;
     handle.resultOpen = (async () => {
+      /** @type {JsonObject} */
+      let result;
       try {
-        const result = await this.#send("tasks/result", { taskId: handle.taskId });
-        const status = result.isError === true ? "failed" : "completed";
-        this.#finish(handle, result, { type: status, taskId: handle.taskId, status });
+        result = await this.#send("tasks/result", { taskId: handle.taskId });
       } catch (e) {
         if (isRpcError(e)) {
-          this.#finish(handle, new TaskFailedError(handle.taskId, e), { type: "failed", taskId: handle.taskId, status: "failed", error: e });
+          // The underlying request's own error (§D 30): the task failed.
+          const error = new TaskFailedError(handle.taskId, e, { statusMessage: handle.statusMessage });
+          this.#finish(handle, error, { type: "failed", taskId: handle.taskId, status: "failed", error: e });
+        } else if (e instanceof ProtocolError) {
+          const error = new ProtocolError(e.message, e.issues, { taskId: handle.taskId, status: handle.status, statusMessage: handle.statusMessage, result: e.result });
+          this.#finish(handle, error, { type: "failed", taskId: handle.taskId, status: handle.status, error });
         } else {
           handle.resultOpen = null; // a transport failure: polling goes on, reopen later
           this.#emit({ type: "poll-error", taskId: handle.taskId, error: e });
         }
+        return;
       }
+      await this.#settleResult(handle, result);
     })();
+  }
+
+  /**
+   * V25: the final outcome from a `tasks/result` answer. A task seen `failed` never resolves: its
+   * tool result rejects as TaskFailedError (`result`). An `isError` result of a task whose end was
+   * not seen yet is settled by one `tasks/get` (§D 44: such a task SHOULD be `failed`; a server
+   * may end it `completed`, and then the result resolves). An answer that is not a
+   * `CallToolResult` (no `content` array) is a ProtocolError (§D 30).
+   * @param {Handle} handle @param {JsonObject} result
+   */
+  async #settleResult(handle, result) {
+    const taskId = handle.taskId;
+    if (!Array.isArray(result.content)) {
+      const error = new ProtocolError(
+        `tasks/result of task ${taskId} (${handle.status}) is neither a CallToolResult nor a JSON-RPC error (§D 30)`,
+        [],
+        { taskId, status: handle.status, statusMessage: handle.statusMessage, result },
+      );
+      this.#finish(handle, error, { type: "failed", taskId, status: handle.status, error });
+      return;
+    }
+    if (result.isError === true && !TERMINAL.includes(handle.status)) await this.#statusNow(handle);
+    if (handle.done) return;
+    if (handle.status === "failed") {
+      const error = new TaskFailedError(taskId, null, { statusMessage: handle.statusMessage, result });
+      this.#finish(handle, error, { type: "failed", taskId, status: "failed", error });
+      return;
+    }
+    this.#finish(handle, result, { type: "completed", taskId, status: handle.status });
+  }
+
+  /** One `tasks/get` for the task's status now (its failure leaves the status as it was). @param {Handle} handle */
+  async #statusNow(handle) {
+    try {
+      const task = await this.#send("tasks/get", { taskId: handle.taskId });
+      if (typeof task.status === "string") handle.status = task.status;
+      if (typeof task.statusMessage === "string") handle.statusMessage = task.statusMessage;
+    } catch {
+      // unknown: the result decides
+    }
   }
 
   /**
@@ -648,7 +953,7 @@ class TaskClient {
     const out = {};
     for (const [key, req] of Object.entries(requests)) {
       if (!isObject(req) || typeof req.method !== "string") throw new ProtocolError(`input request ${key} is not { method, params }`, []);
-      const kind = req.method === "elicitation/create" ? "elicitation" : req.method === "sampling/createMessage" ? "sampling" : req.method === "roots/list" ? "roots" : null;
+      const kind = inputKind(req.method);
       const handler = kind ? this.handlers[kind] : undefined;
       if (!handler) throw new ProtocolError(`no handler for input request ${key} (${req.method})`, []);
       out[key] = await handler(/** @type {JsonObject} */ (req.params ?? {}));
@@ -678,6 +983,8 @@ class Handle {
     this.taskId = taskId;
     this.version = version;
     this.status = "working";
+    /** The latest `statusMessage` seen. @type {string | undefined} */
+    this.statusMessage = undefined;
     this.done = false;
     /** The task's `createdAt` as first seen: a snapshot with another one is another task. @type {string | null} */
     this.createdAt = null;
@@ -710,15 +1017,109 @@ class Handle {
 }
 
 /**
+ * What requestVia needs of an official SDK `Client` (1.x).
+ * @typedef {object} SdkClientLike
+ * @property {(req: { method: string, params: JsonObject }, schema: any) => Promise<unknown>} request
+ * @property {() => unknown} [getServerCapabilities] After `connect`: the server's capabilities.
+ * @property {unknown} [transport] Its transport (an HTTP one tells the negotiated `protocolVersion`).
+ * @property {(schema: any, handler: (request: any, extra?: any) => unknown) => void} [setRequestHandler]
+ * @property {(schema: any, handler: (notification: any) => unknown) => void} [setNotificationHandler]
+ */
+
+/**
+ * @typedef {object} RequestViaOptions
+ * @property {{ elicitation?: unknown, sampling?: unknown, roots?: unknown }} [inputRequests] The
+ *   SDK's request schemas (`ElicitRequestSchema`, `CreateMessageRequestSchema`,
+ *   `ListRootsRequestSchema`) of the kinds the TaskClient's `handlers` should answer when the
+ *   server sends them (2025-11-25: while a task waits, on the `tasks/result` stream): each kind
+ *   with a handler is registered with `sdkClient.setRequestHandler` (replacing any other; the SDK
+ *   client must declare the capability, e.g. `capabilities: { elicitation: {} }`).
+ * @property {unknown[]} [notifications] SDK notification schemas (e.g.
+ *   `TaskStatusNotificationSchema`, `ToolListChangedNotificationSchema`) whose notifications are
+ *   fed to the TaskClient's `notify()` (`setNotificationHandler`, replacing any other).
+ */
+
+/**
  * A TaskClient `request` that sends through an official SDK `Client` (anything with
  * `request({ method, params }, schema)`): pass the SDK's `ResultSchema`, which keeps every member
  * of the answer. JSON-RPC errors arrive as the SDK's `McpError` (`code`, `message`, `data`).
- * @param {{ request: (req: { method: string, params: JsonObject }, schema: unknown) => Promise<unknown> }} sdkClient
+ * It carries the SDK session to the TaskClient: the version negotiated (the HTTP transport's
+ * `protocolVersion`; an SDK 1.x client otherwise connected negotiated through `initialize`, so
+ * 2025-11-25 rules apply) and the server's capabilities (so `taskSupport` decides augmentation).
+ * Connect the SDK client before the first call. The schemas are passed in because this package
+ * does not depend on the SDK.
+ * @param {SdkClientLike} sdkClient
  * @param {unknown} resultSchema
+ * @param {RequestViaOptions} [options]
  * @returns {RequestFn}
  */
-function requestVia(sdkClient, resultSchema) {
-  return async (method, params) => /** @type {JsonObject} */ (await sdkClient.request({ method, params }, resultSchema));
+function requestVia(sdkClient, resultSchema, options = {}) {
+  /** @type {RequestFn} */
+  const request = async (method, params) => /** @type {JsonObject} */ (await sdkClient.request({ method, params }, resultSchema));
+  request.session = {
+    protocolVersion: () => {
+      const transport = sdkClient.transport;
+      if (isObject(transport) && typeof transport.protocolVersion === "string") return transport.protocolVersion;
+      // SDK 1.x negotiates with `initialize` only: once connected, it speaks a 2025 version.
+      return sdkClient.getServerCapabilities?.() === undefined ? undefined : V25;
+    },
+    serverCapabilities: () => sdkClient.getServerCapabilities?.(),
+    attach: (client) => {
+      const schemas = options.inputRequests ?? {};
+      for (const kind of /** @type {const} */ (["elicitation", "sampling", "roots"])) {
+        const schema = schemas[kind];
+        if (schema === undefined || !client.handlers[kind]) continue;
+        if (typeof sdkClient.setRequestHandler !== "function") throw new TypeError("requestVia: inputRequests needs an SDK client with setRequestHandler");
+        sdkClient.setRequestHandler(schema, (req) => client.handleRequest(req));
+      }
+      for (const schema of options.notifications ?? []) {
+        if (typeof sdkClient.setNotificationHandler !== "function") throw new TypeError("requestVia: notifications needs an SDK client with setNotificationHandler");
+        sdkClient.setNotificationHandler(schema, (n) => client.notify(n));
+      }
+    },
+  };
+  return request;
+}
+
+/** The input kind of a request method, or null. @param {string} method @returns {"elicitation" | "sampling" | "roots" | null} */
+function inputKind(method) {
+  if (method === "elicitation/create") return "elicitation";
+  if (method === "sampling/createMessage") return "sampling";
+  if (method === "roots/list") return "roots";
+  return null;
+}
+
+/**
+ * 2026-07-28: the client capabilities of every request's `_meta` (§D 100): the extension, and
+ * the kinds of input the handlers answer.
+ * @param {JsonObject} extra @param {InputHandlers} handlers @returns {JsonObject}
+ */
+function v26Capabilities(extra, handlers) {
+  const extensions = isObject(extra.extensions) ? extra.extensions : {};
+  /** @type {JsonObject} */
+  const caps = { ...extra, extensions: { ...extensions, [EXT]: {} } };
+  if (handlers.elicitation) caps.elicitation = caps.elicitation ?? {};
+  if (handlers.sampling) caps.sampling = caps.sampling ?? {};
+  if (handlers.roots) caps.roots = caps.roots ?? {};
+  return caps;
+}
+
+/**
+ * 2025-11-25: the client capabilities of `initialize` (§D 46): `tasks` (we make task-augmented
+ * requests; no `tasks.requests`: this client hosts no task of its own, so a server's
+ * elicitation or sampling request is answered directly, its `params.task` ignored as §A.e
+ * requires of a receiver that did not declare it), and the kinds of input the handlers answer.
+ * The 2026 `extensions` are left out (they enable nothing under 2025-11-25).
+ * @param {JsonObject} extra @param {InputHandlers} handlers @returns {JsonObject}
+ */
+function v25Capabilities(extra, handlers) {
+  const { extensions: _ignored, ...rest } = extra;
+  /** @type {JsonObject} */
+  const caps = { ...rest, tasks: isObject(rest.tasks) ? rest.tasks : {} };
+  if (handlers.elicitation) caps.elicitation = caps.elicitation ?? {};
+  if (handlers.sampling) caps.sampling = caps.sampling ?? {};
+  if (handlers.roots) caps.roots = caps.roots ?? {};
+  return caps;
 }
 
 /** @param {string} message */

@@ -2,5 +2,6 @@
 // wasm-bindgen glue (the server entry re-exports them too). Written in the subset
 // scripts/esm-to-cjs.mjs converts.
 import { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, requestVia } from "./client.js";
+import { HttpConnection, HttpError, RpcError, TransportError, VersionError } from "./http.js";
 
-export { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, requestVia };
+export { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, requestVia, HttpConnection, HttpError, RpcError, TransportError, VersionError };

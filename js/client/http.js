@@ -1,0 +1,606 @@
+// HttpConnection: one MCP client connection over Streamable HTTP, with `fetch` only (Node, Deno,
+// browsers: no `node:` module). It negotiates the protocol version itself:
+//
+//   2026-07-28  stateless: `server/discover`, then every request carries its own `_meta` (protocol
+//               version, client capabilities) and the headers MCP-Protocol-Version, Mcp-Method
+//               and Mcp-Name (§B.b, §D 111), values not header-safe in the Base64 sentinel;
+//   2025-11-25  a session: `initialize`, the `Mcp-Session-Id` it answers sent on every request
+//               with `MCP-Protocol-Version`, `notifications/initialized`, `DELETE` on close.
+//
+// Without a pinned version it tries 2026-07-28 first and falls back to `initialize` when the
+// server does not answer `server/discover` in the 2026 way (an HTTP 4xx, a JSON-RPC error, a
+// discover answer without 2026-07-28); a -32022 naming the versions the server speaks picks one
+// of them. Answers come as JSON or as an SSE stream (`text/event-stream`), on which the server may
+// also send notifications (handed to `onnotification`) and requests of its own (`onrequest`
+// answers them; the answer is POSTed back; `ping` is answered here). A stream that ends before
+// the answer is resumed with GET and `Last-Event-ID` when the server gave event ids.
+//
+// The connection is usable alone (`request`, `notify`) or as TaskClient's `request`
+// (`TaskClient.connect` does that).
+// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+
+/**
+ * @typedef {Record<string, unknown>} JsonObject
+ * @typedef {(input: string, init: { method: string, headers: Record<string, string>, body?: string, signal?: AbortSignal }) => Promise<Response>} FetchFn
+ * @typedef {JsonObject | ((version: string) => JsonObject)} CapabilitiesOption The client's
+ *   capabilities, or a function giving them for a protocol version (they differ between eras).
+ */
+
+/**
+ * @typedef {object} HttpConnectionOptions
+ * @property {string} [protocolVersion] Pin the version ("2026-07-28", "2025-11-25", or an
+ *   older `initialize` version): no fallback, a server that does not speak it is a VersionError.
+ * @property {Record<string, string>} [headers] Sent with every HTTP request (e.g. Authorization).
+ * @property {FetchFn} [fetch] The fetch to use (default: the global one).
+ * @property {{ name: string, version: string }} [clientInfo]
+ * @property {CapabilitiesOption} [capabilities] Declared in `initialize` (2025-11-25) and in the
+ *   `_meta` of every 2026-07-28 request that does not carry its own.
+ * @property {(message: JsonObject) => void} [onnotification] A notification from the server.
+ * @property {(message: JsonObject) => Promise<JsonObject> | JsonObject} [onrequest] A request from
+ *   the server (other than `ping`): resolve with its result, or throw an object with `code` and
+ *   `message` (any other throw answers -32603). Without it, such requests get -32601.
+ * @property {(error: unknown) => void} [onerror] A failure nobody awaits (e.g. POSTing an answer).
+ */
+
+const V25 = "2025-11-25";
+const V26 = "2026-07-28";
+/** The versions negotiated by `initialize`, newest first. */
+const INITIALIZE_VERSIONS = [V25, "2025-06-18", "2025-03-26", "2024-11-05"];
+const META_VERSION = "io.modelcontextprotocol/protocolVersion";
+const META_CAPS = "io.modelcontextprotocol/clientCapabilities";
+const METHOD_NOT_FOUND = -32601;
+const INTERNAL_ERROR = -32603;
+const UNSUPPORTED_VERSION = -32022;
+/** GET resumptions of one answer's stream before giving up. */
+const MAX_RESUMES = 5;
+/** At most this much of an HTTP error body is kept. */
+const BODY_KEPT = 4096;
+
+/** The server answered an HTTP error status without a JSON-RPC error in the body. */
+class HttpError extends Error {
+  /** @param {string} message @param {number} status @param {string} body @param {number} [retryAfterMs] */
+  constructor(message, status, body, retryAfterMs) {
+    super(message);
+    this.name = "HttpError";
+    /** The HTTP status. */
+    this.status = status;
+    /** The start of the body (text). */
+    this.body = body;
+    /** From `Retry-After`, in ms. @type {number | undefined} */
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** The server answered a JSON-RPC error (`code`, `message`, `data`), whatever the HTTP status. */
+class RpcError extends Error {
+  /** @param {{ code: number, message: string, data?: unknown }} error @param {number} status @param {number} [retryAfterMs] */
+  constructor(error, status, retryAfterMs) {
+    super(error.message);
+    this.name = "RpcError";
+    this.code = error.code;
+    this.data = error.data;
+    /** The HTTP status it came with. */
+    this.status = status;
+    /** From `Retry-After`, in ms. @type {number | undefined} */
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** The exchange did not complete: the network failed (`cause`), the connection was closed, or the answer was unreadable. */
+class TransportError extends Error {
+  /** @param {string} message @param {unknown} [cause] */
+  constructor(message, cause) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "TransportError";
+  }
+}
+
+/** No protocol version in common: the one `requested` (or pinned) and those the server named. */
+class VersionError extends Error {
+  /** @param {string} message @param {string | null} requested @param {string[]} supported */
+  constructor(message, requested, supported) {
+    super(message);
+    this.name = "VersionError";
+    this.requested = requested;
+    this.supported = supported;
+  }
+}
+
+/** @param {unknown} v @returns {v is JsonObject} */
+function isObject(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** @param {unknown} e @returns {e is { code: number, message: string, data?: unknown }} */
+function isErrorObject(e) {
+  return isObject(e) && Number.isInteger(e.code) && typeof e.message === "string";
+}
+
+/** `Retry-After` (seconds or an HTTP date) in ms, or undefined. @param {string | null} value */
+function retryAfter(value) {
+  if (value === null) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/**
+ * A header value as sent: as is when header-safe (visible ASCII, inner spaces), else the Base64
+ * sentinel `=?base64?…?=` of its UTF-8 bytes (§B.b).
+ * @param {string} value
+ */
+function headerValue(value) {
+  if (/^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value)) return value;
+  let binary = "";
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+  return `=?base64?${btoa(binary)}?=`;
+}
+
+/** The target `Mcp-Name` names for a method (§D 111; SEP-2243), if any. @param {string} method @param {JsonObject} params */
+function nameOf(method, params) {
+  if (method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel") return params.taskId;
+  if (method === "tools/call" || method === "prompts/get") return params.name;
+  if (method === "resources/read") return params.uri;
+  return undefined;
+}
+
+/** @param {number} ms @param {AbortSignal} signal @returns {Promise<void>} */
+function pause(ms, signal) {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+class HttpConnection {
+  /**
+   * Opens a connection: negotiates the version (see the file's head) and resolves once the server
+   * can be called. Throws VersionError, HttpError, RpcError or TransportError.
+   * @param {string | URL} url @param {HttpConnectionOptions} [options]
+   * @returns {Promise<HttpConnection>}
+   */
+  static async open(url, options = {}) {
+    const connection = new HttpConnection(url, options);
+    await connection.connect();
+    return connection;
+  }
+
+  /** A connection not opened yet (`connect()` opens it). @param {string | URL} url @param {HttpConnectionOptions} [options] */
+  constructor(url, options = {}) {
+    if (!isObject(options)) throw new TypeError("new HttpConnection(url, options): options must be an object");
+    /** The endpoint. */
+    this.url = new URL(url).href;
+    /** @type {FetchFn} */
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    /** @type {Record<string, string>} */
+    this.headers = { ...(options.headers ?? {}) };
+    /** The pinned version, if any. @type {string | null} */
+    this.pinned = options.protocolVersion ?? null;
+    if (this.pinned !== null && this.pinned !== V26 && !INITIALIZE_VERSIONS.includes(this.pinned)) {
+      throw new TypeError(`HttpConnection: unknown protocolVersion ${JSON.stringify(this.pinned)} (use ${[V26, ...INITIALIZE_VERSIONS].join(", ")})`);
+    }
+    this.clientInfo = options.clientInfo ?? { name: "mcp-tasks-wasm", version: "0.1.0" };
+    /** @type {CapabilitiesOption} */
+    this.capabilities = options.capabilities ?? {};
+    /** The version in use once connected. @type {string | null} */
+    this.protocolVersion = null;
+    /** What the server declared (`initialize` or `server/discover`). @type {JsonObject | null} */
+    this.serverCapabilities = null;
+    /** @type {JsonObject | null} */
+    this.serverInfo = null;
+    /** 2025-11-25: the session, when the server gave one. @type {string | null} */
+    this.sessionId = null;
+    /** @type {((message: JsonObject) => void) | null} */
+    this.onnotification = options.onnotification ?? null;
+    /** @type {((message: JsonObject) => Promise<JsonObject> | JsonObject) | null} */
+    this.onrequest = options.onrequest ?? null;
+    /** @type {((error: unknown) => void) | null} */
+    this.onerror = options.onerror ?? null;
+    this.closed = false;
+    this.nextId = 1;
+    /** Aborts every exchange in flight on close. */
+    this.aborter = new AbortController();
+    /** The client's capabilities for `version`. @param {string} version @returns {JsonObject} */
+    this.capabilitiesFor = (version) => {
+      const c = this.capabilities;
+      return typeof c === "function" ? c(version) : c;
+    };
+    this.request = this.request.bind(this);
+    this.notify = this.notify.bind(this);
+  }
+
+  /**
+   * Negotiates the version (unless connected already). On failure the connection stays unusable
+   * (a session `initialize` opened is deleted).
+   * @returns {Promise<void>}
+   */
+  async connect() {
+    if (this.protocolVersion !== null) return;
+    if (this.pinned === V26) {
+      await this.discover(true);
+      return;
+    }
+    if (this.pinned !== null) {
+      await this.initialize([this.pinned], true);
+      return;
+    }
+    const outcome = await this.discover(false);
+    if (outcome === null) return;
+    const offered = outcome.filter((v) => INITIALIZE_VERSIONS.includes(v));
+    if (outcome.length > 0 && offered.length === 0) {
+      throw new VersionError(`the server speaks ${outcome.join(", ")}, none of which this client speaks`, V26, outcome);
+    }
+    await this.initialize(offered.length > 0 ? offered : INITIALIZE_VERSIONS, false);
+  }
+
+  /**
+   * 2026-07-28: `server/discover`. Resolves null when the server speaks 2026-07-28 (now in use),
+   * else the versions it named (maybe none) for the fallback. Network failures and
+   * authentication refusals are thrown, not fallen back from.
+   * @param {boolean} pinned @returns {Promise<string[] | null>}
+   */
+  async discover(pinned) {
+    this.protocolVersion = V26;
+    /** @type {JsonObject} */
+    let result;
+    try {
+      result = await this.request("server/discover", {});
+    } catch (e) {
+      this.protocolVersion = null;
+      if (e instanceof TransportError) throw e;
+      if (e instanceof HttpError && [401, 403, 407].includes(e.status)) throw e;
+      const supported = e instanceof RpcError && e.code === UNSUPPORTED_VERSION && isObject(e.data) && Array.isArray(e.data.supported) ? e.data.supported.filter((v) => typeof v === "string") : [];
+      if (!pinned) return supported;
+      if (e instanceof RpcError && e.code === METHOD_NOT_FOUND) {
+        // A 2026 server without server/discover: pinned, so speak 2026-07-28 all the same.
+        this.protocolVersion = V26;
+        this.serverCapabilities = {};
+        return null;
+      }
+      if (supported.length > 0) throw new VersionError(`the server does not speak ${V26} (it speaks ${supported.join(", ")})`, V26, supported);
+      throw e;
+    }
+    const versions = Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v) => typeof v === "string") : null;
+    const speaks26 = versions ? versions.includes(V26) : typeof result.resultType === "string";
+    if (!speaks26) {
+      this.protocolVersion = null;
+      if (pinned) throw new VersionError(`the server does not speak ${V26} (server/discover names ${(versions ?? []).join(", ") || "no version"})`, V26, versions ?? []);
+      return versions ?? [];
+    }
+    this.serverCapabilities = isObject(result.capabilities) ? result.capabilities : {};
+    this.serverInfo = isObject(result.serverInfo) ? result.serverInfo : null;
+    return null;
+  }
+
+  /**
+   * 2025-11-25 and older: `initialize` with the first of `versions`, then
+   * `notifications/initialized`. A -32022 (or an error naming `data.supported`) retries once
+   * with a version both sides speak, unless pinned.
+   * @param {string[]} versions @param {boolean} pinned @returns {Promise<void>}
+   */
+  async initialize(versions, pinned) {
+    const requested = versions[0];
+    /** @type {JsonObject} */
+    let result;
+    try {
+      result = await this.request("initialize", { protocolVersion: requested, capabilities: this.capabilitiesFor(requested), clientInfo: this.clientInfo });
+    } catch (e) {
+      const supported = e instanceof RpcError && isObject(e.data) && Array.isArray(e.data.supported) ? e.data.supported.filter((v) => typeof v === "string") : null;
+      if (!supported) throw e;
+      const common = INITIALIZE_VERSIONS.filter((v) => supported.includes(v) && v !== requested);
+      if (pinned || common.length === 0) throw new VersionError(`the server does not speak ${requested} (it speaks ${supported.join(", ")})`, requested, supported);
+      return this.initialize(common, true);
+    }
+    const negotiated = result.protocolVersion;
+    if (typeof negotiated !== "string" || !INITIALIZE_VERSIONS.includes(negotiated) || (pinned && negotiated !== requested)) {
+      await this.endSession();
+      throw new VersionError(`initialize: the server answered protocol version ${JSON.stringify(negotiated)}, not ${pinned ? requested : `one of ${INITIALIZE_VERSIONS.join(", ")}`}`, requested, typeof negotiated === "string" ? [negotiated] : []);
+    }
+    this.protocolVersion = negotiated;
+    this.serverCapabilities = isObject(result.capabilities) ? result.capabilities : {};
+    this.serverInfo = isObject(result.serverInfo) ? result.serverInfo : null;
+    try {
+      await this.notify("notifications/initialized");
+    } catch (e) {
+      await this.endSession();
+      this.protocolVersion = null;
+      throw e;
+    }
+  }
+
+  /**
+   * Sends one request and resolves with its `result`. A JSON-RPC error rejects with RpcError, an
+   * HTTP error without one with HttpError, anything else with TransportError. Under 2026-07-28,
+   * params without `_meta` get the protocol version and the client's capabilities.
+   * @param {string} method @param {JsonObject} [params] @returns {Promise<JsonObject>}
+   */
+  async request(method, params = {}) {
+    if (this.closed) throw new TransportError(`${method}: the connection is closed`);
+    const p = this.protocolVersion === V26 ? this.withMeta(params) : params;
+    const id = this.nextId++;
+    const res = await this.post({ jsonrpc: "2.0", id, method, params: p }, method, p);
+    if (method === "initialize") {
+      const session = res.headers.get("mcp-session-id");
+      if (session) this.sessionId = session;
+    }
+    return this.read(res, id, method);
+  }
+
+  /**
+   * Sends one notification (HTTP 202 expected).
+   * @param {string} method @param {JsonObject} [params] @returns {Promise<void>}
+   */
+  async notify(method, params) {
+    if (this.closed) throw new TransportError(`${method}: the connection is closed`);
+    /** @type {JsonObject} */
+    const message = { jsonrpc: "2.0", method };
+    const p = params !== undefined && this.protocolVersion === V26 ? this.withMeta(params) : params;
+    if (p !== undefined) message.params = p;
+    const res = await this.post(message, method, p ?? {});
+    await this.expectAccepted(res, method);
+  }
+
+  /**
+   * Ends the connection: exchanges in flight reject with TransportError; a 2025-11-25 session is
+   * deleted (HTTP DELETE; a server that refuses, e.g. 405, is fine).
+   * @returns {Promise<void>}
+   */
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    this.aborter.abort();
+    await this.endSession();
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  /** @param {JsonObject} params @returns {JsonObject} */
+  withMeta(params) {
+    const meta = isObject(params._meta) ? params._meta : {};
+    if (META_VERSION in meta) return params;
+    return { ...params, _meta: { ...meta, [META_VERSION]: V26, [META_CAPS]: this.capabilitiesFor(V26) } };
+  }
+
+  /** The headers of one HTTP request. @param {string | null} method @param {JsonObject} params @returns {Record<string, string>} */
+  headersFor(method, params) {
+    /** @type {Record<string, string>} */
+    const h = { ...this.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    if (this.protocolVersion !== null) h["MCP-Protocol-Version"] = this.protocolVersion;
+    if (this.sessionId !== null) h["Mcp-Session-Id"] = this.sessionId;
+    if (this.protocolVersion === V26 && method !== null) {
+      h["Mcp-Method"] = headerValue(method);
+      const name = nameOf(method, params);
+      if (typeof name === "string") h["Mcp-Name"] = headerValue(name);
+    }
+    return h;
+  }
+
+  /** POSTs one message. @param {JsonObject} message @param {string | null} method @param {JsonObject} params @returns {Promise<Response>} */
+  async post(message, method, params) {
+    try {
+      return await this.fetch(this.url, { method: "POST", headers: this.headersFor(method, params), body: JSON.stringify(message), signal: this.aborter.signal });
+    } catch (e) {
+      throw new TransportError(`POST ${method ?? "response"} to ${this.url}: ${this.closed ? "the connection was closed" : e instanceof Error ? e.message : String(e)}`, e);
+    }
+  }
+
+  /** A notification or an answer was accepted (2xx; its body, if any, is read for messages). @param {Response} res @param {string} what */
+  async expectAccepted(res, what) {
+    if (res.ok) {
+      await res.body?.cancel().catch(() => {});
+      return;
+    }
+    const text = await res.text().catch(() => "");
+    /** @type {unknown} */
+    let body = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: an HTTP error
+    }
+    const wait = retryAfter(res.headers.get("retry-after"));
+    if (isObject(body) && isErrorObject(body.error)) throw new RpcError(body.error, res.status, wait);
+    throw new HttpError(`${what}: HTTP ${res.status} ${res.statusText}`.trim(), res.status, text.slice(0, BODY_KEPT), wait);
+  }
+
+  /**
+   * Reads the answer to request `id` from `res` (JSON or SSE), handing other messages on.
+   * @param {Response} res @param {number} id @param {string} method @returns {Promise<JsonObject>}
+   */
+  async read(res, id, method) {
+    const wait = retryAfter(res.headers.get("retry-after"));
+    const type = (res.headers.get("content-type") ?? "").toLowerCase();
+    if (res.ok && type.startsWith("text/event-stream") && res.body) return this.readStream(res.body, id, method, 0);
+    let text;
+    try {
+      text = await res.text();
+    } catch (e) {
+      throw new TransportError(`${method}: the answer could not be read: ${e instanceof Error ? e.message : String(e)}`, e);
+    }
+    /** @type {unknown} */
+    let body;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      if (!res.ok) throw new HttpError(`${method}: HTTP ${res.status} ${res.statusText}`.trim(), res.status, text.slice(0, BODY_KEPT), wait);
+      throw new TransportError(`${method}: the answer is not JSON (HTTP ${res.status}, ${type || "no content type"})`);
+    }
+    const messages = Array.isArray(body) ? body : [body];
+    /** @type {JsonObject | undefined} */
+    let answer;
+    for (const m of messages) {
+      if (isObject(m) && m.id === id && !("method" in m)) answer = m;
+      else if (isObject(m) && "method" in m) this.dispatch(m);
+    }
+    // An error about the HTTP request itself may name no id (e.g. a refused session).
+    if (!answer && messages.length === 1 && isObject(body) && body.id === null && isErrorObject(body.error)) answer = body;
+    if (answer && isErrorObject(answer.error)) throw new RpcError(answer.error, res.status, wait);
+    if (!res.ok) throw new HttpError(`${method}: HTTP ${res.status} ${res.statusText}`.trim(), res.status, text.slice(0, BODY_KEPT), wait);
+    if (answer && isObject(answer.result)) return answer.result;
+    throw new TransportError(`${method}: the answer holds no ${answer ? "valid " : ""}JSON-RPC response to request ${id}`);
+  }
+
+  /**
+   * Reads an SSE stream until the answer to `id`; every other message is dispatched. A stream
+   * that ends first is resumed (GET with Last-Event-ID) when it had event ids and a session.
+   * @param {ReadableStream<Uint8Array>} body @param {number} id @param {string} method @param {number} resumes
+   * @returns {Promise<JsonObject>}
+   */
+  async readStream(body, id, method, resumes) {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    /** @type {string[]} */
+    let data = [];
+    let event = "";
+    /** @type {string | null} */
+    let lastEventId = null;
+    let retryMs = 1000;
+    /** @type {JsonObject | null} */
+    let answer = null;
+    const dispatchEvent = () => {
+      const text = data.join("\n");
+      const type = event;
+      data = [];
+      event = "";
+      if (text === "" || (type !== "" && type !== "message")) return;
+      /** @type {unknown} */
+      let message;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        this.report(new TransportError(`${method}: an SSE event is not JSON: ${text.slice(0, 200)}`));
+        return;
+      }
+      for (const m of Array.isArray(message) ? message : [message]) {
+        if (!isObject(m)) continue;
+        if (m.id === id && !("method" in m)) answer = m;
+        else if ("method" in m) this.dispatch(m);
+      }
+    };
+    try {
+      while (answer === null) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        for (;;) {
+          const end = buffer.search(/\r\n|\r|\n/);
+          // A lone "\r" at the end may be the first half of "\r\n": wait for more.
+          if (end === -1 || (end === buffer.length - 1 && buffer[end] === "\r")) break;
+          const line = buffer.slice(0, end);
+          buffer = buffer.slice(end + (buffer.startsWith("\r\n", end) ? 2 : 1));
+          if (line === "") {
+            dispatchEvent();
+            if (answer !== null) break;
+            continue;
+          }
+          if (line.startsWith(":")) continue;
+          const colon = line.indexOf(":");
+          const field = colon === -1 ? line : line.slice(0, colon);
+          const value = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
+          if (field === "data") data.push(value);
+          else if (field === "event") event = value;
+          else if (field === "id" && !value.includes("\0")) lastEventId = value;
+          else if (field === "retry" && /^\d+$/.test(value)) retryMs = Number(value);
+        }
+      }
+    } catch (e) {
+      throw new TransportError(`${method}: the event stream failed: ${this.closed ? "the connection was closed" : e instanceof Error ? e.message : String(e)}`, e);
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+    const got = /** @type {JsonObject | null} */ (answer);
+    if (got !== null) {
+      if (isErrorObject(got.error)) throw new RpcError(got.error, 200);
+      if (isObject(got.result)) return got.result;
+      throw new TransportError(`${method}: the answer to request ${id} is not a JSON-RPC response`);
+    }
+    if (lastEventId !== null && this.sessionId !== null && resumes < MAX_RESUMES && !this.closed) {
+      await pause(Math.min(retryMs, 30_000), this.aborter.signal);
+      return this.resume(lastEventId, id, method, resumes + 1);
+    }
+    throw new TransportError(`${method}: the event stream ended before the answer`);
+  }
+
+  /** GET the stream again from `lastEventId`. @param {string} lastEventId @param {number} id @param {string} method @param {number} resumes @returns {Promise<JsonObject>} */
+  async resume(lastEventId, id, method, resumes) {
+    const headers = this.headersFor(null, {});
+    delete headers["Content-Type"];
+    headers.Accept = "text/event-stream";
+    headers["Last-Event-ID"] = lastEventId;
+    let res;
+    try {
+      res = await this.fetch(this.url, { method: "GET", headers, signal: this.aborter.signal });
+    } catch (e) {
+      throw new TransportError(`${method}: resuming the event stream failed: ${e instanceof Error ? e.message : String(e)}`, e);
+    }
+    const type = (res.headers.get("content-type") ?? "").toLowerCase();
+    if (!res.ok || !type.startsWith("text/event-stream") || !res.body) {
+      await res.body?.cancel().catch(() => {});
+      throw new TransportError(`${method}: the event stream ended before the answer, and could not be resumed (HTTP ${res.status})`);
+    }
+    return this.readStream(res.body, id, method, resumes);
+  }
+
+  /** A message from the server that is not the awaited answer. @param {JsonObject} message */
+  dispatch(message) {
+    if (typeof message.method !== "string") return;
+    if (!("id" in message)) {
+      try {
+        this.onnotification?.(message);
+      } catch (e) {
+        this.report(e);
+      }
+      return;
+    }
+    this.answer(message).catch((e) => this.report(e));
+  }
+
+  /** Answers a request from the server and POSTs the answer back. @param {JsonObject} message */
+  async answer(message) {
+    /** @type {JsonObject} */
+    let reply;
+    try {
+      /** @type {JsonObject} */
+      let result;
+      if (message.method === "ping") result = {};
+      else if (this.onrequest) result = await this.onrequest(message);
+      else throw { code: METHOD_NOT_FOUND, message: `Method not found: ${String(message.method)}` };
+      reply = { jsonrpc: "2.0", id: message.id, result: isObject(result) ? result : {} };
+    } catch (e) {
+      const error = isErrorObject(e) ? { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) } : { code: INTERNAL_ERROR, message: e instanceof Error ? e.message : String(e) };
+      reply = { jsonrpc: "2.0", id: message.id, error };
+    }
+    if (this.closed) return;
+    const res = await this.post(reply, null, {});
+    await this.expectAccepted(res, `the answer to ${String(message.method)}`);
+  }
+
+  /** Deletes the 2025-11-25 session, if any (best effort). */
+  async endSession() {
+    if (this.sessionId === null) return;
+    const headers = this.headersFor(null, {});
+    delete headers["Content-Type"];
+    this.sessionId = null;
+    try {
+      const res = await this.fetch(this.url, { method: "DELETE", headers });
+      await res.body?.cancel().catch(() => {});
+    } catch (e) {
+      this.report(e);
+    }
+  }
+
+  /** @param {unknown} error */
+  report(error) {
+    if (this.onerror) this.onerror(error);
+  }
+}
+
+export { HttpConnection, HttpError, RpcError, TransportError, VersionError };
