@@ -153,7 +153,8 @@ class TaskFailedError extends TaskError {
    * @param {{ statusMessage?: string, result?: JsonObject }} [details]
    */
   constructor(taskId, error, details = {}) {
-    const why = error ? error.message : details.statusMessage ?? textOf(details.result) ?? "the task ended failed";
+    const said = details.statusMessage ?? textOf(details.result);
+    const why = error ? (said && said !== error.message ? `${said} (error ${error.code}: ${error.message})` : error.message) : said ?? "the task ended failed";
     super(`task ${taskId} failed: ${why}`, taskId, "failed");
     this.name = "TaskFailedError";
     this.code = error?.code;
@@ -317,6 +318,7 @@ class TaskClient {
       await client.close();
       throw e;
     }
+    client.#learnVersion();
     return client;
   }
 

@@ -27,6 +27,13 @@
  */
 
 /**
+ * What the session carried by `request` tells a client, and how it hands the client the server's
+ * messages (a TaskClient given `connection.request` uses it).
+ * @typedef {{ notify(message: JsonObject): void, handleRequest(message: JsonObject): Promise<JsonObject> }} SessionClient
+ * @typedef {{ protocolVersion: () => string | null, serverCapabilities: () => JsonObject | null, attach: (client: SessionClient) => void }} ConnectionSession
+ */
+
+/**
  * @typedef {object} HttpConnectionOptions
  * @property {string} [protocolVersion] Pin the version ("2026-07-28", "2025-11-25", or an
  *   older `initialize` version): no fallback, a server that does not speak it is a VersionError.
@@ -212,7 +219,19 @@ class HttpConnection {
       const c = this.capabilities;
       return typeof c === "function" ? c(version) : c;
     };
-    this.request = this.request.bind(this);
+    /** @type {((method: string, params?: JsonObject) => Promise<JsonObject>) & { session: ConnectionSession }} */
+    this.request = Object.assign(this.request.bind(this), {
+      // What a TaskClient given this `request` learns from it (TaskClient.connect does this).
+      session: {
+        protocolVersion: () => this.protocolVersion,
+        serverCapabilities: () => this.serverCapabilities,
+        /** @param {SessionClient} client */
+        attach: (client) => {
+          this.onnotification = (m) => client.notify(m);
+          this.onrequest = (m) => client.handleRequest(m);
+        },
+      },
+    });
     this.notify = this.notify.bind(this);
   }
 
