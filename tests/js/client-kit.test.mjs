@@ -156,12 +156,16 @@ class Scripted {
  * is thrown), V26 `tasks/update` / `tasks/cancel` acknowledge, V25 `tasks/cancel` cancels, V25
  * `tasks/result` waits for `server.done` (resolved by the test or a `gets` function).
  */
-function script({ create = {}, gets = [], update, cancel, result } = {}) {
+function script({ create = {}, gets = [], update, cancel, result, call, list } = {}) {
   let n = 0;
   return async (method, params, at, s) => {
     switch (method) {
       case "tools/call":
+        if (call) return call(params, at, s);
         return s.created(create);
+      case "tools/list":
+        if (list) return list(params, at, s);
+        throw rpcError(-32601, "unexpected tools/list");
       case "tasks/get": {
         const step = gets[Math.min(n++, gets.length - 1)];
         const answer = typeof step === "function" ? await step(s, at) : step;
@@ -184,10 +188,10 @@ function script({ create = {}, gets = [], update, cancel, result } = {}) {
 }
 
 /** A scripted server and a TaskClient speaking `version` to it, seeded, jitter 0 by default. */
-function setup({ version = V26, scheduler = {}, handlers, ttl, start = T0, ...scripted } = {}) {
+function setup({ version = V26, scheduler = {}, handlers, ttl, start = T0, serverCapabilities, ...scripted } = {}) {
   const clock = virtualClock(start, T0);
   const server = new Scripted({ clock, version, ttl, respond: script(scripted) });
-  const client = new TaskClient({ request: server.request, protocolVersion: version, clock, handlers, scheduler: { seed: 42, jitter: 0, ...scheduler } });
+  const client = new TaskClient({ request: server.request, protocolVersion: version, clock, handlers, serverCapabilities, scheduler: { seed: 42, jitter: 0, ...scheduler } });
   const events = [];
   (async () => {
     for await (const e of client.events()) events.push(e);
@@ -902,4 +906,181 @@ test("V26: an input request the client cannot answer (handler throws / no handle
     await assertQuiet(clock, server);
     client.close();
   }
+});
+
+// ---- 2025-11-25: how a task ends, augmentation by taskSupport, the server's requests (issue 9) --
+
+const related = (s) => ({ _meta: { [RELATED]: { taskId: s.taskId } } });
+const failedWith = (s, statusMessage) => ({ ...s.got("failed"), statusMessage });
+
+test("V25: a task seen failed whose tasks/result answers neither content nor an error (Python mcp 1.30): ProtocolError naming the task", async () => {
+  const { clock, server, client, events } = setup({ version: V25, gets: [(s) => ((s.done ??= deferred()).resolve(related(s)), failedWith(s, "boom"))] });
+  const out = watch(call(client, V25), clock);
+  await clock.to(5000);
+  assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/result@1000"]);
+  assert.equal(out.state, "rejected", "never a success");
+  assert.ok(out.error instanceof ProtocolError, String(out.error));
+  assert.equal(out.error.taskId, server.taskId);
+  assert.equal(out.error.status, "failed");
+  assert.equal(out.error.statusMessage, "boom");
+  assert.deepEqual(types(events, "completed", "failed"), ["failed"]);
+  await assertQuiet(clock, server);
+  client.close();
+});
+
+test("V25: a task seen failed whose tasks/result gives a tool result (isError or not): TaskFailedError with .result and the status message", async () => {
+  for (const isError of [true, false]) {
+    const { clock, server, client, events } = setup({
+      version: V25,
+      gets: [(s) => ((s.done ??= deferred()).resolve({ ...s.final("disk full"), ...(isError ? { isError } : {}) }), failedWith(s, "the job failed"))],
+    });
+    const out = watch(call(client, V25), clock);
+    await clock.to(5000);
+    assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/result@1000"]);
+    assert.ok(out.error instanceof TaskFailedError, String(out.error));
+    assert.equal(out.error.result.content[0].text, "disk full");
+    assert.equal(out.error.statusMessage, "the job failed");
+    assert.equal(out.error.code, undefined, "no JSON-RPC error");
+    assert.match(out.error.message, /the job failed/);
+    assert.deepEqual(types(events, "completed", "failed"), ["failed"]);
+    client.close();
+  }
+});
+
+test("V25: a task seen completed with an isError result resolves with it (the server ended it completed)", async () => {
+  const { clock, server, client, events } = setup({ version: V25, gets: [(s) => ((s.done ??= deferred()).resolve({ ...s.final("bad input"), isError: true }), s.got("completed"))] });
+  const out = watch(call(client, V25), clock);
+  await clock.to(5000);
+  assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/result@1000"]);
+  assert.equal(out.state, "resolved");
+  assert.equal(out.value.isError, true);
+  assert.deepEqual(types(events, "completed", "failed"), ["completed"]);
+  client.close();
+});
+
+test("V25: tasks/result answers an isError result before the end was seen: one tasks/get decides (failed → TaskFailedError)", async () => {
+  const { clock, server, client } = setup({ version: V25, gets: [(s) => s.got("input_required"), (s) => failedWith(s, "refused")] });
+  const out = watch(call(client, V25), clock);
+  await clock.to(1500);
+  assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/result@1000"]);
+  server.done.resolve({ ...server.final("no"), isError: true });
+  await clock.advance(0);
+  assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/result@1000", "tasks/get@1500"]);
+  assert.ok(out.error instanceof TaskFailedError, String(out.error));
+  assert.equal(out.error.statusMessage, "refused");
+  server.assertPolite();
+  await assertQuiet(clock, server);
+  client.close();
+});
+
+const TOOLS = [
+  { name: "req", inputSchema: { type: "object" }, execution: { taskSupport: "required" } },
+  { name: "opt", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } },
+  { name: "forb", inputSchema: { type: "object" }, execution: { taskSupport: "forbidden" } },
+  { name: "none", inputSchema: { type: "object" } },
+];
+const TASKS_CALL = { tasks: { requests: { tools: { call: {} } } } };
+/** Every call answered at once (a server may serve an augmented call plainly); the `params.task` of each call. */
+const syncCalls = { call: () => toolResult("sync") };
+const augmented = (server) => server.sent.filter((r) => r.method === "tools/call").map((r) => [r.params.name, r.params.task]);
+
+test("V25 with the server's capabilities: taskSupport decides (§D 48): required always, optional when asked, forbidden / unlisted never; tools/list read once", async () => {
+  const { server, client } = setup({ version: V25, serverCapabilities: TASKS_CALL, ...syncCalls, list: () => ({ tools: TOOLS }) });
+  await client.callTool("req", {});
+  await client.callTool("req", {}, { task: { ttl: 5000 } });
+  await client.callTool("opt", {});
+  await client.callTool("opt", {}, { task: { ttl: 7000 } });
+  await client.callTool("forb", {}, { task: {} });
+  await client.callTool("none", {}, { task: {} });
+  await client.callTool("ghost", {}, { task: {} });
+  assert.deepEqual(augmented(server), [["req", {}], ["req", { ttl: 5000 }], ["opt", undefined], ["opt", { ttl: 7000 }], ["forb", undefined], ["none", undefined], ["ghost", undefined]]);
+  assert.equal(server.count("tools/list"), 1);
+  client.close();
+});
+
+test("V25 with the server's capabilities: tools/list pages are followed with their opaque cursor", async () => {
+  const pages = { "": { tools: TOOLS.slice(0, 1), nextCursor: "c/2" }, "c/2": { tools: TOOLS.slice(1), nextCursor: "c/3" }, "c/3": { tools: [] } };
+  const { server, client } = setup({ version: V25, serverCapabilities: TASKS_CALL, ...syncCalls, list: (p) => pages[p.cursor ?? ""] });
+  await client.callTool("opt", {}, { task: {} });
+  assert.deepEqual(server.sent.filter((r) => r.method === "tools/list").map((r) => r.params.cursor), [undefined, "c/2", "c/3"]);
+  assert.deepEqual(augmented(server), [["opt", {}]]);
+  client.close();
+});
+
+test("V25 with a server without tasks.requests.tools.call: never augmented, even when asked (§D 47, 48); tools/list not read", async () => {
+  for (const caps of [{ tools: {} }, { tasks: { list: {}, cancel: {} } }]) {
+    const { server, client } = setup({ version: V25, serverCapabilities: caps, ...syncCalls, list: () => ({ tools: TOOLS }) });
+    await client.callTool("req", {}, { task: { ttl: 1000 } });
+    assert.deepEqual(server.timeline(), ["tools/call@0"]);
+    assert.deepEqual(augmented(server), [["req", undefined]]);
+    client.close();
+  }
+});
+
+test("V25: without the server's capabilities, or when tools/list fails, the caller decides (asked → augmented)", async () => {
+  const unknown = setup({ version: V25, ...syncCalls });
+  await unknown.client.callTool("req", {});
+  await unknown.client.callTool("req", {}, { task: {} });
+  assert.deepEqual(unknown.server.timeline(), ["tools/call@0", "tools/call@0"], "no tools/list without capabilities");
+  assert.deepEqual(augmented(unknown.server), [["req", undefined], ["req", {}]]);
+  unknown.client.close();
+
+  const failing = setup({ version: V25, serverCapabilities: TASKS_CALL, ...syncCalls });
+  await failing.client.callTool("x", {}, { task: { ttl: 1 } });
+  await failing.client.callTool("x", {});
+  assert.deepEqual(augmented(failing.server), [["x", { ttl: 1 }], ["x", undefined]]);
+  assert.equal(failing.server.count("tools/list"), 1, "the refusal is remembered until the list changes");
+  failing.client.close();
+});
+
+test("V25: notifications/tools/list_changed makes the next call read tools/list again", async () => {
+  let tools = [TOOLS[1]];
+  const { server, client } = setup({ version: V25, serverCapabilities: TASKS_CALL, ...syncCalls, list: () => ({ tools }) });
+  await client.callTool("opt", {});
+  tools = [{ ...TOOLS[1], execution: { taskSupport: "required" } }];
+  await client.callTool("opt", {});
+  client.notify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+  await client.callTool("opt", {});
+  assert.deepEqual(server.timeline(), ["tools/list@0", "tools/call@0", "tools/call@0", "tools/list@0", "tools/call@0"]);
+  assert.deepEqual(augmented(server), [["opt", undefined], ["opt", undefined], ["opt", {}]]);
+  client.close();
+});
+
+test("V25: the server's requests (handleRequest): the handler answers a followed task's elicitation; ping gets {}", async () => {
+  const { asked, handlers } = countingHandlers();
+  const { clock, server, client } = setup({ version: V25, handlers, gets: [(s) => s.got("input_required"), (s) => s.got("working")] });
+  const out = watch(call(client, V25), clock);
+  await clock.to(1000);
+  const answer = await client.handleRequest({ jsonrpc: "2.0", id: 7, method: "elicitation/create", params: { ...elicit("A?").params, _meta: { [RELATED]: { taskId: server.taskId } } } });
+  assert.deepEqual(answer, { action: "accept", content: { v: "answer to A?" } });
+  assert.deepEqual(await client.handleRequest({ jsonrpc: "2.0", id: 8, method: "ping" }), {});
+  assert.deepEqual(asked, ["A?"]);
+  server.done.resolve(server.final("thanks"));
+  await clock.to(3000);
+  assert.equal(out.value.content[0].text, "thanks");
+  client.close();
+});
+
+test("V25: a request the client cannot answer (no handler: -32601; the handler throws: -32603) cancels the related task, the call fails with why", async () => {
+  const refused = new Error("the user closed the dialog");
+  for (const [handlers, code, check] of [
+    [{}, -32601, (e) => e instanceof ProtocolError && /no handler/.test(e.message)],
+    [{ elicitation: () => { throw refused; } }, -32603, (e) => e === refused],
+  ]) {
+    const { clock, server, client } = setup({ version: V25, handlers, gets: [(s) => s.got("input_required")] });
+    const out = watch(call(client, V25), clock);
+    await clock.to(1000);
+    const request = { jsonrpc: "2.0", id: 9, method: "elicitation/create", params: { ...elicit("A?").params, _meta: { [RELATED]: { taskId: server.taskId } } } };
+    await assert.rejects(client.handleRequest(request), (e) => e.code === code);
+    await clock.advance(0);
+    assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/result@1000", "tasks/cancel@1000"]);
+    assert.equal(out.state, "rejected");
+    assert.ok(check(out.error), String(out.error));
+    client.close();
+  }
+  const lone = setup({ version: V25 });
+  await assert.rejects(lone.client.handleRequest({ jsonrpc: "2.0", id: 1, method: "sampling/createMessage", params: sample("hi").params }), (e) => e.code === -32601);
+  await assert.rejects(lone.client.handleRequest({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }), (e) => e.code === -32601);
+  assert.deepEqual(lone.server.timeline(), [], "no task: nothing to cancel");
+  lone.client.close();
 });
