@@ -216,7 +216,7 @@ say "sizes"
 size_line "${NAME}_bg.wasm (wasm-opt -Oz)" "$PKG/${NAME}_bg.wasm"
 size_line "$NAME.js (web glue)" "$PKG/$NAME.js"
 size_line "node.cjs (nodejs glue)" "$PKG/node.cjs"
-size_line "browser load: wasm + glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" "$PKG/browser.js" "$PKG/index.js" "$PKG/client.js"
+size_line "browser load: wasm + glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" "$PKG/browser.js" "$PKG/index.js" "$PKG/client.js" "$PKG/http.js"
 if [ "$SERVER" = 1 ]; then
   size_line "server/${NAME}_bg.wasm" "$PKG/server/${NAME}_bg.wasm"
   helper_files=()

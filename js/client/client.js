@@ -247,6 +247,11 @@ function isRpcError(e) {
 }
 
 class TaskClient {
+  /** Whether the version is still to be learnt from the session (not named, not known yet). */
+  #versionPending = false;
+  /** 2025-11-25: each tool's `execution.taskSupport` from `tools/list` (null: the server could not list them). @type {Promise<Map<string, string> | null> | null} */
+  #toolSupport = null;
+
   /** @param {TaskClientOptions} options */
   constructor(options) {
     if (!isObject(options) || typeof options.request !== "function") {
@@ -256,15 +261,12 @@ class TaskClient {
     this.request = options.request;
     /** @type {RequestSession | undefined} */
     this.session = isObject(options.request.session) ? options.request.session : undefined;
-    /** Whether the version is still to be learnt from the session (not named, not known yet). */
-    this.versionPending = options.protocolVersion === undefined && this.session !== undefined;
+    this.#versionPending = options.protocolVersion === undefined && this.session !== undefined;
     /** @type {ProtocolVersion} */
     this.protocolVersion = options.protocolVersion ?? this.#sessionVersion() ?? V26;
-    if (this.versionPending && this.#sessionVersion() !== undefined) this.versionPending = false;
+    if (this.#versionPending && this.#sessionVersion() !== undefined) this.#versionPending = false;
     /** @type {JsonObject | undefined} */
     this.serverCapabilities = options.serverCapabilities;
-    /** 2025-11-25: each tool's `execution.taskSupport` from `tools/list` (null: the server could not list them). @type {Promise<Map<string, string> | null> | null} */
-    this.toolSupport = null;
     /** The HTTP connection of a client made by `TaskClient.connect`. @type {HttpConnection | null} */
     this.connection = null;
     /** @type {InputHandlers} */
@@ -377,7 +379,7 @@ class TaskClient {
    */
   notify(message) {
     if (isObject(message) && message.method === "notifications/tools/list_changed") {
-      this.toolSupport = null;
+      this.#toolSupport = null;
       return;
     }
     if (!isObject(message) || !isObject(message.params)) return;
@@ -535,11 +537,11 @@ class TaskClient {
 
   /** Takes the session's version once it is known (a session connected after the client was made). */
   #learnVersion() {
-    if (!this.versionPending) return;
+    if (!this.#versionPending) return;
     const v = this.#sessionVersion();
     if (v === undefined) return;
     this.protocolVersion = v;
-    this.versionPending = false;
+    this.#versionPending = false;
   }
 
   /** The server's capabilities, if known. @returns {JsonObject | undefined} */
@@ -560,7 +562,7 @@ class TaskClient {
     const tasks = caps.tasks;
     const canCall = isObject(tasks) && isObject(tasks.requests) && isObject(tasks.requests.tools) && isObject(tasks.requests.tools.call);
     if (!canCall) return undefined; // §D 48: never without tasks.requests.tools.call
-    const support = await this.#toolSupport();
+    const support = await this.#listToolSupport();
     if (support === null) return wanted; // the tools could not be listed: the caller decides
     const mode = support.get(name) ?? "forbidden"; // absent = forbidden (§D 11)
     if (mode === "required") return wanted ?? {};
@@ -573,8 +575,8 @@ class TaskClient {
    * list changed; null when the server answers `tools/list` with an error.
    * @returns {Promise<Map<string, string> | null>}
    */
-  #toolSupport() {
-    if (this.toolSupport) return this.toolSupport;
+  #listToolSupport() {
+    if (this.#toolSupport) return this.#toolSupport;
     const listing = (async () => {
       /** @type {Map<string, string>} */
       const support = new Map();
@@ -598,10 +600,10 @@ class TaskClient {
       }
       return support;
     })();
-    this.toolSupport = listing;
+    this.#toolSupport = listing;
     // A transport failure is not remembered: the next call lists again.
     listing.catch(() => {
-      if (this.toolSupport === listing) this.toolSupport = null;
+      if (this.#toolSupport === listing) this.#toolSupport = null;
     });
     return listing;
   }

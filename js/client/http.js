@@ -179,23 +179,32 @@ class HttpConnection {
     return connection;
   }
 
+  /** @type {FetchFn} */
+  #fetch;
+  /** The pinned version, if any. @type {string | null} */
+  #pinned;
+  /** @type {{ name: string, version: string }} */
+  #clientInfo;
+  /** @type {CapabilitiesOption} */
+  #capabilities;
+  #nextId = 1;
+  /** Aborts every exchange in flight on close. */
+  #aborter = new AbortController();
+
   /** A connection not opened yet (`connect()` opens it). @param {string | URL} url @param {HttpConnectionOptions} [options] */
   constructor(url, options = {}) {
     if (!isObject(options)) throw new TypeError("new HttpConnection(url, options): options must be an object");
     /** The endpoint. */
     this.url = new URL(url).href;
-    /** @type {FetchFn} */
-    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    /** @type {Record<string, string>} */
+    /** Sent with every HTTP request (change them, e.g. a renewed token, at any time). @type {Record<string, string>} */
     this.headers = { ...(options.headers ?? {}) };
-    /** The pinned version, if any. @type {string | null} */
-    this.pinned = options.protocolVersion ?? null;
-    if (this.pinned !== null && this.pinned !== V26 && !INITIALIZE_VERSIONS.includes(this.pinned)) {
-      throw new TypeError(`HttpConnection: unknown protocolVersion ${JSON.stringify(this.pinned)} (use ${[V26, ...INITIALIZE_VERSIONS].join(", ")})`);
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#pinned = options.protocolVersion ?? null;
+    if (this.#pinned !== null && this.#pinned !== V26 && !INITIALIZE_VERSIONS.includes(this.#pinned)) {
+      throw new TypeError(`HttpConnection: unknown protocolVersion ${JSON.stringify(this.#pinned)} (use ${[V26, ...INITIALIZE_VERSIONS].join(", ")})`);
     }
-    this.clientInfo = options.clientInfo ?? { name: "mcp-tasks-wasm", version: "0.1.0" };
-    /** @type {CapabilitiesOption} */
-    this.capabilities = options.capabilities ?? {};
+    this.#clientInfo = options.clientInfo ?? { name: "mcp-tasks-wasm", version: "0.1.0" };
+    this.#capabilities = options.capabilities ?? {};
     /** The version in use once connected. @type {string | null} */
     this.protocolVersion = null;
     /** What the server declared (`initialize` or `server/discover`). @type {JsonObject | null} */
@@ -211,14 +220,6 @@ class HttpConnection {
     /** @type {((error: unknown) => void) | null} */
     this.onerror = options.onerror ?? null;
     this.closed = false;
-    this.nextId = 1;
-    /** Aborts every exchange in flight on close. */
-    this.aborter = new AbortController();
-    /** The client's capabilities for `version`. @param {string} version @returns {JsonObject} */
-    this.capabilitiesFor = (version) => {
-      const c = this.capabilities;
-      return typeof c === "function" ? c(version) : c;
-    };
     /** @type {((method: string, params?: JsonObject) => Promise<JsonObject>) & { session: ConnectionSession }} */
     this.request = Object.assign(this.request.bind(this), {
       // What a TaskClient given this `request` learns from it (TaskClient.connect does this).
@@ -242,21 +243,21 @@ class HttpConnection {
    */
   async connect() {
     if (this.protocolVersion !== null) return;
-    if (this.pinned === V26) {
-      await this.discover(true);
+    if (this.#pinned === V26) {
+      await this.#discover(true);
       return;
     }
-    if (this.pinned !== null) {
-      await this.initialize([this.pinned], true);
+    if (this.#pinned !== null) {
+      await this.#initialize([this.#pinned], true);
       return;
     }
-    const outcome = await this.discover(false);
+    const outcome = await this.#discover(false);
     if (outcome === null) return;
     const offered = outcome.filter((v) => INITIALIZE_VERSIONS.includes(v));
     if (outcome.length > 0 && offered.length === 0) {
       throw new VersionError(`the server speaks ${outcome.join(", ")}, none of which this client speaks`, V26, outcome);
     }
-    await this.initialize(offered.length > 0 ? offered : INITIALIZE_VERSIONS, false);
+    await this.#initialize(offered.length > 0 ? offered : INITIALIZE_VERSIONS, false);
   }
 
   /**
@@ -265,7 +266,7 @@ class HttpConnection {
    * authentication refusals are thrown, not fallen back from.
    * @param {boolean} pinned @returns {Promise<string[] | null>}
    */
-  async discover(pinned) {
+  async #discover(pinned) {
     this.protocolVersion = V26;
     /** @type {JsonObject} */
     let result;
@@ -304,22 +305,22 @@ class HttpConnection {
    * with a version both sides speak, unless pinned.
    * @param {string[]} versions @param {boolean} pinned @returns {Promise<void>}
    */
-  async initialize(versions, pinned) {
+  async #initialize(versions, pinned) {
     const requested = versions[0];
     /** @type {JsonObject} */
     let result;
     try {
-      result = await this.request("initialize", { protocolVersion: requested, capabilities: this.capabilitiesFor(requested), clientInfo: this.clientInfo });
+      result = await this.request("initialize", { protocolVersion: requested, capabilities: this.#capabilitiesFor(requested), clientInfo: this.#clientInfo });
     } catch (e) {
       const supported = e instanceof RpcError && isObject(e.data) && Array.isArray(e.data.supported) ? e.data.supported.filter((v) => typeof v === "string") : null;
       if (!supported) throw e;
       const common = INITIALIZE_VERSIONS.filter((v) => supported.includes(v) && v !== requested);
       if (pinned || common.length === 0) throw new VersionError(`the server does not speak ${requested} (it speaks ${supported.join(", ")})`, requested, supported);
-      return this.initialize(common, true);
+      return this.#initialize(common, true);
     }
     const negotiated = result.protocolVersion;
     if (typeof negotiated !== "string" || !INITIALIZE_VERSIONS.includes(negotiated) || (pinned && negotiated !== requested)) {
-      await this.endSession();
+      await this.#endSession();
       throw new VersionError(`initialize: the server answered protocol version ${JSON.stringify(negotiated)}, not ${pinned ? requested : `one of ${INITIALIZE_VERSIONS.join(", ")}`}`, requested, typeof negotiated === "string" ? [negotiated] : []);
     }
     this.protocolVersion = negotiated;
@@ -328,7 +329,7 @@ class HttpConnection {
     try {
       await this.notify("notifications/initialized");
     } catch (e) {
-      await this.endSession();
+      await this.#endSession();
       this.protocolVersion = null;
       throw e;
     }
@@ -342,14 +343,14 @@ class HttpConnection {
    */
   async request(method, params = {}) {
     if (this.closed) throw new TransportError(`${method}: the connection is closed`);
-    const p = this.protocolVersion === V26 ? this.withMeta(params) : params;
-    const id = this.nextId++;
-    const res = await this.post({ jsonrpc: "2.0", id, method, params: p }, method, p);
+    const p = this.protocolVersion === V26 ? this.#withMeta(params) : params;
+    const id = this.#nextId++;
+    const res = await this.#post({ jsonrpc: "2.0", id, method, params: p }, method, p);
     if (method === "initialize") {
       const session = res.headers.get("mcp-session-id");
       if (session) this.sessionId = session;
     }
-    return this.read(res, id, method);
+    return this.#read(res, id, method);
   }
 
   /**
@@ -360,10 +361,10 @@ class HttpConnection {
     if (this.closed) throw new TransportError(`${method}: the connection is closed`);
     /** @type {JsonObject} */
     const message = { jsonrpc: "2.0", method };
-    const p = params !== undefined && this.protocolVersion === V26 ? this.withMeta(params) : params;
+    const p = params !== undefined && this.protocolVersion === V26 ? this.#withMeta(params) : params;
     if (p !== undefined) message.params = p;
-    const res = await this.post(message, method, p ?? {});
-    await this.expectAccepted(res, method);
+    const res = await this.#post(message, method, p ?? {});
+    await this.#expectAccepted(res, method);
   }
 
   /**
@@ -374,21 +375,27 @@ class HttpConnection {
   async close() {
     if (this.closed) return;
     this.closed = true;
-    this.aborter.abort();
-    await this.endSession();
+    this.#aborter.abort();
+    await this.#endSession();
   }
 
   // ---- internals -----------------------------------------------------------------------------
 
+  /** The client's capabilities for `version`. @param {string} version @returns {JsonObject} */
+  #capabilitiesFor(version) {
+    const c = this.#capabilities;
+    return typeof c === "function" ? c(version) : c;
+  }
+
   /** @param {JsonObject} params @returns {JsonObject} */
-  withMeta(params) {
+  #withMeta(params) {
     const meta = isObject(params._meta) ? params._meta : {};
     if (META_VERSION in meta) return params;
-    return { ...params, _meta: { ...meta, [META_VERSION]: V26, [META_CAPS]: this.capabilitiesFor(V26) } };
+    return { ...params, _meta: { ...meta, [META_VERSION]: V26, [META_CAPS]: this.#capabilitiesFor(V26) } };
   }
 
   /** The headers of one HTTP request. @param {string | null} method @param {JsonObject} params @returns {Record<string, string>} */
-  headersFor(method, params) {
+  #headersFor(method, params) {
     /** @type {Record<string, string>} */
     const h = { ...this.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     if (this.protocolVersion !== null) h["MCP-Protocol-Version"] = this.protocolVersion;
@@ -402,16 +409,16 @@ class HttpConnection {
   }
 
   /** POSTs one message. @param {JsonObject} message @param {string | null} method @param {JsonObject} params @returns {Promise<Response>} */
-  async post(message, method, params) {
+  async #post(message, method, params) {
     try {
-      return await this.fetch(this.url, { method: "POST", headers: this.headersFor(method, params), body: JSON.stringify(message), signal: this.aborter.signal });
+      return await this.#fetch(this.url, { method: "POST", headers: this.#headersFor(method, params), body: JSON.stringify(message), signal: this.#aborter.signal });
     } catch (e) {
       throw new TransportError(`POST ${method ?? "response"} to ${this.url}: ${this.closed ? "the connection was closed" : e instanceof Error ? e.message : String(e)}`, e);
     }
   }
 
   /** A notification or an answer was accepted (2xx; its body, if any, is read for messages). @param {Response} res @param {string} what */
-  async expectAccepted(res, what) {
+  async #expectAccepted(res, what) {
     if (res.ok) {
       await res.body?.cancel().catch(() => {});
       return;
@@ -433,10 +440,10 @@ class HttpConnection {
    * Reads the answer to request `id` from `res` (JSON or SSE), handing other messages on.
    * @param {Response} res @param {number} id @param {string} method @returns {Promise<JsonObject>}
    */
-  async read(res, id, method) {
+  async #read(res, id, method) {
     const wait = retryAfter(res.headers.get("retry-after"));
     const type = (res.headers.get("content-type") ?? "").toLowerCase();
-    if (res.ok && type.startsWith("text/event-stream") && res.body) return this.readStream(res.body, id, method, 0);
+    if (res.ok && type.startsWith("text/event-stream") && res.body) return this.#readStream(res.body, id, method, 0);
     let text;
     try {
       text = await res.text();
@@ -456,7 +463,7 @@ class HttpConnection {
     let answer;
     for (const m of messages) {
       if (isObject(m) && m.id === id && !("method" in m)) answer = m;
-      else if (isObject(m) && "method" in m) this.dispatch(m);
+      else if (isObject(m) && "method" in m) this.#dispatch(m);
     }
     // An error about the HTTP request itself may name no id (e.g. a refused session).
     if (!answer && messages.length === 1 && isObject(body) && body.id === null && isErrorObject(body.error)) answer = body;
@@ -472,7 +479,7 @@ class HttpConnection {
    * @param {ReadableStream<Uint8Array>} body @param {number} id @param {string} method @param {number} resumes
    * @returns {Promise<JsonObject>}
    */
-  async readStream(body, id, method, resumes) {
+  async #readStream(body, id, method, resumes) {
     const reader = body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
@@ -495,13 +502,13 @@ class HttpConnection {
       try {
         message = JSON.parse(text);
       } catch {
-        this.report(new TransportError(`${method}: an SSE event is not JSON: ${text.slice(0, 200)}`));
+        this.#report(new TransportError(`${method}: an SSE event is not JSON: ${text.slice(0, 200)}`));
         return;
       }
       for (const m of Array.isArray(message) ? message : [message]) {
         if (!isObject(m)) continue;
         if (m.id === id && !("method" in m)) answer = m;
-        else if ("method" in m) this.dispatch(m);
+        else if ("method" in m) this.#dispatch(m);
       }
     };
     try {
@@ -542,21 +549,21 @@ class HttpConnection {
       throw new TransportError(`${method}: the answer to request ${id} is not a JSON-RPC response`);
     }
     if (lastEventId !== null && this.sessionId !== null && resumes < MAX_RESUMES && !this.closed) {
-      await pause(Math.min(retryMs, 30_000), this.aborter.signal);
-      return this.resume(lastEventId, id, method, resumes + 1);
+      await pause(Math.min(retryMs, 30_000), this.#aborter.signal);
+      return this.#resume(lastEventId, id, method, resumes + 1);
     }
     throw new TransportError(`${method}: the event stream ended before the answer`);
   }
 
   /** GET the stream again from `lastEventId`. @param {string} lastEventId @param {number} id @param {string} method @param {number} resumes @returns {Promise<JsonObject>} */
-  async resume(lastEventId, id, method, resumes) {
-    const headers = this.headersFor(null, {});
+  async #resume(lastEventId, id, method, resumes) {
+    const headers = this.#headersFor(null, {});
     delete headers["Content-Type"];
     headers.Accept = "text/event-stream";
     headers["Last-Event-ID"] = lastEventId;
     let res;
     try {
-      res = await this.fetch(this.url, { method: "GET", headers, signal: this.aborter.signal });
+      res = await this.#fetch(this.url, { method: "GET", headers, signal: this.#aborter.signal });
     } catch (e) {
       throw new TransportError(`${method}: resuming the event stream failed: ${e instanceof Error ? e.message : String(e)}`, e);
     }
@@ -565,25 +572,25 @@ class HttpConnection {
       await res.body?.cancel().catch(() => {});
       throw new TransportError(`${method}: the event stream ended before the answer, and could not be resumed (HTTP ${res.status})`);
     }
-    return this.readStream(res.body, id, method, resumes);
+    return this.#readStream(res.body, id, method, resumes);
   }
 
   /** A message from the server that is not the awaited answer. @param {JsonObject} message */
-  dispatch(message) {
+  #dispatch(message) {
     if (typeof message.method !== "string") return;
     if (!("id" in message)) {
       try {
         this.onnotification?.(message);
       } catch (e) {
-        this.report(e);
+        this.#report(e);
       }
       return;
     }
-    this.answer(message).catch((e) => this.report(e));
+    this.#answer(message).catch((e) => this.#report(e));
   }
 
   /** Answers a request from the server and POSTs the answer back. @param {JsonObject} message */
-  async answer(message) {
+  async #answer(message) {
     /** @type {JsonObject} */
     let reply;
     try {
@@ -598,26 +605,26 @@ class HttpConnection {
       reply = { jsonrpc: "2.0", id: message.id, error };
     }
     if (this.closed) return;
-    const res = await this.post(reply, null, {});
-    await this.expectAccepted(res, `the answer to ${String(message.method)}`);
+    const res = await this.#post(reply, null, {});
+    await this.#expectAccepted(res, `the answer to ${String(message.method)}`);
   }
 
   /** Deletes the 2025-11-25 session, if any (best effort). */
-  async endSession() {
+  async #endSession() {
     if (this.sessionId === null) return;
-    const headers = this.headersFor(null, {});
+    const headers = this.#headersFor(null, {});
     delete headers["Content-Type"];
     this.sessionId = null;
     try {
-      const res = await this.fetch(this.url, { method: "DELETE", headers });
+      const res = await this.#fetch(this.url, { method: "DELETE", headers });
       await res.body?.cancel().catch(() => {});
     } catch (e) {
-      this.report(e);
+      this.#report(e);
     }
   }
 
   /** @param {unknown} error */
-  report(error) {
+  #report(error) {
     if (this.onerror) this.onerror(error);
   }
 }

@@ -97,18 +97,17 @@ test("an SSE answer: comments, the priming event, CRLF, multi-line data, other e
 
 test("an SSE stream split at every byte (inside CRLF and inside a UTF-8 character) reads the same", async () => {
   const answer = { content: [{ type: "text", text: "café ☕ done" }] };
-  const text = `: hi\r\n\r\nid: 1\r\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\r\n\r\nid: 2\r\ndata: ${JSON.stringify(result(1, answer))}\r\n\r\n`;
-  const bytes = new TextEncoder().encode(text);
   const fetch = async (_url, init) => {
-    const method = JSON.parse(init.body).method;
-    if (method === "server/discover") return Response.json(result(JSON.parse(init.body).id, { resultType: "complete", supportedVersions: [V26], capabilities: {} }));
+    const { id, method } = JSON.parse(init.body);
+    if (method === "server/discover") return Response.json(result(id, { resultType: "complete", supportedVersions: [V26], capabilities: {} }));
+    const text = `: hi\r\n\r\nid: 1\r\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\r\n\r\nid: 2\r\ndata: ${JSON.stringify(result(id, answer))}\r\n\r\n`;
+    const bytes = new TextEncoder().encode(text);
     let i = 0;
     const body = new ReadableStream({ pull: (c) => (i < bytes.length ? c.enqueue(bytes.slice(i, ++i)) : c.close()) });
     return new Response(body, { headers: { "Content-Type": "text/event-stream" } });
   };
   const notes = [];
   const connection = await HttpConnection.open("http://127.0.0.1:9/mcp", { fetch, protocolVersion: V26, onnotification: (m) => notes.push(m.method) });
-  connection.nextId = 1;
   assert.deepEqual(await connection.request("tools/call", { name: "t" }), answer);
   assert.deepEqual(notes, ["notifications/progress"]);
   await connection.close();
@@ -144,18 +143,18 @@ test("the server's requests on the stream: answered by onrequest and POSTed back
 
 test("a stream that ends before the answer is resumed with GET and Last-Event-ID (after the server's retry)", async () => {
   await withServer(
-    session(async (req, res, body) => {
+    session(async (req, res, body, server) => {
       if (req.method === "GET") {
         assert.equal(req.headers["last-event-id"], "e7");
+        const asked = server.log.find((r) => r.body?.method === "tasks/result");
         sse(res);
-        return res.end(event(result(1000, { content: [] }), "e8"));
+        return res.end(event(result(asked.body.id, { content: [] }), "e8"));
       }
       sse(res);
       res.end("retry: 10\nid: e7\ndata: \n\n");
     }),
     async (url, server) => {
       const connection = await HttpConnection.open(url, { protocolVersion: V25 });
-      connection.nextId = 1000;
       assert.deepEqual(await connection.request("tasks/result", { taskId: "t" }), { content: [] });
       const get = server.log.find((r) => r.method === "GET");
       assert.equal(get.headers["mcp-session-id"], SESSION);

@@ -30,9 +30,10 @@ test("require and import are separate instances that both work", async () => {
 
 cases.define(test, assert, () => pkg);
 
-test("require gives the JS helpers too (TaskClient, its errors, requestVia)", () => {
-  for (const name of ["TaskClient", "TaskFailedError", "TaskCancelledError", "TaskExpiredError", "ProtocolError", "requestVia", "TaskScheduler"]) {
+test("require gives the JS helpers too (TaskClient, its errors, requestVia, the HTTP connection)", () => {
+  for (const name of ["TaskClient", "TaskFailedError", "TaskCancelledError", "TaskExpiredError", "ProtocolError", "requestVia", "TaskScheduler", "HttpConnection", "HttpError", "RpcError", "TransportError", "VersionError"]) {
     assert.equal(typeof pkg[name], "function", name);
   }
+  assert.equal(typeof pkg.TaskClient.connect, "function");
   assert.throws(() => new pkg.TaskClient({}), TypeError);
 });

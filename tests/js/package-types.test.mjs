@@ -93,21 +93,33 @@ const result: Promise<Record<string, unknown>> = client.callTool("t", { a: 1 }, 
 const failed = (e: unknown): number | undefined => (e instanceof TaskFailedError ? e.code : undefined);
 // @ts-expect-error request is required
 void new TaskClient({});
-export { result, failed };
+// TaskClient.connect and the connection's typed errors (js/client/http.js).
+const connecting: Promise<TaskClient> = TaskClient.connect("http://127.0.0.1:1/mcp", {
+  headers: { Authorization: "Bearer x" },
+  protocolVersion: "2025-11-25",
+  handlers: { elicitation: async () => ({ action: "decline" }) },
+});
+const opened = HttpConnection.open(new URL("http://127.0.0.1:1/mcp"));
+const version: Promise<string | null> = opened.then((c) => c.protocolVersion);
+const code = (e: unknown): number | undefined => (e instanceof RpcError ? e.code : undefined);
+const closing: Promise<void> = client.close();
+// @ts-expect-error an unknown option
+void TaskClient.connect("http://127.0.0.1:1/mcp", { bogus: 1 });
+export { result, failed, connecting, version, code, closing };
 `;
 cases.push(
   {
     name: "main entry helpers, node16: .cts require and .mts import",
     options: { module: "node16", moduleResolution: "node16" },
     files: {
-      "a.cts": `import pkg = require("mcp-tasks-wasm");\ntype TaskClient = pkg.TaskClient;\nconst { TaskClient, TaskFailedError } = pkg;\n${clientUse}`,
-      "b.mts": `import { TaskClient, TaskFailedError } from "mcp-tasks-wasm";\n${clientUse}`,
+      "a.cts": `import pkg = require("mcp-tasks-wasm");\ntype TaskClient = pkg.TaskClient;\nconst { TaskClient, TaskFailedError, HttpConnection, RpcError } = pkg;\n${clientUse}`,
+      "b.mts": `import { TaskClient, TaskFailedError, HttpConnection, RpcError } from "mcp-tasks-wasm";\n${clientUse}`,
     },
   },
   {
     name: "main entry helpers, bundler",
     options: { module: "esnext", moduleResolution: "bundler" },
-    files: { "a.ts": `import { TaskClient, TaskFailedError } from "mcp-tasks-wasm";\n${clientUse}` },
+    files: { "a.ts": `import { TaskClient, TaskFailedError, HttpConnection, RpcError } from "mcp-tasks-wasm";\n${clientUse}` },
   },
 );
 
