@@ -6,6 +6,8 @@
 #   wasm-bindgen-cli at the version Cargo.lock pins (cargo install, about 4 minutes the first time)
 #   npm ci at the root                   (wasm-opt from binaryen@132, deno, playwright-core, ...)
 #   npm ci in tools/conformance          (the MCP conformance suite and the Node 22 it needs)
+#   npm ci in tools/peers                (server-everything and the Inspector, for tests/peers)
+#   Python venvs tools/py/mcp1, mcp2     (mcp 1.30.0 / 2.3.0, every package pinned, for tests/peers)
 #   Debian chromium + chromium-driver    (browser tests; apt-get, about 40 s the first time)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,6 +70,56 @@ else
   say "tools/conformance: npm ci"
   (cd tools/conformance && npm ci --no-audit --no-fund)
 fi
+
+# ---- real peers for tests/peers ----------------------------------------------------------------
+# npm: server-everything and the Inspector, own package.json and lock (the Inspector runs on the
+# Node 22 of tools/conformance; nothing here shadows the machine's node).
+peers_fresh() {
+  local d=tools/peers
+  [ -f $d/node_modules/.package-lock.json ] || return 1
+  [ $d/node_modules/.package-lock.json -nt $d/package.json ] || return 1
+  [ $d/node_modules/.package-lock.json -nt $d/package-lock.json ] || return 1
+  [ -f $d/node_modules/@modelcontextprotocol/server-everything/dist/index.js ] || return 1
+  [ -f $d/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js ] || return 1
+}
+if peers_fresh; then
+  say "tools/peers: up to date"
+else
+  say "tools/peers: npm ci"
+  (cd tools/peers && npm ci --no-audit --no-fund) || { say "tools/peers: npm ci FAILED" >&2; exit 1; }
+fi
+
+# Python: one venv per SDK major, from a requirements file pinning every package with ==.
+# --no-deps: nothing outside the file gets in; --only-binary: no build step; pip check: the set is
+# complete. The venv records which requirements (and which Python) it was built from.
+PYTHON=${PYTHON:-python3}
+if ! "$PYTHON" -c 'import sys, venv; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+  say "Python >= 3.10 with the venv module is needed for the Python peers ($PYTHON: $("$PYTHON" --version 2>&1 || echo missing))" >&2
+  exit 1
+fi
+py_venv() { # NAME: tools/py/NAME from tools/py/NAME-requirements.txt
+  local dir=tools/py/$1 req=tools/py/$1-requirements.txt want
+  want="$(sha256sum "$req" | cut -d' ' -f1) $("$PYTHON" -c 'import sys; print(sys.version.split()[0])')"
+  if [ -x "$dir/bin/python" ] && [ "$(cat "$dir/.installed-from" 2>/dev/null)" = "$want" ] \
+    && "$dir/bin/python" -c 'import mcp' 2>/dev/null; then
+    say "$dir: up to date"
+    return
+  fi
+  say "$dir: python venv + pip install -r $req"
+  rm -rf "$dir"
+  if "$PYTHON" -m venv "$dir" \
+    && "$dir/bin/python" -m pip install --disable-pip-version-check --no-input --no-cache-dir \
+      --no-deps --only-binary=:all: -r "$req" \
+    && "$dir/bin/python" -m pip check; then
+    printf '%s\n' "$want" >"$dir/.installed-from"
+  else
+    rm -rf "$dir"
+    say "$dir: install FAILED" >&2
+    exit 1
+  fi
+}
+py_venv mcp1
+py_venv mcp2
 
 # ---- Chromium and chromedriver (Debian's; playwright's download does not work here) -----------
 if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then

@@ -13,8 +13,8 @@
 #   wasm (node)      #[wasm_bindgen_test] tests in tests/wasm*.rs, in Node
 #   wasm (chromium)  the same in headless Chromium (checked to have run more than 0 tests)
 #   build, pack      scripts/build.sh; scripts/pack.sh (npm pack + npm install into tests/js/.tmp)
-#   node --test      every tests/js/*.test.{mjs,cjs,js}, tests/js/server/*.test.mjs and
-#                    tests/browser/*.test.mjs
+#   node --test      every tests/js/*.test.{mjs,cjs,js}, tests/js/server/*.test.mjs,
+#                    tests/browser/*.test.mjs and tests/peers/*.test.mjs (real peers, from setup)
 #   scripts          every tests/js/*.test.sh (bash)
 #   deno             tests/deno/*.test.ts with the npm-installed deno, no permission flags
 set -uo pipefail
@@ -116,7 +116,8 @@ if [ "$setup_ok" = 1 ] && run_suite "build" bash scripts/build.sh; then
 fi
 
 shopt -s nullglob
-node_tests=(tests/js/*.test.mjs tests/js/*.test.cjs tests/js/*.test.js tests/js/server/*.test.mjs tests/browser/*.test.mjs)
+node_tests=(tests/js/*.test.mjs tests/js/*.test.cjs tests/js/*.test.js tests/js/server/*.test.mjs tests/browser/*.test.mjs
+  tests/peers/*.test.mjs)
 script_tests=(tests/js/*.test.sh)
 deno_tests=(tests/deno/*.test.ts)
 shopt -u nullglob
