@@ -4,6 +4,8 @@
 //   Python mcp 1.30 client             → recorder → Python mcp 1.30 server       (2025-11-25)
 //   Inspector 2.12 CLI, default era    → recorder → server-everything            (2025-11-25)
 //   Python mcp 2.3 client              → recorder → Python mcp 2.3 server        (2026-07-28)
+//   Python mcp 1.30 client             → recorder → SDK 1.32.2 McpServer + tasks (2025-11-25),
+//                                                   on InMemoryTaskStore and on our SdkTaskStore
 //
 // Each asserts the peers' final results and that the recorder captured requests and answers in
 // both directions, then feeds the recording to `Conversation` (the built package) and PRINTS its
@@ -27,6 +29,7 @@ import {
   runPyClient,
   startEverything,
   startPyServer,
+  startSdkServer,
   startRecorder,
   stopAll,
 } from "./peers.mjs";
@@ -288,4 +291,26 @@ test("Python mcp 2.3 client → recorder → Python mcp 2.3 server (stateless 20
     const { messages } = report(t, "py2-py2-fail", recorder);
     assertBothWays(messages);
   });
+});
+
+test("Python mcp 1.30 client → recorder → SDK 1.32.2 McpServer with tasks, on InMemoryTaskStore and on SdkTaskStore", async (t) => {
+  for (const store of ["memory", "ours"]) {
+    await t.test(store, async (t) => {
+      const server = await startSdkServer({ store });
+      t.after(() => server.stop());
+      const recorder = await startRecorder(server.url);
+      t.after(() => recorder.stop());
+      const done = await runPyClient("mcp1", recorder.url, ["greet", JSON.stringify({ name: "Ada", delayMs: 100 })]);
+      assert.equal(done.code, 0, done.stderr);
+      assert.equal(done.json.status, "completed");
+      assert.deepEqual(done.json.result.content, [{ type: "text", text: "hello, Ada" }]);
+      const failed = await runPyClient("mcp1", recorder.url, ["fail", "{}"]);
+      assert.equal(failed.code, 0, failed.stderr);
+      assert.equal(failed.json.status, "failed");
+      assert.deepEqual(failed.json.result.content, [{ type: "text", text: "boom: on purpose" }]);
+      assert.equal(failed.json.result.isError, true);
+      const { messages } = report(t, `py1-sdk-${store}`, recorder);
+      assertBothWays(messages);
+    });
+  }
 });

@@ -15,6 +15,7 @@
 //
 //   startEverything()                 → Peer   server-everything (2025-11-25), Streamable HTTP
 //   startPyServer("mcp1" | "mcp2")    → Peer   Python fixture servers (see their docstrings)
+//   startSdkServer({ store })         → Peer   SDK 1.32.2 McpServer with tasks ("memory" | "ours")
 //   startExample()                    → Peer   examples/conformance-server.mjs --port 0
 //   runPyClient("mcp1" | "mcp2", url, args)   → RunResult  (the client's one JSON line in .json)
 //   runInspectorCli(url, { era, tool, args, method })  → RunResult (Inspector --cli --format json)
@@ -248,6 +249,21 @@ export function startPyServer(which) {
   );
 }
 
+/**
+ * tests/peers/fixtures/sdk-task-server.mjs: an SDK 1.32.2 McpServer hosting tasks (2025-11-25)
+ * over Streamable HTTP, on the SDK's InMemoryTaskStore (`store: "memory"`, the default) or on
+ * this package's SdkTaskStore from pkg/server (`store: "ours"`; needs scripts/build.sh).
+ */
+export function startSdkServer({ store = "memory" } = {}) {
+  return startPeer(
+    `sdk-task-server-${store}`,
+    process.execPath,
+    [join(FIXTURES, "sdk-task-server.mjs"), "--port", "0", "--store", store],
+    /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
+    (m) => m[1],
+  );
+}
+
 /** examples/conformance-server.mjs --port 0 (its first line names `http://127.0.0.1:PORT/mcp`). */
 export function startExample(args = []) {
   return startPeer(
@@ -338,8 +354,11 @@ function forwardHeaders(headers) {
  *   messages()   [{ seq, direction: "c2s" | "s2c", message, exchange, http: {...} }]
  *                `message` is the parsed JSON-RPC object; a body or event that is not JSON is
  *                recorded with `message: undefined` and `raw` (the text). `http` has the request
- *                `method`, `path`, `sessionId` (the request's Mcp-Session-Id, or the response's),
- *                and for s2c `status`, `via` ("json" | "sse") and the SSE `eventId` if any.
+ *                `method`, `path`, `sessionId` (the request's Mcp-Session-Id, or the one its
+ *                answer assigned: `initialize` gets the session it opened), and for s2c `status`,
+ *                `via` ("json" | "sse") and the SSE `eventId` if any. One recorder may see several
+ *                sessions (each client run opens its own): filter on `http.sessionId`, or use one
+ *                recorder per conversation.
  *   exchanges()  one per HTTP request: { exchange, method, path, requestHeaders, status,
  *                responseHeaders, contentType, error? } (headers lower-cased)
  *   transcript() the messages as JSON Lines, one bare JSON-RPC message per line: the format of
@@ -406,6 +425,11 @@ export async function startRecorder(targetUrl) {
             sessionId: up.headers["mcp-session-id"] ?? sessionId,
             status: up.statusCode,
           };
+          // The answer to `initialize` names the session its request had none of yet.
+          const newSession = up.headers["mcp-session-id"];
+          if (newSession !== undefined && sessionId === undefined) {
+            for (const r of records) if (r.exchange === exchange && r.direction === "c2s") r.http.sessionId = newSession;
+          }
           res.writeHead(up.statusCode ?? 502, forwardHeaders(up.headers));
           res.flushHeaders();
           if (contentType.includes("text/event-stream")) {
