@@ -4,9 +4,10 @@
 //   tools/peers/      npm (own lock): @modelcontextprotocol/server-everything 2026.8.31 and
 //                     @modelcontextprotocol/inspector 2.12.0 (run with the Node 22 of
 //                     tools/conformance: the Inspector needs Node >= 22.19)
-//   tools/py/mcp1/    Python venv, mcp==1.30.0 (tools/py/mcp1.txt, every package pinned)
-//   tools/py/mcp2/    Python venv, mcp==2.3.0  (tools/py/mcp2.txt)
-//   tests/peers/fixtures/   the Python servers and clients, and the listen-local.cjs preload
+//   tools/py/mcp1/    Python venv, mcp==1.30.0 (tools/py/mcp1-requirements.txt, every package ==)
+//   tools/py/mcp2/    Python venv, mcp==2.3.0  (tools/py/mcp2-requirements.txt)
+//   tests/peers/fixtures/   the Python servers and clients, the SDK task server, the
+//                     listen-local.cjs preload (each documented at its top)
 //
 // Every process is spawned in its own process group (detached) and stopped by its PID: SIGTERM
 // to the group, SIGKILL after a grace period. Each one (and each recorder) is also registered:
