@@ -12,7 +12,7 @@
 )]
 
 use mcp_tasks_wasm::conversation::{
-    Conversation, ConversationOptions, ObserveReport, TaskEventSource,
+    Conversation, ConversationOptions, ObserveReport, Sender, TaskEventSource,
 };
 use mcp_tasks_wasm::model::{ProtocolVersion, TaskStatus};
 use mcp_tasks_wasm::validate::report::Issue;
@@ -1504,4 +1504,64 @@ proptest! {
         }
         let _ = serde_json::to_string(&c.tasks());
     }
+}
+
+/// Both sides number their own requests: with the sender given, the client's answer to the
+/// server's `elicitation/create` (id 3) is not taken for the answer to the client's pending
+/// `tasks/result` (also id 3), which is answered later by the server.
+#[test]
+fn sender_keeps_the_two_id_spaces_apart() {
+    use mcp_tasks_wasm::conversation::Sender::{Client, Server};
+    let mut c = Conversation::default();
+    let [create_req, create_res] = v25_create(1, "t1");
+    let msgs: Vec<(Value, Sender)> = vec![
+        (create_req, Client),
+        (create_res, Server),
+        (
+            req(json!(3), "tasks/result", json!({"taskId": "t1"})),
+            Client,
+        ),
+        (
+            req(
+                json!(3),
+                "elicitation/create",
+                json!({"message": "Name?", "requestedSchema": {"type": "object", "properties": {}},
+                       "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t1"}}}),
+            ),
+            Server,
+        ),
+        (
+            res(json!(3), json!({"action": "accept", "content": {}})),
+            Client,
+        ),
+        (
+            res(
+                json!(3),
+                json!({"content": [{"type": "text", "text": "done"}],
+                       "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t1"}}}),
+            ),
+            Server,
+        ),
+    ];
+    let reports: Vec<ObserveReport> = msgs
+        .iter()
+        .map(|(m, from)| c.observe_from(m, Some(*from)))
+        .collect();
+    for (i, r) in reports.iter().enumerate() {
+        assert!(
+            r.issues.iter().all(|i| i.severity != Severity::Error),
+            "message {i}: {:#?}",
+            r.issues
+        );
+        assert!(!has(r, "history-unmatched-response", "/id"), "message {i}");
+        assert!(
+            !has(r, "history-duplicate-request-id", "/id"),
+            "message {i}"
+        );
+    }
+
+    // Without senders the same traffic looks like a reused id and an answer nobody asked for.
+    let mut bare = Conversation::default();
+    let reports: Vec<ObserveReport> = msgs.iter().map(|(m, _)| bare.observe(m)).collect();
+    assert!(has(&reports[3], "history-duplicate-request-id", "/id"));
 }

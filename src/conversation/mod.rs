@@ -84,6 +84,48 @@ pub struct ConversationOptions {
     pub max_bytes: Option<u32>,
 }
 
+/// Who sent a message. JSON-RPC ids are chosen by each side on its own, so a client's request
+/// and a server's request may carry the same id (server-everything numbers its `elicitation/create`
+/// from 0, as the client numbers `initialize`): given the sender, a response is paired with a
+/// request of the *other* side. Without it, ids are taken as one space (a bare transcript).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum Sender {
+    Client,
+    Server,
+}
+
+/// Options of one `Conversation.observe` call.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ObserveOptions {
+    /// Who sent the message: `"client"` or `"server"`. Give it for live or proxied traffic, where
+    /// both sides number their own requests; leave it out for a bare transcript.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<Sender>,
+}
+
+impl Sender {
+    /// `"client"` or `"server"`.
+    pub fn parse(s: &str) -> Option<Sender> {
+        match s {
+            "client" => Some(Sender::Client),
+            "server" => Some(Sender::Server),
+            _ => None,
+        }
+    }
+}
+
+impl Sender {
+    fn other(self) -> Sender {
+        match self {
+            Sender::Client => Sender::Server,
+            Sender::Server => Sender::Client,
+        }
+    }
+}
+
 /// Where a task event was seen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
 #[serde(rename_all = "lowercase")]
@@ -190,7 +232,8 @@ pub struct Conversation {
     version: Option<ProtocolVersion>,
     max_bytes: usize,
     next_index: usize,
-    pending: HashMap<IdKey, Pending>,
+    /// Requests awaiting their answer, by (sender, id); sender `None` when not given.
+    pending: HashMap<(Option<Sender>, IdKey), Pending>,
     tasks: Vec<TaskState>,
     by_id: HashMap<String, usize>,
     warned_unknown: HashSet<String>,
@@ -265,8 +308,14 @@ impl Conversation {
         i
     }
 
-    /// Observes one parsed message.
+    /// Observes one parsed message (its sender unknown: ids are one space).
     pub fn observe(&mut self, message: &Value) -> ObserveReport {
+        self.observe_from(message, None)
+    }
+
+    /// Observes one parsed message sent by `from`: a response is paired with the other side's
+    /// request of that id (or, failing that, with a request whose sender was not given).
+    pub fn observe_from(&mut self, message: &Value, from: Option<Sender>) -> ObserveReport {
         let index = self.take_index();
         let mut f = Findings::default();
         let mut touched = Touched::default();
@@ -275,7 +324,12 @@ impl Conversation {
         // Pair a response with its request.
         let mut answered: Option<Pending> = None;
         if let Rpc::Response { id, id_is_null } = &rpc {
-            answered = id.as_ref().and_then(|k| self.pending.remove(k));
+            answered = id.as_ref().and_then(|k| {
+                let asker = from.map(Sender::other);
+                self.pending
+                    .remove(&(asker, k.clone()))
+                    .or_else(|| asker.and_then(|_| self.pending.remove(&(None, k.clone()))))
+            });
             if answered.is_none() && !id_is_null {
                 f.push(
                     None,
@@ -325,7 +379,8 @@ impl Conversation {
             Rpc::Request { id, method } => {
                 let pending =
                     self.on_request(message, method, index, version, &mut f, &mut touched);
-                if let Some(k) = id {
+                if let Some(id) = id {
+                    let k = (from, id);
                     if self.pending.contains_key(&k) {
                         f.push(
                             None,

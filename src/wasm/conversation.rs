@@ -3,7 +3,7 @@
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-use crate::conversation::{self as core, ConversationOptions};
+use crate::conversation::{self as core, ConversationOptions, ObserveOptions, Sender};
 
 use super::input::js_to_json;
 use super::validate::to_js;
@@ -30,17 +30,21 @@ impl Conversation {
     }
 
     /// Observes the next message (a JS value or a JSON string). Never throws on a bad message:
-    /// the report says what is wrong, and the message still counts.
+    /// the report says what is wrong, and the message still counts. `options.from` (`"client"` or
+    /// `"server"`) names the sender, so that a response pairs with the other side's request of
+    /// its id (both sides number their own requests); throws a `TypeError` on a malformed option.
     #[wasm_bindgen(unchecked_return_type = "ObserveReport")]
     pub fn observe(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "unknown")] message: JsValue,
-    ) -> Result<JsValue, JsError> {
+        options: Option<Ts<ObserveOptions>>,
+    ) -> Result<JsValue, JsValue> {
+        let from = read_observe_options(options)?;
         let report = match js_to_json(&message, self.inner.max_bytes()) {
-            Ok(value) => self.inner.observe(&value),
+            Ok(value) => self.inner.observe_from(&value, from),
             Err(report) => self.inner.observe_rejected(report),
         };
-        to_js(&report)
+        to_js(&report).map_err(JsValue::from)
     }
 
     /// Every task seen so far, in the order first seen, with its events and history issues.
@@ -62,5 +66,16 @@ fn read_options(options: Option<Ts<ConversationOptions>>) -> Result<Conversation
     Ok(ConversationOptions {
         version: o.version("version")?,
         max_bytes: o.u32("maxBytes")?,
+    })
+}
+
+fn read_observe_options(options: Option<Ts<ObserveOptions>>) -> Result<Option<Sender>, JsValue> {
+    let Some(o) =
+        super::input::Members::of(options.map_or(JsValue::UNDEFINED, JsValue::from), "options")?
+    else {
+        return Ok(None);
+    };
+    o.strict("from", "\"client\" or \"server\"", |v| {
+        v.as_string().as_deref().and_then(Sender::parse)
     })
 }

@@ -295,7 +295,7 @@ impl Members {
 
     /// A member that, when present, must read as expected: `null` is malformed too (the options
     /// of `validateMessage` and `Conversation`).
-    fn strict<T>(
+    pub(crate) fn strict<T>(
         &self,
         key: &str,
         expected: &str,
