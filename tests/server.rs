@@ -12,7 +12,7 @@ use mcp_tasks_wasm::model::{ProtocolVersion, TaskStatus};
 use mcp_tasks_wasm::server::{
     check_input_capabilities, input_capability, request_protocol, sync_tool_response, Finished,
     Outcome, PendingResult, RequestContext, TaskEvent, TaskServer, TaskSupport, ToolCallDecision,
-    ToolOutcome, V25Declared,
+    ToolCallPlan, ToolOutcome, V25Declared,
 };
 use mcp_tasks_wasm::store::{Caller, DeterministicRandom, MemoryStorage, StoreConfig, StoreError};
 use mcp_tasks_wasm::validate::{validate_value, Context};
@@ -632,6 +632,61 @@ fn v26_tool_call_sync_task_or_32021() {
             assert_eq!(got, expect, "{support:?} declaring={declaring}");
             if let ToolCallDecision::Reject { response } = &d {
                 assert_eq!(response["error"]["code"], -32021);
+            }
+        }
+    }
+}
+
+// §D 78, 83: plan_tool_call says what begin_tool_call will decide (the same refusal, byte for
+// byte) and stores nothing, so a host can refuse before asking for any input.
+#[test]
+fn plan_tool_call_predicts_begin_tool_call_and_creates_nothing() {
+    let mut h = H::new();
+    let supports = [
+        TaskSupport::Forbidden,
+        TaskSupport::Optional,
+        TaskSupport::Required,
+    ];
+    for support in supports {
+        let mut calls = Vec::new();
+        for declaring in [false, true] {
+            let c = h.v26(
+                "tools/call",
+                json!({"name": "t", "arguments": {}}),
+                declaring,
+            );
+            calls.push((ctx26(), c));
+        }
+        for task in [None, Some(json!({"ttl": 1000})), Some(json!({"ttl": -1}))] {
+            let mut params = json!({"name": "t", "arguments": {}});
+            if let Some(t) = task {
+                params["task"] = t;
+            }
+            calls.push((ctx25().session("s"), h.v25("tools/call", params)));
+        }
+        for (ctx, call) in calls {
+            let plan = h.server.plan_tool_call(&call, &ctx, support);
+            // Nothing stored: the session still lists no task.
+            let list = h.v25("tasks/list", json!({}));
+            let listed = h.send(&ctx25().session("s"), &list);
+            assert_eq!(listed["result"]["tasks"], json!([]), "{plan:?}");
+            let decision = h.begin(&ctx, &call, support);
+            match (&plan, &decision) {
+                (ToolCallPlan::Sync, ToolCallDecision::Sync)
+                | (ToolCallPlan::Task, ToolCallDecision::Task { .. }) => {}
+                (
+                    ToolCallPlan::Reject { response: a },
+                    ToolCallDecision::Reject { response: b },
+                ) => {
+                    assert_eq!(a, b)
+                }
+                other => panic!("plan and decision differ: {other:?} for {call}"),
+            }
+            if let ToolCallDecision::Task { task_id, .. } = decision {
+                h.server
+                    .store_mut()
+                    .remove(Caller::Host, &task_id, h.now)
+                    .unwrap();
             }
         }
     }

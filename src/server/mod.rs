@@ -45,7 +45,9 @@ pub use context::{
     check_input_capabilities, declares_extension, input_capability, request_protocol,
     RequestContext, V25Declared,
 };
-pub use tools::{sync_tool_response, Finished, TaskSupport, ToolCallDecision, ToolOutcome};
+pub use tools::{
+    sync_tool_response, Finished, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,
+};
 pub use v25::{result_outcome, ResultOutcome};
 
 /// What happened to a task while a request was handled, for the host to act on.

@@ -83,6 +83,17 @@ impl ToolCallDecision {
     }
 }
 
+/// What [`TaskServer::plan_tool_call`] says a `tools/call` would become.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolCallPlan {
+    /// It would run synchronously.
+    Sync,
+    /// It would become a task (nothing is created yet).
+    Task,
+    /// It would be refused with this error response.
+    Reject { response: Value },
+}
+
 /// How a tool call ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ToolOutcome {
@@ -120,75 +131,13 @@ impl<S: Storage, R: RandomSource> TaskServer<S, R> {
         support: TaskSupport,
         now_ms: u64,
     ) -> ToolCallDecision {
-        let req = match rpc::envelope(request) {
-            rpc::Envelope::Request(r) => r,
-            rpc::Envelope::Invalid {
-                id,
-                reason,
-                method: "tools/call",
-            } => {
-                return ToolCallDecision::Reject {
-                    response: rpc::failure(id, &rpc::error(rpc::INVALID_REQUEST, reason)),
-                }
-            }
-            rpc::Envelope::Invalid { .. }
-            | rpc::Envelope::Notification { .. }
-            | rpc::Envelope::NotARequest => return ToolCallDecision::Sync,
+        let (id, new_task) = match decide(request, ctx, support) {
+            Decision::Sync => return ToolCallDecision::Sync,
+            Decision::Reject(response) => return ToolCallDecision::Reject { response },
+            Decision::Task { id, new_task } => (id, new_task),
         };
-        if req.method != "tools/call" {
-            return ToolCallDecision::Sync;
-        }
-        let params = req.params_object();
-        let tool = params
-            .and_then(|p| p.get("name"))
-            .and_then(Value::as_str)
-            .unwrap_or("");
         let reject = |e: JsonRpcError| ToolCallDecision::Reject {
-            response: rpc::failure(Some(req.id), &e),
-        };
-        let new_task = match ctx.version {
-            ProtocolVersion::V2025 => {
-                let task_param = params.and_then(|p| p.get("task"));
-                match (task_param, support) {
-                    // §D 40: not declared augmentable → process normally, ignore params.task.
-                    (Some(_), _) if !ctx.declared.tool_calls => {
-                        if support == TaskSupport::Required {
-                            return reject(required_error(tool));
-                        }
-                        return ToolCallDecision::Sync;
-                    }
-                    (Some(_), TaskSupport::Forbidden) => {
-                        return reject(rpc::error(
-                            METHOD_NOT_FOUND,
-                            format!(
-                            "Method not found: tool '{tool}' does not support task-augmented calls"
-                        ),
-                        ))
-                    }
-                    (Some(meta), _) => match requested_ttl(meta) {
-                        Ok(ttl) => NewTask {
-                            requested_ttl_ms: ttl,
-                            ..NewTask::new(ProtocolVersion::V2025)
-                        },
-                        Err(e) => return reject(e),
-                    },
-                    (None, TaskSupport::Required) => return reject(required_error(tool)),
-                    (None, _) => return ToolCallDecision::Sync,
-                }
-            }
-            ProtocolVersion::V2026 => match (support, declares_extension(params)) {
-                (TaskSupport::Forbidden, _) | (TaskSupport::Optional, false) => {
-                    return ToolCallDecision::Sync
-                }
-                (TaskSupport::Required, false) => {
-                    return reject(rpc::missing_extension("tools/call"))
-                }
-                (_, true) => NewTask::new(ProtocolVersion::V2026),
-            },
-        };
-        let new_task = NewTask {
-            session: ctx.session.clone(),
-            ..new_task
+            response: rpc::failure(Some(id), &e),
         };
         let record = match self.store_mut().create(new_task, now_ms) {
             Ok(r) => r,
@@ -206,9 +155,27 @@ impl<S: Storage, R: RandomSource> TaskServer<S, R> {
         match result {
             Ok(result) => ToolCallDecision::Task {
                 task_id: record.id.clone(),
-                response: rpc::success(req.id, result),
+                response: rpc::success(id, result),
             },
             Err(e) => reject(e),
+        }
+    }
+
+    /// What [`begin_tool_call`](Self::begin_tool_call) would decide for this request, without
+    /// creating anything: a host that must do work before the task exists (MRTR rounds,
+    /// §D 83) learns first whether the call is refused (-32021 before any input is asked,
+    /// §D 78; -32601 for a plain call of a required tool, §D 41). `begin_tool_call` decides
+    /// again (and may still refuse: a session at its live-task cap).
+    pub fn plan_tool_call(
+        &self,
+        request: &Value,
+        ctx: &RequestContext,
+        support: TaskSupport,
+    ) -> ToolCallPlan {
+        match decide(request, ctx, support) {
+            Decision::Sync => ToolCallPlan::Sync,
+            Decision::Task { .. } => ToolCallPlan::Task,
+            Decision::Reject(response) => ToolCallPlan::Reject { response },
         }
     }
 
@@ -281,6 +248,81 @@ impl<S: Storage, R: RandomSource> TaskServer<S, R> {
             Err(StoreError::NotFound) => Ok(Finished::Gone),
             Err(e) => Err(e),
         }
+    }
+}
+
+/// The decision of [`TaskServer::begin_tool_call`] before anything is stored.
+enum Decision<'a> {
+    Sync,
+    Task { id: &'a Value, new_task: NewTask },
+    Reject(Value),
+}
+
+fn decide<'a>(request: &'a Value, ctx: &RequestContext, support: TaskSupport) -> Decision<'a> {
+    let req = match rpc::envelope(request) {
+        rpc::Envelope::Request(r) => r,
+        rpc::Envelope::Invalid {
+            id,
+            reason,
+            method: "tools/call",
+        } => {
+            return Decision::Reject(rpc::failure(id, &rpc::error(rpc::INVALID_REQUEST, reason)));
+        }
+        rpc::Envelope::Invalid { .. }
+        | rpc::Envelope::Notification { .. }
+        | rpc::Envelope::NotARequest => return Decision::Sync,
+    };
+    if req.method != "tools/call" {
+        return Decision::Sync;
+    }
+    let params = req.params_object();
+    let tool = params
+        .and_then(|p| p.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let reject = |e: JsonRpcError| Decision::Reject(rpc::failure(Some(req.id), &e));
+    let new_task = match ctx.version {
+        ProtocolVersion::V2025 => {
+            let task_param = params.and_then(|p| p.get("task"));
+            match (task_param, support) {
+                // §D 40: not declared augmentable → process normally, ignore params.task.
+                (Some(_), _) if !ctx.declared.tool_calls => {
+                    if support == TaskSupport::Required {
+                        return reject(required_error(tool));
+                    }
+                    return Decision::Sync;
+                }
+                (Some(_), TaskSupport::Forbidden) => {
+                    return reject(rpc::error(
+                        METHOD_NOT_FOUND,
+                        format!(
+                            "Method not found: tool '{tool}' does not support task-augmented calls"
+                        ),
+                    ))
+                }
+                (Some(meta), _) => match requested_ttl(meta) {
+                    Ok(ttl) => NewTask {
+                        requested_ttl_ms: ttl,
+                        ..NewTask::new(ProtocolVersion::V2025)
+                    },
+                    Err(e) => return reject(e),
+                },
+                (None, TaskSupport::Required) => return reject(required_error(tool)),
+                (None, _) => return Decision::Sync,
+            }
+        }
+        ProtocolVersion::V2026 => match (support, declares_extension(params)) {
+            (TaskSupport::Forbidden, _) | (TaskSupport::Optional, false) => return Decision::Sync,
+            (TaskSupport::Required, false) => return reject(rpc::missing_extension("tools/call")),
+            (_, true) => NewTask::new(ProtocolVersion::V2026),
+        },
+    };
+    Decision::Task {
+        id: req.id,
+        new_task: NewTask {
+            session: ctx.session.clone(),
+            ..new_task
+        },
     }
 }
 

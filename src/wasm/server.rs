@@ -16,7 +16,7 @@ use crate::model::v2026::V26InputRequests;
 use crate::model::{ProtocolVersion, TaskStatus};
 use crate::server::{
     self, Finished, Outcome, PendingResult, RequestContext, TaskEvent, TaskSupport,
-    ToolCallDecision, ToolOutcome, V25Declared,
+    ToolCallDecision, ToolCallPlan, ToolOutcome, V25Declared,
 };
 use crate::store::{Caller, MemoryStorage};
 
@@ -131,6 +131,21 @@ pub enum ToolCallStart {
         response: Value,
     },
     /// Send `response` (an error); do not run the tool.
+    Reject {
+        #[tsify(type = "Record<string, unknown>")]
+        response: Value,
+    },
+}
+
+/// The answer of `planToolCall`: what `beginToolCall` would decide, nothing created.
+#[derive(Debug, Serialize, Tsify)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ToolCallPlanned {
+    /// It would run synchronously.
+    Sync,
+    /// It would become a task.
+    Task,
+    /// It would be refused with `response` (an error).
     Reject {
         #[tsify(type = "Record<string, unknown>")]
         response: Value,
@@ -398,6 +413,32 @@ impl TaskServer {
                 ToolCallStart::Task { task_id, response }
             }
             ToolCallDecision::Reject { response } => ToolCallStart::Reject { response },
+        })
+    }
+
+    /// What `beginToolCall` would decide for this request, creating nothing: `sync`, `task` or
+    /// `reject` (with the error `response`). For work that must happen before a task exists
+    /// (MRTR rounds, §D 83): a call that will be refused is refused before any input is asked
+    /// (-32021, §D 78). `beginToolCall` decides again afterwards (and may still refuse, e.g. a
+    /// session at its live-task cap).
+    #[wasm_bindgen(js_name = planToolCall, unchecked_return_type = "ToolCallPlanned")]
+    pub fn plan_tool_call(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] request: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "ServerContext")] ctx: JsValue,
+        #[wasm_bindgen(
+            js_name = "taskSupport",
+            unchecked_param_type = "\"forbidden\" | \"optional\" | \"required\""
+        )]
+        task_support: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let request = read_request(&request)?;
+        let (ctx, _) = read_server_context(ctx)?;
+        let support = read_support(&task_support)?;
+        answer(&match self.inner.plan_tool_call(&request, &ctx, support) {
+            ToolCallPlan::Sync => ToolCallPlanned::Sync,
+            ToolCallPlan::Task => ToolCallPlanned::Task,
+            ToolCallPlan::Reject { response } => ToolCallPlanned::Reject { response },
         })
     }
 
