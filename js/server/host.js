@@ -5,8 +5,18 @@
 // ends, and stopping work when a task is cancelled. TaskHost does exactly that and holds no task
 // rule of its own: every state change and every response comes from TaskServer.
 //
+// Input (`ctx.requestInput`) works in both versions, for tasks and for synchronous calls:
+//   V26 task      input requests on the task (`input_required`), answered by `tasks/update`
+//   V26 sync      an InputRequiredResult (MRTR, SEP-2322) with a signed `requestState`; the retry
+//                 carrying `inputResponses` runs the handler again and requestInput resolves
+//   V25 task      real requests to the client with related-task `_meta` (§A.g, §D 33), through
+//                 the transport's `channel.sendRequest`; the task is `input_required` meanwhile
+//   V25 sync      the same requests, sent on the call's own response stream
+// TaskHost stays transport-agnostic: the transport (McpHttpServer, or yours) passes the channel.
+//
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
 import { TaskServer } from "./mcp_tasks_wasm.js";
+import { MrtrStates } from "./mrtr.js";
 
 /**
  * @typedef {import("./mcp_tasks_wasm.js").ServerContext} ServerContext
@@ -16,6 +26,33 @@ import { TaskServer } from "./mcp_tasks_wasm.js";
  * @typedef {Extract<import("./mcp_tasks_wasm.js").HandleOutcome, { kind: "pending" }>} PendingResult
  * @typedef {{ result: Record<string, unknown> } | { error: JsonRpcError }} ToolOutcome
  * @typedef {Record<string, unknown>} JsonObject
+ * @typedef {import("./mcp_tasks_wasm.js").V26InputRequests} InputRequests
+ * @typedef {import("./mcp_tasks_wasm.js").StoreTask} StoreTask
+ */
+
+const V25 = "2025-11-25";
+const V26 = "2026-07-28";
+const RELATED_TASK = "io.modelcontextprotocol/related-task";
+const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+
+/**
+ * One request to the client: `elicitation/create`, `sampling/createMessage` or `roots/list`.
+ * @typedef {{ method: string, params?: JsonObject }} ClientRequest
+ */
+
+/**
+ * How the transport reaches the client of one request (the third argument of `handle`).
+ * @typedef {object} ClientChannel
+ * @property {(request: ClientRequest, info: { taskId: string | null, signal: AbortSignal }) => Promise<JsonObject>} [sendRequest]
+ *   2025-11-25: sends one JSON-RPC request to the client and resolves with its result (rejects
+ *   with the JSON-RPC error `{ code, message, data? }` the client answered). With `taskId`, the
+ *   request carries related-task `_meta` already and belongs on a stream of the task's session
+ *   (typically the `tasks/result` stream, §A.g); with `taskId: null` it belongs on the response
+ *   stream of the call itself. `signal` aborts when the work no longer waits (task cancelled,
+ *   host closed): drop the request. Without it, requestInput under 2025-11-25 rejects.
+ * @property {JsonObject} [clientCapabilities] 2025-11-25: the capabilities the client declared at
+ *   `initialize`; requestInput asks only for what they declare (elicitation, sampling, roots).
+ * @property {AbortSignal} [signal] Aborts the work of a synchronous call (the client went away).
  */
 
 /**
@@ -26,14 +63,24 @@ import { TaskServer } from "./mcp_tasks_wasm.js";
  * @property {string | null} taskId The task running this call; `null` when it runs synchronously.
  * @property {ServerContext} context The context of the `tools/call` request.
  * @property {JsonObject} request The `tools/call` request.
- * @property {(inputRequests: import("./mcp_tasks_wasm.js").V26InputRequests, message?: string) => Promise<Record<string, unknown>>} requestInput
- *   V26 tasks only: raises input requests (key → `{ method, params }`; the task becomes
- *   `input_required`) and resolves with the responses by key once the client answered every
- *   key through `tasks/update`. Rejects when the task is cancelled, and at once when the call
- *   is not a V26 task or asks for a capability (elicitation, sampling, roots) the `tools/call`
- *   did not declare in its `_meta` (§D 98: `TaskServer.checkInputRequests`).
+ * @property {(inputRequests: InputRequests, message?: string) => Promise<Record<string, unknown>>} requestInput
+ *   Asks the client (key → `{ method, params }`) and resolves with the responses by key:
+ *   - 2026-07-28 task: the task becomes `input_required` with these input requests; resolves
+ *     once the client answered every key through `tasks/update`.
+ *   - 2026-07-28 synchronous call (and `prepare`): the call is answered with an
+ *     InputRequiredResult (`resultType: "input_required"`, a signed `requestState`); the retry
+ *     carrying `inputResponses` runs the handler again from the start, and this time
+ *     requestInput resolves. Everything before it runs once per round: keep it side-effect free.
+ *   - 2025-11-25 task: sends each request to the client with related-task `_meta` (§D 33); the
+ *     task is `input_required` until every answer is in (`message` is its status message).
+ *   - 2025-11-25 synchronous call (and `prepare`): sends them on the call's response stream.
+ *   Rejects when the task is cancelled or the call aborted, with a JSON-RPC error the client
+ *   answered (2025-11-25), and at once for a capability (elicitation, sampling, roots) the client
+ *   did not declare (§D 98: in the request's `_meta` for 2026-07-28, at `initialize` for
+ *   2025-11-25) or when 2025-11-25 has no channel to the client.
  * @property {(message: string) => void} setStatusMessage Sets the task's `statusMessage`
  *   (nothing without a task).
+ * @property {unknown} prepared What the tool's `prepare` returned (`undefined` without one).
  */
 
 /**
@@ -52,6 +99,12 @@ import { TaskServer } from "./mcp_tasks_wasm.js";
  * @property {TaskSupport} [taskSupport] V25: the tool's `execution.taskSupport` (default
  *   `"optional"`). V26: whether the server runs calls of it as tasks ("forbidden": never,
  *   "optional": when the request declares the extension, "required": refuses other calls).
+ * @property {(args: JsonObject, ctx: ToolContext) => unknown} [prepare] Runs on the
+ *   `tools/call` itself, before the call becomes a task: the place for input the work needs up
+ *   front (`ctx.requestInput`: MRTR rounds under 2026-07-28, finished before the task exists,
+ *   §D 83; requests on the call's stream under 2025-11-25). What it returns reaches the handler
+ *   as `ctx.prepared`. A call that will be refused (-32021, §D 78; -32601, §D 41) is refused
+ *   before it runs. A throw ends the call as the handler's would (synchronously).
  */
 
 /**
@@ -60,7 +113,10 @@ import { TaskServer } from "./mcp_tasks_wasm.js";
  * @property {TaskStoreOptions} [store] Options of the new TaskServer's store.
  * @property {() => number} [now] The clock, Unix ms (default `Date.now`).
  * @property {(error: unknown, taskId: string) => void} [onError] Called when storing a finished
- *   task's outcome throws (default: `console.error`).
+ *   task's outcome throws, or a `watch` listener throws (default: `console.error`).
+ * @property {{ key?: CryptoKey | Uint8Array, ttlMs?: number }} [requestState] The MRTR
+ *   `requestState` signing: its HMAC-SHA-256 key (give every instance behind one load balancer
+ *   the same; default a random key per host) and how long a state is accepted (default 10 min).
  */
 
 /** @param {unknown} e @returns {e is { code: number, message: string, data?: unknown }} */
@@ -74,6 +130,22 @@ function isJsonRpcError(e) {
 }
 
 /**
+ * The outcome a throw ends a call with: a JSON-RPC error for a thrown `{ code, message }`, else
+ * a tool execution error result.
+ * @param {unknown} e @returns {ToolOutcome}
+ */
+function thrownOutcome(e) {
+  if (isJsonRpcError(e)) {
+    /** @type {{ code: number, message: string, data?: unknown }} */
+    const error = { code: e.code, message: e.message };
+    if (e.data !== undefined) error.data = e.data;
+    return { error };
+  }
+  const text = e instanceof Error ? e.message : String(e);
+  return { result: { content: [{ type: "text", text }], isError: true } };
+}
+
+/**
  * Runs `handler` to a `ToolOutcome` (never throws).
  * @param {ToolHandler} handler @param {JsonObject} args @param {ToolContext} ctx
  * @returns {Promise<ToolOutcome>}
@@ -83,14 +155,48 @@ async function runTool(handler, args, ctx) {
     const result = await handler(args, ctx);
     return { result: result ?? { content: [] } };
   } catch (e) {
-    if (isJsonRpcError(e)) {
-      /** @type {{ code: number, message: string, data?: unknown }} */
-      const error = { code: e.code, message: e.message };
-      if (e.data !== undefined) error.data = e.data;
-      return { error };
-    }
-    const text = e instanceof Error ? e.message : String(e);
-    return { result: { content: [{ type: "text", text }], isError: true } };
+    return thrownOutcome(e);
+  }
+}
+
+/**
+ * Rejects with `signal.reason` once `signal` aborts, else settles as `promise`.
+ * @template T @param {Promise<T>} promise @param {AbortSignal} signal @returns {Promise<T>}
+ */
+function abortable(promise, signal) {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** @param {unknown} e @returns {string} */
+function messageOf(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * What a 2026-07-28 synchronous call gathered across MRTR rounds: the verified answers, and the
+ * requests still to ask (set when requestInput found keys unanswered).
+ * @typedef {{ answers: Record<string, unknown>, pending: InputRequests | null }} Rounds
+ */
+
+/** Thrown by requestInput in a 2026-07-28 synchronous call: the call answers InputRequiredResult. */
+class InputRequired extends Error {
+  constructor() {
+    super("input required: this call is answered with an InputRequiredResult and retried with the answers");
+    this.name = "InputRequired";
   }
 }
 
@@ -114,10 +220,14 @@ class TaskHost {
     this.onError = options.onError ?? ((error, taskId) => console.error(`task ${taskId}:`, error));
     /** @type {Map<string, { options: ToolOptions, handler: ToolHandler }>} */
     this.tools = new Map();
-    /** Running task work by task id. @type {Map<string, { abort: AbortController, done: Promise<void>, inputWaiters: Set<() => void> }>} */
+    /** Running task work by task id. @type {Map<string, { abort: AbortController, done: Promise<void>, inputWaiters: Set<() => void>, asking: number }>} */
     this.running = new Map();
     /** Blocked V25 `tasks/result` requests by task id. @type {Map<string, Array<{ pending: PendingResult, resolve: (response: JsonObject) => void }>>} */
     this.waiting = new Map();
+    /** MRTR `requestState` signing. */
+    this.states = new MrtrStates(options.requestState);
+    /** @type {Set<(task: StoreTask) => void>} */
+    this.watchers = new Set();
   }
 
   /**
@@ -128,8 +238,27 @@ class TaskHost {
   tool(name, options, handler) {
     if (typeof name !== "string" || name === "") throw new TypeError("tool name must be a non-empty string");
     if (typeof handler !== "function") throw new TypeError(`tool ${name}: handler must be a function`);
-    this.tools.set(name, { options: { taskSupport: options?.taskSupport ?? "optional" }, handler });
+    const prepare = options?.prepare;
+    if (prepare !== undefined && typeof prepare !== "function") throw new TypeError(`tool ${name}: prepare must be a function`);
+    /** @type {ToolOptions} */
+    const kept = { taskSupport: options?.taskSupport ?? "optional" };
+    if (prepare) kept.prepare = prepare;
+    this.tools.set(name, { options: kept, handler });
     return this;
+  }
+
+  /**
+   * Calls `listener` with the task after every change the host makes to it: input requested or
+   * answered (`input_required` ⇄ `working`), a status message, the outcome stored, a cancel.
+   * (Not at creation: the `CreateTaskResult` says it.) A transport sends
+   * `notifications/tasks/status` from here (§D 43). Returns the function that stops it.
+   * @param {(task: StoreTask) => void} listener @returns {() => void}
+   */
+  watch(listener) {
+    this.watchers.add(listener);
+    return () => {
+      this.watchers.delete(listener);
+    };
   }
 
   /**
@@ -139,16 +268,24 @@ class TaskHost {
    * task ends. Throws a `TypeError` on a malformed `ctx`.
    * @param {JsonObject | string} message
    * @param {Omit<ServerContext, "now">} context
+   * @param {ClientChannel} [channel] How to reach the client (2025-11-25 input; see
+   *   `ClientChannel`); a task keeps the channel of the call that created it.
    * @returns {Promise<JsonObject | null>}
    */
-  async handle(message, context) {
+  async handle(message, context, channel = {}) {
     /** @type {ServerContext} */
     const ctx = { ...context, now: this.now() };
     const out = this.server.handle(message, ctx);
     switch (out.kind) {
       case "response":
-        if (out.event?.kind === "cancelled") this.#stop(out.event.taskId, "cancelled");
-        if (out.event?.kind === "input-taken") this.#wake(out.event.taskId);
+        if (out.event?.kind === "cancelled") {
+          this.#stop(out.event.taskId, "cancelled");
+          this.#changed(out.event.taskId);
+        }
+        if (out.event?.kind === "input-taken") {
+          this.#wake(out.event.taskId);
+          this.#changed(out.event.taskId);
+        }
         return out.message;
       case "pending":
         return new Promise((resolve) => {
@@ -160,7 +297,7 @@ class TaskHost {
       case "none":
         return null;
       default:
-        return this.#toolCall(typeof message === "string" ? JSON.parse(message) : message, ctx);
+        return this.#toolCall(typeof message === "string" ? JSON.parse(message) : message, ctx, channel);
     }
   }
 
@@ -192,43 +329,212 @@ class TaskHost {
 
   // ---- internals ---------------------------------------------------------------------------------
 
-  /** @param {JsonObject} request @param {ServerContext} ctx @returns {Promise<JsonObject | null>} */
-  async #toolCall(request, ctx) {
+  /**
+   * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
+   * @returns {Promise<JsonObject | null>}
+   */
+  async #toolCall(request, ctx, channel) {
     if (request?.method !== "tools/call") return null;
     const params = /** @type {JsonObject | undefined} */ (request.params);
     const name = params?.name;
     const tool = typeof name === "string" ? this.tools.get(name) : undefined;
-    if (!tool) return null;
+    if (!tool || typeof name !== "string") return null;
     const args = /** @type {JsonObject} */ (params?.arguments ?? {});
-    const start = this.server.beginToolCall(request, ctx, tool.options.taskSupport ?? "optional");
+    const support = tool.options.taskSupport ?? "optional";
+    const v26 = ctx.protocolVersion === V26;
+    const retry = v26 && params?.requestState !== undefined;
+
+    // A call that will be refused is refused before anything runs or any input is asked (§D 78).
+    if (tool.options.prepare || retry) {
+      const plan = this.server.planToolCall(request, ctx, support);
+      if (plan.kind === "reject") return plan.response;
+    }
+    /** @type {Rounds} */
+    const rounds = { answers: {}, pending: null };
+    if (retry) {
+      const opened = await this.states.open(params?.requestState, name, args, this.now());
+      if ("refused" in opened) {
+        return { jsonrpc: "2.0", id: request.id ?? null, error: { code: -32602, message: `Invalid params: ${opened.refused}` } };
+      }
+      // §D 113: the retry answers the latest round; earlier rounds' answers ride in the state.
+      const given = /** @type {JsonObject} */ (params?.inputResponses ?? {});
+      rounds.answers = { ...opened.state.answers };
+      for (const key of opened.state.asked) {
+        const answer = typeof given === "object" && given !== null ? given[key] : undefined;
+        if (typeof answer === "object" && answer !== null) rounds.answers[key] = answer;
+      }
+    }
+
+    /** @type {unknown} */
+    let prepared;
+    if (tool.options.prepare) {
+      const prepare = tool.options.prepare;
+      /** @type {{ value: unknown, failed: ToolOutcome | null }} */
+      const phase = { value: undefined, failed: null };
+      const run = await this.#runSync(request, ctx, channel, rounds, undefined, async (c) => {
+        try {
+          phase.value = await prepare(args, c);
+        } catch (e) {
+          phase.failed = thrownOutcome(e);
+        }
+        return { content: [] };
+      });
+      if (run === null) return this.#inputRequired(request, name, args, rounds);
+      if (phase.failed !== null) return this.#syncResponse(request, ctx, phase.failed);
+      prepared = phase.value;
+    }
+
+    const start = this.server.beginToolCall(request, ctx, support);
     if (start.kind === "reject") return start.response;
     if (start.kind === "sync") {
-      const abort = new AbortController();
-      const outcome = await runTool(tool.handler, args, {
+      const outcome = await this.#runSync(request, ctx, channel, rounds, prepared, (c) => tool.handler(args, c));
+      if (outcome === null) return this.#inputRequired(request, name, args, rounds);
+      return this.#syncResponse(request, ctx, outcome);
+    }
+    this.#start(start.taskId, tool.handler, args, request, ctx, channel, prepared);
+    return start.response;
+  }
+
+  /**
+   * @param {JsonObject} request @param {ServerContext} ctx @param {ToolOutcome} outcome
+   * @returns {JsonObject}
+   */
+  #syncResponse(request, ctx, outcome) {
+    try {
+      return this.server.syncToolResponse(request, ctx, outcome);
+    } catch (e) {
+      // A result the package cannot read as JSON (a BigInt, a cycle): an internal error.
+      return this.server.syncToolResponse(request, ctx, unreadable(e));
+    }
+  }
+
+  /**
+   * Runs one synchronous phase of a call (`prepare` or the handler): its outcome, or `null` when
+   * it asked for input a 2026-07-28 client must give in another round (`rounds.pending`).
+   * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
+   * @param {Rounds} rounds @param {unknown} prepared
+   * @param {(ctx: ToolContext) => JsonObject | Promise<JsonObject>} body
+   * @returns {Promise<ToolOutcome | null>}
+   */
+  async #runSync(request, ctx, channel, rounds, prepared, body) {
+    const abort = new AbortController();
+    const outer = channel.signal;
+    const onAbort = () => abort.abort(outer?.reason);
+    if (outer?.aborted) onAbort();
+    else outer?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const outcome = await runTool((_args, c) => body(c), {}, {
         signal: abort.signal,
         taskId: null,
         context: ctx,
         request,
-        requestInput: () => Promise.reject(new Error("requestInput needs a V26 task; this call runs synchronously")),
+        prepared,
+        requestInput: (inputRequests) => this.#syncInput(request, ctx, channel, abort.signal, rounds, inputRequests),
         setStatusMessage: () => {},
       });
-      try {
-        return this.server.syncToolResponse(request, ctx, outcome);
-      } catch (e) {
-        // A result the package cannot read as JSON (a BigInt, a cycle): an internal error.
-        return this.server.syncToolResponse(request, ctx, unreadable(e));
-      }
+      // Even a handler that caught the InputRequired throw gets the next round.
+      return rounds.pending !== null ? null : outcome;
+    } finally {
+      outer?.removeEventListener("abort", onAbort);
     }
-    this.#start(start.taskId, tool.handler, args, request, ctx);
-    return start.response;
+  }
+
+  /**
+   * requestInput outside a task.
+   * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
+   * @param {AbortSignal} signal @param {Rounds} rounds @param {InputRequests} inputRequests
+   * @returns {Promise<Record<string, unknown>>}
+   */
+  async #syncInput(request, ctx, channel, signal, rounds, inputRequests) {
+    signal.throwIfAborted();
+    if (ctx.protocolVersion !== V26) {
+      try {
+        this.#checkV25Input(channel, inputRequests);
+      } catch (e) {
+        throw new Error(`requestInput: ${messageOf(e)}`);
+      }
+      return this.#askClient(channel, null, inputRequests, signal);
+    }
+    try {
+      TaskServer.checkInputRequests(request, inputRequests); // §D 98
+    } catch (e) {
+      throw new Error(`requestInput: ${messageOf(e)}`);
+    }
+    const keys = Object.keys(inputRequests);
+    const missing = keys.filter((k) => !Object.hasOwn(rounds.answers, k));
+    if (missing.length === 0) return Object.fromEntries(keys.map((k) => [k, rounds.answers[k]]));
+    rounds.pending = { ...rounds.pending, ...Object.fromEntries(missing.map((k) => [k, inputRequests[k]])) };
+    throw new InputRequired();
+  }
+
+  /**
+   * The InputRequiredResult that ends this round (SEP-2322): what is still to ask, and the signed
+   * state carrying every answer so far.
+   * @param {JsonObject} request @param {string} tool @param {JsonObject} args @param {Rounds} rounds
+   * @returns {Promise<JsonObject>}
+   */
+  async #inputRequired(request, tool, args, rounds) {
+    const pending = rounds.pending ?? {};
+    const requestState = await this.states.issue({
+      tool,
+      args: await this.states.digest(args),
+      answers: rounds.answers,
+      asked: Object.keys(pending),
+      iat: this.now(),
+    });
+    return {
+      jsonrpc: "2.0",
+      id: request.id ?? null,
+      result: { resultType: "input_required", inputRequests: pending, requestState },
+    };
+  }
+
+  /**
+   * §D 98 for 2025-11-25: only methods the client can answer, per its `initialize` capabilities
+   * (every input method when the channel does not say). Throws the TaskStoreError.
+   * @param {ClientChannel} channel @param {InputRequests} inputRequests
+   */
+  #checkV25Input(channel, inputRequests) {
+    if (!channel.sendRequest) {
+      throw new Error(
+        "under 2025-11-25 it needs a transport that sends requests to the client (TaskHost.handle's channel.sendRequest)",
+      );
+    }
+    const caps = channel.clientCapabilities ?? { elicitation: {}, sampling: {}, roots: {} };
+    const probe = { jsonrpc: "2.0", id: 0, method: "tools/call", params: { _meta: { [CLIENT_CAPABILITIES]: caps } } };
+    TaskServer.checkInputRequests(probe, inputRequests);
+  }
+
+  /**
+   * Sends every input request to the client (2025-11-25) and resolves with the results by key.
+   * @param {ClientChannel} channel @param {string | null} taskId @param {InputRequests} inputRequests
+   * @param {AbortSignal} signal @returns {Promise<Record<string, unknown>>}
+   */
+  async #askClient(channel, taskId, inputRequests, signal) {
+    const send = channel.sendRequest;
+    if (!send) throw new Error("requestInput: no channel to the client");
+    const entries = Object.entries(inputRequests);
+    const results = await Promise.all(
+      entries.map(([, input]) => {
+        /** @type {JsonObject} */
+        const params = { ...(/** @type {JsonObject | undefined} */ (input.params) ?? {}) };
+        if (taskId !== null) {
+          // §D 33: every request about the task carries its id.
+          params._meta = { .../** @type {JsonObject | undefined} */ (params._meta), [RELATED_TASK]: { taskId } };
+        }
+        return abortable(send({ method: input.method, params }, { taskId, signal }), signal);
+      }),
+    );
+    return Object.fromEntries(entries.map(([key], i) => [key, results[i]]));
   }
 
   /**
    * Runs a task's work in the background and stores its outcome.
    * @param {string} taskId @param {ToolHandler} handler @param {JsonObject} args
-   * @param {JsonObject} request @param {ServerContext} ctx
+   * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
+   * @param {unknown} prepared
    */
-  #start(taskId, handler, args, request, ctx) {
+  #start(taskId, handler, args, request, ctx, channel, prepared) {
     const abort = new AbortController();
     /** @type {Set<() => void>} */
     const inputWaiters = new Set();
@@ -238,48 +544,52 @@ class TaskHost {
       taskId,
       context: ctx,
       request,
+      prepared,
       requestInput: (inputRequests, message) =>
-        this.#requestInput(taskId, request, ctx, abort.signal, inputWaiters, inputRequests, message),
+        ctx.protocolVersion === V26
+          ? this.#requestInput(taskId, request, abort.signal, inputWaiters, inputRequests, message)
+          : this.#requestInputV25(taskId, channel, abort.signal, inputRequests, message),
       setStatusMessage: (message) => {
         const task = this.server.getTask(taskId, this.now());
         if (task.status === "working" || task.status === "input_required") {
           this.server.setStatus(taskId, task.status, message, this.now());
+          this.#changed(taskId);
         }
       },
     };
     const done = (async () => {
       await null; // the CreateTaskResult is answered before the work starts
       const outcome = await runTool(handler, args, toolCtx);
+      let stored = false;
       try {
         try {
-          this.server.finishToolCall(taskId, outcome, this.now());
+          stored = this.server.finishToolCall(taskId, outcome, this.now()).kind === "stored";
         } catch (e) {
           if (!(e instanceof TypeError)) throw e;
-          this.server.finishToolCall(taskId, unreadable(e), this.now());
+          stored = this.server.finishToolCall(taskId, unreadable(e), this.now()).kind === "stored";
         }
       } catch (e) {
         this.onError(e, taskId);
       }
       this.running.delete(taskId);
+      if (stored) this.#changed(taskId);
       this.#settle(taskId);
     })();
-    this.running.set(taskId, { abort, done, inputWaiters });
+    this.running.set(taskId, { abort, done, inputWaiters, asking: 0 });
   }
 
   /**
+   * requestInput of a 2026-07-28 task: input requests on the task, answered by `tasks/update`.
    * @param {string} taskId @param {JsonObject} request The `tools/call` that created the task.
-   * @param {ServerContext} ctx @param {AbortSignal} signal @param {Set<() => void>} waiters
-   * @param {import("./mcp_tasks_wasm.js").V26InputRequests} inputRequests
-   * @param {string} [message]
+   * @param {AbortSignal} signal @param {Set<() => void>} waiters
+   * @param {InputRequests} inputRequests @param {string} [message]
    * @returns {Promise<Record<string, unknown>>}
    */
-  async #requestInput(taskId, request, ctx, signal, waiters, inputRequests, message) {
-    if (ctx.protocolVersion !== "2026-07-28") {
-      throw new Error("requestInput is for 2026-07-28 tasks (a 2025-11-25 server sends its requests to the client itself)");
-    }
+  async #requestInput(taskId, request, signal, waiters, inputRequests, message) {
     signal.throwIfAborted();
     TaskServer.checkInputRequests(request, inputRequests); // §D 98: only what the client declared
     this.server.raiseInput(taskId, inputRequests, message ?? null, this.now());
+    this.#changed(taskId);
     const keys = Object.keys(inputRequests);
     for (;;) {
       const answered = this.server.getTask(taskId, this.now()).inputResponses ?? {};
@@ -299,6 +609,59 @@ class TaskHost {
         waiters.add(wake);
         signal.addEventListener("abort", onAbort, { once: true });
       });
+    }
+  }
+
+  /**
+   * requestInput of a 2025-11-25 task: real requests to the client (§A.g), the task
+   * `input_required` until every answer is in (§D 32).
+   * @param {string} taskId @param {ClientChannel} channel @param {AbortSignal} signal
+   * @param {InputRequests} inputRequests @param {string} [message]
+   * @returns {Promise<Record<string, unknown>>}
+   */
+  async #requestInputV25(taskId, channel, signal, inputRequests, message) {
+    signal.throwIfAborted();
+    this.#checkV25Input(channel, inputRequests);
+    const run = this.running.get(taskId);
+    if (!run) throw new Error(`task ${taskId} is not running`);
+    run.asking += 1;
+    if (run.asking === 1) {
+      this.server.setStatus(taskId, "input_required", message ?? null, this.now());
+      this.#changed(taskId);
+    }
+    try {
+      return await this.#askClient(channel, taskId, inputRequests, signal);
+    } finally {
+      run.asking -= 1;
+      if (run.asking === 0 && !signal.aborted) {
+        try {
+          if (this.server.getTask(taskId, this.now()).status === "input_required") {
+            this.server.setStatus(taskId, "working", null, this.now());
+            this.#changed(taskId);
+          }
+        } catch {
+          // The task is gone (purged) or already terminal: nothing to resume.
+        }
+      }
+    }
+  }
+
+  /** Tells the watchers about a change of `taskId`. @param {string} taskId */
+  #changed(taskId) {
+    if (this.watchers.size === 0) return;
+    /** @type {StoreTask} */
+    let task;
+    try {
+      task = this.server.getTask(taskId, this.now());
+    } catch {
+      return; // purged
+    }
+    for (const listener of [...this.watchers]) {
+      try {
+        listener(task);
+      } catch (e) {
+        this.onError(e, taskId);
+      }
     }
   }
 

@@ -1,0 +1,144 @@
+// The `requestState` of 2026-07-28 multi-round tool calls (MRTR, SEP-2322): what a server hands
+// the client with an InputRequiredResult and gets back, byte for byte, on the retry (§D 113).
+// It carries the answers of earlier rounds (the retry only carries the latest round's
+// `inputResponses`), bound to the tool and its arguments, and is signed (HMAC-SHA-256 through
+// WebCrypto) so that a forged or altered state is refused. Web APIs only (crypto.subtle,
+// TextEncoder, btoa/atob): it runs in Node, Deno, browsers and edge runtimes alike.
+//
+// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+
+/**
+ * What a `requestState` holds.
+ * @typedef {object} MrtrState
+ * @property {string} tool The tool the state was issued for.
+ * @property {string} args The SHA-256 (base64url) of the call's arguments (canonical JSON).
+ * @property {Record<string, unknown>} answers Every input response gathered so far, by key.
+ * @property {string[]} asked The keys the InputRequiredResult asked for (the retry may answer
+ *   only these).
+ * @property {number} iat When it was issued (Unix ms).
+ */
+
+/** @param {Uint8Array} bytes @returns {string} */
+function base64url(bytes) {
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** @param {string} text @returns {Uint8Array<ArrayBuffer> | null} */
+function fromBase64url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    const s = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    const out = new Uint8Array(s.length);
+    for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * JSON with object keys sorted at every depth: the same value gives the same text whatever order
+ * the client wrote its members in.
+ * @param {unknown} value @returns {string}
+ */
+function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const obj = /** @type {Record<string, unknown>} */ (value);
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/**
+ * Signs and checks `requestState`s with one HMAC key.
+ */
+class MrtrStates {
+  /**
+   * @param {object} [options]
+   * @param {CryptoKey | Uint8Array} [options.key] The HMAC-SHA-256 key (a CryptoKey for
+   *   sign/verify, or its raw bytes, at least 32). Give every instance behind one load balancer
+   *   the same key; default: a random key made at first use (states die with the process).
+   * @param {number} [options.ttlMs] How long a state stays acceptable (default 10 minutes).
+   */
+  constructor(options = {}) {
+    const key = options.key;
+    if (key instanceof Uint8Array && key.length < 32) throw new TypeError("the requestState key must have at least 32 bytes");
+    /** @type {CryptoKey | Uint8Array<ArrayBuffer> | undefined} */
+    this.keySource = key instanceof Uint8Array ? new Uint8Array(key) : key;
+    /** @type {Promise<CryptoKey> | null} */
+    this.keyPromise = null;
+    this.ttlMs = options.ttlMs ?? 10 * 60_000;
+    if (!Number.isFinite(this.ttlMs) || this.ttlMs <= 0) throw new TypeError("ttlMs must be a positive number of milliseconds");
+  }
+
+  /** @returns {Promise<CryptoKey>} */
+  key() {
+    if (this.keyPromise === null) {
+      const src = this.keySource;
+      const algorithm = { name: "HMAC", hash: "SHA-256" };
+      if (src === undefined) {
+        this.keyPromise = /** @type {Promise<CryptoKey>} */ (crypto.subtle.generateKey(algorithm, false, ["sign", "verify"]));
+      } else if (src instanceof Uint8Array) {
+        this.keyPromise = crypto.subtle.importKey("raw", src, algorithm, false, ["sign", "verify"]);
+      } else {
+        this.keyPromise = Promise.resolve(src);
+      }
+    }
+    return this.keyPromise;
+  }
+
+  /**
+   * The digest `args` is bound by.
+   * @param {unknown} args @returns {Promise<string>}
+   */
+  async digest(args) {
+    const bytes = new TextEncoder().encode(canonicalJson(args ?? {}));
+    return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+  }
+
+  /**
+   * A signed `requestState` for `state`.
+   * @param {MrtrState} state @returns {Promise<string>}
+   */
+  async issue(state) {
+    const body = base64url(new TextEncoder().encode(JSON.stringify(state)));
+    const mac = await crypto.subtle.sign("HMAC", await this.key(), new TextEncoder().encode(body));
+    return `${body}.${base64url(new Uint8Array(mac))}`;
+  }
+
+  /**
+   * Reads back a `requestState` for a call of `tool` with `args` at `now`: the state, or a
+   * sentence saying why it is refused (forged, altered, for another call, expired).
+   * @param {unknown} token @param {string} tool @param {unknown} args @param {number} now
+   * @returns {Promise<{ state: MrtrState } | { refused: string }>}
+   */
+  async open(token, tool, args, now) {
+    if (typeof token !== "string") return { refused: "requestState must be a string" };
+    const [body, mac, extra] = token.split(".");
+    const macBytes = fromBase64url(mac ?? "");
+    const bodyBytes = fromBase64url(body ?? "");
+    if (extra !== undefined || !body || !macBytes || !bodyBytes) return { refused: "requestState was not issued by this server" };
+    const ok = await crypto.subtle.verify("HMAC", await this.key(), macBytes, new TextEncoder().encode(body));
+    if (!ok) return { refused: "requestState was not issued by this server" };
+    /** @type {MrtrState} */
+    let state;
+    try {
+      state = JSON.parse(new TextDecoder().decode(bodyBytes));
+    } catch {
+      return { refused: "requestState was not issued by this server" };
+    }
+    if (state.tool !== tool || state.args !== (await this.digest(args))) {
+      return { refused: "requestState was issued for another call (tool or arguments differ)" };
+    }
+    if (!(now - state.iat <= this.ttlMs)) return { refused: "requestState has expired: start the call again" };
+    return { state };
+  }
+}
+
+export { MrtrStates, canonicalJson };
