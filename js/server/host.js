@@ -81,6 +81,9 @@ const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
  * @property {(message: string) => void} setStatusMessage Sets the task's `statusMessage`
  *   (nothing without a task).
  * @property {unknown} prepared What the tool's `prepare` returned (`undefined` without one).
+ * @property {JsonObject | null} clientCapabilities What the client declared it can do
+ *   (`elicitation`, `sampling`, `roots`, …): 2026-07-28, the request's own `_meta`; 2025-11-25,
+ *   its `initialize` (from the channel; `null` when the transport did not say).
  */
 
 /**
@@ -179,6 +182,18 @@ function abortable(promise, signal) {
       },
     );
   });
+}
+
+/**
+ * The client capabilities a call's ToolContext shows.
+ * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
+ * @returns {JsonObject | null}
+ */
+function capabilitiesOf(request, ctx, channel) {
+  if (ctx.protocolVersion !== V26) return channel.clientCapabilities ?? null;
+  const params = /** @type {{ _meta?: JsonObject } | undefined} */ (request.params);
+  const caps = params?._meta?.[CLIENT_CAPABILITIES];
+  return typeof caps === "object" && caps !== null ? /** @type {JsonObject} */ (caps) : {};
 }
 
 /** @param {unknown} e @returns {string} */
@@ -429,6 +444,7 @@ class TaskHost {
         context: ctx,
         request,
         prepared,
+        clientCapabilities: capabilitiesOf(request, ctx, channel),
         requestInput: (inputRequests) => this.#syncInput(request, ctx, channel, abort.signal, rounds, inputRequests),
         setStatusMessage: () => {},
       });
@@ -545,6 +561,7 @@ class TaskHost {
       context: ctx,
       request,
       prepared,
+      clientCapabilities: capabilitiesOf(request, ctx, channel),
       requestInput: (inputRequests, message) =>
         ctx.protocolVersion === V26
           ? this.#requestInput(taskId, request, abort.signal, inputWaiters, inputRequests, message)

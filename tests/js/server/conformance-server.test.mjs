@@ -65,7 +65,8 @@ test("server/discover advertises the tasks extension, not capabilities.tasks", a
   assert.equal(status, 200);
   assert.deepEqual(result.capabilities.extensions, { [EXT]: {} });
   assert.equal(result.capabilities.tasks, undefined);
-  assert.deepEqual(result.supportedVersions, [V26]);
+  // One endpoint serves both eras: 2025-11-25 through initialize (a session).
+  assert.deepEqual(result.supportedVersions, [V26, "2025-11-25"]);
   const { result: list } = await rpc("tools/list");
   assert.deepEqual(
     list.tools.map((t) => t.name).sort(),
@@ -123,7 +124,7 @@ test("the _meta envelope: missing → -32602, another protocol version → -3202
   const other = await rpc("tools/list", {}, { metaOptions: { version: "2099-01-01" } });
   assert.equal(other.status, 400);
   assert.equal(other.error.code, -32022);
-  assert.deepEqual(other.error.data.supported, [V26]);
+  assert.deepEqual(other.error.data, { supported: [V26, "2025-11-25"], requested: "2099-01-01" });
 });
 
 test("a task's life: working → input_required → tasks/update → completed; cancel; failed", async () => {

@@ -1,0 +1,968 @@
+// McpHttpServer: one Streamable HTTP endpoint for MCP tools with tasks, serving both protocol eras
+// on the same URL, on top of TaskHost.
+//
+//   2025-11-25 ("legacy"): `initialize` opens a session (`Mcp-Session-Id`), `tools/list` shows
+//     `execution.taskSupport`, tasks are bound to the session (§D 38), `tasks/result` blocks on an
+//     SSE stream that also carries the requests a task sends the client while it waits (§A.g),
+//     `notifications/tasks/status` goes out when the work changes status (§D 43), GET opens a
+//     notification stream, DELETE ends the session.
+//   2026-07-28 ("modern"): stateless requests with per-request `_meta`, `server/discover`, the
+//     headers of §B.f (-32020), the tasks extension, MRTR InputRequiredResult for input asked
+//     outside a task.
+//
+// A request with modern `_meta` (or the modern headers) is served statelessly; `initialize`
+// always opens a legacy session; anything else needs a session. A protocol version it does not
+// speak gets -32022 with `data.supported` (HTTP 400).
+//
+// Fetch-style (`fetch(request) => Promise<Response>`, SSE through ReadableStream) for Deno, Bun,
+// edge runtimes and service workers, plus `node(req, res)` for node:http, which converts
+// IncomingMessage/ServerResponse without importing any node: module. Web APIs only.
+//
+// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+import { validateMessage } from "./mcp_tasks_wasm.js";
+import { TaskHost } from "./host.js";
+
+/**
+ * @typedef {Record<string, unknown>} JsonObject
+ * @typedef {import("./mcp_tasks_wasm.js").V25TaskSupport} TaskSupport
+ * @typedef {import("./mcp_tasks_wasm.js").StoreTask} StoreTask
+ * @typedef {import("./host.js").ToolHandler} ToolHandler
+ * @typedef {import("./host.js").ToolContext} ToolContext
+ * @typedef {import("./host.js").TaskHostOptions} TaskHostOptions
+ * @typedef {import("./host.js").ClientChannel} ClientChannel
+ * @typedef {import("./host.js").ClientRequest} ClientRequest
+ */
+
+/**
+ * A tool as `tools/list` shows it, plus how it runs.
+ * @typedef {object} HttpToolOptions
+ * @property {string} [title]
+ * @property {string} [description]
+ * @property {JsonObject} [inputSchema] Default `{ type: "object" }`.
+ * @property {JsonObject} [outputSchema]
+ * @property {JsonObject} [annotations]
+ * @property {TaskSupport} [taskSupport] Default `"optional"`. 2025-11-25: the tool's
+ *   `execution.taskSupport`; 2026-07-28: whether calls become tasks (see TaskHost.tool).
+ * @property {(args: JsonObject, ctx: ToolContext) => unknown} [prepare] Input gathered on the
+ *   call before it becomes a task (see TaskHost's ToolOptions).
+ */
+
+/**
+ * @typedef {object} McpHttpServerOptions
+ * @property {string} name `serverInfo.name`.
+ * @property {string} version `serverInfo.version`.
+ * @property {string} [title] `serverInfo.title`.
+ * @property {string} [instructions] Sent in `initialize` and `server/discover` results.
+ * @property {TaskHost} [host] The TaskHost to run tools on (default: a new one with
+ *   `hostOptions`). Register tools through `McpHttpServer.tool`, which lists them too.
+ * @property {TaskHostOptions} [hostOptions]
+ * @property {string | null} [path] Serve only this path (e.g. `"/mcp"`: 404 elsewhere); default
+ *   `null`, any path (mount it where you like).
+ * @property {string[] | ((origin: string) => boolean)} [allowedOrigins] Browser origins allowed to
+ *   call (others get 403, against DNS rebinding; requests without `Origin` always pass); allowed
+ *   origins get CORS headers. Default: any `localhost`, `127.0.0.1` or `[::1]` origin.
+ * @property {number} [sessionTtlMs] A 2025-11-25 session idle this long (no request, no open
+ *   stream) is ended (404 afterwards). Default 30 minutes.
+ * @property {number} [maxBodyBytes] Largest request body (413 beyond). Default 4 MiB.
+ * @property {number} [housekeepingMs] At most this often, on a request, expired tasks are purged
+ *   (`TaskHost.sweep`) and idle sessions ended; no timer runs. Default 60 s.
+ * @property {(error: unknown) => void} [onError] Unexpected errors (default `console.error`).
+ */
+
+/**
+ * Structural types of node:http's IncomingMessage and ServerResponse (no node: import).
+ * @typedef {AsyncIterable<Uint8Array> & { method?: string, url?: string, headers: Record<string, string | string[] | undefined> }} NodeRequest
+ * @typedef {object} NodeResponse
+ * @property {(status: number, headers: Record<string, string>) => unknown} writeHead
+ * @property {(chunk: Uint8Array) => unknown} write
+ * @property {() => unknown} end
+ * @property {(event: "close", listener: () => void) => unknown} on
+ * @property {boolean} writableFinished
+ * @property {boolean} headersSent
+ * @property {() => unknown} destroy
+ * @property {() => void} [flushHeaders]
+ */
+
+const V25 = "2025-11-25";
+const V26 = "2026-07-28";
+/** The versions this server speaks, newest first (`server/discover`, -32022 `data.supported`). */
+const SUPPORTED_VERSIONS = [V26, V25];
+/** `MCP-Protocol-Version` values a 2025-11-25 session accepts (older clients are offered 2025-11-25). */
+const LEGACY_HEADER_VERSIONS = [V25, "2025-06-18", "2025-03-26"];
+const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const METHOD_NOT_FOUND = -32601;
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+const SESSION_NOT_FOUND = -32001;
+const HEADER_MISMATCH = -32020;
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+/** Errors the transport answers with HTTP 400 (§B.f; malformed requests). */
+const BAD_REQUEST_CODES = [PARSE_ERROR, INVALID_REQUEST, HEADER_MISMATCH, -32021, UNSUPPORTED_PROTOCOL_VERSION];
+
+const ENCODER = new TextEncoder();
+
+/** @param {unknown} v @returns {v is JsonObject} */
+function isObject(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** @param {unknown} id @returns {id is string | number} */
+function isId(id) {
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+}
+
+/**
+ * @param {unknown} id @param {number} code @param {string} message @param {unknown} [data]
+ * @returns {JsonObject}
+ */
+function rpcError(id, code, message, data) {
+  /** @type {JsonObject} */
+  const error = { code, message };
+  if (data !== undefined) error.data = data;
+  return { jsonrpc: "2.0", id: isId(id) ? id : null, error };
+}
+
+/** @param {unknown} id @param {JsonObject} result @returns {JsonObject} */
+function ok(id, result) {
+  return { jsonrpc: "2.0", id, result };
+}
+
+/** The HTTP status of a JSON-RPC response. @param {JsonObject} response @returns {number} */
+function statusOf(response) {
+  const error = response.error;
+  const code = isObject(error) ? error.code : undefined;
+  return typeof code === "number" && BAD_REQUEST_CODES.includes(code) ? 400 : 200;
+}
+
+/**
+ * @param {number} status @param {JsonObject | null} body @param {Record<string, string>} [headers]
+ * @returns {Response}
+ */
+function jsonResponse(status, body, headers = {}) {
+  if (body === null) return new Response(null, { status, headers });
+  return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": "application/json" } });
+}
+
+/** The default origin rule: local pages only. @param {string} origin @returns {boolean} */
+function isLocalOrigin(origin) {
+  try {
+    return ["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** One Server-Sent Events response body. */
+class SseStream {
+  /** @param {() => void} onCancel Called when the client goes away (the body is cancelled). */
+  constructor(onCancel) {
+    this.closed = false;
+    /** @type {ReadableStreamDefaultController<Uint8Array> | null} */
+    this.controller = null;
+    /** @type {ReadableStream<Uint8Array>} */
+    this.body = new ReadableStream({
+      start: (controller) => {
+        this.controller = controller;
+      },
+      cancel: () => {
+        this.closed = true;
+        onCancel();
+      },
+    });
+  }
+
+  /** Sends one JSON-RPC message; `false` once the stream is closed. @param {JsonObject} message */
+  write(message) {
+    if (this.closed || this.controller === null) return false;
+    try {
+      this.controller.enqueue(ENCODER.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+      return true;
+    } catch {
+      this.closed = true;
+      return false;
+    }
+  }
+
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.controller?.close();
+    } catch {
+      // already errored or cancelled
+    }
+  }
+
+  /** @param {Record<string, string>} headers @returns {Response} */
+  response(headers) {
+    return new Response(this.body, {
+      status: 200,
+      headers: { ...headers, "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" },
+    });
+  }
+}
+
+/**
+ * The answer to one POSTed request: a JSON body, or an SSE stream as soon as something must go
+ * out before the final response (requests to the client, status notifications).
+ */
+class Reply {
+  /**
+   * @param {unknown} id The request's id. @param {boolean} canStream The client accepts SSE.
+   * @param {Record<string, string>} headers Headers of the HTTP response.
+   * @param {AbortSignal} requestSignal Aborts when the client goes away.
+   */
+  constructor(id, canStream, headers, requestSignal) {
+    this.id = id;
+    this.canStream = canStream;
+    this.headers = headers;
+    this.done = false;
+    /** @type {SseStream | null} */
+    this.stream = null;
+    /** Aborts when the client goes away before the final answer. */
+    this.abort = new AbortController();
+    /** @type {(response: Response) => void} */
+    this.resolve = () => {};
+    /** @type {Promise<Response>} */
+    this.response = new Promise((resolve) => {
+      this.resolve = resolve;
+    });
+    /** @type {Set<() => void>} */
+    this.onGone = new Set();
+    const gone = () => this.#gone();
+    if (requestSignal.aborted) gone();
+    else requestSignal.addEventListener("abort", gone, { once: true });
+  }
+
+  get signal() {
+    return this.abort.signal;
+  }
+
+  /** Sends `message` before the final answer (switching to SSE); `false` when it cannot. @param {JsonObject} message */
+  send(message) {
+    if (this.done || !this.canStream || this.abort.signal.aborted) return false;
+    if (this.stream === null) {
+      this.stream = new SseStream(() => this.#gone());
+      this.resolve(this.stream.response(this.headers));
+    }
+    return this.stream.write(message);
+  }
+
+  /** The final answer (`null`: none, HTTP 202). @param {JsonObject | null} message @param {number} [status] */
+  finish(message, status) {
+    if (this.done) return;
+    this.done = true;
+    if (this.stream !== null) {
+      if (message !== null) this.stream.write(message);
+      this.stream.close();
+    } else {
+      this.resolve(jsonResponse(message === null ? 202 : (status ?? statusOf(message)), message, this.headers));
+    }
+  }
+
+  #gone() {
+    if (this.done && this.stream === null) return; // answered with JSON: nothing was cut short
+    // Nobody reads this answer any more; settle the promise all the same.
+    if (!this.done && this.stream === null) this.resolve(new Response(null, { status: 204, headers: this.headers }));
+    this.done = true;
+    this.stream?.close();
+    if (!this.abort.signal.aborted) {
+      const reason = new Error("the client closed the request");
+      reason.name = "AbortError";
+      this.abort.abort(reason);
+    }
+    for (const f of this.onGone) f();
+  }
+}
+
+/**
+ * A 2025-11-25 session.
+ * @typedef {object} Session
+ * @property {string} id
+ * @property {JsonObject} clientCapabilities
+ * @property {number} lastSeen
+ * @property {SseStream | null} listen The GET stream.
+ * @property {Map<string, Set<Reply>>} resultStreams Open `tasks/result` requests by task id.
+ * @property {Array<{ taskId: string, message: JsonObject }>} queued Requests to the client waiting
+ *   for a stream.
+ * @property {Map<string | number, { resolve: (result: JsonObject) => void, reject: (error: unknown) => void }>} outgoing
+ *   Requests sent to the client, by id, waiting for its response.
+ * @property {number} nextId
+ * @property {Set<string>} tasks Ids of the tasks created in this session.
+ * @property {Map<string | number, Reply>} inflight Requests being answered, by id.
+ */
+
+class McpHttpServer {
+  /** @param {McpHttpServerOptions} options */
+  constructor(options) {
+    if (!isObject(options) || typeof options.name !== "string" || typeof options.version !== "string") {
+      throw new TypeError("McpHttpServer needs { name, version } (the serverInfo)");
+    }
+    /** @type {JsonObject} */
+    this.serverInfo = { name: options.name, version: options.version };
+    if (typeof options.title === "string") this.serverInfo.title = options.title;
+    this.instructions = options.instructions;
+    this.host = options.host ?? new TaskHost(options.hostOptions);
+    this.path = options.path ?? null;
+    const origins = options.allowedOrigins;
+    /** @type {(origin: string) => boolean} */
+    this.originAllowed = typeof origins === "function" ? origins : Array.isArray(origins) ? (o) => origins.includes(o) : isLocalOrigin;
+    this.sessionTtlMs = options.sessionTtlMs ?? 30 * 60_000;
+    this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.housekeepingMs = options.housekeepingMs ?? 60_000;
+    /** @type {(error: unknown) => void} */
+    this.onError = options.onError ?? ((error) => console.error("McpHttpServer:", error));
+    /** @type {Map<string, { descriptor: JsonObject, taskSupport: TaskSupport }>} */
+    this.tools = new Map();
+    /** @type {Map<string, Session>} */
+    this.sessions = new Map();
+    /** Replies not finished yet (closed with an error by `close`). @type {Set<Reply>} */
+    this.replies = new Set();
+    this.lastHousekeeping = this.host.now();
+    this.closed = false;
+    this.unwatch = this.host.watch((task) => this.#statusChanged(task));
+
+    /**
+     * The fetch-style handler: `Deno.serve(app.fetch)`, `export default { fetch: app.fetch }`.
+     * @type {(request: Request) => Promise<Response>}
+     */
+    this.fetch = (request) => this.#fetch(request);
+    /**
+     * The node:http handler: `http.createServer(app.node)`. Streams SSE responses; a client that
+     * closes its connection aborts its request.
+     * @type {(req: NodeRequest, res: NodeResponse) => void}
+     */
+    this.node = (req, res) => {
+      this.#node(req, res).catch((e) => {
+        this.onError(e);
+        if (!res.headersSent) {
+          res.writeHead(500, {});
+          res.end();
+        } else res.destroy();
+      });
+    };
+  }
+
+  /**
+   * Registers a tool: TaskHost runs it (synchronously or as a task), `tools/list` shows it.
+   * @param {string} name @param {HttpToolOptions} options @param {ToolHandler} handler
+   * @returns {this}
+   */
+  tool(name, options, handler) {
+    const o = options ?? {};
+    const taskSupport = o.taskSupport ?? "optional";
+    /** @type {import("./host.js").ToolOptions} */
+    const hostOptions = { taskSupport };
+    if (o.prepare) hostOptions.prepare = o.prepare;
+    this.host.tool(name, hostOptions, handler);
+    /** @type {JsonObject} */
+    const descriptor = { name };
+    if (o.title !== undefined) descriptor.title = o.title;
+    if (o.description !== undefined) descriptor.description = o.description;
+    descriptor.inputSchema = o.inputSchema ?? { type: "object" };
+    if (o.outputSchema !== undefined) descriptor.outputSchema = o.outputSchema;
+    if (o.annotations !== undefined) descriptor.annotations = o.annotations;
+    const changed = this.tools.has(name) || this.sessions.size > 0;
+    this.tools.set(name, { descriptor, taskSupport });
+    if (changed) {
+      for (const session of this.sessions.values()) {
+        session.listen?.write({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+      }
+    }
+    return this;
+  }
+
+  /**
+   * Purges expired tasks and ends idle sessions now (it also happens on requests, at most every
+   * `housekeepingMs`). Returns how many tasks were purged.
+   * @returns {number}
+   */
+  sweep() {
+    const now = this.host.now();
+    this.lastHousekeeping = now;
+    const purged = this.host.sweep();
+    for (const session of [...this.sessions.values()]) {
+      const busy = session.listen !== null || session.resultStreams.size > 0 || session.outgoing.size > 0 || session.inflight.size > 0;
+      if (!busy && now - session.lastSeen > this.sessionTtlMs) this.#endSession(session);
+    }
+    return purged;
+  }
+
+  /**
+   * Stops serving: open streams end, requests still waiting are answered with an error, every
+   * session ends, and the TaskHost's running work is aborted (`TaskHost.close`; the tasks stay
+   * in the store). Later requests get HTTP 503. Does not close your HTTP server.
+   */
+  async close() {
+    this.closed = true;
+    for (const reply of [...this.replies]) {
+      reply.finish(rpcError(reply.id, INTERNAL_ERROR, "Internal error: the server is shutting down"), 503);
+    }
+    for (const session of [...this.sessions.values()]) this.#endSession(session, false);
+    this.unwatch();
+    await this.host.close();
+  }
+
+  // ---- HTTP --------------------------------------------------------------------------------------
+
+  /** @param {Request} request @returns {Promise<Response>} */
+  async #fetch(request) {
+    /** @type {Record<string, string>} */
+    const cors = {};
+    const origin = request.headers.get("origin");
+    try {
+      if (this.path !== null && new URL(request.url).pathname !== this.path) {
+        return jsonResponse(404, rpcError(null, INVALID_REQUEST, `Not found: the MCP endpoint is ${this.path}`));
+      }
+      if (origin !== null) {
+        if (!this.originAllowed(origin)) return jsonResponse(403, rpcError(null, INVALID_REQUEST, "Forbidden: origin not allowed"));
+        // CORS for allowed origins only, so that a page on another local port may call.
+        cors["Access-Control-Allow-Origin"] = origin;
+        cors["Vary"] = "Origin";
+        cors["Access-Control-Expose-Headers"] = "Mcp-Session-Id";
+        if (request.method === "OPTIONS") {
+          return new Response(null, {
+            status: 204,
+            headers: {
+              ...cors,
+              "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
+              "Access-Control-Allow-Headers":
+                "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID, Authorization",
+              "Access-Control-Max-Age": "600",
+            },
+          });
+        }
+      }
+      if (this.closed) return jsonResponse(503, rpcError(null, INTERNAL_ERROR, "Service unavailable: the server is closed"), cors);
+      if (this.host.now() - this.lastHousekeeping >= this.housekeepingMs) this.sweep();
+      switch (request.method) {
+        case "POST":
+          return await this.#post(request, cors);
+        case "GET":
+          return this.#get(request, cors);
+        case "DELETE":
+          return this.#delete(request, cors);
+        default:
+          return jsonResponse(405, rpcError(null, INVALID_REQUEST, "Method not allowed: POST JSON-RPC messages"), {
+            ...cors,
+            Allow: "GET, POST, DELETE",
+          });
+      }
+    } catch (e) {
+      this.onError(e);
+      return jsonResponse(500, rpcError(null, INTERNAL_ERROR, "Internal error"), cors);
+    }
+  }
+
+  /** @param {NodeRequest} req @param {NodeResponse} res */
+  async #node(req, res) {
+    const abort = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === "string") headers.set(name, value);
+      else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    }
+    let url;
+    try {
+      url = new URL(req.url ?? "/", `http://${headers.get("host") ?? "localhost"}`);
+    } catch {
+      url = new URL(req.url ?? "/", "http://localhost");
+    }
+    const method = req.method ?? "GET";
+    /** @type {Uint8Array<ArrayBuffer> | null} */
+    let body = null;
+    if (method !== "GET" && method !== "HEAD") {
+      // Read at most one byte past the limit: the fetch handler answers 413 for it.
+      /** @type {Uint8Array[]} */
+      const chunks = [];
+      let size = 0;
+      for await (const chunk of req) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size > this.maxBodyBytes) break;
+      }
+      body = new Uint8Array(size);
+      let at = 0;
+      for (const c of chunks) {
+        body.set(c, at);
+        at += c.length;
+      }
+    }
+    const response = await this.fetch(new Request(url, { method, headers, body, signal: abort.signal }));
+    /** @type {Record<string, string>} */
+    const out = {};
+    response.headers.forEach((value, name) => {
+      out[name] = value;
+    });
+    res.writeHead(response.status, out);
+    if (response.body === null) {
+      res.end();
+      return;
+    }
+    res.flushHeaders?.();
+    const reader = response.body.getReader();
+    res.on("close", () => {
+      reader.cancel().catch(() => {});
+    });
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
+  }
+
+  /** @param {Request} request @param {Record<string, string>} cors @returns {Promise<Response>} */
+  async #post(request, cors) {
+    const type = request.headers.get("content-type");
+    if (type !== null && !type.toLowerCase().includes("application/json")) {
+      return jsonResponse(415, rpcError(null, INVALID_REQUEST, "Unsupported Media Type: POST application/json"), cors);
+    }
+    const declared = Number(request.headers.get("content-length"));
+    if (declared > this.maxBodyBytes) return jsonResponse(413, rpcError(null, INVALID_REQUEST, "Request body too large"), cors);
+    const bytes = await this.#readBody(request);
+    if (bytes === null) return jsonResponse(413, rpcError(null, INVALID_REQUEST, "Request body too large"), cors);
+    /** @type {unknown} */
+    let message;
+    try {
+      message = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      return jsonResponse(400, rpcError(null, PARSE_ERROR, "Parse error: the body is not JSON"), cors);
+    }
+    if (Array.isArray(message)) {
+      return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are not supported"), cors);
+    }
+    if (!isObject(message)) return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC message"), cors);
+
+    /** @type {Record<string, string>} */
+    const headers = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const meta = isObject(message.params) && isObject(message.params._meta) ? message.params._meta : null;
+    const sessionId = headers["mcp-session-id"];
+    // Era dispatch: initialize opens a legacy session; modern `_meta` (or headers) is stateless.
+    if (message.method === "initialize") return this.#initialize(message, cors);
+    if (meta !== null && meta[META_PROTOCOL_VERSION] !== undefined) return this.#modern(message, headers, request, cors);
+    if (sessionId !== undefined) return this.#legacy(message, sessionId, headers, request, cors);
+    const headerVersion = headers["mcp-protocol-version"];
+    if (headers["mcp-method"] !== undefined || headerVersion === V26) return this.#modern(message, headers, request, cors);
+    if (headerVersion !== undefined && !LEGACY_HEADER_VERSIONS.includes(headerVersion)) {
+      return jsonResponse(400, this.#unsupported(message.id, headerVersion), cors);
+    }
+    return jsonResponse(
+      400,
+      rpcError(
+        message.id,
+        INVALID_REQUEST,
+        "Bad Request: no Mcp-Session-Id header. Send initialize first (2025-11-25), or per-request _meta with io.modelcontextprotocol/protocolVersion (2026-07-28)",
+      ),
+      cors,
+    );
+  }
+
+  /** The body, or `null` when it is larger than allowed. @param {Request} request @returns {Promise<Uint8Array | null>} */
+  async #readBody(request) {
+    if (request.body === null) return new Uint8Array(0);
+    const reader = request.body.getReader();
+    /** @type {Uint8Array[]} */
+    const chunks = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > this.maxBodyBytes) {
+        reader.cancel().catch(() => {});
+        return null;
+      }
+      chunks.push(value);
+    }
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
+  }
+
+  /** @param {unknown} id @param {string} requested @returns {JsonObject} */
+  #unsupported(id, requested) {
+    return rpcError(id, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, {
+      supported: SUPPORTED_VERSIONS,
+      requested,
+    });
+  }
+
+  // ---- 2026-07-28 --------------------------------------------------------------------------------
+
+  /**
+   * @param {JsonObject} message @param {Record<string, string>} headers @param {Request} request
+   * @param {Record<string, string>} cors @returns {Promise<Response>}
+   */
+  async #modern(message, headers, request, cors) {
+    // The package's validator checks the message against 2026-07-28 and the standard headers
+    // (Mcp-Method = method; Mcp-Name = params.taskId on tasks/get|update|cancel, or the tool's
+    // name; MCP-Protocol-Version = the version `_meta` names).
+    const report = validateMessage(message, { version: V26, headers });
+    if (report.rpc === "notification") return jsonResponse(202, null, cors);
+    if (report.rpc !== "request") {
+      return jsonResponse(400, rpcError(message.id, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC request"), cors);
+    }
+    const id = message.id;
+    /** @param {string} code */
+    const issue = (code) => report.issues.find((i) => i.code === code);
+    const mismatch = issue("header-mismatch");
+    if (mismatch) return jsonResponse(400, rpcError(id, HEADER_MISMATCH, `Header mismatch: ${mismatch.message}`), cors);
+    const badMeta = issue("request-meta");
+    if (badMeta) return jsonResponse(400, rpcError(id, INVALID_PARAMS, `Invalid params: ${badMeta.message}`), cors);
+    const params = /** @type {JsonObject} */ (message.params);
+    const requested = /** @type {JsonObject} */ (params._meta)[META_PROTOCOL_VERSION];
+    if (requested !== V26) return jsonResponse(400, this.#unsupported(id, String(requested)), cors);
+
+    /** @type {JsonObject | null} */
+    let response;
+    switch (message.method) {
+      case "server/discover": {
+        /** @type {JsonObject} */
+        const result = {
+          resultType: "complete",
+          supportedVersions: SUPPORTED_VERSIONS,
+          // The tasks extension, never the legacy `capabilities.tasks` block (§D 75).
+          capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
+          serverInfo: this.serverInfo,
+          cacheScope: "public",
+          ttlMs: 0,
+        };
+        if (this.instructions !== undefined) result.instructions = this.instructions;
+        response = ok(id, result);
+        break;
+      }
+      case "tools/list":
+        response = ok(id, {
+          resultType: "complete",
+          tools: [...this.tools.values()].map((t) => t.descriptor),
+          cacheScope: "public",
+          ttlMs: 0,
+        });
+        break;
+      case "ping":
+        response = ok(id, { resultType: "complete" });
+        break;
+      default: {
+        // tools/call and tasks/*: the host answers; `null` means the message is not for it.
+        const abort = new AbortController();
+        const onAbort = () => abort.abort();
+        request.signal.addEventListener("abort", onAbort, { once: true });
+        try {
+          response = await this.host.handle(message, { protocolVersion: V26 }, { signal: abort.signal });
+        } finally {
+          request.signal.removeEventListener("abort", onAbort);
+        }
+        if (response === null) response = this.#notForHost(message);
+      }
+    }
+    const result = response.result;
+    if (isObject(result)) {
+      // Every result says which server produced it (SHOULD, 2026-07-28).
+      result._meta = { ...(isObject(result._meta) ? result._meta : {}), [META_SERVER_INFO]: this.serverInfo };
+    }
+    return jsonResponse(statusOf(response), response, cors);
+  }
+
+  /** A request the host did not answer: an unknown tool or method. @param {JsonObject} message @returns {JsonObject} */
+  #notForHost(message) {
+    if (message.method === "tools/call") {
+      const name = isObject(message.params) ? message.params.name : undefined;
+      return rpcError(message.id, INVALID_PARAMS, `Invalid params: unknown tool ${JSON.stringify(name)}`);
+    }
+    return rpcError(message.id, METHOD_NOT_FOUND, `Method not found: ${String(message.method)}`);
+  }
+
+  // ---- 2025-11-25 --------------------------------------------------------------------------------
+
+  /** @param {JsonObject} message @param {Record<string, string>} cors @returns {Response} */
+  #initialize(message, cors) {
+    const id = message.id;
+    if (!isId(id)) return jsonResponse(400, rpcError(id, INVALID_REQUEST, "Invalid Request: initialize must be a request with an id"), cors);
+    const params = message.params;
+    if (!isObject(params) || typeof params.protocolVersion !== "string") {
+      return jsonResponse(200, rpcError(id, INVALID_PARAMS, "Invalid params: initialize needs params.protocolVersion (a string)"), cors);
+    }
+    const capabilities = isObject(params.capabilities) ? params.capabilities : {};
+    /** @type {Session} */
+    const session = {
+      id: crypto.randomUUID(),
+      clientCapabilities: capabilities,
+      lastSeen: this.host.now(),
+      listen: null,
+      resultStreams: new Map(),
+      queued: [],
+      outgoing: new Map(),
+      nextId: 1,
+      tasks: new Set(),
+      inflight: new Map(),
+    };
+    this.sessions.set(session.id, session);
+    /** @type {JsonObject} */
+    const result = {
+      // The client's version when it is 2025-11-25; otherwise the one this server speaks in a
+      // session (an older client may accept it or disconnect).
+      protocolVersion: V25,
+      capabilities: {
+        // §D 39: `list` only because requestors are identified (the session).
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+        tools: { listChanged: true },
+      },
+      serverInfo: this.serverInfo,
+    };
+    if (this.instructions !== undefined) result.instructions = this.instructions;
+    return jsonResponse(200, ok(id, result), { ...cors, "Mcp-Session-Id": session.id });
+  }
+
+  /**
+   * @param {JsonObject} message @param {string} sessionId @param {Record<string, string>} headers
+   * @param {Request} request @param {Record<string, string>} cors @returns {Promise<Response>}
+   */
+  async #legacy(message, sessionId, headers, request, cors) {
+    const session = this.sessions.get(sessionId);
+    if (!session) {
+      return jsonResponse(404, rpcError(message.id, SESSION_NOT_FOUND, "Session not found: initialize again"), cors);
+    }
+    const headerVersion = headers["mcp-protocol-version"];
+    if (headerVersion !== undefined && !LEGACY_HEADER_VERSIONS.includes(headerVersion)) {
+      return jsonResponse(400, this.#unsupported(message.id, headerVersion), cors);
+    }
+    session.lastSeen = this.host.now();
+    const sessionHeaders = { ...cors, "Mcp-Session-Id": session.id };
+    const method = message.method;
+
+    if (typeof method !== "string") {
+      // The client's response to a request we sent it.
+      const waiting = isId(message.id) ? session.outgoing.get(message.id) : undefined;
+      if (waiting && isId(message.id)) {
+        session.outgoing.delete(message.id);
+        if (isObject(message.error)) waiting.reject(message.error);
+        else waiting.resolve(isObject(message.result) ? message.result : {});
+        return jsonResponse(202, null, sessionHeaders);
+      }
+      if ("result" in message || "error" in message) return jsonResponse(202, null, sessionHeaders);
+      return jsonResponse(400, rpcError(message.id, INVALID_REQUEST, "Invalid Request: no method"), sessionHeaders);
+    }
+    if (!("id" in message)) {
+      // Notifications: `initialized`, `cancelled` (aborts a request in flight), the rest ignored.
+      if (method === "notifications/cancelled" && isObject(message.params)) {
+        const target = message.params.requestId;
+        if (isId(target)) session.inflight.get(target)?.abort.abort();
+      }
+      return jsonResponse(202, null, sessionHeaders);
+    }
+    const id = message.id;
+    if (!isId(id)) return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Invalid Request: `id` must be a string or an integer"), sessionHeaders);
+    switch (method) {
+      case "ping":
+        return jsonResponse(200, ok(id, {}), sessionHeaders);
+      case "tools/list":
+        return jsonResponse(
+          200,
+          ok(id, {
+            tools: [...this.tools.values()].map((t) => ({ ...t.descriptor, execution: { taskSupport: t.taskSupport } })),
+          }),
+          sessionHeaders,
+        );
+      default:
+        break;
+    }
+    if (method !== "tools/call" && !method.startsWith("tasks/")) {
+      return jsonResponse(200, rpcError(id, METHOD_NOT_FOUND, `Method not found: ${method}`), sessionHeaders);
+    }
+    const accept = (headers["accept"] ?? "").toLowerCase();
+    const reply = new Reply(id, accept.includes("text/event-stream"), sessionHeaders, request.signal);
+    this.replies.add(reply);
+    session.inflight.set(id, reply);
+    this.#answerLegacy(message, id, session, reply)
+      .catch((e) => {
+        this.onError(e);
+        reply.finish(rpcError(id, INTERNAL_ERROR, "Internal error"), 500);
+      })
+      .finally(() => {
+        this.replies.delete(reply);
+        if (session.inflight.get(id) === reply) session.inflight.delete(id);
+      });
+    return reply.response;
+  }
+
+  /**
+   * `tools/call` and `tasks/*` in a session: through the host, with a channel to the client.
+   * @param {JsonObject} message @param {string | number} id @param {Session} session @param {Reply} reply
+   */
+  async #answerLegacy(message, id, session, reply) {
+    const ctx = { protocolVersion: /** @type {"2025-11-25"} */ (V25), session: session.id, declared: { list: true, cancel: true, toolCalls: true } };
+    /** @type {ClientChannel} */
+    const channel = {
+      clientCapabilities: session.clientCapabilities,
+      signal: reply.signal,
+      sendRequest: (req, info) => this.#sendToClient(session, req, info.taskId, info.taskId === null ? reply : null, info.signal),
+    };
+    const params = isObject(message.params) ? message.params : {};
+    const resultOf = message.method === "tasks/result" && typeof params.taskId === "string" ? params.taskId : null;
+    if (resultOf !== null) {
+      // This stream carries the task's requests to the client while the result waits (§A.g).
+      const set = session.resultStreams.get(resultOf) ?? new Set();
+      set.add(reply);
+      session.resultStreams.set(resultOf, set);
+      const unregister = () => {
+        set.delete(reply);
+        if (set.size === 0 && session.resultStreams.get(resultOf) === set) session.resultStreams.delete(resultOf);
+      };
+      reply.onGone.add(unregister);
+      this.#flush(session, resultOf);
+      try {
+        reply.finish(await this.host.handle(message, ctx, channel));
+      } finally {
+        unregister();
+      }
+      return;
+    }
+    const response = (await this.host.handle(message, ctx, channel)) ?? this.#notForHost(message);
+    const result = response.result;
+    if (isObject(result) && isObject(result.task) && typeof result.task.taskId === "string") session.tasks.add(result.task.taskId);
+    reply.finish(response);
+  }
+
+  /**
+   * Sends one request to the client and resolves with its result: on `reply` (a synchronous
+   * call's own stream), or for a task on a `tasks/result` stream of it, else the GET stream, else
+   * queued until one opens.
+   * @param {Session} session @param {ClientRequest} req @param {string | null} taskId
+   * @param {Reply | null} reply @param {AbortSignal} signal @returns {Promise<JsonObject>}
+   */
+  #sendToClient(session, req, taskId, reply, signal) {
+    const id = session.nextId++;
+    /** @type {JsonObject} */
+    const message = { jsonrpc: "2.0", id, method: req.method };
+    if (req.params !== undefined) message.params = req.params;
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      session.outgoing.set(id, { resolve, reject });
+      signal.addEventListener(
+        "abort",
+        () => {
+          session.outgoing.delete(id);
+          session.queued = session.queued.filter((q) => q.message !== message);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+      if (reply !== null) {
+        if (!reply.send(message)) {
+          session.outgoing.delete(id);
+          reject(new Error("cannot ask the client: its request does not accept an SSE response (Accept: text/event-stream)"));
+        }
+      } else if (taskId !== null) {
+        session.queued.push({ taskId, message });
+        this.#flush(session, taskId);
+      }
+    });
+  }
+
+  /**
+   * Delivers the queued requests of `taskId` (every task's when `null`): on a `tasks/result`
+   * stream of the task, else on the GET stream.
+   * @param {Session} session @param {string | null} taskId
+   */
+  #flush(session, taskId) {
+    session.queued = session.queued.filter((q) => {
+      if (taskId !== null && q.taskId !== taskId) return true;
+      for (const r of session.resultStreams.get(q.taskId) ?? []) if (r.send(q.message)) return false;
+      return !(session.listen?.write(q.message) ?? false);
+    });
+  }
+
+  /**
+   * §D 43: `notifications/tasks/status` (the full flat Task, no related-task `_meta`) on a stream
+   * of the task's session: its `tasks/result` stream, else the GET stream; none open, none sent.
+   * @param {StoreTask} task
+   */
+  #statusChanged(task) {
+    if (task.protocolVersion !== V25 || task.session === undefined) return;
+    const session = this.sessions.get(task.session);
+    if (!session) return;
+    const note = { jsonrpc: "2.0", method: "notifications/tasks/status", params: task.v25 };
+    for (const r of session.resultStreams.get(task.taskId) ?? []) if (r.send(note)) return;
+    session.listen?.write(note);
+  }
+
+  /** @param {Request} request @param {Record<string, string>} cors @returns {Response} */
+  #get(request, cors) {
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId === null) {
+      return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Bad Request: a GET stream needs the Mcp-Session-Id of a 2025-11-25 session"), cors);
+    }
+    const session = this.sessions.get(sessionId);
+    if (!session) return jsonResponse(404, rpcError(null, SESSION_NOT_FOUND, "Session not found: initialize again"), cors);
+    if (!(request.headers.get("accept") ?? "").toLowerCase().includes("text/event-stream")) {
+      return jsonResponse(406, rpcError(null, INVALID_REQUEST, "Not Acceptable: a GET stream needs Accept: text/event-stream"), cors);
+    }
+    if (session.listen !== null && !session.listen.closed) {
+      return jsonResponse(409, rpcError(null, INVALID_REQUEST, "Conflict: this session already has a GET stream"), cors);
+    }
+    session.lastSeen = this.host.now();
+    const stream = new SseStream(() => {
+      if (session.listen === stream) session.listen = null;
+      session.lastSeen = this.host.now();
+    });
+    session.listen = stream;
+    const response = stream.response({ ...cors, "Mcp-Session-Id": session.id });
+    this.#flush(session, null);
+    return response;
+  }
+
+  /** @param {Request} request @param {Record<string, string>} cors @returns {Response} */
+  #delete(request, cors) {
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId === null) return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Bad Request: DELETE needs the Mcp-Session-Id to end"), cors);
+    const session = this.sessions.get(sessionId);
+    if (!session) return jsonResponse(404, rpcError(null, SESSION_NOT_FOUND, "Session not found"), cors);
+    this.#endSession(session);
+    return new Response(null, { status: 200, headers: cors });
+  }
+
+  /**
+   * Ends a session: its streams close, requests to its client are abandoned, and (unless the
+   * server is closing) its live tasks are cancelled, since nobody else may read them (§D 38).
+   * @param {Session} session @param {boolean} [cancelTasks]
+   */
+  #endSession(session, cancelTasks = true) {
+    this.sessions.delete(session.id);
+    session.listen?.close();
+    session.listen = null;
+    for (const set of session.resultStreams.values()) {
+      for (const r of set) r.finish(rpcError(r.id, INTERNAL_ERROR, "Internal error: the session ended"));
+    }
+    session.resultStreams.clear();
+    const ended = new Error("the session ended");
+    ended.name = "AbortError";
+    for (const w of session.outgoing.values()) w.reject(ended);
+    session.outgoing.clear();
+    session.queued = [];
+    if (!cancelTasks) return;
+    const ctx = { protocolVersion: /** @type {"2025-11-25"} */ (V25), session: session.id };
+    for (const taskId of session.tasks) {
+      const cancel = { jsonrpc: "2.0", id: 0, method: "tasks/cancel", params: { taskId } };
+      // A task already terminal answers -32602: nothing to do.
+      this.host.handle(cancel, ctx).catch((e) => this.onError(e));
+    }
+  }
+}
+
+export { McpHttpServer };
