@@ -66,7 +66,16 @@ describe("www/smoke.html in Chromium", () => {
       const created = await host.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "double", arguments: { n: 21 }, _meta } }, ctx);
       await host.idle();
       const got = await host.handle({ jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId: created.result.taskId, _meta } }, ctx);
-      return { created, got, report: validateMessage(got, { inReplyTo: "tasks/get" }) };
+      // McpHttpServer's fetch handler in the page (as in a service worker): both eras.
+      const { McpHttpServer } = await import("/pkg/server/browser.js");
+      const app = new McpHttpServer({ name: "in-browser", version: "1" });
+      const post = (body, headers) =>
+        app.fetch(new Request("http://127.0.0.1/mcp", { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) }));
+      const discover = await (await post({ jsonrpc: "2.0", id: 3, method: "server/discover", params: { _meta } }, { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover" })).json();
+      const init = await post({ jsonrpc: "2.0", id: 4, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {} } }, {});
+      const initialized = { session: init.headers.get("mcp-session-id"), body: await init.json() };
+      await app.close();
+      return { created, got, report: validateMessage(got, { inReplyTo: "tasks/get" }), discover, initialized };
     });
     // The main entry's TaskClient in the same page: a scripted 2026-07-28 server answers a task,
     // an input request and the final result; real time, the server asks for 250 ms polls.
@@ -130,7 +139,7 @@ describe("www/smoke.html in Chromium", () => {
     }
     assertBrowserOnly(seen.scripts);
     assert.ok([...seen.scripts.keys()].some((u) => u.endsWith("/pkg/browser.js")), "browser.js was loaded");
-    for (const f of ["browser.js", "index.js", "host.js", "sdk.js"]) {
+    for (const f of ["browser.js", "index.js", "host.js", "sdk.js", "http-server.js", "mrtr.js"]) {
       assert.ok([...seen.scripts.keys()].some((u) => u.endsWith(`/pkg/server/${f}`)), `server/${f} was loaded`);
     }
   });
@@ -141,6 +150,13 @@ describe("www/smoke.html in Chromium", () => {
     assert.equal(serverRun.got.result.status, "completed");
     assert.equal(serverRun.got.result.result.content[0].text, "42");
     assert.deepEqual(serverRun.report.issues, []);
+  });
+
+  test("the server entry's McpHttpServer answers both eras through fetch in the browser", () => {
+    assert.deepEqual(serverRun.discover.result.supportedVersions, ["2026-07-28", "2025-11-25"]);
+    assert.deepEqual(serverRun.discover.result.serverInfo, { name: "in-browser", version: "1" });
+    assert.equal(serverRun.initialized.body.result.protocolVersion, "2025-11-25");
+    assert.match(serverRun.initialized.session, /^[0-9a-f-]{36}$/);
   });
 
   test("the main entry's TaskClient polls, answers input and gets the result in the browser", () => {
