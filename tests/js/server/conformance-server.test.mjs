@@ -115,6 +115,24 @@ test("-32021: a client that did not declare the extension, with data.requiredCap
   const sync = await rpc("tools/call", { name: "slow_compute", arguments: { seconds: 0 } }, { metaOptions: { ext: false } });
   assert.equal(sync.result.resultType, "complete");
   assert.ok(Array.isArray(sync.result.content));
+  // §D 78: a task-only tool that gathers input first is refused before anything is asked.
+  const early = await rpc("tools/call", { name: "test_tool_with_task", arguments: {} }, { metaOptions: { ext: false } });
+  assert.equal(early.status, 400);
+  assert.equal(early.error.code, -32021);
+});
+
+test("a synchronous call that needs input asks with an InputRequiredResult (MRTR) and completes on the retry", async () => {
+  const args = { filename: "sync.txt" };
+  const round1 = await rpc("tools/call", { name: "confirm_delete", arguments: args }, { metaOptions: { ext: false } });
+  assert.equal(round1.result.resultType, "input_required");
+  assert.deepEqual(Object.keys(round1.result.inputRequests), ["confirm"]);
+  const round2 = await rpc(
+    "tools/call",
+    { name: "confirm_delete", arguments: args, inputResponses: { confirm: { action: "accept", content: { confirm: true } } }, requestState: round1.result.requestState },
+    { metaOptions: { ext: false } },
+  );
+  assert.equal(round2.result.resultType, "complete");
+  assert.equal(round2.result.content[0].text, "Deleted sync.txt");
 });
 
 test("the _meta envelope: missing → -32602, another protocol version → -32022 (HTTP 400)", async () => {
