@@ -58,9 +58,20 @@ const server: TaskServer = host.server;
 const reply: Promise<Record<string, unknown> | null> = host.handle("{}", { protocolVersion: "2026-07-28" });
 // @ts-expect-error protocolVersion is a literal union
 void host.handle("{}", { protocolVersion: "2024-11-05" });
-export { server, reply };
+const app: McpHttpServer = new McpHttpServer({ name: "s", version: "1", host, path: "/mcp" });
+app.tool("u", { taskSupport: "required", description: "d", inputSchema: { type: "object" } }, async (_args, ctx) => {
+  const caps: Record<string, unknown> | null = ctx.clientCapabilities;
+  const answers: Record<string, unknown> = await ctx.requestInput({ k: { method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } } });
+  void caps; void answers;
+  return { content: [] };
+});
+const served: Promise<Response> = app.fetch(new Request("http://127.0.0.1/mcp"));
+const closed: Promise<void> = app.close();
+// @ts-expect-error serverInfo needs a version
+void new McpHttpServer({ name: "s" });
+export { server, reply, served, closed };
 `;
-const serverEsm = `import { TaskHost, TaskServer } from "mcp-tasks-wasm/server";\n${serverUse}`;
+const serverEsm = `import { TaskHost, TaskServer, McpHttpServer } from "mcp-tasks-wasm/server";\n${serverUse}`;
 cases.push(
   {
     name: "server entry, node10 (typesVersions → server/main.d.cts)",
@@ -71,7 +82,7 @@ cases.push(
     name: "server entry, node16: .cts require and .mts import",
     options: { module: "node16", moduleResolution: "node16" },
     files: {
-      "a.cts": `import pkg = require("mcp-tasks-wasm/server");\ntype TaskHost = pkg.TaskHost;\ntype TaskServer = pkg.TaskServer;\nconst { TaskHost } = pkg;\n${serverUse}`,
+      "a.cts": `import pkg = require("mcp-tasks-wasm/server");\ntype TaskHost = pkg.TaskHost;\ntype TaskServer = pkg.TaskServer;\ntype McpHttpServer = pkg.McpHttpServer;\nconst { TaskHost, McpHttpServer } = pkg;\n${serverUse}`,
       "b.mts": serverEsm,
     },
   },
