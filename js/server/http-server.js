@@ -66,6 +66,9 @@ import { TaskHost } from "./host.js";
  * @property {number} [maxBodyBytes] Largest request body (413 beyond). Default 4 MiB.
  * @property {number} [housekeepingMs] At most this often, on a request, expired tasks are purged
  *   (`TaskHost.sweep`) and idle sessions ended; no timer runs. Default 60 s.
+ * @property {number} [keepAliveMs] An open SSE stream gets a comment line this often, so that
+ *   idle streams (the GET stream, a long `tasks/result`) outlive body timeouts of clients and
+ *   proxies. Default 15 s; 0 disables.
  * @property {(error: unknown) => void} [onError] Unexpected errors (default `console.error`).
  */
 
@@ -159,11 +162,17 @@ function isLocalOrigin(origin) {
 
 /** One Server-Sent Events response body. */
 class SseStream {
-  /** @param {() => void} onCancel Called when the client goes away (the body is cancelled). */
-  constructor(onCancel) {
+  /**
+   * @param {() => void} onCancel Called when the client goes away (the body is cancelled).
+   * @param {number} keepAliveMs Sends an SSE comment this often while open (0: never), so that
+   *   idle streams survive clients' and proxies' body timeouts (undici: 300 s).
+   */
+  constructor(onCancel, keepAliveMs) {
     this.closed = false;
     /** @type {ReadableStreamDefaultController<Uint8Array> | null} */
     this.controller = null;
+    /** @type {ReturnType<typeof setInterval> | null} */
+    this.timer = null;
     /** @type {ReadableStream<Uint8Array>} */
     this.body = new ReadableStream({
       start: (controller) => {
@@ -171,9 +180,26 @@ class SseStream {
       },
       cancel: () => {
         this.closed = true;
+        this.#stopTimer();
         onCancel();
       },
     });
+    if (keepAliveMs > 0) {
+      this.timer = setInterval(() => {
+        if (this.closed || this.controller === null) return this.#stopTimer();
+        try {
+          this.controller.enqueue(ENCODER.encode(": keepalive\n\n"));
+        } catch {
+          this.closed = true;
+          this.#stopTimer();
+        }
+      }, keepAliveMs);
+    }
+  }
+
+  #stopTimer() {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
   }
 
   /** Sends one JSON-RPC message; `false` once the stream is closed. @param {JsonObject} message */
@@ -189,6 +215,7 @@ class SseStream {
   }
 
   close() {
+    this.#stopTimer();
     if (this.closed) return;
     this.closed = true;
     try {
@@ -216,9 +243,11 @@ class Reply {
    * @param {unknown} id The request's id. @param {boolean} canStream The client accepts SSE.
    * @param {Record<string, string>} headers Headers of the HTTP response.
    * @param {AbortSignal} requestSignal Aborts when the client goes away.
+   * @param {number} keepAliveMs See SseStream.
    */
-  constructor(id, canStream, headers, requestSignal) {
+  constructor(id, canStream, headers, requestSignal, keepAliveMs) {
     this.id = id;
+    this.keepAliveMs = keepAliveMs;
     this.canStream = canStream;
     this.headers = headers;
     this.done = false;
@@ -247,7 +276,7 @@ class Reply {
   send(message) {
     if (this.done || !this.canStream || this.abort.signal.aborted) return false;
     if (this.stream === null) {
-      this.stream = new SseStream(() => this.#gone());
+      this.stream = new SseStream(() => this.#gone(), this.keepAliveMs);
       this.resolve(this.stream.response(this.headers));
     }
     return this.stream.write(message);
@@ -315,6 +344,7 @@ class McpHttpServer {
     this.sessionTtlMs = options.sessionTtlMs ?? 30 * 60_000;
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.housekeepingMs = options.housekeepingMs ?? 60_000;
+    this.keepAliveMs = options.keepAliveMs ?? 15_000;
     /** @type {(error: unknown) => void} */
     this.onError = options.onError ?? ((error) => console.error("McpHttpServer:", error));
     /** @type {Map<string, { descriptor: JsonObject, taskSupport: TaskSupport }>} */
@@ -786,7 +816,7 @@ class McpHttpServer {
       return jsonResponse(200, rpcError(id, METHOD_NOT_FOUND, `Method not found: ${method}`), sessionHeaders);
     }
     const accept = (headers["accept"] ?? "").toLowerCase();
-    const reply = new Reply(id, accept.includes("text/event-stream"), sessionHeaders, request.signal);
+    const reply = new Reply(id, accept.includes("text/event-stream"), sessionHeaders, request.signal, this.keepAliveMs);
     this.replies.add(reply);
     session.inflight.set(id, reply);
     this.#answerLegacy(message, id, session, reply)
@@ -920,7 +950,7 @@ class McpHttpServer {
     const stream = new SseStream(() => {
       if (session.listen === stream) session.listen = null;
       session.lastSeen = this.host.now();
-    });
+    }, this.keepAliveMs);
     session.listen = stream;
     const response = stream.response({ ...cors, "Mcp-Session-Id": session.id });
     this.#flush(session, null);

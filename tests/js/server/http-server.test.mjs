@@ -340,6 +340,17 @@ test("2025-11-25 GET stream: requests and status notifications of a task come on
   assert.equal((await app.fetch(new Request(BASE, { method: "DELETE", headers: { "Mcp-Session-Id": session } }))).status, 404);
 });
 
+test("an idle SSE stream carries keepalive comments (keepAliveMs) until it ends", async () => {
+  const { app } = makeApp({ keepAliveMs: 1 });
+  const { headers } = await openSession(app);
+  const listen = await app.fetch(new Request(BASE, { method: "GET", headers: { ...headers, Accept: "text/event-stream" } }));
+  const reader = listen.body.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes(": keepalive\n\n")) seen += (await reader.read()).value;
+  await app.fetch(new Request(BASE, { method: "DELETE", headers }));
+  for (let r = await reader.read(); !r.done; r = await reader.read()) assert.match(r.value, /^(: keepalive\n\n)+$/);
+});
+
 test("2025-11-25 synchronous call that needs input: asked on the call's own SSE stream; a client that does not accept SSE gets a tool error", async () => {
   const { app } = makeApp();
   const { send, answer } = await openSession(app);
