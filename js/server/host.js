@@ -253,10 +253,14 @@ class TaskHost {
   tool(name, options, handler) {
     if (typeof name !== "string" || name === "") throw new TypeError("tool name must be a non-empty string");
     if (typeof handler !== "function") throw new TypeError(`tool ${name}: handler must be a function`);
+    const support = options?.taskSupport ?? "optional";
+    if (!["forbidden", "optional", "required"].includes(support)) {
+      throw new TypeError(`tool ${name}: taskSupport must be "forbidden", "optional" or "required" (got ${JSON.stringify(support)})`);
+    }
     const prepare = options?.prepare;
     if (prepare !== undefined && typeof prepare !== "function") throw new TypeError(`tool ${name}: prepare must be a function`);
     /** @type {ToolOptions} */
-    const kept = { taskSupport: options?.taskSupport ?? "optional" };
+    const kept = { taskSupport: support };
     if (prepare) kept.prepare = prepare;
     this.tools.set(name, { options: kept, handler });
     return this;

@@ -241,3 +241,10 @@ test("V25: the client's JSON-RPC error fails the task with it; cancel aborts the
   const noCaps = await call(host, v25("tools/call", { name: "ask" }), ctx, recordingChannel({ clientCapabilities: {} }).channel);
   assert.match(noCaps.result.content[0].text, /requestInput.*elicitation/);
 });
+
+test("malformed registrations are refused with a TypeError naming the problem", () => {
+  const host = new TaskHost();
+  assert.throws(() => host.tool("t", { taskSupport: "always" }, () => text("")), { name: "TypeError", message: /taskSupport must be/ });
+  assert.throws(() => host.tool("t", { prepare: "yes" }, () => text("")), { name: "TypeError", message: /prepare must be a function/ });
+  assert.throws(() => new TaskHost({ requestState: { key: new Uint8Array(8) } }), { name: "TypeError", message: /32 bytes/ });
+});

@@ -447,3 +447,10 @@ test("node:http adapter: a real socket on 127.0.0.1; a client that goes away abo
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test("McpHttpServer needs its serverInfo; a bad tool registration throws", () => {
+  assert.throws(() => new McpHttpServer({ name: "x" }), { name: "TypeError", message: /name, version/ });
+  const app = new McpHttpServer({ name: "x", version: "1" });
+  assert.throws(() => app.tool("t", { taskSupport: "sometimes" }, () => text("")), { name: "TypeError", message: /taskSupport/ });
+  assert.equal(app.tools.size, 0, "nothing was listed");
+});
