@@ -569,7 +569,9 @@ export function observeAll(Conversation, messages, options) {
     const issues = [];
     for (const r of messages) {
       if (r.message === undefined) continue;
-      const report = conversation.observe(r.message);
+      // The sender keeps the two sides' id spaces apart (both number their own requests).
+      const from = r.direction === "c2s" ? "client" : r.direction === "s2c" ? "server" : undefined;
+      const report = conversation.observe(r.message, from ? { from } : undefined);
       reports.push({ seq: r.seq, direction: r.direction, method: r.message?.method, kind: report.kind, issues: report.issues });
       for (const issue of report.issues) issues.push({ seq: r.seq, direction: r.direction, ...issue });
     }
