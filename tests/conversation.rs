@@ -675,6 +675,54 @@ fn version_switch() {
 }
 
 #[test]
+fn initialize_after_a_refused_discover_negotiates_2025() {
+    // TaskClient.connect against a 2025-11-25-only server (Python mcp 1.30, SDK 1.32.2): it probes
+    // 2026-07-28 with server/discover, is refused (here with an id the server made up), and
+    // falls back to initialize. No version switch: the conversation speaks 2025-11-25 from then.
+    let mut c = Conversation::default();
+    let mut msgs = vec![
+        req26(1, "server/discover", json!({})),
+        err(
+            json!("server-error"),
+            -32600,
+            "Bad Request: Missing session ID",
+        ),
+        req(
+            json!(2),
+            "initialize",
+            json!({"protocolVersion": V25, "capabilities": {"tasks": {}}, "clientInfo": {"name": "c", "version": "1"}}),
+        ),
+        res(
+            json!(2),
+            json!({"protocolVersion": V25, "capabilities": {"tasks": {"requests": {"tools": {"call": {}}}}}, "serverInfo": {"name": "s", "version": "1"}}),
+        ),
+    ];
+    msgs.extend(v25_create(3, "t1"));
+    let reports = feed(&mut c, &msgs);
+    // The made-up id pairs with nothing: a warning, no more.
+    assert_eq!(
+        issue_of(&reports[1], "history-unmatched-response").severity,
+        Severity::Warning
+    );
+    no_history_issues(&reports[2..]);
+    assert_eq!(c.version(), Some(ProtocolVersion::V2025));
+    for r in &reports[2..] {
+        assert!(
+            r.issues.iter().all(|i| i.severity != Severity::Error),
+            "{:#?}",
+            r.issues
+        );
+    }
+    // A version the options fix is not renegotiated.
+    let mut fixed = Conversation::new(ConversationOptions {
+        version: Some(ProtocolVersion::V2026),
+        max_bytes: None,
+    });
+    let r = fixed.observe(&msgs[2]);
+    assert_issue(&r, "history-version-switch", "/params/protocolVersion");
+}
+
+#[test]
 fn fixed_version_switch_on_first_message() {
     let mut c = Conversation::new(ConversationOptions {
         version: Some(ProtocolVersion::V2026),

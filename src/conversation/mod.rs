@@ -74,7 +74,8 @@ use task::{Findings, Snapshot, TaskState};
 #[serde(rename_all = "camelCase")]
 pub struct ConversationOptions {
     /// The protocol version of the whole conversation; otherwise the first message that shows
-    /// a version fixes it.
+    /// a version fixes it, and an `initialize` request negotiates it anew (a client falling
+    /// back to 2025-11-25 after a refused 2026-07-28 `server/discover`).
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<ProtocolVersion>,
@@ -230,6 +231,8 @@ enum TaskSupport {
 /// The history checker over one conversation.
 pub struct Conversation {
     version: Option<ProtocolVersion>,
+    /// The version was given by the options: no message renegotiates it.
+    version_fixed: bool,
     max_bytes: usize,
     next_index: usize,
     /// Requests awaiting their answer, by (sender, id); sender `None` when not given.
@@ -252,6 +255,7 @@ impl Conversation {
     pub fn new(options: ConversationOptions) -> Self {
         Conversation {
             version: options.version,
+            version_fixed: options.version.is_some(),
             max_bytes: options
                 .max_bytes
                 .map(|m| m as usize)
@@ -341,10 +345,23 @@ impl Conversation {
         }
         let in_reply_to = answered.as_ref().map(|p| p.method.clone());
 
-        // The version: fixed by options or the first message that shows one (§C).
+        // The version: fixed by options or the first message that shows one (§C). An
+        // `initialize` request negotiates it anew: a client that probed 2026-07-28 first
+        // (`server/discover`, refused by a server that speaks only 2025-11-25) and fell back
+        // switches no version, it negotiates one.
         let signal = shape::signal(message, in_reply_to.as_deref());
+        let renegotiates = !self.version_fixed
+            && matches!(
+                rpc,
+                Rpc::Request {
+                    method: "initialize",
+                    ..
+                }
+            )
+            && signal.is_some();
         match (self.version, &signal) {
             (None, Some((v, _))) => self.version = Some(*v),
+            (Some(_), Some((v, _))) if renegotiates => self.version = Some(*v),
             (Some(conv), Some((v, path))) if conv != *v => f.push(
                 None,
                 Code::VersionSwitch,
