@@ -126,9 +126,13 @@ const TERMINAL = ["completed", "failed", "cancelled"];
 const MAX_TOOL_PAGES = 100;
 /** Scheduler events taken per `nextDue` call. */
 const DUE_BATCH = 256;
-// Validator errors the client survives: a 2026-07-28 `ttlMs` / `pollIntervalMs` of 0 breaks
-// §D 65 (the checker flags it), but the scheduler's 250 ms floor makes a 0 interval harmless.
-const SURVIVED = new Set(["task-zero-ms"]);
+// Validator errors the client survives (the checker flags them; the client needs neither):
+// - a 2026-07-28 `ttlMs` / `pollIntervalMs` of 0 breaks §D 65, but the scheduler's 250 ms
+//   floor makes a 0 interval harmless;
+// - a task without its required `ttl` / `ttlMs` (§D 2, 25, 63): Python mcp 1.30 leaves `ttl` out
+//   when the request asked for none (`params.task: {}`); the TTL is then unknown, so the
+//   client's TTL backstop does not fire: polling and the deadline still end the wait.
+const SURVIVED = new Set(["task-zero-ms", "task-ttl-missing"]);
 
 /** A task ended in a way that gives no result. */
 class TaskError extends Error {
@@ -145,7 +149,8 @@ class TaskError extends Error {
 
 /**
  * The task failed: with a JSON-RPC error (its `code`, `message`, `data`, and `error`), or, under
- * 2025-11-25, seen `failed` with a tool result (`result`, typically `isError: true`).
+ * 2025-11-25, seen `failed` with whatever `tasks/result` gave (`result`: typically a tool result
+ * with `isError: true`; Python mcp 1.30 gives a result holding only `_meta`, §D 30).
  */
 class TaskFailedError extends TaskError {
   /**
@@ -163,7 +168,7 @@ class TaskFailedError extends TaskError {
     this.error = error ?? undefined;
     /** The task's last `statusMessage`, if any. @type {string | undefined} */
     this.statusMessage = details.statusMessage;
-    /** 2025-11-25: the `CallToolResult` that `tasks/result` gave for the failed task. @type {JsonObject | undefined} */
+    /** 2025-11-25: what `tasks/result` gave for the failed task (a `CallToolResult`, or not). @type {JsonObject | undefined} */
     this.result = details.result;
   }
 }
@@ -847,29 +852,32 @@ class TaskClient {
   }
 
   /**
-   * V25: the final outcome from a `tasks/result` answer. A task seen `failed` never resolves: its
-   * tool result rejects as TaskFailedError (`result`). An `isError` result of a task whose end was
-   * not seen yet is settled by one `tasks/get` (§D 44: such a task SHOULD be `failed`; a server
-   * may end it `completed`, and then the result resolves). An answer that is not a
-   * `CallToolResult` (no `content` array) is a ProtocolError (§D 30).
+   * V25: the final outcome from a `tasks/result` answer. A task seen `failed` never resolves: it
+   * rejects as TaskFailedError with its status message and whatever `tasks/result` gave
+   * (`result`: a tool result, or, from Python mcp 1.30, one holding only `_meta`). An `isError`
+   * result, or an answer that is no `CallToolResult`, of a task whose end was not seen yet is
+   * settled by one `tasks/get` (§D 44: an `isError` task SHOULD be `failed`; a server may end it
+   * `completed`, and then the result resolves). An answer that is no `CallToolResult` (no
+   * `content` array) of a task not seen `failed` is a ProtocolError (§D 30).
    * @param {Handle} handle @param {JsonObject} result
    */
   async #settleResult(handle, result) {
     const taskId = handle.taskId;
-    if (!Array.isArray(result.content)) {
+    const toolResult = Array.isArray(result.content);
+    if ((!toolResult || result.isError === true) && !TERMINAL.includes(handle.status)) await this.#statusNow(handle);
+    if (handle.done) return;
+    if (handle.status === "failed") {
+      const error = new TaskFailedError(taskId, null, { statusMessage: handle.statusMessage, result });
+      this.#finish(handle, error, { type: "failed", taskId, status: "failed", error });
+      return;
+    }
+    if (!toolResult) {
       const error = new ProtocolError(
         `tasks/result of task ${taskId} (${handle.status}) is neither a CallToolResult nor a JSON-RPC error (§D 30)`,
         [],
         { taskId, status: handle.status, statusMessage: handle.statusMessage, result },
       );
       this.#finish(handle, error, { type: "failed", taskId, status: handle.status, error });
-      return;
-    }
-    if (result.isError === true && !TERMINAL.includes(handle.status)) await this.#statusNow(handle);
-    if (handle.done) return;
-    if (handle.status === "failed") {
-      const error = new TaskFailedError(taskId, null, { statusMessage: handle.statusMessage, result });
-      this.#finish(handle, error, { type: "failed", taskId, status: "failed", error });
       return;
     }
     this.#finish(handle, result, { type: "completed", taskId, status: handle.status });

@@ -913,17 +913,65 @@ test("V26: an input request the client cannot answer (handler throws / no handle
 const related = (s) => ({ _meta: { [RELATED]: { taskId: s.taskId } } });
 const failedWith = (s, statusMessage) => ({ ...s.got("failed"), statusMessage });
 
-test("V25: a task seen failed whose tasks/result answers neither content nor an error (Python mcp 1.30): ProtocolError naming the task", async () => {
+test("V25: a task seen failed whose tasks/result answers neither content nor an error (Python mcp 1.30): TaskFailedError with the status message and that answer", async () => {
   const { clock, server, client, events } = setup({ version: V25, gets: [(s) => ((s.done ??= deferred()).resolve(related(s)), failedWith(s, "boom"))] });
   const out = watch(call(client, V25), clock);
   await clock.to(5000);
   assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/result@1000"]);
   assert.equal(out.state, "rejected", "never a success");
-  assert.ok(out.error instanceof ProtocolError, String(out.error));
+  assert.ok(out.error instanceof TaskFailedError, String(out.error));
   assert.equal(out.error.taskId, server.taskId);
   assert.equal(out.error.status, "failed");
   assert.equal(out.error.statusMessage, "boom");
+  assert.match(out.error.message, /boom/);
+  assert.deepEqual(out.error.result, related(server), "whatever tasks/result gave");
+  assert.equal(out.error.code, undefined, "no JSON-RPC error");
   assert.deepEqual(types(events, "completed", "failed"), ["failed"]);
+  await assertQuiet(clock, server);
+  client.close();
+});
+
+test("V25: tasks/result answers neither content nor an error before the end was seen: one tasks/get decides (failed: TaskFailedError; completed: ProtocolError)", async () => {
+  for (const [status, check] of [
+    ["failed", (e) => e instanceof TaskFailedError && e.statusMessage === "boom" && e.result !== undefined],
+    ["completed", (e) => e instanceof ProtocolError && e.status === "completed" && /neither a CallToolResult/.test(e.message) && e.result !== undefined],
+  ]) {
+    // input_required opens tasks/result early; the task then ends and the answer is bare.
+    const { clock, server, client, events } = setup({
+      version: V25,
+      gets: [(s) => s.got("input_required"), (s) => (status === "failed" ? failedWith(s, "boom") : s.got(status))],
+      result: (_p, _at, s) => (s.done ??= deferred()).promise,
+    });
+    const out = watch(call(client, V25), clock);
+    await clock.to(1000);
+    assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/result@1000"]);
+    server.done.resolve(related(server));
+    await clock.to(5000);
+    assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/result@1000", "tasks/get@1000"]);
+    assert.equal(out.state, "rejected", `${status}: never a success`);
+    assert.ok(check(out.error), `${status}: ${out.error}`);
+    assert.deepEqual(types(events, "completed", "failed"), ["failed"]);
+    client.close();
+  }
+});
+
+test("V25: a task without its required `ttl` (Python mcp 1.30 when the call asked for none) is followed to its result", async () => {
+  const noTtl = (t) => {
+    const { ttl: _gone, ...rest } = t;
+    return rest;
+  };
+  const { clock, server, client } = setup({
+    version: V25,
+    call: (_p, _at, s) => ({ task: noTtl(s.created().task) }),
+    gets: [(s) => noTtl(s.got("working")), (s) => ((s.done ??= deferred()).resolve(s.final("done")), noTtl(s.got("completed")))],
+  });
+  const out = watch(client.callTool("t", {}, { task: {} }), clock);
+  await clock.to(5000);
+  assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/get@2000", "tasks/result@2000"]);
+  assert.deepEqual(server.sent[0].params.task, {}, "no ttl asked");
+  assert.equal(out.state, "resolved", String(out.error));
+  assert.equal(out.value.content[0].text, "done");
+  server.assertPolite();
   await assertQuiet(clock, server);
   client.close();
 });
