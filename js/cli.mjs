@@ -23,7 +23,8 @@ Options:
   --json             print one JSON object per file and line: { file, messages, errors,
                      warnings, reports: [{ line, ...ObserveReport }], tasks: TaskTimeline[] }
   --version VERSION  fix the protocol version (${VERSIONS.join(" or ")}); by default the first
-                     message that shows a version fixes it
+                     message that shows a version fixes it, and an initialize request
+                     negotiates it anew (a client falling back from server/discover)
   -h, --help         show this help
 
 Output (text): one line per issue, "line N  kind  severity code  path  message", a summary per
