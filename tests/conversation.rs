@@ -732,6 +732,80 @@ fn fixed_version_switch_on_first_message() {
     assert_issue(&r, "history-version-switch", "/method");
 }
 
+/// §C negotiation: a client that does not know the server probes with `server/discover`
+/// (2026-07-28) and, refused, falls back to `initialize` (2025-11-25), as `TaskClient.connect`
+/// does with a 2025-11-25 server (server-everything answers the probe with an error whose id is
+/// null): the conversation is 2025-11-25, no switch and no 2026-07-28 findings after it.
+#[test]
+fn discover_probe_then_initialize_is_2025() {
+    for refusal in [
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000, "message": "Bad Request: Server not initialized"}}),
+        err(json!(1), -32022, "Unsupported protocol version"),
+    ] {
+        let mut c = Conversation::default();
+        let mut msgs = vec![
+            req26(1, "server/discover", json!({})),
+            refusal,
+            req(
+                json!(2),
+                "initialize",
+                json!({"protocolVersion": V25, "capabilities": {"tasks": {}},
+                       "clientInfo": {"name": "c", "version": "1"}}),
+            ),
+            res(
+                json!(2),
+                json!({"protocolVersion": V25, "capabilities": {"tasks": {"requests": {"tools": {"call": {}}}}},
+                       "serverInfo": {"name": "s", "version": "1"}}),
+            ),
+        ];
+        msgs.extend(v25_create(3, "t1"));
+        msgs.extend(v25_get(
+            4,
+            "t1",
+            t25("t1", "completed", "2025-11-25T10:31:00Z"),
+        ));
+        let r = feed(&mut c, &msgs);
+        no_history_issues(&r);
+        for report in &r[2..] {
+            assert!(
+                report.issues.iter().all(|i| i.severity != Severity::Error),
+                "message {}: {:#?}",
+                report.index,
+                report.issues
+            );
+        }
+        assert_eq!(c.version(), Some(ProtocolVersion::V2025));
+    }
+}
+
+/// Once 2026-07-28 is confirmed (the probe answered, or a 2026-07-28 request after it), an
+/// `initialize` is a switch.
+#[test]
+fn discover_confirmed_then_initialize_switches() {
+    let init = req(
+        json!(9),
+        "initialize",
+        json!({"protocolVersion": V25, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}),
+    );
+    let answered = [
+        req26(1, "server/discover", json!({})),
+        res(
+            json!(1),
+            json!({"resultType": "complete", "supportedVersions": [V26],
+                   "capabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+                   "serverInfo": {"name": "s", "version": "1"}}),
+        ),
+        init.clone(),
+    ];
+    let r = feed(&mut Conversation::default(), &answered);
+    assert_issue(&r[2], "history-version-switch", "/params/protocolVersion");
+    let mut followed = vec![req26(1, "server/discover", json!({}))];
+    followed.extend(v26_create(2, "t1"));
+    followed.push(init);
+    let r = feed(&mut Conversation::default(), &followed);
+    assert_issue(&r[3], "history-version-switch", "/params/protocolVersion");
+}
+
 #[test]
 fn create_task_undeclared() {
     let mut c = Conversation::default();

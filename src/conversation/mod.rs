@@ -231,8 +231,9 @@ enum TaskSupport {
 /// The history checker over one conversation.
 pub struct Conversation {
     version: Option<ProtocolVersion>,
-    /// The version was given by the options: no message renegotiates it.
-    version_fixed: bool,
+    /// The version was fixed by a `server/discover` request alone (§C): a probe that an
+    /// `initialize` may still replace (the client fell back to 2025-11-25).
+    probing: bool,
     max_bytes: usize,
     next_index: usize,
     /// Requests awaiting their answer, by (sender, id); sender `None` when not given.
@@ -255,7 +256,7 @@ impl Conversation {
     pub fn new(options: ConversationOptions) -> Self {
         Conversation {
             version: options.version,
-            version_fixed: options.version.is_some(),
+            probing: false,
             max_bytes: options
                 .max_bytes
                 .map(|m| m as usize)
@@ -345,23 +346,25 @@ impl Conversation {
         }
         let in_reply_to = answered.as_ref().map(|p| p.method.clone());
 
-        // The version: fixed by options or the first message that shows one (§C). An
-        // `initialize` request negotiates it anew: a client that probed 2026-07-28 first
-        // (`server/discover`, refused by a server that speaks only 2025-11-25) and fell back
-        // switches no version, it negotiates one.
+        // The version: fixed by options or the first message that shows one (§C). A client that
+        // does not know the server's version probes with `server/discover` (2026-07-28) and,
+        // refused, falls back to `initialize` (2025-11-25): until something else confirms
+        // 2026-07-28, an `initialize` replaces the probe's version (no switch).
         let signal = shape::signal(message, in_reply_to.as_deref());
-        let renegotiates = !self.version_fixed
-            && matches!(
-                rpc,
-                Rpc::Request {
-                    method: "initialize",
-                    ..
-                }
-            )
-            && signal.is_some();
+        let request = match rpc {
+            Rpc::Request { method, .. } => Some(method),
+            _ => None,
+        };
+        if self.probing && request == Some("initialize") && signal.is_some() {
+            self.version = None;
+        }
+        if signal.is_some() {
+            // Another `server/discover` keeps probing; any other message with a version ends it.
+            self.probing =
+                request == Some("server/discover") && (self.probing || self.version.is_none());
+        }
         match (self.version, &signal) {
             (None, Some((v, _))) => self.version = Some(*v),
-            (Some(_), Some((v, _))) if renegotiates => self.version = Some(*v),
             (Some(conv), Some((v, path))) if conv != *v => f.push(
                 None,
                 Code::VersionSwitch,
