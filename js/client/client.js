@@ -126,13 +126,17 @@ const TERMINAL = ["completed", "failed", "cancelled"];
 const MAX_TOOL_PAGES = 100;
 /** Scheduler events taken per `nextDue` call. */
 const DUE_BATCH = 256;
-// Validator errors the client survives (the checker flags them; the client needs neither):
+// Validator errors the client survives (the checker still flags them; the client needs neither):
 // - a 2026-07-28 `ttlMs` / `pollIntervalMs` of 0 breaks §D 65, but the scheduler's 250 ms
 //   floor makes a 0 interval harmless;
 // - a task without its required `ttl` / `ttlMs` (§D 2, 25, 63): Python mcp 1.30 leaves `ttl` out
 //   when the request asked for none (`params.task: {}`); the TTL is then unknown, so the
-//   client's TTL backstop does not fire: polling and the deadline still end the wait.
-const SURVIVED = new Set(["task-zero-ms", "task-ttl-missing"]);
+//   client's TTL backstop does not fire: polling and the deadline still end the wait;
+// - a 2025-11-25 `CreateTaskResult` whose task is not `working` breaks §D 7 (SDK 1.32.2's
+//   InMemoryTaskStore hands out the object it stores, so work that ends or asks in the same tick
+//   shows in it): the client takes it as the task's first snapshot (a terminal one fetches
+//   `tasks/result`, an `input_required` one opens it).
+const SURVIVED = new Set(["task-zero-ms", "task-ttl-missing", "create-task-status"]);
 
 /** A task ended in a way that gives no result. */
 class TaskError extends Error {
@@ -644,22 +648,29 @@ class TaskClient {
   /** @param {JsonObject} created @param {CallToolOptions} options */
   #startTask(created, options) {
     const task = /** @type {JsonObject} */ (isObject(created.task) ? created.task : created);
-    const handle = this.#track(/** @type {string} */ (task.taskId), task, options.timeoutMs);
-    if (typeof task.createdAt === "string") handle.createdAt = task.createdAt;
-    this.#emit({ type: "created", taskId: handle.taskId, status: /** @type {string} */ (task.status), task });
-    return handle;
+    const taskId = /** @type {string} */ (task.taskId);
+    // "created" comes first: a first snapshot that is not `working` gives its own events at once.
+    this.#emit({ type: "created", taskId, status: /** @type {string} */ (task.status), task });
+    return this.#track(taskId, task, options.timeoutMs);
   }
 
   /** @param {string} taskId @param {JsonObject | null} task @param {number} [timeoutMs] */
   #track(taskId, task, timeoutMs) {
     const handle = new Handle(taskId, this.protocolVersion);
+    if (typeof task?.createdAt === "string") handle.createdAt = task.createdAt;
+    if (typeof task?.statusMessage === "string") handle.statusMessage = task.statusMessage;
     this.tasks.set(taskId, handle);
     if (this.scheduler.info(taskId) === null) {
       /** @type {import("./mcp_tasks_wasm.js").TrackParams} */
       const params = { server: this.server, version: handle.version };
       if (task) params.task = task;
       if (timeoutMs !== undefined) params.deadlineMs = timeoutMs;
-      this.scheduler.track(taskId, params, this.clock.now());
+      const events = this.scheduler.track(taskId, params, this.clock.now());
+      // A first snapshot that is not `working` (terminal, or waiting for input) is acted on now:
+      // the scheduler will not poll a terminal task again.
+      if (task && (events.length > 0 || task.status === "input_required")) {
+        this.#afterSnapshot(handle, task, events).catch((error) => this.#emit({ type: "poll-error", taskId, error }));
+      }
     }
     this.#kick();
     return handle;
@@ -800,7 +811,15 @@ class TaskClient {
       }
     }
     if (typeof task.statusMessage === "string") handle.statusMessage = task.statusMessage;
-    for (const ev of this.scheduler.observe(handle.taskId, task, this.clock.now())) await this.#event(ev, task);
+    await this.#afterSnapshot(handle, task, this.scheduler.observe(handle.taskId, task, this.clock.now()));
+  }
+
+  /**
+   * Acts on the scheduler's events for a snapshot of a tracked task, then on its input requests.
+   * @param {Handle} handle @param {JsonObject} task @param {import("./mcp_tasks_wasm.js").SchedulerEvent[]} events
+   */
+  async #afterSnapshot(handle, task, events) {
+    for (const ev of events) await this.#event(ev, task);
     this.#kick(); // the next poll is rescheduled: the loop's timer follows (the handlers may take long)
     if (handle.done || task.status !== "input_required") return;
     // Input is needed while the status says so, new keys included (§D 50, 105, 107).

@@ -195,6 +195,33 @@ test("2025-11-25 input: the server's elicitation on the tasks/result stream goes
   assert.ok(posted(from, "tasks/result").length >= 1);
 });
 
+test("2025-11-25 CreateTaskResult already completed / input_required (SDK 1.32.2, §D 7): survived as the task's first snapshot", async () => {
+  const from = sdk.log.length;
+  const asked = [];
+  const client = await TaskClient.connect(sdk.url, {
+    handlers: { elicitation: async (p) => (asked.push(p.message), { action: "accept", content: { name: "Lin" } }) },
+  });
+  const events = [];
+  const seen = (async () => {
+    for await (const e of client.events()) events.push([e.type, e.status]);
+  })();
+  try {
+    assert.equal((await client.callTool("at_once", { n: 9 })).content[0].text, "81");
+    assert.equal((await client.callTool("asks_at_once", { question: "Name?" })).content[0].text, "hello Lin");
+  } finally {
+    await client.close();
+  }
+  await seen;
+  assert.deepEqual(asked, ["Name?"]);
+  assert.equal(posted(from, "tools/call").length, 2);
+  // The "created" events carry the CreateTaskResults' statuses: the peer bug happened.
+  assert.deepEqual(events[0], ["created", "completed"], "created first, with the status the server gave");
+  assert.ok(events.some(([type]) => type === "completed"));
+  assert.ok(events.some(([type, status]) => type === "created" && status === "input_required"));
+  // The final payloads came from tasks/result (§D 30), not from a poll that never ends.
+  assert.equal(posted(from, "tasks/result").length, 2);
+});
+
 test("connect() with a pinned version: 2025-11-25 skips discover; 2026-07-28 to a 2025 server fails typed, no fallback", async () => {
   let from = sdk.log.length;
   const pinned = await TaskClient.connect(sdk.url, { protocolVersion: V25 });
@@ -227,7 +254,16 @@ test("HttpConnection alone: request() and notify() to the SDK server", async () 
     const { tools } = await connection.request("tools/list", {});
     assert.deepEqual(
       tools.map((t) => [t.name, t.execution?.taskSupport]).sort(),
-      [["ask", "required"], ["echo", "optional"], ["fails", "required"], ["plain", "forbidden"], ["square", "required"], ["throws", "required"]],
+      [
+        ["ask", "required"],
+        ["asks_at_once", "required"],
+        ["at_once", "required"],
+        ["echo", "optional"],
+        ["fails", "required"],
+        ["plain", "forbidden"],
+        ["square", "required"],
+        ["throws", "required"],
+      ],
     );
     await assert.rejects(connection.request("tasks/get", { taskId: "nope" }), (e) => e instanceof RpcError && e.code === -32602);
   } finally {

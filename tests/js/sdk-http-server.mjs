@@ -45,7 +45,11 @@ export function taskTool(work, ttl = 60_000) {
  * - `throws` (required): the background work throws: the task is marked `failed` with no result
  *   stored (as server-everything does), so `tasks/result` answers a JSON-RPC error;
  * - `ask` (required): asks the client by `elicitation/create` with related-task `_meta` (queued,
- *   delivered on the `tasks/result` stream), then answers with what the user said.
+ *   delivered on the `tasks/result` stream), then answers with what the user said;
+ * - `at_once` (required) and `asks_at_once` (required): as `square` and `ask`, but the result is
+ *   stored (the status set to `input_required`) inside createTask, so the CreateTaskResult
+ *   already says `completed` (`input_required`): InMemoryTaskStore hands out the object it stores
+ *   (SDK 1.32.2 bug, §D 7).
  */
 export function buildServer() {
   const taskStore = new InMemoryTaskStore();
@@ -103,6 +107,33 @@ export function buildServer() {
       await extra.taskStore.storeTaskResult(taskId, "completed", text(`hello ${said}`));
     }),
   );
+  tasks.registerToolTask("at_once", { inputSchema: { n: z.number() }, execution: { taskSupport: "required" } }, {
+    async createTask({ n }, extra) {
+      const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 200 });
+      await extra.taskStore.storeTaskResult(task.taskId, "completed", text(String(n * n)));
+      return { task };
+    },
+    getTask: async (_args, extra) => extra.taskStore.getTask(extra.taskId),
+    getTaskResult: async (_args, extra) => extra.taskStore.getTaskResult(extra.taskId),
+  });
+  tasks.registerToolTask("asks_at_once", { inputSchema: { question: z.string() }, execution: { taskSupport: "required" } }, {
+    async createTask({ question }, extra) {
+      const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 200 });
+      await extra.taskStore.updateTaskStatus(task.taskId, "input_required", "waiting for the user");
+      (async () => {
+        const answer = await extra.sendRequest(
+          { method: "elicitation/create", params: { message: question, requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } } },
+          ElicitResultSchema,
+          { relatedTask: { taskId: task.taskId } },
+        );
+        await extra.taskStore.updateTaskStatus(task.taskId, "working");
+        await extra.taskStore.storeTaskResult(task.taskId, "completed", text(`hello ${answer.content?.name}`));
+      })().catch((error) => extra.taskStore.updateTaskStatus(task.taskId, "failed", String(error?.message ?? error)).catch(() => {}));
+      return { task };
+    },
+    getTask: async (_args, extra) => extra.taskStore.getTask(extra.taskId),
+    getTaskResult: async (_args, extra) => extra.taskStore.getTaskResult(extra.taskId),
+  });
   return { server, taskStore };
 }
 
