@@ -20,7 +20,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ElicitRequestSchema, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Conversation, TaskClient, TaskFailedError, requestVia } from "../../pkg/node.mjs";
 import {
   ROOT,
@@ -138,7 +138,6 @@ test("1. TaskClient, no version given → server-everything 2026.8.31: simulate-
       assert.match(textOf(plain), /# Research Report: tides\n/);
       assert.match(textOf(ambiguous), /# Research Report: tides \(historical\)/);
       assert.equal(asked.length, 1, "one elicitation, answered by the handler");
-      assert.equal(asked[0]._meta?.[RELATED]?.taskId, ambiguous._meta?.[RELATED]?.taskId ?? asked[0]._meta?.[RELATED]?.taskId);
 
       const { messages } = checkTraffic(t, `taskclient-${how}-everything`, recorder);
       assertAnswered(messages);
@@ -149,9 +148,24 @@ test("1. TaskClient, no version given → server-everything 2026.8.31: simulate-
         assert.equal(c.message.params._meta, undefined, "no 2026-07-28 _meta");
       }
       assert.ok(sent(messages, "tasks/result").length >= 2);
+      // The elicitation came on the tasks/result stream of the second task.
+      const second = messages.find((r) => r.direction === "s2c" && r.message?.id === calls[1].message.id).message.result.task.taskId;
       const elicitation = messages.find((r) => r.direction === "s2c" && r.message?.method === "elicitation/create");
-      assert.equal(elicitation.http.via, "sse", "asked on a stream (tasks/result)");
+      assert.equal(elicitation.http.via, "sse");
+      const opened = messages.find((r) => r.exchange === elicitation.exchange && r.direction === "c2s");
+      assert.equal(opened.message.method, "tasks/result");
+      assert.equal(opened.message.params.taskId, second);
       if (how === "connect") assert.equal(messages[0].message.method, "server/discover", "2026-07-28 tried first");
+      // server-everything sends notifications/tasks/status on the GET stream (which the SDK client
+      // opens; TaskClient.connect does not, and polls): some arrive before the CreateTaskResult
+      // of their task on the tools/call stream, a legal reordering (no error above).
+      const created = new Map(calls.map((c) => [c.message.id, messages.find((r) => r.direction === "s2c" && r.message?.id === c.message.id)]));
+      const overtaking = messages.filter(
+        (r) =>
+          r.message?.method === "notifications/tasks/status" &&
+          [...created.values()].some((c) => c.message.result?.task?.taskId === r.message.params.taskId && c.seq > r.seq),
+      );
+      t.diagnostic(`${messages.filter((r) => r.message?.method === "notifications/tasks/status").length} status notification(s), ${overtaking.length} before their CreateTaskResult`);
     });
   }
 });
@@ -213,4 +227,130 @@ test("2. TaskClient.connect(url) → SDK 1.32.2 McpServer with tasks, on InMemor
       assert.equal(created.message.result.task.status, store === "memory" ? "completed" : "working");
     });
   }
+});
+
+// ---- 3. SDK 1.32.2 Client → our server module (2025-11-25) -------------------------------------
+
+test("3. SDK 1.32.2 Client (callToolStream) → our server module (examples/conformance-server.mjs) (2025-11-25)", async (t) => {
+  const example = await startExample();
+  t.after(() => example.stop());
+  const recorder = await startRecorder(example.url);
+  t.after(() => recorder.stop());
+  const asked = [];
+  const client = new Client({ name: "matrix-sdk", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params);
+    return { action: "accept", content: { confirm: true } };
+  });
+  const transport = new StreamableHTTPClientTransport(new URL(recorder.url));
+  const stream = async (name, args) => {
+    const seen = [];
+    for await (const m of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema)) seen.push(m);
+    return { seen, last: seen.at(-1), taskId: seen.find((m) => m.type === "taskCreated")?.task.taskId };
+  };
+  let computed, failing, failingResult, deleted, greeting, plainRequired;
+  try {
+    await client.connect(transport);
+    assert.equal(transport.protocolVersion, V25);
+    const { tools } = await client.listTools(); // callToolStream learns taskSupport from it
+    assert.equal(tools.find((x) => x.name === "failing_job").execution.taskSupport, "required");
+    computed = await stream("slow_compute", { seconds: 1, label: "sdk" });
+    failing = await stream("failing_job", {});
+    failingResult = await client.experimental.tasks.getTaskResult(failing.taskId, CallToolResultSchema);
+    deleted = await stream("confirm_delete", { filename: "a.txt" });
+    greeting = await client.callTool({ name: "greet", arguments: { name: "SDK" } });
+    plainRequired = await client
+      .request({ method: "tools/call", params: { name: "failing_job", arguments: {} } }, CallToolResultSchema)
+      .then(() => undefined, (e) => e);
+  } finally {
+    await client.close();
+  }
+  assert.equal(computed.seen[0].type, "taskCreated");
+  assert.equal(computed.last.type, "result", JSON.stringify(computed.last));
+  assert.equal(textOf(computed.last.result), "sdk: done after 1 s");
+  // A tool execution error fails the task (§D 44): the stream ends with an error, tasks/result
+  // gives the isError result.
+  assert.equal(failing.last.type, "error");
+  assert.equal(failingResult.isError, true);
+  assert.match(textOf(failingResult), /the job failed/);
+  assert.equal(deleted.last.type, "result", JSON.stringify(deleted.last));
+  assert.equal(textOf(deleted.last.result), "Deleted a.txt");
+  assert.equal(asked.length, 1);
+  assert.deepEqual(asked[0]._meta?.[RELATED], { taskId: deleted.taskId }, "the elicitation names its task (§D 33)");
+  assert.equal(textOf(greeting), "Hello, SDK!");
+  assert.equal(plainRequired?.code, -32601, "a plain call of a required tool: -32601 (§D 41)");
+
+  const { messages } = checkTraffic(t, "sdk-client-ours", recorder);
+  assertAnswered(messages);
+  const elicitation = messages.find((r) => r.direction === "s2c" && r.message?.method === "elicitation/create");
+  assert.equal(elicitation.http.via, "sse");
+  assert.ok(sent(messages, "tasks/result").length >= 3);
+});
+
+// ---- 4. Inspector 2.12 CLI → our server module (both eras) -------------------------------------
+
+test("4. Inspector 2.12 CLI → our server module, default (legacy) era and --protocol-era modern", async (t) => {
+  const example = await startExample();
+  t.after(() => example.stop());
+  /** One CLI run (its own conversation: a recorder each), checked; the run and its messages. */
+  const inspect = async (t, era, tool, args) => {
+    const recorder = await startRecorder(example.url);
+    try {
+      const run = await runInspectorCli(recorder.url, { era, tool, args });
+      t.diagnostic(`${tool}: exit ${run.code}; ${JSON.stringify(run.json)}`);
+      const { messages } = checkTraffic(t, `inspector-${era}-ours-${tool}`, recorder);
+      assertAnswered(messages);
+      const call = sent(messages, "tools/call")[0]?.message;
+      assert.ok(call, "the CLI called the tool");
+      return { run, messages, call };
+    } finally {
+      await recorder.stop();
+    }
+  };
+
+  await t.test("legacy: 2025-11-25 initialize; greet and slow_compute (optional) synchronous, failing_job (required) as a task", async (t) => {
+    const greet = await inspect(t, "legacy", "greet", { name: "Inspector" });
+    assert.equal(greet.run.code, 0, greet.run.stderr);
+    assert.deepEqual(greet.run.json, { result: { content: [{ type: "text", text: "Hello, Inspector!" }] } });
+    assert.equal(sent(greet.messages, "initialize")[0].message.params.protocolVersion, V25);
+
+    const compute = await inspect(t, "legacy", "slow_compute", { seconds: 1, label: "legacy" });
+    assert.equal(compute.run.code, 0, compute.run.stderr);
+    assert.deepEqual(compute.run.json, { result: { content: [{ type: "text", text: "legacy: done after 1 s" }] } });
+    assert.equal(compute.call.params.task, undefined, "not augmented: the tool runs synchronously (§D 48)");
+
+    // The tool result is isError: the task ends failed (§D 44); the CLI reports its statusMessage.
+    const failing = await inspect(t, "legacy", "failing_job", {});
+    assert.notEqual(failing.run.code, 0);
+    assert.match(failing.run.json.error.message, /^Tool reported an error: failing_job: the job failed/);
+    assert.deepEqual(failing.call.params.task, {}, "required: augmented");
+    const snapshots = failing.messages.filter((r) => r.direction === "s2c" && r.message?.result?.status !== undefined);
+    assert.equal(snapshots.at(-1).message.result.status, "failed");
+  });
+
+  await t.test("modern: 2026-07-28 server/discover; greet synchronous, slow_compute and failing_job as tasks polled to their result", async (t) => {
+    const greet = await inspect(t, "modern", "greet", { name: "Inspector" });
+    assert.equal(greet.run.code, 0, greet.run.stderr);
+    assert.deepEqual(greet.run.json.result.content, [{ type: "text", text: "Hello, Inspector!" }]);
+    assert.equal(greet.run.json.result.resultType, "complete");
+    assert.equal(greet.messages[0].message.method, "server/discover");
+    assert.equal(greet.call._meta, undefined);
+    assert.equal(greet.call.params._meta["io.modelcontextprotocol/protocolVersion"], V26);
+
+    const compute = await inspect(t, "modern", "slow_compute", { seconds: 1, label: "modern" });
+    assert.equal(compute.run.code, 0, compute.run.stderr);
+    assert.deepEqual(compute.run.json, { result: { content: [{ type: "text", text: "modern: done after 1 s" }] } });
+    const created = compute.messages.find((r) => r.direction === "s2c" && r.message?.result?.resultType === "task");
+    assert.ok(created, "a task (the client declared the extension)");
+    assert.ok(sent(compute.messages, "tasks/get").length >= 1);
+
+    // 2026-07-28: a tool's isError result completes the task (§C); the CLI prints it and exits non-zero.
+    const failing = await inspect(t, "modern", "failing_job", {});
+    assert.notEqual(failing.run.code, 0);
+    assert.equal(failing.run.json.result.isError, true);
+    assert.match(textOf(failing.run.json.result), /^failing_job: the job failed/);
+    const last = failing.messages.filter((r) => r.direction === "s2c" && r.message?.result?.status !== undefined).at(-1);
+    assert.equal(last.message.result.status, "completed");
+    assert.equal(last.message.result.result.isError, true);
+  });
 });
