@@ -98,7 +98,7 @@ test("1. TaskClient, no version given → server-everything 2026.8.31: simulate-
     elicitation: async (params) => (asked.push(params), { action: "accept", content: { interpretation: "historical" } }),
   };
 
-  /** Both clients, through a recorder each: `run(client)` gets a TaskClient speaking to server-everything. */
+  /** The two ways to make a TaskClient without naming a version: each opens one on `url` (a recorder). */
   const clients = {
     connect: async (url) => {
       const client = await TaskClient.connect(url, { handlers });
