@@ -19,6 +19,8 @@ extern "C" {
     fn encode_into(this: &TextEncoder, source: &JsString, dest: &Uint8Array) -> EncodeIntoResult;
     type EncodeIntoResult;
     #[wasm_bindgen(method, getter)]
+    fn read(this: &EncodeIntoResult) -> f64;
+    #[wasm_bindgen(method, getter)]
     fn written(this: &EncodeIntoResult) -> f64;
 }
 
@@ -31,40 +33,66 @@ thread_local! {
 /// character loop; shorter ones take the glue's path, which has less fixed cost.
 const ENCODE_INTO_FROM: u32 = 512;
 
-/// A JS string as a Rust string.
-fn js_string(s: &JsString) -> String {
+/// The report of a string whose UTF-8 form is larger than `max_bytes`.
+fn too_large(units: u32, max_bytes: usize) -> ValidationReport {
+    input_report(
+        Code::TooLarge,
+        format!(
+            "the message has {units} UTF-16 units, more than the limit of {max_bytes} bytes of UTF-8"
+        ),
+    )
+}
+
+/// A JS string as a Rust string, refused (`too-large`) when its UTF-8 form is larger than
+/// `max_bytes`, without copying more than `max_bytes` bytes into wasm memory:
+///
+/// * Every UTF-16 unit takes at least one byte of UTF-8 (a BMP character of one unit takes 1–3
+///   bytes, a surrogate pair of two units 4 bytes, a lone surrogate 3), so a string of more
+///   units than `max_bytes` is too large before anything is copied.
+/// * Otherwise the buffer holds at most `min(3 × units, max_bytes)` bytes and
+///   `TextEncoder.encodeInto` stops at its end: a string it could not read whole is too large.
+fn js_string(s: &JsString, max_bytes: usize) -> Result<String, ValidationReport> {
     let units = s.length();
+    if units as usize > max_bytes {
+        return Err(too_large(units, max_bytes));
+    }
     if units < ENCODE_INTO_FROM {
-        return String::from(s);
+        return Ok(String::from(s));
     }
     // UTF-8 needs at most 3 bytes per UTF-16 unit.
-    let mut buf = vec![0u8; units as usize * 3];
+    let cap = (units as usize).saturating_mul(3).min(max_bytes);
+    let mut buf = vec![0u8; cap];
     let Ok(memory) = wasm_bindgen::memory().dyn_into::<js_sys::WebAssembly::Memory>() else {
-        return String::from(s);
+        return Ok(String::from(s));
     };
     let view = Uint8Array::new_with_byte_offset_and_length(
         &memory.buffer(),
         buf.as_ptr() as u32,
         buf.len() as u32,
     );
-    let written = ENCODER.with(|e| e.encode_into(s, &view).written()) as usize;
-    buf.truncate(written);
+    let done = ENCODER.with(|e| e.encode_into(s, &view));
+    if (done.read() as u64) < u64::from(units) {
+        return Err(too_large(units, max_bytes));
+    }
+    buf.truncate(done.written() as usize);
     // encodeInto writes well-formed UTF-8 (lone surrogates become U+FFFD).
-    String::from_utf8(buf).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    Ok(String::from_utf8(buf)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// The message as JSON text: a string is taken as it is; any other value goes through
-/// `JSON.stringify` (what would be sent on the wire). Values JSON cannot carry give a report.
-pub fn message_text(message: &JsValue) -> Result<String, ValidationReport> {
+/// `JSON.stringify` (what would be sent on the wire). Values JSON cannot carry give a report,
+/// and so does text larger than `max_bytes` (checked before it is copied into wasm memory).
+pub fn message_text(message: &JsValue, max_bytes: usize) -> Result<String, ValidationReport> {
     if let Some(s) = message.dyn_ref::<JsString>() {
-        return Ok(js_string(s));
+        return js_string(s, max_bytes);
     }
     if message.is_undefined() {
         return Err(input_report(Code::NotJsonValue, "the message is undefined"));
     }
     match JSON::stringify(message) {
         Ok(s) => match s.dyn_into::<JsString>() {
-            Ok(s) => Ok(js_string(&s)),
+            Ok(s) => js_string(&s, max_bytes),
             Err(_) => Err(input_report(
                 Code::NotJsonValue,
                 "the value has no JSON form (a function or a symbol)",
@@ -150,7 +178,7 @@ pub fn find_lossy_nulls(original: &JsValue, parsed: &Value) -> Option<String> {
 /// A JS value (or JSON string) as parsed JSON: the one way JS input enters the core. Input that
 /// is not JSON, too large, too deep, or carries what JSON cannot gives a report instead.
 pub fn js_to_json(message: &JsValue, max_bytes: usize) -> Result<Value, ValidationReport> {
-    let text = message_text(message)?;
+    let text = message_text(message, max_bytes)?;
     let value = validate::parse(&text, max_bytes)?;
     if !message.is_string() {
         if let Some(path) = find_lossy_nulls(message, &value) {
