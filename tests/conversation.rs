@@ -726,7 +726,7 @@ fn initialize_after_a_refused_discover_negotiates_2025() {
 fn fixed_version_switch_on_first_message() {
     let mut c = Conversation::new(ConversationOptions {
         version: Some(ProtocolVersion::V2026),
-        max_bytes: None,
+        ..ConversationOptions::default()
     });
     let r = c.observe(&req(json!(1), "tasks/list", json!({})));
     assert_issue(&r, "history-version-switch", "/method");
@@ -1686,4 +1686,50 @@ fn sender_keeps_the_two_id_spaces_apart() {
     let mut bare = Conversation::default();
     let reports: Vec<ObserveReport> = msgs.iter().map(|(m, _)| bare.observe(m)).collect();
     assert!(has(&reports[3], "history-duplicate-request-id", "/id"));
+}
+
+fn v25_task(id: &str, created: &str) -> Value {
+    json!({
+        "taskId": id, "status": "working", "createdAt": created,
+        "lastUpdatedAt": created, "ttl": 60000, "pollInterval": 1000
+    })
+}
+
+/// Issue 10 item 4: one message's report (validator issues and history findings together)
+/// lists at most `maxIssues` issues, then `issues-truncated`; errors left out keep it invalid.
+#[test]
+fn report_issues_are_capped_with_history_findings() {
+    let mut c = Conversation::new(ConversationOptions {
+        version: Some(ProtocolVersion::V2025),
+        max_issues: Some(10),
+        ..ConversationOptions::default()
+    });
+    let t0 = "2025-11-25T10:00:00Z";
+    for i in 0..50 {
+        let call = json!({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+            "params": {"name": "t", "arguments": {}, "task": {"ttl": 60000}}});
+        c.observe(&call);
+        let r = c.observe(&json!({"jsonrpc": "2.0", "id": i,
+            "result": {"task": v25_task(&format!("t{i}"), t0)}}));
+        assert!(r.valid, "{:#?}", r.issues);
+    }
+    c.observe(&json!({"jsonrpc": "2.0", "id": "l", "method": "tasks/list", "params": {}}));
+    let tasks: Vec<Value> = (0..50)
+        .map(|i| v25_task(&format!("t{i}"), "2025-11-25T11:00:00Z"))
+        .collect();
+    let r = c.observe(&json!({"jsonrpc": "2.0", "id": "l", "result": {"tasks": tasks}}));
+    assert!(!r.valid);
+    assert_eq!(r.issues.len(), 11, "{:#?}", r.issues);
+    assert!(r.issues[..10]
+        .iter()
+        .all(|i| i.code == "history-created-at-changed"));
+    assert_eq!(r.issues[10].code, "issues-truncated");
+    assert!(r.issues[10]
+        .message
+        .starts_with("40 more issue(s) (40 error(s))"));
+    // The timelines still carry each task's own finding.
+    assert!(c.tasks().iter().all(|t| t
+        .issues
+        .iter()
+        .any(|i| i.code == "history-created-at-changed")));
 }

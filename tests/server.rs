@@ -37,6 +37,7 @@ fn assert_validates(response: &Value, version: ProtocolVersion, request: &Value)
             in_reply_to: method.clone(),
             request_task_id: task_id,
             headers: None,
+            max_issues: None,
         },
     );
     assert!(

@@ -935,3 +935,80 @@ fn unknown_version_picks_closer_fit() {
         codes(&r)
     );
 }
+
+/// Issue 10 item 4: a report lists at most `maxIssues` issues (default 100), then one
+/// `issues-truncated` warning counting the rest; `valid` still counts the errors left out.
+#[test]
+fn issues_per_report_are_capped() {
+    let bad_task = json!({"taskId": 1, "status": "nope", "createdAt": "x", "lastUpdatedAt": "y"});
+    let list = |n: usize| {
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"tasks": vec![bad_task.clone(); n]}})
+            .to_string()
+    };
+    let options = ValidateOptions {
+        version: Some(V25),
+        in_reply_to: Some("tasks/list".to_string()),
+        ..ValidateOptions::default()
+    };
+    // A few bad tasks: every issue listed, no truncation.
+    let few = validate_text(&list(3), &options);
+    assert!(!few.valid);
+    assert!(few.issues.len() > 3 && few.issues.len() < 100);
+    assert!(few.issues.iter().all(|i| i.code != "issues-truncated"));
+    let per_task = few.issues.len() / 3;
+    // 10,000 bad tasks: the first 100, then the count of the rest.
+    let many = validate_text(&list(10_000), &options);
+    assert!(!many.valid);
+    assert_eq!(many.issues.len(), 101);
+    let last = many.issues.last().unwrap();
+    assert_eq!(last.code, "issues-truncated");
+    assert_eq!(last.severity, mcp_tasks_wasm::validate::Severity::Warning);
+    let omitted = 10_000 * per_task - 100;
+    assert!(
+        last.message
+            .starts_with(&format!("{omitted} more issue(s) ({omitted} error(s))")),
+        "{}",
+        last.message
+    );
+    assert_eq!(
+        many.issues[..100],
+        {
+            let mut first = validate_text(&list(10_000), &options).issues;
+            first.truncate(100);
+            first
+        }[..]
+    );
+    // The option lowers (or raises) the cap.
+    let five = ValidateOptions {
+        max_issues: Some(5),
+        ..options.clone()
+    };
+    let r = validate_text(&list(10_000), &five);
+    assert_eq!(r.issues.len(), 6);
+    assert_eq!(r.issues[5].code, "issues-truncated");
+    let all = ValidateOptions {
+        max_issues: Some(1_000_000),
+        ..options
+    };
+    assert_eq!(
+        validate_text(&list(1000), &all).issues.len(),
+        1000 * per_task
+    );
+}
+
+/// Issue 10 item 4: when the cap is reached by warnings only, errors found later still make
+/// the report invalid.
+#[test]
+fn omitted_errors_still_make_the_report_invalid() {
+    let options = ValidateOptions {
+        max_issues: Some(1),
+        ..ValidateOptions::default()
+    };
+    // No version told: a version-unknown warning comes first, then the errors.
+    let msg = json!({"jsonrpc": "2.0", "id": 1, "result": {"taskId": 5, "status": "working"}});
+    let r = validate_text(&msg.to_string(), &options);
+    assert_eq!(r.issues.len(), 2, "{:#?}", r.issues);
+    assert_eq!(r.issues[0].code, "version-unknown");
+    assert_eq!(r.issues[1].code, "issues-truncated");
+    assert!(!r.valid);
+}

@@ -63,7 +63,8 @@ use crate::model::common::RELATED_TASK_META_KEY;
 use crate::model::{ProtocolVersion, TaskStatus};
 use crate::validate::report::{pointer, pointer_index, Issue};
 use crate::validate::{
-    self, Code, Context, RpcKind, Severity, ValidationReport, VersionSource, DEFAULT_MAX_BYTES,
+    self, Code, Context, Issues, RpcKind, ValidationReport, VersionSource, DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_ISSUES,
 };
 
 use shape::{IdKey, Rpc};
@@ -83,6 +84,11 @@ pub struct ConversationOptions {
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<u32>,
+    /// Most issues in one message's report (default 100); the rest are counted by one
+    /// `issues-truncated` warning.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_issues: Option<u32>,
 }
 
 /// Who sent a message. JSON-RPC ids are chosen by each side on its own, so a client's request
@@ -235,6 +241,7 @@ pub struct Conversation {
     /// `initialize` may still replace (the client fell back to 2025-11-25).
     probing: bool,
     max_bytes: usize,
+    max_issues: usize,
     next_index: usize,
     /// Requests awaiting their answer, by (sender, id); sender `None` when not given.
     pending: HashMap<(Option<Sender>, IdKey), Pending>,
@@ -261,6 +268,9 @@ impl Conversation {
                 .max_bytes
                 .map(|m| m as usize)
                 .unwrap_or(DEFAULT_MAX_BYTES),
+            max_issues: options
+                .max_issues
+                .map_or(DEFAULT_MAX_ISSUES, |m| (m as usize).max(1)),
             next_index: 0,
             pending: HashMap::new(),
             tasks: Vec::new(),
@@ -297,7 +307,13 @@ impl Conversation {
     /// Counts an input that never became a JSON value and wraps its report.
     pub fn observe_rejected(&mut self, report: ValidationReport) -> ObserveReport {
         let index = self.take_index();
-        wrap(index, report, Vec::new(), Findings::default())
+        wrap(
+            index,
+            report,
+            Vec::new(),
+            Findings::default(),
+            self.max_issues,
+        )
     }
 
     /// Every task seen so far, in the order first seen. Call it once the conversation is over
@@ -382,6 +398,7 @@ impl Conversation {
             in_reply_to: in_reply_to.clone(),
             request_task_id: answered.as_ref().and_then(|p| p.task_id.clone()),
             headers: None,
+            max_issues: Some(self.max_issues),
         };
         let report = validate::validate_value(message, &ctx);
         if self.version.is_none()
@@ -434,7 +451,7 @@ impl Conversation {
                 }
             }
         }
-        wrap(index, report, touched.0, f)
+        wrap(index, report, touched.0, f, self.max_issues)
     }
 
     fn state_mut(
@@ -999,17 +1016,24 @@ fn to_issue(f: &task::Finding) -> Issue {
     }
 }
 
+/// The report of one message: the validator's issues then the history findings, under one
+/// cap (the first `max_issues`, then `issues-truncated`).
 fn wrap(
     index: usize,
     report: ValidationReport,
     task_ids: Vec<String>,
     f: Findings,
+    max_issues: usize,
 ) -> ObserveReport {
-    let mut issues = report.issues;
-    issues.extend(f.0.iter().map(to_issue));
+    let mut issues = Issues::resume(report.issues, report.omitted, max_issues);
+    for finding in &f.0 {
+        issues.add(to_issue(finding));
+    }
+    let valid = !issues.has_errors();
+    let issues = issues.into_vec();
     ObserveReport {
         index,
-        valid: !issues.iter().any(|i| i.severity == Severity::Error),
+        valid,
         version: report.version,
         version_source: report.version_source,
         kind: report.kind,

@@ -155,7 +155,8 @@ fn check_version(
 
 /// Validates a parsed message.
 pub fn dispatch(message: &Value, ctx: &Context) -> ValidationReport {
-    let mut issues = Issues::new();
+    let limit = ctx.max_issues();
+    let mut issues = Issues::with_limit(limit);
     let Some(env) = envelope::classify(message, &mut issues) else {
         return finish(
             message,
@@ -187,9 +188,9 @@ pub fn dispatch(message: &Value, ctx: &Context) -> ValidationReport {
         Some(v) => (Some(v), source, check_version(v, &env, ctx, &mut issues)),
         None if is_task_related(&env, ctx) => {
             // Nothing told the version: check against both, keep the closer fit (§C).
-            let mut i25 = Issues::new();
+            let mut i25 = Issues::with_limit(limit);
             let k25 = v2025::check(&env, ctx, &mut i25);
-            let mut i26 = Issues::new();
+            let mut i26 = Issues::with_limit(limit);
             let k26 = v2026::check(&env, ctx, &mut i26);
             let (v, k, chosen) = if i26.error_count() <= i25.error_count() {
                 (ProtocolVersion::V2026, k26, i26)
@@ -233,7 +234,7 @@ fn finish(
     method: Option<String>,
 ) -> ValidationReport {
     let valid = !issues.has_errors();
-    let mut issues = issues.into_vec();
+    let (mut issues, omitted) = issues.into_parts();
     for issue in &mut issues {
         clamp_pointer(message, &mut issue.path);
     }
@@ -245,5 +246,6 @@ fn finish(
         rpc,
         method,
         issues,
+        omitted,
     }
 }

@@ -26,7 +26,9 @@ use serde_json::Value;
 use tsify::Tsify;
 
 use crate::model::ProtocolVersion;
-pub use report::{Issue, Issues, RpcKind, Severity, ValidationReport, VersionSource};
+pub use report::{
+    Issue, Issues, Omitted, RpcKind, Severity, ValidationReport, VersionSource, DEFAULT_MAX_ISSUES,
+};
 pub use rules::{Code, Rule, RULES};
 
 /// Default largest message accepted, in bytes of UTF-8 (16 MiB).
@@ -48,6 +50,10 @@ pub struct ValidateOptions {
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<u32>,
+    /// Most issues listed (default 100); the rest are counted by one `issues-truncated` warning.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_issues: Option<u32>,
     /// HTTP headers the message came with (names case-insensitive), to check `Mcp-Method`,
     /// `Mcp-Name` and `MCP-Protocol-Version` against the body (§D 76, §B.f).
     #[tsify(optional, type = "Record<string, string>")]
@@ -63,6 +69,15 @@ pub struct Context {
     /// The `params.taskId` of the request a response answers.
     pub request_task_id: Option<String>,
     pub headers: Option<serde_json::Map<String, Value>>,
+    /// Most issues listed ([`DEFAULT_MAX_ISSUES`] when `None`).
+    pub max_issues: Option<usize>,
+}
+
+impl Context {
+    /// The cap on the issues of a report.
+    pub fn max_issues(&self) -> usize {
+        self.max_issues.unwrap_or(DEFAULT_MAX_ISSUES)
+    }
 }
 
 impl From<&ValidateOptions> for Context {
@@ -72,6 +87,7 @@ impl From<&ValidateOptions> for Context {
             in_reply_to: o.in_reply_to.clone(),
             request_task_id: None,
             headers: o.headers.clone(),
+            max_issues: o.max_issues.map(|m| m as usize),
         }
     }
 }
@@ -88,6 +104,7 @@ pub fn input_report(code: Code, message: impl Into<String>) -> ValidationReport 
         rpc: RpcKind::Invalid,
         method: None,
         issues: issues.into_vec(),
+        omitted: Omitted::default(),
     }
 }
 

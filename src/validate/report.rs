@@ -71,28 +71,85 @@ pub struct ValidationReport {
     pub rpc: RpcKind,
     /// The method of a request or notification, or the method a response answers when known.
     pub method: Option<String>,
+    /// At most `maxIssues` issues (default 100), then one `issues-truncated` warning that
+    /// counts the rest.
     pub issues: Vec<Issue>,
+    /// The issues found beyond the cap (not serialised: the `issues-truncated` issue tells).
+    #[serde(skip)]
+    #[tsify(type = "never")]
+    pub omitted: Omitted,
 }
 
-/// Collects issues while a message is checked.
-#[derive(Debug, Default)]
+/// Default cap on the issues of one report (`maxIssues`).
+pub const DEFAULT_MAX_ISSUES: usize = 100;
+
+/// Issues found beyond a report's cap.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Omitted {
+    /// How many issues were left out.
+    pub issues: usize,
+    /// How many of them are errors.
+    pub errors: usize,
+}
+
+/// Collects issues while a message is checked: the first `limit` are kept, the rest only
+/// counted ([`Omitted`]), so a hostile message cannot grow a report without bound (issue 10).
+#[derive(Debug)]
 pub struct Issues {
     list: Vec<Issue>,
+    limit: usize,
+    omitted: Omitted,
+}
+
+impl Default for Issues {
+    fn default() -> Self {
+        Issues::new()
+    }
 }
 
 impl Issues {
+    /// Issues capped at [`DEFAULT_MAX_ISSUES`].
     pub fn new() -> Self {
-        Issues { list: Vec::new() }
+        Issues::with_limit(DEFAULT_MAX_ISSUES)
+    }
+
+    /// Issues capped at `limit` (at least 1).
+    pub fn with_limit(limit: usize) -> Self {
+        Issues {
+            list: Vec::new(),
+            limit: limit.max(1),
+            omitted: Omitted::default(),
+        }
+    }
+
+    /// The issues of a finished report, to add more under the same cap.
+    pub fn resume(report_issues: Vec<Issue>, omitted: Omitted, limit: usize) -> Self {
+        let mut issues = Issues::with_limit(limit);
+        for issue in report_issues {
+            if issue.code != Code::IssuesTruncated.as_str() {
+                issues.add(issue);
+            }
+        }
+        issues.omitted.issues += omitted.issues;
+        issues.omitted.errors += omitted.errors;
+        issues
+    }
+
+    /// Adds an issue, or counts it once the cap is reached.
+    pub fn add(&mut self, issue: Issue) {
+        if self.list.len() < self.limit {
+            self.list.push(issue);
+        } else {
+            self.omitted.issues += 1;
+            if issue.severity == Severity::Error {
+                self.omitted.errors += 1;
+            }
+        }
     }
 
     /// Adds an issue with the severity the rules table gives `code`.
     pub fn push(&mut self, code: Code, path: &str, message: impl Into<String>) {
-        self.list.push(Issue {
-            severity: code.severity(),
-            code: code.as_str().to_string(),
-            path: path.to_string(),
-            message: message.into(),
-        });
+        self.push_with(code.severity(), code, path, message);
     }
 
     /// Adds an issue with an explicit severity (for rules whose strength depends on context).
@@ -103,6 +160,13 @@ impl Issues {
         path: &str,
         message: impl Into<String>,
     ) {
+        if self.list.len() >= self.limit {
+            self.omitted.issues += 1;
+            if severity == Severity::Error {
+                self.omitted.errors += 1;
+            }
+            return;
+        }
         self.list.push(Issue {
             severity,
             code: code.as_str().to_string(),
@@ -111,31 +175,65 @@ impl Issues {
         });
     }
 
+    /// Whether an error was found (kept or counted).
     pub fn has_errors(&self) -> bool {
-        self.list.iter().any(|i| i.severity == Severity::Error)
+        self.omitted.errors > 0 || self.list.iter().any(|i| i.severity == Severity::Error)
     }
 
+    /// How many errors were found (kept or counted).
     pub fn error_count(&self) -> usize {
         self.list
             .iter()
             .filter(|i| i.severity == Severity::Error)
             .count()
+            + self.omitted.errors
     }
 
+    /// How many issues were found (kept or counted).
     pub fn len(&self) -> usize {
-        self.list.len()
+        self.list.len() + self.omitted.issues
     }
 
     pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
+        self.len() == 0
     }
 
+    /// What was counted beyond the cap.
+    pub fn omitted(&self) -> Omitted {
+        self.omitted
+    }
+
+    /// The kept issues, then, when some were left out, one `issues-truncated` warning that
+    /// counts them.
     pub fn into_vec(self) -> Vec<Issue> {
-        self.list
+        self.into_parts().0
     }
 
+    /// [`into_vec`](Self::into_vec) and what was left out.
+    pub fn into_parts(self) -> (Vec<Issue>, Omitted) {
+        let mut list = self.list;
+        let o = self.omitted;
+        if o.issues > 0 {
+            list.push(Issue {
+                severity: Code::IssuesTruncated.severity(),
+                code: Code::IssuesTruncated.as_str().to_string(),
+                path: String::new(),
+                message: format!(
+                    "{} more issue(s) ({} error(s)) were found and not listed: a report lists at most {} (option maxIssues)",
+                    o.issues, o.errors, self.limit
+                ),
+            });
+        }
+        (list, o)
+    }
+
+    /// Adds the issues of `other` (kept and counted) under this cap.
     pub fn extend(&mut self, other: Issues) {
-        self.list.extend(other.list);
+        for issue in other.list {
+            self.add(issue);
+        }
+        self.omitted.issues += other.omitted.issues;
+        self.omitted.errors += other.omitted.errors;
     }
 }
 
@@ -310,6 +408,7 @@ mod tests {
                     } else {
                         vec![]
                     },
+                    omitted: Omitted::default(),
                 };
                 assert_eq!(r.to_json(), serde_json::to_string(&r).unwrap());
             }

@@ -43,7 +43,8 @@ rules! {
     // ---- input and JSON-RPC envelope ------------------------------------------------------
     NotJson = "not-json", Error, "input", "The text is not JSON (or not UTF-8).";
     TooDeep = "too-deep", Error, "input", "The JSON nests deeper than the validator's limit (128 levels).";
-    TooLarge = "too-large", Error, "input", "The message is larger than `options.maxBytes`.";
+    TooLarge = "too-large", Error, "input", "The message is larger than `options.maxBytes` (default 16 MiB of UTF-8).";
+    IssuesTruncated = "issues-truncated", Warning, "input", "The message has more issues than `options.maxIssues` (default 100): the first ones are listed, this one counts the rest (and whether errors are among them).";
     NotJsonValue = "not-json-value", Error, "input", "A JS value that JSON cannot carry (NaN, Infinity, undefined in an array, BigInt, a cycle).";
     NotObject = "not-object", Error, "JSON-RPC", "A message must be a JSON object (batches were removed from MCP).";
     JsonRpcVersion = "jsonrpc-version", Error, "JSON-RPC", "`jsonrpc` must be the string \"2.0\".";

@@ -66,6 +66,7 @@ fn read_options(options: Option<Ts<ConversationOptions>>) -> Result<Conversation
     Ok(ConversationOptions {
         version: o.version("version")?,
         max_bytes: o.u32("maxBytes")?,
+        max_issues: o.u32("maxIssues")?,
     })
 }
 

@@ -21,6 +21,7 @@ pub(crate) fn read_options(
         version: o.version("version")?,
         in_reply_to: o.strict_string("inReplyTo")?,
         max_bytes: o.u32("maxBytes")?,
+        max_issues: o.u32("maxIssues")?,
         headers: o.strings("headers")?,
     })
 }

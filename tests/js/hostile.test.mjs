@@ -58,3 +58,29 @@ test("maxBytes counts UTF-8 bytes: a string of few units but many bytes is refus
   assert.equal(validateMessage(obj, { maxBytes: 1024 }).issues[0].code, "too-large");
   assert.equal(memory.buffer.byteLength, before, "wasm memory grew");
 });
+
+// Issue 10 item 4: a report lists at most `maxIssues` issues (default 100), then one
+// `issues-truncated` warning that counts the rest.
+test("a 10 MB invalid message gives a bounded report; maxIssues sets the cap", () => {
+  const bad = { taskId: 1, status: "nope", createdAt: "x", lastUpdatedAt: "y" };
+  const tasks = Array.from({ length: 100_000 }, () => bad);
+  const text = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tasks } });
+  assert.ok(text.length > 6e6);
+  const options = { version: "2025-11-25", inReplyTo: "tasks/list" };
+  const report = validateMessage(text, options);
+  assert.equal(report.valid, false);
+  assert.equal(report.issues.length, 101);
+  const last = report.issues[100];
+  assert.equal(last.code, "issues-truncated");
+  assert.equal(last.severity, "warning");
+  assert.match(last.message, /^\d+ more issue\(s\) \(\d+ error\(s\)\)/);
+  assert.ok(JSON.stringify(report).length < 64 * 1024);
+  assert.equal(validateMessage(text, { ...options, maxIssues: 3 }).issues.length, 4);
+  const conversation = new Conversation({ version: "2025-11-25", maxIssues: 7 });
+  conversation.observe({ jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} });
+  const observed = conversation.observe(text);
+  assert.equal(observed.issues.length, 8);
+  assert.equal(observed.issues[7].code, "issues-truncated");
+  assert.throws(() => validateMessage(text, { maxIssues: -1 }), TypeError);
+  assert.throws(() => new Conversation({ maxIssues: "many" }), TypeError);
+});
