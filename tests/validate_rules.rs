@@ -1012,3 +1012,50 @@ fn omitted_errors_still_make_the_report_invalid() {
     assert_eq!(r.issues[1].code, "issues-truncated");
     assert!(!r.valid);
 }
+
+/// Issue 10 item 9: a 2025-11-25 request's `params._meta.progressToken` is a string or an
+/// integer (schema `ProgressToken`): `{}`, `1.5` and `null` are refused on `tools/call`,
+/// `tasks/list` and `sampling/createMessage`.
+#[test]
+fn v25_progress_token_is_a_string_or_an_integer() {
+    let params = |method: &str, token: Value| -> Value {
+        let mut p = match method {
+            "tools/call" => json!({"name": "t", "arguments": {}}),
+            "sampling/createMessage" => json!({"messages": [], "maxTokens": 10}),
+            _ => json!({}),
+        };
+        p["_meta"] = json!({ "progressToken": token });
+        json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": p})
+    };
+    for method in [
+        "tools/call",
+        "tasks/list",
+        "sampling/createMessage",
+        "tasks/get",
+    ] {
+        for bad in [json!({}), json!(1.5), Value::Null, json!([1]), json!(true)] {
+            let r = check(&params(method, bad.clone()), Some(V25), None);
+            assert_issue(&r, "progress-token", "/params/_meta/progressToken");
+            assert!(!r.valid, "{method} {bad}");
+        }
+        for good in [
+            json!("tok"),
+            json!(7),
+            json!(-3),
+            json!(0),
+            json!(9_007_199_254_740_993u64),
+        ] {
+            let r = check(&params(method, good.clone()), Some(V25), None);
+            assert!(
+                r.issues.iter().all(|i| i.code != "progress-token"),
+                "{method} {good}: {:#?}",
+                r.issues
+            );
+        }
+    }
+    // Detected as 2025-11-25 by its shape (params.task), without options.
+    let mut shaped = params("tools/call", json!({}));
+    shaped["params"]["task"] = json!({"ttl": 1000});
+    let r = check(&shaped, None, None);
+    assert_issue(&r, "progress-token", "/params/_meta/progressToken");
+}

@@ -86,6 +86,7 @@ rules! {
     RelatedTaskDiscouraged = "related-task-discouraged", Warning, "15, 43, 52", "`tasks/get|list|cancel` and `notifications/tasks/status` should not carry the related-task `_meta`.";
     CancelStatus = "cancel-status", Error, "16, 23", "A V25 `tasks/cancel` answer shows `status: \"cancelled\"`.";
     CancelTerminal = "cancel-terminal", Error, "17, 22", "A V25 `tasks/cancel` of a terminal task is answered with error -32602, never a result.";
+    ProgressToken = "progress-token", Error, "§A.a", "A V25 request's `params._meta.progressToken` is a string or an integer (schema `ProgressToken`).";
     // ---- 2026-07-28 ----------------------------------------------------------------------
     ResultTypeMissing = "result-type-missing", Error, "58, 115", "Every 2026 result has `resultType` (a client reads a missing one as \"complete\").";
     ResultTypeTask = "result-type-task", Error, "59", "`resultType: \"task\"` only on a `CreateTaskResult`; a `CreateTaskResult` has exactly that.";

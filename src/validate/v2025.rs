@@ -56,8 +56,39 @@ fn related_task_in_params(env: &Envelope<'_>, discouraged: bool, issues: &mut Is
     }
 }
 
+/// `params._meta.progressToken`, where present, is a string or an integer (the 2025-11-25
+/// schema's `ProgressToken`, on every request: `RequestParams._meta`).
+fn progress_token(env: &Envelope<'_>, issues: &mut Issues) {
+    let Some(token) = env
+        .params
+        .and_then(|p| obj(p, "_meta"))
+        .and_then(|m| m.get("progressToken"))
+    else {
+        return;
+    };
+    let integer = token.is_i64()
+        || token.is_u64()
+        || token
+            .as_f64()
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0);
+    if !(token.is_string() || integer) {
+        issues.push(
+            Code::ProgressToken,
+            "/params/_meta/progressToken",
+            format!(
+                "`progressToken` must be a string or an integer, found {}",
+                match token {
+                    Value::Number(n) => format!("the number {n}"),
+                    other => type_name(other).to_string(),
+                }
+            ),
+        );
+    }
+}
+
 fn request(env: &Envelope<'_>, issues: &mut Issues) -> &'static str {
     let method = env.method.unwrap_or("");
+    progress_token(env, issues);
     match method {
         "tasks/get" | "tasks/result" | "tasks/cancel" => {
             check_params_task_id(env.params, issues);
