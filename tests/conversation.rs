@@ -716,7 +716,7 @@ fn initialize_after_a_refused_discover_negotiates_2025() {
     // A version the options fix is not renegotiated.
     let mut fixed = Conversation::new(ConversationOptions {
         version: Some(ProtocolVersion::V2026),
-        max_bytes: None,
+        ..ConversationOptions::default()
     });
     let r = fixed.observe(&msgs[2]);
     assert_issue(&r, "history-version-switch", "/params/protocolVersion");

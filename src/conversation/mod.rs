@@ -53,7 +53,7 @@
 mod shape;
 mod task;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -68,7 +68,18 @@ use crate::validate::{
 };
 
 use shape::{IdKey, Rpc};
-use task::{Findings, Snapshot, TaskState};
+use task::{Findings, Snapshot, TaskState, ITEM_BYTES};
+
+/// Default of [`ConversationOptions::max_tasks`].
+pub const DEFAULT_MAX_TASKS: usize = 10_000;
+/// Default of [`ConversationOptions::max_pending`].
+pub const DEFAULT_MAX_PENDING: usize = 10_000;
+/// Default of [`ConversationOptions::max_events_per_task`].
+pub const DEFAULT_MAX_EVENTS_PER_TASK: usize = 1_000;
+/// Default of [`ConversationOptions::max_id_bytes`].
+pub const DEFAULT_MAX_ID_BYTES: usize = 1_024;
+/// Default of [`ConversationOptions::max_kept_bytes`] (64 MiB).
+pub const DEFAULT_MAX_KEPT_BYTES: usize = 64 * 1024 * 1024;
 
 /// Options of a [`Conversation`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Tsify)]
@@ -89,6 +100,33 @@ pub struct ConversationOptions {
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_issues: Option<u32>,
+    /// Most tasks remembered (default 10 000): beyond it the task first seen earliest is
+    /// forgotten (a `history-bound` warning names it).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tasks: Option<u32>,
+    /// Most requests awaiting their answer (default 10 000): beyond it the oldest is forgotten
+    /// (`history-bound`), and its answer will show as unmatched.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_pending: Option<u32>,
+    /// Most events kept per task (default 1000): beyond it the oldest events go (counted by
+    /// the timeline's `omittedEvents`); the same bound caps the task's issues (the first ones
+    /// stay, `omittedIssues` counts the rest) and the input keys it remembers.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_events_per_task: Option<u32>,
+    /// Longest task id, request id, method or tool name remembered, in bytes (default 1024):
+    /// a task with a longer id is not followed, a request with a longer id not paired
+    /// (`history-bound`).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_id_bytes: Option<u32>,
+    /// Approximate bytes of everything remembered (default 64 MiB): beyond it the oldest
+    /// tasks and requests are forgotten first (`history-bound`).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_kept_bytes: Option<u32>,
 }
 
 /// Who sent a message. JSON-RPC ids are chosen by each side on its own, so a client's request
@@ -132,6 +170,9 @@ impl Sender {
         }
     }
 }
+
+/// A pending request's key: who sent it (when given) and its id.
+type PendingKey = (Option<Sender>, IdKey);
 
 /// Where a task event was seen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
@@ -190,6 +231,18 @@ pub struct TaskTimeline {
     /// the issues of the message reports: `history-unknown-task` while the task was named by a
     /// notification and by no `CreateTaskResult` (a judgement held, see the module docs).
     pub issues: Vec<Issue>,
+    /// Events dropped, oldest first, beyond `maxEventsPerTask` (absent when none).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub omitted_events: usize,
+    /// Issues not kept beyond `maxEventsPerTask` (absent when none).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub omitted_issues: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The report on one message of a conversation: the single-message report, with the history
@@ -214,6 +267,7 @@ pub struct ObserveReport {
 }
 
 /// A request awaiting its response.
+#[derive(Debug)]
 struct Pending {
     /// The number of the request in the conversation.
     index: usize,
@@ -234,7 +288,63 @@ enum TaskSupport {
     Required,
 }
 
+impl Pending {
+    /// Approximate bytes the entry keeps (with its id).
+    fn bytes(&self, id: &IdKey) -> usize {
+        let id = match id {
+            IdKey::Str(s) | IdKey::Num(s) => s.len(),
+        };
+        ITEM_BYTES * 4
+            + id
+            + self.method.len()
+            + self.task_id.as_ref().map_or(0, String::len)
+            + self.tool.as_ref().map_or(0, |t| t.0.len())
+            + self
+                .answered
+                .iter()
+                .map(|k| k.len() + ITEM_BYTES)
+                .sum::<usize>()
+    }
+}
+
+/// The bounds of a [`Conversation`] (see [`ConversationOptions`]).
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    max_tasks: usize,
+    max_pending: usize,
+    max_events: usize,
+    max_id_bytes: usize,
+    max_kept_bytes: usize,
+}
+
+impl Limits {
+    fn of(o: &ConversationOptions) -> Self {
+        let get = |v: Option<u32>, d: usize| v.map_or(d, |v| (v as usize).max(1));
+        Limits {
+            max_tasks: get(o.max_tasks, DEFAULT_MAX_TASKS),
+            max_pending: get(o.max_pending, DEFAULT_MAX_PENDING),
+            max_events: get(o.max_events_per_task, DEFAULT_MAX_EVENTS_PER_TASK),
+            max_id_bytes: get(o.max_id_bytes, DEFAULT_MAX_ID_BYTES),
+            max_kept_bytes: get(o.max_kept_bytes, DEFAULT_MAX_KEPT_BYTES),
+        }
+    }
+}
+
+/// At most `n` bytes of `s`, cut at a character boundary.
+fn cut(s: &str, n: usize) -> &str {
+    let mut end = n.min(s.len());
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.get(..end).unwrap_or("")
+}
+
 /// The history checker over one conversation.
+///
+/// Everything it remembers is bounded ([`ConversationOptions`]): tasks, requests awaiting an
+/// answer, events and issues per task, the length of ids, and the bytes kept in all. Reaching a
+/// bound forgets the oldest first and says so (`history-bound` in the report of the message
+/// that reached it, `omittedEvents` / `omittedIssues` on a timeline): it never fails.
 pub struct Conversation {
     version: Option<ProtocolVersion>,
     /// The version was fixed by a `server/discover` request alone (§C): a probe that an
@@ -242,15 +352,31 @@ pub struct Conversation {
     probing: bool,
     max_bytes: usize,
     max_issues: usize,
+    limits: Limits,
     next_index: usize,
     /// Requests awaiting their answer, by (sender, id); sender `None` when not given.
-    pending: HashMap<(Option<Sender>, IdKey), Pending>,
-    tasks: Vec<TaskState>,
+    pending: HashMap<PendingKey, Pending>,
+    /// The pending requests by request number, oldest first.
+    pending_order: BTreeMap<usize, PendingKey>,
+    pending_bytes: usize,
+    /// The tasks remembered, first seen first; task number `n` is at `n - evicted`.
+    tasks: VecDeque<TaskState>,
+    evicted: usize,
+    /// Task id → task number.
     by_id: HashMap<String, usize>,
+    /// The bytes of the tasks as last counted (see `settle`).
+    tasks_bytes: usize,
+    /// The task numbers changed by the message being observed.
+    dirty: Vec<usize>,
     warned_unknown: HashSet<String>,
+    warned_order: VecDeque<String>,
+    warned_bytes: usize,
     /// The tools the `tools/list` answers named (V25), by name; cleared by
     /// `notifications/tools/list_changed`.
     tools: HashMap<String, TaskSupport>,
+    tools_bytes: usize,
+    /// `history-bound` findings of the message being observed.
+    bound: Findings,
 }
 
 impl Default for Conversation {
@@ -262,6 +388,7 @@ impl Default for Conversation {
 impl Conversation {
     pub fn new(options: ConversationOptions) -> Self {
         Conversation {
+            limits: Limits::of(&options),
             version: options.version,
             probing: false,
             max_bytes: options
@@ -273,10 +400,125 @@ impl Conversation {
                 .map_or(DEFAULT_MAX_ISSUES, |m| (m as usize).max(1)),
             next_index: 0,
             pending: HashMap::new(),
-            tasks: Vec::new(),
+            pending_order: BTreeMap::new(),
+            pending_bytes: 0,
+            tasks: VecDeque::new(),
+            evicted: 0,
             by_id: HashMap::new(),
+            tasks_bytes: 0,
+            dirty: Vec::new(),
             warned_unknown: HashSet::new(),
+            warned_order: VecDeque::new(),
+            warned_bytes: 0,
             tools: HashMap::new(),
+            tools_bytes: 0,
+            bound: Findings::default(),
+        }
+    }
+
+    /// Approximate bytes remembered (tasks, pending requests, tools, warned ids).
+    pub fn kept_bytes(&self) -> usize {
+        self.tasks_bytes + self.pending_bytes + self.warned_bytes + self.tools_bytes
+    }
+
+    /// How many tasks and pending requests are remembered.
+    pub fn sizes(&self) -> (usize, usize) {
+        (self.tasks.len(), self.pending.len())
+    }
+
+    /// The slot of task number `n`.
+    fn slot(&self, n: usize) -> Option<usize> {
+        n.checked_sub(self.evicted)
+    }
+
+    fn note_bound(&mut self, path: &str, message: String) {
+        self.bound
+            .push(None, Code::HistoryBound, path.to_string(), message);
+    }
+
+    /// Whether `id` is short enough to remember; notes it (once per message) otherwise.
+    fn id_fits(&mut self, what: &str, id: &str, path: &str) -> bool {
+        if id.len() <= self.limits.max_id_bytes {
+            return true;
+        }
+        let message = format!(
+            "a {what} of {} bytes is longer than maxIdBytes ({}): it is not followed",
+            id.len(),
+            self.limits.max_id_bytes
+        );
+        if !self.bound.0.iter().any(|f| f.message == message) {
+            self.note_bound(path, message);
+        }
+        false
+    }
+
+    /// Forgets the pending request with the smallest number.
+    fn evict_pending(&mut self, why: &str) {
+        let Some((index, key)) = self.pending_order.pop_first() else {
+            return;
+        };
+        if let Some(p) = self.pending.remove(&key) {
+            self.pending_bytes = self.pending_bytes.saturating_sub(p.bytes(&key.1));
+            let message = format!(
+                "request {index} ({}) awaiting its answer was forgotten ({why}): its answer will show as unmatched",
+                cut(&p.method, 100)
+            );
+            self.note_bound("", message);
+        }
+    }
+
+    /// Forgets the task first seen earliest.
+    fn evict_task(&mut self, why: &str) {
+        let Some(state) = self.tasks.pop_front() else {
+            return;
+        };
+        self.evicted += 1;
+        self.by_id.remove(&state.task_id);
+        self.tasks_bytes = self.tasks_bytes.saturating_sub(state.counted);
+        let message = format!(
+            "task {} (first seen in message {}) was forgotten ({why}): later messages about it are judged as about an unknown task",
+            state.task_id,
+            state.first_index().map_or_else(|| "?".to_string(), |i| i.to_string())
+        );
+        self.note_bound("", message);
+    }
+
+    /// Counts the bytes of the tasks the message changed.
+    fn settle(&mut self) {
+        let dirty = std::mem::take(&mut self.dirty);
+        for n in dirty {
+            let Some(state) = self.slot(n).and_then(|i| self.tasks.get_mut(i)) else {
+                continue;
+            };
+            self.tasks_bytes = self
+                .tasks_bytes
+                .saturating_sub(state.counted)
+                .saturating_add(state.bytes);
+            state.counted = state.bytes;
+        }
+    }
+
+    /// Forgets the oldest tasks and requests while more than `max_kept_bytes` are kept.
+    fn enforce_budget(&mut self) {
+        self.settle();
+        while self.kept_bytes() > self.limits.max_kept_bytes {
+            let task = self.tasks.front().map(|t| t.first_index().unwrap_or(0));
+            let request = self.pending_order.first_key_value().map(|(i, _)| *i);
+            let why = format!("maxKeptBytes {}", self.limits.max_kept_bytes);
+            match (task, request) {
+                (Some(t), Some(r)) if r < t => self.evict_pending(&why),
+                (Some(_), _) => self.evict_task(&why),
+                (None, Some(_)) => self.evict_pending(&why),
+                (None, None) => {
+                    // Only the tools and warned ids are left: forget them.
+                    self.tools.clear();
+                    self.tools_bytes = 0;
+                    self.warned_unknown.clear();
+                    self.warned_order.clear();
+                    self.warned_bytes = 0;
+                    break;
+                }
+            }
         }
     }
 
@@ -316,7 +558,7 @@ impl Conversation {
         )
     }
 
-    /// Every task seen so far, in the order first seen. Call it once the conversation is over
+    /// Every task remembered, in the order first seen. Call it once the conversation is over
     /// for the final judgement: a `history-unknown-task` held for a notification stays on a
     /// timeline only while no `CreateTaskResult` named the task.
     pub fn tasks(&self) -> Vec<TaskTimeline> {
@@ -347,9 +589,8 @@ impl Conversation {
         if let Rpc::Response { id, id_is_null } = &rpc {
             answered = id.as_ref().and_then(|k| {
                 let asker = from.map(Sender::other);
-                self.pending
-                    .remove(&(asker, k.clone()))
-                    .or_else(|| asker.and_then(|_| self.pending.remove(&(None, k.clone()))))
+                self.take_pending(&(asker, k.clone()))
+                    .or_else(|| asker.and_then(|_| self.take_pending(&(None, k.clone()))))
             });
             if answered.is_none() && !id_is_null {
                 f.push(
@@ -417,16 +658,7 @@ impl Conversation {
                 let pending =
                     self.on_request(message, method, index, version, &mut f, &mut touched);
                 if let Some(id) = id {
-                    let k = (from, id);
-                    if self.pending.contains_key(&k) {
-                        f.push(
-                            None,
-                            Code::DuplicateRequestId,
-                            "/id".to_string(),
-                            "a request with this id is still awaiting its answer".to_string(),
-                        );
-                    }
-                    self.pending.insert(k, pending);
+                    self.remember_request((from, id), pending, &mut f);
                 }
             }
             Rpc::Notification { method } => {
@@ -446,46 +678,119 @@ impl Conversation {
         // Copy the history issues into the timelines of the tasks they are about.
         for finding in &f.0 {
             if let Some(t) = &finding.task {
-                if let Some(state) = self.by_id.get(t).and_then(|&i| self.tasks.get_mut(i)) {
-                    state.add_issue(index, &to_issue(finding));
+                if let Some(&n) = self.by_id.get(t) {
+                    if let Some(state) = self.slot(n).and_then(|i| self.tasks.get_mut(i)) {
+                        state.add_issue(index, &to_issue(finding));
+                        self.dirty.push(n);
+                    }
                 }
             }
         }
+        self.enforce_budget();
+        f.0.append(&mut self.bound.0);
         wrap(index, report, touched.0, f, self.max_issues)
     }
 
+    /// Remembers a request until its answer, within `max_pending` and `max_id_bytes`.
+    fn remember_request(&mut self, key: PendingKey, pending: Pending, f: &mut Findings) {
+        let id = match &key.1 {
+            IdKey::Str(s) | IdKey::Num(s) => s.as_str(),
+        };
+        if !self.id_fits("request id", id, "/id") {
+            return;
+        }
+        if let Some(old) = self.pending.remove(&key) {
+            f.push(
+                None,
+                Code::DuplicateRequestId,
+                "/id".to_string(),
+                "a request with this id is still awaiting its answer".to_string(),
+            );
+            self.pending_order.remove(&old.index);
+            self.pending_bytes = self.pending_bytes.saturating_sub(old.bytes(&key.1));
+        }
+        while self.pending.len() >= self.limits.max_pending {
+            let why = format!("maxPending {}", self.limits.max_pending);
+            self.evict_pending(&why);
+        }
+        self.pending_bytes += pending.bytes(&key.1);
+        self.pending_order.insert(pending.index, key.clone());
+        self.pending.insert(key, pending);
+    }
+
+    /// Takes the pending request a response answers.
+    fn take_pending(&mut self, key: &PendingKey) -> Option<Pending> {
+        let p = self.pending.remove(key)?;
+        self.pending_order.remove(&p.index);
+        self.pending_bytes = self.pending_bytes.saturating_sub(p.bytes(&key.1));
+        Some(p)
+    }
+
+    /// The task `task_id`, remembered from now on (forgetting the oldest beyond `max_tasks`);
+    /// `None` for an id longer than `max_id_bytes`, which is not followed.
     fn state_mut(
         &mut self,
         task_id: &str,
         version: Option<ProtocolVersion>,
     ) -> Option<&mut TaskState> {
-        let i = match self.by_id.get(task_id) {
-            Some(&i) => i,
+        let n = match self.by_id.get(task_id) {
+            Some(&n) => n,
             None => {
-                let i = self.tasks.len();
-                self.tasks
-                    .push(TaskState::new(task_id, self.version.or(version)));
-                self.by_id.insert(task_id.to_string(), i);
-                i
+                if !self.id_fits("task id", task_id, "") {
+                    return None;
+                }
+                while self.tasks.len() >= self.limits.max_tasks {
+                    let why = format!("maxTasks {}", self.limits.max_tasks);
+                    self.evict_task(&why);
+                }
+                let n = self.evicted + self.tasks.len();
+                self.tasks.push_back(TaskState::new(
+                    task_id,
+                    self.version.or(version),
+                    self.limits.max_events,
+                ));
+                self.by_id.insert(task_id.to_string(), n);
+                n
             }
         };
+        if self.dirty.last() != Some(&n) {
+            self.dirty.push(n);
+        }
+        let i = self.slot(n)?;
         self.tasks.get_mut(i)
     }
 
     fn state(&self, task_id: &str) -> Option<&TaskState> {
-        self.by_id.get(task_id).and_then(|&i| self.tasks.get(i))
+        self.by_id
+            .get(task_id)
+            .and_then(|&n| self.slot(n))
+            .and_then(|i| self.tasks.get(i))
     }
 
-    /// A request about a task the conversation never saw: warn once per task id (§D 35, 86).
+    /// A request about a task the conversation never saw: warn once per task id (§D 35, 86),
+    /// remembering at most `max_tasks` ids warned about.
     fn check_known(&mut self, task_id: &str, path: &str, f: &mut Findings) {
-        if self.state(task_id).is_none() && self.warned_unknown.insert(task_id.to_string()) {
-            f.push(
-                None,
-                Code::UnknownTask,
-                path.to_string(),
-                format!("task {task_id} was never seen created in this conversation"),
-            );
+        if self.state(task_id).is_some()
+            || task_id.len() > self.limits.max_id_bytes
+            || self.warned_unknown.contains(task_id)
+        {
+            return;
         }
+        while self.warned_order.len() >= self.limits.max_tasks {
+            if let Some(old) = self.warned_order.pop_front() {
+                self.warned_unknown.remove(&old);
+                self.warned_bytes = self.warned_bytes.saturating_sub(old.len() + ITEM_BYTES);
+            }
+        }
+        self.warned_bytes += task_id.len() + ITEM_BYTES;
+        self.warned_unknown.insert(task_id.to_string());
+        self.warned_order.push_back(task_id.to_string());
+        f.push(
+            None,
+            Code::UnknownTask,
+            path.to_string(),
+            format!("task {task_id} was never seen created in this conversation"),
+        );
     }
 
     fn on_request(
@@ -501,9 +806,11 @@ impl Conversation {
         let task_id = params
             .and_then(|p| shape::str_of(p, "taskId"))
             .map(str::to_string);
+        let max_id = self.limits.max_id_bytes;
         let tool = (method == "tools/call")
             .then(|| params.and_then(|p| shape::str_of(p, "name")))
             .flatten()
+            .filter(|name| name.len() <= max_id)
             .map(|name| {
                 let augmented = params
                     .and_then(|p| p.get("task"))
@@ -512,7 +819,7 @@ impl Conversation {
             });
         let mut pending = Pending {
             index,
-            method: method.to_string(),
+            method: cut(method, max_id).to_string(),
             task_id: None,
             declares_extension: shape::declares_extension(message),
             answered: Vec::new(),
@@ -528,6 +835,9 @@ impl Conversation {
             return pending;
         };
         touched.add(&tid);
+        if !self.id_fits("task id", &tid, "/params/taskId") {
+            return pending;
+        }
         self.check_known(&tid, "/params/taskId", f);
         let v26 = version == Some(ProtocolVersion::V2026);
         match method {
@@ -564,6 +874,7 @@ impl Conversation {
     ) {
         if method == "notifications/tools/list_changed" {
             self.tools.clear();
+            self.tools_bytes = 0;
             return;
         }
         if !matches!(method, "notifications/tasks/status" | "notifications/tasks") {
@@ -746,11 +1057,18 @@ impl Conversation {
                 Some(_) => None,
             };
             match support {
-                Some(s) => {
-                    self.tools.insert(name.to_string(), s);
+                Some(s) if name.len() <= self.limits.max_id_bytes => {
+                    if self.tools.contains_key(name) {
+                        self.tools.insert(name.to_string(), s);
+                    } else if self.tools.len() < self.limits.max_tasks {
+                        self.tools_bytes += name.len() + ITEM_BYTES;
+                        self.tools.insert(name.to_string(), s);
+                    }
                 }
-                None => {
-                    self.tools.remove(name);
+                _ => {
+                    if self.tools.remove(name).is_some() {
+                        self.tools_bytes = self.tools_bytes.saturating_sub(name.len() + ITEM_BYTES);
+                    }
                 }
             }
         }

@@ -5,6 +5,10 @@
 //! order they arrive: messages that travel on different streams may overtake each other (see the
 //! module docs of [`super`]).
 
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, VecDeque};
+use std::hash::Hasher;
+
 use chrono::{DateTime, FixedOffset};
 use serde_json::{Map, Value};
 
@@ -35,6 +39,96 @@ impl Findings {
             message,
         });
     }
+}
+
+/// A 128-bit fingerprint of a JSON value (object members in key order): what the conversation
+/// keeps of payloads it only compares (terminal results and errors, input requests), so that
+/// their size does not stay in memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fingerprint(u64, u64);
+
+impl Fingerprint {
+    pub fn of(v: &Value) -> Self {
+        let mut a = DefaultHasher::new();
+        let mut b = DefaultHasher::new();
+        b.write_u8(0xa5);
+        feed(v, &mut a);
+        feed(v, &mut b);
+        Fingerprint(a.finish(), b.finish())
+    }
+
+    pub fn of_str(s: &str) -> Self {
+        Fingerprint::of(&Value::String(s.to_string()))
+    }
+}
+
+fn feed(v: &Value, h: &mut DefaultHasher) {
+    match v {
+        Value::Null => h.write_u8(0),
+        Value::Bool(b) => {
+            h.write_u8(1);
+            h.write_u8(u8::from(*b));
+        }
+        Value::Number(n) => {
+            h.write_u8(2);
+            h.write(n.to_string().as_bytes());
+            h.write_u8(0xff);
+        }
+        Value::String(s) => {
+            h.write_u8(3);
+            h.write_usize(s.len());
+            h.write(s.as_bytes());
+        }
+        Value::Array(items) => {
+            h.write_u8(4);
+            h.write_usize(items.len());
+            for item in items {
+                feed(item, h);
+            }
+        }
+        Value::Object(map) => {
+            h.write_u8(5);
+            h.write_usize(map.len());
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            for k in keys {
+                h.write_usize(k.len());
+                h.write(k.as_bytes());
+                if let Some(item) = map.get(k) {
+                    feed(item, h);
+                }
+            }
+        }
+    }
+}
+
+/// Approximate bytes an item of a collection costs besides its strings.
+pub(crate) const ITEM_BYTES: usize = 48;
+
+/// Approximate bytes an event keeps.
+fn event_bytes(e: &TaskEvent) -> usize {
+    ITEM_BYTES * 2
+        + e.at.as_ref().map_or(0, String::len)
+        + e.status_message.as_ref().map_or(0, String::len)
+        + e.input_keys
+            .as_ref()
+            .map_or(0, |k| k.iter().map(|k| k.len() + ITEM_BYTES).sum())
+}
+
+fn issue_bytes(i: &Issue) -> usize {
+    ITEM_BYTES * 2 + i.code.len() + i.path.len() + i.message.len()
+}
+
+/// The most characters of a terminal `statusMessage` kept to quote it.
+const QUOTE_CHARS: usize = 200;
+
+/// `s` cut to `QUOTE_CHARS` characters (an ellipsis marks the cut).
+fn quote(s: &str) -> String {
+    let mut out: String = s.chars().take(QUOTE_CHARS).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
 }
 
 /// Parses an RFC 3339 instant; `None` for anything else (the validator reports the format).
@@ -75,6 +169,7 @@ struct Seen {
 }
 
 /// A key of `inputRequests` the client answered with `tasks/update`.
+#[derive(Clone)]
 struct Answered {
     key: String,
     /// The latest `lastUpdatedAt` seen when the answer was sent: a later snapshot that still
@@ -94,35 +189,67 @@ pub(crate) struct TaskState {
     /// The task's `ttl` / `ttlMs` last shown (`None`: unlimited or never shown).
     ttl_ms: Option<f64>,
     /// Running maximum of `lastUpdatedAt` by message number: `(i, t)` means the largest
-    /// `lastUpdatedAt` among messages up to `i` is `t` (pushed only when it grows).
-    maxima: Vec<(usize, DateTime<FixedOffset>)>,
+    /// `lastUpdatedAt` among messages up to `i` is `t` (pushed only when it grows; the oldest
+    /// go beyond `max_events`).
+    maxima: VecDeque<(usize, DateTime<FixedOffset>)>,
     /// The status of the newest sighting (by `lastUpdatedAt`, then arrival).
     pub status: Option<TaskStatus>,
     /// The first terminal sighting: terminal statuses are absorbing.
     terminal: Option<Seen>,
     /// The non-terminal sighting with the latest `lastUpdatedAt`.
     latest_open: Option<Seen>,
-    terminal_result: Option<Value>,
-    terminal_error: Option<Value>,
-    terminal_message: Option<String>,
-    /// The V25 `tasks/result` payload first delivered (a result without `_meta`, or an error).
-    v25_payload: Option<(String, Value)>,
+    terminal_result: Option<Fingerprint>,
+    terminal_error: Option<Fingerprint>,
+    /// The terminal `statusMessage` (quoted, cut to 200 characters) and its fingerprint.
+    terminal_message: Option<(String, Fingerprint)>,
+    /// The V25 `tasks/result` payload first delivered (a result without `_meta`, or an error):
+    /// its kind, fingerprint and whether it had a `content` array / an `isError` member.
+    v25_payload: Option<(String, Fingerprint, PayloadShape)>,
     /// The message number of the first `tasks/result` answer: the task was terminal then.
     result_delivered: Option<usize>,
     /// `history-empty-task-result` was reported (once per task).
     empty_result_flagged: bool,
-    /// Every `inputRequests` key ever issued and the request it named.
-    input_keys: Map<String, Value>,
-    answered: Vec<Answered>,
-    events: Vec<TaskEvent>,
+    /// Every `inputRequests` key issued (the newest `max_events`) and the request it named.
+    input_keys: HashMap<String, Fingerprint>,
+    /// The keys of `input_keys`, oldest first.
+    input_order: VecDeque<String>,
+    answered: VecDeque<Answered>,
+    events: VecDeque<TaskEvent>,
     issues: Vec<Issue>,
+    /// The message number of the first event (kept when old events are dropped).
+    first_index: Option<usize>,
+    /// The most events (and input keys, answered keys, `lastUpdatedAt` maxima) kept; the
+    /// oldest go first. The most issues kept: the first ones stay.
+    max_events: usize,
+    /// Events dropped (the oldest) and issues not kept beyond `max_events`.
+    pub omitted_events: usize,
+    pub omitted_issues: usize,
+    /// Approximate bytes this task keeps, and as last counted by the conversation.
+    pub bytes: usize,
+    pub counted: usize,
     /// `history-unknown-task` held for a notification that named the task before any
     /// `CreateTaskResult` did: shown on the timeline until a `CreateTaskResult` names it.
     held_unknown: Option<Issue>,
 }
 
+/// What a V25 `tasks/result` payload had that §D 30 looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PayloadShape {
+    has_content: bool,
+    has_is_error: bool,
+}
+
+impl PayloadShape {
+    fn of(payload: &Value) -> Self {
+        PayloadShape {
+            has_content: payload.get("content").is_some_and(Value::is_array),
+            has_is_error: payload.get("isError").is_some(),
+        }
+    }
+}
+
 impl TaskState {
-    pub fn new(task_id: &str, version: Option<ProtocolVersion>) -> Self {
+    pub fn new(task_id: &str, version: Option<ProtocolVersion>, max_events: usize) -> Self {
         TaskState {
             task_id: task_id.to_string(),
             version,
@@ -130,7 +257,7 @@ impl TaskState {
             created_by: None,
             created_at: None,
             ttl_ms: None,
-            maxima: Vec::new(),
+            maxima: VecDeque::new(),
             status: None,
             terminal: None,
             latest_open: None,
@@ -140,17 +267,62 @@ impl TaskState {
             v25_payload: None,
             result_delivered: None,
             empty_result_flagged: false,
-            input_keys: Map::new(),
-            answered: Vec::new(),
-            events: Vec::new(),
+            input_keys: HashMap::new(),
+            input_order: VecDeque::new(),
+            answered: VecDeque::new(),
+            events: VecDeque::new(),
             issues: Vec::new(),
             held_unknown: None,
+            first_index: None,
+            max_events: max_events.max(1),
+            omitted_events: 0,
+            omitted_issues: 0,
+            bytes: ITEM_BYTES * 8 + task_id.len(),
+            counted: 0,
         }
+    }
+
+    /// The message number of the first event about the task.
+    pub fn first_index(&self) -> Option<usize> {
+        self.first_index
+    }
+
+    fn push_event(&mut self, event: TaskEvent) {
+        self.first_index.get_or_insert(event.index);
+        if self.events.len() >= self.max_events {
+            if let Some(old) = self.events.pop_front() {
+                self.bytes = self.bytes.saturating_sub(event_bytes(&old));
+                self.omitted_events += 1;
+            }
+        }
+        self.bytes += event_bytes(&event);
+        self.events.push_back(event);
+    }
+
+    fn push_maximum(&mut self, index: usize, at: DateTime<FixedOffset>) {
+        if self.maxima.len() >= self.max_events {
+            self.maxima.pop_front();
+        } else {
+            self.bytes += ITEM_BYTES;
+        }
+        self.maxima.push_back((index, at));
+    }
+
+    fn remember_input_key(&mut self, key: &str, request: Fingerprint) {
+        if self.input_order.len() >= self.max_events {
+            if let Some(old) = self.input_order.pop_front() {
+                self.input_keys.remove(&old);
+                self.bytes = self.bytes.saturating_sub(old.len() + ITEM_BYTES);
+            }
+        }
+        self.bytes += key.len() + ITEM_BYTES;
+        self.input_keys.insert(key.to_string(), request);
+        self.input_order.push_back(key.to_string());
     }
 
     /// The latest `lastUpdatedAt` seen.
     fn last_updated(&self) -> Option<DateTime<FixedOffset>> {
-        self.maxima.last().map(|m| m.1)
+        self.maxima.back().map(|m| m.1)
     }
 
     /// The latest `lastUpdatedAt` among the messages observed before message `i`.
@@ -211,8 +383,13 @@ impl TaskState {
     }
 
     pub fn add_issue(&mut self, index: usize, issue: &Issue) {
+        if self.issues.len() >= self.max_events {
+            self.omitted_issues += 1;
+            return;
+        }
         let mut issue = issue.clone();
         issue.message = format!("message {index}: {}", issue.message);
+        self.bytes += issue_bytes(&issue);
         self.issues.push(issue);
     }
 
@@ -222,16 +399,18 @@ impl TaskState {
         TaskTimeline {
             task_id: self.task_id.clone(),
             version: self.version,
-            events: self.events.clone(),
+            events: self.events.iter().cloned().collect(),
             final_status: self.status,
             issues,
+            omitted_events: self.omitted_events,
+            omitted_issues: self.omitted_issues,
         }
     }
 
     /// Records an event that carries no task snapshot (a `tasks/update` or V26 `tasks/cancel`
     /// request, a V25 `tasks/result` answer).
     pub fn note(&mut self, index: usize, source: TaskEventSource, input_keys: Option<Vec<String>>) {
-        self.events.push(TaskEvent {
+        self.push_event(TaskEvent {
             index,
             status: None,
             at: None,
@@ -247,7 +426,13 @@ impl TaskState {
         let mut fresh = Vec::new();
         for k in keys {
             if !self.answered.iter().any(|a| &a.key == k) {
-                self.answered.push(Answered {
+                if self.answered.len() >= self.max_events {
+                    if let Some(old) = self.answered.pop_front() {
+                        self.bytes = self.bytes.saturating_sub(old.key.len() + ITEM_BYTES);
+                    }
+                }
+                self.bytes += k.len() + ITEM_BYTES;
+                self.answered.push_back(Answered {
                     key: k.clone(),
                     seen_until: self.last_updated(),
                 });
@@ -259,7 +444,10 @@ impl TaskState {
 
     /// The `tasks/update` that answered `keys` failed: the answers were not delivered.
     pub fn unanswer(&mut self, keys: &[String]) {
+        let before: usize = self.answered.iter().map(|a| a.key.len() + ITEM_BYTES).sum();
         self.answered.retain(|a| !keys.contains(&a.key));
+        let after: usize = self.answered.iter().map(|a| a.key.len() + ITEM_BYTES).sum();
+        self.bytes = self.bytes.saturating_sub(before - after);
     }
 
     /// A V25 `tasks/result` answer: the payload of a terminal task, the same every time (§D 30).
@@ -272,13 +460,15 @@ impl TaskState {
         f: &mut Findings,
     ) {
         self.result_delivered.get_or_insert(index);
+        let shape = PayloadShape::of(&payload);
         if kind == "result" {
-            self.check_result_payload(&payload, path, f);
+            self.check_result_payload(shape, path, f);
         }
+        let fp = Fingerprint::of(&payload);
         match &self.v25_payload {
-            None => self.v25_payload = Some((kind.to_string(), payload)),
-            Some((k, p)) => {
-                if k != kind || p != &payload {
+            None => self.v25_payload = Some((kind.to_string(), fp, shape)),
+            Some((k, p, _)) => {
+                if k != kind || *p != fp {
                     f.push(
                         Some(&self.task_id),
                         Code::TerminalPayloadChanged,
@@ -299,18 +489,18 @@ impl TaskState {
     /// a CallToolResult for a `tools/call` task; for a task seen `failed` whose request is not
     /// known, at least a `content` or an `isError` (Python `mcp` 1.30 answers `{_meta}` alone).
     /// A cancelled task is exempt: its `tasks/result` is undefined (§E 16).
-    fn check_result_payload(&mut self, payload: &Value, path: &str, f: &mut Findings) {
+    fn check_result_payload(&mut self, payload: PayloadShape, path: &str, f: &mut Findings) {
         if self.empty_result_flagged || self.terminal_status() == Some(TaskStatus::Cancelled) {
             return;
         }
-        let has_content = payload.get("content").is_some_and(Value::is_array);
+        let has_content = payload.has_content;
         let id = self.task_id.clone();
         let message = match self.created_by.as_deref() {
             Some("tools/call") if !has_content => format!(
                 "tasks/result answered task {id}, created by tools/call, with a result that is not a CallToolResult (no `content` array): it must be what tools/call would have returned, its CallToolResult or its JSON-RPC error"
             ),
             None if !has_content
-                && payload.get("isError").is_none()
+                && !payload.has_is_error
                 && self.terminal_status() == Some(TaskStatus::Failed) =>
             {
                 format!(
@@ -337,7 +527,7 @@ impl TaskState {
         let id = self.task_id.clone();
         let task = Some(id.as_str());
         // The creation overtaken by messages about the task that were sent after it.
-        let late_create = s.creates && self.events.first().is_some_and(|e| !s.after(e.index));
+        let late_create = s.creates && self.first_index.is_some_and(|i| !s.after(i));
         if s.creates {
             self.created_seen = true;
             self.held_unknown = None;
@@ -345,7 +535,10 @@ impl TaskState {
         // createdAt never changes (§D 28, derived; §E 18).
         if let Some(new) = s.task.get("createdAt").and_then(Value::as_str) {
             match &self.created_at {
-                None => self.created_at = Some(new.to_string()),
+                None => {
+                    self.bytes += new.len();
+                    self.created_at = Some(new.to_string());
+                }
                 Some(old) => {
                     let same = match (instant(old), instant(new)) {
                         (Some(a), Some(b)) => a == b,
@@ -392,7 +585,7 @@ impl TaskState {
             }
             if let Some(n) = at_instant {
                 if newest.is_none_or(|o| n > o) {
-                    self.maxima.push((s.index, n));
+                    self.push_maximum(s.index, n);
                 }
             }
         }
@@ -427,7 +620,7 @@ impl TaskState {
             (Some(TaskStatus::InputRequired), Some(reqs)) => Some(reqs.keys().cloned().collect()),
             _ => None,
         };
-        self.events.push(TaskEvent {
+        self.push_event(TaskEvent {
             index: s.index,
             status,
             at: at.map(str::to_string),
@@ -496,12 +689,12 @@ impl TaskState {
                 self.terminal = Some(seen);
                 if st == TaskStatus::Failed {
                     // §D 30: a result delivered before the failure was seen.
-                    if let Some(("result", p)) = self
+                    if let Some(("result", shape)) = self
                         .v25_payload
                         .as_ref()
-                        .map(|(k, p)| (k.as_str(), p.clone()))
+                        .map(|(k, _, shape)| (k.as_str(), *shape))
                     {
-                        self.check_result_payload(&p, &path, f);
+                        self.check_result_payload(shape, &path, f);
                     }
                 }
             }
@@ -536,9 +729,10 @@ impl TaskState {
             ("error", &mut self.terminal_error),
         ] {
             if let Some(v) = s.task.get(member) {
+                let fp = Fingerprint::of(v);
                 match slot {
-                    None => *slot = Some(v.clone()),
-                    Some(old) if old != v => f.push(
+                    None => *slot = Some(fp),
+                    Some(old) if *old != fp => f.push(
                         task,
                         Code::TerminalPayloadChanged,
                         pointer(&s.base, member),
@@ -552,15 +746,21 @@ impl TaskState {
             }
         }
         if let Some(msg) = s.task.get("statusMessage").and_then(Value::as_str) {
+            let fp = Fingerprint::of_str(msg);
             match &self.terminal_message {
-                None => self.terminal_message = Some(msg.to_string()),
-                Some(old) if old != msg => f.push(
+                None => {
+                    let quoted = quote(msg);
+                    self.bytes += quoted.len();
+                    self.terminal_message = Some((quoted, fp));
+                }
+                Some((old, old_fp)) if *old_fp != fp => f.push(
                     task,
                     Code::TerminalPayloadChanged,
                     pointer(&s.base, "statusMessage"),
                     format!(
-                        "task {id} is {} and its statusMessage changed from \"{old}\" to \"{msg}\"",
-                        st.as_str()
+                        "task {id} is {} and its statusMessage changed from \"{old}\" to \"{}\"",
+                        st.as_str(),
+                        quote(msg)
                     ),
                 ),
                 Some(_) => {}
@@ -582,8 +782,9 @@ impl TaskState {
         let id = self.task_id.clone();
         let base = pointer(&s.base, "inputRequests");
         for (key, req) in reqs {
-            let before = self.input_keys.get(key);
-            let same = before == Some(req);
+            let fp = Fingerprint::of(req);
+            let before = self.input_keys.get(key).copied();
+            let same = before == Some(fp);
             if let Some(a) = self.answered.iter().find(|a| &a.key == key) {
                 let newer = matches!((at, a.seen_until), (Some(n), Some(u)) if n > u);
                 if !same || newer {
@@ -608,7 +809,7 @@ impl TaskState {
                 );
             }
             if before.is_none() {
-                self.input_keys.insert(key.clone(), req.clone());
+                self.remember_input_key(key, fp);
             }
         }
     }

@@ -128,6 +128,7 @@ rules! {
     ForbiddenToolTask = "history-forbidden-tool-task", Warning, "41", "A task-augmented `tools/call` of a tool whose `tools/list` entry forbids tasks (`taskSupport` `\"forbidden\"` or absent) should be refused with -32601 (SHOULD), not answered with a `CreateTaskResult`.";
     ForbiddenToolCode = "history-forbidden-tool-code", Warning, "41", "A task-augmented `tools/call` of a tool whose `tools/list` entry forbids tasks should be answered with error -32601.";
     CancelTerminalRefused = "history-cancel-terminal-refused", Error, "90, §E 4", "A 2026-07-28 `tasks/cancel` of a task known to be terminal is acknowledged with `{resultType: \"complete\"}`, not refused with an error.";
+    HistoryBound = "history-bound", Warning, "bounds", "A bound of the conversation was reached (`maxTasks`, `maxPending`, `maxIdBytes`, `maxKeptBytes`): the task or request named was forgotten, or an id too long is not followed; later history checks about it are not made.";
 }
 
 #[cfg(test)]

@@ -20,7 +20,10 @@ pub struct Conversation {
 #[wasm_bindgen(js_class = Conversation)]
 impl Conversation {
     /// A new conversation. `options.version` fixes the protocol version; otherwise the first
-    /// message that shows one does. Throws only when `options` is malformed.
+    /// message that shows one does. Everything it remembers is bounded (`maxTasks` 10 000,
+    /// `maxPending` 10 000, `maxEventsPerTask` 1000, `maxIdBytes` 1024, `maxKeptBytes` 64 MiB by
+    /// default): the oldest is forgotten first, and a `history-bound` warning says what. Throws
+    /// only when `options` is malformed.
     #[wasm_bindgen(constructor)]
     pub fn new(options: Option<Ts<ConversationOptions>>) -> Result<Conversation, JsValue> {
         let options = read_options(options)?;
@@ -67,6 +70,11 @@ fn read_options(options: Option<Ts<ConversationOptions>>) -> Result<Conversation
         version: o.version("version")?,
         max_bytes: o.u32("maxBytes")?,
         max_issues: o.u32("maxIssues")?,
+        max_tasks: o.u32("maxTasks")?,
+        max_pending: o.u32("maxPending")?,
+        max_events_per_task: o.u32("maxEventsPerTask")?,
+        max_id_bytes: o.u32("maxIdBytes")?,
+        max_kept_bytes: o.u32("maxKeptBytes")?,
     })
 }
 

@@ -84,3 +84,71 @@ test("a 10 MB invalid message gives a bounded report; maxIssues sets the cap", (
   assert.throws(() => validateMessage(text, { maxIssues: -1 }), TypeError);
   assert.throws(() => new Conversation({ maxIssues: "many" }), TypeError);
 });
+
+// Issue 10 item 1: everything a Conversation remembers is bounded; reaching a bound forgets the
+// oldest first and says so (history-bound), never a trap.
+test("Conversation: 1,429 notifications with a 1 MB taskId each neither trap nor grow memory", () => {
+  const memory = mainWasm.memory;
+  const conversation = new Conversation({ version: "2025-11-25" });
+  const mega = "x".repeat(1 << 20);
+  const before = memory.buffer.byteLength;
+  for (let i = 0; i < 1429; i++) {
+    const report = conversation.observe({
+      jsonrpc: "2.0",
+      method: "notifications/tasks/status",
+      params: {
+        taskId: mega + i,
+        status: "working",
+        createdAt: "2025-11-25T10:00:00Z",
+        lastUpdatedAt: "2025-11-25T10:00:00Z",
+        ttl: 60000,
+      },
+    });
+    assert.equal(report.index, i);
+    assert.ok(report.issues.some((issue) => issue.code === "history-bound"));
+  }
+  assert.deepEqual(conversation.tasks(), []);
+  assert.ok(memory.buffer.byteLength - before < 64 * 2 ** 20, `grew ${memory.buffer.byteLength - before}`);
+  // Still usable (not poisoned).
+  const r = conversation.observe({ jsonrpc: "2.0", id: 1, method: "ping" });
+  assert.equal(r.index, 1429);
+});
+
+test("Conversation: 1M unanswered requests and 1M polls stay within the default bounds", () => {
+  const memory = mainWasm.memory;
+  const conversation = new Conversation({ version: "2025-11-25" });
+  const before = memory.buffer.byteLength;
+  let forgotten = 0;
+  for (let i = 0; i < 1_000_000; i++) {
+    const report = conversation.observe(`{"jsonrpc":"2.0","id":${i},"method":"ping"}`);
+    if (report.issues.length) forgotten++;
+  }
+  // maxPending (10 000): each request after the 10 000th forgets one.
+  assert.equal(forgotten, 1_000_000 - 10_000);
+  const poll = (i) =>
+    `{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"t","status":"working","statusMessage":"poll ${i}","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":60000}}`;
+  for (let i = 0; i < 1_000_000; i++) conversation.observe(poll(i));
+  const [task] = conversation.tasks();
+  assert.equal(task.events.length, 1000);
+  assert.equal(task.omittedEvents, 999_000);
+  assert.equal(task.events.at(-1).statusMessage, "poll 999999");
+  assert.ok(memory.buffer.byteLength - before < 64 * 2 ** 20, `grew ${memory.buffer.byteLength - before}`);
+});
+
+test("Conversation: bounds are options; malformed ones throw a TypeError", () => {
+  const conversation = new Conversation({ maxTasks: 2, maxPending: 1, maxEventsPerTask: 2, maxIdBytes: 8 });
+  const note = (r) => r.issues.filter((i) => i.code === "history-bound").map((i) => i.message);
+  const status = (taskId) => ({
+    jsonrpc: "2.0",
+    method: "notifications/tasks",
+    params: { taskId, status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: null },
+  });
+  assert.deepEqual(note(conversation.observe(status("a"))), []);
+  conversation.observe(status("b"));
+  assert.match(note(conversation.observe(status("c")))[0], /^task a \(first seen in message 0\) was forgotten \(maxTasks 2\)/);
+  assert.deepEqual(conversation.tasks().map((t) => t.taskId), ["b", "c"]);
+  assert.match(note(conversation.observe(status("123456789")))[0], /longer than maxIdBytes \(8\)/);
+  for (const bad of [{ maxTasks: -1 }, { maxPending: 1.5 }, { maxEventsPerTask: "1" }, { maxIdBytes: null }, { maxKeptBytes: 2 ** 32 }]) {
+    assert.throws(() => new Conversation(bad), TypeError, JSON.stringify(bad));
+  }
+});
