@@ -51,6 +51,9 @@ pub enum StoreError {
     InvalidSnapshot { reason: String },
     /// The random source failed: no task id (or cursor key) can be drawn. -32603.
     RandomUnavailable { reason: String },
+    /// The creation sequence reached 2^53 − 1 (the largest integer snapshots carry exactly):
+    /// no task can be created. -32603.
+    SequenceExhausted,
 }
 
 impl From<super::random::RandomUnavailable> for StoreError {
@@ -74,7 +77,8 @@ impl StoreError {
             | StoreError::Conflict
             | StoreError::IdCollision
             | StoreError::InvalidSnapshot { .. }
-            | StoreError::RandomUnavailable { .. } => INTERNAL_ERROR,
+            | StoreError::RandomUnavailable { .. }
+            | StoreError::SequenceExhausted => INTERNAL_ERROR,
         }
     }
 
@@ -126,6 +130,9 @@ impl fmt::Display for StoreError {
             StoreError::InvalidSnapshot { reason } => write!(f, "Invalid store snapshot: {reason}"),
             StoreError::RandomUnavailable { reason } => {
                 write!(f, "No secure random source: {reason}")
+            }
+            StoreError::SequenceExhausted => {
+                f.write_str("The task sequence is exhausted (2^53 - 1 tasks were created)")
             }
         }
     }

@@ -10,8 +10,8 @@ use crate::model::{ProtocolVersion, TaskStatus};
 
 use super::cursor::{self, CursorKey};
 use super::error::StoreError;
-use super::random::{hex, new_task_id, unhex, RandomSource};
-use super::record::{TaskRecord, TaskState};
+use super::random::{hex, is_task_id, new_task_id, unhex, RandomSource};
+use super::record::{InputState, TaskRecord, TaskState, MAX_TIMESTAMP_MS};
 use super::rules::{self, Action, Caller};
 use super::storage::{MemoryStorage, Scope, Storage};
 
@@ -22,6 +22,9 @@ pub const CAS_ATTEMPTS: usize = 8;
 pub const ID_ATTEMPTS: usize = 4;
 /// The largest `tasks/list` page.
 pub const MAX_PAGE_SIZE: usize = 1000;
+/// The largest integer a snapshot holds (sequence, `seq`, `version`, milliseconds): JS numbers
+/// carry integers exactly up to 2^53 − 1, and snapshots cross into JS.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// The host's settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -277,7 +280,12 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
                 }
             }
         }
+        if self.storage.last_sequence() >= MAX_SAFE_INTEGER {
+            return Err(StoreError::SequenceExhausted);
+        }
         let seq = self.storage.next_sequence();
+        // The store emits no instant past 9999-12-31 (RFC 3339 has four-digit years).
+        let stamp = now_ms.min(MAX_TIMESTAMP_MS);
         let ttl_ms = rules::effective_ttl(
             new.requested_ttl_ms,
             self.config.default_ttl_ms,
@@ -292,8 +300,8 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
                 session: new.session.clone(),
                 state: TaskState::Working,
                 status_message: new.status_message.clone(),
-                created_at_ms: now_ms,
-                last_updated_at_ms: now_ms,
+                created_at_ms: stamp,
+                last_updated_at_ms: stamp,
                 requested_ttl_ms: new.requested_ttl_ms,
                 ttl_ms,
                 poll_interval_ms: new.poll_interval_ms.or(self.config.poll_interval_ms),
@@ -609,11 +617,22 @@ impl<R: RandomSource> Store<MemoryStorage, R> {
             .get("cursorKey")
             .and_then(Value::as_str)
             .and_then(unhex::<16>)
-            .ok_or_else(|| invalid("cursorKey is not 32 hex digits".into()))?;
+            .ok_or_else(|| invalid("cursorKey is not 32 lowercase hex digits".into()))?;
+        if cursor_key.iter().all(|b| *b == 0) {
+            return Err(invalid(
+                "cursorKey is all zeros: the store draws it at random, so it was tampered with"
+                    .into(),
+            ));
+        }
         let sequence = snap
             .get("sequence")
             .and_then(Value::as_u64)
             .ok_or_else(|| invalid("sequence is not a non-negative integer".into()))?;
+        if sequence > MAX_SAFE_INTEGER {
+            return Err(invalid(format!(
+                "sequence {sequence} is above 2^53 - 1, the largest the store issues"
+            )));
+        }
         let config = match snap.get("config") {
             None => StoreConfig::default(),
             Some(c) => StoreConfig::from_json(c).map_err(invalid)?,
@@ -624,17 +643,29 @@ impl<R: RandomSource> Store<MemoryStorage, R> {
         };
         let mut storage = MemoryStorage::with_sequence(sequence);
         let mut last_seq = 0;
-        for task in tasks {
-            let task = TaskRecord::from_json(task).map_err(invalid)?;
-            rules::check_invariants(&task).map_err(invalid)?;
-            if task.seq <= last_seq || task.seq > sequence {
-                return Err(invalid(format!("task {}: sequence out of order", task.id)));
+        for (i, task) in tasks.iter().enumerate() {
+            let task =
+                TaskRecord::from_json(task).map_err(|e| invalid(format!("tasks[{i}]: {e}")))?;
+            check_restored(&task, &config)
+                .and_then(|()| rules::check_invariants(&task))
+                .map_err(|e| invalid(format!("tasks[{i}]: {e}")))?;
+            if task.seq <= last_seq {
+                return Err(invalid(format!(
+                    "tasks[{i}]: `seq` {} is not above the previous task's {last_seq} (tasks are in creation order)",
+                    task.seq
+                )));
+            }
+            if task.seq > sequence {
+                return Err(invalid(format!(
+                    "tasks[{i}]: `seq` {} is above the snapshot's `sequence` {sequence}",
+                    task.seq
+                )));
             }
             last_seq = task.seq;
             let id = task.id.clone();
             storage
                 .put_if_version(task, None)
-                .map_err(|_| invalid(format!("duplicate task id {id}")))?;
+                .map_err(|_| invalid(format!("tasks[{i}]: duplicate task id {id}")))?;
         }
         Ok(Store {
             config,
@@ -644,6 +675,79 @@ impl<R: RandomSource> Store<MemoryStorage, R> {
             changes: Vec::new(),
         })
     }
+}
+
+/// The checks of a restored record beyond its shape and invariants: every field within what
+/// the store itself issues, and the configured caps re-applied. The error names the field.
+fn check_restored(task: &TaskRecord, config: &StoreConfig) -> Result<(), String> {
+    if !is_task_id(&task.id) {
+        let shown: String = task.id.chars().take(40).collect();
+        return Err(format!(
+            "`id` {shown:?}{} ({} bytes) is not an id the store draws (32 lowercase hex characters, §D 84)",
+            if shown.len() < task.id.len() { "…" } else { "" },
+            task.id.len()
+        ));
+    }
+    let id = &task.id;
+    for (field, v) in [("seq", task.seq), ("version", task.version)] {
+        if v == 0 || v > MAX_SAFE_INTEGER {
+            return Err(format!(
+                "task {id}: `{field}` {v} is not between 1 and 2^53 - 1"
+            ));
+        }
+    }
+    for (field, v) in [
+        ("createdAtMs", task.created_at_ms),
+        ("lastUpdatedAtMs", task.last_updated_at_ms),
+    ] {
+        if v > MAX_TIMESTAMP_MS {
+            return Err(format!(
+                "task {id}: `{field}` {v} is beyond the timestamps the store emits (at most {MAX_TIMESTAMP_MS}, 9999-12-31T23:59:59.999Z)"
+            ));
+        }
+    }
+    for (field, v) in [
+        ("requestedTtlMs", task.requested_ttl_ms),
+        ("ttlMs", task.ttl_ms),
+        ("pollIntervalMs", task.poll_interval_ms),
+    ] {
+        if let Some(v) = v.filter(|v| *v > MAX_SAFE_INTEGER) {
+            return Err(format!("task {id}: `{field}` {v} is above 2^53 - 1"));
+        }
+    }
+    // §D 25, 42: the configured maximum TTL holds for restored tasks too.
+    if let Some(max) = config.max_ttl_ms {
+        match task.ttl_ms {
+            None => {
+                return Err(format!(
+                    "task {id}: `ttlMs` is null (unlimited), but the configured maxTtlMs is {max}"
+                ))
+            }
+            Some(ttl) if ttl > max => {
+                return Err(format!(
+                    "task {id}: `ttlMs` {ttl} is above the configured maxTtlMs {max}"
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    if task.ttl_ms == Some(0) {
+        return Err(format!(
+            "task {id}: `ttlMs` 0 (the store grants at least 1 ms)"
+        ));
+    }
+    for (key, entry) in &task.inputs {
+        rules::check_input_request(key, &entry.request)
+            .map_err(|e| format!("task {id}: `inputs`: {e}"))?;
+        if let InputState::Answered { response } = &entry.state {
+            if !response.is_object() {
+                return Err(format!(
+                    "task {id}: input {key:?}: `response` is not an object (an input response is a result)"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The `format` member of snapshots.

@@ -76,19 +76,30 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
-/// Parses lowercase or uppercase hex into exactly `N` bytes.
+/// Parses lowercase hex (the one form [`hex`] writes) into exactly `N` bytes: upper-case
+/// digits are refused, so every value has one encoding.
 pub fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
     let digits = s.as_bytes();
     if digits.len() != N * 2 {
         return None;
     }
+    let digit = |d: u8| match d {
+        b'0'..=b'9' => Some(d - b'0'),
+        b'a'..=b'f' => Some(d - b'a' + 10),
+        _ => None,
+    };
     let mut out = [0u8; N];
     for (slot, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
-        let hi = char::from(*pair.first()?).to_digit(16)?;
-        let lo = char::from(*pair.get(1)?).to_digit(16)?;
-        *slot = u8::try_from(hi * 16 + lo).ok()?;
+        let hi = digit(*pair.first()?)?;
+        let lo = digit(*pair.get(1)?)?;
+        *slot = hi * 16 + lo;
     }
     Some(out)
+}
+
+/// Whether `id` has the form of the ids [`new_task_id`] draws: 32 lowercase hex characters.
+pub fn is_task_id(id: &str) -> bool {
+    unhex::<ID_BYTES>(id).is_some()
 }
 
 /// A deterministic source (SplitMix64) for tests, simulations and virtual time.
@@ -176,5 +187,8 @@ mod tests {
         assert_eq!(unhex::<4>("0001abf"), None);
         assert_eq!(unhex::<4>("0001abfg"), None);
         assert_eq!(unhex::<2>("+1ab"), None);
+        // One canonical form: upper-case digits are refused.
+        assert_eq!(unhex::<4>("0001ABFF"), None);
+        assert_eq!(unhex::<4>("0001abFf"), None);
     }
 }

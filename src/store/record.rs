@@ -562,6 +562,10 @@ impl TaskRecord {
     }
 }
 
+/// The latest instant the store emits, in Unix ms (9999-12-31T23:59:59.999Z): RFC 3339 has
+/// four-digit years, so later instants would give timestamps validators refuse.
+pub const MAX_TIMESTAMP_MS: u64 = 253_402_300_799_999;
+
 /// RFC 3339 UTC with millisecond precision (`2025-11-25T10:30:00.000Z`), as both versions emit
 /// (§A.d, §B.d). Instants beyond chrono's range (year 262143) print as its largest instant.
 pub fn timestamp(ms: u64) -> String {

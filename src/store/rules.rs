@@ -249,11 +249,19 @@ pub fn enter(
 fn touch(record: &TaskRecord, now_ms: u64) -> TaskRecord {
     let mut next = record.clone();
     next.version = record.version.saturating_add(1);
-    next.last_updated_at_ms = record.last_updated_at_ms.max(now_ms);
+    // The store emits no instant past 9999-12-31 (RFC 3339 has four-digit years).
+    next.last_updated_at_ms = record
+        .last_updated_at_ms
+        .max(now_ms.min(super::record::MAX_TIMESTAMP_MS));
     next
 }
 
-fn check_input_request(key: &str, request: &serde_json::Value) -> Result<(), StoreError> {
+/// A bare input request: `{method, params}` of elicitation/create, sampling/createMessage or
+/// roots/list (§D 70, 98).
+pub(crate) fn check_input_request(
+    key: &str,
+    request: &serde_json::Value,
+) -> Result<(), StoreError> {
     let invalid = |reason: &str| StoreError::InvalidInputRequest {
         key: Some(key.to_owned()),
         reason: reason.to_owned(),

@@ -273,6 +273,7 @@ pub enum TaskStoreErrorKind {
     IdCollision,
     InvalidSnapshot,
     RandomUnavailable,
+    SequenceExhausted,
 }
 
 /// The members of the `Error` a store operation throws (`error.name === "TaskStoreError"`):
@@ -309,6 +310,7 @@ pub(super) fn store_error(e: &StoreError) -> JsValue {
             StoreError::IdCollision => TaskStoreErrorKind::IdCollision,
             StoreError::InvalidSnapshot { .. } => TaskStoreErrorKind::InvalidSnapshot,
             StoreError::RandomUnavailable { .. } => TaskStoreErrorKind::RandomUnavailable,
+            StoreError::SequenceExhausted => TaskStoreErrorKind::SequenceExhausted,
         },
     };
     let error = js_sys::Error::new(&info.message);

@@ -152,3 +152,57 @@ test("Conversation: bounds are options; malformed ones throw a TypeError", () =>
     assert.throws(() => new Conversation(bad), TypeError, JSON.stringify(bad));
   }
 });
+
+// Issue 10 items 7 and 8: restore refuses every tampered field with an error naming it.
+test("TaskStore.restore and TaskServer.restore refuse tampered snapshots, naming the field", () => {
+  const { TaskStore, TaskServer } = server;
+  const T0 = Date.UTC(2026, 0, 1);
+  const store = new TaskStore();
+  const ids = [];
+  for (let i = 0; i < 4; i++) ids.push(store.create({ protocolVersion: "2026-07-28" }, { now: T0 }).taskId);
+  store.raiseInput(ids[1], { k: { method: "roots/list" } }, null, { host: true, now: T0 + 1 });
+  const snap = store.snapshot();
+  const text = JSON.stringify(snap);
+  const tamper = (edit) => {
+    const s = structuredClone(snap);
+    edit(s);
+    return s;
+  };
+  const refused = (snapshot, ...names) => {
+    for (const Class of [TaskStore, TaskServer]) {
+      let thrown;
+      try {
+        Class.restore(snapshot);
+      } catch (e) {
+        thrown = e;
+      }
+      assert.ok(thrown, "a tampered snapshot was restored");
+      assert.equal(thrown.name, "TaskStoreError");
+      assert.equal(thrown.kind, "invalid_snapshot");
+      assert.equal(thrown.code, -32603);
+      for (const n of names) assert.ok(thrown.message.includes(n), `${thrown.message} does not name ${n}`);
+    }
+  };
+  // Item 7: the sequence of the report (as text: a JS number cannot even hold it).
+  refused(text.replace(/"sequence":\d+/, '"sequence":18446744073709551615'), "sequence");
+  refused(tamper((s) => (s.sequence = 2 ** 53)), "sequence");
+  refused(tamper((s) => (s.sequence = 1)), "`seq`", "`sequence` 1");
+  // Item 8.
+  refused(tamper((s) => (s.tasks[0].createdAtMs = 8e15)), "tasks[0]", "`createdAtMs`");
+  refused(tamper((s) => (s.tasks[0].ttlMs = null)), "`ttlMs` is null", "maxTtlMs");
+  refused(tamper((s) => (s.tasks[1].inputs.k.request = 5)), "tasks[1]", '"k"', "not an object");
+  for (const id of ["", "x", "x".repeat(1 << 20), ids[0].toUpperCase()]) {
+    refused(tamper((s) => (s.tasks[0].id = id)), "tasks[0]", "`id`");
+  }
+  refused(tamper((s) => (s.cursorKey = "0".repeat(32))), "cursorKey");
+  // The running store is untouched, and its own snapshot restores to the same store.
+  assert.deepEqual(store.snapshot(), snap);
+  assert.deepEqual(TaskStore.restore(snap).snapshot(), snap);
+  assert.deepEqual(TaskStore.restore(text).snapshot(), snap);
+  // A clock past year 9999 is stamped at its last instant: the snapshot still restores.
+  const late = new TaskStore();
+  const t = late.create({ protocolVersion: "2025-11-25" }, { now: 8e15 });
+  assert.equal(t.v25.createdAt, "9999-12-31T23:59:59.999Z");
+  assert.equal(validateMessage({ jsonrpc: "2.0", id: 1, result: t.v25 }, { inReplyTo: "tasks/get", version: "2025-11-25" }).valid, true);
+  TaskStore.restore(late.snapshot());
+});
