@@ -1,10 +1,17 @@
 //! Opaque, tamper-evident `tasks/list` cursors (§D 35, 36, 53).
 //!
-//! A cursor is the creation sequence number of the last task of a page (a keyset position, so
-//! pages stay stable while tasks are created and deleted) plus a 64-bit MAC over that position
-//! and the caller's listing [`Scope`], keyed by a 128-bit secret drawn from the random source
-//! when the store is created (and kept in snapshots so cursors survive restarts). Encoding:
-//! 32 lowercase hex characters (`position (8 bytes BE) ‖ mac (8 bytes)`).
+//! A cursor holds the creation sequence number of the last task of a page (a keyset position, so
+//! pages stay stable while tasks are created and deleted), **encrypted**, plus a 64-bit MAC over
+//! the encrypted position and the caller's listing [`Scope`], both keyed by a 128-bit secret
+//! drawn from the random source when the store is created (and kept in snapshots so cursors
+//! survive restarts). Encoding: 32 lowercase hex characters (`E(position) (8 bytes) ‖ mac
+//! (8 bytes)`); upper-case variants are refused, so a cursor has one form.
+//!
+//! The sequence number is store-wide (it counts every task created, in every session), so it
+//! is never shown in clear: `E` is a 64-bit block cipher, a 4-round Feistel network whose round
+//! function is SipHash-2-4 over the scope (a keyed PRF: 4 rounds of Luby–Rackoff give a
+//! pseudorandom permutation). A cursor thus tells its holder nothing beyond "a position in my
+//! own listing": not how many tasks others created, not how far apart two positions are.
 //!
 //! The MAC is SipHash-2-4, implemented here: it is a keyed PRF designed for short inputs, its
 //! output for a given key is fixed by its specification (the deprecated
@@ -19,21 +26,26 @@ use super::random::{hex, unhex};
 use super::storage::Scope;
 
 /// The domain separator of cursor MACs (bump the suffix if the payload format changes).
-const DOMAIN: &[u8] = b"mcp-tasks-wasm/cursor/1";
+const DOMAIN: &[u8] = b"mcp-tasks-wasm/cursor/2";
+/// The domain separator of the position cipher's round function.
+const CIPHER_DOMAIN: &[u8] = b"mcp-tasks-wasm/cursor-position/2";
+/// Feistel rounds of the position cipher.
+const ROUNDS: u8 = 4;
 
 /// The secret key of cursor MACs.
 pub type CursorKey = [u8; 16];
 
 /// The cursor that resumes listing after creation sequence `after` for `scope`.
 pub fn encode(key: &CursorKey, scope: Scope<'_>, after: u64) -> String {
+    let sealed = encrypt(key, scope, after);
     let mut bytes = [0u8; 16];
-    for (d, s) in bytes.iter_mut().zip(after.to_be_bytes()) {
+    for (d, s) in bytes.iter_mut().zip(sealed.to_be_bytes()) {
         *d = s;
     }
     for (d, s) in bytes
         .iter_mut()
         .skip(8)
-        .zip(mac(key, scope, after).to_le_bytes())
+        .zip(mac(key, scope, sealed).to_le_bytes())
     {
         *d = s;
     }
@@ -44,15 +56,16 @@ pub fn encode(key: &CursorKey, scope: Scope<'_>, after: u64) -> String {
 pub fn decode(key: &CursorKey, scope: Scope<'_>, cursor: &str) -> Option<u64> {
     let bytes = unhex::<16>(cursor)?;
     let (pos, tag) = bytes.split_at(8);
-    let after = u64::from_be_bytes(pos.try_into().ok()?);
+    let sealed = u64::from_be_bytes(pos.try_into().ok()?);
     let tag = u64::from_le_bytes(tag.try_into().ok()?);
     // Constant-time comparison is not needed for a 64-bit tag that only gates pagination.
-    (tag == mac(key, scope, after)).then_some(after)
+    (tag == mac(key, scope, sealed)).then(|| decrypt(key, scope, sealed))
 }
 
-fn mac(key: &CursorKey, scope: Scope<'_>, after: u64) -> u64 {
-    let mut msg = Vec::with_capacity(DOMAIN.len() + 32);
-    msg.extend_from_slice(DOMAIN);
+/// `prefix ‖ scope` as the start of a PRF input.
+fn scoped(prefix: &[u8], scope: Scope<'_>) -> Vec<u8> {
+    let mut msg = Vec::with_capacity(prefix.len() + 32);
+    msg.extend_from_slice(prefix);
     match scope {
         Scope::All => msg.push(0),
         Scope::Session(None) => msg.push(1),
@@ -62,8 +75,53 @@ fn mac(key: &CursorKey, scope: Scope<'_>, after: u64) -> u64 {
             msg.extend_from_slice(s.as_bytes());
         }
     }
-    msg.extend_from_slice(&after.to_le_bytes());
+    msg
+}
+
+fn mac(key: &CursorKey, scope: Scope<'_>, sealed: u64) -> u64 {
+    let mut msg = scoped(DOMAIN, scope);
+    msg.extend_from_slice(&sealed.to_le_bytes());
     siphash24(key, &msg)
+}
+
+/// The Feistel round function: 32 bits of SipHash over the scope, the round and a half block.
+fn round(key: &CursorKey, prefix: &[u8], r: u8, half: u32) -> u32 {
+    let mut msg = prefix.to_vec();
+    msg.push(r);
+    msg.extend_from_slice(&half.to_le_bytes());
+    (siphash24(key, &msg) & 0xffff_ffff) as u32
+}
+
+fn split(v: u64) -> (u32, u32) {
+    ((v >> 32) as u32, (v & 0xffff_ffff) as u32)
+}
+
+fn join(l: u32, r: u32) -> u64 {
+    (u64::from(l) << 32) | u64::from(r)
+}
+
+/// The position cipher `E` (a 4-round Feistel network, tweaked by the scope).
+fn encrypt(key: &CursorKey, scope: Scope<'_>, position: u64) -> u64 {
+    let prefix = scoped(CIPHER_DOMAIN, scope);
+    let (mut l, mut r) = split(position);
+    for i in 0..ROUNDS {
+        let next = l ^ round(key, &prefix, i, r);
+        l = r;
+        r = next;
+    }
+    join(l, r)
+}
+
+/// The inverse of [`encrypt`].
+fn decrypt(key: &CursorKey, scope: Scope<'_>, sealed: u64) -> u64 {
+    let prefix = scoped(CIPHER_DOMAIN, scope);
+    let (mut l, mut r) = split(sealed);
+    for i in (0..ROUNDS).rev() {
+        let prev = r ^ round(key, &prefix, i, l);
+        r = l;
+        l = prev;
+    }
+    join(l, r)
 }
 
 /// SipHash-2-4 (Aumasson & Bernstein, 2012) of `msg` under `key`.
@@ -129,7 +187,7 @@ fn sip_round(v: &mut [u64; 4]) {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::indexing_slicing)]
+    #![allow(clippy::indexing_slicing, clippy::unwrap_used)]
     use super::*;
 
     fn key() -> [u8; 16] {
@@ -174,5 +232,61 @@ mod tests {
         }
         assert_eq!(decode(&k, a, ""), None);
         assert_eq!(decode(&k, a, "42"), None);
+        // One canonical form: the upper-case variant of a valid cursor is refused.
+        assert_eq!(decode(&k, a, &c.to_uppercase()), None);
+        let mixed: String = c
+            .chars()
+            .enumerate()
+            .map(|(i, ch)| {
+                if i % 2 == 0 {
+                    ch.to_ascii_uppercase()
+                } else {
+                    ch
+                }
+            })
+            .collect();
+        if mixed != c {
+            assert_eq!(decode(&k, a, &mixed), None);
+        }
+    }
+
+    // Issue 10 item 14: the position is encrypted; encryption round-trips for every scope.
+    #[test]
+    fn positions_are_encrypted_and_round_trip() {
+        let k = key();
+        for scope in [
+            Scope::All,
+            Scope::Session(None),
+            Scope::Session(Some("a")),
+            Scope::Session(Some("b")),
+        ] {
+            for pos in [0, 1, 2, 41, 42, 1 << 31, (1 << 53) - 1, u64::MAX] {
+                let sealed = encrypt(&k, scope, pos);
+                assert_eq!(decrypt(&k, scope, sealed), pos);
+                let c = encode(&k, scope, pos);
+                assert_eq!(decode(&k, scope, &c), Some(pos));
+                // The clear position appears nowhere in the cursor.
+                assert_ne!(u64::from_str_radix(&c[..16], 16).unwrap(), pos);
+                assert!(!c.contains(&format!("{pos:016x}")));
+            }
+        }
+        // Positions 1..=200 of one scope: cursors are not ordered like positions, and the
+        // same position in two scopes gives unrelated cursors.
+        let a = Scope::Session(Some("a"));
+        let b = Scope::Session(Some("b"));
+        let cursors: Vec<String> = (1..=200).map(|p| encode(&k, a, p)).collect();
+        let mut sorted = cursors.clone();
+        sorted.sort();
+        assert_ne!(sorted, cursors);
+        let same_prefix = (1..=200)
+            .filter(|p| encode(&k, a, *p)[..8] == encode(&k, b, *p)[..8])
+            .count();
+        assert!(same_prefix < 3, "{same_prefix}");
+        // Neighbouring positions differ in about half the bits of the sealed block.
+        let sealed_bits: u32 = (1..=200u64)
+            .map(|p| (encrypt(&k, a, p) ^ encrypt(&k, a, p + 1)).count_ones())
+            .sum();
+        let mean = f64::from(sealed_bits) / 200.0;
+        assert!((24.0..40.0).contains(&mean), "{mean}");
     }
 }

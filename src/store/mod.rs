@@ -10,7 +10,7 @@
 //! | [`rules`] | pure functions: visibility, TTL, expiry, the state machine ([`rules::enter`]), input keys |
 //! | [`storage`] | the [`Storage`] adapter contract and the built-in [`MemoryStorage`] |
 //! | [`ops`] | [`Store`]: the operations, compare-and-swap writes, sweep, snapshot/restore, change log |
-//! | [`cursor`] | opaque `tasks/list` cursors with a SipHash-2-4 MAC |
+//! | [`cursor`] | opaque `tasks/list` cursors: encrypted position, SipHash-2-4 MAC |
 //! | [`random`] | [`RandomSource`] (fallible), task ids, `OsRandom` for native hosts, a deterministic source for tests |
 //! | [`error`] | [`StoreError`] and the JSON-RPC code of each |
 //! | `contract` | the reusable storage contract test (doc-hidden) |
@@ -54,8 +54,10 @@
 //!   [`StoreError::SessionCapReached`] (-32010).
 //! * **Listing** (§D 35–37): creation order, keyset on `seq` (stable under inserts and
 //!   deletes, O(page) per page), over exactly the caller's visibility scope, so every task
-//!   `get` shows is listed once. Cursors are MACed with the caller's scope ([`cursor`]); a
-//!   forged, altered, empty or foreign cursor answers [`StoreError::InvalidCursor`] (-32602).
+//!   `get` shows is listed once. Cursors hold the position encrypted (the store-wide creation
+//!   count is never shown) and MACed with the caller's scope ([`cursor`]), in one lowercase
+//!   form; a forged, altered, upper-cased, empty or foreign cursor answers
+//!   [`StoreError::InvalidCursor`] (-32602).
 //! * **Input** (§D 85, 87, 88): keys are unique over a task's life (answered and superseded
 //!   entries are kept); re-raising an outstanding key with the same request is a no-op;
 //!   responses for keys not outstanding are ignored and reported; the task returns to `working`

@@ -563,6 +563,42 @@ fn d26_list_skips_and_purges_expired() {
 
 // §D 35, 38: forged, altered, empty or foreign cursors answer -32602.
 #[test]
+fn cursors_reveal_no_store_wide_count_and_have_one_form() {
+    // Issue 10 item 14. Session b creates 0 or 1000 tasks, then session a creates two and lists
+    // one per page. The cursor a receives holds the store-wide sequence of its first task (1 or
+    // 1001) encrypted: the clear number is nowhere in it, and its upper-case variant is refused.
+    for others in [0u64, 1000] {
+        let mut s = store(StoreConfig {
+            page_size: 1,
+            max_live_tasks_per_session: None,
+            ..StoreConfig::default()
+        });
+        for _ in 0..others {
+            s.create(NewTask::new(V25).session("b"), T0).unwrap();
+        }
+        s.create(NewTask::new(V25).session("a"), T0).unwrap();
+        s.create(NewTask::new(V25).session("a"), T0).unwrap();
+        let a = Caller::Session(Some("a"));
+        let first = s.list(a, None, None, T0).unwrap();
+        assert_eq!(first.tasks[0].seq, others + 1);
+        let c = first.next_cursor.unwrap();
+        assert_eq!(c.len(), 32);
+        assert!(c
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+        let clear = format!("{:016x}", others + 1);
+        assert!(!c.contains(&clear), "{c} shows the sequence {clear}");
+        assert_eq!(
+            s.list(a, Some(&c.to_uppercase()), None, T0).unwrap_err(),
+            StoreError::InvalidCursor
+        );
+        let second = s.list(a, Some(&c), None, T0).unwrap();
+        assert_eq!(second.tasks.len(), 1);
+        assert!(second.next_cursor.is_none());
+    }
+}
+
+#[test]
 fn d35_invalid_cursors() {
     let mut s = store(StoreConfig {
         page_size: 1,

@@ -206,3 +206,26 @@ test("TaskStore.restore and TaskServer.restore refuse tampered snapshots, naming
   assert.equal(validateMessage({ jsonrpc: "2.0", id: 1, result: t.v25 }, { inReplyTo: "tasks/get", version: "2025-11-25" }).valid, true);
   TaskStore.restore(late.snapshot());
 });
+
+// Issue 10 item 14: cursors reveal nothing beyond a position in the caller's own scope, in one
+// canonical (lowercase) form.
+test("TaskStore.list cursors hold no clear store-wide count and have one form", () => {
+  const { TaskStore } = server;
+  const store = new TaskStore({ pageSize: 1, maxLiveTasksPerSession: null });
+  const now = Date.UTC(2026, 0, 1);
+  for (let i = 0; i < 300; i++) store.create({ protocolVersion: "2025-11-25" }, { session: "other", now });
+  store.create({ protocolVersion: "2025-11-25" }, { session: "me", now });
+  store.create({ protocolVersion: "2025-11-25" }, { session: "me", now });
+  const page = store.list(null, { session: "me", now });
+  const cursor = page.nextCursor;
+  assert.match(cursor, /^[0-9a-f]{32}$/);
+  // The first task of "me" is the 301st of the store: 0x12d must not be readable.
+  assert.ok(!cursor.includes((301).toString(16).padStart(16, "0")), cursor);
+  assert.notEqual(BigInt(`0x${cursor.slice(0, 16)}`), 301n);
+  assert.equal(store.list({ cursor }, { session: "me", now }).tasks.length, 1);
+  for (const variant of [cursor.toUpperCase(), cursor.slice(0, 31) + cursor[31].toUpperCase()]) {
+    if (variant === cursor) continue;
+    assert.throws(() => store.list({ cursor: variant }, { session: "me", now }), (e) => e.kind === "invalid_cursor" && e.code === -32602);
+  }
+  assert.throws(() => store.list({ cursor }, { session: "other", now }), (e) => e.kind === "invalid_cursor");
+});
