@@ -1059,3 +1059,31 @@ fn v25_progress_token_is_a_string_or_an_integer() {
     let r = check(&shaped, None, None);
     assert_issue(&r, "progress-token", "/params/_meta/progressToken");
 }
+
+/// Issue 10 item 6: lone UTF-16 surrogate escapes are JSON (`JSON.parse` and the official schema
+/// accept them): never `not-json`.
+#[test]
+fn lone_surrogates_are_json() {
+    let options = ValidateOptions {
+        version: Some(V25),
+        in_reply_to: Some("tools/call".to_string()),
+        ..ValidateOptions::default()
+    };
+    for text in [
+        r"cut \ud83d",
+        r"\ude00 alone",
+        r"\ud83d\ud83d",
+        r"pair \ud83d\ude00",
+    ] {
+        let msg = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"content":[{{"type":"text","text":"{text}"}}]}}}}"#
+        );
+        let r = validate_text(&msg, &options);
+        assert!(r.valid && r.issues.is_empty(), "{msg}: {:#?}", r.issues);
+    }
+    // A truncated escape is still not JSON.
+    assert_eq!(
+        validate_text(r#"{"a":"\ud8"}"#, &options).issues[0].code,
+        "not-json"
+    );
+}

@@ -18,6 +18,7 @@ pub mod fields;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod surrogates;
 pub mod v2025;
 pub mod v2026;
 
@@ -109,7 +110,8 @@ pub fn input_report(code: Code, message: impl Into<String>) -> ValidationReport 
 }
 
 /// Parses JSON text. serde_json stops at 128 levels of nesting, so deep input cannot exhaust
-/// the stack; size is checked before parsing.
+/// the stack; size is checked before parsing. Lone UTF-16 surrogate escapes are accepted, as
+/// `JSON.parse` accepts them, and carried through the strings of the value ([`surrogates`]).
 pub fn parse(text: &str, max_bytes: usize) -> Result<Value, ValidationReport> {
     if text.len() > max_bytes {
         return Err(input_report(
@@ -120,7 +122,10 @@ pub fn parse(text: &str, max_bytes: usize) -> Result<Value, ValidationReport> {
             ),
         ));
     }
-    serde_json::from_str::<Value>(text).map_err(|e| {
+    // Lone surrogates (`"\ud83d"`) are JSON that serde_json refuses: carry them (see
+    // [`surrogates`]).
+    let (text, _) = surrogates::carry(text);
+    serde_json::from_str::<Value>(&text).map_err(|e| {
         let msg = e.to_string();
         if msg.contains("recursion limit") {
             input_report(

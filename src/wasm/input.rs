@@ -1,13 +1,13 @@
 //! Turning a JS value (a JSON string or an already-parsed object) into JSON text, without
 //! losing what JSON cannot carry.
 
-use js_sys::{JsString, Reflect, TypeError, Uint8Array, JSON};
+use js_sys::{JsString, Reflect, RegExp, TypeError, Uint8Array, JSON};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::model::ProtocolVersion;
-use crate::validate::{self, input_report, Code, ValidationReport};
+use crate::validate::{self, input_report, surrogates, Code, ValidationReport};
 
 #[wasm_bindgen]
 extern "C" {
@@ -24,8 +24,53 @@ extern "C" {
     fn written(this: &EncodeIntoResult) -> f64;
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// A JS string, for `String.prototype.isWellFormed` (caught: older runtimes lack it).
+    type WellFormed;
+    #[wasm_bindgen(method, catch, js_name = isWellFormed)]
+    fn is_well_formed(this: &WellFormed) -> Result<bool, JsValue>;
+}
+
 thread_local! {
     static ENCODER: TextEncoder = TextEncoder::new();
+}
+
+/// A lone surrogate of a JS string (a high one not followed by a low one, or a low one not
+/// preceded by a high one).
+const LONE_SURROGATE: &str =
+    r"[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]";
+
+/// JSON text whose raw lone surrogates (JS strings may hold them; UTF-8 cannot) are written as
+/// `\uDxxx` escapes, which mean the same inside a JSON string and which the core carries
+/// ([`surrogates`]). A lone surrogate right after a backslash (an invalid escape either way)
+/// becomes U+FFFD, so invalid text stays invalid. Well-formed strings are returned as they are.
+fn escape_lone_surrogates(s: &JsString) -> JsString {
+    let well_formed = s
+        .unchecked_ref::<WellFormed>()
+        .is_well_formed()
+        .unwrap_or(true);
+    if well_formed {
+        return s.clone();
+    }
+    let pattern = RegExp::new(LONE_SURROGATE, "g");
+    let escape =
+        wasm_bindgen::closure::Closure::<dyn FnMut(JsString, u32, JsString) -> JsString>::new(
+            |m: JsString, offset: u32, whole: JsString| -> JsString {
+                let mut slashes = 0u32;
+                while offset > slashes
+                    && whole.char_code_at(offset - slashes - 1) == f64::from(b'\\')
+                {
+                    slashes += 1;
+                }
+                if slashes % 2 == 1 {
+                    return JsString::from("\u{FFFD}");
+                }
+                let unit = m.char_code_at(0) as u32;
+                JsString::from(format!("\\u{unit:04x}").as_str())
+            },
+        );
+    s.replace_by_pattern_with_function(&pattern, escape.as_ref().unchecked_ref())
 }
 
 /// Strings from this many UTF-16 units on are copied into wasm memory by
@@ -56,6 +101,9 @@ fn js_string(s: &JsString, max_bytes: usize) -> Result<String, ValidationReport>
     if units as usize > max_bytes {
         return Err(too_large(units, max_bytes));
     }
+    let escaped = escape_lone_surrogates(s);
+    let s = &escaped;
+    let units = s.length();
     if units < ENCODE_INTO_FROM {
         return Ok(String::from(s));
     }
@@ -78,6 +126,29 @@ fn js_string(s: &JsString, max_bytes: usize) -> Result<String, ValidationReport>
     // encodeInto writes well-formed UTF-8 (lone surrogates become U+FFFD).
     Ok(String::from_utf8(buf)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// A JS string argument (a status message, …) as a Rust string, its lone surrogates carried
+/// as the core carries them in JSON ([`surrogates`]), so they come back unchanged.
+pub(crate) fn js_text(s: &JsString) -> String {
+    let well_formed = s
+        .unchecked_ref::<WellFormed>()
+        .is_well_formed()
+        .unwrap_or(true);
+    if well_formed {
+        return String::from(s);
+    }
+    JSON::stringify(s)
+        .ok()
+        .and_then(|json| json.as_string())
+        .and_then(|json| serde_json::from_str::<String>(&surrogates::carry(&json).0).ok())
+        .unwrap_or_else(|| String::from(s))
+}
+
+/// JSON text from the core as a JS value: `JSON.parse`, after the carried lone surrogates are
+/// written back as escapes ([`surrogates::restore`]).
+pub(crate) fn parse_json_text(text: &str) -> Result<JsValue, JsValue> {
+    JSON::parse(&surrogates::restore(text))
 }
 
 /// The message as JSON text: a string is taken as it is; any other value goes through
@@ -377,6 +448,6 @@ pub fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, wasm_bi
     let text = serde_json::to_string(value).map_err(|e| {
         wasm_bindgen::JsError::new(&format!("internal: cannot convert the result: {e}"))
     })?;
-    JSON::parse(&text)
+    parse_json_text(&text)
         .map_err(|_| wasm_bindgen::JsError::new("internal: JSON.parse refused the result"))
 }

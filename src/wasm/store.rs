@@ -449,8 +449,8 @@ pub(super) fn read_message(message: Option<JsValue>) -> Result<Option<String>, J
         return Ok(None);
     };
     message
-        .as_string()
-        .map(Some)
+        .dyn_ref::<js_sys::JsString>()
+        .map(|m| Some(super::input::js_text(m)))
         .ok_or_else(|| bad("the status message must be a string, null or undefined".to_string()))
 }
 

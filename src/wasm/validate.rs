@@ -52,7 +52,7 @@ pub fn validate_message(
 ) -> Result<JsValue, JsValue> {
     let options = read_options(options)?;
     let (report, _) = validate_js(&message, &options, &Context::from(&options));
-    js_sys::JSON::parse(&report.to_json())
+    super::input::parse_json_text(&report.to_json())
         .map_err(|_| JsError::new("internal: JSON.parse refused the report").into())
 }
 

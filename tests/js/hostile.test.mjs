@@ -229,3 +229,82 @@ test("TaskStore.list cursors hold no clear store-wide count and have one form", 
   }
   assert.throws(() => store.list({ cursor }, { session: "other", now }), (e) => e.kind === "invalid_cursor");
 });
+
+// Issue 10 item 6: a lone UTF-16 surrogate (text cut inside an emoji) is JSON that JSON.parse and
+// the official schema accept: never "not-json", never a TypeError, stored and answered unchanged.
+const LONE = "cut \ud83d"; // a high surrogate without its low half
+const LOW = "\ude00 tail"; // a low surrogate alone
+
+test("validateMessage and Conversation accept lone surrogates (escaped, raw, or in an object)", () => {
+  const message = {
+    jsonrpc: "2.0",
+    id: 1,
+    result: { content: [{ type: "text", text: LONE }, { type: "text", text: LOW }], isError: false },
+  };
+  const escaped = JSON.stringify(message); // "\ud83d" escapes
+  assert.ok(escaped.includes("\\ud83d"));
+  const raw = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${LONE}"}]}}`; // raw lone unit
+  assert.equal(raw.isWellFormed(), false);
+  for (const m of [escaped, raw, message]) {
+    JSON.parse(typeof m === "string" ? m : JSON.stringify(m)); // JSON.parse accepts it
+    const r = validateMessage(m, { version: "2025-11-25", inReplyTo: "tools/call" });
+    assert.equal(r.valid, true, JSON.stringify(r.issues));
+    assert.deepEqual(r.issues, []);
+  }
+  // Long text takes the encodeInto path.
+  const long = JSON.stringify({ ...message, result: { content: [{ type: "text", text: "x".repeat(2000) + LONE }] } });
+  assert.equal(validateMessage(long, { version: "2025-11-25", inReplyTo: "tools/call" }).valid, true);
+  // A lone surrogate after a backslash is an invalid escape for JSON.parse: still not JSON.
+  const broken = `["\\${"\ud83d"}"]`;
+  assert.throws(() => JSON.parse(broken), SyntaxError);
+  assert.equal(validateMessage(broken).issues[0].code, "not-json");
+  // A method holding one is echoed unchanged in the report.
+  assert.equal(validateMessage({ jsonrpc: "2.0", id: 2, method: LONE }).method, LONE);
+  const conversation = new Conversation({ version: "2025-11-25" });
+  conversation.observe({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { q: LONE } } });
+  const observed = conversation.observe(escaped);
+  assert.equal(observed.valid, true, JSON.stringify(observed.issues));
+});
+
+test("TaskStore stores and answers a result holding lone surrogates unchanged, across snapshots", () => {
+  const { TaskStore } = server;
+  const store = new TaskStore();
+  const now = Date.UTC(2026, 0, 1);
+  const v25 = store.create({ protocolVersion: "2025-11-25" }, { now });
+  const v26 = store.create({ protocolVersion: "2026-07-28" }, { now });
+  const result = { content: [{ type: "text", text: LONE }, { type: "text", text: LOW }, { type: "text", text: "\ufdd0 kept" }], isError: false };
+  const done = store.complete(v25.taskId, result, `status ${LONE}`, { host: true, now: now + 1 });
+  assert.deepEqual(done.v26.result, result);
+  assert.equal(done.v26.statusMessage, `status ${LONE}`);
+  assert.deepEqual(store.resultOf(v25.taskId, { now: now + 2 }), { kind: "result", result });
+  assert.deepEqual(store.get(v26.taskId, { now }).v26.status, "working");
+  store.fail(v26.taskId, { code: -32000, message: LOW, data: { q: LONE } }, null, { host: true, now: now + 1 });
+  assert.deepEqual(store.get(v26.taskId, { now: now + 2 }).v26.error, { code: -32000, message: LOW, data: { q: LONE } });
+  // Through a snapshot as an object and as JSON text.
+  const snap = store.snapshot();
+  for (const s of [snap, JSON.stringify(snap)]) {
+    const restored = TaskStore.restore(s);
+    assert.deepEqual(restored.resultOf(v25.taskId, { now: now + 3 }), { kind: "result", result });
+    assert.deepEqual(restored.snapshot(), snap);
+  }
+});
+
+test("TaskServer.handle answers requests holding lone surrogates; tasks/result answers the result unchanged", () => {
+  const { TaskServer } = server;
+  const srv = new TaskServer();
+  const now = Date.UTC(2026, 0, 1);
+  const ctx = { protocolVersion: "2025-11-25", now };
+  const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { q: LONE }, task: { ttl: 60000 } } };
+  const start = srv.beginToolCall(call, ctx, "optional");
+  assert.equal(start.kind, "task");
+  const result = { content: [{ type: "text", text: LONE }], isError: false };
+  assert.equal(srv.finishToolCall(start.taskId, { result }, now + 1).kind, "stored");
+  const answer = srv.handle({ jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId: start.taskId } }, ctx);
+  assert.equal(answer.kind, "response");
+  assert.equal(answer.message.result.content[0].text, LONE);
+  // A request whose own members hold one is answered, not thrown.
+  const odd = srv.handle({ jsonrpc: "2.0", id: LONE, method: "tasks/get", params: { taskId: LOW } }, ctx);
+  assert.equal(odd.kind, "response");
+  assert.equal(odd.message.id, LONE);
+  assert.equal(odd.message.error.code, -32602);
+});
