@@ -130,6 +130,7 @@ fn js_string(s: &JsString, max_bytes: usize) -> Result<String, ValidationReport>
 
 /// A JS string argument (a status message, …) as a Rust string, its lone surrogates carried
 /// as the core carries them in JSON ([`surrogates`]), so they come back unchanged.
+#[cfg_attr(not(feature = "store-js"), allow(dead_code))]
 pub(crate) fn js_text(s: &JsString) -> String {
     let well_formed = s
         .unchecked_ref::<WellFormed>()
