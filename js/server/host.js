@@ -28,12 +28,19 @@ import { MrtrStates } from "./mrtr.js";
  * @typedef {Record<string, unknown>} JsonObject
  * @typedef {import("./mcp_tasks_wasm.js").V26InputRequests} InputRequests
  * @typedef {import("./mcp_tasks_wasm.js").StoreTask} StoreTask
+ * @typedef {{ abort: AbortController, done: Promise<void>, inputWaiters: Set<() => void>, asking: number, gone: boolean, session: string | null }} RunningTask
+ *   The work of one task: `gone` once the store no longer has the task (expired, purged) and
+ *   the work was aborted; `session` the session that created it (`null`: none).
  */
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
 const RELATED_TASK = "io.modelcontextprotocol/related-task";
 const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+/** The default of `maxLiveTasksWithoutSession`. */
+const DEFAULT_MAX_LIVE_WITHOUT_SESSION = 10_000;
+/** The store's code for a live-task cap (StoreError::SessionCapReached, src/store/error.rs). */
+const TASK_LIMIT_CODE = -32010;
 
 /**
  * One request to the client: `elicitation/create`, `sampling/createMessage` or `roots/list`.
@@ -117,6 +124,11 @@ const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
  * @property {() => number} [now] The clock, Unix ms (default `Date.now`).
  * @property {(error: unknown, taskId: string) => void} [onError] Called when storing a finished
  *   task's outcome throws, or a `watch` listener throws (default: `console.error`).
+ * @property {number} [maxLiveTasksWithoutSession] At most this many tasks of callers without a
+ *   session (`ctx.session` absent: 2026-07-28 stateless requests, a stdio server) run at once,
+ *   all such callers together (§D 42; `maxLiveTasksPerSession` bounds each session). Past it a
+ *   call that would become a task is refused like the session cap: JSON-RPC error -32010 with
+ *   `data.limit` (synchronous calls still run). Default 10,000; `Infinity` lifts it.
  * @property {{ key?: CryptoKey | Uint8Array, ttlMs?: number }} [requestState] The MRTR
  *   `requestState` signing: its HMAC-SHA-256 key (give every instance behind one load balancer
  *   the same; default a random key per host) and how long a state is accepted (default 10 min).
@@ -196,6 +208,11 @@ function capabilitiesOf(request, ctx, channel) {
   return typeof caps === "object" && caps !== null ? /** @type {JsonObject} */ (caps) : {};
 }
 
+/** Whether `e` is the store's "no such task" (expired, purged). @param {unknown} e @returns {boolean} */
+function isNotFound(e) {
+  return typeof e === "object" && e !== null && /** @type {{ kind?: unknown }} */ (e).kind === "not_found";
+}
+
 /** @param {unknown} e @returns {string} */
 function messageOf(e) {
   return e instanceof Error ? e.message : String(e);
@@ -235,7 +252,7 @@ class TaskHost {
     this.onError = options.onError ?? ((error, taskId) => console.error(`task ${taskId}:`, error));
     /** @type {Map<string, { options: ToolOptions, handler: ToolHandler }>} */
     this.tools = new Map();
-    /** Running task work by task id. @type {Map<string, { abort: AbortController, done: Promise<void>, inputWaiters: Set<() => void>, asking: number }>} */
+    /** Running task work by task id. @type {Map<string, RunningTask>} */
     this.running = new Map();
     /** Blocked V25 `tasks/result` requests by task id. @type {Map<string, Array<{ pending: PendingResult, resolve: (response: JsonObject) => void }>>} */
     this.waiting = new Map();
@@ -243,6 +260,14 @@ class TaskHost {
     this.states = new MrtrStates(options.requestState);
     /** @type {Set<(task: StoreTask) => void>} */
     this.watchers = new Set();
+    const cap = options.maxLiveTasksWithoutSession ?? DEFAULT_MAX_LIVE_WITHOUT_SESSION;
+    if (!(cap === Infinity || (Number.isSafeInteger(cap) && cap >= 0))) {
+      throw new TypeError(`maxLiveTasksWithoutSession must be a non-negative integer or Infinity (got ${String(cap)})`);
+    }
+    /** The cap on live tasks of callers without a session (all together). */
+    this.maxLiveTasksWithoutSession = cap;
+    /** Ids of the running tasks of callers without a session, not aborted. @type {Set<string>} */
+    this.sessionless = new Set();
   }
 
   /**
@@ -329,7 +354,36 @@ class TaskHost {
   sweep(limit) {
     const purged = this.server.sweep(this.now(), limit ?? null);
     for (const taskId of [...this.waiting.keys()]) this.#settle(taskId);
+    this.#stopGone();
     return purged;
+  }
+
+  /**
+   * Aborts the work of every running task the store no longer has (expired, purged): its signal
+   * aborts with an AbortError whose message says "expired", what it returns is dropped and
+   * `idle()` settles once the handlers return. `sweep` calls it; so may you, between sweeps.
+   * @returns {number} How many were aborted now.
+   */
+  stopExpired() {
+    return this.#stopGone();
+  }
+
+  /** @returns {number} */
+  #stopGone() {
+    let stopped = 0;
+    const now = this.now();
+    for (const [taskId, run] of this.running) {
+      if (run.abort.signal.aborted) continue;
+      try {
+        this.server.getTask(taskId, now);
+      } catch (e) {
+        if (!isNotFound(e)) continue;
+        run.gone = true;
+        this.#stop(taskId, "expired (past its TTL, or purged)");
+        stopped += 1;
+      }
+    }
+    return stopped;
   }
 
   /** Resolves when no task work is running (say, before a snapshot or in tests). */
@@ -363,6 +417,8 @@ class TaskHost {
     const v26 = ctx.protocolVersion === V26;
     const retry = v26 && params?.requestState !== undefined;
 
+    const capped = this.#sessionlessCap(request, ctx, support);
+    if (capped !== null) return capped;
     // A call that will be refused is refused before anything runs or any input is asked (§D 78).
     if (tool.options.prepare || retry) {
       const plan = this.server.planToolCall(request, ctx, support);
@@ -403,6 +459,10 @@ class TaskHost {
       prepared = phase.value;
     }
 
+    if (tool.options.prepare || retry) {
+      const late = this.#sessionlessCap(request, ctx, support); // more may have started meanwhile
+      if (late !== null) return late;
+    }
     const start = this.server.beginToolCall(request, ctx, support);
     if (start.kind === "reject") return start.response;
     if (start.kind === "sync") {
@@ -412,6 +472,24 @@ class TaskHost {
     }
     this.#start(start.taskId, tool.handler, args, request, ctx, channel, prepared);
     return start.response;
+  }
+
+  /**
+   * The -32010 refusal of a call that would become a task of a caller without a session while
+   * `maxLiveTasksWithoutSession` of them are live (§D 42), else `null`.
+   * @param {JsonObject} request @param {ServerContext} ctx @param {TaskSupport} support
+   * @returns {JsonObject | null}
+   */
+  #sessionlessCap(request, ctx, support) {
+    if (typeof ctx.session === "string" && ctx.session !== "") return null;
+    const limit = this.maxLiveTasksWithoutSession;
+    if (this.sessionless.size < limit) return null;
+    if (this.server.planToolCall(request, ctx, support).kind !== "task") return null;
+    return {
+      jsonrpc: "2.0",
+      id: request.id ?? null,
+      error: { code: TASK_LIMIT_CODE, message: `Too many live tasks of callers without a session (limit ${limit})`, data: { limit } },
+    };
   }
 
   /**
@@ -558,6 +636,9 @@ class TaskHost {
     const abort = new AbortController();
     /** @type {Set<() => void>} */
     const inputWaiters = new Set();
+    const session = typeof ctx.session === "string" && ctx.session !== "" ? ctx.session : null;
+    /** @type {RunningTask} */
+    const run = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, session };
     /** @type {ToolContext} */
     const toolCtx = {
       signal: abort.signal,
@@ -590,13 +671,17 @@ class TaskHost {
           stored = this.server.finishToolCall(taskId, unreadable(e), this.now()).kind === "stored";
         }
       } catch (e) {
-        this.onError(e, taskId);
+        // The work of an expired or purged task was aborted: its outcome has nowhere to go.
+        if (!(run.gone && isNotFound(e))) this.onError(e, taskId);
       }
       this.running.delete(taskId);
+      this.sessionless.delete(taskId);
       if (stored) this.#changed(taskId);
       this.#settle(taskId);
     })();
-    this.running.set(taskId, { abort, done, inputWaiters, asking: 0 });
+    run.done = done;
+    this.running.set(taskId, run);
+    if (run.session === null) this.sessionless.add(taskId);
   }
 
   /**
@@ -694,6 +779,7 @@ class TaskHost {
       error.name = "AbortError";
       run.abort.abort(error);
     }
+    this.sessionless.delete(taskId); // no longer live (cancelled, expired, closed)
     this.#settle(taskId);
   }
 

@@ -55,7 +55,10 @@ import { TaskHost } from "./host.js";
  * @property {string} [instructions] Sent in `initialize` and `server/discover` results.
  * @property {TaskHost} [host] The TaskHost to run tools on (default: a new one with
  *   `hostOptions`). Register tools through `McpHttpServer.tool`, which lists them too.
- * @property {TaskHostOptions} [hostOptions]
+ * @property {TaskHostOptions} [hostOptions] Options of the new TaskHost. 2026-07-28 requests are
+ *   stateless (no session): their tasks are bounded all together by `maxLiveTasksWithoutSession`
+ *   (default 10,000; over it -32010, like the store's per-session `maxLiveTasksPerSession`,
+ *   which bounds each 2025-11-25 session).
  * @property {string | null} [path] Serve only this path (e.g. `"/mcp"`: 404 elsewhere); default
  *   `null`, any path (mount it where you like).
  * @property {string[] | ((origin: string) => boolean)} [allowedOrigins] Browser origins allowed to

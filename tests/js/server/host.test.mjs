@@ -281,10 +281,18 @@ test("V26: cancel while waiting for input rejects requestInput; tool errors comp
   assert.match(sync2.result.content[0].text, /requestInput/);
 });
 
-test("sweep purges expired tasks and answers their blocked tasks/result with -32602; close aborts the rest", async () => {
+test("sweep purges expired tasks, answers their blocked tasks/result with -32602 and aborts their work (issue 10 item 3)", async () => {
   let now = Date.UTC(2026, 0, 1);
   const host = new TaskHost({ now: () => now, store: { maxTtlMs: 10_000 } });
-  host.tool("forever", {}, (_args, { signal }) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))));
+  const reasons = [];
+  host.tool("forever", {}, (_args, { signal }) =>
+    new Promise((_, reject) =>
+      signal.addEventListener("abort", () => {
+        reasons.push(signal.reason);
+        reject(signal.reason);
+      }),
+    ),
+  );
   const ctx = { protocolVersion: V25 };
   const created = await call(host, v25("tools/call", { name: "forever", task: { ttl: 999_999 } }), ctx);
   assert.equal(created.result.task.ttl, 10_000, "the TTL is capped and the effective TTL reported (§D 25)");
@@ -301,9 +309,13 @@ test("sweep purges expired tasks and answers their blocked tasks/result with -32
   assert.equal(answer.error.code, -32602);
   assert.equal((await call(host, v25("tasks/get", { taskId }), ctx)).error.code, -32602);
 
-  assert.equal(host.running.size, 1);
-  await host.close();
+  // The purged task's work was aborted (reason: expired); idle() settles.
+  await host.idle();
   assert.equal(host.running.size, 0);
+  assert.equal(reasons.length, 1);
+  assert.equal(reasons[0].name, "AbortError");
+  assert.match(reasons[0].message, /expired/);
+  await host.close();
 });
 
 test("a host can share a TaskServer, and the CommonJS entry exports the same helpers", async () => {
