@@ -574,6 +574,11 @@ class McpHttpServer {
       return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Invalid Request: JSON-RPC batches are not supported"), cors);
     }
     if (!isObject(message)) return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC message"), cors);
+    // A request's id is a string or an integer (MCP: never null; JSON-RPC: no objects, arrays,
+    // fractions): anything else is refused with `id: null`, in both eras, before any routing.
+    if (message.method !== undefined && Object.hasOwn(message, "id") && !isId(message.id)) {
+      return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Invalid Request: `id` must be a string or an integer"), cors);
+    }
 
     /** @type {Record<string, string>} */
     const headers = {};
