@@ -801,6 +801,8 @@ class TaskClient {
   /** A fresh snapshot of a tracked task (a poll or a notification). @param {Handle} handle @param {JsonObject} task */
   async #observe(handle, task) {
     if (handle.done) return;
+    // §D 34: an answer about another task is not this task's state (nor its result).
+    if (task.taskId !== handle.taskId) return this.#foreignAnswer(handle, task);
     // A task id is only that task: one created at another time is not the task we follow (a
     // server that reused the id after a reload, or a snapshot of something else).
     if (typeof task.createdAt === "string") {
@@ -902,15 +904,32 @@ class TaskClient {
     this.#finish(handle, result, { type: "completed", taskId, status: handle.status });
   }
 
+  /**
+   * Ends the call of `handle` with a ProtocolError: the server answered `tasks/get` about the
+   * task with a task of another id (§D 34).
+   * @param {Handle} handle @param {JsonObject} task
+   */
+  #foreignAnswer(handle, task) {
+    const error = new ProtocolError(
+      `tasks/get of task ${handle.taskId} answered about another task (${JSON.stringify(task.taskId)}) (§D 34)`,
+      [],
+      { taskId: handle.taskId, status: handle.status, statusMessage: handle.statusMessage, result: task },
+    );
+    this.#finish(handle, error, { type: "failed", taskId: handle.taskId, status: handle.status, error });
+  }
+
   /** One `tasks/get` for the task's status now (its failure leaves the status as it was). @param {Handle} handle */
   async #statusNow(handle) {
+    /** @type {JsonObject} */
+    let task;
     try {
-      const task = await this.#send("tasks/get", { taskId: handle.taskId });
-      if (typeof task.status === "string") handle.status = task.status;
-      if (typeof task.statusMessage === "string") handle.statusMessage = task.statusMessage;
+      task = await this.#send("tasks/get", { taskId: handle.taskId });
     } catch {
-      // unknown: the result decides
+      return; // unknown: the result decides
     }
+    if (task.taskId !== handle.taskId) return this.#foreignAnswer(handle, task);
+    if (typeof task.status === "string") handle.status = task.status;
+    if (typeof task.statusMessage === "string") handle.statusMessage = task.statusMessage;
   }
 
   /**
