@@ -227,22 +227,45 @@ function textOf(result) {
   return undefined;
 }
 
+/**
+ * The longest delay `setTimeout` holds (2^31 − 1 ms, about 24.8 days): a longer one (or a
+ * non-finite one) fires after 1 ms, which would turn a huge `pollIntervalMs` / `retryAfterMs`
+ * into a wake-up storm.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Resolves after `ms` (or at once when `signal` aborts), never handing `setTimeout` more than
+ * MAX_TIMER_MS: a longer wait re-arms until its end. Never rejects.
+ * @param {number} ms @param {AbortSignal} signal @returns {Promise<void>}
+ */
+function sleepClamped(ms, signal) {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const wait = Number.isNaN(ms) ? 0 : Math.max(0, ms);
+    const end = Date.now() + wait;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let t;
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const arm = (/** @type {number} */ left) => {
+      t = setTimeout(() => {
+        const rest = end - Date.now();
+        if (rest > 0 && left >= MAX_TIMER_MS) arm(rest); // a clamped timer fired: wait on
+        else done();
+      }, Math.min(left, MAX_TIMER_MS));
+    };
+    signal.addEventListener("abort", done, { once: true });
+    arm(wait);
+  });
+}
+
 /** @returns {Clock} */
 function realClock() {
-  return {
-    now: () => Date.now(),
-    sleep: (ms, signal) =>
-      new Promise((resolve) => {
-        if (signal.aborted) return resolve();
-        const t = setTimeout(done, Math.max(0, ms));
-        function done() {
-          clearTimeout(t);
-          signal.removeEventListener("abort", done);
-          resolve();
-        }
-        signal.addEventListener("abort", done, { once: true });
-      }),
-  };
+  return { now: () => Date.now(), sleep: sleepClamped };
 }
 
 /** @param {unknown} v @returns {v is JsonObject} */

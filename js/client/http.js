@@ -152,11 +152,15 @@ function nameOf(method, params) {
   return undefined;
 }
 
-/** @param {number} ms @param {AbortSignal} signal @returns {Promise<void>} */
+/**
+ * Resolves after `ms` (at most 2^31 − 1 ms: `setTimeout` fires a longer delay after 1 ms), or at
+ * once when `signal` aborts.
+ * @param {number} ms @param {AbortSignal} signal @returns {Promise<void>}
+ */
 function pause(ms, signal) {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
+    const t = setTimeout(done, Math.min(Math.max(0, Number.isNaN(ms) ? 0 : ms), 2 ** 31 - 1));
     function done() {
       clearTimeout(t);
       signal.removeEventListener("abort", done);

@@ -86,3 +86,104 @@ test("item 10: a tasks/get answer about another task (same createdAt) is a Proto
   client.close();
   await host.close();
 });
+
+// ---- item 11 -----------------------------------------------------------------------------------
+
+/**
+ * Runs `body` with node's mock timers (setTimeout and Date; a delay of 2^31 ms or more fires
+ * after 1 ms there, as in real timers) and every setTimeout delay recorded.
+ */
+async function withMockTimers(body) {
+  mock.timers.enable({ apis: ["setTimeout", "Date"], now: T0 });
+  const mocked = globalThis.setTimeout;
+  const delays = [];
+  globalThis.setTimeout = (fn, ms, ...rest) => {
+    delays.push(ms);
+    return mocked(fn, ms, ...rest);
+  };
+  try {
+    await body(delays);
+  } finally {
+    globalThis.setTimeout = mocked;
+    mock.timers.reset();
+  }
+}
+
+/** Moves the mocked time `steps` × 1 ms, letting promise callbacks run after each. */
+async function tickMs(steps) {
+  for (let i = 0; i < steps; i++) {
+    mock.timers.tick(1);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+test("item 11: a pollIntervalMs of 2^40 ms gives no wake-up storm: every delay handed to setTimeout is at most 2^31-1 ms, re-armed until due", async () => {
+  await withMockTimers(async (delays) => {
+    const host = new TaskHost({ now: () => Date.now(), store: { pollIntervalMs: null, defaultTtlMs: null, maxTtlMs: null } });
+    const hold = gate();
+    host.tool("long", {}, async () => {
+      await hold.promise;
+      return text("x");
+    });
+    const huge = 2 ** 40;
+    const w = wire(host, {
+      tamper: async (method, params, send) => {
+        const result = await send(method, params);
+        if (result && typeof result === "object" && typeof result.taskId === "string") result.pollIntervalMs = huge;
+        return result;
+      },
+    });
+    const client = new TaskClient({ request: w.request, protocolVersion: V26 });
+    const call = client.callTool("long", {});
+    call.catch(() => {});
+    await flush();
+    assert.equal(w.count("tools/call"), 1);
+    const before = delays.length;
+    await tickMs(2_000); // two seconds of 1 ms steps
+    const wakeUps = delays.length - before;
+    assert.ok(wakeUps <= 2, `${wakeUps} timers armed in 2 s (a storm is one per ms)`);
+    assert.ok(delays.every((d) => d <= MAX_TIMER_MS), `delays: ${delays.filter((d) => d > MAX_TIMER_MS)}`);
+    assert.equal(w.count("tasks/get"), 0, "not polled before its interval");
+    // A clamped timer that fires early is re-armed, not taken as the wake-up.
+    const armed = delays.length;
+    mock.timers.tick(MAX_TIMER_MS);
+    await flush();
+    assert.ok(delays.length > armed, "re-armed after 2^31-1 ms");
+    assert.equal(w.count("tasks/get"), 0, "still not due");
+    assert.ok(delays.every((d) => d <= MAX_TIMER_MS));
+    await client.close();
+    hold.open();
+    await host.close();
+  });
+});
+
+test("item 11: a retryAfterMs of 2^31 ms or more on a failed tasks/get gives no wake-up storm either", async () => {
+  await withMockTimers(async (delays) => {
+    const host = new TaskHost({ now: () => Date.now(), store: { pollIntervalMs: 1000, defaultTtlMs: null, maxTtlMs: null } });
+    const hold = gate();
+    host.tool("long", {}, async () => {
+      await hold.promise;
+      return text("x");
+    });
+    const w = wire(host, {
+      tamper: (method, params, send) => {
+        if (method === "tasks/get") return Promise.reject(Object.assign(new Error("busy"), { retryAfterMs: 2 ** 31 + 5 }));
+        return send(method, params);
+      },
+    });
+    const client = new TaskClient({ request: w.request, protocolVersion: V26 });
+    const call = client.callTool("long", {});
+    call.catch(() => {});
+    await flush();
+    await tickMs(1_100); // the first poll is due after 1 s; it fails with the huge hint
+    assert.equal(w.count("tasks/get"), 1);
+    const before = delays.length;
+    await tickMs(2_000);
+    assert.ok(delays.length - before <= 2, `${delays.length - before} timers armed in 2 s`);
+    assert.equal(w.count("tasks/get"), 1, "not polled again before the hint");
+    assert.ok(delays.every((d) => d <= MAX_TIMER_MS));
+    await client.close();
+    hold.open();
+    await host.close();
+  });
+});
