@@ -511,21 +511,37 @@ class TaskClient {
    * @returns {TaskClient}
    */
   static restore(state, options) {
-    const s = typeof state === "string" ? JSON.parse(state) : state;
-    if (!isObject(s) || s.format !== "mcp-tasks-wasm/client/1" || !Array.isArray(s.tasks)) {
-      throw new TypeError("TaskClient.restore: not a state from serialize()");
+    /** @type {unknown} */
+    let s = state;
+    if (typeof state === "string") {
+      try {
+        s = JSON.parse(state);
+      } catch (e) {
+        throw new TypeError(`TaskClient.restore: the state is not JSON (${e instanceof Error ? e.message : String(e)})`);
+      }
     }
-    const client = new TaskClient({
-      ...options,
-      protocolVersion: /** @type {ProtocolVersion} */ (s.protocolVersion),
-      server: typeof s.server === "string" ? s.server : options.server,
-    });
-    client.scheduler = TaskScheduler.restore(/** @type {JsonObject} */ (s.scheduler));
-    for (const t of s.tasks) {
-      if (!isObject(t) || typeof t.taskId !== "string") continue;
-      const handle = new Handle(t.taskId, t.version === V25 ? V25 : V26);
-      if (typeof t.createdAt === "string") handle.createdAt = t.createdAt;
-      for (const k of Array.isArray(t.answered) ? t.answered : []) if (typeof k === "string") handle.answered.add(k);
+    // Everything is checked before anything is built: a state that does not add up is refused
+    // with the field it names, and no polling starts.
+    const checked = checkClientState(s);
+    /** @type {TaskScheduler} */
+    let scheduler;
+    try {
+      scheduler = TaskScheduler.restore(checked.scheduler);
+    } catch (e) {
+      throw new TypeError(`TaskClient.restore: scheduler: ${e instanceof Error ? e.message : isObject(e) ? String(e.message) : String(e)}`);
+    }
+    for (const t of checked.tasks) {
+      if (scheduler.info(t.taskId) === null) {
+        throw new TypeError(`TaskClient.restore: tasks: task ${JSON.stringify(t.taskId)} is not in the scheduler's state`);
+      }
+    }
+    const client = new TaskClient({ ...options, protocolVersion: checked.protocolVersion, server: checked.server ?? options.server });
+    client.scheduler.free();
+    client.scheduler = scheduler;
+    for (const t of checked.tasks) {
+      const handle = new Handle(t.taskId, t.version);
+      handle.createdAt = t.createdAt;
+      for (const k of t.answered) handle.answered.add(k);
       client.tasks.set(t.taskId, handle);
     }
     return client;
@@ -1049,6 +1065,91 @@ class TaskClient {
   }
 }
 
+/** The latest instant a JS `Date` holds (ms): a later time in a state is no time. */
+const MAX_DATE_MS = 8.64e15;
+/** The fields of a scheduler row after its key (`mcp-tasks-wasm/scheduler/1`, src/schedule/state.rs). */
+const ROW_FIELDS = ["server", "version", "status", "phase", "dueAt", "seq", "held", "lastUpdatedAt", "expiresAt", "deadline", "intervalMs", "errors", "unchanged"];
+/** Row fields that are instants (Unix ms) or `null`. */
+const ROW_TIMES = ["dueAt", "lastUpdatedAt", "expiresAt", "deadline"];
+/** A finished row (phase 2): the scheduler no longer polls it. */
+const PHASE_FINISHED = 2;
+
+/**
+ * Checks a state from `serialize()` before `restore` builds anything; throws a TypeError naming
+ * the field that does not add up: the format, the version, each task (a non-empty string id,
+ * once; its version; `createdAt`; `answered`), and the scheduler's rows of the listed tasks (a
+ * listed task must not be finished there; every number a safe integer, every time one a `Date`
+ * holds). The scheduler's own restore checks the rest.
+ * @param {unknown} s
+ * @returns {{ protocolVersion: ProtocolVersion, server: string | undefined, scheduler: JsonObject, tasks: { taskId: string, version: ProtocolVersion, createdAt: string | null, answered: string[] }[] }}
+ */
+function checkClientState(s) {
+  /** @param {string} field @param {string} why @returns {never} */
+  const fail = (field, why) => {
+    throw new TypeError(`TaskClient.restore: ${field} ${why}`);
+  };
+  if (!isObject(s)) fail("the state", "is not an object from serialize()");
+  if (s.format !== "mcp-tasks-wasm/client/1") fail("format", `is ${JSON.stringify(s.format)}, not "mcp-tasks-wasm/client/1"`);
+  if (s.protocolVersion !== V25 && s.protocolVersion !== V26) fail("protocolVersion", `is ${JSON.stringify(s.protocolVersion)}, not ${V25} or ${V26}`);
+  if (s.server !== undefined && typeof s.server !== "string") fail("server", "is not a string");
+  if (!Array.isArray(s.tasks)) fail("tasks", "is not an array");
+  if (!isObject(s.scheduler)) fail("scheduler", "is not an object");
+  const rows = s.scheduler.tasks;
+  if (!Array.isArray(rows)) fail("scheduler.tasks", "is not an array");
+  const clock = s.scheduler.clock;
+  if (!Number.isSafeInteger(clock) || /** @type {number} */ (clock) < 0 || /** @type {number} */ (clock) > MAX_DATE_MS) {
+    fail("scheduler.clock", `is ${JSON.stringify(clock)}, not a time in ms`);
+  }
+  /** @type {Map<string, unknown[]>} */
+  const rowOf = new Map();
+  rows.forEach((row, i) => {
+    if (!Array.isArray(row) || row.length !== ROW_FIELDS.length + 1) fail(`scheduler.tasks[${i}]`, `is not [key, ${ROW_FIELDS.length} numbers]`);
+    const [key, ...values] = row;
+    if (typeof key !== "string") fail(`scheduler.tasks[${i}][0]`, "(the task id) is not a string");
+    if (rowOf.has(key)) fail(`scheduler.tasks[${i}]`, `lists task ${JSON.stringify(key)} twice`);
+    values.forEach((v, j) => {
+      const field = ROW_FIELDS[j];
+      if (v === null) return;
+      if (!Number.isSafeInteger(v) || /** @type {number} */ (v) < 0) fail(`scheduler.tasks[${i}] ${field}`, `is ${JSON.stringify(v)}, not a non-negative safe integer or null`);
+      if (ROW_TIMES.includes(field) && /** @type {number} */ (v) > MAX_DATE_MS) fail(`scheduler.tasks[${i}] ${field}`, `is ${JSON.stringify(v)}, past the latest time (${MAX_DATE_MS} ms)`);
+    });
+    rowOf.set(key, values);
+  });
+  /** @type {Set<string>} */
+  const seen = new Set();
+  const tasks = s.tasks.map((t, i) => {
+    const at = `tasks[${i}]`;
+    if (!isObject(t)) fail(at, "is not an object");
+    const taskId = t.taskId;
+    if (typeof taskId !== "string" || taskId === "") fail(`${at}.taskId`, `is ${JSON.stringify(taskId)}, not a non-empty string`);
+    if (seen.has(taskId)) fail(`${at}.taskId`, `${JSON.stringify(taskId)} appears twice`);
+    seen.add(taskId);
+    if (t.version !== V25 && t.version !== V26) fail(`${at}.version`, `is ${JSON.stringify(t.version)}, not ${V25} or ${V26}`);
+    if (t.createdAt !== null && t.createdAt !== undefined && (typeof t.createdAt !== "string" || Number.isNaN(Date.parse(t.createdAt)))) {
+      fail(`${at}.createdAt`, `is ${JSON.stringify(t.createdAt)}, not a timestamp or null`);
+    }
+    const answered = t.answered ?? [];
+    if (!Array.isArray(answered) || !answered.every((k) => typeof k === "string")) fail(`${at}.answered`, "is not an array of strings");
+    const row = rowOf.get(taskId);
+    if (row === undefined) fail(`${at}`, `(task ${JSON.stringify(taskId)}) has no row in scheduler.tasks`);
+    if (row[ROW_FIELDS.indexOf("phase")] === PHASE_FINISHED) {
+      fail(`${at}`, `(task ${JSON.stringify(taskId)}) is still followed but finished in scheduler.tasks: the state does not add up`);
+    }
+    return {
+      taskId,
+      version: /** @type {ProtocolVersion} */ (t.version),
+      createdAt: typeof t.createdAt === "string" ? t.createdAt : null,
+      answered: /** @type {string[]} */ (answered),
+    };
+  });
+  return {
+    protocolVersion: /** @type {ProtocolVersion} */ (s.protocolVersion),
+    server: typeof s.server === "string" ? s.server : undefined,
+    scheduler: s.scheduler,
+    tasks,
+  };
+}
+
 /** What the client knows of one task it follows. */
 class Handle {
   /** @param {string} taskId @param {ProtocolVersion} version */
@@ -1078,6 +1179,8 @@ class Handle {
       this.resolve = resolve;
       this.reject = reject;
     });
+    // A task nobody follows (restored, never `follow`ed) settles on close: no unhandled rejection.
+    this.promise.catch(() => {});
   }
 
   /** @param {unknown} outcome */

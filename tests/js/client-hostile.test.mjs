@@ -187,3 +187,77 @@ test("item 11: a retryAfterMs of 2^31 ms or more on a failed tasks/get gives no 
     await host.close();
   });
 });
+
+// ---- item 12 -----------------------------------------------------------------------------------
+
+/** A real state: a client following one running task, serialized. */
+async function realState() {
+  const host = new TaskHost();
+  const hold = gate();
+  host.tool("long", {}, async () => {
+    await hold.promise;
+    return text("x");
+  });
+  const w = wire(host);
+  const clock = virtualClock(T0);
+  const client = new TaskClient({ request: w.request, protocolVersion: V26, clock });
+  const call = client.callTool("long", {});
+  call.catch(() => {});
+  await clock.advance(1_500);
+  const state = client.serialize();
+  client.close();
+  hold.open();
+  await host.close();
+  return state;
+}
+
+test("item 12: restore refuses a state that does not add up with a TypeError naming the field, before any request", async () => {
+  const good = await realState();
+  assert.equal(good.tasks.length, 1);
+  const id = good.tasks[0].taskId;
+  const rowIndex = good.scheduler.tasks.findIndex((r) => r[0] === id);
+  assert.ok(rowIndex >= 0);
+  const tampered = (f) => {
+    const s = structuredClone(good);
+    f(s);
+    return s;
+  };
+  const cases = [
+    ["unknown format", tampered((s) => (s.format = "mcp-tasks-wasm/client/9")), /format/],
+    ["version", tampered((s) => (s.protocolVersion = "1999-01-01")), /protocolVersion/],
+    ["tasks not an array", tampered((s) => (s.tasks = {})), /tasks/],
+    ["task id a number", tampered((s) => (s.tasks[0].taskId = 42)), /tasks\[0\]\.taskId/],
+    ["task id empty", tampered((s) => (s.tasks[0].taskId = "")), /tasks\[0\]\.taskId/],
+    ["duplicate ids", tampered((s) => s.tasks.push({ ...s.tasks[0] })), /tasks\[1\]\.taskId.*twice/],
+    ["answered not strings", tampered((s) => (s.tasks[0].answered = [1])), /tasks\[0\]\.answered/],
+    ["createdAt not a time", tampered((s) => (s.tasks[0].createdAt = "yesterday")), /tasks\[0\]\.createdAt/],
+    ["row finished while listed", tampered((s) => (s.scheduler.tasks[rowIndex][4] = 2)), /finished in scheduler\.tasks/],
+    ["a due of 2^53", tampered((s) => (s.scheduler.tasks[rowIndex][5] = 2 ** 53)), /dueAt/],
+    ["a due past the last Date", tampered((s) => (s.scheduler.tasks[rowIndex][5] = 8.64e15 + 1)), /dueAt/],
+    ["a deadline of 2^60", tampered((s) => (s.scheduler.tasks[rowIndex][10] = 2 ** 60)), /deadline/],
+    ["no scheduler row", tampered((s) => s.scheduler.tasks.splice(rowIndex, 1)), /no row in scheduler\.tasks/],
+    ["scheduler row listed twice", tampered((s) => s.scheduler.tasks.push([...s.scheduler.tasks[rowIndex]])), /twice/],
+    ["scheduler clock", tampered((s) => (s.scheduler.clock = -1)), /scheduler\.clock/],
+    ["scheduler format", tampered((s) => (s.scheduler.format = "x")), /scheduler: .*format/],
+  ];
+  for (const [what, state, pattern] of cases) {
+    let requests = 0;
+    const request = async () => {
+      requests++;
+      return {};
+    };
+    for (const form of [state, JSON.stringify(state)]) {
+      assert.throws(() => TaskClient.restore(form, { request }), (e) => {
+        assert.ok(e instanceof TypeError, `${what}: ${e}`);
+        assert.match(e.message, pattern, what);
+        return true;
+      });
+    }
+    assert.equal(requests, 0, `${what}: nothing was sent`);
+  }
+  assert.throws(() => TaskClient.restore("{not json", { request: async () => ({}) }), /not JSON/);
+  // The untampered state restores and lists its task.
+  const restored = TaskClient.restore(JSON.stringify(good), { request: async () => ({}) });
+  assert.deepEqual(restored.pending(), [id]);
+  restored.close();
+});
