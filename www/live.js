@@ -190,7 +190,10 @@ async function settle(card, promise) {
     const result = await promise;
     finishCard(card, "completed", resultText(result));
   } catch (e) {
-    if (e instanceof TaskCancelledError || e?.name === "TaskCancelledError") finishCard(card, "cancelled", errorText(e));
+    // A cancel that never reached the server is not a cancelled task: the task may still run.
+    if ((e instanceof TaskCancelledError || e?.name === "TaskCancelledError") && e.delivered === false) {
+      finishCard(card, "cancel-failed", `The cancel did not reach the server: the task may still be running there. (${errorText(e)})`);
+    } else if (e instanceof TaskCancelledError || e?.name === "TaskCancelledError") finishCard(card, "cancelled", errorText(e));
     else if (e?.name === "AbortError" && !card.dataset.taskId) finishCard(card, "cancelled", "cancelled before a task existed");
     else if (e?.name === "TaskExpiredError") finishCard(card, "expired", errorText(e));
     else finishCard(card, "failed", errorText(e));
@@ -302,6 +305,9 @@ async function pump(c) {
         break; // the handler draws the form
       case "poll-error":
         logTo(card, "error", `poll error: ${errorText(ev.error)} (the next poll backs off)`);
+        break;
+      case "cancel-failed":
+        logTo(card, "cancel-failed", "cancel not delivered: the server could not be reached after retries; no longer followed");
         break;
       case "stuck":
         logTo(card, "stuck", `no change for a long time (still ${ev.status})`);

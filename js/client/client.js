@@ -106,8 +106,10 @@ import { HttpConnection } from "./http.js";
  */
 
 /**
- * One thing that happened to a task, for UIs (`client.events()`).
- * @typedef {{ type: "created" | "status" | "input-required" | "completed" | "failed" | "cancelled" | "expired" | "stuck" | "poll-error", taskId: string, status?: string, task?: JsonObject, error?: unknown }} TaskEvent
+ * One thing that happened to a task, for UIs (`client.events()`). `cancel-failed`: a cancel (the
+ * caller's signal, or an input request the client could not answer) never reached the server
+ * after every retry; the client stopped following the task, which may still be running.
+ * @typedef {{ type: "created" | "status" | "input-required" | "completed" | "failed" | "cancelled" | "cancel-failed" | "expired" | "stuck" | "poll-error", taskId: string, status?: string, task?: JsonObject, error?: unknown }} TaskEvent
  */
 
 const V25 = "2025-11-25";
@@ -124,6 +126,11 @@ const INTERNAL_ERROR = -32603;
 const TERMINAL = ["completed", "failed", "cancelled"];
 /** Pages of `tools/list` read at most (a server whose cursor never ends). */
 const MAX_TOOL_PAGES = 100;
+/**
+ * A `tasks/cancel` that fails in transport (not answered) is sent again after each of these
+ * delays, then reported as not delivered (3 tries over about 2.5 s).
+ */
+const CANCEL_RETRY_MS = [500, 2000];
 /** Scheduler events taken per `nextDue` call. */
 const DUE_BATCH = 256;
 // Validator errors the client survives (the checker still flags them; the client needs neither):
@@ -177,12 +184,27 @@ class TaskFailedError extends TaskError {
   }
 }
 
-/** The task was cancelled (by us or by the server). */
+/**
+ * The task was cancelled (by us or by the server), or we stopped following it after a cancel
+ * that never reached the server: then `delivered` is `false` (the task may still be running
+ * there; `cause` is the last transport failure) and the event was `cancel-failed`.
+ */
 class TaskCancelledError extends TaskError {
-  /** @param {string} taskId */
-  constructor(taskId) {
-    super(`task ${taskId} was cancelled`, taskId, "cancelled");
+  /** @param {string} taskId @param {{ delivered?: boolean, cause?: unknown, status?: string }} [details] */
+  constructor(taskId, details = {}) {
+    const delivered = details.delivered ?? true;
+    const why = details.cause instanceof Error ? details.cause.message : details.cause === undefined ? "" : String(details.cause);
+    super(
+      delivered
+        ? `task ${taskId} was cancelled`
+        : `task ${taskId}: the cancel was not delivered${why ? ` (${why})` : ""}; the task may still be running on the server`,
+      taskId,
+      delivered ? "cancelled" : details.status ?? "working",
+    );
     this.name = "TaskCancelledError";
+    /** Whether `tasks/cancel` reached the server (or the server itself cancelled the task). */
+    this.delivered = delivered;
+    if (details.cause !== undefined) this.cause = details.cause;
   }
 }
 
@@ -726,15 +748,46 @@ class TaskClient {
     return handle.promise;
   }
 
-  /** Sends `tasks/cancel` (never `notifications/cancelled`, §D 55, 110) and stops following. @param {Handle} handle */
+  /**
+   * Sends `tasks/cancel` (never `notifications/cancelled`, §D 55, 110) and stops following. A
+   * cancel the server answered (even with an error: a terminal or unknown task, V25 -32602) is
+   * done: `cancelled`. One that never reached it (a transport failure) is sent again after
+   * CANCEL_RETRY_MS; when every try failed the call rejects with a TaskCancelledError whose
+   * `delivered` is false and the event is `cancel-failed`, never `cancelled`.
+   * @param {Handle} handle
+   */
   async #cancel(handle) {
     if (handle.done) return;
-    try {
-      await this.#send("tasks/cancel", { taskId: handle.taskId });
-    } catch {
-      // A terminal or unknown task (V25 -32602): nothing to cancel any more.
+    const failure = await this.#deliverCancel(handle);
+    if (handle.done) return; // it ended some other way while we were trying
+    if (failure === null) {
+      this.#finish(handle, new TaskCancelledError(handle.taskId), { type: "cancelled", taskId: handle.taskId });
+      return;
     }
-    this.#finish(handle, new TaskCancelledError(handle.taskId), { type: "cancelled", taskId: handle.taskId });
+    const error = new TaskCancelledError(handle.taskId, { delivered: false, cause: failure.error, status: handle.status });
+    this.#finish(handle, error, { type: "cancel-failed", taskId: handle.taskId, status: handle.status, error });
+  }
+
+  /**
+   * Sends `tasks/cancel` until the server answers it (a result or a JSON-RPC error) or every
+   * try of CANCEL_RETRY_MS failed in transport: `null` when delivered, else the last failure.
+   * @param {Handle} handle @returns {Promise<{ error: unknown } | null>}
+   */
+  async #deliverCancel(handle) {
+    /** @type {unknown} */
+    let last;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.#send("tasks/cancel", { taskId: handle.taskId });
+        return null;
+      } catch (e) {
+        // The server answered (an error, or an answer the validator refused): it got the cancel.
+        if (isRpcError(e) || e instanceof ProtocolError) return null;
+        last = e;
+      }
+      if (attempt >= CANCEL_RETRY_MS.length || this.closed || handle.done) return { error: last };
+      await this.clock.sleep(CANCEL_RETRY_MS[attempt], new AbortController().signal);
+    }
   }
 
   /** Starts the polling loop if it is not running, or wakes it. */
@@ -1028,12 +1081,10 @@ class TaskClient {
   async #abandon(handle, reason) {
     if (handle.done) return;
     const error = reason instanceof Error ? reason : new Error(String(reason));
-    try {
-      await this.#send("tasks/cancel", { taskId: handle.taskId });
-    } catch {
-      // already terminal or gone: nothing to cancel
-    }
-    this.#finish(handle, error, { type: "cancelled", taskId: handle.taskId, status: handle.status, error });
+    const failure = await this.#deliverCancel(handle);
+    // Not delivered: the task may still run (and wait) on the server; say so, never "cancelled".
+    const type = failure === null ? "cancelled" : "cancel-failed";
+    this.#finish(handle, error, { type, taskId: handle.taskId, status: handle.status, error });
   }
 
   /** Runs the handler of every input request. @param {JsonObject} requests @returns {Promise<JsonObject>} */

@@ -2,7 +2,7 @@
 // driven by playwright-core) against examples/conformance-server.mjs started here on its own port
 // (cross-origin: the page is served by scripts/serve.mjs on another one). Lists the tools, calls
 // slow_compute (working, then completed with its result), answers confirm_delete's input request
-// with the form, cancels a long call, reloads the page in the middle of a task and sees it resumed
+// with the form, cancels a long call (and one whose cancel cannot reach the server), reloads the page in the middle of a task and sees it resumed
 // and completed. Also: labels, keyboard, 390 px without overflow, no page errors, no node:
 // imports. WRITE_SCREENSHOTS=1 rewrites docs/inspector-live.png. Needs pkg/ built.
 import { describe, test, before, after } from "node:test";
@@ -116,6 +116,38 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
     await c.locator("button.cancel").click();
     await waitStatus("slow_compute", "cancelled");
     assert.ok(await c.locator(".events li.ev-cancel").count() >= 1);
+  });
+
+  test("slow_compute 60 s: a Cancel that cannot reach the server says so (not delivered), never 'was cancelled' (issue 10 item 16)", async () => {
+    const c = await callTool("slow_compute", { seconds: 60, label: "unreachable" });
+    await page.waitForFunction(() => document.querySelector('.live-card[data-tool="slow_compute"]')?.dataset.status === "working", null, { timeout: 10_000 });
+    // The server is unreachable for tasks/cancel only (the connection is refused).
+    let refused = 0;
+    const onlyCancel = (route) => {
+      if (route.request().headers()["mcp-method"] === "tasks/cancel") {
+        refused++;
+        return route.abort("connectionrefused");
+      }
+      return route.continue();
+    };
+    const consoleBefore = seen.console.length;
+    await page.route((u) => u.href === endpoint, onlyCancel);
+    try {
+      await c.locator("button.cancel").click();
+      await waitStatus("slow_compute", "cancel-failed");
+    } finally {
+      await page.unroute((u) => u.href === endpoint, onlyCancel);
+    }
+    assert.equal(refused, 3, "the cancel was tried 3 times");
+    // The browser logs each refused connection: those (and only those) are expected here.
+    const logged = seen.console.splice(consoleBefore);
+    assert.equal(logged.filter((m) => /ERR_CONNECTION_REFUSED/.test(m)).length, refused);
+    seen.console.push(...logged.filter((m) => !/ERR_CONNECTION_REFUSED/.test(m)));
+    const outcome = await c.locator(".outcome").textContent();
+    assert.match(outcome, /did not reach the server/);
+    assert.doesNotMatch(outcome, /was cancelled/);
+    assert.ok(await c.locator(".events li.ev-cancel-failed").count() >= 1);
+    assert.doesNotMatch(await c.getAttribute("data-statuses"), /(^| )cancelled( |$)/);
   });
 
   test("slow_compute 3 s: a reload in the middle, the task is resumed and completes", async () => {

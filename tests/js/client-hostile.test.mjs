@@ -261,3 +261,68 @@ test("item 12: restore refuses a state that does not add up with a TypeError nam
   assert.deepEqual(restored.pending(), [id]);
   restored.close();
 });
+
+// ---- item 16 -----------------------------------------------------------------------------------
+
+/** A client whose `tasks/cancel` fails in transport `failures` times (then reaches the server). */
+async function cancelScenario(failures) {
+  const host = new TaskHost();
+  host.tool("wait", {}, (_args, { signal }) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))));
+  let failed = 0;
+  const w = wire(host, {
+    tamper: (method, params, send) => {
+      if (method === "tasks/cancel" && failed < failures) {
+        failed++;
+        return Promise.reject(new TypeError("fetch failed (connection refused)"));
+      }
+      return send(method, params);
+    },
+  });
+  const clock = virtualClock(T0);
+  const client = new TaskClient({ request: w.request, protocolVersion: V26, clock });
+  const events = [];
+  (async () => {
+    for await (const e of client.events()) events.push(e.type);
+  })();
+  const ac = new AbortController();
+  const call = client.callTool("wait", {}, { signal: ac.signal });
+  call.catch(() => {});
+  await clock.advance(100);
+  ac.abort();
+  await clock.advance(10_000);
+  const outcome = await call.then(
+    () => null,
+    (e) => e,
+  );
+  return { outcome, events, count: w.count, host, client };
+}
+
+test("item 16: a cancel that never reaches the server is retried, then reported as not delivered: TaskCancelledError delivered false, event cancel-failed, never cancelled", async () => {
+  const { outcome, events, count, host, client } = await cancelScenario(Infinity);
+  assert.ok(outcome instanceof TaskCancelledError, String(outcome));
+  assert.equal(outcome.delivered, false);
+  assert.match(outcome.message, /not delivered/);
+  assert.doesNotMatch(outcome.message, /was cancelled/);
+  assert.match(String(outcome.cause?.message), /connection refused/);
+  assert.equal(count("tasks/cancel"), 3, "sent 3 times (2 retries)");
+  assert.ok(events.includes("cancel-failed"), events.join(", "));
+  assert.equal(events.includes("cancelled"), false, events.join(", "));
+  // The task really is still running on the server.
+  assert.equal(host.running.size, 1);
+  client.close();
+  await host.close();
+});
+
+test("item 16: a cancel that fails once and then reaches the server is delivered: cancelled", async () => {
+  const { outcome, events, count, host, client } = await cancelScenario(1);
+  assert.ok(outcome instanceof TaskCancelledError);
+  assert.equal(outcome.delivered, true);
+  assert.match(outcome.message, /was cancelled/);
+  assert.equal(count("tasks/cancel"), 2);
+  assert.ok(events.includes("cancelled"));
+  assert.equal(events.includes("cancel-failed"), false);
+  await host.idle();
+  assert.equal(host.running.size, 0, "the work was aborted on the server");
+  client.close();
+  await host.close();
+});
