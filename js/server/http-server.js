@@ -196,7 +196,7 @@ class SseStream {
           this.closed = true;
           this.#stopTimer();
         }
-      }, keepAliveMs);
+      }, Math.min(keepAliveMs, 2 ** 31 - 1)); // a longer delay would fire every 1 ms
     }
   }
 

@@ -176,3 +176,31 @@ test("item 2: the default McpHttpServer cap is 10,000", async () => {
   assert.equal(app.host.maxLiveTasksWithoutSession, 10_000);
   await app.close();
 });
+
+test("item 11: a keepAliveMs of 2^40 never reaches setInterval above 2^31-1 ms (it would fire every 1 ms)", async () => {
+  const app = new McpHttpServer({ name: "ka", version: "1", keepAliveMs: 2 ** 40 });
+  const fetchFn = (request) => app.fetch(request);
+  const real = globalThis.setInterval;
+  const delays = [];
+  globalThis.setInterval = (fn, ms, ...rest) => {
+    delays.push(ms);
+    return real(fn, ms, ...rest);
+  };
+  try {
+    const init = await send(
+      { jsonrpc: "2.0", id: nextId++, method: "initialize", params: { protocolVersion: V25, capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+      {},
+      "http://127.0.0.1/mcp",
+      fetchFn,
+    );
+    const session = init.headers.get("mcp-session-id");
+    const stream = await app.fetch(new Request("http://127.0.0.1/mcp", { method: "GET", headers: { Accept: "text/event-stream", "Mcp-Session-Id": session, "MCP-Protocol-Version": V25 } }));
+    assert.equal(stream.status, 200);
+    assert.equal(delays.length, 1, "the GET stream armed its keepalive");
+    assert.ok(delays[0] <= 2 ** 31 - 1, `keepalive delay ${delays[0]}`);
+    await stream.body.cancel();
+  } finally {
+    globalThis.setInterval = real;
+    await app.close();
+  }
+});
