@@ -135,6 +135,7 @@ fn config() -> StoreConfig {
         share_across_sessions: false,
         page_size: 2,
         record_changes: true,
+        ..StoreConfig::default()
     }
 }
 

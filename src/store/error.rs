@@ -54,6 +54,14 @@ pub enum StoreError {
     /// The creation sequence reached 2^53 − 1 (the largest integer snapshots carry exactly):
     /// no task can be created. -32603.
     SequenceExhausted,
+    /// An argument of the JS bindings (a request, a result, an id…) larger than the configured
+    /// `option` (`maxRequestBytes`, or `maxSnapshotBytes` for a snapshot): `limit` bytes of
+    /// UTF-8. Refused before it was copied into wasm memory. -32602.
+    TooLarge {
+        argument: String,
+        option: &'static str,
+        limit: u64,
+    },
 }
 
 impl From<super::random::RandomUnavailable> for StoreError {
@@ -68,7 +76,8 @@ impl StoreError {
         match self {
             StoreError::NotFound
             | StoreError::InvalidCursor
-            | StoreError::AlreadyTerminal { .. } => INVALID_PARAMS,
+            | StoreError::AlreadyTerminal { .. }
+            | StoreError::TooLarge { .. } => INVALID_PARAMS,
             StoreError::SessionCapReached { .. } => TASK_LIMIT_CODE,
             StoreError::InvalidTransition { .. }
             | StoreError::InputKeyReused { .. }
@@ -82,10 +91,15 @@ impl StoreError {
         }
     }
 
-    /// The JSON-RPC error object (`data` is set for the session cap only).
+    /// The JSON-RPC error object (`data` is set for the session cap and `TooLarge` only).
     pub fn to_jsonrpc(&self) -> JsonRpcError {
         let data = match self {
             StoreError::SessionCapReached { limit } => Some(serde_json::json!({ "limit": limit })),
+            StoreError::TooLarge { option, limit, .. } => {
+                let mut data = serde_json::Map::new();
+                data.insert((*option).to_string(), serde_json::Value::from(*limit));
+                Some(serde_json::Value::Object(data))
+            }
             _ => None,
         };
         JsonRpcError {
@@ -134,6 +148,14 @@ impl fmt::Display for StoreError {
             StoreError::SequenceExhausted => {
                 f.write_str("The task sequence is exhausted (2^53 - 1 tasks were created)")
             }
+            StoreError::TooLarge {
+                argument,
+                option,
+                limit,
+            } => write!(
+                f,
+                "`{argument}` is larger than {option} ({limit} bytes of UTF-8)"
+            ),
         }
     }
 }
@@ -159,5 +181,17 @@ mod tests {
         let e = StoreError::SessionCapReached { limit: 3 }.to_jsonrpc();
         assert_eq!(e.code, TASK_LIMIT_CODE);
         assert_eq!(e.data, Some(serde_json::json!({"limit": 3})));
+        let e = StoreError::TooLarge {
+            argument: "result".into(),
+            option: "maxRequestBytes",
+            limit: 1024,
+        }
+        .to_jsonrpc();
+        assert_eq!(e.code, -32602);
+        assert_eq!(
+            e.message,
+            "`result` is larger than maxRequestBytes (1024 bytes of UTF-8)"
+        );
+        assert_eq!(e.data, Some(serde_json::json!({"maxRequestBytes": 1024})));
     }
 }

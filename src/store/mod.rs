@@ -79,7 +79,10 @@ pub mod storage;
 pub mod contract;
 
 pub use error::StoreError;
-pub use ops::{Cancelled, Change, DeleteReason, InputTaken, ListPage, NewTask, Store, StoreConfig};
+pub use ops::{
+    Cancelled, Change, DeleteReason, InputTaken, ListPage, NewTask, Store, StoreConfig,
+    DEFAULT_MAX_REQUEST_BYTES,
+};
 pub use random::{DeterministicRandom, RandomSource};
 pub use record::{InputEntry, InputState, Inputs, TaskRecord, TaskState};
 pub use rules::Caller;

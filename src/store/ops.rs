@@ -46,7 +46,15 @@ pub struct StoreConfig {
     /// Record a [`Change`] for every write, for [`Store::take_changes`]. Off by default so a
     /// host that never drains them does not accumulate memory.
     pub record_changes: bool,
+    /// The largest argument the JS bindings accept, in bytes of UTF-8 (a request to
+    /// `TaskServer.handle`, a result, a status message, an id…), checked before the argument is
+    /// copied into wasm memory; `None` = no limit. Default [`DEFAULT_MAX_REQUEST_BYTES`]. The
+    /// core itself takes parsed values and does not read it.
+    pub max_request_bytes: Option<u64>,
 }
+
+/// The default [`StoreConfig::max_request_bytes`]: 16 MiB, as `validateMessage`'s `maxBytes`.
+pub const DEFAULT_MAX_REQUEST_BYTES: u64 = 16 * 1024 * 1024;
 
 impl StoreConfig {
     /// The JSON snapshots hold (the serde form: camelCase, `null` = unlimited / no cap).
@@ -67,6 +75,7 @@ impl StoreConfig {
         );
         o.insert("pageSize".into(), Value::from(self.page_size));
         o.insert("recordChanges".into(), Value::Bool(self.record_changes));
+        o.insert("maxRequestBytes".into(), opt(self.max_request_bytes));
         o
     }
 
@@ -115,6 +124,7 @@ impl StoreConfig {
             share_across_sessions: flag("shareAcrossSessions", d.share_across_sessions)?,
             page_size,
             record_changes: flag("recordChanges", d.record_changes)?,
+            max_request_bytes: opt("maxRequestBytes", d.max_request_bytes)?,
         })
     }
 }
@@ -129,6 +139,7 @@ impl Default for StoreConfig {
             share_across_sessions: false,
             page_size: 50,
             record_changes: false,
+            max_request_bytes: Some(DEFAULT_MAX_REQUEST_BYTES),
         }
     }
 }

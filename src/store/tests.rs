@@ -950,7 +950,7 @@ fn restore_rejects_bad_snapshots() {
     }
     assert!(restore(good.clone()).is_none());
     // Config members left out take their defaults; null clears an optional one.
-    let mut v = good;
+    let mut v = good.clone();
     v["config"] = json!({"maxTtlMs": null});
     let r = Store::restore(v, DeterministicRandom::new(1)).unwrap();
     assert_eq!(
@@ -960,6 +960,27 @@ fn restore_rejects_bad_snapshots() {
             ..StoreConfig::default()
         }
     );
+    // maxRequestBytes (read by the JS bindings) round-trips; null is no limit.
+    assert_eq!(
+        StoreConfig::default().max_request_bytes,
+        Some(16 * 1024 * 1024)
+    );
+    for limit in [Some(1024), None] {
+        let config = StoreConfig {
+            max_request_bytes: limit,
+            ..StoreConfig::default()
+        };
+        assert_eq!(
+            StoreConfig::from_json(&Value::Object(config.to_json())),
+            Ok(config)
+        );
+    }
+    let mut v = good;
+    v["config"]["maxRequestBytes"] = json!(-1);
+    assert!(matches!(
+        restore(v),
+        Some(StoreError::InvalidSnapshot { .. })
+    ));
 }
 
 /// A source that fails after `ok` draws.

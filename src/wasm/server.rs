@@ -23,11 +23,12 @@ use crate::store::{Caller, MemoryStorage};
 use super::input::{date_now, read_limit, read_now};
 use super::random::CryptoRandom;
 use super::store::{
-    answer, as_u64, bad, changes_to_js, read_id, read_json, read_message, read_object,
-    read_options, read_status, restore_store, store_error, task, Members, StoreTask,
-    TaskStoreOptions,
+    answer, as_u64, bad, changes_to_js, read_id, read_json, read_json_within, read_message,
+    read_object, read_options, read_status, request_limit, restore_store, store_error, task,
+    too_large, within, Members, RestoreOptions, StoreTask, TaskStoreOptions, Unread,
 };
 use crate::store::record::error_from_json;
+use crate::store::{StoreError, DEFAULT_MAX_REQUEST_BYTES};
 
 // ---- argument types (generated into the .d.ts; read member by member) -------------------------
 
@@ -166,19 +167,42 @@ pub enum FinishOutcome {
 
 // ---- reading arguments -------------------------------------------------------------------------
 
-fn read_request(request: &JsValue) -> Result<Value, JsValue> {
+/// A request: `Ok(Err(response))` when it is larger than `max` bytes (refused before any copy
+/// into wasm memory), where `response` is the JSON-RPC error -32600 to send (id `null`: the id
+/// of a request that was not read is unknown).
+fn read_request(request: &JsValue, max: usize) -> Result<Result<Value, Value>, JsValue> {
     if request.is_undefined() || request.is_null() {
         return Err(bad(
             "`request` must be a JSON-RPC message (an object or its JSON text)".to_string(),
         ));
     }
-    read_json(request, "request")
+    match read_json_within(request, "request", max) {
+        Ok(value) => Ok(Ok(value)),
+        Err(Unread::Bad(e)) => Err(e),
+        Err(Unread::TooLarge) => {
+            let mut error = StoreError::TooLarge {
+                argument: "request".to_string(),
+                option: "maxRequestBytes",
+                limit: max as u64,
+            }
+            .to_jsonrpc();
+            error.code = server::rpc::INVALID_REQUEST;
+            error.message = format!("Invalid Request: {}", error.message);
+            Ok(Err(server::rpc::failure(None, &error)))
+        }
+    }
 }
 
-fn read_server_context(ctx: JsValue) -> Result<(RequestContext, u64), JsValue> {
+/// A request that must be read: too large throws the `TaskStoreError` (kind `too_large`).
+fn read_request_or_throw(request: &JsValue, max: usize) -> Result<Value, JsValue> {
+    read_request(request, max)?.map_err(|_| too_large("request", max))
+}
+
+fn read_server_context(ctx: JsValue, max: usize) -> Result<(RequestContext, u64), JsValue> {
     let c = Members::of(ctx, "context")?.ok_or_else(|| {
         bad("`ctx` is required: { protocolVersion, session?, declared?, now? }".to_string())
     })?;
+    within(c.raw("session")?.as_ref(), "ctx.session", max)?;
     let declared = match c.raw("declared")? {
         None => None,
         Some(d) => match Members::of(d, "context.declared")? {
@@ -231,13 +255,17 @@ fn read_support(support: &JsValue) -> Result<TaskSupport, JsValue> {
 }
 
 /// `{ result }` or `{ error: { code, message, data? } }`.
-fn read_tool_outcome(outcome: JsValue) -> Result<ToolOutcome, JsValue> {
+fn read_tool_outcome(outcome: JsValue, max: usize) -> Result<ToolOutcome, JsValue> {
     let expected = "`outcome` must be { result } or { error: { code, message, data? } }";
     let o = Members::of(outcome, "outcome")?.ok_or_else(|| bad(expected.to_string()))?;
     match (o.raw("result")?, o.raw("error")?) {
-        (Some(result), None) => Ok(ToolOutcome::Result(read_json(&result, "outcome.result")?)),
+        (Some(result), None) => Ok(ToolOutcome::Result(read_json(
+            &result,
+            "outcome.result",
+            max,
+        )?)),
         (None, Some(error)) => {
-            let error = read_object(&error, "outcome.error")?;
+            let error = read_object(&error, "outcome.error", max)?;
             let error = error_from_json(&Value::Object(error))
                 .map_err(|e| bad(format!("invalid `outcome.error`: {e}")))?;
             Ok(ToolOutcome::RpcError {
@@ -250,13 +278,16 @@ fn read_tool_outcome(outcome: JsValue) -> Result<ToolOutcome, JsValue> {
     }
 }
 
-fn read_pending(pending: JsValue) -> Result<PendingResult, JsValue> {
+fn read_pending(pending: JsValue, max: usize) -> Result<PendingResult, JsValue> {
     let p = Members::of(pending, "pending")?.ok_or_else(|| {
         bad(
             "`pending` must be the { kind: \"pending\", requestId, taskId } of `handle`"
                 .to_string(),
         )
     })?;
+    within(p.raw("requestId")?.as_ref(), "pending.requestId", max)?;
+    within(p.raw("taskId")?.as_ref(), "pending.taskId", max)?;
+    within(p.raw("session")?.as_ref(), "pending.session", max)?;
     let request_id = p
         .raw("requestId")?
         .filter(|v| {
@@ -267,7 +298,7 @@ fn read_pending(pending: JsValue) -> Result<PendingResult, JsValue> {
         .string("taskId")?
         .ok_or_else(|| p.bad("taskId", "a string"))?;
     Ok(PendingResult {
-        request_id: read_json(&request_id, "pending.requestId")?,
+        request_id: read_json(&request_id, "pending.requestId", max)?,
         task_id,
         session: p.string("session")?,
     })
@@ -335,13 +366,23 @@ impl TaskServer {
 
     /// The server a `snapshot()` describes (its store: every task, the settings and the cursor
     /// key), e.g. after a restart. Throws like `TaskStore.restore`.
+    /// `options.maxSnapshotBytes` as in `TaskStore.restore`.
     pub fn restore(
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")]
         snapshot: JsValue,
+        options: Option<Ts<RestoreOptions>>,
     ) -> Result<TaskServer, JsValue> {
         Ok(TaskServer {
-            inner: server::TaskServer::new(restore_store(&snapshot)?),
+            inner: server::TaskServer::new(restore_store(
+                &snapshot,
+                options.map_or(JsValue::UNDEFINED, JsValue::from),
+            )?),
         })
+    }
+
+    /// The largest argument accepted (`maxRequestBytes`).
+    fn max(&self) -> usize {
+        request_limit(self.inner.store().config())
     }
 
     /// The whole store as a JSON object, for `TaskServer.restore` (or `TaskStore.restore`). It
@@ -358,15 +399,26 @@ impl TaskServer {
         changes_to_js(self.inner.store_mut().take_changes())
     }
 
-    /// Answers one incoming message (an object or its JSON text).
+    /// Answers one incoming message (an object or its JSON text). A message larger than
+    /// `maxRequestBytes` is refused before it is copied into wasm memory: the response is a
+    /// JSON-RPC error -32600 with `id: null` and `data: { maxRequestBytes }`.
     #[wasm_bindgen(unchecked_return_type = "HandleOutcome")]
     pub fn handle(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] request: JsValue,
         #[wasm_bindgen(unchecked_param_type = "ServerContext")] ctx: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let request = read_request(&request)?;
-        let (ctx, now) = read_server_context(ctx)?;
+        let max = self.max();
+        let request = match read_request(&request, max)? {
+            Ok(request) => request,
+            Err(message) => {
+                return answer(&HandleOutcome::Response {
+                    message,
+                    event: None,
+                })
+            }
+        };
+        let (ctx, now) = read_server_context(ctx, max)?;
         answer(&outcome_to_js(self.inner.handle(&request, &ctx, now)))
     }
 
@@ -380,7 +432,7 @@ impl TaskServer {
         pending: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let pending = read_pending(pending)?;
+        let pending = read_pending(pending, self.max())?;
         let now = read_now(now)?;
         match self.inner.settle(&pending, now) {
             Some(message) => answer(&message),
@@ -403,8 +455,12 @@ impl TaskServer {
         )]
         task_support: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let request = read_request(&request)?;
-        let (ctx, now) = read_server_context(ctx)?;
+        let max = self.max();
+        let request = match read_request(&request, max)? {
+            Ok(request) => request,
+            Err(response) => return answer(&ToolCallStart::Reject { response }),
+        };
+        let (ctx, now) = read_server_context(ctx, max)?;
         let support = read_support(&task_support)?;
         let decision = self.inner.begin_tool_call(&request, &ctx, support, now);
         answer(&match decision {
@@ -432,8 +488,12 @@ impl TaskServer {
         )]
         task_support: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let request = read_request(&request)?;
-        let (ctx, _) = read_server_context(ctx)?;
+        let max = self.max();
+        let request = match read_request(&request, max)? {
+            Ok(request) => request,
+            Err(response) => return answer(&ToolCallPlanned::Reject { response }),
+        };
+        let (ctx, _) = read_server_context(ctx, max)?;
         let support = read_support(&task_support)?;
         answer(&match self.inner.plan_tool_call(&request, &ctx, support) {
             ToolCallPlan::Sync => ToolCallPlanned::Sync,
@@ -456,8 +516,9 @@ impl TaskServer {
         outcome: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let task_id = read_id(&task_id)?;
-        let outcome = read_tool_outcome(outcome)?;
+        let max = self.max();
+        let task_id = read_id(&task_id, max)?;
+        let outcome = read_tool_outcome(outcome, max)?;
         let now = read_now(now)?;
         let finished = self
             .inner
@@ -485,9 +546,10 @@ impl TaskServer {
         )]
         outcome: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let request = read_request(&request)?;
-        let (ctx, _) = read_server_context(ctx)?;
-        let outcome = read_tool_outcome(outcome)?;
+        let max = self.max();
+        let request = read_request_or_throw(&request, max)?;
+        let (ctx, _) = read_server_context(ctx, max)?;
+        let outcome = read_tool_outcome(outcome, max)?;
         answer(&server::sync_tool_response(&request, &ctx, outcome))
     }
 
@@ -499,7 +561,8 @@ impl TaskServer {
         #[wasm_bindgen(js_name = "taskId", unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let task_id = read_id(&task_id)?;
+        let max = self.max();
+        let task_id = read_id(&task_id, max)?;
         let now = read_now(now)?;
         let record = self
             .inner
@@ -519,9 +582,10 @@ impl TaskServer {
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let task_id = read_id(&task_id)?;
+        let max = self.max();
+        let task_id = read_id(&task_id, max)?;
         let status = read_status(status)?;
-        let message = read_message(message)?;
+        let message = read_message(message, max)?;
         let now = read_now(now)?;
         let record = self
             .inner
@@ -534,14 +598,16 @@ impl TaskServer {
     /// §D 98: throws a `TaskStoreError` (code -32603, kind `invalid_input_request`) unless every
     /// input request (key → `{ method, params }`) needs only client capabilities that `request`
     /// (the V26 `tools/call` that created the task) declared in its own `_meta`: elicitation,
-    /// sampling, roots. Call it before `raiseInput` (TaskHost does).
+    /// sampling, roots. Call it before `raiseInput` (TaskHost does). Either argument larger than
+    /// the default `maxRequestBytes` (16 MiB) throws a `TaskStoreError` (kind `too_large`).
     #[wasm_bindgen(js_name = checkInputRequests)]
     pub fn check_input_requests(
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] request: JsValue,
         #[wasm_bindgen(js_name = "inputRequests")] input_requests: Ts<V26InputRequests>,
     ) -> Result<(), JsValue> {
-        let request = read_request(&request)?;
-        let input_requests = read_object(&input_requests.into(), "inputRequests")?;
+        let max = usize::try_from(DEFAULT_MAX_REQUEST_BYTES).unwrap_or(usize::MAX);
+        let request = read_request_or_throw(&request, max)?;
+        let input_requests = read_object(&input_requests.into(), "inputRequests", max)?;
         server::check_input_capabilities(&request, &input_requests).map_err(|e| store_error(&e))
     }
 
@@ -555,9 +621,10 @@ impl TaskServer {
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let task_id = read_id(&task_id)?;
-        let requests: JsonObject = read_object(&input_requests.into(), "inputRequests")?;
-        let message = read_message(message)?;
+        let max = self.max();
+        let task_id = read_id(&task_id, max)?;
+        let requests: JsonObject = read_object(&input_requests.into(), "inputRequests", max)?;
+        let message = read_message(message, max)?;
         let now = read_now(now)?;
         let record = self
             .inner

@@ -56,7 +56,32 @@ pub struct TaskStoreOptions {
     /// Record every write for `takeChanges()` (default `false`).
     #[tsify(optional)]
     pub record_changes: Option<bool>,
+    /// The largest argument accepted, in bytes of UTF-8 (default 16 777 216 = 16 MiB); `null` =
+    /// no limit. Every argument is measured before it is copied into wasm memory (a string of
+    /// more UTF-16 units than this is refused at once; an object by its JSON text): a request
+    /// to `handle`, a result, input requests or responses, an error, an id, a status message,
+    /// a session, a cursor. Over it, `TaskServer.handle` answers a JSON-RPC error -32600 (and
+    /// `beginToolCall` / `planToolCall` reject with it); every other method throws a
+    /// `TaskStoreError` (code -32602, kind `too_large`) naming the argument. Kept in snapshots.
+    #[tsify(optional, type = "number | null")]
+    pub max_request_bytes: Option<Option<u64>>,
 }
+
+/// The second, optional argument of `TaskStore.restore` and `TaskServer.restore`.
+#[derive(Debug, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct RestoreOptions {
+    /// The largest snapshot accepted, in bytes of UTF-8 of its JSON text (default 268 435 456 =
+    /// 256 MiB); `null` = no limit. Measured before it is copied into wasm memory; over it
+    /// `restore` throws a `TaskStoreError` (kind `too_large`) naming `snapshot`. A snapshot is
+    /// the host's own data, so the default is well above `maxRequestBytes`: a store of 10 000
+    /// tasks with 10 KB results makes a snapshot of about 100 MB.
+    #[tsify(optional, type = "number | null")]
+    pub max_snapshot_bytes: Option<Option<u64>>,
+}
+
+/// The default `RestoreOptions.maxSnapshotBytes`: 256 MiB.
+pub const DEFAULT_MAX_SNAPSHOT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Who calls and when: the last, optional argument of every task operation.
 #[derive(Debug, Default, Tsify)]
@@ -274,13 +299,17 @@ pub enum TaskStoreErrorKind {
     InvalidSnapshot,
     RandomUnavailable,
     SequenceExhausted,
+    /// An argument larger than `maxRequestBytes` (or a snapshot larger than
+    /// `maxSnapshotBytes`), refused before it was copied into wasm memory.
+    TooLarge,
 }
 
 /// The members of the `Error` a store operation throws (`error.name === "TaskStoreError"`):
 /// `{ code, message, data? }` is the JSON-RPC error to answer the request with.
 #[derive(Debug, Serialize, Tsify)]
 pub struct TaskStoreError {
-    /// The JSON-RPC error code: -32602 (not found, invalid cursor, already terminal), -32010
+    /// The JSON-RPC error code: -32602 (not found, invalid cursor, already terminal, too large;
+    /// `data: { maxRequestBytes }` for the latter), -32010
     /// (session cap), -32603 (host bugs, conflicts, invalid snapshots).
     pub code: i64,
     pub message: String,
@@ -311,6 +340,7 @@ pub(super) fn store_error(e: &StoreError) -> JsValue {
             StoreError::InvalidSnapshot { .. } => TaskStoreErrorKind::InvalidSnapshot,
             StoreError::RandomUnavailable { .. } => TaskStoreErrorKind::RandomUnavailable,
             StoreError::SequenceExhausted => TaskStoreErrorKind::SequenceExhausted,
+            StoreError::TooLarge { .. } => TaskStoreErrorKind::TooLarge,
         },
     };
     let error = js_sys::Error::new(&info.message);
@@ -350,7 +380,21 @@ pub(super) fn read_options(options: JsValue) -> Result<TaskStoreOptions, JsValue
         page_size: o.count("pageSize")?,
         share_across_sessions: o.boolean("shareAcrossSessions")?,
         record_changes: o.boolean("recordChanges")?,
+        max_request_bytes: o.nullable(
+            "maxRequestBytes",
+            "a non-negative integer (bytes of UTF-8) or null",
+            as_u64,
+        )?,
     })
+}
+
+/// The largest argument `config` accepts, in bytes (`usize::MAX`: no limit).
+pub(super) fn request_limit(config: &StoreConfig) -> usize {
+    bytes_limit(config.max_request_bytes)
+}
+
+fn bytes_limit(limit: Option<u64>) -> usize {
+    limit.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 impl TaskStoreOptions {
@@ -368,6 +412,7 @@ impl TaskStoreOptions {
                 .unwrap_or(d.share_across_sessions),
             page_size: self.page_size.unwrap_or(d.page_size),
             record_changes: self.record_changes.unwrap_or(d.record_changes),
+            max_request_bytes: self.max_request_bytes.unwrap_or(d.max_request_bytes),
         }
     }
 }
@@ -375,10 +420,11 @@ impl TaskStoreOptions {
 /// The optional context argument.
 type Ctx = Option<Ts<TaskContext>>;
 
-fn read_context(ctx: Ctx) -> Result<TaskContext, JsValue> {
+fn read_context(ctx: Ctx, max: usize) -> Result<TaskContext, JsValue> {
     let Some(c) = Members::of(ctx.map_or(JsValue::UNDEFINED, JsValue::from), "context")? else {
         return Ok(TaskContext::default());
     };
+    within(c.raw("session")?.as_ref(), "context.session", max)?;
     let context = TaskContext {
         session: c.string("session")?,
         host: c.boolean("host")?,
@@ -406,9 +452,14 @@ impl TaskContext {
     }
 }
 
-fn read_create(params: JsValue) -> Result<CreateTaskParams, JsValue> {
+fn read_create(params: JsValue, max: usize) -> Result<CreateTaskParams, JsValue> {
     let p = Members::of(params, "params")?
         .ok_or_else(|| bad("`params` is required: { protocolVersion, ttl? }".to_string()))?;
+    within(
+        p.raw("statusMessage")?.as_ref(),
+        "params.statusMessage",
+        max,
+    )?;
     let protocol_version = p
         .opt("protocolVersion", "\"2025-11-25\" or \"2026-07-28\"", |v| {
             v.as_string().as_deref().and_then(ProtocolVersion::parse)
@@ -425,7 +476,7 @@ fn read_create(params: JsValue) -> Result<CreateTaskParams, JsValue> {
 /// The optional `list` page argument.
 type Page = Option<Ts<ListParams>>;
 
-fn read_list(params: Page) -> Result<ListParams, JsValue> {
+fn read_list(params: Page, max: usize) -> Result<ListParams, JsValue> {
     let Some(p) = Members::of(
         params.map_or(JsValue::UNDEFINED, JsValue::from),
         "list params",
@@ -433,21 +484,46 @@ fn read_list(params: Page) -> Result<ListParams, JsValue> {
     else {
         return Ok(ListParams::default());
     };
+    within(p.raw("cursor")?.as_ref(), "page.cursor", max)?;
     Ok(ListParams {
         cursor: p.string("cursor")?,
         limit: p.count("limit")?,
     })
 }
 
-pub(super) fn read_id(id: &JsValue) -> Result<String, JsValue> {
+/// A string argument of more UTF-16 units than `max` bytes is too large: refused before it is
+/// copied (every unit is at least one byte of UTF-8). Anything else passes (its reader checks
+/// its type).
+pub(super) fn within(value: Option<&JsValue>, what: &str, max: usize) -> Result<(), JsValue> {
+    match value.and_then(|v| v.dyn_ref::<js_sys::JsString>()) {
+        Some(s) if s.length() as usize > max => Err(too_large(what, max)),
+        _ => Ok(()),
+    }
+}
+
+/// The `TaskStoreError` (kind `too_large`) of an argument over `max` bytes.
+pub(super) fn too_large(what: &str, max: usize) -> JsValue {
+    store_error(&StoreError::TooLarge {
+        argument: what.to_string(),
+        option: "maxRequestBytes",
+        limit: max as u64,
+    })
+}
+
+pub(super) fn read_id(id: &JsValue, max: usize) -> Result<String, JsValue> {
+    within(Some(id), "taskId", max)?;
     id.as_string()
         .ok_or_else(|| bad("the task id must be a string".to_string()))
 }
 
-pub(super) fn read_message(message: Option<JsValue>) -> Result<Option<String>, JsValue> {
+pub(super) fn read_message(
+    message: Option<JsValue>,
+    max: usize,
+) -> Result<Option<String>, JsValue> {
     let Some(message) = message.filter(|m| !m.is_undefined() && !m.is_null()) else {
         return Ok(None);
     };
+    within(Some(&message), "message", max)?;
     message
         .dyn_ref::<js_sys::JsString>()
         .map(|m| Some(super::input::js_text(m)))
@@ -474,10 +550,21 @@ fn read_version(version: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue
         })
 }
 
-/// A JSON value handed in by the host (or, for `restore`, JSON text). No size limit beyond
-/// serde_json's nesting limit: it is the host's own data, already parsed once.
-pub(super) fn read_json(value: &JsValue, what: &str) -> Result<Value, JsValue> {
-    js_to_json(value, usize::MAX).map_err(|report| {
+/// Why a JSON argument was not read.
+pub(super) enum Unread {
+    /// Larger than the limit (refused before any copy into wasm memory).
+    TooLarge,
+    /// Not JSON: the `TypeError` to throw.
+    Bad(JsValue),
+}
+
+/// A JSON value (or its JSON text) of at most `max` bytes of UTF-8, measured before it is
+/// copied into wasm memory.
+pub(super) fn read_json_within(value: &JsValue, what: &str, max: usize) -> Result<Value, Unread> {
+    js_to_json(value, max).map_err(|report| {
+        if report.issues.first().is_some_and(|i| i.code == "too-large") {
+            return Unread::TooLarge;
+        }
         let why = report.issues.first().map_or_else(String::new, |issue| {
             if issue.path.is_empty() {
                 issue.message.clone()
@@ -485,16 +572,25 @@ pub(super) fn read_json(value: &JsValue, what: &str) -> Result<Value, JsValue> {
                 format!("{} (at {})", issue.message, issue.path)
             }
         });
-        bad(format!("invalid `{what}`: {why}"))
+        Unread::Bad(bad(format!("invalid `{what}`: {why}")))
+    })
+}
+
+/// A JSON value handed in by the host: a `TypeError` when it is not JSON, a `TaskStoreError`
+/// (kind `too_large`) when it is larger than `max` bytes.
+pub(super) fn read_json(value: &JsValue, what: &str, max: usize) -> Result<Value, JsValue> {
+    read_json_within(value, what, max).map_err(|e| match e {
+        Unread::TooLarge => too_large(what, max),
+        Unread::Bad(e) => e,
     })
 }
 
 /// A JSON object argument (a JS object, not JSON text).
-pub(super) fn read_object(value: &JsValue, what: &str) -> Result<JsonObject, JsValue> {
+pub(super) fn read_object(value: &JsValue, what: &str, max: usize) -> Result<JsonObject, JsValue> {
     if !value.is_object() || js_sys::Array::is_array(value) {
         return Err(bad(format!("`{what}` must be an object")));
     }
-    match read_json(value, what)? {
+    match read_json(value, what, max)? {
         Value::Object(map) => Ok(map),
         _ => Err(bad(format!("`{what}` must be an object"))),
     }
@@ -524,14 +620,33 @@ pub(super) fn task(record: &TaskRecord) -> Result<JsValue, JsValue> {
 /// `TaskServer.restore`.
 pub(crate) fn restore_store(
     snapshot: &JsValue,
+    options: JsValue,
 ) -> Result<Store<MemoryStorage, CryptoRandom>, JsValue> {
     if !snapshot.is_object() && !snapshot.is_string() {
         return Err(bad(
             "`snapshot` must be an object or its JSON text".to_string()
         ));
     }
+    let max = match Members::of(options, "restore options")? {
+        None => bytes_limit(Some(DEFAULT_MAX_SNAPSHOT_BYTES)),
+        Some(o) => bytes_limit(
+            o.nullable(
+                "maxSnapshotBytes",
+                "a non-negative integer (bytes of UTF-8) or null",
+                as_u64,
+            )?
+            .unwrap_or(Some(DEFAULT_MAX_SNAPSHOT_BYTES)),
+        ),
+    };
     // Text that is not JSON is a snapshot that cannot be restored, like a malformed one.
-    let value = js_to_json(snapshot, usize::MAX).map_err(|report| {
+    let value = js_to_json(snapshot, max).map_err(|report| {
+        if report.issues.first().is_some_and(|i| i.code == "too-large") {
+            return store_error(&StoreError::TooLarge {
+                argument: "snapshot".to_string(),
+                option: "maxSnapshotBytes",
+                limit: max as u64,
+            });
+        }
         store_error(&StoreError::InvalidSnapshot {
             reason: report
                 .issues
@@ -568,13 +683,24 @@ impl TaskStore {
     /// `TaskStoreError` (code -32603, kind `invalid_snapshot`) when it cannot be restored
     /// (malformed, or text that is not JSON), a `TypeError` for anything but an object or a
     /// string.
+    ///
+    /// `options.maxSnapshotBytes` (default 256 MiB; `null`: no limit) bounds the snapshot's JSON
+    /// text, measured before it is copied into wasm memory: over it, a `TaskStoreError` (kind
+    /// `too_large`). The restored store keeps the snapshot's settings (`maxRequestBytes`
+    /// included).
     pub fn restore(
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")]
         snapshot: JsValue,
+        options: Option<Ts<RestoreOptions>>,
     ) -> Result<TaskStore, JsValue> {
         Ok(TaskStore {
-            inner: restore_store(&snapshot)?,
+            inner: restore_store(&snapshot, options.map_or(JsValue::UNDEFINED, JsValue::from))?,
         })
+    }
+
+    /// The largest argument accepted (`maxRequestBytes`).
+    fn max(&self) -> usize {
+        request_limit(self.inner.config())
     }
 
     /// Creates a task in `working`, bound to `ctx.session`. Throws code -32010 when the session
@@ -585,8 +711,9 @@ impl TaskStore {
         params: Ts<CreateTaskParams>,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
     ) -> Result<JsValue, JsValue> {
-        let params = read_create(params.into())?;
-        let ctx = read_context(ctx)?;
+        let max = self.max();
+        let params = read_create(params.into(), max)?;
+        let ctx = read_context(ctx, max)?;
         if ctx.host == Some(true) {
             return Err(bad(
                 "invalid context: `create` binds the task to `session`; `host` is not allowed"
@@ -613,8 +740,9 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
     ) -> Result<JsValue, JsValue> {
-        let id = read_id(&id)?;
-        let ctx = read_context(ctx)?;
+        let max = self.max();
+        let id = read_id(&id, max)?;
+        let ctx = read_context(ctx, max)?;
         let record = self
             .inner
             .get(ctx.caller(), &id, ctx.now_ms())
@@ -630,8 +758,9 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_optional_param_type = "ListParams | null")] page: Page,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
     ) -> Result<JsValue, JsValue> {
-        let page = read_list(page)?;
-        let ctx = read_context(ctx)?;
+        let max = self.max();
+        let page = read_list(page, max)?;
+        let ctx = read_context(ctx, max)?;
         let listed = self
             .inner
             .list(
@@ -657,10 +786,11 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
     ) -> Result<JsValue, JsValue> {
-        let id = read_id(&id)?;
+        let max = self.max();
+        let id = read_id(&id, max)?;
         let status = read_status(status)?;
-        let message = read_message(message)?;
-        let ctx = read_context(ctx)?;
+        let message = read_message(message, max)?;
+        let ctx = read_context(ctx, max)?;
         let record = self
             .inner
             .set_status(ctx.caller(), &id, status, message, ctx.now_ms())
@@ -678,10 +808,11 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
     ) -> Result<JsValue, JsValue> {
-        let id = read_id(&id)?;
-        let requests = read_object(&input_requests.into(), "inputRequests")?;
-        let message = read_message(message)?;
-        let ctx = read_context(ctx)?;
+        let max = self.max();
+        let id = read_id(&id, max)?;
+        let requests = read_object(&input_requests.into(), "inputRequests", max)?;
+        let message = read_message(message, max)?;
+        let ctx = read_context(ctx, max)?;
         let record = self
             .inner
             .raise_input(ctx.caller(), &id, requests, message, ctx.now_ms())
@@ -698,9 +829,10 @@ impl TaskStore {
         #[wasm_bindgen(js_name = "inputResponses")] input_responses: Ts<V26InputResponses>,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
     ) -> Result<JsValue, JsValue> {
-        let id = read_id(&id)?;
-        let responses = read_object(&input_responses.into(), "inputResponses")?;
-        let ctx = read_context(ctx)?;
+        let max = self.max();
+        let id = read_id(&id, max)?;
+        let responses = read_object(&input_responses.into(), "inputResponses", max)?;
+        let ctx = read_context(ctx, max)?;
         let taken = self
             .inner
             .take_input(ctx.caller(), &id, responses, ctx.now_ms())
@@ -723,10 +855,11 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
     ) -> Result<JsValue, JsValue> {
-        let id = read_id(&id)?;
-        let result = read_object(&result, "result")?;
-        let message = read_message(message)?;
-        let ctx = read_context(ctx)?;
+        let max = self.max();
+        let id = read_id(&id, max)?;
+        let result = read_object(&result, "result", max)?;
+        let message = read_message(message, max)?;
+        let ctx = read_context(ctx, max)?;
         let record = self
             .inner
             .complete(ctx.caller(), &id, result, message, ctx.now_ms())
@@ -744,12 +877,13 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
     ) -> Result<JsValue, JsValue> {
-        let id = read_id(&id)?;
-        let error = read_object(&error.into(), "error")?;
+        let max = self.max();
+        let id = read_id(&id, max)?;
+        let error = read_object(&error.into(), "error", max)?;
         let error = error_from_json(&Value::Object(error))
             .map_err(|e| bad(format!("invalid `error`: {e}")))?;
-        let message = read_message(message)?;
-        let ctx = read_context(ctx)?;
+        let message = read_message(message, max)?;
+        let ctx = read_context(ctx, max)?;
         let record = self
             .inner
             .fail(ctx.caller(), &id, error, message, ctx.now_ms())
@@ -770,10 +904,11 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
     ) -> Result<JsValue, JsValue> {
-        let id = read_id(&id)?;
-        let result = read_object(&result, "result")?;
-        let message = read_message(message)?;
-        let ctx = read_context(ctx)?;
+        let max = self.max();
+        let id = read_id(&id, max)?;
+        let result = read_object(&result, "result", max)?;
+        let message = read_message(message, max)?;
+        let ctx = read_context(ctx, max)?;
         let record = self
             .inner
             .fail_with_tool_result(ctx.caller(), &id, result, message, ctx.now_ms())
@@ -792,8 +927,9 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
     ) -> Result<JsValue, JsValue> {
-        let id = read_id(&id)?;
-        let ctx = read_context(ctx)?;
+        let max = self.max();
+        let id = read_id(&id, max)?;
+        let ctx = read_context(ctx, max)?;
         let outcome =
             crate::server::result_outcome(&mut self.inner, ctx.caller(), &id, ctx.now_ms())
                 .map_err(|e| store_error(&e))?;
@@ -815,10 +951,11 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
     ) -> Result<JsValue, JsValue> {
-        let id = read_id(&id)?;
+        let max = self.max();
+        let id = read_id(&id, max)?;
         let protocol = read_version(protocol_version)?;
-        let message = read_message(message)?;
-        let ctx = read_context(ctx)?;
+        let message = read_message(message, max)?;
+        let ctx = read_context(ctx, max)?;
         let cancelled = self
             .inner
             .cancel(ctx.caller(), &id, protocol, message, ctx.now_ms())
@@ -836,8 +973,9 @@ impl TaskStore {
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
     ) -> Result<JsValue, JsValue> {
-        let id = read_id(&id)?;
-        let ctx = read_context(ctx)?;
+        let max = self.max();
+        let id = read_id(&id, max)?;
+        let ctx = read_context(ctx, max)?;
         let record = self
             .inner
             .remove(ctx.caller(), &id, ctx.now_ms())

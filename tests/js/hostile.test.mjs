@@ -308,3 +308,82 @@ test("TaskServer.handle answers requests holding lone surrogates; tasks/result a
   assert.equal(odd.message.id, LONE);
   assert.equal(odd.message.error.code, -32602);
 });
+
+// maxRequestBytes (default 16 MiB): every argument of TaskStore and TaskServer is measured
+// before it is copied into wasm memory.
+test("TaskServer.handle answers a 500 MB request with -32600 without growing wasm memory", () => {
+  const { TaskServer, TaskStore } = server;
+  const memory = serverWasm.memory;
+  const srv = new TaskServer();
+  const now = Date.UTC(2026, 0, 1);
+  const ctx = { protocolVersion: "2025-11-25", now };
+  // Warm up the allocator with a normal request and a refused medium one.
+  srv.handle({ jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} }, ctx);
+  new TaskServer({ maxRequestBytes: 1024 }).handle("x".repeat(4096), ctx);
+  const before = memory.buffer.byteLength;
+  const huge = `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"${"x".repeat(5e8)}"}}`;
+  const out = srv.handle(huge, ctx);
+  assert.equal(out.kind, "response");
+  assert.deepEqual(out.message.id, null);
+  assert.equal(out.message.error.code, -32600);
+  assert.match(out.message.error.message, /^Invalid Request: `request` is larger than maxRequestBytes \(16777216 bytes of UTF-8\)$/);
+  assert.deepEqual(out.message.error.data, { maxRequestBytes: 16777216 });
+  // beginToolCall and planToolCall reject it with the same response.
+  assert.deepEqual(srv.beginToolCall(huge, ctx, "optional"), { kind: "reject", response: out.message });
+  assert.deepEqual(srv.planToolCall(huge, ctx, "optional"), { kind: "reject", response: out.message });
+  // Store methods throw a TaskStoreError naming the argument.
+  const store = new TaskStore();
+  const t = store.create({ protocolVersion: "2026-07-28" }, { now });
+  const tooLarge = (what) => (e) =>
+    e.name === "TaskStoreError" && e.kind === "too_large" && e.code === -32602 && e.message.startsWith(`\`${what}\` is larger than maxRequestBytes`);
+  const big = "x".repeat(5e8);
+  assert.throws(() => store.get(big, { now }), tooLarge("taskId"));
+  assert.throws(() => store.get(t.taskId, { session: big, now }), tooLarge("context.session"));
+  assert.throws(() => store.list({ cursor: big }, { now }), tooLarge("page.cursor"));
+  assert.throws(() => store.setStatus(t.taskId, "working", big, { host: true, now }), tooLarge("message"));
+  assert.throws(() => store.create({ protocolVersion: "2026-07-28", statusMessage: big }, { now }), tooLarge("params.statusMessage"));
+  // Objects are measured by their JSON text (JSON.stringify runs in JS, before any copy).
+  const mid = "x".repeat(17 << 20);
+  assert.throws(() => store.complete(t.taskId, { content: [{ type: "text", text: mid }] }, null, { host: true, now }), tooLarge("result"));
+  assert.throws(() => TaskStore.restore(big), (e) => e.kind === "too_large" && /^`snapshot` is larger than maxSnapshotBytes \(268435456 /.test(e.message));
+  assert.throws(() => srv.finishToolCall(t.taskId, { result: { content: [{ type: "text", text: mid }] } }, now), tooLarge("outcome.result"));
+  assert.throws(() => TaskServer.checkInputRequests(huge, { k: { method: "roots/list" } }), tooLarge("request"));
+  assert.equal(memory.buffer.byteLength, before, "wasm memory grew");
+  // Nothing was poisoned: the same objects still answer.
+  assert.equal(store.get(t.taskId, { now }).status, "working");
+  assert.equal(srv.handle({ jsonrpc: "2.0", id: 2, method: "tasks/list", params: {} }, ctx).kind, "response");
+});
+
+test("maxRequestBytes is an option (null: no limit), kept in snapshots; maxSnapshotBytes bounds restore", () => {
+  const { TaskServer, TaskStore } = server;
+  const now = Date.UTC(2026, 0, 1);
+  const ctx = { protocolVersion: "2025-11-25", now };
+  const srv = new TaskServer({ maxRequestBytes: 200 });
+  const small = { jsonrpc: "2.0", id: 7, method: "tasks/get", params: { taskId: "0".repeat(32) } };
+  assert.ok(JSON.stringify(small).length < 200);
+  assert.equal(srv.handle(small, ctx).message.error.code, -32602); // read: not found
+  const large = { ...small, params: { ...small.params, pad: "x".repeat(200) } };
+  assert.equal(srv.handle(large, ctx).message.error.code, -32600);
+  // UTF-8 bytes, not UTF-16 units: 40 "€" are 40 units but 120 bytes.
+  assert.equal(srv.handle({ ...small, params: { ...small.params, pad: "€".repeat(40) } }, ctx).message.error.code, -32600);
+  assert.equal(srv.snapshot().config.maxRequestBytes, 200);
+  assert.equal(TaskServer.restore(srv.snapshot()).handle(large, ctx).message.error.code, -32600);
+  const unlimited = new TaskServer({ maxRequestBytes: null });
+  assert.equal(unlimited.snapshot().config.maxRequestBytes, null);
+  assert.equal(unlimited.handle({ ...small, params: { ...small.params, pad: "x".repeat(17 << 20) } }, ctx).message.error.code, -32602);
+  assert.equal(new TaskStore().snapshot().config.maxRequestBytes, 16 * 1024 * 1024);
+  // A snapshot written before the option existed restores with the default.
+  const old = new TaskStore().snapshot();
+  delete old.config.maxRequestBytes;
+  assert.equal(TaskStore.restore(old).snapshot().config.maxRequestBytes, 16 * 1024 * 1024);
+  const text = JSON.stringify(new TaskStore().snapshot());
+  assert.throws(() => TaskStore.restore(text, { maxSnapshotBytes: 10 }), (e) => e.kind === "too_large" && e.message.includes("`snapshot`") && e.data.maxSnapshotBytes === 10);
+  assert.throws(() => TaskServer.restore(text, { maxSnapshotBytes: 10 }), (e) => e.kind === "too_large");
+  TaskStore.restore(text, { maxSnapshotBytes: text.length });
+  TaskStore.restore(text, { maxSnapshotBytes: null });
+  for (const bad of [{ maxRequestBytes: -1 }, { maxRequestBytes: "16" }, { maxRequestBytes: 1.5 }]) {
+    assert.throws(() => new TaskStore(bad), TypeError, JSON.stringify(bad));
+    assert.throws(() => new TaskServer(bad), TypeError, JSON.stringify(bad));
+  }
+  assert.throws(() => TaskStore.restore(text, { maxSnapshotBytes: "x" }), TypeError);
+});
