@@ -71,12 +71,13 @@ pub fn rules() -> Result<JsValue, JsError> {
 pub fn convert_task(
     #[wasm_bindgen(unchecked_param_type = "unknown")] task: JsValue,
     to: Ts<ProtocolVersion>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let to = read_version(to)?;
     match js_to_json(&task, DEFAULT_MAX_BYTES) {
         Ok(value) => to_js(&crate::model::convert::convert_task(&value, None, to)),
         Err(report) => to_js(&not_converted(report, to)),
     }
+    .map_err(JsValue::from)
 }
 
 /// Converts a `CreateTaskResult` between the V25 nested and the V26 flat shape.
@@ -84,7 +85,7 @@ pub fn convert_task(
 pub fn convert_create_task_result(
     #[wasm_bindgen(unchecked_param_type = "unknown")] result: JsValue,
     to: Ts<ProtocolVersion>,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let to = read_version(to)?;
     match js_to_json(&result, DEFAULT_MAX_BYTES) {
         Ok(value) => to_js(&crate::model::convert::convert_create_task_result(
@@ -92,12 +93,15 @@ pub fn convert_create_task_result(
         )),
         Err(report) => to_js(&not_converted(report, to)),
     }
+    .map_err(JsValue::from)
 }
 
-fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsError> {
+/// The target version: a bad one is a `TypeError`, as every malformed argument.
+fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue> {
     let v: JsValue = v.into();
-    serde_wasm_bindgen::from_value(v)
-        .map_err(|_| JsError::new("the target version must be \"2025-11-25\" or \"2026-07-28\""))
+    serde_wasm_bindgen::from_value(v).map_err(|_| {
+        super::input::bad("the target version must be \"2025-11-25\" or \"2026-07-28\"".to_string())
+    })
 }
 
 fn not_converted(report: ValidationReport, to: ProtocolVersion) -> ConversionReport {
