@@ -1,0 +1,468 @@
+// Bounded soak of the built package (issue 10): (a) a seeded, time-boxed fuzz of every export of
+// the wasm module of both entries (the classes and functions of mcp_tasks_wasm.d.ts) with
+// random JSON-ish values, hostile strings, wrong types, NaN, BigInt and cycles: every call
+// returns or throws a TypeError or a TaskStoreError, never a wasm trap, and the instance keeps
+// working; (b) 1M hostile messages or operations each to Conversation, TaskServer.handle and
+// TaskScheduler, with the documented bounds asserted.
+//
+//   SOAK_SEED   the fuzz seed (default: random; printed in every failure message)
+//   SOAK_MS     the fuzz time box in ms, shared by every entry point (default 20000)
+//   SOAK_N      messages or operations per component in (b) (default 1000000)
+//
+// Imports the installed package (scripts/pack.sh) the way a user does; the wasm memory is read
+// from the glue's `initSync()`, which answers the exports of the instance the entry initialised.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+
+const main = await import("./.tmp/install/esm.mjs");
+const server = await import("./.tmp/install/server.mjs");
+const MAIN_DIR = new URL("./.tmp/install/node_modules/mcp-tasks-wasm/", import.meta.url);
+const mainWasm = (await import(new URL("mcp_tasks_wasm.js", MAIN_DIR).href)).initSync();
+const serverWasm = (await import(new URL("server/mcp_tasks_wasm.js", MAIN_DIR).href)).initSync();
+
+const SEED = process.env.SOAK_SEED ? Number(process.env.SOAK_SEED) : Math.floor(Math.random() * 2 ** 32);
+const SOAK_MS = Number(process.env.SOAK_MS ?? 20_000);
+const SOAK_N = Number(process.env.SOAK_N ?? 1_000_000);
+const T0 = Date.UTC(2026, 0, 1);
+const MiB = 2 ** 20;
+
+// ---- seeded randomness and hostile values ------------------------------------------------------
+
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+// Made once: a string over the default 16 MiB limits, and deep JSON text.
+const OVER_16_MIB = "x".repeat(16 * MiB + 1);
+const DEEP_TEXT = "[".repeat(5000) + "]".repeat(5000);
+const deepObject = (n) => {
+  let v = {};
+  for (let i = 0; i < n; i++) v = { a: v };
+  return v;
+};
+const DEEP_OBJECT = deepObject(300);
+class HostileError extends Error {}
+
+function values(rand) {
+  const int = (n) => Math.floor(rand() * n);
+  const pick = (a) => a[int(a.length)];
+  const strings = [
+    "",
+    "x",
+    "\ud83d",
+    "\ude00",
+    "cut \ud83d",
+    "\ud83d\ude00",
+    "\\",
+    "\\ud83d",
+    "\u0000",
+    "\ufdd0",
+    "\ufdd0d83d",
+    "€".repeat(100),
+    "0".repeat(32),
+    "f".repeat(32),
+    "A".repeat(32),
+    "2025-11-25",
+    "2026-07-28",
+    "working",
+    "input_required",
+    "completed",
+    "failed",
+    "cancelled",
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
+    "tasks/update",
+    "tools/call",
+    "forbidden",
+    "optional",
+    "required",
+    "null",
+    "{",
+    '{"jsonrpc":"2.0"',
+    DEEP_TEXT,
+  ];
+  const str = () => {
+    switch (int(8)) {
+      case 0:
+        return "x".repeat(int(4096));
+      case 1:
+        return String.fromCharCode(...Array.from({ length: int(40) }, () => int(0x10000)));
+      case 2:
+        return rand() < 0.05 ? OVER_16_MIB : "y".repeat(int(70_000));
+      default:
+        return pick(strings);
+    }
+  };
+  const num = () =>
+    pick([0, -0, 1, -1, 1.5, NaN, Infinity, -Infinity, 2 ** 31, 2 ** 32, 2 ** 53, 2 ** 53 - 1, 2 ** 64, -(2 ** 53), 1e308, Number.EPSILON, T0, T0 + int(1e7), int(1000)]);
+  const any = (depth) => {
+    switch (int(depth > 3 ? 9 : 14)) {
+      case 0:
+        return undefined;
+      case 1:
+        return null;
+      case 2:
+        return rand() < 0.5;
+      case 3:
+      case 4:
+        return num();
+      case 5:
+      case 6:
+        return str();
+      case 7:
+        return pick([10n, 2n ** 70n, Symbol("s"), () => 1, new Date(NaN), new Map([[1, 2]]), /re/]);
+      case 8: {
+        const cyc = { a: 1 };
+        cyc.self = cyc;
+        return pick([cyc, DEEP_OBJECT, [undefined], [NaN], { toJSON: () => undefined }, { toJSON() { throw new HostileError("toJSON"); } }, { get x() { throw new HostileError("getter"); } }]);
+      }
+      case 9:
+      case 10:
+        return Array.from({ length: int(5) }, () => any(depth + 1));
+      default: {
+        const o = {};
+        const keys = ["jsonrpc", "id", "method", "params", "result", "error", "taskId", "status", "task", "ttl", "ttlMs", "_meta", "code", "message", "data", "createdAt", "lastUpdatedAt", "pollInterval", "content", "isError", "inputRequests", "inputResponses", "cursor", "session", "now", "protocolVersion", "kind", "requestId", str()];
+        for (let i = int(6); i > 0; i--) o[pick(keys)] = any(depth + 1);
+        return o;
+      }
+    }
+  };
+  return { int, pick, str, num, any: () => any(0) };
+}
+
+// Plausible shapes with hostile parts, so calls get past the first check.
+function shapes(v) {
+  const { int, pick, any, str, num } = v;
+  const version = () => pick(["2025-11-25", "2026-07-28", "2025-11-25", "2026-07-28", any()]);
+  const maybe = (f) => (int(3) === 0 ? any() : f());
+  const meta = () => ({ "io.modelcontextprotocol/protocolVersion": version() });
+  const task = () => ({
+    taskId: maybe(() => pick(["t1", "0".repeat(32), str()])),
+    status: maybe(() => pick(["working", "input_required", "completed", "failed", "cancelled"])),
+    createdAt: maybe(() => pick(["2026-01-01T00:00:00Z", "2025-11-25T10:00:00.000Z", str()])),
+    lastUpdatedAt: maybe(() => pick(["2026-01-01T00:00:01Z", str()])),
+    ttl: maybe(() => pick([60000, null, num()])),
+    ttlMs: maybe(() => pick([60000, null, num()])),
+    pollInterval: maybe(num),
+    pollIntervalMs: maybe(num),
+    statusMessage: maybe(str),
+    result: maybe(() => ({ content: [{ type: "text", text: str() }] })),
+    error: maybe(() => ({ code: num(), message: str() })),
+    inputRequests: maybe(() => ({ [str()]: { method: pick(["elicitation/create", "sampling/createMessage", "roots/list", str()]), params: any() } })),
+  });
+  const message = () => {
+    const method = pick(["tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update", "tools/call", "notifications/tasks/status", "notifications/tasks", "initialize", "ping", str()]);
+    const params = maybe(() => ({
+      taskId: maybe(() => pick(["0".repeat(32), str()])),
+      cursor: maybe(str),
+      name: maybe(() => "tool"),
+      arguments: maybe(() => ({ q: str() })),
+      task: maybe(() => ({ ttl: num() })),
+      inputResponses: maybe(() => ({ [str()]: any() })),
+      _meta: maybe(meta),
+      ...(int(3) === 0 ? task() : {}),
+    }));
+    switch (int(5)) {
+      case 0:
+        return { jsonrpc: "2.0", method, params };
+      case 1:
+        return { jsonrpc: "2.0", id: maybe(() => int(100)), result: int(2) ? task() : { task: task(), tasks: [task()], ...task() } };
+      case 2:
+        return { jsonrpc: "2.0", id: maybe(() => int(100)), error: { code: maybe(() => -32602), message: maybe(str) } };
+      case 3:
+        return JSON.stringify({ jsonrpc: "2.0", id: int(100), method, params }).slice(0, int(200) + 1);
+      default:
+        return { jsonrpc: maybe(() => "2.0"), id: maybe(() => pick([int(100), str(), null, 1.5])), method, params };
+    }
+  };
+  const ctx = () => maybe(() => ({ session: maybe(() => pick([null, "s1", "s2"])), host: maybe(() => rand01(int)), now: maybe(() => T0 + int(1e6)) }));
+  const serverCtx = () => maybe(() => ({ protocolVersion: version(), session: maybe(() => pick([null, "s1"])), declared: maybe(() => ({ list: true, cancel: int(2) === 0, toolCalls: true })), now: maybe(() => T0 + int(1e6)) }));
+  const optNow = () => maybe(() => pick([undefined, null, T0 + int(1e6)]));
+  const msg = () => maybe(() => pick([undefined, null, str()]));
+  const outcome = () => maybe(() => (int(2) ? { result: maybe(() => ({ content: [{ type: "text", text: str() }], isError: maybe(() => int(2) === 0) })) } : { error: maybe(() => ({ code: num(), message: str(), data: any() })) }));
+  return { version, task, message, ctx, serverCtx, optNow, msg, outcome, maybe };
+}
+const rand01 = (int) => int(2) === 0;
+
+// ---- the fuzz ----------------------------------------------------------------------------------
+
+/** The classes and functions of an entry's wasm module, from its generated .d.ts. */
+function declared(dts) {
+  const text = readFileSync(dts, "utf8");
+  const functions = [...text.matchAll(/^export function (\w+)\(/gm)].map((m) => m[1]).filter((f) => f !== "initSync");
+  const classes = {};
+  for (const m of text.matchAll(/^export class (\w+) \{([\s\S]*?)^\}/gm)) {
+    classes[m[1]] = [...m[2].matchAll(/^ {4}(static )?(\w+)\(/gm)].map((x) => (x[1] ? `static ${x[2]}` : x[2])).filter((n) => n !== "constructor" && n !== "free");
+  }
+  return { functions, classes };
+}
+
+/** A failure message carrying the seed. */
+const where = (what, detail) => `${what} (SOAK_SEED=${SEED}): ${detail}`;
+
+/** Distinct failures of the run ("entry point: error"), reported together at the end. */
+const failures = new Map();
+function failed(what, detail) {
+  const key = `${what.replace(/ \(call \d+\)/, "")}: ${detail.slice(0, 160)}`;
+  if (!failures.has(key)) failures.set(key, what);
+}
+
+/**
+ * Calls `f`; a result, a TypeError, a TaskStoreError or TaskSchedulerError (with its `kind`) or
+ * the value's own HostileError (a throwing getter or toJSON) is fine; anything else, a wasm trap
+ * above all, is a failure.
+ */
+function survive(what, f) {
+  try {
+    f();
+    return "ok";
+  } catch (e) {
+    const typed =
+      e instanceof TypeError ||
+      e instanceof HostileError ||
+      (e instanceof Error && e.name === "TaskStoreError" && Number.isInteger(e.code) && typeof e.kind === "string") ||
+      (e instanceof Error && e.name === "TaskSchedulerError" && typeof e.kind === "string");
+    const trap = e instanceof Error && /unreachable|recursive use|null pointer|out of bounds|RuntimeError/i.test(`${e.name} ${e.message}`);
+    if (!typed || trap) {
+      failed(what, e instanceof Error ? `${e.constructor.name} ${e.name}: ${e.message.slice(0, 200)}` : `non-Error thrown: ${String(e).slice(0, 200)}`);
+    }
+    return "threw";
+  }
+}
+
+/**
+ * Every entry point of one entry, each with an argument maker and a sanity check that must keep
+ * working on the same instance after hostile calls.
+ */
+function entryPoints(entry, rand) {
+  const v = values(rand);
+  const s = shapes(v);
+  const { any, int, pick, str } = v;
+  const { validateMessage, convertTask, convertCreateTaskResult, rules, Conversation, TaskScheduler, TaskStore, TaskServer } = entry;
+  const conv = new Conversation({ version: "2025-11-25" });
+  const sched = new TaskScheduler({ seed: 1 });
+  const keys = ["k0", "k1", "k2"];
+  for (const k of keys) sched.track(k, { version: "2025-11-25" }, T0);
+  const points = {
+    "function validateMessage": [() => validateMessage(s.maybe(s.message), s.maybe(() => ({ version: s.version(), inReplyTo: s.maybe(() => "tasks/get"), maxBytes: s.maybe(() => int(1000)), maxIssues: s.maybe(() => int(5)) })))],
+    "function convertTask": [() => convertTask(s.maybe(s.task), s.version())],
+    "function convertCreateTaskResult": [() => convertCreateTaskResult(s.maybe(() => ({ task: s.task(), _meta: any() })), s.version())],
+    "function rules": [() => rules(any())],
+    "Conversation constructor": [() => new Conversation(s.maybe(() => ({ version: s.version(), maxTasks: s.maybe(() => int(10)), maxPending: s.maybe(() => int(10)), maxEventsPerTask: s.maybe(() => int(10)), maxIdBytes: s.maybe(() => int(64)), maxKeptBytes: s.maybe(() => int(1e6)), maxBytes: s.maybe(() => int(1e4)), maxIssues: s.maybe(() => int(10)) }))).free()],
+    "Conversation observe": [() => conv.observe(s.maybe(s.message), s.maybe(() => ({ from: pick(["client", "server", any()]) })))],
+    "Conversation tasks": [() => conv.tasks(any())],
+    "TaskScheduler constructor": [() => new TaskScheduler(s.maybe(() => ({ floorMs: s.maybe(() => 250 + int(1000)), jitter: s.maybe(() => rand()), seed: s.maybe(() => int(100)), budgetPerSecond: s.maybe(() => pick([null, 1 + int(10)])), stuckAfterPolls: s.maybe(() => pick([null, int(5)])) }))).free()],
+    "TaskScheduler track": [() => sched.track(s.maybe(() => pick(keys)), s.maybe(() => ({ version: s.version(), task: s.maybe(s.task), deadlineMs: s.maybe(() => T0 + int(1e6)), server: s.maybe(str) })), s.optNow())],
+    "TaskScheduler observe": [() => sched.observe(s.maybe(() => pick(keys)), s.maybe(s.task), s.optNow())],
+    "TaskScheduler observeError": [() => sched.observeError(s.maybe(() => pick(keys)), s.maybe(() => ({ code: s.maybe(() => -32603), message: s.maybe(str), retryAfterMs: s.maybe(() => pick([2 ** 31, 2 ** 53, int(1e4)])) })), s.optNow())],
+    "TaskScheduler nextDue": [() => sched.nextDue(s.optNow(), s.maybe(() => int(10)))],
+    "TaskScheduler nextWakeAt": [() => sched.nextWakeAt(any())],
+    "TaskScheduler info": [() => sched.info(s.maybe(() => pick(keys)))],
+    "TaskScheduler forget": [() => int(50) === 0 && sched.forget(s.maybe(() => pick(keys)))],
+    "TaskScheduler serialize": [() => sched.serialize()],
+    "TaskScheduler static restore": [() => TaskScheduler.restore(int(3) === 0 ? sched.serialize() : s.maybe(() => tamper(sched.serialize(), v))).free()],
+  };
+  const checks = [
+    () => assert.equal(validateMessage({ jsonrpc: "2.0", id: 1, method: "ping" }).valid, true),
+    () => assert.equal(typeof conv.observe({ jsonrpc: "2.0", id: 1, method: "ping" }).index, "number"),
+    () => Array.isArray(conv.tasks()),
+    () => {
+      for (const k of keys) if (!sched.info(k)) sched.track(k, { version: "2025-11-25" }, T0);
+      assert.ok(Array.isArray(sched.nextDue(T0 + 1e7)));
+      TaskScheduler.restore(sched.serialize()).free();
+    },
+  ];
+  if (TaskStore) {
+    const store = new TaskStore({ maxLiveTasksPerSession: 20 });
+    const srv = new TaskServer({ maxLiveTasksPerSession: 20 });
+    const ids = [];
+    const srvIds = [];
+    const freshId = () => {
+      try {
+        const t = store.create({ protocolVersion: pick(["2025-11-25", "2026-07-28"]) }, { now: T0 });
+        ids.push(t.taskId);
+        if (ids.length > 50) ids.shift();
+      } catch (e) {
+        if (e.name !== "TaskStoreError") throw e;
+      }
+    };
+    for (let i = 0; i < 5; i++) freshId();
+    const id = () => (int(4) === 0 ? any() : pick(ids));
+    const sid = () => (int(4) === 0 ? any() : srvIds.length ? pick(srvIds) : "0".repeat(32));
+    Object.assign(points, {
+      "TaskStore constructor": [() => new TaskStore(s.maybe(() => ({ maxTtlMs: s.maybe(() => pick([null, int(1e6)])), pageSize: s.maybe(() => int(2000)), maxLiveTasksPerSession: s.maybe(() => pick([null, int(5)])), maxRequestBytes: s.maybe(() => pick([null, int(1e5)])), recordChanges: s.maybe(() => true) }))).free()],
+      "TaskStore create": [() => (int(5) === 0 ? freshId() : store.create(s.maybe(() => ({ protocolVersion: s.version(), ttl: s.maybe(v.num), pollIntervalMs: s.maybe(v.num), statusMessage: s.maybe(str) })), s.ctx()))],
+      "TaskStore get": [() => store.get(id(), s.ctx())],
+      "TaskStore list": [() => store.list(s.maybe(() => ({ cursor: s.maybe(str), limit: s.maybe(() => int(5)) })), s.ctx())],
+      "TaskStore setStatus": [() => store.setStatus(id(), s.maybe(() => pick(["working", "input_required", "completed"])), s.msg(), s.ctx())],
+      "TaskStore raiseInput": [() => store.raiseInput(id(), s.maybe(() => ({ [str()]: { method: pick(["elicitation/create", "roots/list", "sampling/createMessage", str()]), params: s.maybe(() => ({ message: str() })) } })), s.msg(), s.ctx())],
+      "TaskStore takeInput": [() => store.takeInput(id(), s.maybe(() => ({ [str()]: any() })), s.ctx())],
+      "TaskStore complete": [() => store.complete(id(), s.maybe(() => ({ content: [{ type: "text", text: str() }], extra: any() })), s.msg(), s.ctx())],
+      "TaskStore fail": [() => store.fail(id(), s.maybe(() => ({ code: v.num(), message: str(), data: any() })), s.msg(), s.ctx())],
+      "TaskStore failWithToolResult": [() => store.failWithToolResult(id(), s.maybe(() => ({ content: [], isError: s.maybe(() => true) })), s.msg(), s.ctx())],
+      "TaskStore resultOf": [() => store.resultOf(id(), s.ctx())],
+      "TaskStore cancel": [() => store.cancel(id(), s.version(), s.msg(), s.ctx())],
+      "TaskStore remove": [() => int(10) === 0 && store.remove(id(), s.ctx())],
+      "TaskStore sweep": [() => store.sweep(s.maybe(() => T0 + int(1e8)), s.maybe(() => int(3)))],
+      "TaskStore snapshot": [() => store.snapshot()],
+      "TaskStore takeChanges": [() => store.takeChanges()],
+      "TaskStore static restore": [() => TaskStore.restore(int(3) === 0 ? store.snapshot() : s.maybe(() => tamper(store.snapshot(), v)), s.maybe(() => ({ maxSnapshotBytes: s.maybe(() => pick([null, int(1e5)])) }))).free()],
+      "TaskServer constructor": [() => new TaskServer(s.maybe(() => ({ maxRequestBytes: s.maybe(() => pick([null, int(1e5)])), shareAcrossSessions: s.maybe(() => true) }))).free()],
+      "TaskServer handle": [() => srv.handle(s.maybe(s.message), s.serverCtx())],
+      "TaskServer beginToolCall": [
+        () => {
+          const out = srv.beginToolCall(s.maybe(s.message), s.serverCtx(), pick(["forbidden", "optional", "required", any()]));
+          if (out.kind === "task") {
+            srvIds.push(out.taskId);
+            if (srvIds.length > 50) srvIds.shift();
+          }
+        },
+      ],
+      "TaskServer planToolCall": [() => srv.planToolCall(s.maybe(s.message), s.serverCtx(), pick(["forbidden", "optional", "required", any()]))],
+      "TaskServer finishToolCall": [() => srv.finishToolCall(sid(), s.outcome(), s.optNow())],
+      "TaskServer syncToolResponse": [() => srv.syncToolResponse(s.maybe(s.message), s.serverCtx(), s.outcome())],
+      "TaskServer settle": [() => srv.settle(s.maybe(() => ({ kind: "pending", requestId: s.maybe(() => int(10)), taskId: sid(), session: s.maybe(() => "s1") })), s.optNow())],
+      "TaskServer getTask": [() => srv.getTask(sid(), s.optNow())],
+      "TaskServer setStatus": [() => srv.setStatus(sid(), s.maybe(() => pick(["working", "input_required"])), s.msg(), s.optNow())],
+      "TaskServer static checkInputRequests": [() => TaskServer.checkInputRequests(s.maybe(s.message), s.maybe(() => ({ [str()]: { method: pick(["elicitation/create", "roots/list", str()]) } })))],
+      "TaskServer raiseInput": [() => srv.raiseInput(sid(), s.maybe(() => ({ [str()]: { method: pick(["elicitation/create", "roots/list", str()]) } })), s.msg(), s.optNow())],
+      "TaskServer sweep": [() => srv.sweep(s.maybe(() => T0 + int(1e8)), s.maybe(() => int(3)))],
+      "TaskServer snapshot": [() => srv.snapshot()],
+      "TaskServer takeChanges": [() => srv.takeChanges()],
+      "TaskServer static restore": [() => TaskServer.restore(int(3) === 0 ? srv.snapshot() : s.maybe(() => tamper(srv.snapshot(), v))).free()],
+    });
+    checks.push(
+      () => {
+        const t = store.create({ protocolVersion: "2026-07-28" }, { session: "check", now: T0 });
+        assert.equal(store.complete(t.taskId, { content: [] }, null, { host: true, now: T0 }).status, "completed");
+        store.remove(t.taskId, { host: true, now: T0 });
+        TaskStore.restore(store.snapshot()).free();
+      },
+      () => {
+        const ctx = { protocolVersion: "2025-11-25", now: T0 };
+        assert.equal(srv.handle({ jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} }, ctx).kind, "response");
+        TaskServer.restore(srv.snapshot()).free();
+      },
+    );
+  }
+  return { points, checks };
+}
+
+/** A snapshot or state with one member replaced by a hostile value. */
+function tamper(state, v) {
+  const paths = [];
+  const walk = (o, path, depth) => {
+    if (depth > 4 || o === null || typeof o !== "object") return;
+    for (const k of Object.keys(o)) {
+      paths.push([...path, k]);
+      walk(o[k], [...path, k], depth + 1);
+    }
+  };
+  walk(state, [], 0);
+  if (!paths.length) return v.any();
+  const path = v.pick(paths);
+  let o = state;
+  for (const k of path.slice(0, -1)) o = o[k];
+  o[path.at(-1)] = v.any();
+  return v.int(4) === 0 ? JSON.stringify(state, (_, x) => (typeof x === "bigint" ? String(x) : x)) : state;
+}
+
+function fuzzEntry(name, entry, dts, budgetMs) {
+  const rand = mulberry32(SEED ^ (name === "server" ? 0x5eed : 0));
+  const { points, checks } = entryPoints(entry, rand);
+  // Every export of the wasm module has a fuzzer: a new one fails here until it gets one.
+  const { functions, classes } = declared(dts);
+  const expected = [
+    ...functions.map((f) => `function ${f}`),
+    ...Object.entries(classes).flatMap(([c, methods]) => [`${c} constructor`, ...methods.map((m) => `${c} ${m}`)]),
+  ];
+  for (const e of expected) assert.ok(e in points, where(name, `no fuzzer for ${e} (declared in ${dts})`));
+  for (const p of Object.keys(points)) assert.ok(expected.includes(p), where(name, `${p} is not declared`));
+  const names = Object.keys(points);
+  const deadline = performance.now() + budgetMs;
+  const counts = Object.fromEntries(names.map((n) => [n, { calls: 0, ok: 0 }]));
+  let i = 0;
+  while (performance.now() < deadline || i < names.length * 3) {
+    const n = names[i % names.length];
+    const [call] = points[n];
+    if (survive(`${name}: ${n} (call ${i})`, call) === "ok") counts[n].ok++;
+    counts[n].calls++;
+    // The same instances keep working (never poisoned by an earlier call).
+    if (i % 97 === 0) for (const [j, check] of checks.entries()) survive(`${name}: check ${j} after ${n} (call ${i})`, check);
+    i++;
+  }
+  for (const [j, check] of checks.entries()) {
+    try {
+      check();
+    } catch (e) {
+      failed(`${name}: check ${j} at the end`, `${e.name}: ${e.message}`);
+    }
+  }
+  return { calls: i, counts };
+}
+
+// ---- (b) 1M hostile messages per component, within the documented bounds ----------------------
+
+/** Wasm memory of an instance, in MiB. */
+const mib = (wasm) => wasm.memory.buffer.byteLength / MiB;
+const { driveConversation, driveServer, driveScheduler } = await import("./hostile-drivers.mjs");
+
+// Runs before the fuzz, so the wasm memory measured is this traffic's alone.
+test(`memory: ${SOAK_N} hostile messages each to Conversation, TaskServer and TaskScheduler stay within the bounds`, () => {
+  const start = { main: mib(mainWasm), server: mib(serverWasm) };
+  const t0 = performance.now();
+  const conv = driveConversation(main, SOAK_N);
+  const tConv = performance.now() - t0;
+  // maxTasks 10 000 (task ids), maxEventsPerTask 1000 (history of one task), maxIdBytes 1024.
+  assert.ok(conv.tasks <= 10_000, `${conv.tasks} tasks`);
+  // (The polled task itself is forgotten, oldest first, every 10 000 new tasks.)
+  assert.ok(conv.hotEvents <= 1000, `${conv.hotEvents} events of one task`);
+  assert.ok(conv.bounded > 0);
+  const t1 = performance.now();
+  const srv = driveServer(server, SOAK_N);
+  const tSrv = performance.now() - t1;
+  // maxLiveTasksPerSession 100: the store never holds more than 100 live tasks per session.
+  assert.ok(srv.tasks <= srv.sessions * 100, `${srv.tasks} tasks`);
+  assert.equal(srv.created, srv.sessions * 100);
+  const t2 = performance.now();
+  const sched = driveScheduler(main, SOAK_N);
+  const tSched = performance.now() - t2;
+  // The scheduler holds the tracked keys only, whatever the server answers.
+  assert.ok(sched.size <= sched.keys, `${sched.size} tracked`);
+  const figures = {
+    conversation: { ms: Math.round(tConv), wasmMiB: mib(mainWasm), ...conv },
+    server: { ms: Math.round(tSrv), wasmMiB: mib(serverWasm), ...srv },
+    scheduler: { ms: Math.round(tSched), wasmMiB: mib(mainWasm), ...sched },
+  };
+  console.log(`soak memory: ${JSON.stringify({ start, ...figures })}`);
+  // Wasm memory never shrinks: these are the high-water marks of each instance after all of it.
+  // Ceilings: 128 MiB for the main instance (Conversation, then TaskScheduler: the
+  // Conversation's maxKeptBytes is 64 MiB) and for the server instance.
+  assert.ok(mib(mainWasm) <= 128, `main instance: ${mib(mainWasm)} MiB`);
+  assert.ok(mib(serverWasm) <= 128, `server instance: ${mib(serverWasm)} MiB`);
+});
+
+const PKG = new URL("./.tmp/install/node_modules/mcp-tasks-wasm/", import.meta.url).pathname;
+
+test(`fuzz: every wasm export of both entries returns or throws a typed error (SOAK_SEED=${SEED}, SOAK_MS=${SOAK_MS})`, () => {
+  const mainRun = fuzzEntry("main", main, `${PKG}mcp_tasks_wasm.d.ts`, SOAK_MS * 0.3);
+  const serverRun = fuzzEntry("server", server, `${PKG}server/mcp_tasks_wasm.d.ts`, SOAK_MS * 0.7);
+  // Every entry point was reached, and most of them answered at least once.
+  for (const [entry, run] of [["main", mainRun], ["server", serverRun]]) {
+    for (const [n, c] of Object.entries(run.counts)) assert.ok(c.calls > 0, where(entry, `${n} never called`));
+  }
+  const total = mainRun.calls + serverRun.calls;
+  console.log(`soak fuzz: seed ${SEED}, ${total} calls (main ${mainRun.calls}, server ${serverRun.calls})`);
+  assert.equal(failures.size, 0, where(`${failures.size} distinct failure(s)`, `\n  ${[...failures.keys()].join("\n  ")}\n(first call of each: ${[...failures.values()].join("; ")})`));
+});
+
