@@ -1,20 +1,26 @@
 // Writes BENCHMARKS.md from the JSON results of bench/run.sh.
-//   node bench/report.mjs bench/results BENCHMARKS.md [all|store|validator|client]
+//   node bench/report.mjs bench/results BENCHMARKS.md [all|store|validator|client|hostile]
 // The validator sections come from meta/validate/cold-start/size/profile/cpu-profile.json, the
 // "Task store" section (after the STORE_MARK line) from store-meta/store/store-memory/
 // store-profile.json, the "Task client and scheduler" section (after the CLIENT_MARK line) from
-// client-meta/scheduler/politeness.json. A mode other than `all` rewrites its own part and keeps
+// client-meta/scheduler/politeness.json, the "Hostile input" section (after the HOSTILE_MARK
+// line) from hostile-meta/hostile.json. A mode other than `all` rewrites its own part and keeps
 // the other parts of the existing file as they are; a part whose results are missing is kept too.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { storeSection } from "./store-report.mjs";
 import { clientSection } from "./client-report.mjs";
+import { hostileSection } from "./hostile-report.mjs";
 
 const [dir, outFile, mode = "all"] = process.argv.slice(2);
 const load = (f) => (existsSync(resolve(dir, f)) ? JSON.parse(readFileSync(resolve(dir, f), "utf8")) : null);
 const STORE_MARK = "<!-- Task store section: generated from bench/results/store*.json by bench/report.mjs -->";
 const CLIENT_MARK = "<!-- Task client section: generated from bench/results/{client-meta,scheduler,politeness}.json by bench/report.mjs -->";
-const previous = existsSync(outFile) ? readFileSync(outFile, "utf8") : "";
+const HOSTILE_MARK = "<!-- Hostile input section: generated from bench/results/{hostile-meta,hostile}.json by bench/report.mjs -->";
+const previousAll = existsSync(outFile) ? readFileSync(outFile, "utf8") : "";
+const hostileCut = previousAll.indexOf(HOSTILE_MARK);
+const previousHostile = hostileCut >= 0 ? previousAll.slice(hostileCut + HOSTILE_MARK.length).trim() : "";
+const previous = hostileCut >= 0 ? previousAll.slice(0, hostileCut) : previousAll;
 const clientCut = previous.indexOf(CLIENT_MARK);
 const previousClient = clientCut >= 0 ? previous.slice(clientCut + CLIENT_MARK.length).trim() : "";
 const beforeClient = clientCut >= 0 ? previous.slice(0, clientCut) : previous;
@@ -245,4 +251,10 @@ let clientText = null;
 if ((mode === "all" || mode === "client") && clientMeta && sched && pol) clientText = clientSection({ meta: clientMeta, sched, pol }).join("\n").trimEnd();
 else if (previousClient) clientText = previousClient;
 if (clientText) parts.push(`${CLIENT_MARK}\n\n${clientText}`);
+const hostileMeta = load("hostile-meta.json");
+const hostile = load("hostile.json");
+let hostileText = null;
+if ((mode === "all" || mode === "hostile") && hostileMeta && hostile) hostileText = hostileSection({ meta: hostileMeta, hostile }).join("\n").trimEnd();
+else if (previousHostile) hostileText = previousHostile;
+if (hostileText) parts.push(`${HOSTILE_MARK}\n\n${hostileText}`);
 writeFileSync(outFile, `${parts.join("\n\n")}\n`);

@@ -13,6 +13,10 @@
 #                                 politeness, TaskClient vs the SDK's callToolStream loop on one
 #                                 scripted server in 60 s of virtual time (bench/politeness.mjs);
 #                                 the other sections of BENCHMARKS.md are kept
+#   bash bench/run.sh hostile     only the hostile input benchmarks (about a minute,
+#                                 bench/hostile.mjs): the wasm memory of Conversation, TaskServer
+#                                 and TaskScheduler after 1M hostile messages each, and the time
+#                                 to refuse a 500 MB string; the other sections are kept
 #
 # env: BENCH_WAIT   seconds to wait for the 1-minute load average to fall below BENCH_LOAD
 #                   (default 300; 0 = do not wait). The load is written into BENCHMARKS.md.
@@ -24,6 +28,8 @@
 #      STORE_MEMORY_SIZES  task counts of the memory measurement (default 1000,10000,100000)
 #      SCHED_TASKS, SCHED_RUNS, SCHED_MEMORY_SIZES    scheduler: tasks (100000), timed runs (5),
 #                          memory sizes (1000,10000,100000)
+#      HOSTILE_N, HOSTILE_RUNS   hostile: messages per component (1000000), timed refusals of
+#                          the 500 MB string per case (7)
 #      POLITENESS_SECONDS, POLITENESS_LATENCY_MS, POLITENESS_SEEDS   simulated seconds per run
 #                          (60), round trip of every request (10 ms), our jitter seeds (1,2,3,4,5)
 # Raw results go to bench/results/ (git-ignored). pkg/ must be built (bash scripts/build.sh);
@@ -34,19 +40,20 @@ OUT=bench/results
 mkdir -p "$OUT"
 MODE=${1:-all}
 case $MODE in
-  all | store | validator | client) ;;
-  *) echo "usage: bash bench/run.sh [all|store|validator|client]" >&2; exit 2 ;;
+  all | store | validator | client | hostile) ;;
+  *) echo "usage: bash bench/run.sh [all|store|validator|client|hostile]" >&2; exit 2 ;;
 esac
 export BENCH_MODE=$MODE
 run_validator() { [ "$MODE" = all ] || [ "$MODE" = validator ]; }
 run_store() { [ "$MODE" = all ] || [ "$MODE" = store ]; }
 run_client() { [ "$MODE" = all ] || [ "$MODE" = client ]; }
+run_hostile() { [ "$MODE" = all ] || [ "$MODE" = hostile ]; }
 
 [ -f pkg/mcp_tasks_wasm_bg.wasm ] && [ -f pkg/node.mjs ] || {
   echo "bench: pkg/ is not built: run bash scripts/build.sh" >&2
   exit 1
 }
-if run_store; then
+if run_store || run_hostile; then
   [ -f pkg/server/mcp_tasks_wasm_bg.wasm ] && [ -f pkg/server/node.mjs ] || {
     echo "bench: pkg/server/ is not built: run bash scripts/build.sh" >&2
     exit 1
@@ -145,6 +152,16 @@ if run_client; then
   echo
   node bench/politeness.mjs --json "$OUT/politeness.json"
   end_meta "$OUT/client-meta.json"
+fi
+
+if run_hostile; then
+  [ "$MODE" = all ] && echo
+  write_meta "$OUT/hostile-meta.json" pkg/server/mcp_tasks_wasm_bg.wasm src
+  if grep -q '"srcNewerThanPkg": true' "$OUT/hostile-meta.json"; then
+    echo "bench: WARNING: src/ is newer than pkg/: measuring the package as built (rebuild: bash scripts/build.sh)" >&2
+  fi
+  node bench/hostile.mjs --json "$OUT/hostile.json"
+  end_meta "$OUT/hostile-meta.json"
 fi
 
 node bench/report.mjs "$OUT" BENCHMARKS.md "$MODE"
