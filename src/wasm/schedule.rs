@@ -204,6 +204,10 @@ fn schedule_error(e: &ScheduleError) -> JsValue {
     error.into()
 }
 
+/// The largest state `TaskScheduler.restore` reads: 256 MiB of UTF-8 (a state holds about
+/// 100 B per tracked task, so a million tasks fit many times over).
+const MAX_STATE_BYTES: usize = 256 * 1024 * 1024;
+
 fn events(events: &[SchedulerEvent]) -> Result<JsValue, JsValue> {
     to_js(events).map_err(JsValue::from)
 }
@@ -245,7 +249,8 @@ impl TaskScheduler {
         if !state.is_object() && !state.is_string() {
             return Err(bad("`state` must be an object or its JSON text".to_string()));
         }
-        let value = js_to_json(&state, usize::MAX).map_err(|report| {
+        // Checked before any copy into wasm memory, as every other input (issue 10).
+        let value = js_to_json(&state, MAX_STATE_BYTES).map_err(|report| {
             let reason = report
                 .issues
                 .first()

@@ -387,3 +387,20 @@ test("maxRequestBytes is an option (null: no limit), kept in snapshots; maxSnaps
   }
   assert.throws(() => TaskStore.restore(text, { maxSnapshotBytes: "x" }), TypeError);
 });
+
+// The scheduler's state is read with a bound too (256 MiB), before any copy into wasm memory.
+test("TaskScheduler.restore refuses a state text over 256 MiB without growing wasm memory", () => {
+  const memory = mainWasm.memory;
+  const { TaskScheduler } = main;
+  const small = new TaskScheduler().serialize();
+  TaskScheduler.restore(small).free(); // warm up
+  const before = memory.buffer.byteLength;
+  const huge = " ".repeat(300 * 2 ** 20) + JSON.stringify(small);
+  assert.throws(
+    () => TaskScheduler.restore(huge),
+    (e) => e.name === "TaskSchedulerError" && e.kind === "invalid_state" && /more than the limit/.test(e.message),
+  );
+  assert.equal(memory.buffer.byteLength, before, "wasm memory grew");
+  // The same state, small, still restores.
+  TaskScheduler.restore(JSON.stringify(small)).free();
+});
