@@ -1,100 +1,227 @@
 #!/usr/bin/env node
 // mcp-tasks: checks MCP conversations (JSON Lines transcripts, one JSON-RPC message per line)
 // against the Tasks rules of protocol 2025-11-25 and 2026-07-28. No dependencies beyond Node's
-// built-ins; the rules live in the WebAssembly core (Conversation), never here.
+// built-ins; the rules live in the WebAssembly core (Conversation), never here. The CLI only
+// frames the input into lines (streaming: memory does not grow with the file, only with what
+// the Conversation keeps, which is bounded), counts, prints and decides the exit status.
 
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { open as fsOpen } from "node:fs/promises";
+import { isUtf8 } from "node:buffer";
+import { parseArgs } from "node:util";
 import { Conversation } from "./node.mjs";
 
-const VERSIONS = ["2025-11-25", "2026-07-28"];
+const PROTOCOLS = ["2025-11-25", "2026-07-28"];
+const FAIL_ON = ["warning", "error"];
+/** The Conversation's default `maxBytes`: a longer line is refused (`too-large`) unread. */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** Output is written in pieces of about this many characters (and waits when stdout is full). */
+const OUT_CHUNK = 64 * 1024;
+/** Bytes read from a file at a time. */
+const READ_CHUNK = 256 * 1024;
 
 const HELP = `mcp-tasks: check MCP Tasks conversations (protocol 2025-11-25 and 2026-07-28)
 
 Usage:
   mcp-tasks check [options] FILE.jsonl [FILE2.jsonl ...]
   mcp-tasks check [options] -              (read the conversation from stdin)
-  mcp-tasks --help
+  mcp-tasks --help | --version
 
 Each file is one conversation: one JSON-RPC message per line, in the order sent (blank lines are
-skipped; a line that is not JSON is reported). Responses are paired with requests by id, every
-message is validated knowing what it answers, and every task is followed across the stream.
+skipped; a line that is not JSON, not UTF-8 or larger than 16 MiB is reported). Responses are
+paired with requests by id, every message is validated knowing what it answers, and every task is
+followed across the stream. Input is read line by line: memory does not grow with the file size.
 
 Options:
-  --json             print one JSON object per file and line: { file, messages, errors,
-                     warnings, reports: [{ line, ...ObserveReport }], tasks: TaskTimeline[] }
-  --version VERSION  fix the protocol version (${VERSIONS.join(" or ")}); by default the first
-                     message that shows a version fixes it, and an initialize request
-                     negotiates it anew (a client falling back from server/discover)
-  -h, --help         show this help
+  --json                NDJSON on stdout, one JSON object per line, written as the file is read:
+                          {"type":"message","file","line",...ObserveReport}  per message with issues
+                          {"type":"task","file",...TaskTimeline}             per task, at the end
+                          {"type":"summary","file","messages","errors","warnings","tasks","issues"}
+                        the summary is the last line of each file ("issues": file-level issues,
+                        such as empty-input)
+  --fail-on LEVEL       exit 1 when an issue of LEVEL or worse is found: error (default) or
+                        warning
+  -q, --quiet           print only the summary of each file (with --json: only the summary lines)
+  --protocol VERSION    fix the protocol version (${PROTOCOLS.join(" or ")}); by default the first
+                        message that shows a version fixes it, and an initialize request
+                        negotiates it anew (a client falling back from server/discover)
+  -h, --help            show this help
+  -V, --version         print the version of mcp-tasks (the package's version)
 
 Output (text): one line per issue, "line N  kind  severity code  path  message", a summary per
-file, then a timeline per task.
+file, then a timeline per task. An input with no message at all gets the warning empty-input.
 
-Exit status: 0 no error-severity issue, 1 errors were found, 2 usage or I/O error.
+Exit status:
+  0  no issue at or above --fail-on
+  1  issues at or above --fail-on were found (by default: errors)
+  2  usage error, or a file could not be read
 `;
 
 class UsageError extends Error {}
-
-function parseArgs(argv) {
-  const opts = { json: false, version: undefined, files: [], help: false };
-  let command;
-  let endOfOptions = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!endOfOptions && arg === "--") {
-      endOfOptions = true;
-    } else if (!endOfOptions && (arg === "-h" || arg === "--help")) {
-      opts.help = true;
-    } else if (!endOfOptions && arg === "--json") {
-      opts.json = true;
-    } else if (!endOfOptions && (arg === "--version" || arg.startsWith("--version="))) {
-      const value = arg === "--version" ? argv[++i] : arg.slice("--version=".length);
-      if (value === undefined) throw new UsageError("--version needs a value");
-      if (!VERSIONS.includes(value)) {
-        throw new UsageError(`unknown protocol version ${JSON.stringify(value)}: use ${VERSIONS.join(" or ")}`);
-      }
-      opts.version = value;
-    } else if (!endOfOptions && arg.startsWith("-") && arg !== "-") {
-      throw new UsageError(`unknown option ${arg}`);
-    } else if (command === undefined) {
-      command = arg;
-    } else {
-      opts.files.push(arg);
-    }
+/** The input could not be read (open or read failed): exit 2. */
+class ReadError extends Error {
+  constructor(cause) {
+    super(cause?.code ?? cause?.message ?? String(cause), { cause });
   }
-  if (opts.help) return { command: "help", opts };
+}
+
+const OPTIONS = /** @type {const} */ ({
+  json: { type: "boolean" },
+  quiet: { type: "boolean", short: "q" },
+  "fail-on": { type: "string" },
+  protocol: { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+});
+
+function parseCommandLine(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
+  } catch (e) {
+    // `--version=2025-11-25`: the old meaning of --version.
+    const m = /^--version=(.*)$/.exec(argv.find((a) => a.startsWith("--version=")) ?? "");
+    if (m) throw new UsageError(oldVersionMessage(m[1]));
+    throw new UsageError(e.message);
+  }
+  const { values, positionals, tokens } = parsed;
+  // `--version 2025-11-25`: --version used to fix the protocol version; it now prints the
+  // program's version. Refuse the old use clearly rather than print a version and ignore the date.
+  tokens.forEach((t, i) => {
+    const next = tokens[i + 1];
+    if (t.kind === "option" && t.name === "version" && next?.kind === "positional" && /^\d{4}-\d{2}-\d{2}$/.test(next.value)) {
+      throw new UsageError(oldVersionMessage(next.value));
+    }
+  });
+  if (values.help) return { command: "help" };
+  if (values.version) return { command: "version" };
+  const failOn = values["fail-on"] ?? "error";
+  if (!FAIL_ON.includes(failOn)) throw new UsageError(`--fail-on ${JSON.stringify(failOn)}: use warning or error`);
+  const protocol = values.protocol;
+  if (protocol !== undefined && !PROTOCOLS.includes(protocol)) {
+    throw new UsageError(`unknown protocol version ${JSON.stringify(protocol)}: use --protocol ${PROTOCOLS.join(" or ")}`);
+  }
+  const [command, ...files] = positionals;
   if (command === undefined) throw new UsageError("no command given");
   if (command !== "check") throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-  if (opts.files.length === 0) throw new UsageError("check needs at least one FILE (or - for stdin)");
-  return { command, opts };
+  if (files.length === 0) throw new UsageError("check needs at least one FILE (or - for stdin)");
+  if (files.filter((f) => f === "-").length > 1) throw new UsageError("stdin (-) can be read only once");
+  return { command, opts: { json: !!values.json, quiet: !!values.quiet, failOn, protocol, files } };
 }
 
-async function readStdin() {
-  const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
-  return Buffer.concat(chunks).toString("utf8");
+function oldVersionMessage(value) {
+  return `--version prints the version of mcp-tasks and takes no value; to fix the protocol version use --protocol ${value}`;
 }
 
-/** Runs one conversation over the lines of `text`. */
-function checkText(text, version) {
-  const conversation = new Conversation(version ? { version } : undefined);
-  const reports = [];
-  const lines = text.split(/\r?\n/);
-  lines.forEach((line, i) => {
-    if (line.trim() === "") return;
-    reports.push({ line: i + 1, ...conversation.observe(line) });
-  });
-  const tasks = conversation.tasks();
-  conversation.free();
-  let errors = 0;
-  let warnings = 0;
-  for (const r of reports) {
-    for (const issue of r.issues) {
-      if (issue.severity === "error") errors++;
-      else warnings++;
-    }
+function programVersion() {
+  const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+  if (typeof pkg.version !== "string") throw new Error("package.json has no version");
+  return pkg.version;
+}
+
+/** Buffered stdout: writes in pieces and waits for "drain" when the pipe is full. */
+class Out {
+  constructor() {
+    /** @type {string[]} */
+    this.parts = [];
+    this.size = 0;
   }
-  return { messages: reports.length, errors, warnings, reports, tasks };
+  /** Queues `text`; answers a promise to await when the buffer is full, else undefined. */
+  put(text) {
+    this.parts.push(text);
+    this.size += text.length;
+    return this.size >= OUT_CHUNK ? this.flush() : undefined;
+  }
+  flush() {
+    if (this.size === 0) return Promise.resolve();
+    const text = this.parts.join("");
+    this.parts = [];
+    this.size = 0;
+    return new Promise((resolve) => {
+      if (process.stdout.write(text)) resolve();
+      else process.stdout.once("drain", resolve);
+    });
+  }
+}
+
+/**
+ * The lines of a byte stream, as Buffers without their "\n" (nor a "\r" before it), each with
+ * its 1-based number; a line longer than `max` bytes is not kept: it comes as
+ * `{ tooLong: byteCount }`. Memory: one chunk of the stream plus at most `max` bytes.
+ * @param {AsyncIterable<Buffer>} stream
+ */
+async function* lines(stream, max = MAX_LINE_BYTES) {
+  /** @type {Buffer[]} */
+  let carry = [];
+  let carryBytes = 0;
+  let tooLong = false;
+  let number = 0;
+  const finish = (tail) => {
+    number++;
+    if (tooLong) {
+      const n = carryBytes + tail.length;
+      carry = [];
+      carryBytes = 0;
+      tooLong = false;
+      return { number, tooLong: n };
+    }
+    let buf = carry.length === 0 ? tail : Buffer.concat([...carry, tail]);
+    carry = [];
+    carryBytes = 0;
+    if (buf.length > 0 && buf[buf.length - 1] === 0x0d) buf = buf.subarray(0, buf.length - 1);
+    if (buf.length > max) return { number, tooLong: buf.length };
+    return { number, buf };
+  };
+  /** @type {AsyncIterator<Buffer>} */
+  const chunks = stream[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next;
+      try {
+        next = await chunks.next();
+      } catch (e) {
+        throw new ReadError(e);
+      }
+      if (next.done) break;
+      const chunk = next.value;
+      let start = 0;
+      for (let nl = chunk.indexOf(0x0a, start); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+        yield finish(chunk.subarray(start, nl));
+        start = nl + 1;
+      }
+      const rest = chunk.subarray(start);
+      if (rest.length === 0) continue;
+      carryBytes += rest.length;
+      if (tooLong) continue;
+      if (carryBytes > max + 1) {
+        // Longer than any acceptable line (+1 for a "\r"): stop keeping it, count the rest.
+        tooLong = true;
+        carry = [];
+      } else {
+        // A copy: the reader reuses its chunk.
+        carry.push(Buffer.from(rest));
+      }
+    }
+    if (carryBytes > 0 || tooLong) yield finish(Buffer.alloc(0));
+  } finally {
+    // Stopped early (or done): let the reader close its file.
+    await chunks.return?.();
+  }
+}
+
+/** A report for a line the CLI refuses before the Conversation sees it (same shape). */
+function inputReport(code, message) {
+  return {
+    index: null,
+    valid: false,
+    version: null,
+    versionSource: "none",
+    kind: "Invalid",
+    rpc: "invalid",
+    method: null,
+    issues: [{ severity: "error", code, path: "", message }],
+    taskIds: [],
+  };
 }
 
 /** `10:30:05` from an RFC 3339 timestamp (with its zone when not UTC); the raw text otherwise. */
@@ -125,39 +252,118 @@ function timeline(task) {
     const time = clock(e.at);
     steps.push(`${e.status}${time ? ` ${time}` : ""}${keys}`);
   }
-  const issues = task.issues.length ? `  (${task.issues.length} history issue${task.issues.length === 1 ? "" : "s"})` : "";
+  const n = task.issues.length + (task.omittedIssues ?? 0);
+  const issues = n ? `  (${n} history issue${n === 1 ? "" : "s"})` : "";
   return `task ${task.taskId} (${task.version ?? "version unknown"}): ${steps.join(" → ") || "(no status seen)"}${issues}`;
 }
 
-function textReport(name, result) {
-  const out = [];
-  for (const r of result.reports) {
-    for (const issue of r.issues) {
-      out.push(
-        `line ${r.line}  ${r.kind}  ${issue.severity} ${issue.code}  ${issue.path === "" ? "(root)" : issue.path}  ${issue.message}`,
-      );
+const pathText = (p) => (p === "" ? "(root)" : p);
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * Checks one conversation, printing as it goes. Answers the summary, or throws the read error
+ * (an I/O error; what was printed so far stays printed).
+ */
+async function checkStream(name, stream, opts, out) {
+  const conversation = new Conversation(opts.protocol ? { version: opts.protocol } : undefined);
+  try {
+    let messages = 0;
+    let errors = 0;
+    let warnings = 0;
+    const count = (issue) => {
+      if (issue.severity === "error") errors++;
+      else warnings++;
+    };
+    for await (const l of lines(stream)) {
+      let report;
+      if (l.tooLong !== undefined) {
+        report = inputReport("too-large", `the message has ${l.tooLong} bytes, more than the limit of ${MAX_LINE_BYTES}`);
+      } else if (!isUtf8(l.buf)) {
+        report = inputReport("not-json", "the line is not UTF-8");
+      } else {
+        let text = l.buf.toString("utf8");
+        if (l.number === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte order mark
+        if (text.trim() === "") continue;
+        report = conversation.observe(text);
+      }
+      messages++;
+      if (report.issues.length === 0) continue;
+      report.issues.forEach(count);
+      if (opts.quiet) continue;
+      let pending;
+      if (opts.json) {
+        pending = out.put(`${JSON.stringify({ type: "message", file: name, line: l.number, ...report })}\n`);
+      } else {
+        for (const issue of report.issues) {
+          pending = out.put(`line ${l.number}  ${report.kind}  ${issue.severity} ${issue.code}  ${pathText(issue.path)}  ${issue.message}\n`) ?? pending;
+        }
+      }
+      if (pending) await pending;
     }
+    const tasks = conversation.tasks();
+    // Every history issue of a timeline was in a message's report already, except one: a
+    // notification naming a task no CreateTaskResult named is judged only at the end
+    // (history-unknown-task, held until the conversation is over).
+    const held = [];
+    for (const t of tasks) for (const i of t.issues) if (i.code === "history-unknown-task") held.push({ task: t.taskId, issue: i });
+    for (const h of held) count(h.issue);
+    /** File-level issues. */
+    const issues = [];
+    if (messages === 0) {
+      issues.push({ severity: "warning", code: "empty-input", path: "", message: "no message: the input is empty or holds only blank lines" });
+    }
+    issues.forEach(count);
+    if (!opts.quiet && !opts.json) {
+      for (const h of held) await out.put(`task ${h.task}  ${h.issue.severity} ${h.issue.code}  ${pathText(h.issue.path)}  ${h.issue.message}\n`);
+      for (const i of issues) await out.put(`${name}  ${i.severity} ${i.code}  ${i.message}\n`);
+    }
+    const summary = { file: name, messages, errors, warnings, tasks: tasks.length, issues };
+    if (opts.json) {
+      if (!opts.quiet) for (const t of tasks) await out.put(`${JSON.stringify({ type: "task", file: name, ...t })}\n`);
+      await out.put(`${JSON.stringify({ type: "summary", ...summary })}\n`);
+    } else {
+      await out.put(
+        `${name}: ${plural(messages, "message")}, ${plural(errors, "error")}, ${plural(warnings, "warning")}, ${plural(tasks.length, "task")}\n`,
+      );
+      if (!opts.quiet) for (const t of tasks) await out.put(`${timeline(t)}\n`);
+    }
+    return summary;
+  } finally {
+    conversation.free();
   }
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  out.push(
-    `${name}: ${plural(result.messages, "message")}, ${plural(result.errors, "error")}, ` +
-      `${plural(result.warnings, "warning")}, ${plural(result.tasks.length, "task")}`,
-  );
-  for (const task of result.tasks) out.push(timeline(task));
-  return out.join("\n") + "\n";
 }
 
-function write(text) {
-  return new Promise((resolve) => {
-    if (!process.stdout.write(text)) process.stdout.once("drain", resolve);
-    else resolve();
-  });
+/**
+ * Opens a file (or stdin for "-") as an async iterable of chunks; rejects with a ReadError.
+ * A file is read into one reused buffer (each chunk is valid until the next is asked for, which
+ * `lines` respects): no garbage per chunk, so memory stays flat however large the file.
+ */
+async function open(file) {
+  if (file === "-") return process.stdin;
+  let handle;
+  try {
+    handle = await fsOpen(file, "r");
+  } catch (e) {
+    throw new ReadError(e);
+  }
+  return (async function* () {
+    const buf = Buffer.allocUnsafe(READ_CHUNK);
+    try {
+      for (;;) {
+        const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+        if (bytesRead === 0) return;
+        yield buf.subarray(0, bytesRead);
+      }
+    } finally {
+      await handle.close();
+    }
+  })();
 }
 
 async function main(argv) {
   let parsed;
   try {
-    parsed = parseArgs(argv);
+    parsed = parseCommandLine(argv);
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`mcp-tasks: ${e.message}\nTry 'mcp-tasks --help'.\n`);
@@ -166,34 +372,36 @@ async function main(argv) {
     throw e;
   }
   if (parsed.command === "help") {
-    await write(HELP);
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (parsed.command === "version") {
+    process.stdout.write(`${programVersion()}\n`);
     return 0;
   }
   const { opts } = parsed;
+  const out = new Out();
   let ioError = false;
-  let anyErrors = false;
+  let failed = false;
   let first = true;
   for (const file of opts.files) {
-    let text;
-    try {
-      text = file === "-" ? await readStdin() : await readFile(file, "utf8");
-    } catch (e) {
-      process.stderr.write(`mcp-tasks: cannot read ${file}: ${e.code ?? e.message}\n`);
-      ioError = true;
-      continue;
-    }
     const name = file === "-" ? "(stdin)" : file;
-    const result = checkText(text, opts.version);
-    if (result.errors > 0) anyErrors = true;
-    if (opts.json) {
-      await write(JSON.stringify({ file: name, ...result }) + "\n");
-    } else {
-      await write((first ? "" : "\n") + textReport(name, result));
-    }
+    if (!first && !opts.json && !opts.quiet) await out.put("\n");
     first = false;
+    try {
+      const stream = await open(file);
+      const summary = await checkStream(name, stream, opts, out);
+      if (summary.errors > 0 || (opts.failOn === "warning" && summary.warnings > 0)) failed = true;
+    } catch (e) {
+      if (!(e instanceof ReadError)) throw e;
+      await out.flush();
+      process.stderr.write(`mcp-tasks: cannot read ${file}: ${e.message}\n`);
+      ioError = true;
+    }
   }
+  await out.flush();
   if (ioError) return 2;
-  return anyErrors ? 1 : 0;
+  return failed ? 1 : 0;
 }
 
 process.stdout.on("error", (e) => {
