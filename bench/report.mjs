@@ -1,23 +1,30 @@
 // Writes BENCHMARKS.md from the JSON results of bench/run.sh.
-//   node bench/report.mjs bench/results BENCHMARKS.md [all|store|validator|client|hostile]
+//   node bench/report.mjs bench/results BENCHMARKS.md [all|store|validator|client|hostile|cli]
 // The validator sections come from meta/validate/cold-start/size/profile/cpu-profile.json, the
 // "Task store" section (after the STORE_MARK line) from store-meta/store/store-memory/
 // store-profile.json, the "Task client and scheduler" section (after the CLIENT_MARK line) from
 // client-meta/scheduler/politeness.json, the "Hostile input" section (after the HOSTILE_MARK
-// line) from hostile-meta/hostile.json. A mode other than `all` rewrites its own part and keeps
+// line) from hostile-meta/hostile.json, the "CLI" section (after the CLI_MARK line, last) from
+// cli.json. A mode other than `all` rewrites its own part and keeps
 // the other parts of the existing file as they are; a part whose results are missing is kept too.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { storeSection } from "./store-report.mjs";
 import { clientSection } from "./client-report.mjs";
 import { hostileSection } from "./hostile-report.mjs";
+import { cliSection } from "./cli-report.mjs";
 
 const [dir, outFile, mode = "all"] = process.argv.slice(2);
 const load = (f) => (existsSync(resolve(dir, f)) ? JSON.parse(readFileSync(resolve(dir, f), "utf8")) : null);
 const STORE_MARK = "<!-- Task store section: generated from bench/results/store*.json by bench/report.mjs -->";
 const CLIENT_MARK = "<!-- Task client section: generated from bench/results/{client-meta,scheduler,politeness}.json by bench/report.mjs -->";
 const HOSTILE_MARK = "<!-- Hostile input section: generated from bench/results/{hostile-meta,hostile}.json by bench/report.mjs -->";
-const previousAll = existsSync(outFile) ? readFileSync(outFile, "utf8") : "";
+const CLI_MARK = "<!-- CLI section: generated from bench/results/cli.json by bench/report.mjs -->";
+const whole = existsSync(outFile) ? readFileSync(outFile, "utf8") : "";
+// The sections after the client's, last first: CLI, then hostile input.
+const cliCut = whole.indexOf(CLI_MARK);
+const previousCli = cliCut >= 0 ? whole.slice(cliCut + CLI_MARK.length).trim() : "";
+const previousAll = cliCut >= 0 ? whole.slice(0, cliCut) : whole;
 const hostileCut = previousAll.indexOf(HOSTILE_MARK);
 const previousHostile = hostileCut >= 0 ? previousAll.slice(hostileCut + HOSTILE_MARK.length).trim() : "";
 const previous = hostileCut >= 0 ? previousAll.slice(0, hostileCut) : previousAll;
@@ -257,4 +264,9 @@ let hostileText = null;
 if ((mode === "all" || mode === "hostile") && hostileMeta && hostile) hostileText = hostileSection({ meta: hostileMeta, hostile }).join("\n").trimEnd();
 else if (previousHostile) hostileText = previousHostile;
 if (hostileText) parts.push(`${HOSTILE_MARK}\n\n${hostileText}`);
+const cli = load("cli.json");
+let cliText = null;
+if ((mode === "all" || mode === "cli") && cli) cliText = cliSection({ cli, mode }).join("\n").trimEnd();
+else if (previousCli) cliText = previousCli;
+if (cliText) parts.push(`${CLI_MARK}\n\n${cliText}`);
 writeFileSync(outFile, `${parts.join("\n\n")}\n`);

@@ -17,6 +17,10 @@
 #                                 bench/hostile.mjs): the wasm memory of Conversation, TaskServer
 #                                 and TaskScheduler after 1M hostile messages each, and the time
 #                                 to refuse a 500 MB string; the other sections are kept
+#   bash bench/run.sh cli         only the CLI benchmark (about 1 minute): `mcp-tasks check` on a
+#                                 generated 50 MB transcript, text, --json and --quiet, and the CLI
+#                                 before streaming (bench/cli.mjs: wall time, peak RSS, output
+#                                 shape); the other sections of BENCHMARKS.md are kept
 #
 # env: BENCH_WAIT   seconds to wait for the 1-minute load average to fall below BENCH_LOAD
 #                   (default 300; 0 = do not wait). The load is written into BENCHMARKS.md.
@@ -32,6 +36,8 @@
 #                          the 500 MB string per case (7)
 #      POLITENESS_SECONDS, POLITENESS_LATENCY_MS, POLITENESS_SEEDS   simulated seconds per run
 #                          (60), round trip of every request (10 ms), our jitter seeds (1,2,3,4,5)
+#      CLI_BYTES, CLI_TASKS, CLI_RUNS, CLI_BEFORE   CLI: transcript bytes (50000000), tasks (100),
+#                          runs per command (3), git revision of the CLI before streaming (36f8407)
 # Raw results go to bench/results/ (git-ignored). pkg/ must be built (bash scripts/build.sh);
 # a warning is printed (and written into BENCHMARKS.md) if src/ is newer than pkg/.
 set -euo pipefail
@@ -40,14 +46,15 @@ OUT=bench/results
 mkdir -p "$OUT"
 MODE=${1:-all}
 case $MODE in
-  all | store | validator | client | hostile) ;;
-  *) echo "usage: bash bench/run.sh [all|store|validator|client|hostile]" >&2; exit 2 ;;
+  all | store | validator | client | hostile | cli) ;;
+  *) echo "usage: bash bench/run.sh [all|store|validator|client|hostile|cli]" >&2; exit 2 ;;
 esac
 export BENCH_MODE=$MODE
 run_validator() { [ "$MODE" = all ] || [ "$MODE" = validator ]; }
 run_store() { [ "$MODE" = all ] || [ "$MODE" = store ]; }
 run_client() { [ "$MODE" = all ] || [ "$MODE" = client ]; }
 run_hostile() { [ "$MODE" = all ] || [ "$MODE" = hostile ]; }
+run_cli() { [ "$MODE" = all ] || [ "$MODE" = cli ]; }
 
 [ -f pkg/mcp_tasks_wasm_bg.wasm ] && [ -f pkg/node.mjs ] || {
   echo "bench: pkg/ is not built: run bash scripts/build.sh" >&2
@@ -162,6 +169,14 @@ if run_hostile; then
   fi
   node bench/hostile.mjs --json "$OUT/hostile.json"
   end_meta "$OUT/hostile-meta.json"
+fi
+
+if run_cli; then
+  [ "$MODE" = all ] && echo
+  if [ "pkg/cli.mjs" -ot js/cli.mjs ]; then
+    echo "bench: WARNING: js/cli.mjs is newer than pkg/cli.mjs: measuring the package as built (rebuild: bash scripts/build.sh)" >&2
+  fi
+  node bench/cli.mjs --json "$OUT/cli.json"
 fi
 
 node bench/report.mjs "$OUT" BENCHMARKS.md "$MODE"
