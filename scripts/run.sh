@@ -5,9 +5,10 @@
 #
 # `node pkg/cli.mjs check pkg/samples/*.jsonl` prints every issue and each task's timeline. The
 # samples named *-violations.jsonl hold violations on purpose, so the CLI's exit status 1
-# ("errors were found") is the expected outcome for them; this script then checks each sample
-# on its own: *-healthy.jsonl must exit 0, *-violations.jsonl must exit 1. Exit status 2 (usage
-# or I/O error) or any other surprise fails the job.
+# ("issues at or above --fail-on were found"; by default errors) is the expected outcome for
+# them; this script then checks each sample on its own: *-healthy.jsonl must exit 0 even with
+# `--fail-on warning` (no error and no warning), *-violations.jsonl must exit 1. Exit status 2
+# (usage or I/O error) or any other surprise fails the job.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +26,7 @@ if [ ${#samples[@]} -eq 0 ]; then
   exit 0
 fi
 
-echo "run: node pkg/cli.mjs check ${samples[*]}"
+echo "run: mcp-tasks $(node pkg/cli.mjs --version); node pkg/cli.mjs check ${samples[*]}"
 rc=0
 node pkg/cli.mjs check "${samples[@]}" || rc=$?
 echo
@@ -35,16 +36,17 @@ echo "run: the CLI exited $rc (0: no errors, 1: errors found, 2: usage or I/O er
 bad=0
 for f in "${samples[@]}"; do
   want=
+  flags=()
   case "$f" in
-    *-healthy.jsonl) want=0 ;;
+    *-healthy.jsonl) want=0 flags=(--fail-on warning) ;;
     *-violations.jsonl) want=1 ;;
   esac
   got=0
-  node pkg/cli.mjs check "$f" >/dev/null || got=$?
+  node pkg/cli.mjs check "${flags[@]}" "$f" >/dev/null || got=$?
   if [ -z "$want" ]; then
     echo "run: $f: exit $got"
   elif [ "$got" = "$want" ]; then
-    echo "run: $f: exit $got, as expected"
+    echo "run: $f${flags[*]:+ (${flags[*]})}: exit $got, as expected"
   else
     echo "run: $f: exit $got, expected $want" >&2
     bad=1
