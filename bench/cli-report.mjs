@@ -30,7 +30,7 @@ export function cliSection({ cli, mode }) {
   for (const x of Object.values(r)) {
     const who = x.who === "before" ? "before: " : "";
     L.push(
-      `| ${who}\`${x.shown}\` | ${[...new Set(x.codes)].join("/")} | ${(x.medianMs / 1000).toFixed(2)} s | ${x.ms.map((m) => (m / 1000).toFixed(2)).join(", ")} s | **${mib(x.medianRssKB)}** | ${int(x.outBytes)} bytes, ${int(x.outLines)} lines | ${int(x.longestLine)} bytes |`,
+      `| ${who}\`${x.shown}\` | ${[...new Set(x.codes)].join("/")} | ${(x.medianMs / 1000).toFixed(2)} s | ${x.ms.map((m) => (m / 1000).toFixed(2)).join(", ")} s | **${mib(x.medianRssKB)}** | ${int(x.outBytes)} bytes, ${int(x.outLines)} line${x.outLines === 1 ? "" : "s"} | ${int(x.longestLine)} bytes |`,
     );
   }
   L.push("");
