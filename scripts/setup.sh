@@ -6,6 +6,7 @@
 #   wasm-bindgen-cli at the version Cargo.lock pins (cargo install, about 4 minutes the first time)
 #   npm ci at the root                   (wasm-opt from binaryen@132, deno, playwright-core, ...)
 #   npm ci in tools/conformance          (the MCP conformance suite and the Node 22 it needs)
+#   npm ci in tools/sdk-tests            (vitest, for the TypeScript SDK's own task tests)
 #   npm ci in tools/peers                (server-everything and the Inspector, for tests/peers)
 #   Python venvs tools/py/mcp1, mcp2     (mcp 1.30.0 / 2.3.0, every package pinned, for tests/peers)
 #   Debian chromium + chromium-driver    (browser tests; apt-get, about 40 s the first time)
@@ -69,6 +70,22 @@ if conformance_fresh; then
 else
   say "tools/conformance: npm ci"
   (cd tools/conformance && npm ci --no-audit --no-fund)
+fi
+
+# vitest, for the TypeScript SDK's own task tests (tests/js/sdk-upstream.test.sh): own package.json
+# and lock, so the root install is untouched.
+sdk_tests_fresh() {
+  local d=tools/sdk-tests
+  [ -f $d/node_modules/.package-lock.json ] || return 1
+  [ $d/node_modules/.package-lock.json -nt $d/package.json ] || return 1
+  [ $d/node_modules/.package-lock.json -nt $d/package-lock.json ] || return 1
+  [ -f $d/node_modules/vitest/vitest.mjs ] || return 1
+}
+if sdk_tests_fresh; then
+  say "tools/sdk-tests: up to date"
+else
+  say "tools/sdk-tests: npm ci"
+  (cd tools/sdk-tests && npm ci --no-audit --no-fund) || { say "tools/sdk-tests: npm ci FAILED" >&2; exit 1; }
 fi
 
 # ---- real peers for tests/peers ----------------------------------------------------------------
