@@ -271,7 +271,56 @@ class SdkTaskStore {
     return this.store.sweep(this.now(), limit ?? null);
   }
 
+  /**
+   * Every task of every session, as `getTask` answers each (expired ones are left out): the
+   * debugging helper of the SDK's `InMemoryTaskStore`, outside the `TaskStore` interface. It
+   * crosses sessions: never answer a client with it.
+   * @returns {Task[]}
+   */
+  getAllTasks() {
+    const now = this.now();
+    /** @type {Task[]} */
+    const tasks = [];
+    for (const record of this.#records()) {
+      try {
+        tasks.push(this.store.get(record.id, { session: record.session, now }).v25);
+      } catch (e) {
+        if (!(isStoreError(e) && e.kind === "not_found")) throw e;
+      }
+    }
+    return tasks;
+  }
+
+  /**
+   * Removes every task of every session, as the SDK's `InMemoryTaskStore.cleanup()` does (it
+   * also stops its TTL timers; no timer runs here). For tests and shutdown.
+   * @returns {void}
+   */
+  cleanup() {
+    const now = this.now();
+    for (const record of this.#records()) {
+      try {
+        this.store.remove(record.id, { session: record.session, now });
+      } catch (e) {
+        if (!(isStoreError(e) && e.kind === "not_found")) throw e;
+      }
+    }
+  }
+
   // ---- internals ---------------------------------------------------------------------------------
+
+  /**
+   * The id and session of every stored task, in creation order (from the store's snapshot).
+   * @returns {{ id: string, session: string | null }[]}
+   */
+  #records() {
+    const tasks = /** @type {{ tasks?: unknown }} */ (this.store.snapshot()).tasks;
+    if (!Array.isArray(tasks)) return [];
+    return tasks.map((t) => {
+      const r = /** @type {{ id: string, session?: string | null }} */ (t);
+      return { id: r.id, session: r.session ?? null };
+    });
+  }
 
   /**
    * The store context of a call of session `sessionId` (`undefined`: a request without a

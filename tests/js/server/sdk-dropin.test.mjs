@@ -1,0 +1,42 @@
+// SdkTaskStore as a drop-in for the SDK's InMemoryTaskStore (issue 15): the habits that code
+// written against InMemoryTaskStore relies on, each checked on the installed package. The SDK's
+// own tests run on it too: tests/js/sdk-upstream.test.sh.
+import { test, mock } from "node:test";
+import assert from "node:assert/strict";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
+
+// The installed package (scripts/pack.sh), imported the way a user does: "mcp-tasks-wasm/server".
+const { SdkTaskStore, TaskStore } = await import("../.tmp/install/server.mjs");
+
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+const REQ = { method: "tools/call", params: { name: "x" } };
+const text = (t) => ({ content: [{ type: "text", text: t }] });
+
+/** The rejection of `promise` (asserts that it rejects). */
+async function rejection(promise) {
+  let error;
+  await assert.rejects(promise, (e) => {
+    error = e;
+    return true;
+  });
+  return error;
+}
+
+test("getAllTasks and cleanup: every session's tasks, as the SDK store's helpers; expired ones left out", async () => {
+  const clock = { t: T0 };
+  const store = new SdkTaskStore({ now: () => clock.t });
+  const a = await store.createTask({}, 1, REQ, "alice");
+  const b = await store.createTask({}, 2, REQ, "bob");
+  const c = await store.createTask({ ttl: 10 }, 3, REQ);
+  await store.storeTaskResult(b.taskId, "completed", text("b"), "bob");
+  assert.deepEqual(store.getAllTasks().map((t) => [t.taskId, t.status]), [[a.taskId, "working"], [b.taskId, "completed"], [c.taskId, "working"]]);
+  clock.t += 11;
+  assert.deepEqual(store.getAllTasks().map((t) => t.taskId), [a.taskId, b.taskId]);
+  store.cleanup();
+  assert.deepEqual(store.getAllTasks(), []);
+  assert.equal(await store.getTask(a.taskId, "alice"), null);
+  assert.deepEqual((await store.listTasks(undefined, "bob")).tasks, []);
+  const d = await store.createTask({}, 4, REQ, "alice");
+  assert.deepEqual(store.getAllTasks().map((t) => t.taskId), [d.taskId], "usable after cleanup");
+});
