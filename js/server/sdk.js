@@ -46,7 +46,8 @@ import { TaskStore } from "./mcp_tasks_wasm.js";
  * @typedef {object} SdkAdapterOptions
  * @property {TaskStore} [store] The TaskStore to use (default: a new one with the other
  *   options, which are not allowed with it).
- * @property {() => number} [now] The clock, Unix ms (default `Date.now`).
+ * @property {() => number} [now] The clock, Unix ms (default `() => Date.now()`, read at every
+ *   call, so fake timers that replace `Date.now` after construction reach it).
  * @property {ErrorFactory} [createError] Makes the errors store failures are thrown as
  *   (default: the store's own `TaskStoreError`, an `Error` with `code`, `message`, `data?`,
  *   `kind`). Either way the error has `kind`; a made one has the store's error as `cause`.
@@ -102,7 +103,7 @@ class SdkTaskStore {
     /** The TaskStore every operation goes through (snapshot, restore, sweep it as you like). */
     this.store = store ?? new TaskStore(storeOptions);
     /** @type {() => number} */
-    this.now = now ?? Date.now;
+    this.now = now ?? (() => Date.now());
     /** @type {ErrorFactory | undefined} */
     this.createError = createError;
     this.ignoreLateResults = ignoreLateResults === true;

@@ -23,6 +23,21 @@ async function rejection(promise) {
   return error;
 }
 
+test("the clock is read at every call: mock timers that replace Date.now after construction reach it (TTL expiry)", async () => {
+  const store = new SdkTaskStore({ maxTtlMs: 60_000 }); // constructed before the clock is mocked
+  mock.timers.enable({ apis: ["Date"], now: T0 });
+  try {
+    const t = await store.createTask({ ttl: 1000 }, 1, REQ);
+    assert.equal(Date.parse(t.createdAt), T0);
+    mock.timers.tick(999);
+    assert.equal((await store.getTask(t.taskId))?.status, "working");
+    mock.timers.tick(2);
+    assert.equal(await store.getTask(t.taskId), null, "expired in mocked time");
+  } finally {
+    mock.timers.reset();
+  }
+});
+
 test("getAllTasks and cleanup: every session's tasks, as the SDK store's helpers; expired ones left out", async () => {
   const clock = { t: T0 };
   const store = new SdkTaskStore({ now: () => clock.t });
