@@ -60,7 +60,8 @@ import { TaskStore } from "./mcp_tasks_wasm.js";
 /**
  * Options of an `SdkTaskStore`: the options of a new `TaskStore` (`maxTtlMs`, `defaultTtlMs`,
  * `pollIntervalMs`, `maxLiveTasksPerSession`, `pageSize`, `shareAcrossSessions`,
- * `recordChanges`) and the adapter's own.
+ * `recordChanges`) and the adapter's own. `pageSize` defaults to 10 here, the page size of the
+ * SDK's `InMemoryTaskStore` (a `TaskStore`'s own default is 50).
  * @typedef {TaskStoreOptions & SdkAdapterOptions} SdkTaskStoreOptions
  */
 
@@ -68,6 +69,8 @@ import { TaskStore } from "./mcp_tasks_wasm.js";
 const V25 = "2025-11-25";
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
+/** The page size of the SDK's `InMemoryTaskStore`, our default. */
+const SDK_PAGE_SIZE = 10;
 
 /**
  * @param {unknown} e
@@ -101,7 +104,10 @@ class SdkTaskStore {
       );
     }
     /** The TaskStore every operation goes through (snapshot, restore, sweep it as you like). */
-    this.store = store ?? new TaskStore(storeOptions);
+    this.store = store ?? new TaskStore({
+      ...storeOptions,
+      pageSize: storeOptions.pageSize === undefined ? SDK_PAGE_SIZE : storeOptions.pageSize,
+    });
     /** @type {() => number} */
     this.now = now ?? (() => Date.now());
     /** @type {ErrorFactory | undefined} */

@@ -38,6 +38,28 @@ test("the clock is read at every call: mock timers that replace Date.now after c
   }
 });
 
+test("page size: 10 by default, as the SDK's store; pageSize still sets it; a given TaskStore keeps its own", async () => {
+  const fill = async (s, n) => {
+    for (let i = 0; i < n; i++) await s.createTask({}, i, REQ);
+  };
+  const sdk = new InMemoryTaskStore();
+  const ours = new SdkTaskStore();
+  await fill(sdk, 15);
+  await fill(ours, 15);
+  const [a, b] = [await sdk.listTasks(), await ours.listTasks()];
+  assert.equal(b.tasks.length, a.tasks.length);
+  assert.equal(b.tasks.length, 10);
+  assert.equal((await ours.listTasks(b.nextCursor)).tasks.length, 5);
+  sdk.cleanup();
+
+  const three = new SdkTaskStore({ pageSize: 3 });
+  await fill(three, 4);
+  assert.equal((await three.listTasks()).tasks.length, 3);
+  const given = new SdkTaskStore({ store: new TaskStore() });
+  await fill(given, 15);
+  assert.equal((await given.listTasks()).tasks.length, 15, "a TaskStore's own default is 50");
+});
+
 test("getAllTasks and cleanup: every session's tasks, as the SDK store's helpers; expired ones left out", async () => {
   const clock = { t: T0 };
   const store = new SdkTaskStore({ now: () => clock.t });
