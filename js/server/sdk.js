@@ -71,6 +71,8 @@ const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
 /** The page size of the SDK's `InMemoryTaskStore`, our default. */
 const SDK_PAGE_SIZE = 10;
+/** The longest cursor an "Invalid cursor: …" message repeats in full. */
+const CURSOR_ECHO_MAX = 200;
 
 /**
  * @param {unknown} e
@@ -155,7 +157,7 @@ class SdkTaskStore {
       return this.store.get(taskId, this.#ctx(sessionId)).v25;
     } catch (e) {
       if (isStoreError(e) && e.kind === "not_found") return null;
-      throw this.#mapped(e);
+      throw this.#mapped(e, taskId);
     }
   }
 
@@ -184,7 +186,8 @@ class SdkTaskStore {
       }
     } catch (e) {
       if (this.ignoreLateResults && isStoreError(e) && (e.kind === "already_terminal" || e.kind === "not_found")) return;
-      throw this.#mapped(e);
+      throw this.#mapped(e, taskId, ctx, (terminal) =>
+        `Cannot store result for task ${taskId} in terminal status '${terminal}'. Task results can only be stored once.`);
     }
   }
 
@@ -204,7 +207,7 @@ class SdkTaskStore {
     try {
       outcome = this.store.resultOf(taskId, this.#ctx(sessionId));
     } catch (e) {
-      throw this.#mapped(e);
+      throw this.#mapped(e, taskId);
     }
     switch (outcome.kind) {
       case "result":
@@ -212,7 +215,7 @@ class SdkTaskStore {
       case "error":
         throw storedError(outcome.error);
       default:
-        throw this.#error(INTERNAL_ERROR, `Task ${taskId} has no result yet (it is not terminal)`, undefined, "not_terminal");
+        throw this.#error(INTERNAL_ERROR, `Task ${taskId} has no result stored (it is not terminal)`, undefined, "not_terminal");
     }
   }
 
@@ -243,7 +246,8 @@ class SdkTaskStore {
           this.store.setStatus(taskId, status, message, ctx);
       }
     } catch (e) {
-      throw this.#mapped(e);
+      throw this.#mapped(e, taskId, ctx, (terminal) =>
+        `Cannot update task ${taskId} from terminal status '${terminal}' to '${status}'. Terminal states (completed, failed, cancelled) cannot transition to other states.`);
     }
   }
 
@@ -263,6 +267,10 @@ class SdkTaskStore {
       if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
       return out;
     } catch (e) {
+      if (isStoreError(e) && e.kind === "invalid_cursor" && typeof cursor === "string") {
+        const shown = cursor.length > CURSOR_ECHO_MAX ? `${cursor.slice(0, CURSOR_ECHO_MAX)}…` : cursor;
+        throw this.#error(e.code, `Invalid cursor: ${shown}`, e.data, e.kind, e);
+      }
       throw this.#mapped(e);
     }
   }
@@ -341,13 +349,35 @@ class SdkTaskStore {
 
   /**
    * A store error as the error to throw (`createError`'s, or the store's own); anything else
-   * (a `TypeError` for a malformed argument) as it is.
+   * (a `TypeError` for a malformed argument) as it is. With `taskId`, the messages keep the
+   * phrases of the SDK's `InMemoryTaskStore` so that code matching them still works (code and
+   * kind are the store's): not found is "Task with ID … not found", and a task already ended
+   * gets `terminalMessage(status)` (the status read back from the store).
    * @param {unknown} e
+   * @param {string} [taskId]
+   * @param {TaskContext} [ctx]
+   * @param {(terminal: string) => string} [terminalMessage]
    * @returns {unknown}
    */
-  #mapped(e) {
-    if (!isStoreError(e) || this.createError === undefined) return e;
-    return this.#error(e.code, e.message, e.data, e.kind, e);
+  #mapped(e, taskId, ctx, terminalMessage) {
+    if (!isStoreError(e)) return e;
+    let message = e.message;
+    if (taskId !== undefined && e.kind === "not_found") {
+      message = `Task with ID ${taskId} not found (unknown, expired or purged)`;
+    } else if (taskId !== undefined && ctx !== undefined && terminalMessage !== undefined && e.kind === "already_terminal") {
+      let terminal = "";
+      try {
+        terminal = this.store.get(taskId, ctx).v25.status;
+      } catch {
+        terminal = "";
+      }
+      if (terminal !== "") message = terminalMessage(terminal);
+    }
+    if (this.createError === undefined) {
+      e.message = message; // the store's own error, reworded (its class, code and kind kept)
+      return e;
+    }
+    return this.#error(e.code, message, e.data, e.kind, e);
   }
 
   /**

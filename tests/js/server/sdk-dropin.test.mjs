@@ -60,6 +60,48 @@ test("page size: 10 by default, as the SDK's store; pageSize still sets it; a gi
   assert.equal((await given.listTasks()).tasks.length, 15, "a TaskStore's own default is 50");
 });
 
+test("error messages keep the SDK store's phrases (code and kind are ours), with and without createError", async () => {
+  for (const createError of [undefined, (code, message, data) => new McpError(code, message, data)]) {
+    const store = new SdkTaskStore({ createError });
+    const sdk = new InMemoryTaskStore();
+    const missing = "f".repeat(32);
+    for (const [call, sdkCall] of [
+      [() => store.getTaskResult(missing), () => sdk.getTaskResult(missing)],
+      [() => store.storeTaskResult(missing, "completed", text("x")), () => sdk.storeTaskResult(missing, "completed", text("x"))],
+      [() => store.updateTaskStatus(missing, "working"), () => sdk.updateTaskStatus(missing, "working")],
+    ]) {
+      const [e, se] = [await rejection(call()), await rejection(sdkCall())];
+      assert.ok(e.message.includes(se.message), `${e.message} / ${se.message}`);
+      assert.deepEqual([e.code, e.kind], [-32602, "not_found"]);
+      assert.equal(e instanceof McpError, createError !== undefined);
+    }
+
+    const t = await store.createTask({}, 1, REQ);
+    const e0 = await rejection(store.getTaskResult(t.taskId));
+    assert.match(e0.message, new RegExp(`(^|: )Task ${t.taskId} has no result stored`));
+    assert.deepEqual([e0.code, e0.kind], [-32603, "not_terminal"]);
+
+    await store.storeTaskResult(t.taskId, "completed", text("done"));
+    const e1 = await rejection(store.storeTaskResult(t.taskId, "completed", text("again")));
+    assert.match(e1.message, new RegExp(`(^|: )Cannot store result for task ${t.taskId} in terminal status 'completed'`));
+    assert.deepEqual([e1.code, e1.kind], [-32602, "already_terminal"]);
+    const e2 = await rejection(store.updateTaskStatus(t.taskId, "cancelled"));
+    assert.match(e2.message, new RegExp(`(^|: )Cannot update task ${t.taskId} from terminal status 'completed' to 'cancelled'`));
+    assert.deepEqual([e2.code, e2.kind], [-32602, "already_terminal"]);
+    assert.deepEqual(await store.getTaskResult(t.taskId), text("done"), "refusals change nothing");
+
+    // (McpError prefixes its message with "MCP error <code>: ".)
+    const e3 = await rejection(store.listTasks("not-a-cursor"));
+    assert.match(e3.message, /(^|: )Invalid cursor: not-a-cursor$/);
+    assert.deepEqual([e3.code, e3.kind], [-32602, "invalid_cursor"]);
+    const long = "c".repeat(5000);
+    const e4 = await rejection(store.listTasks(long));
+    assert.ok(e4.message.endsWith(`Invalid cursor: ${"c".repeat(200)}…`), "a long cursor is not echoed in full");
+    if (createError === undefined) assert.equal(e4.name, "TaskStoreError");
+    else assert.equal(e4.cause.name, "TaskStoreError");
+  }
+});
+
 test("getAllTasks and cleanup: every session's tasks, as the SDK store's helpers; expired ones left out", async () => {
   const clock = { t: T0 };
   const store = new SdkTaskStore({ now: () => clock.t });
