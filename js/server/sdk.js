@@ -223,8 +223,10 @@ class SdkTaskStore {
    * SDK `updateTaskStatus`. `working` ⇄ `input_required` (or a new `statusMessage`): moved by
    * the store. `cancelled`: a 2025-11-25 cancel (§D 22: a terminal task rejects with -32602).
    * `failed`: fails the task with the JSON-RPC error `{ code: -32603, message: statusMessage }`,
-   * which `tasks/result` then answers. `completed` needs the result: use `storeTaskResult`
-   * (the store refuses it here, code -32603). A terminal task never changes (§D 20): -32602.
+   * which `tasks/result` then answers. `completed` (the interface lists it) completes the task
+   * with the empty result `{}`, which `tasks/result` then answers: store the real result with
+   * `storeTaskResult` instead (the SDK's own store leaves the task with no result at all, and its
+   * `tasks/result` fails). A terminal task never changes (§D 20): -32602.
    * @param {string} taskId
    * @param {TaskStatus} status
    * @param {string} [statusMessage]
@@ -241,6 +243,9 @@ class SdkTaskStore {
           break;
         case "failed":
           this.store.fail(taskId, { code: INTERNAL_ERROR, message: statusMessage ?? "Task failed" }, message, ctx);
+          break;
+        case "completed":
+          this.store.complete(taskId, {}, message, ctx);
           break;
         default:
           this.store.setStatus(taskId, status, message, ctx);

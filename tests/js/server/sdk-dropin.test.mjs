@@ -102,6 +102,21 @@ test("error messages keep the SDK store's phrases (code and kind are ours), with
   }
 });
 
+test("updateTaskStatus(id, 'completed') completes the task through the state machine: result {}, terminal for good", async () => {
+  const store = new SdkTaskStore();
+  const t = await store.createTask({}, 1, REQ, "s");
+  await store.updateTaskStatus(t.taskId, "input_required", "asking", "s");
+  await store.updateTaskStatus(t.taskId, "completed", "done by status", "s");
+  const done = await store.getTask(t.taskId, "s");
+  assert.deepEqual([done.status, done.statusMessage], ["completed", "done by status"]);
+  assert.deepEqual(await store.getTaskResult(t.taskId, "s"), {});
+  const e = await rejection(store.storeTaskResult(t.taskId, "completed", text("late"), "s"));
+  assert.deepEqual([e.code, e.kind], [-32602, "already_terminal"]);
+  assert.deepEqual(await store.getTaskResult(t.taskId, "s"), {}, "the first terminal outcome wins (§D 21)");
+  const other = await rejection(store.updateTaskStatus(t.taskId, "completed", undefined, "other-session"));
+  assert.equal(other.kind, "not_found", "sessions still fail closed");
+});
+
 test("getAllTasks and cleanup: every session's tasks, as the SDK store's helpers; expired ones left out", async () => {
   const clock = { t: T0 };
   const store = new SdkTaskStore({ now: () => clock.t });
