@@ -134,3 +134,15 @@ test("getAllTasks and cleanup: every session's tasks, as the SDK store's helpers
   const d = await store.createTask({}, 4, REQ, "alice");
   assert.deepEqual(store.getAllTasks().map((t) => t.taskId), [d.taskId], "usable after cleanup");
 });
+
+test("ttl: a task created without one gets the default TTL (bounded retention); with defaultTtlMs and maxTtlMs null it keeps ttl: null, as the SDK's", async () => {
+  const bounded = new SdkTaskStore();
+  assert.equal((await bounded.createTask({}, 1, REQ)).ttl, 3_600_000);
+  const unlimited = new SdkTaskStore({ defaultTtlMs: null, maxTtlMs: null });
+  const sdk = new InMemoryTaskStore();
+  const [ours, theirs] = [await unlimited.createTask({}, 1, REQ), await sdk.createTask({}, 1, REQ)];
+  assert.equal(ours.ttl, null);
+  assert.equal(ours.ttl, theirs.ttl);
+  assert.equal((await unlimited.getTask(ours.taskId)).ttl, null);
+  assert.equal((await unlimited.createTask({ ttl: 5000 }, 2, REQ)).ttl, 5000);
+});
