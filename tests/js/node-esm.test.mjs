@@ -27,7 +27,8 @@ test("the installed package.json routes every runtime", () => {
   assert.equal(root.node.require.default, "./main.cjs"); // the nodejs glue (node.cjs) + the JS helpers
   assert.equal(root.node.default.default, "./node.mjs");
   assert.equal(root.browser.default, "./browser.js");
-  assert.equal(json.bin["mcp-tasks"], "./cli.mjs");
+  // No "./": npm publish rewrites "./cli.mjs" to "cli.mjs" with a warning (tests/js/pkg-lint.test.sh).
+  assert.equal(json.bin["mcp-tasks"], "cli.mjs");
 });
 
 test("the ESM entry exports functions only (no default, no init)", () => {
