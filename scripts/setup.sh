@@ -8,6 +8,7 @@
 #   npm ci in tools/conformance          (the MCP conformance suite and the Node 22 it needs)
 #   npm ci in tools/sdk-tests            (vitest, for the TypeScript SDK's own task tests)
 #   npm ci in tools/peers                (server-everything and the Inspector, for tests/peers)
+#   npm ci in tools/pkg-lint             (arethetypeswrong and publint, for tests/js/pkg-lint.test.sh)
 #   Python venvs tools/py/mcp1, mcp2     (mcp 1.30.0 / 2.3.0, every package pinned, for tests/peers)
 #   Debian chromium + chromium-driver    (browser tests; apt-get, about 40 s the first time)
 set -euo pipefail
@@ -86,6 +87,23 @@ if sdk_tests_fresh; then
 else
   say "tools/sdk-tests: npm ci"
   (cd tools/sdk-tests && npm ci --no-audit --no-fund) || { say "tools/sdk-tests: npm ci FAILED" >&2; exit 1; }
+fi
+
+# arethetypeswrong and publint, run on the packed tarball by tests/js/pkg-lint.test.sh: own
+# package.json and lock, so the root install is untouched.
+pkg_lint_fresh() {
+  local d=tools/pkg-lint
+  [ -f $d/node_modules/.package-lock.json ] || return 1
+  [ $d/node_modules/.package-lock.json -nt $d/package.json ] || return 1
+  [ $d/node_modules/.package-lock.json -nt $d/package-lock.json ] || return 1
+  [ -f $d/node_modules/@arethetypeswrong/cli/package.json ] || return 1
+  [ -f $d/node_modules/publint/package.json ] || return 1
+}
+if pkg_lint_fresh; then
+  say "tools/pkg-lint: up to date"
+else
+  say "tools/pkg-lint: npm ci"
+  (cd tools/pkg-lint && npm ci --no-audit --no-fund) || { say "tools/pkg-lint: npm ci FAILED" >&2; exit 1; }
 fi
 
 # ---- real peers for tests/peers ----------------------------------------------------------------
