@@ -55,6 +55,25 @@ import { TaskStore } from "./mcp_tasks_wasm.js";
  *   cancelled task whose work finished, §D 21) or is gone (expired, removed) resolves and
  *   changes nothing, instead of rejecting with code -32602 (default `false`, like the SDK's
  *   own store).
+ * @property {boolean} [unscopedWork] Who a call that *omits* the `sessionId` argument is
+ *   (default `true`). The SDK passes the argument on every call it makes on behalf of a client:
+ *   its `tasks/get|result|list|cancel` handlers and the request-scoped store it hands tool
+ *   handlers as `extra.taskStore` call `getTask(id, extra.sessionId)` and so on, the argument
+ *   present even when its value is `undefined` (stateless HTTP, stdio). A call without the
+ *   argument comes from code holding the store itself: the work running a task (the SDK's
+ *   examples finish tasks from a background closure with `store.storeTaskResult(id, status,
+ *   result)`), the SDK's own tests, an admin view. With `true`, such a call is the host (§D 38:
+ *   "the host itself sees every task"): `getTask`, `getTaskResult`, `storeTaskResult` and
+ *   `updateTaskStatus` reach any task by its id, and `listTasks()` lists every session's tasks,
+ *   like the 1.32.2 store ("calls that pass no sessionId are not restricted"). A call with the
+ *   argument, `undefined` included, stays fail-closed: it sees its own session's tasks only
+ *   (`undefined`: the tasks created without a session), so no client reaches another session's
+ *   task through the SDK, whatever the transport. RISK: code of yours that answers a client by
+ *   calling the store directly must pass the client's `sessionId` (even `undefined`) as an
+ *   argument; leaving the argument out acts as the host and crosses sessions. `false`: a call
+ *   without the argument is a call without a session, fail-closed too (it sees only tasks created
+ *   without a session), the strictest setting, under which the work must pass the session the
+ *   task was created in (`extra.sessionId`).
  */
 
 /**
@@ -99,7 +118,7 @@ function storedError(error) {
 class SdkTaskStore {
   /** @param {SdkTaskStoreOptions} [options] */
   constructor(options = {}) {
-    const { store, now, createError, ignoreLateResults, ...storeOptions } = options ?? {};
+    const { store, now, createError, ignoreLateResults, unscopedWork, ...storeOptions } = options ?? {};
     if (store !== undefined && Object.keys(storeOptions).length > 0) {
       throw new TypeError(
         `SdkTaskStore: give \`store\` or the options of a new one, not both (${Object.keys(storeOptions).join(", ")})`,
@@ -115,6 +134,8 @@ class SdkTaskStore {
     /** @type {ErrorFactory | undefined} */
     this.createError = createError;
     this.ignoreLateResults = ignoreLateResults === true;
+    /** A call that omits the `sessionId` argument acts as the host (see `unscopedWork`). */
+    this.unscopedWork = unscopedWork !== false;
   }
 
   /**
@@ -149,12 +170,12 @@ class SdkTaskStore {
    * SDK `getTask`: the task as the session sees it, or `null` when it is unknown, expired,
    * purged or another session's (§D 35, 38): the SDK answers -32602 then.
    * @param {string} taskId
-   * @param {string} [sessionId]
+   * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
    * @returns {Promise<Task | null>}
    */
   async getTask(taskId, sessionId) {
     try {
-      return this.store.get(taskId, this.#ctx(sessionId)).v25;
+      return this.store.get(taskId, this.#ctx(sessionId, arguments.length < 2)).v25;
     } catch (e) {
       if (isStoreError(e) && e.kind === "not_found") return null;
       throw this.#mapped(e, taskId);
@@ -171,11 +192,11 @@ class SdkTaskStore {
    * @param {string} taskId
    * @param {"completed" | "failed"} status
    * @param {Result} result
-   * @param {string} [sessionId]
+   * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
    * @returns {Promise<void>}
    */
   async storeTaskResult(taskId, status, result, sessionId) {
-    const ctx = this.#ctx(sessionId);
+    const ctx = this.#ctx(sessionId, arguments.length < 4);
     try {
       if (status === "completed") {
         this.store.complete(taskId, result, null, ctx);
@@ -198,14 +219,14 @@ class SdkTaskStore {
    * and `data`); `cancelled`: rejects with code -32602 (no result). A live task has no result
    * yet (the SDK waits for a terminal status first): code -32603. Unknown: code -32602.
    * @param {string} taskId
-   * @param {string} [sessionId]
+   * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
    * @returns {Promise<Result>}
    */
   async getTaskResult(taskId, sessionId) {
     /** @type {import("./mcp_tasks_wasm.js").ResultOf} */
     let outcome;
     try {
-      outcome = this.store.resultOf(taskId, this.#ctx(sessionId));
+      outcome = this.store.resultOf(taskId, this.#ctx(sessionId, arguments.length < 2));
     } catch (e) {
       throw this.#mapped(e, taskId);
     }
@@ -230,11 +251,11 @@ class SdkTaskStore {
    * @param {string} taskId
    * @param {TaskStatus} status
    * @param {string} [statusMessage]
-   * @param {string} [sessionId]
+   * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
    * @returns {Promise<void>}
    */
   async updateTaskStatus(taskId, status, statusMessage, sessionId) {
-    const ctx = this.#ctx(sessionId);
+    const ctx = this.#ctx(sessionId, arguments.length < 4);
     const message = statusMessage ?? null;
     try {
       switch (status) {
@@ -261,12 +282,12 @@ class SdkTaskStore {
    * `nextCursor` exactly when more follow. Cursors are opaque and bound to the session; one
    * this store did not issue to this session rejects with code -32602 (kind `invalid_cursor`).
    * @param {string} [cursor]
-   * @param {string} [sessionId]
+   * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
    * @returns {Promise<{ tasks: Task[], nextCursor?: string }>}
    */
   async listTasks(cursor, sessionId) {
     try {
-      const page = this.store.list(cursor == null ? null : { cursor }, this.#ctx(sessionId));
+      const page = this.store.list(cursor == null ? null : { cursor }, this.#ctx(sessionId, arguments.length < 2));
       /** @type {{ tasks: Task[], nextCursor?: string }} */
       const out = { tasks: page.tasks.map((t) => t.v25) };
       if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
@@ -344,11 +365,15 @@ class SdkTaskStore {
 
   /**
    * The store context of a call of session `sessionId` (`undefined`: a request without a
-   * session, which sees only tasks created without one).
+   * session, which sees only tasks created without one). `omitted`: the caller left the
+   * `sessionId` argument out, so it holds the store itself (the work, not a client's request
+   * through the SDK): the host, which reaches every task, unless `unscopedWork` is `false`.
    * @param {string | undefined} sessionId
+   * @param {boolean} [omitted]
    * @returns {TaskContext}
    */
-  #ctx(sessionId) {
+  #ctx(sessionId, omitted = false) {
+    if (omitted && this.unscopedWork) return { host: true, now: this.now() };
     return { session: sessionId ?? null, now: this.now() };
   }
 

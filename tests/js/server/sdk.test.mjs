@@ -659,16 +659,27 @@ test("createError makes the thrown errors (kind and cause kept); stored JSON-RPC
   assert.deepEqual(made, [-32602, -32602]);
 });
 
-test("sessions at the adapter: undefined is no session; shareAcrossSessions passes through; a given TaskStore is used (snapshot/restore)", async () => {
+test("sessions at the adapter: undefined is no session; a left-out sessionId is the host (unscopedWork); shareAcrossSessions passes through; a given TaskStore is used (snapshot/restore)", async () => {
   const { store } = virtual();
   const req = { method: "tools/call" };
   const mine = await store.createTask({}, 1, req, "alice");
   const free = await store.createTask({}, 2, req);
   assert.equal(await store.getTask(mine.taskId, "bob"), null);
-  assert.equal(await store.getTask(mine.taskId), null);
+  // The argument given as undefined (what the SDK passes for a client without a session): no session.
+  assert.equal(await store.getTask(mine.taskId, undefined), null);
   assert.equal(await store.getTask(free.taskId, "alice"), null, "a session does not see sessionless tasks either");
   assert.deepEqual((await store.listTasks(undefined, "alice")).tasks.map((t) => t.taskId), [mine.taskId]);
-  assert.deepEqual((await store.listTasks()).tasks.map((t) => t.taskId), [free.taskId]);
+  assert.deepEqual((await store.listTasks(undefined, undefined)).tasks.map((t) => t.taskId), [free.taskId]);
+  // The argument left out (code holding the store: the work): the host, every task (§D 38).
+  assert.equal((await store.getTask(mine.taskId)).taskId, mine.taskId);
+  assert.deepEqual((await store.listTasks()).tasks.map((t) => t.taskId), [mine.taskId, free.taskId]);
+  // unscopedWork: false: a left-out sessionId is no session, fail-closed like undefined.
+  const strict = virtual({ unscopedWork: false }).store;
+  const theirs = await strict.createTask({}, 1, req, "alice");
+  const none = await strict.createTask({}, 2, req);
+  assert.equal(await strict.getTask(theirs.taskId), null);
+  await assert.rejects(strict.storeTaskResult(theirs.taskId, "completed", text("x")), { code: -32602, kind: "not_found" });
+  assert.deepEqual((await strict.listTasks()).tasks.map((t) => t.taskId), [none.taskId]);
 
   const shared = virtual({ shareAcrossSessions: true }).store;
   const s = await shared.createTask({}, 1, req, "alice");
