@@ -146,3 +146,113 @@ test("ttl: a task created without one gets the default TTL (bounded retention); 
   assert.equal((await unlimited.getTask(ours.taskId)).ttl, null);
   assert.equal((await unlimited.createTask({ ttl: 5000 }, 2, REQ)).ttl, 5000);
 });
+
+// ---- who the caller is (issue 15 item 1) ---------------------------------------------------------
+// The SDK passes the sessionId argument on every call it makes for a client (its tasks/* handlers
+// and the request-scoped extra.taskStore), undefined without a session; code holding the store
+// itself (the work) leaves it out. Real McpServer and Client (SDK 1.32.2) over InMemoryTransport;
+// a server transport with a sessionId is what Streamable HTTP sets, one without is what stateless
+// HTTP and stdio give (extra.sessionId undefined).
+
+const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+const { CallToolResultSchema, CreateTaskResultSchema } = await import("@modelcontextprotocol/sdk/types.js");
+const { z } = await import("zod");
+
+/**
+ * A server on `store` whose `work` tool creates its task through extra.taskStore (bound to the
+ * session, as the SDK's simpleTaskInteractive does) and leaves the work to the test; a client.
+ */
+async function connectTo(store, sessionId) {
+  const server = new McpServer(
+    { name: "dropin", version: "1.0.0" },
+    { capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, taskStore: store },
+  );
+  server.experimental.tasks.registerToolTask(
+    "work",
+    { inputSchema: { label: z.string() }, execution: { taskSupport: "required" } },
+    {
+      createTask: async (_args, extra) => ({ task: await extra.taskStore.createTask({ ttl: 60_000 }) }),
+      getTask: async (_args, extra) => extra.taskStore.getTask(extra.taskId),
+      getTaskResult: async (_args, extra) => extra.taskStore.getTaskResult(extra.taskId),
+    },
+  );
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  if (sessionId !== undefined) serverTransport.sessionId = sessionId;
+  const client = new Client({ name: "dropin-client", version: "1.0.0" });
+  await server.connect(serverTransport);
+  await client.connect(clientTransport);
+  return {
+    tasks: client.experimental.tasks,
+    start: async (label) =>
+      (await client.request({ method: "tools/call", params: { name: "work", arguments: { label } } }, CreateTaskResultSchema, { task: {} })).task.taskId,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+test("the work finishes a session's task through the store with no sessionId (the SDK's examples), and the session's client reads it", async () => {
+  const store = new SdkTaskStore();
+  const a = await connectTo(store, "session-A");
+  try {
+    const id = await a.start("a");
+    // As simpleTaskInteractive / simpleStreamableHttp do from their background work:
+    assert.equal((await store.getTask(id))?.status, "working");
+    await store.updateTaskStatus(id, "input_required");
+    await store.updateTaskStatus(id, "working");
+    await store.storeTaskResult(id, "completed", text("done"));
+    assert.deepEqual(await store.getTaskResult(id), text("done"));
+    assert.equal((await a.tasks.getTask(id)).status, "completed");
+    assert.deepEqual((await a.tasks.getTaskResult(id, CallToolResultSchema)).content, text("done").content);
+    assert.deepEqual((await store.listTasks()).tasks.map((t) => t.taskId), [id], "the host lists every session's tasks");
+  } finally {
+    await a.close();
+  }
+});
+
+test("a stateless client (no sessionId) cannot list, read, cancel or fetch the result of another session's task; a session cannot see the stateless ones", async () => {
+  const store = new SdkTaskStore();
+  const a = await connectTo(store, "session-A");
+  const stateless = await connectTo(store, undefined);
+  const other = await connectTo(store, undefined); // a second stateless client: same (no) session
+  try {
+    const ta = await a.start("a");
+    const ts = await stateless.start("s");
+    for (const c of [stateless, other]) {
+      const listed = (await c.tasks.listTasks()).tasks.map((t) => t.taskId);
+      assert.deepEqual(listed, [ts], "a client without a session lists only tasks created without one");
+      for (const call of [(id) => c.tasks.getTask(id), (id) => c.tasks.cancelTask(id), (id) => c.tasks.getTaskResult(id, CallToolResultSchema)]) {
+        const e = await rejection(call(ta));
+        assert.equal(e.code, -32602, e.message);
+      }
+    }
+    assert.deepEqual((await a.tasks.listTasks()).tasks.map((t) => t.taskId), [ta]);
+    assert.equal((await rejection(a.tasks.getTask(ts))).code, -32602);
+    // The SDK passes the argument even when it is undefined: that call is a client's, fail-closed.
+    assert.equal(await store.getTask(ta, undefined), null);
+    assert.deepEqual((await store.listTasks(undefined, undefined)).tasks.map((t) => t.taskId), [ts]);
+    // The work (no argument) reaches both; A's task is still A's and still working.
+    assert.deepEqual((await store.listTasks()).tasks.map((t) => t.taskId), [ta, ts]);
+    assert.equal((await a.tasks.getTask(ta)).status, "working");
+  } finally {
+    await Promise.all([a.close(), stateless.close(), other.close()]);
+  }
+});
+
+test("unscopedWork: false keeps a call without the sessionId argument fail-closed: the work must pass the task's session", async () => {
+  const store = new SdkTaskStore({ unscopedWork: false });
+  const a = await connectTo(store, "session-A");
+  try {
+    const id = await a.start("a");
+    assert.equal(await store.getTask(id), null);
+    assert.equal((await rejection(store.storeTaskResult(id, "completed", text("x")))).code, -32602);
+    assert.deepEqual((await store.listTasks()).tasks, []);
+    await store.storeTaskResult(id, "completed", text("ok"), "session-A");
+    assert.equal((await a.tasks.getTask(id)).status, "completed");
+  } finally {
+    await a.close();
+  }
+});
