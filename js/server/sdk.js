@@ -55,25 +55,34 @@ import { TaskStore } from "./mcp_tasks_wasm.js";
  *   cancelled task whose work finished, §D 21) or is gone (expired, removed) resolves and
  *   changes nothing, instead of rejecting with code -32602 (default `false`, like the SDK's
  *   own store).
- * @property {boolean} [unscopedWork] Who a call that *omits* the `sessionId` argument is
- *   (default `true`). The SDK passes the argument on every call it makes on behalf of a client:
- *   its `tasks/get|result|list|cancel` handlers and the request-scoped store it hands tool
- *   handlers as `extra.taskStore` call `getTask(id, extra.sessionId)` and so on, the argument
- *   present even when its value is `undefined` (stateless HTTP, stdio). A call without the
- *   argument comes from code holding the store itself: the work running a task (the SDK's
- *   examples finish tasks from a background closure with `store.storeTaskResult(id, status,
- *   result)`), the SDK's own tests, an admin view. With `true`, such a call is the host (§D 38:
- *   "the host itself sees every task"): `getTask`, `getTaskResult`, `storeTaskResult` and
- *   `updateTaskStatus` reach any task by its id, and `listTasks()` lists every session's tasks,
- *   like the 1.32.2 store ("calls that pass no sessionId are not restricted"). A call with the
- *   argument, `undefined` included, stays fail-closed: it sees its own session's tasks only
- *   (`undefined`: the tasks created without a session), so no client reaches another session's
- *   task through the SDK, whatever the transport. RISK: code of yours that answers a client by
- *   calling the store directly must pass the client's `sessionId` (even `undefined`) as an
- *   argument; leaving the argument out acts as the host and crosses sessions. `false`: a call
- *   without the argument is a call without a session, fail-closed too (it sees only tasks created
- *   without a session), the strictest setting, under which the work must pass the session the
- *   task was created in (`extra.sessionId`).
+ * @property {boolean} [unscopedWork] Whether the work reaches its tasks without a session
+ *   (default `true`). The SDK passes the `sessionId` argument on every call it makes on behalf of
+ *   a client: its `tasks/get|result|list|cancel` handlers and the request-scoped store it hands
+ *   tool handlers as `extra.taskStore` call `getTask(id, extra.sessionId)` and so on, the
+ *   argument present even when its value is `undefined` (stateless HTTP, stdio); and each of its
+ *   client paths that writes (`tasks/cancel`, `extra.taskStore.updateTaskStatus`) reads the task
+ *   with `getTask(id, sessionId)` first. A call that leaves the argument out comes from code
+ *   holding the store itself: the work running a task (the SDK's examples finish tasks from a
+ *   background closure with `store.storeTaskResult(id, status, result)`), the SDK's own tests, an
+ *   admin view. With `true`:
+ *   - the argument left out (any method): the host (§D 38), which reaches every task by its id,
+ *     and `listTasks()` lists every session's tasks, like the 1.32.2 store ("calls that pass no
+ *     sessionId are not restricted");
+ *   - the writing methods `storeTaskResult` and `updateTaskStatus` with `sessionId` `undefined`,
+ *     even given explicitly (a subclass that forwards `super.storeTaskResult(id, status, result,
+ *     sessionId)`, as the SDK's simpleTaskInteractive example does): the host too, by exact id;
+ *   - the reading methods `getTask`, `getTaskResult`, `listTasks` given `sessionId`, `undefined`
+ *     included: fail-closed, the session's own tasks only (`undefined`: the tasks created without
+ *     a session). So no client lists, reads, cancels or fetches another session's task through
+ *     the SDK, whatever the transport.
+ *   RISK: (1) code of yours that answers a client by calling the store directly must pass the
+ *   client's `sessionId` (even `undefined`) as an argument; leaving it out acts as the host and
+ *   crosses sessions. (2) A write with no session (tool code in stateless HTTP or stdio, whose
+ *   `extra.sessionId` is undefined) reaches any task whose id it names: the id, 128 random bits
+ *   (§D 39), is then the only guard, so write only ids your own work created, never an id taken
+ *   from a client's arguments. `false`: no call is the host; a call without a session (left out or
+ *   `undefined`) sees only tasks created without one, the strictest setting, under which the
+ *   work must pass the session the task was created in (`extra.sessionId`).
  */
 
 /**
@@ -134,7 +143,7 @@ class SdkTaskStore {
     /** @type {ErrorFactory | undefined} */
     this.createError = createError;
     this.ignoreLateResults = ignoreLateResults === true;
-    /** A call that omits the `sessionId` argument acts as the host (see `unscopedWork`). */
+    /** The work reaches its tasks without a session (see the `unscopedWork` option). */
     this.unscopedWork = unscopedWork !== false;
   }
 
@@ -192,11 +201,11 @@ class SdkTaskStore {
    * @param {string} taskId
    * @param {"completed" | "failed"} status
    * @param {Result} result
-   * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
+   * @param {string} [sessionId] The caller's session; `undefined` (left out or given): the work, which reaches any task by its id (see `unscopedWork`).
    * @returns {Promise<void>}
    */
   async storeTaskResult(taskId, status, result, sessionId) {
-    const ctx = this.#ctx(sessionId, arguments.length < 4);
+    const ctx = this.#ctx(sessionId, sessionId === undefined);
     try {
       if (status === "completed") {
         this.store.complete(taskId, result, null, ctx);
@@ -251,11 +260,11 @@ class SdkTaskStore {
    * @param {string} taskId
    * @param {TaskStatus} status
    * @param {string} [statusMessage]
-   * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
+   * @param {string} [sessionId] The caller's session; `undefined` (left out or given): the work, which reaches any task by its id (see `unscopedWork`).
    * @returns {Promise<void>}
    */
   async updateTaskStatus(taskId, status, statusMessage, sessionId) {
-    const ctx = this.#ctx(sessionId, arguments.length < 4);
+    const ctx = this.#ctx(sessionId, sessionId === undefined);
     const message = statusMessage ?? null;
     try {
       switch (status) {
@@ -365,15 +374,15 @@ class SdkTaskStore {
 
   /**
    * The store context of a call of session `sessionId` (`undefined`: a request without a
-   * session, which sees only tasks created without one). `omitted`: the caller left the
-   * `sessionId` argument out, so it holds the store itself (the work, not a client's request
-   * through the SDK): the host, which reaches every task, unless `unscopedWork` is `false`.
+   * session, which sees only tasks created without one). `asHost`: the call is the work's (the
+   * `sessionId` argument left out, or a write without a session): the host, which reaches every
+   * task, unless `unscopedWork` is `false`.
    * @param {string | undefined} sessionId
-   * @param {boolean} [omitted]
+   * @param {boolean} [asHost]
    * @returns {TaskContext}
    */
-  #ctx(sessionId, omitted = false) {
-    if (omitted && this.unscopedWork) return { host: true, now: this.now() };
+  #ctx(sessionId, asHost = false) {
+    if (asHost && this.unscopedWork) return { host: true, now: this.now() };
     return { session: sessionId ?? null, now: this.now() };
   }
 

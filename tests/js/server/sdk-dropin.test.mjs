@@ -256,3 +256,35 @@ test("unscopedWork: false keeps a call without the sessionId argument fail-close
     await a.close();
   }
 });
+
+test("a subclass that forwards sessionId (undefined) to super, as the SDK's simpleTaskInteractive does, still finishes the session's task; its reads stay fail-closed", async () => {
+  class Notifying extends SdkTaskStore {
+    updates = 0;
+    async updateTaskStatus(taskId, status, statusMessage, sessionId) {
+      await super.updateTaskStatus(taskId, status, statusMessage, sessionId);
+      this.updates++;
+    }
+    async storeTaskResult(taskId, status, result, sessionId) {
+      await super.storeTaskResult(taskId, status, result, sessionId);
+      this.updates++;
+    }
+  }
+  const store = new Notifying();
+  const a = await connectTo(store, "session-A");
+  const stateless = await connectTo(store, undefined);
+  try {
+    const id = await a.start("a");
+    await store.updateTaskStatus(id, "input_required"); // reaches super as (id, status, undefined, undefined)
+    await store.updateTaskStatus(id, "working");
+    await store.storeTaskResult(id, "completed", text("done"));
+    assert.equal(store.updates, 3);
+    assert.equal((await a.tasks.getTask(id)).status, "completed");
+    // A client without a session still cannot read or cancel it: the SDK reads before it writes.
+    assert.equal((await rejection(stateless.tasks.getTask(id))).code, -32602);
+    assert.equal((await rejection(stateless.tasks.cancelTask(id))).code, -32602);
+    assert.deepEqual((await stateless.tasks.listTasks()).tasks, []);
+    assert.equal(await store.getTask(id, undefined), null);
+  } finally {
+    await Promise.all([a.close(), stateless.close()]);
+  }
+});
