@@ -48,7 +48,8 @@ run() {
     sleep 0.2
   done
   say "$name on SdkTaskStore"
-  node client.mjs "http://127.0.0.1:$port/mcp" "$@" || { rc=1; cat "$name.log" >&2; }
+  # A task left stuck (never finished) would be polled forever: bound the whole drive generously.
+  timeout 120 node client.mjs "http://127.0.0.1:$port/mcp" "$@" || { rc=1; cat "$name.log" >&2; }
   kill "$pid"; wait "$pid" 2>/dev/null; pid=""
 }
 run simpleTaskInteractive PORT 8765 'confirm_delete:{"filename":"a.txt"}' 'write_haiku:{"topic":"ponds"}'
