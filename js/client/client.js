@@ -14,7 +14,7 @@
 // a `tools/call` is answered the 2025 way.
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
 import { TaskScheduler, validateMessage } from "./mcp_tasks_wasm.js";
-import { HttpConnection } from "./http.js";
+import { HttpConnection, isErrorObject, isObject, sleepClamped } from "./http.js";
 
 /**
  * @typedef {import("./mcp_tasks_wasm.js").ProtocolVersion} ProtocolVersion
@@ -249,55 +249,9 @@ function textOf(result) {
   return undefined;
 }
 
-/**
- * The longest delay `setTimeout` holds (2^31 − 1 ms, about 24.8 days): a longer one (or a
- * non-finite one) fires after 1 ms, which would turn a huge `pollIntervalMs` / `retryAfterMs`
- * into a wake-up storm.
- */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * Resolves after `ms` (or at once when `signal` aborts), never handing `setTimeout` more than
- * MAX_TIMER_MS: a longer wait re-arms until its end. Never rejects.
- * @param {number} ms @param {AbortSignal} signal @returns {Promise<void>}
- */
-function sleepClamped(ms, signal) {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const wait = Number.isNaN(ms) ? 0 : Math.max(0, ms);
-    const end = Date.now() + wait;
-    /** @type {ReturnType<typeof setTimeout> | undefined} */
-    let t;
-    const done = () => {
-      clearTimeout(t);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const arm = (/** @type {number} */ left) => {
-      t = setTimeout(() => {
-        const rest = end - Date.now();
-        if (rest > 0 && left >= MAX_TIMER_MS) arm(rest); // a clamped timer fired: wait on
-        else done();
-      }, Math.min(left, MAX_TIMER_MS));
-    };
-    signal.addEventListener("abort", done, { once: true });
-    arm(wait);
-  });
-}
-
 /** @returns {Clock} */
 function realClock() {
   return { now: () => Date.now(), sleep: sleepClamped };
-}
-
-/** @param {unknown} v @returns {v is JsonObject} */
-function isObject(v) {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** @param {unknown} e @returns {e is JsonRpcError} */
-function isRpcError(e) {
-  return isObject(e) && Number.isInteger(e.code) && typeof e.message === "string";
 }
 
 class TaskClient {
@@ -657,7 +611,7 @@ class TaskClient {
         try {
           result = await this.#send("tools/list", cursor === undefined ? {} : { cursor });
         } catch (e) {
-          if (isRpcError(e)) return null;
+          if (isErrorObject(e)) return null;
           throw e;
         }
         for (const tool of Array.isArray(result.tools) ? result.tools : []) {
@@ -782,7 +736,7 @@ class TaskClient {
         return null;
       } catch (e) {
         // The server answered (an error, or an answer the validator refused): it got the cancel.
-        if (isRpcError(e) || e instanceof ProtocolError) return null;
+        if (isErrorObject(e) || e instanceof ProtocolError) return null;
         last = e;
       }
       if (attempt >= CANCEL_RETRY_MS.length || this.closed || handle.done) return { error: last };
@@ -879,10 +833,10 @@ class TaskClient {
     } catch (e) {
       if (handle.done) return;
       /** @type {import("./mcp_tasks_wasm.js").PollErrorInfo} */
-      const err = isRpcError(e) ? { code: e.code, message: e.message } : { message: e instanceof Error ? e.message : String(e) };
+      const err = isErrorObject(e) ? { code: e.code, message: e.message } : { message: e instanceof Error ? e.message : String(e) };
       const hint = isObject(e) || e instanceof Error ? /** @type {JsonObject} */ (e).retryAfterMs : undefined;
       if (typeof hint === "number" && Number.isFinite(hint) && hint >= 0) err.retryAfterMs = Math.ceil(hint);
-      if (!isRpcError(e) || e.code !== INVALID_PARAMS) this.#emit({ type: "poll-error", taskId: handle.taskId, error: e });
+      if (!isErrorObject(e) || e.code !== INVALID_PARAMS) this.#emit({ type: "poll-error", taskId: handle.taskId, error: e });
       // -32602 for a known id: expired or purged (§D 56, 114); the scheduler says so.
       for (const ev of this.scheduler.observeError(handle.taskId, err, this.clock.now())) await this.#event(ev, null);
       return;
@@ -947,7 +901,7 @@ class TaskClient {
       try {
         result = await this.#send("tasks/result", { taskId: handle.taskId });
       } catch (e) {
-        if (isRpcError(e)) {
+        if (isErrorObject(e)) {
           // The underlying request's own error (§D 30): the task failed.
           const error = new TaskFailedError(handle.taskId, e, { statusMessage: handle.statusMessage });
           this.#finish(handle, error, { type: "failed", taskId: handle.taskId, status: "failed", error: e });

@@ -153,20 +153,38 @@ function nameOf(method, params) {
 }
 
 /**
- * Resolves after `ms` (at most 2^31 − 1 ms: `setTimeout` fires a longer delay after 1 ms), or at
- * once when `signal` aborts.
+ * The longest delay `setTimeout` holds (2^31 − 1 ms, about 24.8 days): a longer one (or a
+ * non-finite one) fires after 1 ms, which would turn a huge `pollIntervalMs` / `retryAfterMs`
+ * into a wake-up storm.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Resolves after `ms` (or at once when `signal` aborts), never handing `setTimeout` more than
+ * MAX_TIMER_MS: a longer wait re-arms until its end. Never rejects. (TaskClient's real clock too.)
  * @param {number} ms @param {AbortSignal} signal @returns {Promise<void>}
  */
-function pause(ms, signal) {
+function sleepClamped(ms, signal) {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const t = setTimeout(done, Math.min(Math.max(0, Number.isNaN(ms) ? 0 : ms), 2 ** 31 - 1));
-    function done() {
+    const wait = Number.isNaN(ms) ? 0 : Math.max(0, ms);
+    const end = Date.now() + wait;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let t;
+    const done = () => {
       clearTimeout(t);
       signal.removeEventListener("abort", done);
       resolve();
-    }
+    };
+    const arm = (/** @type {number} */ left) => {
+      t = setTimeout(() => {
+        const rest = end - Date.now();
+        if (rest > 0 && left >= MAX_TIMER_MS) arm(rest); // a clamped timer fired: wait on
+        else done();
+      }, Math.min(left, MAX_TIMER_MS));
+    };
     signal.addEventListener("abort", done, { once: true });
+    arm(wait);
   });
 }
 
@@ -553,7 +571,7 @@ class HttpConnection {
       throw new TransportError(`${method}: the answer to request ${id} is not a JSON-RPC response`);
     }
     if (lastEventId !== null && this.sessionId !== null && resumes < MAX_RESUMES && !this.closed) {
-      await pause(Math.min(retryMs, 30_000), this.#aborter.signal);
+      await sleepClamped(Math.min(retryMs, 30_000), this.#aborter.signal);
       return this.#resume(lastEventId, id, method, resumes + 1);
     }
     throw new TransportError(`${method}: the event stream ended before the answer`);
@@ -633,4 +651,6 @@ class HttpConnection {
   }
 }
 
-export { HttpConnection, HttpError, RpcError, TransportError, VersionError };
+// isObject, isErrorObject and sleepClamped serve client.js too; the entry (index.js) does not
+// re-export them.
+export { HttpConnection, HttpError, RpcError, TransportError, VersionError, isObject, isErrorObject, sleepClamped };
