@@ -24,6 +24,7 @@ import { Conversation } from "../../pkg/node.mjs";
 import {
   ROOT,
   describeMessages,
+  methods,
   observeAll,
   runInspectorCli,
   runPyClient,
@@ -75,8 +76,6 @@ function assertBothWays(messages, { serverRequests = false } = {}) {
   }
 }
 
-const methods = (messages, direction) =>
-  messages.filter((r) => r.direction === direction && r.message?.method).map((r) => r.message.method);
 
 async function sdkClient(url, { elicit } = {}) {
   const client = new Client({ name: "infra-test", version: "1.0.0" }, { capabilities: elicit ? { elicitation: {} } : {} });

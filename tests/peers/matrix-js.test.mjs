@@ -16,21 +16,18 @@
 //   node --test tests/peers/matrix-js.test.mjs     (needs scripts/setup.sh and scripts/build.sh)
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ElicitRequestSchema, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Conversation, TaskClient, TaskFailedError, requestVia } from "../../pkg/node.mjs";
 import {
-  ROOT,
-  describeMessages,
-  observeAll,
+  checkTraffic,
   runInspectorCli,
   startEverything,
   startExample,
   startRecorder,
   startSdkServer,
+  sent,
   stopAll,
 } from "./peers.mjs";
 
@@ -39,31 +36,6 @@ after(stopAll);
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
 const RELATED = "io.modelcontextprotocol/related-task";
-const OUT = join(ROOT, "target/peers");
-mkdirSync(OUT, { recursive: true });
-
-/**
- * Writes the transcript, feeds the recording to Conversation and asserts what it says: every
- * error-level issue is one of `peerBugs` (codes of the peers' own bugs), and each of `peerBugs`
- * was found. Issues are printed as diagnostics. Returns the messages and the checker's findings.
- * @param {string[]} peerBugs
- */
-function checkTraffic(t, name, recorder, peerBugs = []) {
-  const messages = recorder.messages();
-  writeFileSync(join(OUT, `matrix-${name}.jsonl`), recorder.transcript());
-  const seen = observeAll(Conversation, messages);
-  t.diagnostic(`${name}: ${messages.length} messages; target/peers/matrix-${name}.jsonl; ${seen.errors} error(s), ${seen.warnings} warning(s)`);
-  for (const i of seen.issues) t.diagnostic(`  #${i.seq} ${i.direction} ${i.severity} ${i.code} ${i.path || "(root)"}: ${i.message}`);
-  const errors = seen.issues.filter((i) => i.severity === "error");
-  const unexpected = errors.filter((i) => !peerBugs.includes(i.code));
-  assert.deepEqual(
-    unexpected.map((i) => `#${i.seq} ${i.code}: ${i.message}`),
-    [],
-    `no error-level issue but the peers' bugs; the recording:\n${describeMessages(messages)}`,
-  );
-  for (const code of peerBugs) assert.ok(errors.some((i) => i.code === code), `the peer bug ${code} is found`);
-  return { messages, seen };
-}
 
 /**
  * Requests and answers in both directions: every request got its answer, recorded after it (an
@@ -85,7 +57,6 @@ function assertAnswered(messages) {
   }
 }
 
-const sent = (messages, method) => messages.filter((r) => r.direction === "c2s" && r.message?.method === method);
 const textOf = (result) => result?.content?.find((c) => c.type === "text")?.text;
 
 // ---- 1. TaskClient → server-everything 2026.8.31 (2025-11-25) -----------------------------------
@@ -139,7 +110,7 @@ test("1. TaskClient, no version given → server-everything 2026.8.31: simulate-
       assert.match(textOf(ambiguous), /# Research Report: tides \(historical\)/);
       assert.equal(asked.length, 1, "one elicitation, answered by the handler");
 
-      const { messages } = checkTraffic(t, `taskclient-${how}-everything`, recorder);
+      const { messages } = checkTraffic(t, `matrix-taskclient-${how}-everything`, recorder, Conversation);
       assertAnswered(messages);
       const calls = sent(messages, "tools/call");
       assert.equal(calls.length, 2);
@@ -210,7 +181,7 @@ test("2. TaskClient.connect(url) → SDK 1.32.2 McpServer with tasks, on InMemor
 
       const peerBugs = ["history-required-tool-answered"];
       if (store === "memory") peerBugs.push("create-task-status");
-      const { messages } = checkTraffic(t, `taskclient-sdk-${store}`, recorder, peerBugs);
+      const { messages } = checkTraffic(t, `matrix-taskclient-sdk-${store}`, recorder, Conversation, peerBugs);
       assertAnswered(messages);
       const calls = sent(messages, "tools/call").map((r) => [r.message.params.name, r.message.params.task]);
       assert.deepEqual(calls, [
@@ -280,7 +251,7 @@ test("3. SDK 1.32.2 Client (callToolStream) → our server module (examples/conf
   assert.equal(textOf(greeting), "Hello, SDK!");
   assert.equal(plainRequired?.code, -32601, "a plain call of a required tool: -32601 (§D 41)");
 
-  const { messages } = checkTraffic(t, "sdk-client-ours", recorder);
+  const { messages } = checkTraffic(t, "matrix-sdk-client-ours", recorder, Conversation);
   assertAnswered(messages);
   const elicitation = messages.find((r) => r.direction === "s2c" && r.message?.method === "elicitation/create");
   assert.equal(elicitation.http.via, "sse");
@@ -298,7 +269,7 @@ test("4. Inspector 2.12 CLI → our server module, default (legacy) era and --pr
     try {
       const run = await runInspectorCli(recorder.url, { era, tool, args });
       t.diagnostic(`${tool}: exit ${run.code}; ${JSON.stringify(run.json)}`);
-      const { messages } = checkTraffic(t, `inspector-${era}-ours-${tool}`, recorder);
+      const { messages } = checkTraffic(t, `matrix-inspector-${era}-ours-${tool}`, recorder, Conversation);
       assertAnswered(messages);
       const call = sent(messages, "tools/call")[0]?.message;
       assert.ok(call, "the CLI called the tool");

@@ -25,38 +25,14 @@
 //   node --test tests/peers/matrix-py.test.mjs     (needs scripts/setup.sh and scripts/build.sh)
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { Conversation, TaskClient, TaskFailedError } from "../../pkg/node.mjs";
-import { ROOT, describeMessages, observeAll, runPyClient, startExample, startPyServer, startRecorder, stopAll } from "./peers.mjs";
+import { checkTraffic, methods, runPyClient, sent, startExample, startPyServer, startRecorder, stopAll } from "./peers.mjs";
 
 after(stopAll);
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
-const OUT = join(ROOT, "target/peers");
-mkdirSync(OUT, { recursive: true });
 
-/**
- * Writes the transcript to target/peers/<name>.jsonl, feeds the recording to Conversation, prints
- * what it says (test diagnostics), and asserts that the codes of the error-level issues are
- * exactly `peerBugs` (each found at least once; `[]`: no error at all).
- */
-function check(t, name, recorder, peerBugs = []) {
-  const messages = recorder.messages();
-  writeFileSync(join(OUT, `${name}.jsonl`), recorder.transcript());
-  const seen = observeAll(Conversation, messages);
-  t.diagnostic(`${name}: ${messages.length} messages; target/peers/${name}.jsonl`);
-  for (const line of describeMessages(messages).split("\n")) t.diagnostic(`  ${line}`);
-  for (const i of seen.issues) t.diagnostic(`  #${i.seq} ${i.direction} ${i.severity} ${i.code} ${i.path || "(root)"}: ${i.message}`);
-  assert.ok(messages.length > 0 && messages.every((m) => m.message !== undefined), "every recorded body is JSON");
-  const errors = [...new Set(seen.issues.filter((i) => i.severity === "error").map((i) => i.code))].sort();
-  assert.deepEqual(errors, [...peerBugs].sort(), `${name}: the error-level issues are the peers' bugs, and each is found`);
-  return { messages, seen };
-}
-
-const sent = (messages, method) => messages.filter((m) => m.direction === "c2s" && m.message?.method === method);
-const methods = (messages, direction) => messages.filter((m) => m.direction === direction && m.message?.method).map((m) => m.message.method);
 /** The answer to a recorded request (the other side's message with its id, after it). */
 const answerTo = (messages, request) =>
   messages.find(
@@ -90,7 +66,7 @@ test("Python mcp 1.30 client (tasks) → recorder → our server module: 2025-11
     t.diagnostic(JSON.stringify(r.json));
     assert.ok(r.json, `the client printed its JSON line; stderr:\n${r.stderr}`);
     assert.equal(r.json.protocolVersion, V25);
-    const { messages } = check(t, name, recorder);
+    const { messages } = checkTraffic(t, name, recorder, Conversation);
     return { r, messages, recorder };
   };
 
@@ -166,7 +142,7 @@ test("TaskClient.connect(url) → recorder → Python mcp 1.30 server with tasks
     const outcome = await connectAndCall(recorder.url, tool, args, handlers ? { handlers } : {});
     t.diagnostic(outcome.error ? `${outcome.error.name}: ${outcome.error.message}` : JSON.stringify(outcome.result));
     assert.equal(outcome.version, V25, "learnt from the server");
-    const { messages, seen } = check(t, name, recorder, peerBugs);
+    const { messages, seen } = checkTraffic(t, name, recorder, Conversation, peerBugs);
     // It probed 2026-07-28 first, was refused, and fell back to initialize.
     assert.deepEqual(methods(messages, "c2s").slice(0, 3), ["server/discover", "initialize", "notifications/initialized"]);
     assert.ok(
@@ -233,7 +209,7 @@ test("TaskClient.connect(url) → recorder → Python mcp 1.30 server with tasks
       assert.ifError(error);
       assert.equal(version, V25);
       assert.equal(text(result), want);
-      const { messages } = check(t, `ours-py1-${tool}`, recorder);
+      const { messages } = checkTraffic(t, `ours-py1-${tool}`, recorder, Conversation);
       assert.equal(sent(messages, "tools/call")[0].message.params.task, undefined, `${tool}: not augmented (§D 47)`);
       assert.equal(sent(messages, "tasks/get").length, 0);
     }
@@ -253,7 +229,7 @@ test("Python mcp 2.3 client → recorder → our server module: 2026-07-28", asy
     assert.ok(r.json, `the client printed its JSON line; stderr:\n${r.stderr}`);
     assert.equal(r.json.protocolVersion, V26);
     assert.deepEqual(r.json.serverExtensions, ["io.modelcontextprotocol/tasks"]);
-    const { messages } = check(t, name, recorder);
+    const { messages } = checkTraffic(t, name, recorder, Conversation);
     // Stateless: no session, no initialize; every request carries its Mcp-Method header.
     assert.equal(methods(messages, "c2s")[0], "server/discover");
     assert.ok(!methods(messages, "c2s").includes("initialize"));
@@ -342,7 +318,7 @@ test("TaskClient.connect(url) → recorder → Python mcp 2.3 server: 2026-07-28
     const outcome = await connectAndCall(recorder.url, tool, args, handlers ? { handlers } : {});
     t.diagnostic(outcome.error ? `${outcome.error.name}: ${outcome.error.message}` : JSON.stringify(outcome.result));
     assert.equal(outcome.version, V26, "discovered");
-    const { messages } = check(t, name, recorder);
+    const { messages } = checkTraffic(t, name, recorder, Conversation);
     assert.equal(methods(messages, "c2s")[0], "server/discover");
     assert.ok(!methods(messages, "c2s").includes("initialize"));
     for (const m of messages.filter((x) => x.direction === "c2s")) {

@@ -26,8 +26,9 @@
 // { code, signal, stdout, stderr, json } where `json` is the last stdout line parsed (or, for the
 // Inspector, the error envelope it prints on stderr), `undefined` when there is none.
 
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -587,6 +588,44 @@ export function observeAll(Conversation, messages, options) {
     conversation.free?.();
   }
 }
+
+/** Where the matrix writes its recorded transcripts (git-ignored). */
+export const TRANSCRIPTS = join(ROOT, "target/peers");
+
+/**
+ * One pairing's traffic, checked: writes the transcript to target/peers/<name>.jsonl, feeds the
+ * recording to `Conversation` (with each message's sender), prints what it says as test
+ * diagnostics, and asserts that every recorded body is JSON and that the error-level issues are
+ * exactly the peers' own bugs `peerBugs` (each found at least once; `[]`: no error at all).
+ * Returns the messages and the checker's findings.
+ * @param {import("node:test").TestContext} t @param {string} name @param {{ messages(): any[], transcript(): string }} recorder
+ * @param {any} Conversation The package's class. @param {string[]} [peerBugs]
+ */
+export function checkTraffic(t, name, recorder, Conversation, peerBugs = []) {
+  const messages = recorder.messages();
+  mkdirSync(TRANSCRIPTS, { recursive: true });
+  writeFileSync(join(TRANSCRIPTS, `${name}.jsonl`), recorder.transcript());
+  const seen = observeAll(Conversation, messages);
+  t.diagnostic(`${name}: ${messages.length} messages; target/peers/${name}.jsonl; ${seen.errors} error(s), ${seen.warnings} warning(s)`);
+  for (const line of describeMessages(messages).split("\n")) t.diagnostic(`  ${line}`);
+  for (const i of seen.issues) t.diagnostic(`  #${i.seq} ${i.direction} ${i.severity} ${i.code} ${i.path || "(root)"}: ${i.message}`);
+  assert.ok(messages.length > 0 && messages.every((m) => m.message !== undefined), `${name}: every recorded body is JSON`);
+  const errors = seen.issues.filter((i) => i.severity === "error");
+  const unexpected = errors.filter((i) => !peerBugs.includes(i.code));
+  assert.deepEqual(
+    unexpected.map((i) => `#${i.seq} ${i.code}: ${i.message}`),
+    [],
+    `${name}: no error-level issue but the peers' bugs; the recording:\n${describeMessages(messages)}`,
+  );
+  for (const code of peerBugs) assert.ok(errors.some((i) => i.code === code), `${name}: the peer bug ${code} is found`);
+  return { messages, seen };
+}
+
+/** The recorded requests of `method` the client sent. */
+export const sent = (messages, method) => messages.filter((r) => r.direction === "c2s" && r.message?.method === method);
+/** The methods of the recorded requests and notifications sent in `direction` ("c2s" | "s2c"), in order. */
+export const methods = (messages, direction) =>
+  messages.filter((r) => r.direction === direction && r.message?.method).map((r) => r.message.method);
 
 /** One line per message: `seq dir  method-or-answer`, for test diagnostics. */
 export function describeMessages(messages) {
