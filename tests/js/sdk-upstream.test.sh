@@ -8,6 +8,11 @@
 # its reason; the script fails on an unlisted failure, on a listed test that now passes or no
 # longer exists (stale entry: remove it), and on any control failure.
 # Results: target/sdk-upstream/{control,ours}.json (vitest's JSON reporter) and .log.
+# test/server/index.test.ts drives express apps with supertest, which listens on every
+# interface (app.listen(0)): each run happens in a network namespace of its own (`unshare -rn`)
+# whose only interface is loopback, so whatever the tests start is reachable on 127.0.0.1 only.
+# Those servers live inside vitest's own workers (supertest closes each after its request) and
+# end with the run; the tests start no other process.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -23,12 +28,14 @@ die() { say "$*" >&2; exit 1; }
 [ -f tests/js/.tmp/install/node_modules/mcp-tasks-wasm/server/node.mjs ] ||
   die "the package is not packed and installed: run scripts/build.sh and scripts/pack.sh"
 [ -f "$EXPECTED" ] || die "no $EXPECTED"
+command -v unshare >/dev/null || die "unshare (util-linux) is needed to keep the tests' servers on loopback"
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
 for store in control ours; do
   say "running the SDK's task tests on $store"
-  SDK_STORE=$store node "$VITEST" run --config "$TOOLS/vitest.config.mjs" \
+  SDK_STORE=$store unshare -rn bash -c 'ip link set lo up && exec "$@"' - \
+    node "$VITEST" run --config "$TOOLS/vitest.config.mjs" \
     --reporter=default --reporter=json --outputFile.json="$PWD/$OUT/$store.json" >"$OUT/$store.log" 2>&1
   [ -f "$OUT/$store.json" ] || { cat "$OUT/$store.log" >&2; die "vitest wrote no results for $store"; }
 done
@@ -41,7 +48,13 @@ const read = (store) => {
   const tests = new Map();
   for (const f of r.testResults) {
     const file = f.name.replace(/^.*\/tests\/sdk-upstream\//, "");
-    for (const t of f.assertionResults) tests.set(`${file} > ${t.fullName}`, t);
+    // Upstream repeats some full names within a file (test/server/mcp.test.ts has two describe
+    // blocks of the same name): the n-th repeat is keyed "<name> [n]", so that every test counts.
+    for (const t of f.assertionResults) {
+      let key = `${file} > ${t.fullName}`;
+      for (let n = 2; tests.has(key); n++) key = `${file} > ${t.fullName} [${n}]`;
+      tests.set(key, t);
+    }
     // A file that failed to load has no assertion results: count it as a failure of its own.
     if (f.status === "failed" && f.assertionResults.length === 0) tests.set(`${file} > (file)`, { status: "failed", failureMessages: [f.message] });
   }

@@ -12,6 +12,9 @@ if (store !== "control" && store !== "ours") throw new Error(`SDK_STORE must be 
 const alias = [
   // The copied tests live outside this folder: let them find vitest here.
   { find: /^vitest$/, replacement: fileURLToPath(new URL("./node_modules/vitest/dist/index.js", import.meta.url)) },
+  // and supertest (test/server/index.test.ts); its servers listen on every interface, so the
+  // runs happen in a network namespace with loopback only (tests/js/sdk-upstream.test.sh).
+  { find: /^supertest$/, replacement: fileURLToPath(new URL("./node_modules/supertest/index.js", import.meta.url)) },
 ];
 if (store === "ours") {
   alias.push(
