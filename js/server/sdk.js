@@ -225,8 +225,9 @@ class SdkTaskStore {
    * SDK `getTaskResult`: what `tasks/result` answers for a terminal task (§D 30). `completed`:
    * the stored result; `failed` by an `isError` tool result: that result; `failed` by a
    * JSON-RPC error: rejects with exactly that error (a plain `Error` with its `code`, `message`
-   * and `data`); `cancelled`: rejects with code -32602 (no result). A live task has no result
-   * yet (the SDK waits for a terminal status first): code -32603. Unknown: code -32602.
+   * and `data`); `cancelled`: rejects with code -32602 (kind `cancelled`, "Task … has no result
+   * stored (it was cancelled)"). A live task has no result yet (the SDK waits for a terminal
+   * status first): code -32603 (kind `not_terminal`). Unknown: code -32602.
    * @param {string} taskId
    * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
    * @returns {Promise<Result>}
@@ -234,8 +235,9 @@ class SdkTaskStore {
   async getTaskResult(taskId, sessionId) {
     /** @type {import("./mcp_tasks_wasm.js").ResultOf} */
     let outcome;
+    const ctx = this.#ctx(sessionId, arguments.length < 2);
     try {
-      outcome = this.store.resultOf(taskId, this.#ctx(sessionId, arguments.length < 2));
+      outcome = this.store.resultOf(taskId, ctx);
     } catch (e) {
       throw this.#mapped(e, taskId);
     }
@@ -243,6 +245,11 @@ class SdkTaskStore {
       case "result":
         return outcome.result;
       case "error":
+        // A cancelled task never produced an outcome (its error is the store's, not one the
+        // work stored): the SDK store's phrase, so that code matching it still works.
+        if (this.store.get(taskId, ctx).v25.status === "cancelled") {
+          throw this.#error(INVALID_PARAMS, `Task ${taskId} has no result stored (it was cancelled)`, undefined, "cancelled");
+        }
         throw storedError(outcome.error);
       default:
         throw this.#error(INTERNAL_ERROR, `Task ${taskId} has no result stored (it is not terminal)`, undefined, "not_terminal");

@@ -81,6 +81,26 @@ test("error messages keep the SDK store's phrases (code and kind are ours), with
     assert.match(e0.message, new RegExp(`(^|: )Task ${t.taskId} has no result stored`));
     assert.deepEqual([e0.code, e0.kind], [-32603, "not_terminal"]);
 
+    // A cancelled task has no result either, in the SDK store's words (its tests match them:
+    // test/server/mcp.test.ts "should handle task cancellation during automatic polling").
+    const [c, sc] = [await store.createTask({}, 2, REQ), await sdk.createTask({}, 2, REQ)];
+    await store.updateTaskStatus(c.taskId, "cancelled", "Task was cancelled");
+    await sdk.updateTaskStatus(sc.taskId, "cancelled", "Task was cancelled");
+    const se5 = await rejection(sdk.getTaskResult(sc.taskId));
+    assert.equal(se5.message, `Task ${sc.taskId} has no result stored`);
+    for (const e5 of [await rejection(store.getTaskResult(c.taskId)), await rejection(store.getTaskResult(c.taskId, undefined))]) {
+      assert.match(e5.message, new RegExp(`(^|: )Task ${c.taskId} has no result stored \\(it was cancelled\\)$`));
+      assert.deepEqual([e5.code, e5.kind], [-32602, "cancelled"]);
+      assert.equal(e5 instanceof McpError, createError !== undefined);
+    }
+    assert.equal((await store.getTask(c.taskId)).status, "cancelled", "reading it changes nothing");
+    // A task failed by a JSON-RPC error answers that error, not the phrase above.
+    const f = await store.createTask({}, 3, REQ);
+    await store.updateTaskStatus(f.taskId, "failed", "it broke");
+    const e6 = await rejection(store.getTaskResult(f.taskId));
+    assert.deepEqual([e6.name, e6.code, e6.message], ["TaskFailedError", -32603, "it broke"]);
+    sdk.cleanup();
+
     await store.storeTaskResult(t.taskId, "completed", text("done"));
     const e1 = await rejection(store.storeTaskResult(t.taskId, "completed", text("again")));
     assert.match(e1.message, new RegExp(`(^|: )Cannot store result for task ${t.taskId} in terminal status 'completed'`));
@@ -208,6 +228,27 @@ test("the work finishes a session's task through the store with no sessionId (th
     assert.equal((await a.tasks.getTask(id)).status, "completed");
     assert.deepEqual((await a.tasks.getTaskResult(id, CallToolResultSchema)).content, text("done").content);
     assert.deepEqual((await store.listTasks()).tasks.map((t) => t.taskId), [id], "the host lists every session's tasks");
+  } finally {
+    await a.close();
+  }
+});
+
+test("a failure stored without isError: true is refused to the work (§D 44) and leaves the task working, which the work then fails properly and the session's client reads", async () => {
+  // The SDK's test "should cleanup tasks regardless of status" stores such a result (an expected
+  // difference): the refusal must not leave a task that its work can no longer finish.
+  const store = new SdkTaskStore();
+  const a = await connectTo(store, "session-A");
+  try {
+    const id = await a.start("a");
+    const e = await rejection(store.storeTaskResult(id, "failed", text("no isError")));
+    assert.deepEqual([e.code, e.kind], [-32603, "invalid_tool_failure"]);
+    assert.equal((await store.getTask(id))?.status, "working", "the refusal changes nothing");
+    assert.equal((await a.tasks.getTask(id)).status, "working");
+    const failure = { ...text("it broke"), isError: true };
+    await store.storeTaskResult(id, "failed", failure);
+    assert.equal((await a.tasks.getTask(id)).status, "failed");
+    const result = await a.tasks.getTaskResult(id, CallToolResultSchema);
+    assert.deepEqual([result.isError, result.content], [true, failure.content]);
   } finally {
     await a.close();
   }
