@@ -204,6 +204,20 @@ else
   say "SERVER=0: pkg/server/ is not built"
 fi
 
+# ---- the storage entries: pkg/storage/ ---------------------------------------------------------
+# mcp-tasks-wasm/storage (the asynchronous storage contract and MemoryStorage, any runtime) and
+# mcp-tasks-wasm/storage/{sqlite,postgres,redis} (Node adapters; their client library is an
+# optional peer dependency, imported when opened). Plain ES modules with tsc declarations; the
+# main and server entries never load them.
+say "storage entries from js/server/storage"
+rm -rf "$PKG/storage"
+mkdir -p "$PKG/storage"
+cp js/server/storage/*.js "$PKG/storage/"
+"$TSC" --allowJs --checkJs --declaration --emitDeclarationOnly --strict --skipLibCheck \
+  --target es2022 --module nodenext --moduleResolution nodenext --outDir "$PKG/storage" \
+  "$PKG"/storage/index.js "$PKG"/storage/sqlite.js "$PKG"/storage/postgres.js "$PKG"/storage/redis.js ||
+  fail "tsc could not type-check or declare the storage entries"
+
 # ---- sizes -------------------------------------------------------------------------------------
 size_line() { # label file...
   local label=$1; shift

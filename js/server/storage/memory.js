@@ -1,0 +1,261 @@
+// MemoryStorage: the zero-setup TaskStorage (the contract in types.js), in this process's memory.
+// A map by id plus sorted indexes (keyset per scope, expiry), like src/store/storage.rs
+// `MemoryStorage`. Records are copied in and out (structuredClone), so a caller never changes a
+// stored record by mutating an object. The change feed is in process.
+//
+// Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module.
+import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener } from "./types.js";
+
+/**
+ * @typedef {import("./types.js").StoredTask} StoredTask
+ * @typedef {import("./types.js").TaskStorage} TaskStorage
+ * @typedef {import("./types.js").Scope} Scope
+ * @typedef {import("./types.js").RecordKeys} RecordKeys
+ * @typedef {import("./types.js").ChangeListener} ChangeListener
+ * @typedef {{ record: StoredTask, keys: RecordKeys }} Entry
+ * @typedef {{ seqs: number[], live: number }} SessionIndex
+ */
+
+/**
+ * The first index of `xs` (sorted ascending by `key`) whose key is greater than `k`.
+ * @template T
+ * @param {T[]} xs
+ * @param {(x: T) => number} key
+ * @param {number} k
+ * @returns {number}
+ */
+function upperBound(xs, key, k) {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (key(/** @type {T} */ (xs[mid])) <= k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** @param {number} x */
+const self = (x) => x;
+
+/**
+ * Inserts `seq` into the sorted array `xs` (appending is the common case: seqs grow).
+ * @param {number[]} xs
+ * @param {number} seq
+ */
+function insertSorted(xs, seq) {
+  const last = xs[xs.length - 1];
+  if (last === undefined || last < seq) xs.push(seq);
+  else xs.splice(upperBound(xs, self, seq), 0, seq);
+}
+
+/**
+ * @param {number[]} xs
+ * @param {number} seq
+ */
+function removeSorted(xs, seq) {
+  const i = upperBound(xs, self, seq) - 1;
+  if (i >= 0 && xs[i] === seq) xs.splice(i, 1);
+}
+
+/**
+ * The first index of the sorted pairs `xs` greater than `(t, seq)`.
+ * @param {Array<[number, number]>} xs
+ * @param {number} t
+ * @param {number} seq
+ * @returns {number}
+ */
+function pairUpperBound(xs, t, seq) {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const [x, s] = /** @type {[number, number]} */ (xs[mid]);
+    if (x < t || (x === t && s <= seq)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** @param {string | null} session */
+const sessionKey = (session) => (session === null ? "\u0000none" : `s:${session}`);
+
+/** @implements {TaskStorage} */
+class MemoryStorage {
+  constructor() {
+    this.name = "memory";
+    /** @type {Map<string, Entry>} */
+    this.records = new Map();
+    /** @type {Map<number, string>} seq → id */
+    this.ids = new Map();
+    /** @type {number[]} every seq, ascending */
+    this.all = [];
+    /** @type {Map<string, SessionIndex>} */
+    this.sessions = new Map();
+    /** @type {Array<[number, number]>} (expiresAtMs, seq), ascending */
+    this.byExpiry = [];
+    this.sequence = 0;
+    this.closed = false;
+    this.hub = new ChangeHub();
+  }
+
+  open() {
+    if (this.closed) throw new StorageError("closed", "the storage is closed");
+  }
+
+  /** @param {Entry} e */
+  unindex(e) {
+    const k = e.keys;
+    this.ids.delete(k.seq);
+    removeSorted(this.all, k.seq);
+    if (k.expiresAtMs !== null) {
+      const i = pairUpperBound(this.byExpiry, k.expiresAtMs, k.seq) - 1;
+      const at = this.byExpiry[i];
+      if (at && at[0] === k.expiresAtMs && at[1] === k.seq) this.byExpiry.splice(i, 1);
+    }
+    const sk = sessionKey(k.session);
+    const s = this.sessions.get(sk);
+    if (s) {
+      removeSorted(s.seqs, k.seq);
+      if (k.live) s.live -= 1;
+      if (s.seqs.length === 0) this.sessions.delete(sk);
+    }
+  }
+
+  /** @param {Entry} e */
+  index(e) {
+    const k = e.keys;
+    this.ids.set(k.seq, k.id);
+    insertSorted(this.all, k.seq);
+    if (k.expiresAtMs !== null) {
+      this.byExpiry.splice(pairUpperBound(this.byExpiry, k.expiresAtMs, k.seq), 0, [k.expiresAtMs, k.seq]);
+    }
+    const sk = sessionKey(k.session);
+    let s = this.sessions.get(sk);
+    if (!s) {
+      s = { seqs: [], live: 0 };
+      this.sessions.set(sk, s);
+    }
+    insertSorted(s.seqs, k.seq);
+    if (k.live) s.live += 1;
+    this.sequence = Math.max(this.sequence, k.seq);
+  }
+
+  /** @param {string} id */
+  async get(id) {
+    this.open();
+    const e = this.records.get(checkId(id));
+    return e ? structuredClone(e.record) : null;
+  }
+
+  /**
+   * @param {StoredTask} record
+   * @param {number | null} expected
+   */
+  async putIfVersion(record, expected) {
+    this.open();
+    const keys = recordKeys(record);
+    const want = checkExpected(expected);
+    const old = this.records.get(keys.id);
+    if ((old ? old.keys.version : null) !== want) return false;
+    /** @type {StoredTask} */
+    let copy;
+    try {
+      copy = structuredClone(record);
+    } catch (e) {
+      throw new StorageError("invalid", `record ${keys.id}: cannot be copied (not plain data)`, e);
+    }
+    if (old) this.unindex(old);
+    const entry = { record: copy, keys };
+    this.index(entry);
+    this.records.set(keys.id, entry);
+    this.hub.emit({ kind: "put", id: keys.id, version: keys.version });
+    return true;
+  }
+
+  /** @param {string} id */
+  async delete(id) {
+    this.open();
+    const e = this.records.get(checkId(id));
+    if (!e) return null;
+    this.records.delete(e.keys.id);
+    this.unindex(e);
+    this.hub.emit({ kind: "delete", id: e.keys.id, version: e.keys.version });
+    return e.record;
+  }
+
+  /**
+   * @param {Scope} scope
+   * @param {number} after
+   * @param {number} limit
+   */
+  async rangeAfter(scope, after, limit) {
+    this.open();
+    const s = checkScope(scope);
+    checkCount(after, "after");
+    checkCount(limit, "limit");
+    /** @type {number[] | undefined} */
+    const seqs = s.kind === "all" ? this.all : this.sessions.get(sessionKey(s.session))?.seqs;
+    /** @type {StoredTask[]} */
+    const out = [];
+    if (!seqs) return out;
+    for (let i = upperBound(seqs, self, after); i < seqs.length && out.length < limit; i++) {
+      const id = this.ids.get(/** @type {number} */ (seqs[i]));
+      const e = id === undefined ? undefined : this.records.get(id);
+      if (e) out.push(structuredClone(e.record));
+    }
+    return out;
+  }
+
+  /**
+   * @param {number} nowMs
+   * @param {number} limit
+   */
+  async expired(nowMs, limit) {
+    this.open();
+    checkCount(nowMs, "nowMs");
+    checkCount(limit, "limit");
+    /** @type {string[]} */
+    const out = [];
+    for (const [t, seq] of this.byExpiry) {
+      if (t >= nowMs || out.length >= limit) break;
+      const id = this.ids.get(seq);
+      if (id !== undefined) out.push(id);
+    }
+    return out;
+  }
+
+  /** @param {string | null} session */
+  async countLive(session) {
+    this.open();
+    return this.sessions.get(sessionKey(checkSession(session)))?.live ?? 0;
+  }
+
+  async nextSequence() {
+    this.open();
+    this.sequence += 1;
+    return this.sequence;
+  }
+
+  async lastSequence() {
+    this.open();
+    return this.sequence;
+  }
+
+  /** @param {ChangeListener} listener */
+  async subscribe(listener) {
+    this.open();
+    const l = checkListener(listener);
+    this.hub.add(l);
+    return async () => {
+      this.hub.remove(l);
+    };
+  }
+
+  async close() {
+    this.closed = true;
+    this.hub.listeners.clear();
+  }
+}
+
+export { MemoryStorage };

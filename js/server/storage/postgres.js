@@ -1,0 +1,350 @@
+// mcp-tasks-wasm/storage/postgres: the TaskStorage contract (types.js) on PostgreSQL, through
+// `pg` (an optional peer dependency: `npm i pg`). Many processes may share one database: every
+// write is one statement, so compare-and-set is atomic in the database.
+//
+// Schema (created and migrated by `openPostgresStorage`, under an advisory lock so replicas
+// starting together do not race; its version is the row `schema` of `<table>_meta`):
+//   <table>        id text PRIMARY KEY, version, seq, session (NULL: unbound), live (not
+//                  terminal), expires_at (createdAtMs + ttlMs, NULL: never), record (the JSON text)
+//                  indexes: (seq) for the keyset of every record, (session, seq) per session,
+//                  (expires_at, seq) WHERE expires_at IS NOT NULL, (session) WHERE live
+//   <table>_meta   name → value: `schema` (1) and `seq`, the sequence. A counter row rather than
+//                  a Postgres SEQUENCE: clause 7 also needs "greater than every stored seq", and a
+//                  sequence cannot be raised to a stored value without a race against nextval.
+// Writes: INSERT … ON CONFLICT (id) DO NOTHING; UPDATE … WHERE id = $1 AND version = $n. The
+// change feed is NOTIFY on the channel `<table>_changes`, sent by the writing statement itself
+// (so only on success, delivered at commit), heard by LISTEN on one extra connection.
+import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
+
+/**
+ * The few parts of `pg` this adapter uses.
+ * @typedef {{ rows: Array<Record<string, any>>, rowCount: number | null }} PgResult
+ * @typedef {{ query: (text: string, values?: unknown[]) => Promise<PgResult>, release: (err?: unknown) => void }} PgPoolClient
+ * @typedef {{ query: (text: string, values?: unknown[]) => Promise<PgResult>, connect: () => Promise<PgPoolClient>, end: () => Promise<void> }} PgPool
+ * @typedef {{ connect: () => Promise<void>, query: (text: string) => Promise<PgResult>, on: (event: string, fn: (msg: any) => void) => void, end: () => Promise<void> }} PgClient
+ * @typedef {{ Pool: new (config: object) => PgPool, Client: new (config: object) => PgClient }} PgModule
+ */
+
+/**
+ * @typedef {object} PostgresStorageOptions
+ * @property {string} [connectionString] `postgres://user@host:port/db` (or pass `config`).
+ * @property {object} [config] A `pg` Pool configuration (host, port, user, …), instead of a URL.
+ * @property {string} [table] The table name (default `mcp_tasks`; `[a-z_][a-z0-9_]*`, at most
+ *   40 characters): several stores may share a database under different names.
+ * @property {number} [maxConnections] The pool size (default 10).
+ * @property {PgModule} [pg] The `pg` module, when it should not be imported by name.
+ */
+
+/** The schema version this adapter writes. */
+const SCHEMA_VERSION = 1;
+
+/**
+ * @typedef {import("./types.js").StoredTask} StoredTask
+ * @typedef {import("./types.js").Scope} Scope
+ * @typedef {import("./types.js").ChangeListener} ChangeListener
+ * @typedef {import("./types.js").TaskStorage} TaskStorage
+ */
+
+/**
+ * @param {unknown} e
+ * @param {string} what
+ * @returns {never}
+ */
+function engineError(e, what) {
+  if (e instanceof StorageError) throw e;
+  throw new StorageError("engine", `postgres: ${what}: ${e instanceof Error ? e.message : String(e)}`, e);
+}
+
+/**
+ * Imports `pg` (an optional peer dependency).
+ * @returns {Promise<PgModule>}
+ */
+async function importPg() {
+  const name = "pg";
+  try {
+    const mod = await import(name);
+    return /** @type {PgModule} */ (mod.default ?? mod);
+  } catch (e) {
+    throw new StorageError("missing_client", "mcp-tasks-wasm/storage/postgres needs the `pg` package: npm i pg", e);
+  }
+}
+
+/** @implements {TaskStorage} */
+class PostgresStorage {
+  /**
+   * @param {PgModule} pg
+   * @param {PgPool} pool
+   * @param {object} config
+   * @param {string} table
+   */
+  constructor(pg, pool, config, table) {
+    this.name = "postgres";
+    this.pg = pg;
+    this.pool = pool;
+    this.config = config;
+    this.table = table;
+    this.meta = `${table}_meta`;
+    this.channel = `${table}_changes`;
+    this.hub = new ChangeHub();
+    /** @type {Promise<PgClient> | null} */
+    this.listener = null;
+    this.closed = false;
+  }
+
+  /**
+   * @param {string} text
+   * @param {unknown[]} values
+   * @param {string} what
+   */
+  async q(text, values, what) {
+    if (this.closed) throw new StorageError("closed", "the storage is closed");
+    try {
+      return await this.pool.query(text, values);
+    } catch (e) {
+      return engineError(e, what);
+    }
+  }
+
+  /** Creates or migrates the schema (one transaction under an advisory lock). */
+  async migrate() {
+    const t = this.table;
+    /** @type {PgPoolClient} */
+    let c;
+    try {
+      c = await this.pool.connect();
+    } catch (e) {
+      return engineError(e, "connect");
+    }
+    try {
+      await c.query("BEGIN");
+      await c.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`mcp-tasks-wasm:${t}`]);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.meta} (name text PRIMARY KEY, value bigint NOT NULL)`);
+      const got = await c.query(`SELECT value FROM ${this.meta} WHERE name = 'schema'`);
+      const have = got.rows.length ? Number(got.rows[0]?.value) : 0;
+      if (have > SCHEMA_VERSION) {
+        throw new StorageError("schema", `postgres: table ${t} has schema version ${have}, newer than this adapter's ${SCHEMA_VERSION}: update mcp-tasks-wasm`);
+      }
+      if (have < 1) {
+        await c.query(`CREATE TABLE ${t} (
+          id text PRIMARY KEY,
+          version bigint NOT NULL,
+          seq bigint NOT NULL,
+          session text,
+          live boolean NOT NULL,
+          expires_at bigint,
+          record text NOT NULL)`);
+        await c.query(`CREATE INDEX ${t}_seq ON ${t} (seq)`);
+        await c.query(`CREATE INDEX ${t}_scope ON ${t} (session, seq)`);
+        await c.query(`CREATE INDEX ${t}_expiry ON ${t} (expires_at, seq) WHERE expires_at IS NOT NULL`);
+        await c.query(`CREATE INDEX ${t}_live ON ${t} (session) WHERE live`);
+        await c.query(`INSERT INTO ${this.meta} (name, value) VALUES ('seq', 0) ON CONFLICT (name) DO NOTHING`);
+      }
+      // Later versions: `if (have < 2) { … }`, each step in this transaction.
+      await c.query(`INSERT INTO ${this.meta} (name, value) VALUES ('schema', $1) ON CONFLICT (name) DO UPDATE SET value = $1`, [SCHEMA_VERSION]);
+      await c.query("COMMIT");
+      c.release();
+    } catch (e) {
+      await c.query("ROLLBACK").catch(() => {});
+      c.release(e);
+      return engineError(e, `create or migrate the schema of ${t}`);
+    }
+  }
+
+  /** @param {string} id */
+  async get(id) {
+    const r = await this.q(`SELECT record FROM ${this.table} WHERE id = $1`, [checkId(id)], "get");
+    const row = r.rows[0];
+    return row ? parseRecord(row.record, `postgres: ${id}`) : null;
+  }
+
+  /**
+   * @param {StoredTask} record
+   * @param {number | null} expected
+   */
+  async putIfVersion(record, expected) {
+    const k = recordKeys(record);
+    const want = checkExpected(expected);
+    const text = JSON.stringify(record);
+    const note = `json_build_object('kind', 'put', 'id', w.id, 'version', w.version)::text`;
+    if (want === null) {
+      const r = await this.q(
+        `WITH w AS (
+           INSERT INTO ${this.table} (id, version, seq, session, live, expires_at, record)
+           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id, version),
+         bump AS (
+           UPDATE ${this.meta} SET value = $3 WHERE name = 'seq' AND value < $3 AND EXISTS (SELECT 1 FROM w))
+         SELECT pg_notify($8, ${note}) FROM w`,
+        [k.id, k.version, k.seq, k.session, k.live, k.expiresAtMs, text, this.channel],
+        "putIfVersion (insert)",
+      );
+      return r.rows.length === 1;
+    }
+    const r = await this.q(
+      `WITH w AS (
+         UPDATE ${this.table} SET version = $2, live = $3, expires_at = $4, record = $5
+         WHERE id = $1 AND version = $6 RETURNING id, version)
+       SELECT pg_notify($7, ${note}) FROM w`,
+      [k.id, k.version, k.live, k.expiresAtMs, text, want, this.channel],
+      "putIfVersion (update)",
+    );
+    return r.rows.length === 1;
+  }
+
+  /** @param {string} id */
+  async delete(id) {
+    const r = await this.q(
+      `WITH w AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING id, version, record)
+       SELECT w.record, pg_notify($2, json_build_object('kind', 'delete', 'id', w.id, 'version', w.version)::text) FROM w`,
+      [checkId(id), this.channel],
+      "delete",
+    );
+    const row = r.rows[0];
+    return row ? parseRecord(row.record, `postgres: ${id}`) : null;
+  }
+
+  /**
+   * @param {Scope} scope
+   * @param {number} after
+   * @param {number} limit
+   */
+  async rangeAfter(scope, after, limit) {
+    const s = checkScope(scope);
+    checkCount(after, "after");
+    checkCount(limit, "limit");
+    if (limit === 0) {
+      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      return [];
+    }
+    const r =
+      s.kind === "all"
+        ? await this.q(`SELECT record FROM ${this.table} WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
+        : s.session === null
+          ? await this.q(`SELECT record FROM ${this.table} WHERE session IS NULL AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
+          : await this.q(`SELECT record FROM ${this.table} WHERE session = $3 AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit, s.session], "rangeAfter");
+    return r.rows.map((row) => parseRecord(row.record, "postgres: rangeAfter"));
+  }
+
+  /**
+   * @param {number} nowMs
+   * @param {number} limit
+   */
+  async expired(nowMs, limit) {
+    checkCount(nowMs, "nowMs");
+    checkCount(limit, "limit");
+    const r = await this.q(
+      `SELECT id FROM ${this.table} WHERE expires_at IS NOT NULL AND expires_at < $1 ORDER BY expires_at, seq LIMIT $2`,
+      [nowMs, limit],
+      "expired",
+    );
+    return r.rows.map((row) => /** @type {string} */ (row.id));
+  }
+
+  /** @param {string | null} session */
+  async countLive(session) {
+    const s = checkSession(session);
+    const r =
+      s === null
+        ? await this.q(`SELECT count(*) AS n FROM ${this.table} WHERE live AND session IS NULL`, [], "countLive")
+        : await this.q(`SELECT count(*) AS n FROM ${this.table} WHERE live AND session = $1`, [s], "countLive");
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  async nextSequence() {
+    const r = await this.q(`UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value`, [], "nextSequence");
+    return Number(r.rows[0]?.value);
+  }
+
+  async lastSequence() {
+    const r = await this.q(`SELECT value FROM ${this.meta} WHERE name = 'seq'`, [], "lastSequence");
+    return Number(r.rows[0]?.value ?? 0);
+  }
+
+  /** The LISTEN connection, opened at the first subscription. */
+  listen() {
+    if (!this.listener) {
+      this.listener = (async () => {
+        const c = new this.pg.Client(this.config);
+        c.on("notification", (/** @type {{ channel: string, payload?: string }} */ msg) => {
+          const change = msg.channel === this.channel && msg.payload ? parseChange(msg.payload) : null;
+          if (change) this.hub.emit(change);
+        });
+        c.on("error", (/** @type {unknown} */ e) => {
+          // The feed is at most once: report, and let the next subscription reconnect.
+          console.error("postgres storage: the LISTEN connection failed:", e);
+          this.listener = null;
+        });
+        await c.connect();
+        await c.query(`LISTEN ${this.channel}`);
+        return c;
+      })();
+      this.listener.catch(() => {
+        this.listener = null;
+      });
+    }
+    return this.listener;
+  }
+
+  /** @param {ChangeListener} listener */
+  async subscribe(listener) {
+    const l = checkListener(listener);
+    if (this.closed) throw new StorageError("closed", "the storage is closed");
+    try {
+      await this.listen();
+    } catch (e) {
+      return engineError(e, "LISTEN");
+    }
+    this.hub.add(l);
+    return async () => {
+      this.hub.remove(l);
+    };
+  }
+
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    this.hub.listeners.clear();
+    const listener = this.listener;
+    this.listener = null;
+    if (listener) await listener.then((c) => c.end()).catch(() => {});
+    await this.pool.end().catch(() => {});
+  }
+}
+
+/**
+ * Opens (and creates or migrates) a Postgres storage.
+ * @param {PostgresStorageOptions} options
+ * @returns {Promise<PostgresStorage>}
+ */
+async function openPostgresStorage(options) {
+  if (typeof options !== "object" || options === null) {
+    throw new StorageError("invalid", "options: must be an object with connectionString or config");
+  }
+  const { connectionString, config, table = "mcp_tasks", maxConnections = 10 } = options;
+  if (connectionString === undefined && config === undefined) {
+    throw new StorageError("invalid", "options: connectionString or config is required");
+  }
+  if (connectionString !== undefined && typeof connectionString !== "string") {
+    throw new StorageError("invalid", "options.connectionString: must be a string");
+  }
+  if (typeof table !== "string" || !/^[a-z_][a-z0-9_]{0,39}$/.test(table)) {
+    throw new StorageError("invalid", "options.table: must match [a-z_][a-z0-9_]* (at most 40 characters)");
+  }
+  if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) {
+    throw new StorageError("invalid", "options.maxConnections: must be a positive integer");
+  }
+  const pg = options.pg ?? (await importPg());
+  const base = connectionString !== undefined ? { connectionString } : { ...config };
+  const pool = new pg.Pool({ ...base, max: maxConnections });
+  // An idle client's error (the server went away) must not crash the process.
+  /** @type {any} */ (pool).on?.("error", (/** @type {unknown} */ e) => console.error("postgres storage: idle connection failed:", e));
+  const s = new PostgresStorage(pg, pool, base, table);
+  try {
+    await s.migrate();
+  } catch (e) {
+    await pool.end().catch(() => {});
+    throw e;
+  }
+  return s;
+}
+
+export { openPostgresStorage, PostgresStorage, SCHEMA_VERSION };

@@ -1,0 +1,303 @@
+// The asynchronous storage contract for JS hosts: the contract of src/store/storage.rs (the Rust
+// `Storage` trait), made asynchronous so that a storage can live in a database shared by many
+// processes, plus a change feed. Every adapter (memory.js, sqlite.js, postgres.js, redis.js)
+// keeps it; tests/js/storage/contract.mjs checks it on each.
+//
+// A storage keeps task records by id and knows nothing of the rules: it never changes a record it
+// is given (it stores and returns the stored JSON of src/store/record.rs as it is). The store
+// is the only writer of record contents. Clauses (numbered as in src/store/storage.rs):
+//
+//  1. `get(id)` resolves with the last record stored under `id`, or `null`.
+//  2. `putIfVersion(record, expected)` is an atomic compare-and-set on `record.id`: with
+//     `expected = null` it inserts only if no record has that id; with a number it replaces only
+//     if the stored record has `version === expected`. It resolves `true` when it stored the
+//     record, `false` (a conflict) when it stored nothing. A record's `seq` and `session` never
+//     change between versions (indexes rely on it).
+//  3. `delete(id)` removes the record and resolves with it (`null` if absent).
+//  4. `rangeAfter(scope, after, limit)`: at most `limit` records of `scope` whose `seq` is greater
+//     than `after`, in increasing `seq` order (a keyset: inserts and deletes never shift other
+//     records' positions), by an index seek. `{ kind: "all" }`: every record;
+//     `{ kind: "session", session }`: those whose `session` is exactly `session` (`null`: the
+//     records bound to no session).
+//  5. `expired(nowMs, limit)`: at most `limit` ids of records whose expiry (`createdAtMs +
+//     ttlMs`, none when `ttlMs` is null) is strictly before `nowMs`, earliest first (ties in `seq`
+//     order), by an index on the expiry (unexpired records are not scanned).
+//  6. `countLive(session)`: how many records bound to exactly `session` are not terminal
+//     (status other than completed, failed, cancelled).
+//  7. `nextSequence()`: a number greater than every number it returned before (in any process
+//     sharing the storage) and than every stored `seq`; `lastSequence()` the greatest returned
+//     or stored so far (0 if none).
+//  8. `subscribe(listener)`: the change feed. Every successful write (put or delete), from this
+//     process or any other sharing the storage, reaches every subscriber as `{ kind, id, version }`
+//     (the record's key and its new revision; for a delete, the deleted record's version), in
+//     the order each writer made them for one id. Delivery is at most once and asynchronous: a
+//     subscriber that must not miss anything reads the record again on each change (its
+//     `version` tells which revision it has). Resolves, once the feed is live (writes made after
+//     that are delivered), with an `unsubscribe` function.
+//  9. `close()` releases connections; later calls reject with a StorageError (`closed`).
+//
+// Errors: bad arguments reject with a StorageError of kind `invalid` naming the argument (never
+// a silently stored bad record); a failing engine rejects with kind `engine` (the cause kept);
+// a missing client library with `missing_client`; a schema newer than the adapter with `schema`.
+// A conflict is not an error: `putIfVersion` resolves `false`.
+//
+// Numbers (`version`, `seq`, milliseconds) are JS numbers: non-negative safe integers.
+//
+// Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module (browsers and Deno
+// may load it).
+
+/**
+ * The stored JSON of a task (src/store/record.rs `TaskRecord::to_json`). The storage reads only
+ * the members named here; the rest is kept as it is.
+ * @typedef {object} StoredTask
+ * @property {string} id
+ * @property {number} version The revision compare-and-set writes check (1 at creation, +1 per write).
+ * @property {number} seq The creation sequence number: the keyset order of listings.
+ * @property {string | null} [session] The session the task is bound to (absent or `null`: none).
+ * @property {"working" | "input_required" | "completed" | "failed" | "cancelled"} status
+ * @property {number} createdAtMs Unix milliseconds.
+ * @property {number | null} ttlMs The effective TTL; `null`: the task never expires.
+ */
+
+/**
+ * Which records a listing covers.
+ * @typedef {{ kind: "all" } | { kind: "session", session: string | null }} Scope
+ */
+
+/**
+ * One write, as the change feed publishes it.
+ * @typedef {object} Change
+ * @property {"put" | "delete"} kind
+ * @property {string} id The record's key.
+ * @property {number} version The new revision (for a delete: the deleted record's version).
+ */
+
+/**
+ * @callback ChangeListener
+ * @param {Change} change
+ * @returns {void}
+ */
+
+/**
+ * The asynchronous storage contract (see the clauses at the top of this file).
+ * @typedef {object} TaskStorage
+ * @property {string} name The adapter: "memory", "sqlite", "postgres" or "redis".
+ * @property {(id: string) => Promise<StoredTask | null>} get
+ * @property {(record: StoredTask, expected: number | null) => Promise<boolean>} putIfVersion
+ * @property {(id: string) => Promise<StoredTask | null>} delete
+ * @property {(scope: Scope, after: number, limit: number) => Promise<StoredTask[]>} rangeAfter
+ * @property {(nowMs: number, limit: number) => Promise<string[]>} expired
+ * @property {(session: string | null) => Promise<number>} countLive
+ * @property {() => Promise<number>} nextSequence
+ * @property {() => Promise<number>} lastSequence
+ * @property {(listener: ChangeListener) => Promise<() => Promise<void>>} subscribe
+ * @property {() => Promise<void>} close
+ */
+
+/**
+ * The index fields of a checked record.
+ * @typedef {object} RecordKeys
+ * @property {string} id
+ * @property {number} version
+ * @property {number} seq
+ * @property {string | null} session
+ * @property {boolean} live Not terminal.
+ * @property {number | null} expiresAtMs `createdAtMs + ttlMs`, or `null`.
+ */
+
+/** @typedef {"invalid" | "engine" | "missing_client" | "schema" | "closed"} StorageErrorKind */
+
+/** A storage operation failed (not a conflict: `putIfVersion` resolves `false` for those). */
+class StorageError extends Error {
+  /**
+   * @param {StorageErrorKind} kind
+   * @param {string} message
+   * @param {unknown} [cause]
+   */
+  constructor(kind, message, cause) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "StorageError";
+    /** @type {StorageErrorKind} */
+    this.kind = kind;
+  }
+}
+
+const STATUSES = ["working", "input_required", "completed", "failed", "cancelled"];
+const TERMINAL = ["completed", "failed", "cancelled"];
+
+/**
+ * @param {unknown} v
+ * @returns {v is number}
+ */
+function isCount(v) {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+}
+
+/**
+ * @param {boolean} ok
+ * @param {string} what
+ * @returns {asserts ok}
+ */
+function need(ok, what) {
+  if (!ok) throw new StorageError("invalid", what);
+}
+
+/**
+ * Checks the members of a record the storage relies on and returns its index fields.
+ * @param {unknown} record
+ * @returns {RecordKeys}
+ */
+function recordKeys(record) {
+  need(typeof record === "object" && record !== null && !Array.isArray(record), "record: must be an object (a stored task)");
+  const r = /** @type {Record<string, unknown>} */ (record);
+  need(typeof r.id === "string" && r.id.length > 0, "record.id: must be a non-empty string");
+  const id = /** @type {string} */ (r.id);
+  need(isCount(r.version) && r.version >= 1, `record ${id}: version must be a positive safe integer`);
+  need(isCount(r.seq) && r.seq >= 1, `record ${id}: seq must be a positive safe integer`);
+  need(r.session === undefined || r.session === null || typeof r.session === "string", `record ${id}: session must be a string or null`);
+  need(typeof r.status === "string" && STATUSES.includes(r.status), `record ${id}: status must be one of ${STATUSES.join(", ")}`);
+  need(isCount(r.createdAtMs), `record ${id}: createdAtMs must be a non-negative safe integer`);
+  need(r.ttlMs === undefined || r.ttlMs === null || isCount(r.ttlMs), `record ${id}: ttlMs must be a non-negative safe integer or null`);
+  const ttl = /** @type {number | null | undefined} */ (r.ttlMs);
+  const created = /** @type {number} */ (r.createdAtMs);
+  const expires = ttl === undefined || ttl === null ? null : created + ttl;
+  need(expires === null || Number.isSafeInteger(expires), `record ${id}: createdAtMs + ttlMs exceeds a safe integer`);
+  return {
+    id,
+    version: /** @type {number} */ (r.version),
+    seq: /** @type {number} */ (r.seq),
+    session: typeof r.session === "string" ? r.session : null,
+    live: !TERMINAL.includes(/** @type {string} */ (r.status)),
+    expiresAtMs: expires,
+  };
+}
+
+/**
+ * @param {unknown} id
+ * @returns {string}
+ */
+function checkId(id) {
+  need(typeof id === "string" && id.length > 0, "id: must be a non-empty string");
+  return /** @type {string} */ (id);
+}
+
+/**
+ * @param {unknown} expected
+ * @returns {number | null}
+ */
+function checkExpected(expected) {
+  need(expected === null || (isCount(expected) && expected >= 1), "expected: must be null (insert) or a positive safe integer (the stored version)");
+  return /** @type {number | null} */ (expected);
+}
+
+/**
+ * @param {unknown} scope
+ * @returns {Scope}
+ */
+function checkScope(scope) {
+  need(typeof scope === "object" && scope !== null, 'scope: must be { kind: "all" } or { kind: "session", session }');
+  const s = /** @type {Record<string, unknown>} */ (scope);
+  if (s.kind === "all") return { kind: "all" };
+  need(s.kind === "session", 'scope.kind: must be "all" or "session"');
+  need(s.session === null || typeof s.session === "string", "scope.session: must be a string or null");
+  return { kind: "session", session: /** @type {string | null} */ (s.session) };
+}
+
+/**
+ * @param {unknown} v
+ * @param {string} name
+ * @returns {number}
+ */
+function checkCount(v, name) {
+  need(isCount(v), `${name}: must be a non-negative safe integer`);
+  return /** @type {number} */ (v);
+}
+
+/**
+ * @param {unknown} session
+ * @returns {string | null}
+ */
+function checkSession(session) {
+  need(session === null || typeof session === "string", "session: must be a string or null");
+  return /** @type {string | null} */ (session);
+}
+
+/**
+ * @param {unknown} listener
+ * @returns {ChangeListener}
+ */
+function checkListener(listener) {
+  need(typeof listener === "function", "listener: must be a function");
+  return /** @type {ChangeListener} */ (listener);
+}
+
+/**
+ * Parses a change published by another process; `null` when it is not one.
+ * @param {string} text
+ * @returns {Change | null}
+ */
+function parseChange(text) {
+  /** @type {unknown} */
+  let v;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof v !== "object" || v === null) return null;
+  const c = /** @type {Record<string, unknown>} */ (v);
+  if ((c.kind !== "put" && c.kind !== "delete") || typeof c.id !== "string" || !isCount(c.version)) return null;
+  return { kind: c.kind, id: c.id, version: c.version };
+}
+
+/**
+ * Parses a stored record's JSON text.
+ * @param {string} text
+ * @param {string} where
+ * @returns {StoredTask}
+ */
+function parseRecord(text, where) {
+  try {
+    return /** @type {StoredTask} */ (JSON.parse(text));
+  } catch (e) {
+    throw new StorageError("engine", `${where}: the stored record is not JSON`, e);
+  }
+}
+
+/** Delivers changes to in-process listeners, each asynchronously and isolated from the others. */
+class ChangeHub {
+  constructor() {
+    /** @type {Set<ChangeListener>} */
+    this.listeners = new Set();
+  }
+
+  /** @param {ChangeListener} listener */
+  add(listener) {
+    this.listeners.add(listener);
+  }
+
+  /** @param {ChangeListener} listener */
+  remove(listener) {
+    this.listeners.delete(listener);
+  }
+
+  get size() {
+    return this.listeners.size;
+  }
+
+  /** @param {Change} change */
+  emit(change) {
+    for (const listener of this.listeners) {
+      queueMicrotask(() => {
+        try {
+          listener({ ...change });
+        } catch (e) {
+          // A throwing listener must not stop the others nor the writer: report it.
+          console.error("storage change listener threw:", e);
+        }
+      });
+    }
+  }
+}
+
+export { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord };
