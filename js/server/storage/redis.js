@@ -1,0 +1,307 @@
+// mcp-tasks-wasm/storage/redis: the TaskStorage contract (types.js) on Redis, through `ioredis`
+// (an optional peer dependency: `npm i ioredis`). Many processes may share one Redis: every write
+// is one Lua script, so compare-and-set and the index updates are atomic.
+//
+// Keys, under a hash-tagged prefix `{<prefix>}` (one cluster slot):
+//   {p}:t:<id>        hash: v (version), seq, sk (session key: "n" unbound, "s<session>"), live
+//                     ("1" not terminal), em (its member of {p}:exp, "" none), rec (the JSON text)
+//   {p}:all           sorted set: id by seq (the keyset of every record)
+//   {p}:s:<sk>        sorted set: id by seq, per session
+//   {p}:exp           sorted set: "<seq, 16 digits>:<id>" by expiresAtMs (ties in seq order)
+//   {p}:live          hash: sk → live records
+//   {p}:seq           the sequence (INCR; raised by an insert with a larger seq)
+//   {p}:schema        the schema version (1)
+// The change feed is PUBLISH on `{p}:changes` from the writing script (only on success), heard
+// by SUBSCRIBE on one extra connection.
+import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
+
+/**
+ * @typedef {import("./types.js").StoredTask} StoredTask
+ * @typedef {import("./types.js").Scope} Scope
+ * @typedef {import("./types.js").ChangeListener} ChangeListener
+ * @typedef {import("./types.js").TaskStorage} TaskStorage
+ * @typedef {any} RedisClient An ioredis `Redis` instance.
+ * @typedef {{ Redis: new (url: string, options: object) => RedisClient }} IoRedisModule
+ */
+
+/**
+ * @typedef {object} RedisStorageOptions
+ * @property {string} url `redis://host:port[/db]`.
+ * @property {string} [prefix] The key prefix (default `mcp-tasks`; letters, digits, `-_.:`):
+ *   several stores may share a Redis under different prefixes.
+ * @property {IoRedisModule} [ioredis] The `ioredis` module, when it should not be imported by name.
+ */
+
+/** The schema version this adapter writes. */
+const SCHEMA_VERSION = 1;
+
+const PUT = `
+local P = KEYS[1]
+local id = ARGV[1]
+local tk = P .. ':t:' .. id
+local cur = redis.call('HMGET', tk, 'v', 'sk', 'live', 'em', 'seq')
+if ARGV[8] == '' then
+  if cur[1] then return 0 end
+elseif cur[1] ~= ARGV[8] then
+  return 0
+end
+if cur[1] then
+  if cur[3] == '1' then redis.call('HINCRBY', P .. ':live', cur[2], -1) end
+  if cur[4] ~= '' then redis.call('ZREM', P .. ':exp', cur[4]) end
+  redis.call('ZREM', P .. ':s:' .. cur[2], id)
+end
+redis.call('HSET', tk, 'v', ARGV[2], 'seq', ARGV[3], 'sk', ARGV[4], 'live', ARGV[5], 'em', ARGV[6], 'rec', ARGV[7])
+redis.call('ZADD', P .. ':all', ARGV[3], id)
+redis.call('ZADD', P .. ':s:' .. ARGV[4], ARGV[3], id)
+if ARGV[6] ~= '' then redis.call('ZADD', P .. ':exp', ARGV[9], ARGV[6]) end
+if ARGV[5] == '1' then redis.call('HINCRBY', P .. ':live', ARGV[4], 1) end
+local s = tonumber(redis.call('GET', P .. ':seq') or '0')
+if tonumber(ARGV[3]) > s then redis.call('SET', P .. ':seq', ARGV[3]) end
+redis.call('PUBLISH', P .. ':changes', ARGV[10])
+return 1
+`;
+
+const DELETE = `
+local P = KEYS[1]
+local id = ARGV[1]
+local tk = P .. ':t:' .. id
+local cur = redis.call('HMGET', tk, 'v', 'sk', 'live', 'em', 'rec')
+if not cur[1] then return false end
+redis.call('DEL', tk)
+redis.call('ZREM', P .. ':all', id)
+redis.call('ZREM', P .. ':s:' .. cur[2], id)
+if cur[4] ~= '' then redis.call('ZREM', P .. ':exp', cur[4]) end
+if cur[3] == '1' then
+  if redis.call('HINCRBY', P .. ':live', cur[2], -1) <= 0 then redis.call('HDEL', P .. ':live', cur[2]) end
+end
+redis.call('PUBLISH', P .. ':changes', '{"kind":"delete","id":' .. cjson.encode(id) .. ',"version":' .. cur[1] .. '}')
+return cur[5]
+`;
+
+const RANGE = `
+local P = KEYS[1]
+local ids = redis.call('ZRANGEBYSCORE', P .. ':' .. ARGV[1], '(' .. ARGV[2], '+inf', 'LIMIT', 0, ARGV[3])
+local out = {}
+for i, id in ipairs(ids) do
+  local rec = redis.call('HGET', P .. ':t:' .. id, 'rec')
+  if rec then out[#out + 1] = rec end
+end
+return out
+`;
+
+/** @param {string | null} session */
+const sessionKey = (session) => (session === null ? "n" : `s${session}`);
+
+/**
+ * @param {unknown} e
+ * @param {string} what
+ * @returns {never}
+ */
+function engineError(e, what) {
+  if (e instanceof StorageError) throw e;
+  throw new StorageError("engine", `redis: ${what}: ${e instanceof Error ? e.message : String(e)}`, e);
+}
+
+/** @returns {Promise<IoRedisModule>} */
+async function importIoredis() {
+  const name = "ioredis";
+  try {
+    const mod = await import(name);
+    return /** @type {IoRedisModule} */ (mod.Redis ? mod : mod.default);
+  } catch (e) {
+    throw new StorageError("missing_client", "mcp-tasks-wasm/storage/redis needs the `ioredis` package: npm i ioredis", e);
+  }
+}
+
+/** @implements {TaskStorage} */
+class RedisStorage {
+  /**
+   * @param {RedisClient} redis
+   * @param {string} prefix
+   */
+  constructor(redis, prefix) {
+    this.name = "redis";
+    this.redis = redis;
+    this.p = `{${prefix}}`;
+    this.channel = `${this.p}:changes`;
+    this.hub = new ChangeHub();
+    /** @type {Promise<RedisClient> | null} */
+    this.subscriber = null;
+    this.closed = false;
+    redis.defineCommand("mcpTasksPut", { numberOfKeys: 1, lua: PUT });
+    redis.defineCommand("mcpTasksDelete", { numberOfKeys: 1, lua: DELETE });
+    redis.defineCommand("mcpTasksRange", { numberOfKeys: 1, lua: RANGE });
+  }
+
+  /**
+   * @template T
+   * @param {string} what
+   * @param {(r: RedisClient) => Promise<T>} fn
+   * @returns {Promise<T>}
+   */
+  async run(what, fn) {
+    if (this.closed) throw new StorageError("closed", "the storage is closed");
+    try {
+      return await fn(this.redis);
+    } catch (e) {
+      return engineError(e, what);
+    }
+  }
+
+  async migrate() {
+    await this.run("schema", async (r) => {
+      await r.setnx(`${this.p}:schema`, String(SCHEMA_VERSION));
+      const have = Number(await r.get(`${this.p}:schema`));
+      if (have > SCHEMA_VERSION) {
+        throw new StorageError("schema", `redis: prefix ${this.p} has schema version ${have}, newer than this adapter's ${SCHEMA_VERSION}: update mcp-tasks-wasm`);
+      }
+      // Later versions migrate here (`if (have < 2) …`) and SET the new version.
+    });
+  }
+
+  /** @param {string} id */
+  async get(id) {
+    const key = `${this.p}:t:${checkId(id)}`;
+    const text = await this.run("get", (r) => r.hget(key, "rec"));
+    return text === null ? null : parseRecord(text, `redis: ${id}`);
+  }
+
+  /**
+   * @param {StoredTask} record
+   * @param {number | null} expected
+   */
+  async putIfVersion(record, expected) {
+    const k = recordKeys(record);
+    const want = checkExpected(expected);
+    const member = k.expiresAtMs === null ? "" : `${String(k.seq).padStart(16, "0")}:${k.id}`;
+    const change = JSON.stringify({ kind: "put", id: k.id, version: k.version });
+    const args = [k.id, String(k.version), String(k.seq), sessionKey(k.session), k.live ? "1" : "0", member, JSON.stringify(record), want === null ? "" : String(want), String(k.expiresAtMs ?? 0), change];
+    const ok = await this.run("putIfVersion", (r) => r.mcpTasksPut(this.p, ...args));
+    return Number(ok) === 1;
+  }
+
+  /** @param {string} id */
+  async delete(id) {
+    const text = await this.run("delete", (r) => r.mcpTasksDelete(this.p, checkId(id)));
+    return text === null ? null : parseRecord(text, `redis: ${id}`);
+  }
+
+  /**
+   * @param {Scope} scope
+   * @param {number} after
+   * @param {number} limit
+   */
+  async rangeAfter(scope, after, limit) {
+    const s = checkScope(scope);
+    checkCount(after, "after");
+    checkCount(limit, "limit");
+    const set = s.kind === "all" ? "all" : `s:${sessionKey(s.session)}`;
+    /** @type {string[]} */
+    const texts = limit === 0 ? await this.run("rangeAfter", async () => []) : await this.run("rangeAfter", (r) => r.mcpTasksRange(this.p, set, String(after), String(limit)));
+    return texts.map((t) => parseRecord(t, "redis: rangeAfter"));
+  }
+
+  /**
+   * @param {number} nowMs
+   * @param {number} limit
+   */
+  async expired(nowMs, limit) {
+    checkCount(nowMs, "nowMs");
+    checkCount(limit, "limit");
+    if (limit === 0) return this.run("expired", async () => []);
+    /** @type {string[]} */
+    const members = await this.run("expired", (r) => r.zrangebyscore(`${this.p}:exp`, "-inf", `(${nowMs}`, "LIMIT", 0, limit));
+    return members.map((m) => m.slice(17));
+  }
+
+  /** @param {string | null} session */
+  async countLive(session) {
+    const sk = sessionKey(checkSession(session));
+    const n = await this.run("countLive", (r) => r.hget(`${this.p}:live`, sk));
+    return Math.max(0, Number(n ?? 0));
+  }
+
+  async nextSequence() {
+    return Number(await this.run("nextSequence", (r) => r.incr(`${this.p}:seq`)));
+  }
+
+  async lastSequence() {
+    return Number((await this.run("lastSequence", (r) => r.get(`${this.p}:seq`))) ?? 0);
+  }
+
+  /** The SUBSCRIBE connection, opened at the first subscription. */
+  listen() {
+    if (!this.subscriber) {
+      this.subscriber = (async () => {
+        const sub = this.redis.duplicate();
+        sub.on("message", (/** @type {string} */ channel, /** @type {string} */ message) => {
+          const change = channel === this.channel ? parseChange(message) : null;
+          if (change) this.hub.emit(change);
+        });
+        sub.on("error", (/** @type {unknown} */ e) => console.error("redis storage: the SUBSCRIBE connection failed:", e));
+        await sub.connect();
+        await sub.subscribe(this.channel);
+        return sub;
+      })();
+      this.subscriber.catch(() => {
+        this.subscriber = null;
+      });
+    }
+    return this.subscriber;
+  }
+
+  /** @param {ChangeListener} listener */
+  async subscribe(listener) {
+    const l = checkListener(listener);
+    await this.run("SUBSCRIBE", () => this.listen());
+    this.hub.add(l);
+    return async () => {
+      this.hub.remove(l);
+    };
+  }
+
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    this.hub.listeners.clear();
+    const sub = this.subscriber;
+    this.subscriber = null;
+    if (sub) await sub.then((s) => s.quit()).catch(() => {});
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/**
+ * Opens (and creates or migrates) a Redis storage.
+ * @param {RedisStorageOptions} options
+ * @returns {Promise<RedisStorage>}
+ */
+async function openRedisStorage(options) {
+  if (typeof options !== "object" || options === null || typeof options.url !== "string") {
+    throw new StorageError("invalid", "options.url: must be a redis:// URL");
+  }
+  const { url, prefix = "mcp-tasks" } = options;
+  if (typeof prefix !== "string" || !/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) {
+    throw new StorageError("invalid", "options.prefix: must be 1-64 letters, digits or -_.:");
+  }
+  const { Redis } = options.ioredis ?? (await importIoredis());
+  // While the server is away, operations fail at once (no queue) and the client reconnects.
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: (/** @type {number} */ n) => Math.min(100 * n, 2000) });
+  redis.on("error", () => {}); // reported through the failing operations
+  try {
+    await redis.connect();
+  } catch (e) {
+    redis.disconnect();
+    return engineError(e, `connect to ${url}`);
+  }
+  const s = new RedisStorage(redis, prefix);
+  try {
+    await s.migrate();
+  } catch (e) {
+    redis.disconnect();
+    throw e;
+  }
+  return s;
+}
+
+export { openRedisStorage, RedisStorage, SCHEMA_VERSION };

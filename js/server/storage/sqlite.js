@@ -1,0 +1,396 @@
+// mcp-tasks-wasm/storage/sqlite: the TaskStorage contract (types.js) in one SQLite file, for one
+// durable machine (several processes may share the file). The driver is `node:sqlite` where Node
+// has it (22.13+ without a flag), else `better-sqlite3` (an optional peer dependency:
+// `npm i better-sqlite3`); `driver` picks one.
+//
+// Schema (its version is `PRAGMA user_version`, migrated in one IMMEDIATE transaction):
+//   <table>          id PRIMARY KEY, version, seq, session (NULL: unbound), live, expires_at,
+//                    record (the JSON text); indexes (seq), (session, seq),
+//                    (expires_at, seq) WHERE expires_at IS NOT NULL, (session) WHERE live
+//   <table>_meta     name → value: `seq`, the sequence
+//   <table>_changes  the change feed: n (increasing), kind, id, version; the last 10 000 kept
+// Every write is one IMMEDIATE transaction (the database's write lock; WAL journal, a busy
+// timeout), so compare-and-set holds across processes. SQLite has no notifications: subscribers
+// read new rows of <table>_changes at once after a write of this process, and every `pollMs`
+// (default 50) when `PRAGMA data_version` says another connection wrote.
+import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord } from "./types.js";
+
+/**
+ * The part of a driver's statement this adapter uses (node:sqlite and better-sqlite3 agree).
+ * @typedef {{ get: (...p: unknown[]) => any, all: (...p: unknown[]) => any[], run: (...p: unknown[]) => { changes: number | bigint } }} Statement
+ * @typedef {{ prepare: (sql: string) => Statement, exec: (sql: string) => void, close: () => void }} Database
+ */
+
+/**
+ * @typedef {object} SqliteStorageOptions
+ * @property {string} path The database file (created if missing).
+ * @property {string} [table] The table name (default `mcp_tasks`; `[a-z_][a-z0-9_]*`, at most 40).
+ * @property {"node:sqlite" | "better-sqlite3"} [driver] Default: node:sqlite if this Node has
+ *   it, else better-sqlite3.
+ * @property {number} [busyTimeoutMs] How long a write waits for another process's (default 5000).
+ * @property {number} [pollMs] How often subscribers look for other processes' writes (default 50).
+ */
+
+/**
+ * @typedef {import("./types.js").StoredTask} StoredTask
+ * @typedef {import("./types.js").Scope} Scope
+ * @typedef {import("./types.js").ChangeListener} ChangeListener
+ * @typedef {import("./types.js").TaskStorage} TaskStorage
+ */
+
+/** The schema version this adapter writes (`PRAGMA user_version`). */
+const SCHEMA_VERSION = 1;
+/** How many change rows are kept for subscribers in other processes. */
+const KEEP_CHANGES = 10_000;
+
+/**
+ * @param {unknown} e
+ * @param {string} what
+ * @returns {never}
+ */
+function engineError(e, what) {
+  if (e instanceof StorageError) throw e;
+  throw new StorageError("engine", `sqlite: ${what}: ${e instanceof Error ? e.message : String(e)}`, e);
+}
+
+/**
+ * Opens the file with the chosen (or the first available) driver.
+ * @param {string} path
+ * @param {"node:sqlite" | "better-sqlite3" | undefined} driver
+ * @returns {Promise<{ db: Database, driver: string }>}
+ */
+async function openDatabase(path, driver) {
+  /** @type {unknown} */
+  let nodeError;
+  if (driver === undefined || driver === "node:sqlite") {
+    const name = "node:sqlite";
+    try {
+      const mod = await import(name);
+      return { db: new mod.DatabaseSync(path), driver: "node:sqlite" };
+    } catch (e) {
+      if (driver === "node:sqlite") return engineError(e, `open ${path} with node:sqlite`);
+      nodeError = e;
+    }
+  }
+  const name = "better-sqlite3";
+  /** @type {any} */
+  let mod;
+  try {
+    mod = await import(name);
+  } catch (e) {
+    throw new StorageError("missing_client", `mcp-tasks-wasm/storage/sqlite needs node:sqlite (Node 22.13+) or the \`better-sqlite3\` package: npm i better-sqlite3${nodeError ? ` (node:sqlite: ${nodeError instanceof Error ? nodeError.message : String(nodeError)})` : ""}`, e);
+  }
+  try {
+    const Database = mod.default ?? mod;
+    return { db: new Database(path), driver: "better-sqlite3" };
+  } catch (e) {
+    return engineError(e, `open ${path} with better-sqlite3`);
+  }
+}
+
+/** @implements {TaskStorage} */
+class SqliteStorage {
+  /**
+   * @param {Database} db
+   * @param {string} driver
+   * @param {string} table
+   * @param {number} pollMs
+   */
+  constructor(db, driver, table, pollMs) {
+    this.name = "sqlite";
+    this.driver = driver;
+    this.db = db;
+    this.t = table;
+    this.pollMs = pollMs;
+    this.hub = new ChangeHub();
+    this.closed = false;
+    /** The last change row delivered to subscribers. */
+    this.changeCursor = 0;
+    /** @type {number | null} */
+    this.dataVersion = null;
+    /** @type {unknown} */
+    this.timer = null;
+    /** @type {Map<string, Statement>} */
+    this.statements = new Map();
+  }
+
+  /** @param {string} sql */
+  st(sql) {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  /**
+   * Runs `fn` (synchronous statements), in an IMMEDIATE transaction when `write`.
+   * @template T
+   * @param {string} what
+   * @param {boolean} write
+   * @param {() => T} fn
+   * @returns {T}
+   */
+  run(what, write, fn) {
+    if (this.closed) throw new StorageError("closed", "the storage is closed");
+    try {
+      if (!write) return fn();
+      this.db.exec("BEGIN IMMEDIATE");
+      try {
+        const out = fn();
+        this.db.exec("COMMIT");
+        return out;
+      } catch (e) {
+        this.db.exec("ROLLBACK");
+        throw e;
+      }
+    } catch (e) {
+      return engineError(e, what);
+    }
+  }
+
+  /**
+   * @param {number} busyTimeoutMs
+   */
+  migrate(busyTimeoutMs) {
+    const t = this.t;
+    try {
+      this.db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      this.db.exec("PRAGMA journal_mode = WAL");
+    } catch (e) {
+      engineError(e, "set up the connection");
+    }
+    this.run("create or migrate the schema", true, () => {
+      const have = Number(this.db.prepare("PRAGMA user_version").get().user_version);
+      if (have > SCHEMA_VERSION) {
+        throw new StorageError("schema", `sqlite: the file has schema version ${have}, newer than this adapter's ${SCHEMA_VERSION}: update mcp-tasks-wasm`);
+      }
+      if (have < 1) {
+        this.db.exec(`CREATE TABLE IF NOT EXISTS ${t} (
+          id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL, session TEXT,
+          live INTEGER NOT NULL, expires_at INTEGER, record TEXT NOT NULL)`);
+        this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_seq ON ${t} (seq)`);
+        this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_scope ON ${t} (session, seq)`);
+        this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_expiry ON ${t} (expires_at, seq) WHERE expires_at IS NOT NULL`);
+        this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_live ON ${t} (session) WHERE live = 1`);
+        this.db.exec(`CREATE TABLE IF NOT EXISTS ${t}_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)`);
+        this.db.exec(`INSERT OR IGNORE INTO ${t}_meta (name, value) VALUES ('seq', 0)`);
+        this.db.exec(`CREATE TABLE IF NOT EXISTS ${t}_changes (n INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL)`);
+      }
+      // Later versions: `if (have < 2) { … }`, each step in this transaction.
+      this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    });
+  }
+
+  /**
+   * Records a change for subscribers (inside the write's transaction).
+   * @param {"put" | "delete"} kind
+   * @param {string} id
+   * @param {number} version
+   */
+  logChange(kind, id, version) {
+    const n = Number(this.st(`INSERT INTO ${this.t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`).get(kind, id, version).n);
+    if (n % 100 === 0) this.st(`DELETE FROM ${this.t}_changes WHERE n <= ?`).run(n - KEEP_CHANGES);
+  }
+
+  /** Delivers the change rows after the cursor (this process's and others'). */
+  deliver() {
+    if (this.closed || this.hub.size === 0) return;
+    try {
+      const rows = this.st(`SELECT n, kind, id, version FROM ${this.t}_changes WHERE n > ? ORDER BY n`).all(this.changeCursor);
+      for (const r of rows) {
+        this.changeCursor = Number(r.n);
+        this.hub.emit({ kind: r.kind === "delete" ? "delete" : "put", id: String(r.id), version: Number(r.version) });
+      }
+    } catch (e) {
+      console.error("sqlite storage: reading the change feed failed:", e);
+    }
+  }
+
+  /** After a write of this process: deliver without waiting for the poll. */
+  wrote() {
+    if (this.hub.size > 0) queueMicrotask(() => this.deliver());
+  }
+
+  /** @param {string} id */
+  async get(id) {
+    const key = checkId(id);
+    const row = this.run("get", false, () => this.st(`SELECT record FROM ${this.t} WHERE id = ?`).get(key));
+    return row ? parseRecord(row.record, `sqlite: ${id}`) : null;
+  }
+
+  /**
+   * @param {StoredTask} record
+   * @param {number | null} expected
+   */
+  async putIfVersion(record, expected) {
+    const k = recordKeys(record);
+    const want = checkExpected(expected);
+    const text = JSON.stringify(record);
+    const ok = this.run("putIfVersion", true, () => {
+      if (want === null) {
+        const r = this.st(`INSERT INTO ${this.t} (id, version, seq, session, live, expires_at, record) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
+          .run(k.id, k.version, k.seq, k.session, k.live ? 1 : 0, k.expiresAtMs, text);
+        if (Number(r.changes) !== 1) return false;
+        this.st(`UPDATE ${this.t}_meta SET value = ? WHERE name = 'seq' AND value < ?`).run(k.seq, k.seq);
+      } else {
+        const r = this.st(`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ? WHERE id = ? AND version = ?`)
+          .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.id, want);
+        if (Number(r.changes) !== 1) return false;
+      }
+      this.logChange("put", k.id, k.version);
+      return true;
+    });
+    if (ok) this.wrote();
+    return ok;
+  }
+
+  /** @param {string} id */
+  async delete(id) {
+    const key = checkId(id);
+    const row = this.run("delete", true, () => {
+      const r = this.st(`DELETE FROM ${this.t} WHERE id = ? RETURNING version, record`).get(key);
+      if (r) this.logChange("delete", key, Number(r.version));
+      return r;
+    });
+    if (!row) return null;
+    this.wrote();
+    return parseRecord(row.record, `sqlite: ${id}`);
+  }
+
+  /**
+   * @param {Scope} scope
+   * @param {number} after
+   * @param {number} limit
+   */
+  async rangeAfter(scope, after, limit) {
+    const s = checkScope(scope);
+    checkCount(after, "after");
+    checkCount(limit, "limit");
+    const rows = this.run("rangeAfter", false, () =>
+      s.kind === "all"
+        ? this.st(`SELECT record FROM ${this.t} WHERE seq > ? ORDER BY seq LIMIT ?`).all(after, limit)
+        : s.session === null
+          ? this.st(`SELECT record FROM ${this.t} WHERE session IS NULL AND seq > ? ORDER BY seq LIMIT ?`).all(after, limit)
+          : this.st(`SELECT record FROM ${this.t} WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?`).all(s.session, after, limit));
+    return rows.map((r) => parseRecord(r.record, "sqlite: rangeAfter"));
+  }
+
+  /**
+   * @param {number} nowMs
+   * @param {number} limit
+   */
+  async expired(nowMs, limit) {
+    checkCount(nowMs, "nowMs");
+    checkCount(limit, "limit");
+    const rows = this.run("expired", false, () =>
+      this.st(`SELECT id FROM ${this.t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`).all(nowMs, limit));
+    return rows.map((r) => String(r.id));
+  }
+
+  /** @param {string | null} session */
+  async countLive(session) {
+    const s = checkSession(session);
+    const row = this.run("countLive", false, () =>
+      s === null
+        ? this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`).get()
+        : this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`).get(s));
+    return Number(row.n);
+  }
+
+  async nextSequence() {
+    const row = this.run("nextSequence", true, () => this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get());
+    return Number(row.value);
+  }
+
+  async lastSequence() {
+    const row = this.run("lastSequence", false, () => this.st(`SELECT value FROM ${this.t}_meta WHERE name = 'seq'`).get());
+    return Number(row?.value ?? 0);
+  }
+
+  /** Looks for other processes' writes (PRAGMA data_version changes when another connection commits). */
+  poll() {
+    if (this.closed) return;
+    try {
+      const v = Number(this.db.prepare("PRAGMA data_version").get().data_version);
+      if (v !== this.dataVersion) {
+        this.dataVersion = v;
+        this.deliver();
+      }
+    } catch (e) {
+      console.error("sqlite storage: polling the change feed failed:", e);
+    }
+  }
+
+  /** @param {ChangeListener} listener */
+  async subscribe(listener) {
+    const l = checkListener(listener);
+    if (this.hub.size === 0) {
+      // The feed starts now: earlier rows are not delivered.
+      const row = this.run("subscribe", false, () => this.st(`SELECT max(n) AS n FROM ${this.t}_changes`).get());
+      this.changeCursor = Number(row?.n ?? 0);
+      this.dataVersion = Number(this.db.prepare("PRAGMA data_version").get().data_version);
+    } else if (this.closed) {
+      throw new StorageError("closed", "the storage is closed");
+    }
+    this.hub.add(l);
+    if (this.timer === null) {
+      const timer = setInterval(() => this.poll(), this.pollMs);
+      /** @type {any} */ (timer).unref?.();
+      this.timer = timer;
+    }
+    return async () => {
+      this.hub.remove(l);
+      if (this.hub.size === 0 && this.timer !== null) {
+        clearInterval(/** @type {any} */ (this.timer));
+        this.timer = null;
+      }
+    };
+  }
+
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    this.hub.listeners.clear();
+    if (this.timer !== null) clearInterval(/** @type {any} */ (this.timer));
+    this.timer = null;
+    try {
+      this.db.close();
+    } catch {
+      // already closed
+    }
+  }
+}
+
+/**
+ * Opens (and creates or migrates) a SQLite storage.
+ * @param {SqliteStorageOptions} options
+ * @returns {Promise<SqliteStorage>}
+ */
+async function openSqliteStorage(options) {
+  if (typeof options !== "object" || options === null || typeof options.path !== "string" || options.path === "") {
+    throw new StorageError("invalid", "options.path: must be the database file's path");
+  }
+  const { path, table = "mcp_tasks", driver, busyTimeoutMs = 5000, pollMs = 50 } = options;
+  if (typeof table !== "string" || !/^[a-z_][a-z0-9_]{0,39}$/.test(table)) {
+    throw new StorageError("invalid", "options.table: must match [a-z_][a-z0-9_]* (at most 40 characters)");
+  }
+  if (driver !== undefined && driver !== "node:sqlite" && driver !== "better-sqlite3") {
+    throw new StorageError("invalid", 'options.driver: must be "node:sqlite" or "better-sqlite3"');
+  }
+  for (const [name, v] of /** @type {Array<[string, unknown]>} */ ([["busyTimeoutMs", busyTimeoutMs], ["pollMs", pollMs]])) {
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw new StorageError("invalid", `options.${name}: must be a positive integer`);
+  }
+  const { db, driver: used } = await openDatabase(path, driver);
+  const s = new SqliteStorage(db, used, table, pollMs);
+  try {
+    s.migrate(busyTimeoutMs);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  return s;
+}
+
+export { openSqliteStorage, SqliteStorage, SCHEMA_VERSION };

@@ -1,0 +1,65 @@
+// The storage contract kit (contract.mjs) on mcp-tasks-wasm/storage/postgres (the installed
+// package, `pg` from tools/storage), against a real Postgres 15 started here (lib.mjs: initdb into
+// a temporary directory, 127.0.0.1, a free port, stopped by PID after). Each test gets its own
+// table; the multi-process tests open the same table from worker processes.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { storageContract, record } from "./contract.mjs";
+import { loadStorage, peer, startPostgres } from "./lib.mjs";
+
+const { openPostgresStorage, SCHEMA_VERSION } = await loadStorage("postgres");
+const server = await startPostgres();
+after(() => server.stop());
+
+let n = 0;
+let table = "";
+const options = () => ({ connectionString: server.url, table });
+
+storageContract("postgres", {
+  open: async () => {
+    table = `t${process.pid}_${n++}`;
+    return openPostgresStorage(options());
+  },
+  spec: async () => ({ adapter: "postgres", options: options() }),
+});
+
+test("postgres: the schema is created once, versioned, and survives a reopen (a replica restart)", async () => {
+  table = `t${process.pid}_${n++}`;
+  // Replicas starting together: the advisory lock serialises the migration.
+  const opened = await Promise.all([1, 2, 3, 4].map(() => openPostgresStorage(options())));
+  await opened[0].putIfVersion(record("a", await opened[1].nextSequence(), { session: "s" }), null);
+  for (const s of opened) await s.close();
+  const again = await openPostgresStorage(options());
+  try {
+    assert.equal((await again.get("a")).session, "s", "the record outlived the processes' connections");
+    assert.equal(await again.lastSequence(), 1);
+    const pg = peer("pg");
+    const c = new pg.Client({ connectionString: server.url });
+    await c.connect();
+    try {
+      const v = await c.query(`SELECT value FROM ${table}_meta WHERE name = 'schema'`);
+      assert.equal(Number(v.rows[0].value), SCHEMA_VERSION);
+      const idx = await c.query("SELECT indexname FROM pg_indexes WHERE tablename = $1 ORDER BY indexname", [table]);
+      assert.deepEqual(idx.rows.map((r) => r.indexname), [`${table}_expiry`, `${table}_live`, `${table}_pkey`, `${table}_scope`, `${table}_seq`]);
+      // The keyset listing is an index seek, not a scan.
+      await c.query("SET enable_seqscan = off");
+      const plan = await c.query(`EXPLAIN SELECT record FROM ${table} WHERE session = 's' AND seq > 0 ORDER BY seq LIMIT 10`);
+      assert.match(plan.rows.map((r) => r["QUERY PLAN"]).join("\n"), new RegExp(`Index Scan using ${table}_scope`));
+      // A schema from a newer adapter is refused, not used.
+      await c.query(`UPDATE ${table}_meta SET value = $1 WHERE name = 'schema'`, [SCHEMA_VERSION + 1]);
+    } finally {
+      await c.end();
+    }
+    await assert.rejects(openPostgresStorage(options()), (e) => e.name === "StorageError" && e.kind === "schema" && /newer/.test(e.message));
+  } finally {
+    await again.close();
+  }
+});
+
+test("postgres: bad options and an unreachable server are typed errors", async () => {
+  await assert.rejects(openPostgresStorage({}), (e) => e.kind === "invalid" && /connectionString/.test(e.message));
+  await assert.rejects(openPostgresStorage({ connectionString: server.url, table: "x; DROP TABLE y" }), (e) => e.kind === "invalid" && /table/.test(e.message));
+  const port = Number(new URL(server.url).port);
+  await server.stop();
+  await assert.rejects(openPostgresStorage({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` }), (e) => e.kind === "engine");
+});

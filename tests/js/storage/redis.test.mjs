@@ -1,0 +1,55 @@
+// The storage contract kit (contract.mjs) on mcp-tasks-wasm/storage/redis (the installed package,
+// `ioredis` from tools/storage), against a real redis-server started here (lib.mjs: 127.0.0.1, a
+// free port, no persistence, stopped by PID after). Each test gets its own key prefix; the
+// multi-process tests open the same prefix from worker processes.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { storageContract, record } from "./contract.mjs";
+import { loadStorage, peer, startRedis } from "./lib.mjs";
+
+const { openRedisStorage, SCHEMA_VERSION } = await loadStorage("redis");
+const server = await startRedis();
+after(() => server.stop());
+
+let n = 0;
+let prefix = "";
+const options = () => ({ url: server.url, prefix });
+
+storageContract("redis", {
+  open: async () => {
+    prefix = `t${process.pid}-${n++}`;
+    return openRedisStorage(options());
+  },
+  spec: async () => ({ adapter: "redis", options: options() }),
+});
+
+test("redis: the schema version is recorded, data survives a reopen, a newer schema is refused", async () => {
+  prefix = `t${process.pid}-${n++}`;
+  const s = await openRedisStorage(options());
+  await s.putIfVersion(record("a", await s.nextSequence(), { session: "s", ttl: 5 }), null);
+  await s.close();
+  const again = await openRedisStorage(options());
+  try {
+    assert.equal((await again.get("a")).session, "s");
+    const { Redis } = peer("ioredis");
+    const r = new Redis(server.url);
+    try {
+      assert.equal(Number(await r.get(`{${prefix}}:schema`)), SCHEMA_VERSION);
+      assert.deepEqual(await r.zrange(`{${prefix}}:exp`, 0, -1), ["0000000000000001:a"]);
+      await r.set(`{${prefix}}:schema`, String(SCHEMA_VERSION + 1));
+    } finally {
+      r.disconnect();
+    }
+    await assert.rejects(openRedisStorage(options()), (e) => e.name === "StorageError" && e.kind === "schema");
+  } finally {
+    await again.close();
+  }
+});
+
+test("redis: bad options and an unreachable server are typed errors", async () => {
+  await assert.rejects(openRedisStorage({}), (e) => e.kind === "invalid" && /url/.test(e.message));
+  await assert.rejects(openRedisStorage({ url: server.url, prefix: "a b" }), (e) => e.kind === "invalid" && /prefix/.test(e.message));
+  const url = server.url;
+  await server.stop();
+  await assert.rejects(openRedisStorage({ url }), (e) => e.kind === "engine");
+});
