@@ -1,11 +1,12 @@
 // Writes BENCHMARKS.md from the JSON results of bench/run.sh.
-//   node bench/report.mjs bench/results BENCHMARKS.md [all|store|validator|client|hostile|cli]
+//   node bench/report.mjs bench/results BENCHMARKS.md [all|store|validator|client|hostile|cli|storage]
 // The validator sections come from meta/validate/cold-start/size/profile/cpu-profile.json, the
 // "Task store" section (after the STORE_MARK line) from store-meta/store/store-memory/
 // store-profile.json, the "Task client and scheduler" section (after the CLIENT_MARK line) from
 // client-meta/scheduler/politeness.json, the "Hostile input" section (after the HOSTILE_MARK
 // line) from hostile-meta/hostile.json, the "CLI" section (after the CLI_MARK line, last) from
-// cli.json. A mode other than `all` rewrites its own part and keeps
+// cli.json, the "Storage adapters" section (after the STORAGE_MARK line, last) from storage.json.
+// A mode other than `all` rewrites its own part and keeps
 // the other parts of the existing file as they are; a part whose results are missing is kept too.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -13,6 +14,7 @@ import { storeSection } from "./store-report.mjs";
 import { clientSection } from "./client-report.mjs";
 import { hostileSection } from "./hostile-report.mjs";
 import { cliSection } from "./cli-report.mjs";
+import { storageSection } from "./storage-report.mjs";
 
 const [dir, outFile, mode = "all"] = process.argv.slice(2);
 const load = (f) => (existsSync(resolve(dir, f)) ? JSON.parse(readFileSync(resolve(dir, f), "utf8")) : null);
@@ -20,7 +22,12 @@ const STORE_MARK = "<!-- Task store section: generated from bench/results/store*
 const CLIENT_MARK = "<!-- Task client section: generated from bench/results/{client-meta,scheduler,politeness}.json by bench/report.mjs -->";
 const HOSTILE_MARK = "<!-- Hostile input section: generated from bench/results/{hostile-meta,hostile}.json by bench/report.mjs -->";
 const CLI_MARK = "<!-- CLI section: generated from bench/results/cli.json by bench/report.mjs -->";
-const whole = existsSync(outFile) ? readFileSync(outFile, "utf8") : "";
+const STORAGE_MARK = "<!-- Storage section: generated from bench/results/storage.json by bench/report.mjs -->";
+const wholeFile = existsSync(outFile) ? readFileSync(outFile, "utf8") : "";
+// The storage section comes last: cut it off first.
+const storageCut = wholeFile.indexOf(STORAGE_MARK);
+const previousStorage = storageCut >= 0 ? wholeFile.slice(storageCut + STORAGE_MARK.length).trim() : "";
+const whole = storageCut >= 0 ? wholeFile.slice(0, storageCut) : wholeFile;
 // The sections after the client's, last first: CLI, then hostile input.
 const cliCut = whole.indexOf(CLI_MARK);
 const previousCli = cliCut >= 0 ? whole.slice(cliCut + CLI_MARK.length).trim() : "";
@@ -269,4 +276,9 @@ let cliText = null;
 if ((mode === "all" || mode === "cli") && cli) cliText = cliSection({ cli, mode }).join("\n").trimEnd();
 else if (previousCli) cliText = previousCli;
 if (cliText) parts.push(`${CLI_MARK}\n\n${cliText}`);
+const st = load("storage.json");
+let storageText = null;
+if ((mode === "all" || mode === "storage") && st) storageText = storageSection({ st, mode }).join("\n").trimEnd();
+else if (previousStorage) storageText = previousStorage;
+if (storageText) parts.push(`${STORAGE_MARK}\n\n${storageText}`);
 writeFileSync(outFile, `${parts.join("\n\n")}\n`);

@@ -21,6 +21,11 @@
 #                                 generated 50 MB transcript, text, --json and --quiet, and the CLI
 #                                 before streaming (bench/cli.mjs: wall time, peak RSS, output
 #                                 shape); the other sections of BENCHMARKS.md are kept
+#   bash bench/run.sh storage     only the storage adapters (about 1 minute, bench/storage.mjs): get,
+#                                 putIfVersion and rangeAfter of memory, SQLite, Postgres and Redis
+#                                 next to each engine's bare read/write round trip, measured in the
+#                                 same run on servers the benchmark starts (127.0.0.1, free ports);
+#                                 needs scripts/pack.sh; the other sections of BENCHMARKS.md are kept
 #
 # env: BENCH_WAIT   seconds to wait for the 1-minute load average to fall below BENCH_LOAD
 #                   (default 300; 0 = do not wait). The load is written into BENCHMARKS.md.
@@ -36,6 +41,8 @@
 #                          the 500 MB string per case (7)
 #      POLITENESS_SECONDS, POLITENESS_LATENCY_MS, POLITENESS_SEEDS   simulated seconds per run
 #                          (60), round trip of every request (10 ms), our jitter seeds (1,2,3,4,5)
+#      STORAGE_TASKS, STORAGE_OPS, STORAGE_CONCURRENCY, STORAGE_MS   storage: stored tasks (2000),
+#                          operations per latency (2000), callers (16) and ms (1000) per throughput
 #      CLI_BYTES, CLI_TASKS, CLI_RUNS, CLI_BEFORE   CLI: transcript bytes (50000000), tasks (100),
 #                          runs per command (3), git revision of the CLI before streaming (36f8407)
 # Raw results go to bench/results/ (git-ignored). pkg/ must be built (bash scripts/build.sh);
@@ -46,8 +53,8 @@ OUT=bench/results
 mkdir -p "$OUT"
 MODE=${1:-all}
 case $MODE in
-  all | store | validator | client | hostile | cli) ;;
-  *) echo "usage: bash bench/run.sh [all|store|validator|client|hostile|cli]" >&2; exit 2 ;;
+  all | store | validator | client | hostile | cli | storage) ;;
+  *) echo "usage: bash bench/run.sh [all|store|validator|client|hostile|cli|storage]" >&2; exit 2 ;;
 esac
 export BENCH_MODE=$MODE
 run_validator() { [ "$MODE" = all ] || [ "$MODE" = validator ]; }
@@ -55,6 +62,7 @@ run_store() { [ "$MODE" = all ] || [ "$MODE" = store ]; }
 run_client() { [ "$MODE" = all ] || [ "$MODE" = client ]; }
 run_hostile() { [ "$MODE" = all ] || [ "$MODE" = hostile ]; }
 run_cli() { [ "$MODE" = all ] || [ "$MODE" = cli ]; }
+run_storage() { [ "$MODE" = all ] || [ "$MODE" = storage ]; }
 
 [ -f pkg/mcp_tasks_wasm_bg.wasm ] && [ -f pkg/node.mjs ] || {
   echo "bench: pkg/ is not built: run bash scripts/build.sh" >&2
@@ -177,6 +185,14 @@ if run_cli; then
     echo "bench: WARNING: js/cli.mjs is newer than pkg/cli.mjs: measuring the package as built (rebuild: bash scripts/build.sh)" >&2
   fi
   node bench/cli.mjs --json "$OUT/cli.json"
+fi
+
+if run_storage; then
+  [ "$MODE" = all ] && echo
+  if [ tests/js/.tmp/install/node_modules/mcp-tasks-wasm/storage/index.js -ot js/server/storage/index.js ]; then
+    echo "bench: WARNING: js/server/storage/ is newer than the installed package: run scripts/build.sh and scripts/pack.sh" >&2
+  fi
+  node bench/storage.mjs --json "$OUT/storage.json"
 fi
 
 node bench/report.mjs "$OUT" BENCHMARKS.md "$MODE"
