@@ -15,8 +15,9 @@
 //                  WHERE id = $1` on a two-column table (pg pool)
 //   sqlite         the same SELECT and UPDATE, prepared, on the same file settings (WAL)
 // Throughput: STORAGE_CONCURRENCY callers (default 16) doing get / putIfVersion on distinct tasks
-// for STORAGE_MS ms (default 1000) each. Each timing: STORAGE_OPS operations (default 2000) after
-// 200 of warm-up; median, p90 and p99 of single-operation times.
+// for STORAGE_MS ms (default 1000) each. Latency: STORAGE_OPS operations (default 2000) of each
+// after 200 of warm-up, the adapter's operations and the floor's interleaved in 5 rounds; median,
+// p90 and p99 of single-operation times.
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,20 +33,6 @@ const MS = Number(process.env.STORAGE_MS ?? 1000);
 const WARM = 200;
 
 const rand = (n) => Math.floor(Math.random() * n);
-
-/** Times `op` one call at a time; returns microsecond statistics. */
-async function latency(op) {
-  for (let i = 0; i < WARM; i++) await op(i);
-  const t = [];
-  for (let i = 0; i < OPS; i++) {
-    const t0 = performance.now();
-    await op(i);
-    t.push((performance.now() - t0) * 1000);
-  }
-  t.sort((a, b) => a - b);
-  const q = (p) => t[Math.min(t.length - 1, Math.floor(p * t.length))];
-  return { medianUs: q(0.5), p90Us: q(0.9), p99Us: q(0.99), ops: OPS };
-}
 
 /** `CONC` callers running `op(worker, i)` for MS ms; operations per second. */
 async function throughput(op) {
@@ -88,22 +75,68 @@ const { openSqliteStorage } = await loadStorage("sqlite");
 const { openPostgresStorage } = await loadStorage("postgres");
 const { openRedisStorage } = await loadStorage("redis");
 
+/**
+ * Times every op of `ops` in ROUNDS rounds, the ops interleaved round by round (the adapter and
+ * its floor see the same machine load); statistics over all the samples of each op.
+ */
+async function interleaved(ops) {
+  const ROUNDS = 5;
+  const per = Math.ceil(OPS / ROUNDS);
+  const samples = {};
+  for (const [name, fn] of Object.entries(ops)) {
+    samples[name] = [];
+    for (let i = 0; i < WARM; i++) await fn(i);
+  }
+  let i = WARM;
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [name, fn] of Object.entries(ops)) {
+      for (let k = 0; k < per; k++, i++) {
+        const t0 = performance.now();
+        await fn(i);
+        samples[name].push((performance.now() - t0) * 1000);
+      }
+    }
+  }
+  const out = {};
+  for (const [name, t] of Object.entries(samples)) {
+    t.sort((x, y) => x - y);
+    const q = (p) => t[Math.min(t.length - 1, Math.floor(p * t.length))];
+    out[name] = { medianUs: q(0.5), p90Us: q(0.9), p99Us: q(0.99), ops: t.length };
+  }
+  return out;
+}
+
+/**
+ * @param {string} name
+ * @param {() => Promise<any>} open
+ * @param {null | (() => Promise<{ read: () => Promise<unknown>, write: () => Promise<unknown>, readName: string, writeName: string, close: () => Promise<void> }>)} floor
+ */
 async function run(name, open, floor) {
   const s = await open();
+  const f = floor ? await floor() : null;
   try {
     await fill(s);
     const versions = new Map([...recs.keys()].map((id) => [id, 1]));
-    const r = {};
-    r.get = await latency(() => s.get(`task-${rand(TASKS)}`));
-    r.putIfVersion = await latency(async (i) => {
-      const id = `task-${i % TASKS}`;
-      const v = versions.get(id);
-      const rec = recs.get(id);
-      rec.version = v + 1;
-      if (!(await s.putIfVersion(rec, v))) throw new Error(`unexpected conflict on ${id}`);
-      versions.set(id, v + 1);
-    });
-    r.rangeAfter = await latency(() => s.rangeAfter({ kind: "all" }, rand(TASKS), 50));
+    /** @type {Record<string, (i: number) => Promise<unknown>>} */
+    const ops = {
+      get: () => s.get(`task-${rand(TASKS)}`),
+      putIfVersion: async (i) => {
+        const id = `task-${i % TASKS}`;
+        const v = versions.get(id);
+        const rec = recs.get(id);
+        rec.version = v + 1;
+        if (!(await s.putIfVersion(rec, v))) throw new Error(`unexpected conflict on ${id}`);
+        versions.set(id, v + 1);
+      },
+      rangeAfter: () => s.rangeAfter({ kind: "all" }, rand(TASKS), 50),
+    };
+    if (f) {
+      ops[`floor:${f.readName}`] = f.read;
+      ops[`floor:${f.writeName}`] = f.write;
+    }
+    const lat = await interleaved(ops);
+    const r = { get: lat.get, putIfVersion: lat.putIfVersion, rangeAfter: lat.rangeAfter };
+    if (f) r.floor = { [f.readName]: lat[`floor:${f.readName}`], [f.writeName]: lat[`floor:${f.writeName}`] };
     r.getThroughput = await throughput(() => s.get(`task-${rand(TASKS)}`));
     const n = Math.floor(TASKS / CONC);
     r.putThroughput = await throughput(async (w, i) => {
@@ -113,13 +146,13 @@ async function run(name, open, floor) {
       if (!(await s.putIfVersion(rec, v))) throw new Error(`unexpected conflict on ${id}`);
       versions.set(id, v + 1);
     });
-    if (floor) r.floor = await floor();
     results.adapters[name] = r;
     console.log(`${name}: get ${r.get.medianUs.toFixed(0)} µs, putIfVersion ${r.putIfVersion.medianUs.toFixed(0)} µs, rangeAfter(50) ${r.rangeAfter.medianUs.toFixed(0)} µs; ` +
       `${CONC} callers: get ${r.getThroughput.opsPerSec.toFixed(0)}/s, put ${r.putThroughput.opsPerSec.toFixed(0)}/s` +
       (r.floor ? `; floor: ${Object.entries(r.floor).map(([k, v]) => `${k} ${v.medianUs.toFixed(0)} µs`).join(", ")}` : ""));
   } finally {
     await s.close();
+    await f?.close();
   }
 }
 
@@ -129,8 +162,7 @@ const redisServer = await startRedis();
 try {
   await run("memory", async () => new MemoryStorage(), null);
 
-  const sqlitePath = join(dir, "bench.db");
-  await run("sqlite", () => openSqliteStorage({ path: sqlitePath }), async () => {
+  await run("sqlite", () => openSqliteStorage({ path: join(dir, "bench.db") }), async () => {
     const Database = peer("better-sqlite3");
     const db = new Database(join(dir, "floor.db"));
     db.pragma("journal_mode = WAL");
@@ -139,9 +171,7 @@ try {
     for (let i = 0; i < TASKS; i++) ins.run(i);
     const sel = db.prepare("SELECT value FROM f WHERE id = ?");
     const upd = db.prepare("UPDATE f SET value = value + 1 WHERE id = ?");
-    const out = { select: await latency(async () => sel.get(rand(TASKS))), update: await latency(async () => upd.run(rand(TASKS))) };
-    db.close();
-    return out;
+    return { readName: "select", writeName: "update", read: async () => sel.get(rand(TASKS)), write: async () => upd.run(rand(TASKS)), close: async () => db.close() };
   });
 
   await run("postgres", () => openPostgresStorage({ connectionString: pgServer.url, table: "bench" }), async () => {
@@ -149,21 +179,20 @@ try {
     const pool = new pg.Pool({ connectionString: pgServer.url, max: 10 });
     await pool.query("CREATE TABLE f (id integer PRIMARY KEY, value bigint NOT NULL)");
     await pool.query("INSERT INTO f SELECT g, 0 FROM generate_series(0, $1) g", [TASKS]);
-    const out = {
-      select: await latency(() => pool.query("SELECT value FROM f WHERE id = $1", [rand(TASKS)])),
-      update: await latency(() => pool.query("UPDATE f SET value = value + 1 WHERE id = $1", [rand(TASKS)])),
+    return {
+      readName: "select",
+      writeName: "update",
+      read: () => pool.query("SELECT value FROM f WHERE id = $1", [rand(TASKS)]),
+      write: () => pool.query("UPDATE f SET value = value + 1 WHERE id = $1", [rand(TASKS)]),
+      close: () => pool.end(),
     };
-    await pool.end();
-    return out;
   });
 
   await run("redis", () => openRedisStorage({ url: redisServer.url, prefix: "bench" }), async () => {
     const { Redis } = peer("ioredis");
     const r = new Redis(redisServer.url);
     await r.set("floor", "x".repeat(300));
-    const out = { get: await latency(() => r.get("floor")), set: await latency(() => r.set("floor", "y".repeat(300))) };
-    r.disconnect();
-    return out;
+    return { readName: "get", writeName: "set", read: () => r.get("floor"), write: () => r.set("floor", "y".repeat(300)), close: async () => r.disconnect() };
   });
 } finally {
   await pgServer.stop();

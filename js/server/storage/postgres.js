@@ -181,10 +181,10 @@ class PostgresStorage {
     }
     const r = await this.q(
       `WITH w AS (
-         UPDATE ${this.table} SET version = $2, live = $3, expires_at = $4, record = $5
+         UPDATE ${this.table} SET version = $2, live = $3, expires_at = $4, record = $5, seq = $8, session = $9
          WHERE id = $1 AND version = $6 RETURNING id, version)
        SELECT pg_notify($7, ${note}) FROM w`,
-      [k.id, k.version, k.live, k.expiresAtMs, text, want, this.channel],
+      [k.id, k.version, k.live, k.expiresAtMs, text, want, this.channel, k.seq, k.session],
       "putIfVersion (update)",
     );
     return r.rows.length === 1;

@@ -235,8 +235,10 @@ class SqliteStorage {
         if (Number(r.changes) !== 1) return false;
         this.st(`UPDATE ${this.t}_meta SET value = ? WHERE name = 'seq' AND value < ?`).run(k.seq, k.seq);
       } else {
-        const r = this.st(`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ? WHERE id = ? AND version = ?`)
-          .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.id, want);
+        // seq and session never change between versions (clause 2); written anyway, so the
+        // indexes always follow the stored record.
+        const r = this.st(`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`)
+          .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.seq, k.session, k.id, want);
         if (Number(r.changes) !== 1) return false;
       }
       this.logChange("put", k.id, k.version);
