@@ -2,7 +2,8 @@
 // happens without their optional peer (a typed error naming the package to install).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -71,5 +72,38 @@ test("without its optional peer, an adapter loads and opening it rejects with mi
     await assert.rejects(openSqliteStorage({ path: join(dir, "x.db"), driver: "better-sqlite3" }), (e) => e.kind === "missing_client" && /better-sqlite3/.test(e.message));
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a strict TypeScript consumer gets the contract's types from every storage entry (node16 and bundler resolution)", () => {
+  const tsc = join(ROOT, "node_modules/.bin/tsc");
+  const use = `import { MemoryStorage, StorageError, type TaskStorage, type StoredTask, type Change } from "mcp-tasks-wasm/storage";
+import { openSqliteStorage } from "mcp-tasks-wasm/storage/sqlite";
+import { openPostgresStorage } from "mcp-tasks-wasm/storage/postgres";
+import { openRedisStorage } from "mcp-tasks-wasm/storage/redis";
+export async function f(): Promise<number> {
+  const all: TaskStorage[] = [new MemoryStorage(), await openSqliteStorage({ path: "x.db" }),
+    await openPostgresStorage({ connectionString: "postgres://127.0.0.1:1/x", table: "t" }),
+    await openRedisStorage({ url: "redis://127.0.0.1:1" })];
+  const t: StoredTask = { id: "a", version: 1, seq: 1, status: "working", createdAtMs: 0, ttlMs: null };
+  const ok: boolean = await all[0]!.putIfVersion(t, null);
+  const un: () => Promise<void> = await all[0]!.subscribe((c: Change) => void c.version);
+  await un();
+  // @ts-expect-error: a scope is { kind: "all" } or { kind: "session", session }
+  await all[0]!.rangeAfter({ kind: "sessions" }, 0, 1);
+  try { await all[0]!.get("a"); } catch (e) { if (e instanceof StorageError) return e.kind === "closed" ? 1 : 2; }
+  return ok ? 0 : 3;
+}
+`;
+  for (const [name, options] of [["node16", { module: "node16", moduleResolution: "node16" }], ["bundler", { module: "esnext", moduleResolution: "bundler" }]]) {
+    const dir = join(ROOT, "tests/js/.tmp/install", `storage-types-${name}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "a.mts"), use);
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], types: [], skipLibCheck: false, ...options }, files: ["a.mts"] }));
+    try {
+      execFileSync(tsc, ["-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
+    } catch (e) {
+      assert.fail(`tsc (${name}) reported errors:\n${e.stdout}${e.stderr}`);
+    }
   }
 });
