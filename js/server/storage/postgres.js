@@ -262,26 +262,50 @@ class PostgresStorage {
   /** The LISTEN connection, opened at the first subscription. */
   listen() {
     if (!this.listener) {
-      this.listener = (async () => {
+      /** @type {Promise<PgClient>} */
+      const current = (async () => {
         const c = new this.pg.Client(this.config);
         c.on("notification", (/** @type {{ channel: string, payload?: string }} */ msg) => {
           const change = msg.channel === this.channel && msg.payload ? parseChange(msg.payload) : null;
           if (change) this.hub.emit(change);
         });
-        c.on("error", (/** @type {unknown} */ e) => {
-          // The feed is at most once: report, and let the next subscription reconnect.
-          console.error("postgres storage: the LISTEN connection failed:", e);
-          this.listener = null;
-        });
+        let lost = false;
+        const reconnect = (/** @type {unknown} */ e) => {
+          if (lost) return;
+          lost = true;
+          if (this.listener === current) this.listener = null;
+          if (this.closed) return;
+          // The feed is at most once: changes made while it is down are not replayed (a
+          // subscriber re-reads what it follows). Reconnect while anyone listens.
+          console.error("postgres storage: the LISTEN connection was lost; reconnecting:", e instanceof Error ? e.message : e);
+          c.end().catch(() => {});
+          this.relisten(1);
+        };
+        c.on("error", reconnect);
+        c.on("end", () => reconnect(new Error("connection ended")));
         await c.connect();
         await c.query(`LISTEN ${this.channel}`);
         return c;
       })();
-      this.listener.catch(() => {
-        this.listener = null;
+      this.listener = current;
+      current.catch(() => {
+        if (this.listener === current) this.listener = null;
       });
     }
     return this.listener;
+  }
+
+  /**
+   * Opens the LISTEN connection again after a loss, while there are subscribers (backing off up
+   * to 5 s between attempts).
+   * @param {number} attempt
+   */
+  relisten(attempt) {
+    const timer = setTimeout(() => {
+      if (this.closed || this.hub.size === 0 || this.listener) return;
+      this.listen().catch(() => this.relisten(attempt + 1));
+    }, Math.min(100 * 2 ** attempt, 5000));
+    /** @type {any} */ (timer).unref?.();
   }
 
   /** @param {ChangeListener} listener */

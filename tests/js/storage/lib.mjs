@@ -46,6 +46,18 @@ export async function loadStorage(name = "") {
   return import(shim);
 }
 
+/**
+ * Polls `check` (sync or async) until it is true; fails after `ms` (a deadline for a hang, not a
+ * timing threshold).
+ */
+export async function waitFor(check, what, ms = 20_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** A client library from tools/storage (for the tests' own direct looks at the engine). */
 export const peer = createRequire(join(PEERS, "x.js"));
 

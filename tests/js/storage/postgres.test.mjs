@@ -5,7 +5,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { storageContract, record } from "./contract.mjs";
-import { loadStorage, peer, startPostgres } from "./lib.mjs";
+import { loadStorage, peer, startPostgres, waitFor } from "./lib.mjs";
 
 const { openPostgresStorage, SCHEMA_VERSION } = await loadStorage("postgres");
 const server = await startPostgres();
@@ -53,6 +53,33 @@ test("postgres: the schema is created once, versioned, and survives a reopen (a 
     await assert.rejects(openPostgresStorage(options()), (e) => e.name === "StorageError" && e.kind === "schema" && /newer/.test(e.message));
   } finally {
     await again.close();
+  }
+});
+
+test("postgres: the change feed reconnects when its LISTEN connection is killed", async () => {
+  table = `t${process.pid}_${n++}`;
+  const s = await openPostgresStorage(options());
+  const pg = peer("pg");
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  try {
+    const seen = [];
+    await s.subscribe((c) => seen.push(c));
+    await s.putIfVersion(record("a", 1), null);
+    await waitFor(() => seen.length === 1, "the first change");
+    const killed = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()");
+    assert.equal(killed.rows.length, 1, "one LISTEN connection was killed");
+    // Writes go on; once the feed is back, they reach the subscriber again.
+    let version = 1;
+    await waitFor(async () => {
+      await s.putIfVersion(record("a", 1, { version: version + 1 }), version);
+      version++;
+      // Every version above 1 was written after the kill: one of them arriving is the proof.
+      return seen.some((c) => c.version > 1);
+    }, "a change after the reconnection");
+  } finally {
+    await admin.end();
+    await s.close();
   }
 });
 

@@ -5,7 +5,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { storageContract, record } from "./contract.mjs";
-import { loadStorage, peer, startRedis } from "./lib.mjs";
+import { loadStorage, peer, startRedis, waitFor } from "./lib.mjs";
 
 const { openRedisStorage, SCHEMA_VERSION } = await loadStorage("redis");
 const server = await startRedis();
@@ -43,6 +43,30 @@ test("redis: the schema version is recorded, data survives a reopen, a newer sch
     await assert.rejects(openRedisStorage(options()), (e) => e.name === "StorageError" && e.kind === "schema");
   } finally {
     await again.close();
+  }
+});
+
+test("redis: the change feed resubscribes when its connection is killed", async () => {
+  prefix = `t${process.pid}-${n++}`;
+  const s = await openRedisStorage(options());
+  const { Redis } = peer("ioredis");
+  const admin = new Redis(server.url);
+  try {
+    const seen = [];
+    await s.subscribe((c) => seen.push(c));
+    await s.putIfVersion(record("a", 1), null);
+    await waitFor(() => seen.length === 1, "the first change");
+    assert.equal(await admin.client("KILL", "TYPE", "pubsub"), 1, "one subscriber connection was killed");
+    let version = 1;
+    await waitFor(async () => {
+      await s.putIfVersion(record("a", 1, { version: version + 1 }), version);
+      version++;
+      // Every version above 1 was written after the kill: one of them arriving is the proof.
+      return seen.some((c) => c.version > 1);
+    }, "a change after the resubscription");
+  } finally {
+    admin.disconnect();
+    await s.close();
   }
 });
 
