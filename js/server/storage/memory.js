@@ -1,7 +1,9 @@
 // MemoryStorage: the zero-setup TaskStorage (the contract in types.js), in this process's memory.
 // A map by id plus sorted indexes (keyset per scope, expiry), like src/store/storage.rs
 // `MemoryStorage`. Records are copied in and out (structuredClone), so a caller never changes a
-// stored record by mutating an object. The change feed is in process.
+// stored record by mutating an object. The change feed is in process. The indexes are sorted
+// arrays: seeks are binary searches and inserts append (seqs grow); a delete shifts the array
+// (a memmove, fast up to hundreds of thousands of tasks).
 //
 // Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module.
 import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener } from "./types.js";
