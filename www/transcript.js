@@ -1,8 +1,11 @@
-// The inspector's transcript mode: runs a `Conversation` of the package's browser entry over a
-// JSONL transcript (a bundled sample, a file, or pasted text) and draws one card per task, with
-// an SVG timeline of its statuses and the messages about it with their issues. Plain DOM and
-// inline SVG; everything happens in the page.
-import { Conversation } from "/pkg/browser.js";
+// The inspector's transcript mode: a Web Worker (transcript-worker.js) runs a `Conversation` of
+// the package's browser entry over a JSONL transcript (a bundled sample, a file, read as a
+// stream, or pasted text) and posts its progress and the task rows as it goes; the page draws a
+// summary per version, a task table that renders only the rows in view (filters by version,
+// status, "has issues", a search by task id, "next error"), and cards: one per task, with an SVG
+// timeline of its statuses and the messages about it with their issues (every card for up to
+// CARDS_ALL tasks, else the selected task's). Plain DOM and inline SVG; everything happens in the
+// page: nothing is sent anywhere.
 
 const SVG = "http://www.w3.org/2000/svg";
 const STATUSES = ["working", "input_required", "completed", "failed", "cancelled"];
@@ -25,21 +28,6 @@ function s(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) el.setAttribute(k, String(v));
   el.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
   return el;
-}
-
-/** Runs a Conversation over the transcript text: one report per non-blank line. */
-export function analyse(text) {
-  const conv = new Conversation();
-  try {
-    const messages = [];
-    text.split(/\r?\n/).forEach((line, i) => {
-      if (line.trim() === "") return;
-      messages.push({ line: i + 1, text: line, report: conv.observe(line) });
-    });
-    return { messages, tasks: conv.tasks() };
-  } finally {
-    conv.free();
-  }
 }
 
 // ---- timeline ------------------------------------------------------------------------------
@@ -167,7 +155,7 @@ function taskCard(timeline, messages, reportsByIndex) {
     h("ol", { class: "messages" }, mine.map(messageItem)));
 }
 
-function conversationCard(messages) {
+function conversationCard(messages, total = messages.length) {
   const { errors, warnings } = counts(messages.map((m) => m.report));
   return h("article", { class: "card conversation-card", "aria-labelledby": "conv-heading" },
     h("h3", { id: "conv-heading" }, "Conversation"),
@@ -175,22 +163,17 @@ function conversationCard(messages) {
       h("span", { class: `badge ${errors ? "bad" : ""}` }, `${errors} error${errors === 1 ? "" : "s"}`),
       h("span", { class: `badge ${warnings ? "warn" : ""}` }, `${warnings} warning${warnings === 1 ? "" : "s"}`)),
     h("p", { class: "hint" }, "Messages with issues that are not about a task this conversation created."),
-    h("ol", { class: "messages" }, messages.map(messageItem)));
+    h("ol", { class: "messages" }, messages.map(messageItem)),
+    total > messages.length ? h("p", { class: "hint" }, `…and ${(total - messages.length).toLocaleString("en-US")} more such messages (the first ${messages.length} are shown; the counts above are theirs).`) : null);
 }
 
-function summaryTable(messages, tasks) {
-  const rows = new Map();
-  const row = (v) => rows.get(v) ?? rows.set(v, { messages: 0, tasks: 0, errors: 0, warnings: 0 }).get(v);
-  for (const { report } of messages) {
-    const r = row(report.version ?? "unknown");
-    r.messages++;
-    for (const i of report.issues) i.severity === "error" ? r.errors++ : r.warnings++;
-  }
-  for (const t of tasks) row(t.version ?? "unknown").tasks++;
+/** The summary per protocol version: { version: { messages, tasks, errors, warnings } }. */
+function summaryTable(versions) {
+  const rows = Object.entries(versions);
   return h("div", { class: "table-wrap" }, h("table", { class: "summary" },
     h("caption", {}, "Summary per protocol version"),
     h("thead", {}, h("tr", {}, ["Version", "Messages", "Tasks", "Errors", "Warnings"].map((c) => h("th", { scope: "col" }, c)))),
-    h("tbody", {}, [...rows].map(([v, r]) => h("tr", { "data-version": v },
+    h("tbody", {}, rows.map(([v, r]) => h("tr", { "data-version": v },
       h("th", { scope: "row" }, v),
       h("td", { "data-col": "messages" }, String(r.messages)),
       h("td", { "data-col": "tasks" }, String(r.tasks)),
@@ -207,30 +190,291 @@ function legend() {
   }));
 }
 
-/** Analyses `text` and replaces the results with the cards. */
-function show(text, source) {
-  results.dataset.done = "false";
-  const { messages, tasks } = analyse(text);
-  const reportsByIndex = new Map(messages.map((m) => [m.report.index, m.report]));
-  const known = new Set(tasks.map((t) => t.taskId));
-  const loose = messages.filter((m) => m.report.issues.length && !m.report.taskIds.some((id) => known.has(id)));
-  const { errors, warnings } = counts(messages.map((m) => m.report));
+// ---- the large-transcript view: a worker reads, the page draws only what is visible ------------
 
-  results.replaceChildren(...[
-    h("h2", { id: "results-heading" }, "Results: ", h("span", { class: "source" }, source)),
-    messages.length ? summaryTable(messages, tasks) : h("p", {}, "The transcript has no messages."),
-    tasks.length ? legend() : null,
-    h("h3", { class: "section-title" }, `Tasks (${tasks.length})`),
-    tasks.length ? null : h("p", { class: "hint" }, "No task was created or named in this transcript."),
-    h("div", { class: "cards" },
-      tasks.map((t) => taskCard(t, messages, reportsByIndex)),
-      loose.length ? conversationCard(loose) : null),
-  ].filter(Boolean));
-  results.dataset.source = source;
-  results.dataset.done = "true";
-  status.textContent = `${source}: ${messages.length} messages, ${tasks.length} task${tasks.length === 1 ? "" : "s"}, ` +
-    `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}.`;
+/** Up to this many tasks every card is drawn (as before); beyond, only the selected task's. */
+const CARDS_ALL = 60;
+/** Height of one row of the task table (px; the CSS says the same). */
+const ROW_PX = 36;
+const STATUS_FILTERS = [...STATUSES, "none"];
+
+let worker = null;
+let jobNo = 0;
+let reqNo = 0;
+const waiting = new Map();
+/** The transcript on screen. */
+let view = null;
+
+/**
+ * The reader, started on first use. Its messages wait until it says "ready": a module worker
+ * that awaits the wasm before setting `onmessage` would drop what arrives earlier.
+ */
+function getWorker() {
+  if (worker) return worker;
+  const w = new Worker(new URL("./transcript-worker.js", import.meta.url), { type: "module" });
+  const queue = [];
+  let ready = false;
+  worker = { postMessage: (m) => (ready ? w.postMessage(m) : queue.push(m)) };
+  w.onmessage = ({ data }) => {
+    if (data.type === "ready") {
+      ready = true;
+      for (const m of queue.splice(0)) w.postMessage(m);
+      return;
+    }
+    if (data.req !== undefined) {
+      const w = waiting.get(data.req);
+      waiting.delete(data.req);
+      if (w) data.error ? w.reject(new Error(data.error)) : w.resolve(data);
+      return;
+    }
+    if (!view || data.job !== view.job) return;
+    if (data.type === "progress") onProgress(data);
+    else if (data.type === "done") onDone(data);
+    else if (data.type === "error") fail(`read ${view.source}`, data.message);
+  };
+  w.onerror = (e) => fail("start the reader", e.message ?? "worker error");
+  return worker;
 }
+
+/** Asks the worker something about the transcript on screen. */
+function ask(type, extra = {}) {
+  const req = ++reqNo;
+  return new Promise((resolve, reject) => {
+    waiting.set(req, { resolve, reject });
+    getWorker().postMessage({ type, job: view.job, req, ...extra });
+  });
+}
+
+const plural = (n, word) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+
+/** Starts reading a transcript (`text`, or a `file`): the results area is rebuilt at once. */
+function open({ text, file }, source) {
+  const job = ++jobNo;
+  const t0 = performance.now();
+  view = { job, source, t0, rows: [], filtered: [], selected: null, done: false, first: null, versions: {}, lastIndex: 0 };
+  results.dataset.done = "false";
+  delete results.dataset.firstMs;
+  delete results.dataset.doneMs;
+  results.dataset.source = source;
+  status.textContent = `Reading ${source}…`;
+  results.replaceChildren(
+    h("h2", { id: "results-heading" }, "Results: ", h("span", { class: "source" }, source)),
+    h("div", { class: "progress-line" },
+      h("label", { for: "read-progress" }, "Read"), " ",
+      h("progress", { id: "read-progress", max: "100", value: "0" }), " ",
+      h("span", { id: "read-count", class: "hint" }, "starting…")),
+    h("div", { id: "summary-box" }),
+    taskTable(),
+    h("section", { id: "task-detail", "aria-label": "The selected task", class: "cards" }),
+    h("div", { id: "all-cards" }),
+  );
+  getWorker().postMessage(file ? { type: "open", job, source, file } : { type: "open", job, source, text });
+}
+
+function taskTable() {
+  const opt = (v, label = v) => h("option", { value: v }, label);
+  return h("section", { class: "task-table", "aria-labelledby": "tasks-title" },
+    h("h3", { id: "tasks-title", class: "section-title" }, "Tasks (", h("span", { id: "task-count" }, "0"), ")"),
+    h("form", { id: "task-filters", class: "filters", role: "search", "aria-label": "Filter the tasks" },
+      h("div", { class: "filter" }, h("label", { for: "f-version" }, "Version"),
+        h("select", { id: "f-version" }, opt("", "all"), opt("2025-11-25"), opt("2026-07-28"), opt("unknown"))),
+      h("div", { class: "filter" }, h("label", { for: "f-status" }, "Status"),
+        h("select", { id: "f-status" }, opt("", "all"), STATUS_FILTERS.map((st) => opt(st)))),
+      h("div", { class: "filter check" }, h("input", { type: "checkbox", id: "f-issues" }), h("label", { for: "f-issues" }, "has issues")),
+      h("div", { class: "filter grow" }, h("label", { for: "f-search" }, "Task id"),
+        h("input", { type: "search", id: "f-search", spellcheck: "false", autocomplete: "off", placeholder: "part of a task id" })),
+      h("button", { type: "button", id: "next-error" }, "Next error")),
+    h("p", { id: "filter-count", class: "hint" }),
+    h("div", { id: "task-grid", class: "vt", role: "grid", "aria-labelledby": "tasks-title", "aria-rowcount": "1", tabindex: "-1" },
+      h("div", { class: "vt-row vt-head", role: "row", "aria-rowindex": "1" },
+        ["Task", "Version", "Status", "Errors", "Warnings", "Messages"].map((c, i) =>
+          h("span", { role: "columnheader", class: `c${i}` }, c))),
+      h("div", { class: "vt-body" }, h("div", { class: "vt-space" }))));
+}
+
+function onProgress(d) {
+  const pctRead = d.total ? Math.min(100, Math.round((d.bytes / d.total) * 100)) : 100;
+  const bar = $("read-progress");
+  if (bar) bar.value = pctRead;
+  const count = $("read-count");
+  if (count) count.textContent = `${pctRead}% of ${(d.total / 1e6).toFixed(1)} MB: ${plural(d.messages, "message")}, ${plural(d.errors, "error")}, ${plural(d.warnings, "warning")}`;
+  if (d.rows) {
+    view.rows = d.rows;
+    view.versions = d.versions;
+    $("summary-box").replaceChildren(summaryTable(d.versions));
+    applyFilters();
+    if (view.first === null && d.rows.length) {
+      view.first = performance.now() - view.t0;
+      results.dataset.firstMs = String(Math.round(view.first));
+    }
+  }
+}
+
+async function onDone(d) {
+  onProgress({ ...d, bytes: d.total });
+  if (view.first === null) {
+    view.first = performance.now() - view.t0;
+    results.dataset.firstMs = String(Math.round(view.first));
+  }
+  view.done = true;
+  const job = view.job;
+  const extra = [];
+  if (d.rows.length === 0) extra.push(h("p", { class: "hint" }, d.messages ? "No task was created or named in this transcript." : "The transcript has no messages."));
+  if (d.rows.length) extra.push(legend());
+  if (d.rows.length <= CARDS_ALL) {
+    // Small enough: every card, as they always were.
+    const all = await ask("all");
+    if (!view || view.job !== job) return;
+    const reportsByIndex = new Map(all.messages.map((m) => [m.report.index, m.report]));
+    const byTask = groupByTask(all.messages);
+    $("all-cards").replaceChildren(...extra, h("div", { class: "cards" },
+      all.tasks.map((t) => taskCard(t, byTask.get(t.taskId) ?? [], reportsByIndex)),
+      d.loose.length ? conversationCard(d.loose, d.looseCount) : null));
+  } else {
+    $("all-cards").replaceChildren(...extra, d.loose.length ? h("div", { class: "cards" }, conversationCard(d.loose, d.looseCount)) : "");
+  }
+  const { errors, warnings } = d;
+  status.textContent = `${view.source}: ${plural(d.messages, "message")}, ${plural(d.rows.length, "task")}, ` +
+    `${plural(errors, "error")}, ${plural(warnings, "warning")}.`;
+  results.dataset.doneMs = String(Math.round(performance.now() - view.t0));
+  results.dataset.done = "true";
+}
+
+function groupByTask(messages) {
+  const by = new Map();
+  for (const m of messages) for (const id of m.report.taskIds) (by.get(id) ?? by.set(id, []).get(id)).push(m);
+  return by;
+}
+
+// ---- filters, the virtual table, "next error" ------------------------------------------------
+
+function filters() {
+  return {
+    version: $("f-version")?.value ?? "",
+    status: $("f-status")?.value ?? "",
+    issues: $("f-issues")?.checked ?? false,
+    search: ($("f-search")?.value ?? "").trim().toLowerCase(),
+  };
+}
+
+function applyFilters() {
+  if (!view) return;
+  const f = filters();
+  view.filtered = [];
+  view.rows.forEach((r, i) => {
+    if (f.version && r.version !== f.version) return;
+    if (f.status && r.final !== f.status) return;
+    if (f.issues && r.errors + r.warnings === 0) return;
+    if (f.search && !r.taskId.toLowerCase().includes(f.search)) return;
+    view.filtered.push(i);
+  });
+  $("task-count").textContent = view.rows.length.toLocaleString("en-US");
+  const withErrors = view.filtered.reduce((n, i) => n + (view.rows[i].errors > 0 ? 1 : 0), 0);
+  $("filter-count").textContent = `${plural(view.filtered.length, "task")} shown of ${view.rows.length.toLocaleString("en-US")}; ${plural(withErrors, "task")} with errors.`;
+  const grid = $("task-grid");
+  grid.setAttribute("aria-rowcount", String(view.filtered.length + 1));
+  grid.dataset.rows = String(view.filtered.length);
+  grid.querySelector(".vt-space").style.height = `${view.filtered.length * ROW_PX}px`;
+  drawRows();
+}
+
+function drawRows() {
+  const grid = $("task-grid");
+  if (!grid || !view) return;
+  const body = grid.querySelector(".vt-body");
+  const first = Math.max(0, Math.floor(body.scrollTop / ROW_PX) - 5);
+  const last = Math.min(view.filtered.length, Math.ceil((body.scrollTop + body.clientHeight) / ROW_PX) + 5);
+  const rows = [];
+  for (let k = first; k < last; k++) {
+    const r = view.rows[view.filtered[k]];
+    const sel = view.selected === r.taskId;
+    rows.push(h("div", {
+      class: `vt-row${sel ? " selected" : ""}${r.errors ? " has-errors" : r.warnings ? " has-warnings" : ""}`,
+      role: "row", "aria-rowindex": String(k + 2), "aria-selected": String(sel), "data-task-id": r.taskId,
+      style: `top:${k * ROW_PX}px`,
+    },
+    h("span", { role: "gridcell", class: "c0" }, h("button", { type: "button", class: "open-task link", "data-task-id": r.taskId, title: r.taskId }, r.taskId)),
+    h("span", { role: "gridcell", class: "c1" }, r.version),
+    h("span", { role: "gridcell", class: `c2 st-text st-${r.final}` }, r.final),
+    h("span", { role: "gridcell", class: `c3${r.errors ? " bad" : ""}` }, String(r.errors)),
+    h("span", { role: "gridcell", class: `c4${r.warnings ? " warn" : ""}` }, String(r.warnings)),
+    h("span", { role: "gridcell", class: "c5" }, String(r.messages))));
+  }
+  const space = grid.querySelector(".vt-space");
+  space.replaceChildren(...rows);
+}
+
+/** Scrolls the table so that filtered row `k` is visible. */
+function scrollToRow(k) {
+  const body = $("task-grid").querySelector(".vt-body");
+  const top = k * ROW_PX;
+  if (top < body.scrollTop || top + ROW_PX > body.scrollTop + body.clientHeight) body.scrollTop = Math.max(0, top - ROW_PX * 2);
+  drawRows();
+}
+
+/** Shows the card of task `taskId` (drawn from the worker's messages) and marks its row. */
+async function select(taskId, { focus = true } = {}) {
+  view.selected = taskId;
+  const k = view.filtered.findIndex((i) => view.rows[i].taskId === taskId);
+  if (k >= 0) scrollToRow(k);
+  else drawRows();
+  const drawn = document.querySelector(`#all-cards .task-card[data-task-id="${CSS.escape(taskId)}"]`);
+  const detail = $("task-detail");
+  let card = drawn;
+  if (!drawn) {
+    const job = view.job;
+    const d = await ask("task", { taskId });
+    if (!view || view.job !== job || view.selected !== taskId) return;
+    if (!d.timeline) return;
+    const reportsByIndex = new Map(d.messages.map((m) => [m.report.index, m.report]));
+    card = taskCard(d.timeline, d.messages, reportsByIndex);
+    detail.replaceChildren(card);
+  } else {
+    detail.replaceChildren();
+  }
+  detail.dataset.taskId = taskId;
+  card.classList.add("selected-card");
+  for (const c of document.querySelectorAll(".task-card.selected-card")) if (c !== card) c.classList.remove("selected-card");
+  const heading = card.querySelector("h3");
+  heading.setAttribute("tabindex", "-1");
+  if (focus) heading.focus();
+}
+
+function nextError() {
+  if (!view || !view.filtered.length) return;
+  const at = view.selected === null ? -1 : view.filtered.findIndex((i) => view.rows[i].taskId === view.selected);
+  const n = view.filtered.length;
+  for (let step = 1; step <= n; step++) {
+    const k = (at + step) % n;
+    const r = view.rows[view.filtered[k]];
+    if (r.errors > 0) {
+      const all = view.filtered.filter((i) => view.rows[i].errors > 0);
+      const which = all.indexOf(view.filtered[k]) + 1;
+      status.textContent = `Task ${r.taskId}: ${plural(r.errors, "error")} (${which} of ${all.length} tasks with errors).`;
+      select(r.taskId);
+      return;
+    }
+  }
+  status.textContent = "No task shown has errors.";
+}
+
+results.addEventListener("input", (ev) => {
+  if (ev.target.closest?.("#task-filters")) applyFilters();
+});
+results.addEventListener("change", (ev) => {
+  if (ev.target.closest?.("#task-filters")) applyFilters();
+});
+results.addEventListener("submit", (ev) => {
+  if (ev.target.id === "task-filters") ev.preventDefault();
+});
+results.addEventListener("click", (ev) => {
+  const open = ev.target.closest?.("button.open-task");
+  if (open) select(open.dataset.taskId);
+  else if (ev.target.id === "next-error") nextError();
+});
+results.addEventListener("scroll", (ev) => {
+  if (ev.target.classList?.contains("vt-body")) requestAnimationFrame(drawRows);
+}, true);
 
 function fail(what, e) {
   status.textContent = `Could not ${what}: ${e instanceof Error ? e.message : e}`;
@@ -245,7 +489,7 @@ $("sample-form").addEventListener("submit", async (ev) => {
   try {
     const res = await fetch(`/pkg/samples/${encodeURIComponent(name)}`);
     if (!res.ok) throw new Error(`${res.status} ${res.statusText}`);
-    show(await res.text(), name);
+    open({ text: await res.text() }, name);
   } catch (e) {
     fail(`load ${name}`, e);
   }
@@ -258,15 +502,11 @@ $("paste-form").addEventListener("submit", (ev) => {
     status.textContent = "Paste a transcript first: one JSON-RPC message per line.";
     return;
   }
-  show(text, "pasted transcript");
+  open({ text }, "pasted transcript");
 });
 
-async function readFile(file) {
-  try {
-    show(await file.text(), file.name);
-  } catch (e) {
-    fail(`read ${file.name}`, e);
-  }
+function readFile(file) {
+  open({ file }, file.name);
 }
 
 $("file").addEventListener("change", (ev) => {
@@ -287,7 +527,7 @@ zone.addEventListener("drop", (ev) => {
   if (file) readFile(file);
   else {
     const text = ev.dataTransfer?.getData("text/plain");
-    if (text) show(text, "dropped text");
+    if (text) open({ text }, "dropped text");
   }
 });
 

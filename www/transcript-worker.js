@@ -1,0 +1,201 @@
+// The inspector's transcript reader, in a Web Worker so that the page stays responsive: reads a
+// transcript (a File, streamed, or a string) line by line through one `Conversation` of the
+// package's browser entry, and posts progress (bytes, messages), the task rows so far (id,
+// version, last status, errors, warnings, messages) and, at the end, the summary and the messages
+// with issues that are about no task. It keeps every message and its report, and answers the
+// page's questions about one task (its timeline and messages) or about all of them (small
+// transcripts). Module worker; no DOM.
+import { Conversation } from "/pkg/browser.js";
+
+/** Every task the Conversation remembers at most (its default is 10,000). */
+const MAX_TASKS = 1_000_000;
+/** Progress at most this often (ms); task rows at least this often, slower when tasks() costs more. */
+const PROGRESS_MS = 100;
+const ROWS_MS = 1000;
+/** Messages with issues about no task sent with the result (the rest are counted). */
+const LOOSE_KEPT = 500;
+
+/** The current job, or null. */
+let job = null;
+
+function newJob(id, source, total) {
+  return {
+    id,
+    source,
+    total,
+    bytes: 0,
+    conv: new Conversation({ maxTasks: MAX_TASKS }),
+    /** Per message: its line number, its text and its report. */
+    lines: [],
+    texts: [],
+    reports: [],
+    /** taskId → { errors, warnings, messages: index[] } */
+    perTask: new Map(),
+    versions: {},
+    errors: 0,
+    warnings: 0,
+    timelines: [],
+    timelinesAt: 0,
+    timelinesCost: 0,
+    lastProgress: 0,
+    firstRowsSent: false,
+    cancelled: false,
+    lineNo: 0,
+  };
+}
+
+function observe(j, text) {
+  j.lineNo++;
+  if (text.trim() === "") return;
+  const report = j.conv.observe(text);
+  j.lines.push(j.lineNo);
+  j.texts.push(text);
+  j.reports.push(report);
+  const v = (j.versions[report.version ?? "unknown"] ??= { messages: 0, tasks: 0, errors: 0, warnings: 0 });
+  v.messages++;
+  let e = 0;
+  let w = 0;
+  for (const i of report.issues) i.severity === "error" ? e++ : w++;
+  v.errors += e;
+  v.warnings += w;
+  j.errors += e;
+  j.warnings += w;
+  for (const id of report.taskIds) {
+    let t = j.perTask.get(id);
+    if (!t) j.perTask.set(id, (t = { errors: 0, warnings: 0, messages: [] }));
+    t.errors += e;
+    t.warnings += w;
+    t.messages.push(j.reports.length - 1);
+  }
+}
+
+/** The task rows (from a fresh `tasks()`), in the order first seen. */
+function rows(j) {
+  const t0 = performance.now();
+  j.timelines = j.conv.tasks();
+  j.timelinesCost = performance.now() - t0;
+  j.timelinesAt = performance.now();
+  return j.timelines.map((t) => {
+    const p = j.perTask.get(t.taskId) ?? { errors: 0, warnings: 0, messages: [] };
+    return { taskId: t.taskId, version: t.version ?? "unknown", final: t.finalStatus ?? "none", errors: p.errors, warnings: p.warnings, messages: p.messages.length };
+  });
+}
+
+function versionsWithTasks(j) {
+  const out = structuredClone(j.versions);
+  for (const v of Object.values(out)) v.tasks = 0;
+  for (const t of j.timelines) (out[t.version ?? "unknown"] ??= { messages: 0, tasks: 0, errors: 0, warnings: 0 }).tasks++;
+  return out;
+}
+
+function progress(j, force) {
+  const now = performance.now();
+  if (!force && now - j.lastProgress < PROGRESS_MS) return;
+  j.lastProgress = now;
+  const msg = { type: "progress", job: j.id, bytes: j.bytes, total: j.total, messages: j.reports.length, errors: j.errors, warnings: j.warnings };
+  // Rows: at once the first time, then at most every ROWS_MS (or 5 × what tasks() costs).
+  if (!j.firstRowsSent || now - j.timelinesAt >= Math.max(ROWS_MS, 5 * j.timelinesCost)) {
+    msg.rows = rows(j);
+    msg.versions = versionsWithTasks(j);
+    j.firstRowsSent = true;
+  }
+  postMessage(msg);
+}
+
+const message = (j, i) => ({ line: j.lines[i], text: j.texts[i], report: j.reports[i] });
+
+function finish(j) {
+  const all = rows(j);
+  const known = new Set(all.map((r) => r.taskId));
+  const loose = [];
+  let looseCount = 0;
+  j.reports.forEach((r, i) => {
+    if (r.issues.length && !r.taskIds.some((id) => known.has(id))) {
+      looseCount++;
+      if (loose.length < LOOSE_KEPT) loose.push(message(j, i));
+    }
+  });
+  postMessage({
+    type: "done", job: j.id, bytes: j.bytes, total: j.total, messages: j.reports.length, errors: j.errors, warnings: j.warnings,
+    rows: all, versions: versionsWithTasks(j), loose, looseCount,
+  });
+}
+
+/** Splits `chunk` (after what was left of the last one) into lines; returns the unfinished rest. */
+function feed(j, rest, chunk) {
+  const text = rest + chunk;
+  let start = 0;
+  for (;;) {
+    const nl = text.indexOf("\n", start);
+    if (nl === -1) break;
+    const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    observe(j, text.slice(start, end));
+    start = nl + 1;
+    if ((j.lineNo & 255) === 0) progress(j, false);
+  }
+  return text.slice(start);
+}
+
+async function readFile(j, file) {
+  const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
+  let rest = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (j.cancelled) return reader.cancel();
+    if (done) break;
+    j.bytes += value.length; // characters: the same as bytes for ASCII traffic, close otherwise
+    rest = feed(j, rest, value);
+    progress(j, false);
+  }
+  if (rest !== "") observe(j, rest.replace(/\r$/, ""));
+  j.bytes = j.total;
+}
+
+async function readText(j, text) {
+  let rest = "";
+  const STEP = 256 * 1024;
+  for (let at = 0; at < text.length; at += STEP) {
+    const piece = text.slice(at, at + STEP);
+    j.bytes += piece.length;
+    rest = feed(j, rest, piece);
+    progress(j, false);
+    // Let the page's questions in (a task asked for while reading).
+    await new Promise((r) => setTimeout(r, 0));
+    if (j.cancelled) return;
+  }
+  if (rest !== "") observe(j, rest.replace(/\r$/, ""));
+}
+
+onmessage = async ({ data }) => {
+  try {
+    if (data.type === "open") {
+      if (job) {
+        job.cancelled = true;
+        job.conv.free();
+      }
+      const total = data.file ? data.file.size : data.text.length;
+      const j = (job = newJob(data.job, data.source, total));
+      postMessage({ type: "started", job: j.id, total });
+      if (data.file) await readFile(j, data.file);
+      else await readText(j, data.text);
+      if (j.cancelled) return;
+      progress(j, true);
+      finish(j);
+      return;
+    }
+    const j = job;
+    if (!j || j.id !== data.job) return postMessage({ type: data.type, job: data.job, req: data.req, error: "no such transcript" });
+    if (data.type === "task") {
+      if (performance.now() - j.timelinesAt > 250) rows(j);
+      const timeline = j.timelines.find((t) => t.taskId === data.taskId) ?? null;
+      const p = j.perTask.get(data.taskId);
+      postMessage({ type: "task", job: j.id, req: data.req, timeline, messages: p ? p.messages.map((i) => message(j, i)) : [] });
+    } else if (data.type === "all") {
+      postMessage({ type: "all", job: j.id, req: data.req, tasks: j.timelines, messages: j.reports.map((_, i) => message(j, i)) });
+    }
+  } catch (e) {
+    postMessage({ type: "error", job: data.job, req: data.req, message: e instanceof Error ? e.message : String(e) });
+  }
+};
+
+postMessage({ type: "ready" });
