@@ -1,11 +1,12 @@
 // Writes BENCHMARKS.md from the JSON results of bench/run.sh.
-//   node bench/report.mjs bench/results BENCHMARKS.md [all|store|validator|client|hostile|cli|storage]
+//   node bench/report.mjs bench/results BENCHMARKS.md [all|store|validator|client|hostile|cli|storage|inspector]
 // The validator sections come from meta/validate/cold-start/size/profile/cpu-profile.json, the
 // "Task store" section (after the STORE_MARK line) from store-meta/store/store-memory/
 // store-profile.json, the "Task client and scheduler" section (after the CLIENT_MARK line) from
 // client-meta/scheduler/politeness.json, the "Hostile input" section (after the HOSTILE_MARK
 // line) from hostile-meta/hostile.json, the "CLI" section (after the CLI_MARK line, last) from
-// cli.json, the "Storage adapters" section (after the STORAGE_MARK line, last) from storage.json.
+// cli.json, the "Storage adapters" section (after the STORAGE_MARK line) from storage.json, the
+// "Inspector" section (after the INSPECTOR_MARK line, the very last) from inspector.json.
 // A mode other than `all` rewrites its own part and keeps
 // the other parts of the existing file as they are; a part whose results are missing is kept too.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
@@ -15,6 +16,7 @@ import { clientSection } from "./client-report.mjs";
 import { hostileSection } from "./hostile-report.mjs";
 import { cliSection } from "./cli-report.mjs";
 import { storageSection } from "./storage-report.mjs";
+import { inspectorSection } from "./inspector-report.mjs";
 
 const [dir, outFile, mode = "all"] = process.argv.slice(2);
 const load = (f) => (existsSync(resolve(dir, f)) ? JSON.parse(readFileSync(resolve(dir, f), "utf8")) : null);
@@ -23,11 +25,15 @@ const CLIENT_MARK = "<!-- Task client section: generated from bench/results/{cli
 const HOSTILE_MARK = "<!-- Hostile input section: generated from bench/results/{hostile-meta,hostile}.json by bench/report.mjs -->";
 const CLI_MARK = "<!-- CLI section: generated from bench/results/cli.json by bench/report.mjs -->";
 const STORAGE_MARK = "<!-- Storage section: generated from bench/results/storage.json by bench/report.mjs -->";
+const INSPECTOR_MARK = "<!-- Inspector section: generated from bench/results/inspector.json by bench/report.mjs -->";
 const wholeFile = existsSync(outFile) ? readFileSync(outFile, "utf8") : "";
-// The storage section comes last: cut it off first.
-const storageCut = wholeFile.indexOf(STORAGE_MARK);
-const previousStorage = storageCut >= 0 ? wholeFile.slice(storageCut + STORAGE_MARK.length).trim() : "";
-const whole = storageCut >= 0 ? wholeFile.slice(0, storageCut) : wholeFile;
+// The sections at the end, last first: the inspector's (the very last), then storage.
+const inspectorCut = wholeFile.indexOf(INSPECTOR_MARK);
+const previousInspector = inspectorCut >= 0 ? wholeFile.slice(inspectorCut + INSPECTOR_MARK.length).trim() : "";
+const beforeInspector = inspectorCut >= 0 ? wholeFile.slice(0, inspectorCut) : wholeFile;
+const storageCut = beforeInspector.indexOf(STORAGE_MARK);
+const previousStorage = storageCut >= 0 ? beforeInspector.slice(storageCut + STORAGE_MARK.length).trim() : "";
+const whole = storageCut >= 0 ? beforeInspector.slice(0, storageCut) : beforeInspector;
 // The sections after the client's, last first: CLI, then hostile input.
 const cliCut = whole.indexOf(CLI_MARK);
 const previousCli = cliCut >= 0 ? whole.slice(cliCut + CLI_MARK.length).trim() : "";
@@ -281,4 +287,9 @@ let storageText = null;
 if ((mode === "all" || mode === "storage") && st) storageText = storageSection({ st, mode }).join("\n").trimEnd();
 else if (previousStorage) storageText = previousStorage;
 if (storageText) parts.push(`${STORAGE_MARK}\n\n${storageText}`);
+const inspector = load("inspector.json");
+let inspectorText = null;
+if ((mode === "all" || mode === "inspector") && inspector) inspectorText = inspectorSection({ inspector, mode }).join("\n").trimEnd();
+else if (previousInspector) inspectorText = previousInspector;
+if (inspectorText) parts.push(`${INSPECTOR_MARK}\n\n${inspectorText}`);
 writeFileSync(outFile, `${parts.join("\n\n")}\n`);

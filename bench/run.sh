@@ -26,6 +26,10 @@
 #                                 next to each engine's bare read/write round trip, measured in the
 #                                 same run on servers the benchmark starts (127.0.0.1, free ports);
 #                                 needs scripts/pack.sh; the other sections of BENCHMARKS.md are kept
+#   bash bench/run.sh inspector   only the inspector benchmark (about 2 minutes, bench/inspector.mjs):
+#                                 time to the first task rows and to the whole file in headless
+#                                 Chromium for generated 5 MB and 50 MB transcripts; the other
+#                                 sections are kept
 #
 # env: BENCH_WAIT   seconds to wait for the 1-minute load average to fall below BENCH_LOAD
 #                   (default 300; 0 = do not wait). The load is written into BENCHMARKS.md.
@@ -43,6 +47,8 @@
 #                          (60), round trip of every request (10 ms), our jitter seeds (1,2,3,4,5)
 #      STORAGE_TASKS, STORAGE_OPS, STORAGE_CONCURRENCY, STORAGE_MS   storage: stored tasks (2000),
 #                          operations per latency (2000), callers (16) and ms (1000) per throughput
+#      INSPECTOR_SIZES, INSPECTOR_RUNS, INSPECTOR_SEED   inspector: transcript bytes
+#                          (5000000,50000000), fresh pages per size (3), generator seed (1)
 #      CLI_BYTES, CLI_TASKS, CLI_RUNS, CLI_BEFORE   CLI: transcript bytes (50000000), tasks (100),
 #                          runs per command (3), git revision of the CLI before streaming (36f8407)
 # Raw results go to bench/results/ (git-ignored). pkg/ must be built (bash scripts/build.sh);
@@ -53,8 +59,8 @@ OUT=bench/results
 mkdir -p "$OUT"
 MODE=${1:-all}
 case $MODE in
-  all | store | validator | client | hostile | cli | storage) ;;
-  *) echo "usage: bash bench/run.sh [all|store|validator|client|hostile|cli|storage]" >&2; exit 2 ;;
+  all | store | validator | client | hostile | cli | storage | inspector) ;;
+  *) echo "usage: bash bench/run.sh [all|store|validator|client|hostile|cli|storage|inspector]" >&2; exit 2 ;;
 esac
 export BENCH_MODE=$MODE
 run_validator() { [ "$MODE" = all ] || [ "$MODE" = validator ]; }
@@ -63,6 +69,7 @@ run_client() { [ "$MODE" = all ] || [ "$MODE" = client ]; }
 run_hostile() { [ "$MODE" = all ] || [ "$MODE" = hostile ]; }
 run_cli() { [ "$MODE" = all ] || [ "$MODE" = cli ]; }
 run_storage() { [ "$MODE" = all ] || [ "$MODE" = storage ]; }
+run_inspector() { [ "$MODE" = all ] || [ "$MODE" = inspector ]; }
 
 [ -f pkg/mcp_tasks_wasm_bg.wasm ] && [ -f pkg/node.mjs ] || {
   echo "bench: pkg/ is not built: run bash scripts/build.sh" >&2
@@ -193,6 +200,11 @@ if run_storage; then
     echo "bench: WARNING: js/server/storage/ is newer than the installed package: run scripts/build.sh and scripts/pack.sh" >&2
   fi
   node bench/storage.mjs --json "$OUT/storage.json"
+fi
+if run_inspector; then
+  [ "$MODE" = all ] && echo
+  [ -f pkg/browser.js ] || { echo "bench: pkg/browser.js is not built: run bash scripts/build.sh" >&2; exit 1; }
+  node bench/inspector.mjs --json "$OUT/inspector.json"
 fi
 
 node bench/report.mjs "$OUT" BENCHMARKS.md "$MODE"
