@@ -1,18 +1,33 @@
-// The inspector's live mode: talks to a running MCP server over Streamable HTTP (2026-07-28),
-// lists its tools, calls one with the package's TaskClient and shows its task as it runs: each
-// poll (its time and the gap since the previous one, so the interval, backoff and jitter are
-// visible), status changes, poll errors, input requests as forms (answered through
-// `tasks/update` by the client), Cancel, and the final result. After every event the client's
-// `serialize()` and the endpoint are saved in localStorage; a reload restores the client and
-// follows the pending tasks again. Plain DOM; also switches between the two modes.
-import { TaskClient, TaskCancelledError } from "/pkg/browser.js";
+// The inspector's live mode: talks to a running MCP server over Streamable HTTP with the
+// package's `TaskClient.connect` (2026-07-28 through `server/discover`, else a 2025-11-25
+// session; or the version picked), lists its tools, calls one and shows its task as it runs:
+// every task field (status, status message, timestamps, TTL, the poll interval the server asks
+// for, the JSON), each poll (time, gap, answer, latency), input requests as forms, an honest
+// Cancel (a cancel that never reached the server says so), the result (an `isError` result as a
+// tool error). Every HTTP exchange goes through a logging `fetch`: the raw message log shows
+// requests, responses and notifications with the HTTP status and latency, searchable, exported
+// as JSONL that transcript mode opens; every message also goes through a `Conversation`, whose
+// issues are shown on the message and on the card of its task. 2025-11-25 servers with
+// `tasks/list` list their tasks, each followable. Connection failures are told apart: nothing
+// listening, CORS (naming the origin and the headers the server must allow), an HTTP status.
+// After every event the client's `serialize()`, the endpoint and the finished cards are saved in
+// localStorage; a reload restores the client, follows the pending tasks again and redraws the
+// finished cards. Status changes are announced (the live status line); poll lines are not (no
+// live region around the cards). Plain DOM; also switches between the two modes.
+import { TaskClient, TaskCancelledError, HttpConnection, Conversation } from "/pkg/browser.js";
 
 const V26 = "2026-07-28";
+const V25 = "2025-11-25";
 const STORE = "mcp-tasks-inspector/live/1";
-const META = {
-  "io.modelcontextprotocol/protocolVersion": V26,
-  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} }, elicitation: {} },
-};
+const RELATED = "io.modelcontextprotocol/related-task";
+/** Finished cards kept across a reload. */
+const FINISHED_KEPT = 20;
+/** Raw log entries kept (the oldest go first) and drawn at most. */
+const LOG_KEPT = 20_000;
+const LOG_DRAWN = 400;
+/** What a browser page needs from a server on another origin (TaskClient's headers). */
+const ALLOW_HEADERS = "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID";
+const EXPOSE_HEADERS = "Mcp-Session-Id";
 
 const $ = (id) => document.getElementById(id);
 const liveStatus = $("live-status");
@@ -28,8 +43,10 @@ function h(tag, attrs = {}, ...children) {
 }
 
 const clock = (t) => new Date(t).toISOString().slice(11, 23);
+/** The live status line (role=status): what is announced. */
 const say = (text) => (liveStatus.textContent = text);
 const errorText = (e) => (e instanceof Error ? e.message : typeof e === "object" && e && "message" in e ? String(e.message) : String(e));
+const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 
 // ---- modes ----------------------------------------------------------------------------------------
 
@@ -41,6 +58,9 @@ function setMode(mode) {
     $(id).setAttribute("aria-pressed", String(on));
     $(id).classList.toggle("current", on);
   }
+  // The skip link leads to what this mode shows.
+  const skip = document.querySelector("a.skip");
+  if (skip) skip.setAttribute("href", live ? "#live-results" : "#results");
   if (live && location.hash !== "#live") history.replaceState(null, "", "#live");
   if (!live && location.hash === "#live") history.replaceState(null, "", location.pathname);
 }
@@ -50,64 +70,298 @@ $("mode-live").addEventListener("click", () => {
   $("endpoint").focus();
 });
 
-// ---- transport ------------------------------------------------------------------------------------
+// ---- the raw message log (every HTTP exchange of the client) --------------------------------------
 
-/** Per-task record of polls, and who asked which input (by the identity of its params object). */
-const polls = new Map();
-const inputOwner = new WeakMap();
-/** The card of a call, by the identity of its arguments object (callTool passes it through). */
-const callOwner = new WeakMap();
-/** Cards by task id. */
+/** @type {{ n: number, at: number, from: string, kind: string, method: string | null, id: unknown, http: string, status: number | null, latencyMs: number | null, text: string | null, message: any, issues: any[], taskIds: string[] }[]} */
+let entries = [];
+let entryNo = 0;
+/** A Conversation over the live traffic (new for each connection). */
+let conv = null;
+/** The time each client request was sent, and its method, by JSON-RPC id. */
+const sent = new Map();
+/** Cards by JSON-RPC id of the tools/call that made them; by task id. */
+const callCards = new Map();
 const cards = new Map();
+/** Cards of calls not sent yet: the first tools/call of the same tool and arguments is theirs. */
+let unsent = [];
+/** The card an input request belongs to, by the JSON of its params. */
+const inputOwner = new Map();
+/** Polls per task. */
+const polls = new Map();
 
-let rpcId = 1;
-
-/** One JSON-RPC request over Streamable HTTP (JSON or a one-message SSE answer). */
-function httpRequest(endpoint) {
-  return async (method, params) => {
-    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": V26, "Mcp-Method": method };
-    if (typeof params.taskId === "string") headers["Mcp-Name"] = params.taskId;
-    else if (method === "tools/call") headers["Mcp-Name"] = params.name;
-    const started = Date.now();
-    if (method === "tasks/get") notePoll(params.taskId, started);
-    let res;
-    try {
-      res = await fetch(endpoint, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: rpcId++, method, params }) });
-    } catch (e) {
-      throw new Error(`${method}: the server cannot be reached (${errorText(e)})`);
-    }
-    const retry = Number(res.headers.get("retry-after"));
-    const text = await res.text();
-    let message;
-    try {
-      const body = (res.headers.get("content-type") ?? "").includes("text/event-stream")
-        ? text.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).at(-1)
-        : text;
-      message = JSON.parse(body ?? "");
-    } catch {
-      throw Object.assign(new Error(`${method}: HTTP ${res.status}, not JSON-RPC`), Number.isFinite(retry) && retry >= 0 && res.status === 429 ? { retryAfterMs: retry * 1000 } : {});
-    }
-    if (message.error) throw Object.assign(new Error(message.error.message), message.error);
-    const result = message.result;
-    // Who owns what: the task a call created, the task (or call) an input request belongs to.
-    if (method === "tools/call" && result && typeof result === "object") {
-      const card = callOwner.get(params.arguments);
-      const taskId = result.task?.taskId ?? (result.resultType === "task" ? result.taskId : undefined);
-      if (card && typeof taskId === "string") bindTask(card, taskId);
-      if (card) for (const req of Object.values(result.inputRequests ?? {})) if (req?.params) inputOwner.set(req.params, card);
-    }
-    if (method === "tasks/get" && result && typeof result === "object") {
-      notePollAnswer(params.taskId, result, started);
-      const card = cards.get(params.taskId);
-      if (card) for (const req of Object.values(result.inputRequests ?? {})) if (req?.params) inputOwner.set(req.params, card);
-    }
-    if (method === "tasks/update") logTo(cards.get(params.taskId), "update", `tasks/update sent: ${Object.keys(params.inputResponses ?? {}).join(", ")}`);
-    if (method === "tasks/cancel") logTo(cards.get(params.taskId), "cancel", "tasks/cancel sent");
-    return result;
-  };
+function kindOf(m) {
+  if (!isObject(m)) return "invalid";
+  if (typeof m.method === "string") return "id" in m ? "request" : "notification";
+  if ("error" in m) return "error";
+  if ("result" in m) return "response";
+  return "invalid";
 }
 
-function notePoll(taskId, at) {
+/** Records one JSON-RPC message `from` "client" or "server", carried by HTTP exchange `x`. */
+function record(from, message, text, x) {
+  const kind = kindOf(message);
+  let method = isObject(message) && typeof message.method === "string" ? message.method : null;
+  let latencyMs = null;
+  const key = isObject(message) ? JSON.stringify(message.id ?? null) : "null";
+  if (from === "client" && kind === "request") sent.set(key, { at: performance.now(), method });
+  if (from === "server" && (kind === "response" || kind === "error")) {
+    const s = sent.get(key);
+    if (s) {
+      latencyMs = Math.round(performance.now() - s.at);
+      method = s.method;
+      sent.delete(key);
+    }
+  }
+  let report = { issues: [], taskIds: [] };
+  try {
+    if (conv) report = conv.observe(text ?? JSON.stringify(message), { from });
+  } catch (e) {
+    report = { issues: [{ severity: "error", code: "inspector", path: "", message: errorText(e) }], taskIds: [] };
+  }
+  const e = {
+    n: ++entryNo, at: Date.now(), from, kind, method, id: isObject(message) ? message.id : undefined,
+    http: x.http, status: x.status ?? null, latencyMs, text: text ?? JSON.stringify(message), message,
+    issues: report.issues, taskIds: report.taskIds,
+  };
+  addEntry(e);
+  follow(e);
+}
+
+/** An HTTP-level line (no JSON-RPC message): a failure, a refused exchange. */
+function recordHttp(x, what) {
+  addEntry({ n: ++entryNo, at: Date.now(), from: "http", kind: "http", method: x.method, id: undefined, http: x.http, status: x.status ?? null, latencyMs: x.latencyMs ?? null, text: null, message: null, issues: [], taskIds: [], note: what });
+}
+
+function addEntry(e) {
+  entries.push(e);
+  if (entries.length > LOG_KEPT) entries.splice(0, entries.length - LOG_KEPT);
+  const list = $("raw-log");
+  if (!matches(e, logQuery())) return updateLogCount();
+  list.append(logItem(e));
+  while (list.children.length > LOG_DRAWN) list.firstElementChild.remove();
+  updateLogCount();
+}
+
+/** Reads one SSE stream (a copy of the client's) and records each message in it. */
+async function readSse(body, x, wanted) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let data = [];
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.search(/\r\n|\r|\n/)) !== -1) {
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + (buffer.startsWith("\r\n", end) ? 2 : 1));
+        if (line === "") {
+          const text = data.join("\n");
+          data = [];
+          if (text === "") continue;
+          let m;
+          try {
+            m = JSON.parse(text);
+          } catch {
+            m = null;
+          }
+          for (const one of Array.isArray(m) ? m : [m]) {
+            record("server", one, Array.isArray(m) ? JSON.stringify(one) : text, x);
+            if (isObject(one) && wanted.has(JSON.stringify(one.id ?? null)) && !("method" in one)) wanted.delete(JSON.stringify(one.id));
+          }
+          if (wanted.size === 0) return;
+        } else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+    }
+  } catch {
+    // the client closed the stream: nothing more to log
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+let exchangeNo = 0;
+
+/** The `fetch` given to TaskClient.connect: the real one, each exchange logged. */
+async function loggingFetch(input, init = {}) {
+  const x = { n: ++exchangeNo, method: init.method ?? "GET", http: `${init.method ?? "GET"} #${exchangeNo}`, status: null, latencyMs: null };
+  const started = performance.now();
+  const wanted = new Set();
+  if (typeof init.body === "string") {
+    let body;
+    try {
+      body = JSON.parse(init.body);
+    } catch {
+      body = undefined;
+    }
+    for (const m of Array.isArray(body) ? body : [body]) {
+      if (isObject(m) && typeof m.method === "string" && "id" in m) wanted.add(JSON.stringify(m.id));
+      record("client", m, Array.isArray(body) ? JSON.stringify(m) : init.body, x);
+    }
+  }
+  let res;
+  try {
+    res = await fetch(input, init);
+  } catch (e) {
+    x.latencyMs = Math.round(performance.now() - started);
+    if (e?.name !== "AbortError") recordHttp(x, `failed: ${errorText(e)}`);
+    throw e;
+  }
+  x.status = res.status;
+  x.latencyMs = Math.round(performance.now() - started);
+  const type = (res.headers.get("content-type") ?? "").toLowerCase();
+  if (type.startsWith("text/event-stream") && res.body) {
+    readSse(res.clone().body, x, wanted);
+  } else {
+    const text = await res.clone().text().catch(() => "");
+    let body;
+    try {
+      body = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    if (body === undefined) recordHttp(x, text === "" ? "no body" : `not JSON: ${text.slice(0, 200)}`);
+    else for (const m of Array.isArray(body) ? body : [body]) record("server", m, Array.isArray(body) ? JSON.stringify(m) : text, x);
+  }
+  return res;
+}
+
+// ---- the log's view: search, export ---------------------------------------------------------------
+
+const logQuery = () => ($("log-search")?.value ?? "").trim().toLowerCase();
+function matches(e, q) {
+  if (!q) return true;
+  return [e.method ?? "", e.kind, e.from, e.text ?? "", e.note ?? "", String(e.status ?? ""), ...e.issues.map((i) => i.code)].some((s) => s.toLowerCase().includes(q));
+}
+
+function logItem(e) {
+  const arrow = e.from === "client" ? "→" : e.from === "server" ? "←" : "·";
+  const who = e.from === "client" ? "sent" : e.from === "server" ? "received" : "HTTP";
+  const errors = e.issues.filter((i) => i.severity === "error").length;
+  return h("li", { class: `log-entry from-${e.from} kind-${e.kind}${e.issues.length ? " has-issues" : ""}`, "data-n": e.n, "data-kind": e.kind, "data-method": e.method ?? "" },
+    h("div", { class: "log-head" },
+      h("span", { class: "log-time" }, clock(e.at)), " ",
+      h("span", { class: "log-dir", title: who }, arrow), h("span", { class: "visually-hidden" }, ` ${who} `), " ",
+      h("span", { class: "log-kind" }, e.kind), " ",
+      e.method ? h("code", { class: "log-method" }, e.method) : null, " ",
+      e.id !== undefined ? h("span", { class: "log-id" }, `id ${JSON.stringify(e.id)}`) : null, " ",
+      h("span", { class: "log-http" }, `${e.http}${e.status !== null ? ` · HTTP ${e.status}` : ""}`), " ",
+      e.latencyMs !== null && e.kind !== "http" ? h("span", { class: "log-latency" }, `${e.latencyMs} ms`) : null,
+      e.note ? h("span", { class: "log-note" }, ` ${e.note}`) : null,
+      e.issues.length ? h("span", { class: `badge ${errors ? "bad" : "warn"}` }, `${e.issues.length} issue${e.issues.length === 1 ? "" : "s"}`) : null),
+    e.issues.length ? h("ul", { class: "issues" }, e.issues.map(issueItem)) : null,
+    e.text ? h("details", {}, h("summary", {}, "JSON"), h("pre", {}, e.text)) : null);
+}
+
+function issueItem(i) {
+  return h("li", { class: `issue sev-${i.severity}` },
+    h("span", { class: "sev" }, i.severity), " ",
+    h("code", { class: "issue-code" }, i.code), " at ",
+    h("code", { class: "issue-path" }, i.path === "" ? '"" (whole message)' : i.path),
+    h("span", { class: "issue-message" }, i.message));
+}
+
+function updateLogCount() {
+  const q = logQuery();
+  const shown = q ? entries.filter((e) => matches(e, q)).length : entries.length;
+  const c = $("log-count");
+  if (c) c.textContent = `${shown} of ${entries.length} entries${shown > LOG_DRAWN ? ` (the last ${LOG_DRAWN} drawn)` : ""}`;
+  const ex = $("log-export");
+  if (ex) ex.disabled = !entries.some((e) => e.message !== null);
+}
+
+function redrawLog() {
+  const q = logQuery();
+  const list = $("raw-log");
+  list.replaceChildren(...entries.filter((e) => matches(e, q)).slice(-LOG_DRAWN).map(logItem));
+  updateLogCount();
+}
+
+/** The messages of the log, one JSON-RPC message per line: a transcript. */
+export function exportJsonl() {
+  return entries.filter((e) => e.message !== null && e.text !== null).map((e) => JSON.stringify(e.message)).join("\n") + "\n";
+}
+
+$("log-search").addEventListener("input", redrawLog);
+$("log-export").addEventListener("click", () => {
+  const blob = new Blob([exportJsonl()], { type: "application/jsonl" });
+  const a = h("a", { href: URL.createObjectURL(blob), download: `mcp-live-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  say(`Exported ${entries.filter((e) => e.message !== null).length} messages as JSONL (open the file in transcript mode).`);
+});
+$("log-clear").addEventListener("click", () => {
+  entries = [];
+  redrawLog();
+});
+
+// ---- what the log tells the cards ------------------------------------------------------------------
+
+/** A task snapshot inside a message (a CreateTaskResult, a tasks/get answer, a notification), if any. */
+function snapshotOf(e) {
+  const m = e.message;
+  if (!isObject(m)) return null;
+  const r = isObject(m.result) ? m.result : isObject(m.params) && e.kind === "notification" ? m.params : null;
+  if (!r) return null;
+  const t = isObject(r.task) ? r.task : r;
+  return typeof t.taskId === "string" && typeof t.status === "string" ? t : null;
+}
+
+function follow(e) {
+  const m = e.message;
+  if (!isObject(m)) return;
+  // Issues go on the card of every task the message is about (and on its call's card).
+  const owners = new Set(e.taskIds.map((id) => cards.get(id)).filter(Boolean));
+  if (e.from === "client" && e.kind === "request" && m.method === "tools/call" && isObject(m.params)) {
+    const key = `${m.params.name} ${JSON.stringify(m.params.arguments ?? {})}`;
+    const k = unsent.findIndex((u) => u.key === key);
+    const card = k >= 0 ? unsent[k].card : [...callCards.values()].find((c) => c.dataset.key === key && !c.dataset.taskId && !c.dataset.done);
+    if (k >= 0) unsent.splice(k, 1);
+    if (card) callCards.set(JSON.stringify(m.id), card);
+  }
+  if (e.from === "server" && (e.kind === "response" || e.kind === "error") && e.method === "tools/call") {
+    const card = callCards.get(JSON.stringify(m.id));
+    if (card) {
+      owners.add(card);
+      const r = isObject(m.result) ? m.result : {};
+      const taskId = isObject(r.task) ? r.task.taskId : r.resultType === "task" ? r.taskId : undefined;
+      if (typeof taskId === "string") bindTask(card, taskId);
+      else if (r.resultType === "input_required") noteInputs(card, r.inputRequests);
+      else logTo(card, "result", `answered without a task in ${e.latencyMs ?? "?"} ms`);
+    }
+  }
+  const snap = snapshotOf(e);
+  if (snap) {
+    const card = cards.get(snap.taskId);
+    if (card) {
+      showFields(card, snap, e);
+      noteInputs(card, snap.inputRequests);
+    }
+  }
+  if (e.method === "tasks/get" && isObject(m.params) && typeof m.params.taskId === "string" && e.from === "client") notePoll(m.params.taskId);
+  if (e.method === "tasks/get" && e.from === "server" && snap) notePollAnswer(snap, e);
+  if (e.from === "client" && m.method === "tasks/update" && isObject(m.params)) logTo(cards.get(m.params.taskId), "update", `tasks/update sent: ${Object.keys(m.params.inputResponses ?? {}).join(", ")}`);
+  if (e.from === "client" && m.method === "tasks/cancel" && isObject(m.params)) logTo(cards.get(m.params.taskId), "cancel", "tasks/cancel sent");
+  // 2025-11-25: a server request (elicitation) about a task names it in its _meta.
+  if (e.from === "server" && e.kind === "request" && isObject(m.params)) {
+    const rel = isObject(m.params._meta) && isObject(m.params._meta[RELATED]) ? m.params._meta[RELATED].taskId : undefined;
+    const card = typeof rel === "string" ? cards.get(rel) : undefined;
+    if (card) inputOwner.set(JSON.stringify(m.params), card);
+  }
+  for (const card of owners) if (e.issues.length) addIssues(card, e);
+}
+
+function noteInputs(card, requests) {
+  if (!isObject(requests)) return;
+  for (const req of Object.values(requests)) if (isObject(req) && isObject(req.params)) inputOwner.set(JSON.stringify(req.params), card);
+}
+
+function notePoll(taskId) {
+  const at = Date.now();
   const p = polls.get(taskId) ?? { n: 0, last: null };
   p.n++;
   const gap = p.last === null ? null : at - p.last;
@@ -119,12 +373,59 @@ function notePoll(taskId, at) {
   logTo(card, "poll", `poll ${p.n} at ${clock(at)}${gap === null ? "" : ` (+${(gap / 1000).toFixed(2)} s)`}`);
 }
 
-function notePollAnswer(taskId, task, started) {
-  const card = cards.get(taskId);
+function notePollAnswer(task, e) {
+  const card = cards.get(task.taskId);
   if (!card) return;
-  const hint = typeof task.pollInterval === "number" ? `, server suggests ${task.pollInterval} ms` : "";
+  const interval = pollIntervalOf(task);
+  const hint = interval ? `, server asks ${interval.ms} ms (${interval.field})` : "";
   const last = card.querySelector(".events li.ev-poll:last-child .ev-text");
-  if (last) last.textContent += ` → ${task.status} in ${Date.now() - started} ms${hint}`;
+  if (last) last.textContent += ` → ${task.status} in ${e.latencyMs ?? "?"} ms${hint}`;
+}
+
+/** The poll interval a snapshot asks for, and the field that says it (it differs by version). */
+function pollIntervalOf(t) {
+  if (typeof t.pollIntervalMs === "number") return { ms: t.pollIntervalMs, field: "pollIntervalMs" };
+  if (typeof t.pollInterval === "number") return { ms: t.pollInterval, field: "pollInterval" };
+  return null;
+}
+function ttlOf(t) {
+  if ("ttlMs" in t) return { value: t.ttlMs, field: "ttlMs" };
+  if ("ttl" in t) return { value: t.ttl, field: "ttl" };
+  return null;
+}
+
+/** The task's fields as last seen. */
+function showFields(card, t, e) {
+  const interval = pollIntervalOf(t);
+  const ttl = ttlOf(t);
+  const rows = [
+    ["task id", t.taskId],
+    ["status", t.status],
+    ["status message", t.statusMessage ?? "—"],
+    ["created", t.createdAt ?? "—"],
+    ["last updated", t.lastUpdatedAt ?? "—"],
+    [ttl ? `TTL (${ttl.field})` : "TTL", ttl ? (ttl.value === null ? "unlimited (null)" : `${ttl.value} ms`) : "—"],
+    [interval ? `poll interval (${interval.field})` : "poll interval", interval ? `${interval.ms} ms` : "not given"],
+  ];
+  card.querySelector(".fields").replaceChildren(...rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", { "data-field": k.split(" (")[0] }, String(v))]));
+  card.querySelector(".task-json").textContent = JSON.stringify(t, null, 2);
+  card.querySelector(".task-json-when").textContent = ` (from message ${e.n}, ${clock(e.at)})`;
+  if (interval) card.dataset.pollInterval = String(interval.ms);
+  meta.tasks[t.taskId] = { ...(meta.tasks[t.taskId] ?? {}), status: t.status };
+}
+
+function addIssues(card, e) {
+  const box = card.querySelector(".card-issues");
+  box.hidden = false;
+  const list = box.querySelector("ul");
+  for (const i of e.issues) {
+    const li = issueItem(i);
+    li.prepend(h("span", { class: "issue-where" }, `message ${e.n} (${e.kind}${e.method ? ` ${e.method}` : ""}): `));
+    list.append(li);
+  }
+  const n = list.children.length;
+  box.querySelector("h5").textContent = `Issues in its messages (${n})`;
+  card.dataset.issues = String(n);
 }
 
 // ---- cards ---------------------------------------------------------------------------------------
@@ -133,13 +434,16 @@ let cardNo = 0;
 
 function makeCard(tool, args, note) {
   const n = ++cardNo;
-  const card = h("article", { class: "card live-card", "data-status": "calling", "data-statuses": "", "data-tool": tool, "aria-labelledby": `live-card-${n}-h` });
+  const card = h("article", { class: "card live-card", "data-status": "calling", "data-statuses": "", "data-tool": tool, "data-key": `${tool} ${JSON.stringify(args)}`, "aria-labelledby": `live-card-${n}-h` });
   card.append(
     h("h4", { id: `live-card-${n}-h` }, h("code", {}, tool), " ", h("span", { class: "task-id" }, note ?? "calling…")),
-    h("p", { class: "live-line" }, "Status: ", h("strong", { class: "live-status" }, "calling"), h("span", { class: "resumed" })),
+    h("p", { class: "live-line" }, "Status: ", h("strong", { class: "live-status" }, "calling"), h("span", { class: "resumed" }), h("span", { class: "tool-error-badge" })),
     h("p", { class: "hint args" }, `arguments: ${JSON.stringify(args)}`),
+    h("dl", { class: "fields" }),
+    h("details", { class: "task-json-box" }, h("summary", {}, "Task JSON", h("span", { class: "task-json-when" })), h("pre", { class: "task-json" }, "no task yet")),
     h("div", { class: "input-area" }),
     h("div", { class: "card-actions" }, h("button", { type: "button", class: "cancel secondary" }, "Cancel")),
+    h("div", { class: "card-issues", hidden: true }, h("h5", {}, "Issues in its messages"), h("ul", { class: "issues" })),
     h("details", { class: "log", open: true }, h("summary", {}, "Events"), h("ol", { class: "events" })),
     h("div", { class: "outcome" }),
   );
@@ -147,12 +451,20 @@ function makeCard(tool, args, note) {
   return card;
 }
 
+/** Client events about a task no card knows yet (an SSE answer read after the client's). */
+const early = new Map();
+
 function bindTask(card, taskId) {
   if (card.dataset.taskId === taskId) return;
   card.dataset.taskId = taskId;
   cards.set(taskId, card);
+  const ev = early.get(taskId);
+  if (ev) {
+    early.delete(taskId);
+    if (ev.status) setStatus(card, ev.status);
+  }
   card.querySelector(".task-id").textContent = `task ${taskId}`;
-  meta.tasks[taskId] = { tool: card.dataset.tool, args: card.querySelector(".args").textContent };
+  meta.tasks[taskId] = { ...(meta.tasks[taskId] ?? {}), tool: card.dataset.tool, args: card.querySelector(".args").textContent };
 }
 
 function logTo(card, kind, text) {
@@ -162,33 +474,44 @@ function logTo(card, kind, text) {
   if (list.children.length > 200) list.firstElementChild.remove();
 }
 
-function setStatus(card, status) {
+/** Sets the card's status; a change is announced (the live status line), polls are not. */
+function setStatus(card, status, { announce = true } = {}) {
   if (!card) return;
+  const before = card.dataset.status;
   card.dataset.status = status;
   card.querySelector(".live-status").textContent = status;
   const seen = card.dataset.statuses ? card.dataset.statuses.split(" ") : [];
   if (seen.at(-1) !== status) card.dataset.statuses = [...seen, status].join(" ");
+  if (announce && before !== status) say(`${card.dataset.tool}${card.dataset.taskId ? ` (task ${card.dataset.taskId.slice(0, 8)})` : ""}: ${status}.`);
 }
 
-function finishCard(card, status, body) {
+function finishCard(card, status, body, { toolError = false } = {}) {
+  card.dataset.done = "true";
+  if (toolError) {
+    card.dataset.toolError = "true";
+    card.querySelector(".tool-error-badge").textContent = " — the tool reported an error (isError)";
+  }
   setStatus(card, status);
+  if (!card.dataset.taskId) card.querySelector(".task-id").textContent = status === "completed" ? "no task: answered at once" : "no task";
   card.querySelector(".cancel").disabled = true;
   card.querySelector(".input-area").replaceChildren();
-  card.querySelector(".outcome").replaceChildren(h("h5", {}, status === "completed" ? "Result" : "Outcome"), h("pre", { class: "result" }, body));
+  const heading = toolError ? "Tool error" : status === "completed" ? "Result" : "Outcome";
+  card.querySelector(".outcome").replaceChildren(h("h5", {}, heading), h("pre", { class: `result${toolError || status !== "completed" ? " is-error" : ""}` }, body));
   if (card.dataset.taskId) delete meta.tasks[card.dataset.taskId];
+  keepFinished(card);
   save();
 }
 
 function resultText(result) {
   const texts = Array.isArray(result?.content) ? result.content.filter((c) => c?.type === "text").map((c) => c.text) : [];
-  return `${result?.isError ? "(tool error) " : ""}${texts.join("\n") || JSON.stringify(result, null, 2)}`;
+  return texts.join("\n") || JSON.stringify(result, null, 2);
 }
 
 /** Waits for a call (or a followed task) and shows how it ended. */
 async function settle(card, promise) {
   try {
     const result = await promise;
-    finishCard(card, "completed", resultText(result));
+    finishCard(card, "completed", resultText(result), { toolError: result?.isError === true });
   } catch (e) {
     // A cancel that never reached the server is not a cancelled task: the task may still run.
     if ((e instanceof TaskCancelledError || e?.name === "TaskCancelledError") && e.delivered === false) {
@@ -208,13 +531,51 @@ function wireCancel(card, ac) {
   });
 }
 
+/** A finished card kept (as its text) for the next reload. */
+function keepFinished(card) {
+  if (card.dataset.restoredFinished) return;
+  meta.finished.unshift({
+    tool: card.dataset.tool,
+    args: card.querySelector(".args").textContent,
+    taskId: card.dataset.taskId ?? null,
+    status: card.dataset.status,
+    statuses: card.dataset.statuses,
+    toolError: card.dataset.toolError === "true",
+    outcome: card.querySelector(".outcome pre")?.textContent ?? "",
+    fields: card.querySelector(".task-json").textContent,
+    at: Date.now(),
+  });
+  meta.finished.length = Math.min(meta.finished.length, FINISHED_KEPT);
+}
+
+function drawFinished(f) {
+  const card = makeCard(f.tool, {}, f.taskId ? `task ${f.taskId}` : "no task");
+  tasksBox.append(card); // oldest last: below the live ones
+  card.querySelector(".args").textContent = f.args;
+  card.dataset.restoredFinished = "true";
+  card.dataset.done = "true";
+  if (f.taskId) card.dataset.taskId = f.taskId;
+  card.dataset.statuses = f.statuses ?? "";
+  card.dataset.status = f.status;
+  card.querySelector(".live-status").textContent = f.status;
+  if (f.toolError) {
+    card.dataset.toolError = "true";
+    card.querySelector(".tool-error-badge").textContent = " — the tool reported an error (isError)";
+  }
+  card.querySelector(".resumed").textContent = ` (finished ${clock(f.at)}, before a reload)`;
+  card.querySelector(".task-json").textContent = f.fields;
+  card.querySelector(".cancel").disabled = true;
+  card.querySelector(".log").open = false;
+  card.querySelector(".outcome").replaceChildren(h("h5", {}, f.toolError ? "Tool error" : f.status === "completed" ? "Result" : "Outcome"), h("pre", { class: `result${f.toolError || f.status !== "completed" ? " is-error" : ""}` }, f.outcome));
+}
+
 // ---- input requests --------------------------------------------------------------------------------
 
 let formNo = 0;
 
 /** An accessible form for an elicitation's `requestedSchema`; resolves with the ElicitResult. */
 function askUser(params) {
-  const card = inputOwner.get(params) ?? tasksBox.querySelector(".live-card");
+  const card = inputOwner.get(JSON.stringify(params)) ?? [...tasksBox.querySelectorAll(".live-card")].find((c) => c.dataset.status === "input_required") ?? tasksBox.querySelector(".live-card:not([data-done])");
   const area = card ? card.querySelector(".input-area") : tasksBox;
   const n = ++formNo;
   const props = params.requestedSchema?.properties ?? {};
@@ -249,7 +610,10 @@ function askUser(params) {
   const decline = h("button", { type: "button", class: "decline secondary" }, "Decline");
   form.append(h("div", { class: "card-actions" }, accept, decline));
   area.append(form);
-  if (card) logTo(card, "input", `input requested: ${params.message ?? ""}`);
+  if (card) {
+    logTo(card, "input", `input requested: ${params.message ?? ""}`);
+    if (card.dataset.status !== "input_required") setStatus(card, "input_required", { announce: false });
+  }
   return new Promise((resolve) => {
     const done = (answer, note) => {
       form.replaceWith(h("p", { class: "hint answered" }, note));
@@ -277,13 +641,14 @@ function askUser(params) {
 
 let client = null;
 let endpoint = "";
-/** What the page knows of each pending task (its tool, its arguments), saved with the client. */
-const meta = { tasks: {} };
+/** What the page knows of each pending task (tool, arguments, last status) and the finished cards. */
+const meta = { tasks: {}, finished: [] };
+const HANDLERS = { elicitation: askUser };
 
 function save() {
   if (!client) return;
   try {
-    localStorage.setItem(STORE, JSON.stringify({ endpoint, client: client.serialize(), tasks: meta.tasks }));
+    localStorage.setItem(STORE, JSON.stringify({ endpoint, pin: $("version").value, client: client.serialize(), tasks: meta.tasks, finished: meta.finished }));
   } catch {
     // storage full or blocked: live mode still works, it just won't survive a reload
   }
@@ -291,12 +656,16 @@ function save() {
 
 async function pump(c) {
   for await (const ev of c.events()) {
+    if (c !== client) return;
     const card = cards.get(ev.taskId);
+    if (!card) early.set(ev.taskId, ev);
     switch (ev.type) {
-      case "created":
+      case "created": {
         setStatus(card, ev.status ?? "working");
-        logTo(card, "created", `task created (${ev.status})${typeof ev.task?.pollInterval === "number" ? `, pollInterval ${ev.task.pollInterval} ms` : ""}`);
+        const interval = isObject(ev.task) ? pollIntervalOf(ev.task) : null;
+        logTo(card, "created", `task created (${ev.status})${interval ? `, ${interval.field} ${interval.ms} ms` : ""}`);
         break;
+      }
       case "status":
         setStatus(card, ev.status);
         logTo(card, "status", `status: ${ev.status}${ev.task?.statusMessage ? ` (${ev.task.statusMessage})` : ""}`);
@@ -319,26 +688,99 @@ async function pump(c) {
   }
 }
 
-function newClient(url, state) {
-  client?.close();
+const CAPS = (version) => (version === V26 ? { extensions: { "io.modelcontextprotocol/tasks": {} }, elicitation: {} } : { tasks: {}, elicitation: {} });
+
+/** Connects (negotiating the version, or the one picked) and starts following the client's events. */
+async function connect(url, pin, state) {
+  if (client) {
+    const old = client;
+    client = null;
+    old.close().catch(() => {});
+  }
+  conv?.free();
+  conv = new Conversation({ maxTasks: 100_000 });
+  sent.clear();
   endpoint = url;
-  const options = { request: httpRequest(url), handlers: { elicitation: askUser }, server: new URL(url).host };
-  client = state ? TaskClient.restore(state, options) : new TaskClient(options);
-  pump(client);
-  return client;
+  let c;
+  if (state) {
+    // A restored client speaks the version it had: the connection is pinned to it.
+    const connection = new HttpConnection(url, { protocolVersion: state.protocolVersion, fetch: loggingFetch, capabilities: CAPS });
+    await connection.connect();
+    c = TaskClient.restore(state, { request: connection.request, handlers: HANDLERS, server: new URL(url).host });
+    c.connection = connection;
+  } else {
+    c = await TaskClient.connect(url, { fetch: loggingFetch, handlers: HANDLERS, server: new URL(url).host, ...(pin ? { protocolVersion: pin } : {}) });
+  }
+  client = c;
+  pump(c);
+  const conn = c.connection;
+  $("live-version").textContent = `${conn.protocolVersion}${conn.protocolVersion === V25 ? ` (session ${conn.sessionId ?? "none"})` : ""}${conn.serverInfo?.name ? `, server ${conn.serverInfo.name} ${conn.serverInfo.version ?? ""}` : ""}`;
+  $("live-mode").dataset.version = conn.protocolVersion;
+  showServerTasks();
+  return c;
+}
+
+// ---- connection errors: told apart ----------------------------------------------------------------------
+
+/**
+ * What went wrong reaching `url`, as { kind, title, detail, headers? }: an HTTP status the page
+ * could read; a network failure told apart by a `no-cors` probe (an opaque answer means the
+ * server is there and CORS hid its answer; a failure, that nothing listens); the rest as is.
+ */
+async function explain(e, url) {
+  const origin = location.origin;
+  const server = new URL(url).origin;
+  const status = typeof e?.status === "number" ? e.status : null;
+  if (e?.name === "VersionError") return { kind: "version", title: "No protocol version in common", detail: errorText(e) };
+  if (status === 404) return { kind: "http-404", title: "HTTP 404: no MCP endpoint at this path", detail: `${server} answered 404 Not Found for ${new URL(url).pathname}: check the path (for example /mcp). (${errorText(e)})` };
+  if (status === 403) return { kind: "http-403", title: "HTTP 403: the server refused this page", detail: `${server} answered 403 Forbidden. A server that checks the Origin header must allow ${origin} (the package's McpHttpServer: the allowedOrigins option). (${errorText(e)})` };
+  if (status === 401) return { kind: "http-401", title: "HTTP 401: the server wants credentials", detail: errorText(e) };
+  if (status !== null && status >= 400) return { kind: `http-${status}`, title: `HTTP ${status}`, detail: errorText(e) };
+  if (e?.name === "RpcError") return { kind: "rpc", title: `The server answered a JSON-RPC error (${e.code})`, detail: errorText(e) };
+  if (e?.name === "TransportError" && e.cause instanceof TypeError) {
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(), 5000);
+    let reachable = false;
+    try {
+      await fetch(url, { mode: "no-cors", cache: "no-store", signal: ac.signal });
+      reachable = true;
+    } catch {
+      reachable = false;
+    } finally {
+      clearTimeout(timer);
+      ac.abort();
+    }
+    if (!reachable) {
+      return { kind: "refused", title: `Nothing answers at ${server}`, detail: `The connection failed (refused, or no network): is the server running, on this host and port? (${errorText(e)})` };
+    }
+    return {
+      kind: "cors",
+      title: `${server} answered, but the browser hid the answer (CORS)`,
+      detail: `The server did not allow this page's origin, ${origin}: its answer (and the OPTIONS preflight's) lacks the CORS headers below. A server that refuses the origin (a 403) or a wrong path (a 404) without these headers looks the same from a page. The server must answer with:`,
+      headers: `Access-Control-Allow-Origin: ${origin}\nAccess-Control-Allow-Methods: GET, POST, DELETE, OPTIONS\nAccess-Control-Allow-Headers: ${ALLOW_HEADERS}\nAccess-Control-Expose-Headers: ${EXPOSE_HEADERS}`,
+    };
+  }
+  return { kind: "other", title: "The connection failed", detail: errorText(e) };
+}
+
+async function showError(e, url, what) {
+  const x = await explain(e, url);
+  const box = $("live-error");
+  box.dataset.kind = x.kind;
+  box.replaceChildren(h("h3", {}, x.title), h("p", {}, x.detail), x.headers ? h("pre", { class: "cors-headers" }, x.headers) : null);
+  box.hidden = false;
+  say(`Could not ${what}: ${x.title}.`);
 }
 
 // ---- tools ------------------------------------------------------------------------------------------
 
-async function listTools(url) {
-  say(`Listing the tools of ${url}…`);
+async function listTools() {
   toolsBox.dataset.ready = "false";
-  const request = httpRequest(url);
-  const result = await request("tools/list", { _meta: META });
+  const result = await client.connection.request("tools/list", {});
   const tools = Array.isArray(result.tools) ? result.tools : [];
   toolsBox.replaceChildren(...tools.map(toolForm));
   toolsBox.dataset.ready = "true";
-  say(`${tools.length} tools at ${url}.`);
+  say(`${tools.length} tools at ${endpoint} (${client.connection.protocolVersion}).`);
 }
 
 function toolForm(tool) {
@@ -347,6 +789,8 @@ function toolForm(tool) {
   const form = h("form", { class: "tool panel", "data-tool": name, "aria-labelledby": `tool-${name}-h` });
   form.append(h("h4", { id: `tool-${name}-h` }, h("code", {}, name)));
   if (tool.description) form.append(h("p", { class: "hint" }, tool.description));
+  const support = tool.execution?.taskSupport;
+  if (typeof support === "string") form.append(h("p", { class: "hint" }, `task support: ${support}`));
   const fields = [];
   for (const [prop, schema] of Object.entries(props)) {
     const id = `arg-${name}-${prop}`;
@@ -385,15 +829,65 @@ function toolForm(tool) {
 
 function call(name, args) {
   const card = makeCard(name, args);
-  callOwner.set(args, card);
+  unsent.push({ key: card.dataset.key, card });
   const ac = new AbortController();
   wireCancel(card, ac);
   say(`Calling ${name}…`);
-  settle(card, client.callTool(name, args, { signal: ac.signal })).then(() => {
-    if (!card.dataset.taskId) logTo(card, "result", "answered without a task");
-    say(`${name}: ${card.dataset.status}.`);
-  });
+  settle(card, client.callTool(name, args, { signal: ac.signal }));
 }
+
+// ---- the server's tasks (2025-11-25 tasks/list) ---------------------------------------------------------
+
+function showServerTasks() {
+  const box = $("server-tasks");
+  const v = client?.connection.protocolVersion;
+  const caps = client?.connection.serverCapabilities ?? {};
+  const can = v === V25 && isObject(caps.tasks) && isObject(caps.tasks.list);
+  $("list-tasks").disabled = !can;
+  box.querySelector(".hint").textContent = v === V26
+    ? "2026-07-28 has no tasks/list: only the tasks this page started (or restored) are shown."
+    : can ? "The server lists its tasks (2025-11-25 tasks/list): follow one to watch it here." : "This server does not declare tasks.list.";
+}
+
+async function listServerTasks(cursor) {
+  const result = await client.connection.request("tasks/list", cursor ? { cursor } : {});
+  const tasks = Array.isArray(result.tasks) ? result.tasks : [];
+  const table = $("server-task-list");
+  if (!cursor) table.replaceChildren();
+  for (const t of tasks) {
+    if (!isObject(t) || typeof t.taskId !== "string") continue;
+    const followed = cards.has(t.taskId);
+    table.append(h("li", { class: "server-task", "data-task-id": t.taskId },
+      h("code", {}, t.taskId), " ", h("span", { class: `st-text st-${t.status}` }, String(t.status)), " ",
+      h("span", { class: "hint" }, `created ${t.createdAt ?? "?"}${t.statusMessage ? `, ${t.statusMessage}` : ""}`), " ",
+      h("button", { type: "button", class: "follow secondary", "data-task-id": t.taskId, disabled: followed, "aria-label": `Follow task ${t.taskId}` }, followed ? "Followed" : "Follow")));
+  }
+  const more = $("more-tasks");
+  more.hidden = typeof result.nextCursor !== "string";
+  more.dataset.cursor = result.nextCursor ?? "";
+  say(`The server lists ${tasks.length} task${tasks.length === 1 ? "" : "s"}${typeof result.nextCursor === "string" ? " (more on the next page)" : ""}.`);
+}
+
+function followListed(taskId) {
+  if (cards.has(taskId)) return;
+  const card = makeCard("(listed)", {}, `task ${taskId}`);
+  bindTask(card, taskId);
+  setStatus(card, "following", { announce: false });
+  logTo(card, "follow", `followed from tasks/list at ${clock(Date.now())}`);
+  const ac = new AbortController();
+  wireCancel(card, ac);
+  settle(card, client.follow(taskId, { signal: ac.signal }));
+}
+
+$("list-tasks").addEventListener("click", () => listServerTasks(null).catch((e) => showError(e, endpoint, "list the tasks")));
+$("more-tasks").addEventListener("click", (ev) => listServerTasks(ev.target.dataset.cursor).catch((e) => showError(e, endpoint, "list the tasks")));
+$("server-task-list").addEventListener("click", (ev) => {
+  const b = ev.target.closest("button.follow");
+  if (!b) return;
+  b.disabled = true;
+  b.textContent = "Followed";
+  followListed(b.dataset.taskId);
+});
 
 $("endpoint-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -404,12 +898,15 @@ $("endpoint-form").addEventListener("submit", async (ev) => {
     say("That is not a URL.");
     return;
   }
+  $("live-error").hidden = true;
+  say(`Connecting to ${url}…`);
   try {
-    if (!client || url !== endpoint) newClient(url, null);
-    await listTools(url);
+    const pin = $("version").value;
+    if (!client || url !== endpoint || (pin && pin !== client.connection.protocolVersion)) await connect(url, pin, null);
+    await listTools();
     save();
   } catch (e) {
-    say(`Could not list the tools: ${errorText(e)}`);
+    await showError(e, url, "list the tools");
   }
 });
 
@@ -424,31 +921,35 @@ async function start() {
   }
   const resume = Array.isArray(saved?.client?.tasks) && saved.client.tasks.length > 0;
   if (location.hash === "#live" || resume) setMode("live");
+  else setMode("transcript");
   if (saved && typeof saved.endpoint === "string" && saved.endpoint) $("endpoint").value = saved.endpoint;
+  if (saved && typeof saved.pin === "string") $("version").value = saved.pin;
+  if (Array.isArray(saved?.finished)) meta.finished = saved.finished.filter(isObject).slice(0, FINISHED_KEPT);
+  for (const f of meta.finished) drawFinished(f);
   // Nothing is sent unless live mode is open or a task is pending: transcript mode stays offline.
   if (saved && typeof saved.endpoint === "string" && saved.endpoint && (resume || location.hash === "#live")) {
     try {
-      newClient(saved.endpoint, saved.client);
+      await connect(saved.endpoint, saved.pin ?? "", resume ? saved.client : null);
       Object.assign(meta.tasks, saved.tasks ?? {});
       const pending = client.pending();
       for (const taskId of pending) {
         const info = meta.tasks[taskId] ?? { tool: "?", args: "" };
-        const card = makeCard(info.tool, {}, `task ${taskId}`);
-        card.querySelector(".args").textContent = info.args;
+        const card = makeCard(info.tool ?? "?", {}, `task ${taskId}`);
+        card.querySelector(".args").textContent = info.args ?? "";
         bindTask(card, taskId);
         card.querySelector(".resumed").textContent = " (resumed after a reload)";
         card.dataset.resumed = "true";
-        setStatus(card, "resumed");
+        // Its last known status until the first poll tells the current one.
+        setStatus(card, info.status ?? "working", { announce: false });
         logTo(card, "resumed", `restored from this browser's storage at ${clock(Date.now())}; following again`);
         const ac = new AbortController();
         wireCancel(card, ac);
         settle(card, client.follow(taskId, { signal: ac.signal }));
       }
-      if (pending.length) say(`Resumed ${pending.length} task${pending.length === 1 ? "" : "s"} at ${saved.endpoint}.`);
-      await listTools(saved.endpoint).catch((e) => say(`Could not list the tools: ${errorText(e)}`));
+      await listTools().catch((e) => showError(e, saved.endpoint, "list the tools"));
       if (pending.length) say(`Resumed ${pending.length} task${pending.length === 1 ? "" : "s"} at ${saved.endpoint}.`);
     } catch (e) {
-      say(`Could not restore the saved session: ${errorText(e)}`);
+      await showError(e, saved.endpoint, "restore the saved session");
       localStorage.removeItem(STORE);
     }
   }
