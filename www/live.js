@@ -50,6 +50,9 @@ const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v)
 
 // ---- modes ----------------------------------------------------------------------------------------
 
+/** `#live`, or an anchor inside live mode (the skip link's `#live-results`). */
+const isLiveHash = () => location.hash === "#live" || location.hash.startsWith("#live-");
+
 function setMode(mode) {
   const live = mode === "live";
   $("transcript-mode").hidden = live;
@@ -61,8 +64,8 @@ function setMode(mode) {
   // The skip link leads to what this mode shows.
   const skip = document.querySelector("a.skip");
   if (skip) skip.setAttribute("href", live ? "#live-results" : "#results");
-  if (live && location.hash !== "#live") history.replaceState(null, "", "#live");
-  if (!live && location.hash === "#live") history.replaceState(null, "", location.pathname);
+  if (live && !isLiveHash()) history.replaceState(null, "", "#live");
+  if (!live && isLiveHash()) history.replaceState(null, "", location.pathname);
 }
 $("mode-transcript").addEventListener("click", () => setMode("transcript"));
 $("mode-live").addEventListener("click", () => {
@@ -833,7 +836,8 @@ function call(name, args) {
   const ac = new AbortController();
   wireCancel(card, ac);
   say(`Calling ${name}…`);
-  settle(card, client.callTool(name, args, { signal: ac.signal }));
+  // 2025-11-25: ask for a task (a `required` or `optional` tool gets one, a `forbidden` one not).
+  settle(card, client.callTool(name, args, { signal: ac.signal, task: {} }));
 }
 
 // ---- the server's tasks (2025-11-25 tasks/list) ---------------------------------------------------------
@@ -856,7 +860,7 @@ async function listServerTasks(cursor) {
   if (!cursor) table.replaceChildren();
   for (const t of tasks) {
     if (!isObject(t) || typeof t.taskId !== "string") continue;
-    const followed = cards.has(t.taskId);
+    const followed = cards.has(t.taskId) && !cards.get(t.taskId).dataset.done;
     table.append(h("li", { class: "server-task", "data-task-id": t.taskId },
       h("code", {}, t.taskId), " ", h("span", { class: `st-text st-${t.status}` }, String(t.status)), " ",
       h("span", { class: "hint" }, `created ${t.createdAt ?? "?"}${t.statusMessage ? `, ${t.statusMessage}` : ""}`), " ",
@@ -869,7 +873,7 @@ async function listServerTasks(cursor) {
 }
 
 function followListed(taskId) {
-  if (cards.has(taskId)) return;
+  if (cards.has(taskId) && !cards.get(taskId).dataset.done) return;
   const card = makeCard("(listed)", {}, `task ${taskId}`);
   bindTask(card, taskId);
   setStatus(card, "following", { announce: false });
@@ -920,14 +924,14 @@ async function start() {
     saved = null;
   }
   const resume = Array.isArray(saved?.client?.tasks) && saved.client.tasks.length > 0;
-  if (location.hash === "#live" || resume) setMode("live");
+  if (isLiveHash() || resume) setMode("live");
   else setMode("transcript");
   if (saved && typeof saved.endpoint === "string" && saved.endpoint) $("endpoint").value = saved.endpoint;
   if (saved && typeof saved.pin === "string") $("version").value = saved.pin;
   if (Array.isArray(saved?.finished)) meta.finished = saved.finished.filter(isObject).slice(0, FINISHED_KEPT);
   for (const f of meta.finished) drawFinished(f);
   // Nothing is sent unless live mode is open or a task is pending: transcript mode stays offline.
-  if (saved && typeof saved.endpoint === "string" && saved.endpoint && (resume || location.hash === "#live")) {
+  if (saved && typeof saved.endpoint === "string" && saved.endpoint && (resume || isLiveHash())) {
     try {
       await connect(saved.endpoint, saved.pin ?? "", resume ? saved.client : null);
       Object.assign(meta.tasks, saved.tasks ?? {});
