@@ -29,6 +29,10 @@ function newJob(id, source, total) {
     lines: [],
     texts: [],
     reports: [],
+    /** The message a request or response is paired with (by id and method), or -1. */
+    pairs: [],
+    /** Requests not answered yet: JSON of the id → indexes, newest last. */
+    open: new Map(),
     /** taskId → { errors, warnings, messages: index[] } */
     perTask: new Map(),
     versions: {},
@@ -51,6 +55,7 @@ function observe(j, text) {
   j.lines.push(j.lineNo);
   j.texts.push(text);
   j.reports.push(report);
+  pair(j, text, report);
   const v = (j.versions[report.version ?? "unknown"] ??= { messages: 0, tasks: 0, errors: 0, warnings: 0 });
   v.messages++;
   let e = 0;
@@ -66,6 +71,38 @@ function observe(j, text) {
     t.errors += e;
     t.warnings += w;
     t.messages.push(j.reports.length - 1);
+  }
+}
+
+/**
+ * Pairs a response with the newest open request of the same id whose method Conversation says
+ * it answers (both sides number their own requests, so the method tells them apart).
+ */
+function pair(j, text, report) {
+  const i = j.reports.length - 1;
+  j.pairs.push(-1);
+  if (report.rpc !== "request" && report.rpc !== "result" && report.rpc !== "error") return;
+  let id;
+  try {
+    id = JSON.stringify(JSON.parse(text).id ?? null);
+  } catch {
+    return;
+  }
+  if (report.rpc === "request") {
+    (j.open.get(id) ?? j.open.set(id, []).get(id)).push(i);
+    return;
+  }
+  const waiting = j.open.get(id);
+  if (!waiting) return;
+  for (let k = waiting.length - 1; k >= 0; k--) {
+    if (j.reports[waiting[k]].method === report.method) {
+      const req = waiting[k];
+      waiting.splice(k, 1);
+      if (waiting.length === 0) j.open.delete(id);
+      j.pairs[i] = req;
+      j.pairs[req] = i;
+      return;
+    }
   }
 }
 
@@ -102,7 +139,20 @@ function progress(j, force) {
   postMessage(msg);
 }
 
-const message = (j, i) => ({ line: j.lines[i], text: j.texts[i], report: j.reports[i] });
+/** One message for the page: its line, text, report, and the message it is paired with. */
+const message = (j, i) => {
+  const p = j.pairs[i];
+  return { line: j.lines[i], text: j.texts[i], report: j.reports[i], pair: p >= 0 ? { index: p, line: j.lines[p], rpc: j.reports[p].rpc } : null };
+};
+
+/** The tools/call request that created task `taskId` (paired with the first answer naming it). */
+function creator(j, messages) {
+  for (const i of messages) {
+    const r = j.reports[i];
+    if (r.rpc === "result" && r.method === "tools/call" && j.pairs[i] >= 0) return message(j, j.pairs[i]);
+  }
+  return null;
+}
 
 function finish(j) {
   const all = rows(j);
@@ -189,9 +239,15 @@ onmessage = async ({ data }) => {
       if (performance.now() - j.timelinesAt > 250) rows(j);
       const timeline = j.timelines.find((t) => t.taskId === data.taskId) ?? null;
       const p = j.perTask.get(data.taskId);
-      postMessage({ type: "task", job: j.id, req: data.req, timeline, messages: p ? p.messages.map((i) => message(j, i)) : [] });
+      postMessage({ type: "task", job: j.id, req: data.req, timeline, messages: p ? p.messages.map((i) => message(j, i)) : [], creator: p ? creator(j, p.messages) : null });
     } else if (data.type === "all") {
-      postMessage({ type: "all", job: j.id, req: data.req, tasks: j.timelines, messages: j.reports.map((_, i) => message(j, i)) });
+      const creators = {};
+      for (const t of j.timelines) {
+        const p = j.perTask.get(t.taskId);
+        const c = p ? creator(j, p.messages) : null;
+        if (c) creators[t.taskId] = c;
+      }
+      postMessage({ type: "all", job: j.id, req: data.req, tasks: j.timelines, messages: j.reports.map((_, i) => message(j, i)), creators });
     }
   } catch (e) {
     postMessage({ type: "error", job: data.job, req: data.req, message: e instanceof Error ? e.message : String(e) });

@@ -63,13 +63,18 @@ export function layout(timeline) {
   return { events, times, runs, byTime, t0, pos };
 }
 
-function timelineSvg(timeline, reportsByIndex) {
-  const { runs, times, byTime, t0, pos } = layout(timeline);
+/**
+ * The SVG timeline of a task; `flagged` (messages about it with issues) are marked as red
+ * triangles on the axis, where they fall among the status events (and their dots are red).
+ */
+function timelineSvg(timeline, reportsByIndex, flagged = []) {
+  const { runs, times, byTime, t0, pos, events } = layout(timeline);
   const ROW = 40;
-  const height = Math.max(runs.length, 1) * ROW + 34;
-  const summary = runs.length
+  const height = Math.max(runs.length, 1) * ROW + 34 + (flagged.length ? 16 : 0);
+  const flaggedIdx = new Set(flagged.map((m) => m.report.index));
+  const summary = (runs.length
     ? runs.map((r) => `${r.status} from ${timeLabel(r.events[0].at, times[r.events[0].k], t0)}`).join(", then ")
-    : "no status shown";
+    : "no status shown") + (flagged.length ? `; ${flagged.length} message${flagged.length === 1 ? "" : "s"} with issues marked` : "");
   const titleId = `tl-${Math.random().toString(36).slice(2)}`;
   const svg = s("svg", {
     class: "timeline", width: "100%", height, role: "img", "aria-labelledby": titleId,
@@ -91,16 +96,33 @@ function timelineSvg(timeline, reportsByIndex) {
     for (const e of r.events) {
       const rep = reportsByIndex.get(e.index);
       const what = rep ? `${rep.rpc}${rep.method ? ` ${rep.method}` : ""}` : e.source;
-      g.append(s("circle", { cx: pct(Math.min(pos(e.k), 99.3)), cy: y + 26, r: 4, class: "mark" },
-        s("title", {}, `message #${e.index} (${what}): ${e.status} at ${e.at ?? "no time"}${e.statusMessage ? `: ${e.statusMessage}` : ""}`)));
+      const bad = flaggedIdx.has(e.index);
+      g.append(s("circle", { cx: pct(Math.min(pos(e.k), 99.3)), cy: y + 26, r: bad ? 5 : 4, class: bad ? "mark violation" : "mark" },
+        s("title", {}, `message #${e.index} (${what}): ${e.status} at ${e.at ?? "no time"}${e.statusMessage ? `: ${e.statusMessage}` : ""}${bad ? ` (${rep.issues.map((i) => i.code).join(", ")})` : ""}`)));
     }
     svg.append(g);
   });
   const axisY = runs.length * ROW + 8;
+  // Violations: each message with issues, placed after the last status event before it.
+  if (flagged.length) {
+    const marks = s("g", { class: "violations" });
+    for (const m of flagged) {
+      let k = -1;
+      events.forEach((e, i) => {
+        if (e.index <= m.report.index) k = i;
+      });
+      const x = Math.min(Math.max(k >= 0 ? pos(k) : 0, 0.8), 99.2);
+      // An SVG path cannot be placed in %: a nested svg at x% holds the triangle.
+      marks.append(s("svg", { x: pct(x), y: axisY - 5, overflow: "visible", class: "violation", "data-index": m.report.index },
+        s("path", { d: "M0,0 l-6,11 h12 z", class: "violation-mark" }),
+        s("title", {}, `message #${m.report.index} (line ${m.line}, ${m.report.rpc}${m.report.method ? ` ${m.report.method}` : ""}): ${m.report.issues.map((i) => `${i.severity} ${i.code}`).join(", ")}`)));
+    }
+    svg.append(marks);
+  }
   svg.append(s("g", { class: "axis" },
     s("line", { x1: 0, x2: "100%", y1: axisY, y2: axisY }),
-    s("text", { x: 0, y: axisY + 18 }, byTime ? `${new Date(t0).toISOString().slice(0, 19)}Z` : "in message order"),
-    s("text", { x: "100%", y: axisY + 18, "text-anchor": "end" }, byTime ? `last seen →` : "→")));
+    s("text", { x: 0, y: axisY + 18 + (flagged.length ? 14 : 0) }, byTime ? `${new Date(t0).toISOString().slice(0, 19)}Z` : "in message order"),
+    s("text", { x: "100%", y: axisY + 18 + (flagged.length ? 14 : 0), "text-anchor": "end" }, byTime ? `last seen →` : "→")));
   return { svg, byTime, runs };
 }
 
@@ -115,14 +137,22 @@ function issueList(issues) {
       h("span", { class: "issue-message" }, i.message))));
 }
 
-function messageItem({ line, text, report }) {
+function pairText(report, pair) {
+  if (report.rpc === "request") return pair ? `answered by #${pair.index} (line ${pair.line})` : "no answer in the transcript";
+  if (report.rpc === "result" || report.rpc === "error") return pair ? `answers #${pair.index} (line ${pair.line})` : "answers no request seen";
+  return null;
+}
+
+function messageItem({ line, text, report, pair }) {
   const what = `${report.rpc}${report.method ? ` · ${report.method}` : ""}`;
+  const paired = pairText(report, pair);
   return h("li", { class: `message ${report.issues.length ? "has-issues" : "clean"}`, "data-index": report.index },
     h("div", { class: "message-head" },
       h("span", { class: "msg-no" }, `#${report.index}`), " ",
       h("span", { class: "msg-what" }, what), " ",
       h("span", { class: "msg-kind" }, report.kind), " ",
       h("span", { class: "msg-line" }, `line ${line}`), " ",
+      paired ? h("span", { class: "msg-pair" }, paired) : null, " ",
       report.issues.length ? null : h("span", { class: "ok" }, "✓ no issues")),
     report.issues.length ? issueList(report.issues) : null,
     h("details", {}, h("summary", {}, "Message JSON"), h("pre", {}, text)));
@@ -134,10 +164,25 @@ function counts(reports) {
   return { errors, warnings };
 }
 
-function taskCard(timeline, messages, reportsByIndex) {
+/** "Created by tools/call NAME with arguments …", from the request paired with the task's creation. */
+function creatorLine(creator) {
+  if (!creator) return h("p", { class: "creator hint" }, "The tools/call that created this task is not in the transcript.");
+  let params = {};
+  try {
+    params = JSON.parse(creator.text).params ?? {};
+  } catch {
+    params = {};
+  }
+  return h("p", { class: "creator" }, "Created by ", h("code", {}, "tools/call"), " ",
+    h("code", { class: "creator-tool" }, String(params.name ?? "?")), " with arguments ",
+    h("code", { class: "creator-args" }, JSON.stringify(params.arguments ?? {})),
+    h("span", { class: "hint" }, ` (message #${creator.report.index}, line ${creator.line})`));
+}
+
+function taskCard(timeline, messages, reportsByIndex, creator = null) {
   const mine = messages.filter((m) => m.report.taskIds.includes(timeline.taskId));
   const { errors, warnings } = counts(mine.map((m) => m.report));
-  const { svg, byTime } = timelineSvg(timeline, reportsByIndex);
+  const { svg, byTime } = timelineSvg(timeline, reportsByIndex, mine.filter((m) => m.report.issues.length));
   const final = timeline.finalStatus ?? "none";
   const headingId = `task-${Math.random().toString(36).slice(2)}`;
   return h("article", { class: "card task-card", "data-task-id": timeline.taskId, "aria-labelledby": headingId },
@@ -147,10 +192,13 @@ function taskCard(timeline, messages, reportsByIndex) {
       h("span", { class: `badge final st-${final}` }, "final status: ", h("strong", { class: "final-status" }, final)),
       h("span", { class: `badge ${errors ? "bad" : ""}` }, `${errors} error${errors === 1 ? "" : "s"}`),
       h("span", { class: `badge ${warnings ? "warn" : ""}` }, `${warnings} warning${warnings === 1 ? "" : "s"}`)),
+    creatorLine(creator),
     h("figure", { class: "timeline-figure" }, svg,
-      h("figcaption", {}, byTime
+      h("figcaption", {}, (byTime
         ? "Statuses over time (UTC, seconds since the task was created); dots are the messages that showed them."
-        : "Statuses in message order: the times shown are unreadable or not in order, so they are not drawn to scale.")),
+        : "Statuses in message order: the times shown are unreadable or not in order, so they are not drawn to scale.") +
+        (errors + warnings ? " Red triangles: messages with issues." : ""))),
+    h("p", { class: "hint" }, "Requests and their answers are paired by id; a JSONL transcript records no times, so latencies show only in live mode's message log."),
     h("h4", {}, `Messages about this task (${mine.length})`),
     h("ol", { class: "messages" }, mine.map(messageItem)));
 }
@@ -328,7 +376,7 @@ async function onDone(d) {
     const reportsByIndex = new Map(all.messages.map((m) => [m.report.index, m.report]));
     const byTask = groupByTask(all.messages);
     $("all-cards").replaceChildren(...extra, h("div", { class: "cards" },
-      all.tasks.map((t) => taskCard(t, byTask.get(t.taskId) ?? [], reportsByIndex)),
+      all.tasks.map((t) => taskCard(t, byTask.get(t.taskId) ?? [], reportsByIndex, all.creators[t.taskId] ?? null)),
       d.loose.length ? conversationCard(d.loose, d.looseCount) : null));
   } else {
     $("all-cards").replaceChildren(...extra, d.loose.length ? h("div", { class: "cards" }, conversationCard(d.loose, d.looseCount)) : "");
@@ -427,7 +475,7 @@ async function select(taskId, { focus = true } = {}) {
     if (!view || view.job !== job || view.selected !== taskId) return;
     if (!d.timeline) return;
     const reportsByIndex = new Map(d.messages.map((m) => [m.report.index, m.report]));
-    card = taskCard(d.timeline, d.messages, reportsByIndex);
+    card = taskCard(d.timeline, d.messages, reportsByIndex, d.creator);
     detail.replaceChildren(card);
   } else {
     detail.replaceChildren();

@@ -140,6 +140,57 @@ describe("www/ inspector, transcript mode, in Chromium", () => {
     });
   }
 
+  test("cards show the creating tools/call (tool and arguments), request/response pairs, and each message with issues marked on the timeline", async () => {
+    for (const name of SAMPLES) {
+      const lines = readFileSync(new URL(`samples/${name}`, `file://${ROOT}`), "utf8").split("\n").filter((l) => l.trim() !== "");
+      const conv = new Conversation();
+      const reports = lines.map((l) => conv.observe(l));
+      const tasks = conv.tasks();
+      conv.free();
+      // In Node: each answer paired with the newest earlier request of its id and method.
+      const partner = new Map();
+      const open = [];
+      reports.forEach((r, i) => {
+        let id;
+        try {
+          id = JSON.stringify(JSON.parse(lines[i]).id ?? null);
+        } catch {
+          return;
+        }
+        if (r.rpc === "request") open.push({ i, id, method: r.method });
+        else if (r.rpc === "result" || r.rpc === "error") {
+          const k = open.findLastIndex((o) => o.id === id && o.method === r.method);
+          if (k >= 0) {
+            partner.set(i, open[k].i);
+            partner.set(open[k].i, i);
+            open.splice(k, 1);
+          }
+        }
+      });
+      await loadSample(name);
+      for (const t of tasks) {
+        const c = page.locator(`.task-card[data-task-id="${t.taskId}"]`);
+        const created = reports.findIndex((r, i) => r.rpc === "result" && r.method === "tools/call" && r.taskIds.includes(t.taskId) && partner.has(i));
+        if (created >= 0) {
+          const params = JSON.parse(lines[partner.get(created)]).params;
+          assert.equal(await c.locator(".creator-tool").textContent(), params.name, `${name} ${t.taskId}`);
+          assert.equal(await c.locator(".creator-args").textContent(), JSON.stringify(params.arguments ?? {}));
+        } else {
+          assert.match(await c.locator(".creator").textContent(), /not in the transcript/);
+        }
+        const mine = reports.map((r, i) => [r, i]).filter(([r]) => r.taskIds.includes(t.taskId));
+        const pairs = await c.locator(".message").evaluateAll((ms) => ms.map((m) => m.querySelector(".msg-pair")?.textContent ?? null));
+        assert.deepEqual(pairs, mine.map(([r, i]) => r.rpc === "request"
+          ? (partner.has(i) ? `answered by #${partner.get(i)} (line ${partner.get(i) + 1})` : "no answer in the transcript")
+          : r.rpc === "result" || r.rpc === "error"
+            ? (partner.has(i) ? `answers #${partner.get(i)} (line ${partner.get(i) + 1})` : "answers no request seen")
+            : null), `pairs of ${name} ${t.taskId}`);
+        const flagged = mine.filter(([r]) => r.issues.length).map(([r]) => String(r.index));
+        assert.deepEqual(await c.locator("svg.timeline svg.violation").evaluateAll((vs) => vs.map((v) => v.dataset.index)), flagged, `violations marked for ${t.taskId}`);
+      }
+    }
+  });
+
   test("a pasted transcript is checked, a line that is not JSON included", async () => {
     const lines = readFileSync(new URL("samples/v2026-violations.jsonl", `file://${ROOT}`), "utf8").split("\n").slice(0, 12);
     const text = [...lines, "{oops"].join("\n");
