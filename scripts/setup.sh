@@ -88,6 +88,9 @@ npm_tool tools/sdk-tests vitest/vitest.mjs supertest/index.js
 # package.json and lock, so the root install is untouched.
 npm_tool tools/pkg-lint @arethetypeswrong/cli/package.json publint/package.json
 
+# axe-core, injected into the inspector page by tests/browser/inspector-a11y.test.mjs.
+npm_tool tools/axe axe-core/axe.min.js
+
 # ---- real peers for tests/peers ----------------------------------------------------------------
 # npm: server-everything and the Inspector, own package.json and lock (the Inspector runs on the
 # Node 22 of tools/conformance; nothing here shadows the machine's node).

@@ -1,0 +1,117 @@
+// www/index.html, accessibility (issue 14, point 4), in headless Chromium: axe-core (pinned in
+// tools/axe, installed by scripts/setup.sh) finds no WCAG 2.1 A/AA violation in transcript mode
+// (a sample with violations: every card; a generated transcript of 150 tasks: the task table
+// and one card) nor in live mode against examples/conformance-server.mjs (tools, a finished
+// task, an input form, the message log, an error box); status changes go to a live region, poll
+// lines and the message log do not; the skip link leads to a visible, focusable target in both
+// modes.
+import { describe, test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { launchChromium } from "./chromium.mjs";
+import { startExample } from "../js/example-server.mjs";
+import { transcript } from "../../bench/inspector-transcript.mjs";
+import { startServer, ROOT } from "../../scripts/serve.mjs";
+
+const AXE = new URL("tools/axe/node_modules/axe-core/axe.min.js", `file://${ROOT}`);
+if (!existsSync(AXE)) throw new Error("axe-core is not installed: run `bash scripts/setup.sh` (tools/axe)");
+if (!existsSync(new URL("pkg/browser.js", `file://${ROOT}`))) throw new Error("pkg/ is not built: run `bash scripts/build.sh`");
+
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+describe("www/ inspector, accessibility, in Chromium", () => {
+  let web;
+  let mcp;
+  let endpoint = "";
+  let browser;
+  let page;
+
+  /** The axe violations of the page as it is (rule id: the elements). */
+  async function axe() {
+    if (!(await page.evaluate(() => typeof window.axe === "object"))) await page.addScriptTag({ path: AXE.pathname });
+    const violations = await page.evaluate((tags) => window.axe.run(document, { runOnly: { type: "tag", values: tags } }).then((r) => r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")}`)), TAGS);
+    return violations;
+  }
+
+  before(async () => {
+    ({ url: endpoint, process: mcp } = await startExample());
+    web = await startServer({ port: 0 });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${web.url}www/`);
+    await page.waitForSelector("#app[data-ready=true]", { timeout: 30_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await web?.close();
+    mcp?.kill();
+  });
+
+  test("axe runs: a planted unlabelled input is found", async () => {
+    await page.evaluate(() => document.getElementById("results").append(Object.assign(document.createElement("input"), { id: "planted" })));
+    const found = await axe();
+    await page.evaluate(() => document.getElementById("planted").remove());
+    assert.ok(found.some((v) => v.startsWith("label ") && v.includes("#planted")), found.join("; "));
+  });
+
+  test("transcript mode, a sample with violations (every card): axe finds nothing", async () => {
+    await page.selectOption("#sample", "v2025-violations.jsonl");
+    await page.click("#load-sample");
+    await page.waitForSelector('#results[data-done=true][data-source="v2025-violations.jsonl"]');
+    assert.ok(await page.locator(".task-card").count() > 1);
+    assert.deepEqual(await axe(), []);
+  });
+
+  test("transcript mode, 150 tasks (the task table, one card): axe finds nothing", async () => {
+    const text = transcript({ bytes: 300_000, seed: 3, version: "2026-07-28" });
+    await page.setInputFiles("#file", { name: "t.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(text) });
+    await page.waitForSelector('#results[data-done=true][data-source="t.jsonl"]', { timeout: 60_000 });
+    assert.ok(Number(await page.getAttribute("#task-grid", "data-rows")) > 60);
+    await page.click("#next-error");
+    await page.waitForSelector("#task-detail .task-card");
+    assert.deepEqual(await axe(), []);
+  });
+
+  test("the skip link leads to a visible, focusable target in both modes", async () => {
+    for (const [mode, target] of [["transcript", "results"], ["live", "live-results"]]) {
+      await page.click(`#mode-${mode}`);
+      assert.equal(await page.getAttribute("a.skip", "href"), `#${target}`);
+      assert.ok(await page.isVisible(`#${target}`), `#${target} visible in ${mode} mode`);
+      await page.focus("a.skip");
+      assert.ok(await page.isVisible("a.skip"), "the skip link shows when focused");
+      await page.keyboard.press("Enter");
+      assert.equal(await page.evaluate(() => document.activeElement?.id), target);
+    }
+  });
+
+  test("live mode: tools, a finished task, an input form, the message log: axe finds nothing; statuses announced, polls and the log not", async () => {
+    await page.fill("#endpoint", endpoint);
+    await page.click("#list-tools");
+    await page.waitForSelector("#tools[data-ready=true]", { timeout: 15_000 });
+    await page.locator("#arg-slow_compute-seconds").fill("1");
+    await page.locator('form.tool[data-tool="slow_compute"] button.call').click();
+    await page.waitForSelector('.live-card[data-tool="slow_compute"][data-done=true]', { timeout: 20_000 });
+    assert.ok(await page.locator('.live-card[data-tool="slow_compute"] .events li.ev-poll').count() >= 1);
+    await page.locator("#arg-confirm_delete-filename").fill("a.txt");
+    await page.locator('form.tool[data-tool="confirm_delete"] button.call').click();
+    await page.waitForSelector('.live-card[data-tool="confirm_delete"] form.input-form', { timeout: 20_000 });
+    assert.deepEqual(await axe(), []);
+    // What a screen reader hears: the status line is a live region; the cards (poll lines) and the log are not in one.
+    assert.equal(await page.getAttribute("#live-status", "role"), "status");
+    for (const sel of ["#live-tasks", ".events", "#raw-log"]) {
+      assert.equal(await page.locator(sel).first().evaluate((e) => e.closest("[aria-live], [role=status], [role=log], [role=alert]")?.id ?? null), null, `${sel} is in no live region`);
+    }
+    assert.match(await page.textContent("#live-status"), /confirm_delete asks: Delete a\.txt\?|confirm_delete .*: input_required/);
+    await page.locator('.live-card[data-tool="confirm_delete"] button.decline').click();
+    await page.waitForSelector('.live-card[data-tool="confirm_delete"][data-done=true]', { timeout: 20_000 });
+    assert.match(await page.textContent("#live-status"), /confirm_delete \(task [0-9a-f-]{8}\): completed\./);
+  });
+
+  test("live mode, an error box: axe finds nothing", async () => {
+    await page.fill("#endpoint", `${new URL(endpoint).origin}/wrong`);
+    await page.click("#list-tools");
+    await page.waitForSelector("#live-error:not([hidden])", { timeout: 20_000 });
+    assert.deepEqual(await axe(), []);
+  });
+});
