@@ -239,6 +239,54 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
     seen.console.push(...logged.filter((m) => !/ERR_CONNECTION_REFUSED|CORS policy|Failed to load resource|status of 40[34]/.test(m)));
   });
 
+  test("a message with issues: shown in the log and on its task's card (a tasks/get answer altered on the way)", async () => {
+    await connect(endpoint);
+    await page.waitForSelector("#tools[data-ready=true]", { timeout: 15_000 });
+    let altered = 0;
+    const alter = async (route) => {
+      if (route.request().headers()["mcp-method"] !== "tasks/get" || altered > 0) return route.continue();
+      const res = await route.fetch();
+      const body = await res.json();
+      if (body?.result && typeof body.result.ttlMs === "number") {
+        body.result.ttlMs = String(body.result.ttlMs);
+        altered++;
+      }
+      return route.fulfill({ response: res, json: body });
+    };
+    await page.route((u) => u.href === endpoint, alter);
+    try {
+      const c = await callTool("slow_compute", { seconds: 2, label: "altered" });
+      await page.waitForFunction(() => Number(document.querySelector('.live-card[data-tool="slow_compute"]')?.dataset.issues ?? 0) > 0, null, { timeout: 20_000 });
+      assert.equal(altered, 1);
+      assert.match(await c.locator(".card-issues").textContent(), /task-ttl-type/);
+      assert.match(await c.locator(".card-issues").textContent(), /message \d+ \(response tasks\/get\)/);
+      await waitDone("slow_compute");
+    } finally {
+      await page.unroute((u) => u.href === endpoint, alter);
+    }
+    const log = await logShown();
+    assert.ok(log.some((l) => l.method === "tasks/get" && l.codes.includes("task-ttl-type")), "the log entry shows the issue");
+  });
+
+  test("a task waiting for input, restored after a reload: its status is input_required and its form is back", async () => {
+    const c = await callTool("confirm_delete", { filename: "restored.txt" });
+    await c.locator("form.input-form").waitFor({ timeout: 15_000 });
+    const taskId = await c.getAttribute("data-task-id");
+    await page.waitForFunction((id) => JSON.parse(localStorage.getItem("mcp-tasks-inspector/live/1") ?? "{}")?.tasks?.[id]?.status === "input_required", taskId);
+    await page.reload();
+    await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
+    const r = page.locator(`.live-card[data-task-id="${taskId}"]:not([data-restored-finished])`);
+    await r.waitFor();
+    assert.equal(await r.getAttribute("data-resumed"), "true");
+    assert.equal(await r.getAttribute("data-status"), "input_required", "the last status known, not 'resumed'");
+    await r.locator("form.input-form").waitFor({ timeout: 15_000 });
+    assert.equal(await r.getAttribute("data-status"), "input_required");
+    await r.locator("form.input-form input[type=checkbox]").check();
+    await r.locator("form.input-form button.accept").click();
+    await page.waitForSelector(`.live-card[data-task-id="${taskId}"][data-done=true]:not([data-restored-finished])`, { timeout: 15_000 });
+    assert.match(await r.locator(".result").textContent(), /Deleted restored\.txt/);
+  });
+
   test("finished cards survive a reload", async () => {
     await connect(endpoint);
     await page.waitForSelector("#tools[data-ready=true]", { timeout: 15_000 });
