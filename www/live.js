@@ -700,6 +700,9 @@ async function connect(url, pin, state) {
     client = null;
     old.close().catch(() => {});
   }
+  $("live-version").textContent = "not connected";
+  delete $("live-mode").dataset.version;
+  showServerTasks();
   conv?.free();
   conv = new Conversation({ maxTasks: 100_000 });
   sent.clear();
@@ -848,7 +851,7 @@ function showServerTasks() {
   const caps = client?.connection.serverCapabilities ?? {};
   const can = v === V25 && isObject(caps.tasks) && isObject(caps.tasks.list);
   $("list-tasks").disabled = !can;
-  box.querySelector(".hint").textContent = v === V26
+  box.querySelector(".hint").textContent = !client ? "Connect first." : v === V26
     ? "2026-07-28 has no tasks/list: only the tasks this page started (or restored) are shown."
     : can ? "The server lists its tasks (2025-11-25 tasks/list): follow one to watch it here." : "This server does not declare tasks.list.";
 }

@@ -345,7 +345,8 @@ function onProgress(d) {
   const bar = $("read-progress");
   if (bar) bar.value = pctRead;
   const count = $("read-count");
-  if (count) count.textContent = `${pctRead}% of ${(d.total / 1e6).toFixed(1)} MB: ${plural(d.messages, "message")}, ${plural(d.errors, "error")}, ${plural(d.warnings, "warning")}`;
+  const size = d.total >= 1e6 ? `${(d.total / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(d.total / 1e3))} KB`;
+  if (count) count.textContent = `${pctRead}% of ${size}: ${plural(d.messages, "message")}, ${plural(d.errors, "error")}, ${plural(d.warnings, "warning")}`;
   if (d.rows) {
     view.rows = d.rows;
     view.versions = d.versions;

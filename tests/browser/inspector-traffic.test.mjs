@@ -20,6 +20,9 @@ import { startExample } from "../js/example-server.mjs";
 import { startServer, ROOT } from "../../scripts/serve.mjs";
 
 const INSTALLED = new URL("../js/.tmp/install/esm.mjs", import.meta.url);
+const SHOT_LOG = new URL("docs/inspector-live-log.png", `file://${ROOT}`);
+const SHOT_ERROR = new URL("docs/inspector-live-error.png", `file://${ROOT}`);
+const WRITE = process.env.WRITE_SCREENSHOTS === "1";
 if (!existsSync(new URL("pkg/browser.js", `file://${ROOT}`))) throw new Error("pkg/ is not built: run `bash scripts/build.sh`");
 if (!existsSync(INSTALLED)) throw new Error("the package is not installed: run `bash scripts/pack.sh`");
 const { Conversation } = await import(INSTALLED.href);
@@ -224,6 +227,7 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
       await connect(url);
       await page.waitForSelector(`#live-error:not([hidden])[data-kind="${kind}"]`, { timeout: 20_000 });
       assert.match(await page.textContent("#live-error h3"), title);
+      assert.equal(await page.textContent("#live-version"), "not connected");
       assert.equal(await page.getAttribute("#live-error", "role"), "alert");
       if (kind === "cors") {
         const headers = await page.textContent("#live-error pre");
@@ -232,8 +236,17 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
         assert.match(headers, /Access-Control-Expose-Headers: Mcp-Session-Id/);
       }
       if (kind === "http-403") assert.match(await page.textContent("#live-error"), new RegExp(`allow ${origin}`));
+      if (kind === "cors" && WRITE) {
+        const clip = await page.evaluate(() => {
+          const a = document.getElementById("endpoint-form").getBoundingClientRect();
+          const b = document.getElementById("live-status").getBoundingClientRect();
+          return { x: a.left - 10, y: a.top + window.scrollY - 10, width: a.width + 20, height: b.bottom - a.top + 20 };
+        });
+        await page.screenshot({ path: SHOT_ERROR.pathname, fullPage: true, clip });
+      }
       await page.evaluate(() => (document.getElementById("live-error").hidden = true));
     }
+    assert.ok(existsSync(SHOT_ERROR), "docs/inspector-live-error.png exists (WRITE_SCREENSHOTS=1 writes it)");
     // The browser logs the failed fetches (refused, CORS, 404, 403): those, and only those, are expected.
     const logged = seen.console.splice(before);
     seen.console.push(...logged.filter((m) => !/ERR_CONNECTION_REFUSED|CORS policy|Failed to load resource|status of 40[34]/.test(m)));
@@ -266,6 +279,13 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
     }
     const log = await logShown();
     assert.ok(log.some((l) => l.method === "tasks/get" && l.codes.includes("task-ttl-type")), "the log entry shows the issue");
+    if (WRITE) {
+      await page.fill("#log-search", "tasks/get");
+      await page.locator("#raw-log li.has-issues").first().scrollIntoViewIfNeeded();
+      await page.locator("#raw").screenshot({ path: SHOT_LOG.pathname });
+      await page.fill("#log-search", "");
+    }
+    assert.ok(existsSync(SHOT_LOG), "docs/inspector-live-log.png exists (WRITE_SCREENSHOTS=1 writes it)");
   });
 
   test("a task waiting for input, restored after a reload: its status is input_required and its form is back", async () => {
