@@ -75,6 +75,23 @@ function observe(j, text) {
 }
 
 /**
+ * The usual head of a message: `{"jsonrpc":"2.0","id":…` or `{"id":…` (then no parse is needed;
+ * a duplicate "id" later in the line, which JSON.parse would take, is not seen: pairing is a
+ * reading aid, Conversation judges the message).
+ */
+const HEAD = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*"|null)\s*[,}]/;
+
+/** The message's id as JSON (`undefined` when the line is not JSON). */
+function idOf(text) {
+  const m = HEAD.exec(text);
+  try {
+    return JSON.stringify((m ? JSON.parse(m[1]) : JSON.parse(text).id) ?? null);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Pairs a response with the newest open request of the same id whose method Conversation says
  * it answers (both sides number their own requests, so the method tells them apart).
  */
@@ -82,12 +99,8 @@ function pair(j, text, report) {
   const i = j.reports.length - 1;
   j.pairs.push(-1);
   if (report.rpc !== "request" && report.rpc !== "result" && report.rpc !== "error") return;
-  let id;
-  try {
-    id = JSON.stringify(JSON.parse(text).id ?? null);
-  } catch {
-    return;
-  }
+  const id = idOf(text);
+  if (id === undefined) return;
   if (report.rpc === "request") {
     (j.open.get(id) ?? j.open.set(id, []).get(id)).push(i);
     return;
