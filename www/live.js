@@ -271,8 +271,10 @@ function updateLogCount() {
   const shown = q ? entries.filter((e) => matches(e, q)).length : entries.length;
   const c = $("log-count");
   if (c) c.textContent = `${shown} of ${entries.length} entries${shown > LOG_DRAWN ? ` (the last ${LOG_DRAWN} drawn)` : ""}`;
-  const ex = $("log-export");
-  if (ex) ex.disabled = !entries.some((e) => e.message !== null);
+  for (const id of ["log-export", "log-export-timed"]) {
+    const ex = $(id);
+    if (ex) ex.disabled = !entries.some((e) => e.message !== null);
+  }
 }
 
 function redrawLog() {
@@ -287,16 +289,28 @@ export function exportJsonl() {
   return entries.filter((e) => e.message !== null && e.text !== null).map((e) => JSON.stringify(e.message)).join("\n") + "\n";
 }
 
-$("log-search").addEventListener("input", redrawLog);
-$("log-export").addEventListener("click", () => {
-  const blob = new Blob([exportJsonl()], { type: "application/jsonl" });
-  const a = h("a", { href: URL.createObjectURL(blob), download: `mcp-live-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl` });
+/**
+ * The same messages, each with when it was recorded and who sent it: `{"at", "from", "message"}`
+ * per line. Transcript mode reads it (and shows the time each answer took); `mcp-tasks check`
+ * wants the plain form.
+ */
+export function exportTimedJsonl() {
+  return entries.filter((e) => e.message !== null && e.text !== null).map((e) => JSON.stringify({ at: new Date(e.at).toISOString(), from: e.from, message: e.message })).join("\n") + "\n";
+}
+
+function download(text, name, what) {
+  const blob = new Blob([text], { type: "application/jsonl" });
+  const a = h("a", { href: URL.createObjectURL(blob), download: `${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl` });
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-  say(`Exported ${entries.filter((e) => e.message !== null).length} messages as JSONL (open the file in transcript mode).`);
-});
+  say(`Exported ${entries.filter((e) => e.message !== null).length} messages as ${what} (open the file in transcript mode).`);
+}
+
+$("log-search").addEventListener("input", redrawLog);
+$("log-export").addEventListener("click", () => download(exportJsonl(), "mcp-live", "JSONL"));
+$("log-export-timed").addEventListener("click", () => download(exportTimedJsonl(), "mcp-live-timed", "JSONL with times"));
 $("log-clear").addEventListener("click", () => {
   entries = [];
   redrawLog();

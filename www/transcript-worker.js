@@ -29,6 +29,8 @@ function newJob(id, source, total) {
     lines: [],
     texts: [],
     reports: [],
+    /** When each message was recorded (ms), from a timed line; NaN when the line has no time. */
+    times: [],
     /** The message a request or response is paired with (by id and method), or -1. */
     pairs: [],
     /** Requests not answered yet: JSON of the id → indexes, newest last. */
@@ -48,12 +50,30 @@ function newJob(id, source, total) {
   };
 }
 
-function observe(j, text) {
+/**
+ * A timed line, as live mode's "Export with times" writes it: `{"at": ISO time, "from": "client"
+ * | "server", "message": the JSON-RPC message}`; null for any other line (a plain message).
+ */
+function timed(text) {
+  if (!text.startsWith('{"at":')) return null;
+  try {
+    const w = JSON.parse(text);
+    if (typeof w !== "object" || w === null || "jsonrpc" in w || !("message" in w) || typeof w.at !== "string") return null;
+    return { at: Date.parse(w.at), from: w.from === "client" || w.from === "server" ? w.from : null, text: JSON.stringify(w.message) };
+  } catch {
+    return null;
+  }
+}
+
+function observe(j, line) {
   j.lineNo++;
-  if (text.trim() === "") return;
-  const report = j.conv.observe(text);
+  if (line.trim() === "") return;
+  const t = timed(line);
+  const text = t ? t.text : line;
+  const report = j.conv.observe(text, t?.from ? { from: t.from } : null);
   j.lines.push(j.lineNo);
   j.texts.push(text);
+  j.times.push(t ? t.at : NaN);
   j.reports.push(report);
   pair(j, text, report);
   const v = (j.versions[report.version ?? "unknown"] ??= { messages: 0, tasks: 0, errors: 0, warnings: 0 });
@@ -155,7 +175,8 @@ function progress(j, force) {
 /** One message for the page: its line, text, report, and the message it is paired with. */
 const message = (j, i) => {
   const p = j.pairs[i];
-  return { line: j.lines[i], text: j.texts[i], report: j.reports[i], pair: p >= 0 ? { index: p, line: j.lines[p], rpc: j.reports[p].rpc } : null };
+  const ms = p >= 0 ? Math.abs(j.times[i] - j.times[p]) : NaN;
+  return { line: j.lines[i], text: j.texts[i], report: j.reports[i], pair: p >= 0 ? { index: p, line: j.lines[p], rpc: j.reports[p].rpc, ms: Number.isFinite(ms) ? ms : null } : null };
 };
 
 /** The tools/call request that created task `taskId` (paired with the first answer naming it). */

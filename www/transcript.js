@@ -4,7 +4,8 @@
 // summary per version, a task table that renders only the rows in view (filters by version,
 // status, "has issues", a search by task id, "next error"), and cards: one per task, with an SVG
 // timeline of its statuses and the messages about it with their issues (every card for up to
-// CARDS_ALL tasks, else the selected task's). Plain DOM and inline SVG; everything happens in the
+// CARDS_ALL tasks, else the selected task's). A line may also be a timed message as live mode's
+// "Export with times" writes it ({"at", "from", "message"}): then answers show their latency. Plain DOM and inline SVG; everything happens in the
 // page: nothing is sent anywhere.
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -138,8 +139,9 @@ function issueList(issues) {
 }
 
 function pairText(report, pair) {
-  if (report.rpc === "request") return pair ? `answered by #${pair.index} (line ${pair.line})` : "no answer in the transcript";
-  if (report.rpc === "result" || report.rpc === "error") return pair ? `answers #${pair.index} (line ${pair.line})` : "answers no request seen";
+  const after = pair && pair.ms !== null && pair.ms !== undefined ? ` after ${pair.ms} ms` : "";
+  if (report.rpc === "request") return pair ? `answered by #${pair.index} (line ${pair.line})${after}` : "no answer in the transcript";
+  if (report.rpc === "result" || report.rpc === "error") return pair ? `answers #${pair.index} (line ${pair.line})${after}` : "answers no request seen";
   return null;
 }
 
@@ -198,7 +200,7 @@ function taskCard(timeline, messages, reportsByIndex, creator = null) {
         ? "Statuses over time (UTC, seconds since the task was created); dots are the messages that showed them."
         : "Statuses in message order: the times shown are unreadable or not in order, so they are not drawn to scale.") +
         (errors + warnings ? " Red triangles: messages with issues." : ""))),
-    h("p", { class: "hint" }, "Requests and their answers are paired by id; a JSONL transcript records no times, so latencies show only in live mode's message log."),
+    h("p", { class: "hint" }, "Requests and their answers are paired by id and method; the time between them shows when the transcript has times (live mode's \"Export with times\"): plain JSON-RPC lines have none."),
     h("h4", {}, `Messages about this task (${mine.length})`),
     h("ol", { class: "messages" }, mine.map(messageItem)));
 }

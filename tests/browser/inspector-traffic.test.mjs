@@ -180,6 +180,25 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
     await page.waitForSelector('#results[data-done=true][data-source="live.jsonl"]', { timeout: 20_000 });
     const shown = await page.$$eval("#all-cards .task-card", (cs) => cs.map((c) => c.dataset.taskId));
     assert.deepEqual(shown.sort(), [...tasks].sort());
+    // The timed export: the same tasks, and every answer paired with its request shows how long it took.
+    await page.click("#mode-live");
+    const [timedDownload] = await Promise.all([page.waitForEvent("download"), page.click("#log-export-timed")]);
+    const timed = readFileSync(await timedDownload.path(), "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+    assert.ok(timed.length >= lines.length);
+    assert.deepEqual(timed.slice(0, lines.length).map((t) => JSON.stringify(t.message)), lines, "the same messages as the plain export, in order");
+    for (const t of timed) {
+      assert.ok(["client", "server"].includes(t.from), JSON.stringify(t));
+      assert.ok(Number.isFinite(Date.parse(t.at)));
+    }
+    await page.click("#mode-transcript");
+    await page.setInputFiles("#file", { name: "live-timed.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(`${timed.map((t) => JSON.stringify(t)).join("\n")}\n`) });
+    await page.waitForSelector('#results[data-done=true][data-source="live-timed.jsonl"]', { timeout: 20_000 });
+    assert.deepEqual((await page.$$eval("#all-cards .task-card", (cs) => cs.map((c) => c.dataset.taskId))).sort(), [...tasks].sort());
+    const pairs = await page.$$eval("#all-cards .task-card .msg-pair", (ps) => ps.map((p) => p.textContent));
+    assert.ok(pairs.length > 0);
+    const answered = pairs.filter((p) => p.startsWith("answers #"));
+    assert.ok(answered.length > 0);
+    for (const p of answered) assert.match(p, /^answers #\d+ \(line \d+\) after \d+ ms$/);
     // The skip link leads to a visible target in both modes.
     assert.equal(await page.getAttribute("a.skip", "href"), "#results");
     assert.ok(await page.isVisible("#results"));
