@@ -429,19 +429,27 @@ function applyFilters() {
   drawRows();
 }
 
+/**
+ * Draws the rows in view (and 5 either side). A row still in view and unchanged stays the same
+ * element, never moved: a keyboard user tabbing down the task ids keeps focus while the table
+ * scrolls under it.
+ */
 function drawRows() {
   const grid = $("task-grid");
   if (!grid || !view) return;
   const body = grid.querySelector(".vt-body");
+  const space = grid.querySelector(".vt-space");
   const first = Math.max(0, Math.floor(body.scrollTop / ROW_PX) - 5);
   const last = Math.min(view.filtered.length, Math.ceil((body.scrollTop + body.clientHeight) / ROW_PX) + 5);
+  const old = new Map([...space.children].map((el) => [el.dataset.sig, el]));
   const rows = [];
   for (let k = first; k < last; k++) {
     const r = view.rows[view.filtered[k]];
     const sel = view.selected === r.taskId;
-    rows.push(h("div", {
+    const sig = `${k}|${r.taskId}|${r.version}|${r.final}|${r.errors}|${r.warnings}|${r.messages}|${sel}`;
+    rows.push(old.get(sig) ?? h("div", {
       class: `vt-row${sel ? " selected" : ""}${r.errors ? " has-errors" : r.warnings ? " has-warnings" : ""}`,
-      role: "row", "aria-rowindex": String(k + 2), "aria-selected": String(sel), "data-task-id": r.taskId,
+      role: "row", "aria-rowindex": String(k + 2), "aria-selected": String(sel), "data-task-id": r.taskId, "data-sig": sig,
       style: `top:${k * ROW_PX}px`,
     },
     h("span", { role: "gridcell", class: "c0" }, h("button", { type: "button", class: "open-task link", "data-task-id": r.taskId, title: r.taskId }, r.taskId)),
@@ -451,8 +459,14 @@ function drawRows() {
     h("span", { role: "gridcell", class: `c4${r.warnings ? " warn" : ""}` }, String(r.warnings)),
     h("span", { role: "gridcell", class: "c5" }, String(r.messages))));
   }
-  const space = grid.querySelector(".vt-space");
-  space.replaceChildren(...rows);
+  const keep = new Set(rows);
+  for (const el of [...space.children]) if (!keep.has(el)) el.remove();
+  // The kept rows are in order already: insert the new ones around them, moving none.
+  let cursor = space.firstElementChild;
+  for (const el of rows) {
+    if (el === cursor) cursor = cursor.nextElementSibling;
+    else space.insertBefore(el, cursor);
+  }
 }
 
 /** Scrolls the table so that filtered row `k` is visible. */

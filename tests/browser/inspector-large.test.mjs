@@ -164,6 +164,16 @@ describe("www/ inspector, a large transcript, in Chromium", () => {
     });
     await page.keyboard.press("Enter");
     await page.waitForSelector(`#task-detail .task-card[data-task-id="${id}"]`);
+    // Tabbing down the task ids scrolls the table under the focus, which stays on a task id.
+    await page.$eval("#task-grid .vt-body", (b) => (b.scrollTop = 0));
+    await page.waitForFunction((first) => !!document.querySelector(`#task-grid button.open-task[data-task-id="${first}"]`), want[0].taskId);
+    await page.focus(`#task-grid button.open-task[data-task-id="${want[0].taskId}"]`);
+    for (let i = 1; i <= 30; i++) {
+      await page.keyboard.press("Tab");
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.taskId), want[i].taskId, `Tab ${i}: focus on the next task id`);
+    }
+    assert.ok(await page.$eval("#task-grid .vt-body", (b) => b.scrollTop) > 0, "the table scrolled");
     const unlabelled = await page.evaluate(() => [...document.querySelectorAll("input, select, textarea")].filter((e) => !e.labels?.length).map((e) => e.id));
     assert.deepEqual(unlabelled, []);
     if (WRITE) {
