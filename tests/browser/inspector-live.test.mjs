@@ -1,10 +1,13 @@
 // www/index.html, the inspector's live mode, in headless Chromium (Debian's /usr/bin/chromium,
 // driven by playwright-core) against examples/conformance-server.mjs started here on its own port
-// (cross-origin: the page is served by scripts/serve.mjs on another one). Lists the tools, calls
-// slow_compute (working, then completed with its result), answers confirm_delete's input request
-// with the form, cancels a long call (and one whose cancel cannot reach the server), reloads the page in the middle of a task and sees it resumed
-// and completed. Also: labels, keyboard, 390 px without overflow, no page errors, no node:
-// imports. WRITE_SCREENSHOTS=1 rewrites docs/inspector-live.png. Needs pkg/ built.
+// (cross-origin: the page is served by scripts/serve.mjs on another one; TaskClient.connect
+// negotiates 2026-07-28 with it). Lists the tools, calls slow_compute (working, then completed
+// with its result), answers confirm_delete's input request with the form, cancels a long call
+// (and one whose cancel cannot reach the server: shown as not delivered), reloads the page in the
+// middle of a task and sees it resumed and completed. Also: labels, keyboard, 390 px without
+// overflow, no page errors, no node: imports. WRITE_SCREENSHOTS=1 rewrites docs/inspector-live.png.
+// The traffic views (message log, export, both eras, tasks/list, connection errors) are in
+// inspector-traffic.test.mjs. Needs pkg/ built.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
