@@ -41,6 +41,9 @@ function newJob(id, source, total) {
     errors: 0,
     warnings: 0,
     timelines: [],
+    /** What the page has of each row (rowsDiff). */
+    sent: [],
+    sentIds: [],
     timelinesAt: 0,
     timelinesCost: 0,
     lastProgress: 0,
@@ -151,6 +154,30 @@ function rows(j) {
   });
 }
 
+/**
+ * The rows that changed since the last call (each with its index), and how many there are: the
+ * page keeps the others, so a 50 MB file does not send 25,000 rows every second. `reset` when
+ * the order itself changed (a task forgotten): then every row is sent.
+ */
+function rowsDiff(j) {
+  const all = rows(j);
+  const reset = all.length < j.sent.length || all.some((r, i) => i < j.sent.length && j.sentIds[i] !== r.taskId);
+  if (reset) {
+    j.sent = [];
+    j.sentIds = [];
+  }
+  const changed = [];
+  all.forEach((r, i) => {
+    const sig = `${r.version}|${r.final}|${r.errors}|${r.warnings}|${r.messages}`;
+    if (j.sent[i] !== sig) {
+      j.sent[i] = sig;
+      j.sentIds[i] = r.taskId;
+      changed.push([i, r]);
+    }
+  });
+  return { rowsChanged: changed, rowsTotal: all.length, rowsReset: reset };
+}
+
 function versionsWithTasks(j) {
   const out = structuredClone(j.versions);
   for (const v of Object.values(out)) v.tasks = 0;
@@ -165,7 +192,7 @@ function progress(j, force) {
   const msg = { type: "progress", job: j.id, bytes: j.bytes, total: j.total, messages: j.reports.length, errors: j.errors, warnings: j.warnings };
   // Rows: at once the first time, then at most every ROWS_MS (or 5 × what tasks() costs).
   if (!j.firstRowsSent || now - j.timelinesAt >= Math.max(ROWS_MS, 5 * j.timelinesCost)) {
-    msg.rows = rows(j);
+    Object.assign(msg, rowsDiff(j));
     msg.versions = versionsWithTasks(j);
     j.firstRowsSent = true;
   }
@@ -189,8 +216,8 @@ function creator(j, messages) {
 }
 
 function finish(j) {
-  const all = rows(j);
-  const known = new Set(all.map((r) => r.taskId));
+  const diff = rowsDiff(j);
+  const known = new Set(j.timelines.map((t) => t.taskId));
   const loose = [];
   let looseCount = 0;
   j.reports.forEach((r, i) => {
@@ -201,7 +228,7 @@ function finish(j) {
   });
   postMessage({
     type: "done", job: j.id, bytes: j.bytes, total: j.total, messages: j.reports.length, errors: j.errors, warnings: j.warnings,
-    rows: all, versions: versionsWithTasks(j), loose, looseCount,
+    ...diff, versions: versionsWithTasks(j), loose, looseCount,
   });
 }
 

@@ -349,12 +349,15 @@ function onProgress(d) {
   const count = $("read-count");
   const size = d.total >= 1e6 ? `${(d.total / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(d.total / 1e3))} KB`;
   if (count) count.textContent = `${pctRead}% of ${size}: ${plural(d.messages, "message")}, ${plural(d.errors, "error")}, ${plural(d.warnings, "warning")}`;
-  if (d.rows) {
-    view.rows = d.rows;
+  if (d.rowsTotal !== undefined) {
+    // Only the rows that changed come; the others stay as they were.
+    if (d.rowsReset) view.rows = [];
+    view.rows.length = d.rowsTotal;
+    for (const [i, r] of d.rowsChanged) view.rows[i] = r;
     view.versions = d.versions;
     $("summary-box").replaceChildren(summaryTable(d.versions));
     applyFilters();
-    if (view.first === null && d.rows.length) {
+    if (view.first === null && view.rows.length) {
       view.first = performance.now() - view.t0;
       results.dataset.firstMs = String(Math.round(view.first));
     }
@@ -370,6 +373,7 @@ async function onDone(d) {
   view.done = true;
   const job = view.job;
   const extra = [];
+  d.rows = view.rows;
   if (d.rows.length === 0) extra.push(h("p", { class: "hint" }, d.messages ? "No task was created or named in this transcript." : "The transcript has no messages."));
   if (d.rows.length) extra.push(legend());
   if (d.rows.length <= CARDS_ALL) {
