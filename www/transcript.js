@@ -601,4 +601,7 @@ zone.addEventListener("drop", (ev) => {
 });
 
 status.textContent = "Ready: pick a sample, a file, or paste a transcript.";
+// Start the reader while the page is idle: starting a module worker costs the page one long task
+// (about 100 ms), better paid before a file is chosen than after.
+(window.requestIdleCallback ?? ((f) => setTimeout(f, 200)))(() => getWorker());
 $("app").dataset.ready = "true";
