@@ -9,6 +9,7 @@
 #   npm ci in tools/sdk-tests            (vitest, for the TypeScript SDK's own task tests)
 #   npm ci in tools/peers                (server-everything and the Inspector, for tests/peers)
 #   npm ci in tools/pkg-lint             (arethetypeswrong and publint, for tests/js/pkg-lint.test.sh)
+#   npm ci in tools/bundlers             (vite 8 and 5, webpack, esbuild, rollup, next, wrangler: tests/packaging)
 #   Python venvs tools/py/mcp1, mcp2     (mcp 1.30.0 / 2.3.0, every package pinned, for tests/peers)
 #   Debian chromium + chromium-driver    (browser tests; apt-get, about 40 s the first time)
 set -euo pipefail
@@ -90,6 +91,10 @@ npm_tool tools/pkg-lint @arethetypeswrong/cli/package.json publint/package.json
 
 # axe-core, injected into the inspector page by tests/browser/inspector-a11y.test.mjs.
 npm_tool tools/axe axe-core/axe.min.js
+# The bundlers, Next.js and wrangler of the packaging matrix (tests/packaging/matrix.test.mjs):
+# own package.json and lock; wrangler runs on the Node 22 of tools/conformance.
+npm_tool tools/bundlers vite/bin/vite.js vite5/bin/vite.js webpack-cli/bin/cli.js esbuild/bin/esbuild \
+  rollup/dist/bin/rollup next/dist/bin/next wrangler/bin/wrangler.js
 
 # ---- real peers for tests/peers ----------------------------------------------------------------
 # npm: server-everything and the Inspector, own package.json and lock (the Inspector runs on the
