@@ -29,6 +29,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 NAME=mcp_tasks_wasm
+PKG_NAME=mcp-tasks-wasm             # the npm name (pkg/package.json "name")
 PKG=${PKG_OUT:-$ROOT/pkg}            # PKG_OUT: build elsewhere
 SERVER=${SERVER:-1}
 WASM_OPT=$ROOT/node_modules/.bin/wasm-opt   # binaryen@132 from npm; never Debian's binaryen
@@ -72,6 +73,26 @@ cargo_wasm() {
   fi
 }
 
+# locate_wasm_cjs SPEC: the lines that replace the nodejs glue's read of the .wasm next to it: that
+# one when it is there (the package as installed), else SPEC, the package's export of the same file,
+# resolved from the bundle's location (a bundle for Node has the glue but not the .wasm).
+locate_wasm_cjs() {
+  local spec=$1
+  cat <<EOF
+const wasmBytes = require('fs').readFileSync((() => {
+    if (require('fs').existsSync(wasmPath)) return wasmPath;
+    const spec = ["$PKG_NAME", "${spec#"$PKG_NAME"/}"].join("/");
+    try {
+        return require('module').createRequire(__filename).resolve(spec);
+    } catch {
+        throw new Error(\`$PKG_NAME: ${NAME}_bg.wasm is neither next to \${__filename} nor resolvable as "\${spec}" from there: \` +
+            "run the bundle where the package is installed, copy the .wasm next to it, or import " +
+            "\"$PKG_NAME/bytes\" and call initSync({ module: bytes })");
+    }
+})());
+EOF
+}
+
 # assemble RAW OUT WORK "DIR...": bindgen + wasm-opt RAW and write the entry files into OUT. The
 # ESM helpers of every DIR are copied in order (a later index.js replaces an earlier one: it is
 # the helpers' entry, re-exported by every entry file).
@@ -90,9 +111,19 @@ assemble() {
   cp "$work/web/$NAME.js" "$out/$NAME.js"
   cp "$work/web/$NAME.d.ts" "$out/$NAME.d.ts"
 
-  # The nodejs glue becomes node.cjs; it must read the one .wasm next to it.
+  # The nodejs glue becomes node.cjs; it must read the one .wasm next to it, or, bundled (the file
+  # then lies elsewhere), the package's own export of it (locate_wasm_cjs below).
   sed "s/[A-Za-z0-9_]*_bg\.wasm/${NAME}_bg.wasm/g" "$work/node/$NAME.js" >"$out/node.cjs"
   grep -q "${NAME}_bg.wasm" "$out/node.cjs" || fail "node.cjs does not name ${NAME}_bg.wasm"
+  local spec=$PKG_NAME/${out#"$PKG"/}/${NAME}_bg.wasm
+  [ "$out" = "$PKG" ] && spec=$PKG_NAME/${NAME}_bg.wasm
+  local load_line="const wasmBytes = require('fs').readFileSync(wasmPath);"
+  grep -qxF "$load_line" "$out/node.cjs" || fail "node.cjs: the glue's line '$load_line' changed: update build.sh"
+  node -e '
+    const fs = require("node:fs");
+    const [file, line, block] = process.argv.slice(1);
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(line + "\n", block + "\n"));
+  ' "$out/node.cjs" "$load_line" "$(locate_wasm_cjs "$spec")"
   cp "$work/node/$NAME.d.ts" "$out/node.d.cts"
 
   # wasm-bindgen declares `[Symbol.dispose](): void` on classes. Without lib esnext.disposable
@@ -137,12 +168,37 @@ EOF
   fi
 
   # Entry files. They hold no API of their own: `export *` re-exports whatever the glue exports.
+  # node.mjs finds the .wasm as node.cjs does (next to it, else the package's export, for bundles);
+  # no `new URL("literal", import.meta.url)`: bundlers for Node (Next.js) rewrite that into an
+  # asset URL that node:fs rejects.
   cat >"$out/node.mjs" <<EOF
-// Node.js, ES modules: compiles the .wasm next to this file synchronously at import.
-import { readFileSync } from "node:fs";
+// Node.js, ES modules: compiles the .wasm synchronously at import. The .wasm is the one next to
+// this file; in a bundle (this file is then elsewhere), the package's export "$spec",
+// resolved from the bundle's location.
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { initSync } from "./$NAME.js";
 
-initSync({ module: readFileSync(new URL("./${NAME}_bg.wasm", import.meta.url)) });
+const WASM = "${NAME}_bg.wasm";
+const SPEC = ["$PKG_NAME", "${spec#"$PKG_NAME"/}"].join("/");
+
+function wasmPath() {
+  const url = import.meta.url;
+  const base = typeof url === "string" && url.startsWith("file:") ? fileURLToPath(url)
+    : typeof __filename === "string" ? __filename : \`\${process.cwd()}/\`;
+  const here = fileURLToPath(new URL("./" + WASM, pathToFileURL(base)));
+  if (existsSync(here)) return here;
+  try {
+    return createRequire(base).resolve(SPEC);
+  } catch {
+    throw new Error(\`$PKG_NAME: \${WASM} is neither next to \${base} nor resolvable as "\${SPEC}" from there: \` +
+      "run the bundle where the package is installed, copy the .wasm next to it, or import " +
+      "\"$PKG_NAME/bytes\" and call initSync({ module: bytes })");
+  }
+}
+
+initSync({ module: readFileSync(wasmPath()) });
 
 export * from "./$NAME.js";$extra
 EOF

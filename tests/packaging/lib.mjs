@@ -42,9 +42,11 @@ export const tool = (rel) => join(BUNDLERS, rel);
 
 /**
  * A fresh scratch project for environment NAME: tests/packaging/NAME/project/ copied, the probes
- * in probe/, package.json (ESM), the tarball installed. Returns its directory.
+ * in probe/, package.json (ESM), the tarball installed. Returns its directory. `entry` replaces
+ * the main entry the probes import ("mcp-tasks-wasm") by another subpath (e.g. the entry without
+ * top-level await, "mcp-tasks-wasm/bytes").
  * @param {string} name
- * @param {{ type?: "module" | "commonjs" }} [options]
+ * @param {{ type?: "module" | "commonjs", entry?: string }} [options]
  */
 export async function scratch(name, options = {}) {
   mkdirSync(TMP, { recursive: true });
@@ -61,6 +63,10 @@ export async function scratch(name, options = {}) {
   const project = join(HERE, name, "project");
   if (existsSync(project)) cpSync(project, dir, { recursive: true });
   cpSync(join(HERE, "probe"), join(dir, "probe"), { recursive: true });
+  if (options.entry) {
+    const client = join(dir, "probe/client.js");
+    writeFileSync(client, readFileSync(client, "utf8").replace(' from "mcp-tasks-wasm";', ` from "${options.entry}";`));
+  }
   writeFileSync(join(dir, "package.json"),
     JSON.stringify({ name: `packaging-${name}`, private: true, type: options.type ?? "module" }, null, 2) + "\n");
   await exec("npm", ["install", "--offline", "--no-audit", "--no-fund", "--no-package-lock", tarball()], { cwd: dir });
@@ -190,4 +196,13 @@ export async function browserProbe(browser, pageUrl) {
   } finally {
     await page.close();
   }
+}
+
+/** A port free on 127.0.0.1 now (for servers that cannot be told to pick one and say which). */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
+  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+  await new Promise((resolve) => server.close(() => resolve(undefined)));
+  return port;
 }
