@@ -183,13 +183,21 @@ export async function startReferenceServer() {
 export async function browserProbe(browser, pageUrl) {
   const page = await browser.newPage();
   const log = [];
+  /** @type {(e: Error) => void} */
+  let onPageError = () => {};
+  // An uncaught error (a module that failed to load or instantiate) ends the wait at once.
+  const pageError = new Promise((_, reject) => { onPageError = reject; });
+  pageError.catch(() => {});
   page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") log.push(`console.${m.type()}: ${m.text()}`); });
-  page.on("pageerror", (e) => log.push(`pageerror: ${e.message}`));
+  page.on("pageerror", (e) => { log.push(`pageerror: ${e.message}`); onPageError(e); });
   page.on("requestfailed", (r) => log.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
   page.on("response", (r) => { if (r.status() >= 400) log.push(`HTTP ${r.status()}: ${r.url()}`); });
   try {
     await page.goto(pageUrl);
-    const handle = await page.waitForFunction(() => globalThis.__probe, undefined, { timeout: 60_000 }).catch((e) => {
+    const handle = await Promise.race([
+      page.waitForFunction(() => globalThis.__probe, undefined, { timeout: 60_000 }),
+      pageError,
+    ]).catch((e) => {
       throw new Error(`no probe outcome on ${pageUrl}: ${e.message}\n${log.join("\n")}`);
     });
     const outcome = await handle.jsonValue();
