@@ -19,6 +19,8 @@
 #                    (Node 20 and 22), Postgres and Redis (real servers the tests start)
 #   scripts          every tests/js/*.test.sh (bash)
 #   deno             tests/deno/*.test.ts with the npm-installed deno, no permission flags
+#   packaging        tests/packaging/matrix.test.mjs: the tarball built and run by Node, Deno, Vite,
+#                    webpack, esbuild, Rollup, Next.js and workerd (bundlers from tools/bundlers)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -154,6 +156,12 @@ if [ ${#deno_tests[@]} -gt 0 ]; then
   else
     skip_suite "deno test" "the package did not build"
   fi
+fi
+
+if [ "$built" = 1 ]; then
+  run_suite "packaging matrix" node --test --test-reporter=spec tests/packaging/matrix.test.mjs
+else
+  skip_suite "packaging matrix" "the package did not build"
 fi
 
 # ---- summary -----------------------------------------------------------------------------------
