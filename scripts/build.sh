@@ -94,11 +94,14 @@ const wasmBytes = require('fs').readFileSync((() => {
 EOF
 }
 
-# assemble RAW OUT WORK "DIR...": bindgen + wasm-opt RAW and write the entry files into OUT. The
-# ESM helpers of every DIR are copied in order (a later index.js replaces an earlier one: it is
-# the helpers' entry, re-exported by every entry file).
+# assemble RAW OUT WORK "DIR..." [SHARED]: bindgen + wasm-opt RAW and write the entry files into
+# OUT. The ESM helpers of every DIR are copied in order (a later index.js replaces an earlier one:
+# it is the helpers' entry, re-exported by every entry file). SHARED (the server entry: "..") is the
+# directory, relative to OUT, of the main entry: its client helpers (js/client) are not copied but
+# shared, one copy in the package (OUT gets re-exporting stubs for the helpers' own imports), and
+# every entry file re-exports them and gives them its glue's functions (js/client/wasm.js).
 assemble() {
-  local raw=$1 out=$2 work=$3 helpers=$4 dir
+  local raw=$1 out=$2 work=$3 helpers=$4 shared=${5:-.} dir
   [ -f "$raw" ] || fail "$raw was not produced"
   mkdir -p "$work" "$out"
   say "wasm-bindgen --target web / --target nodejs → ${out#"$ROOT"/}"
@@ -141,6 +144,17 @@ assemble() {
   local extra="" extra_types=""
   if [ -n "$helpers" ]; then
     local copied=()
+    if [ "$shared" != . ]; then
+      # Stubs for the shared client helpers (js/server/index.js imports ./client.js).
+      for f in "$ROOT"/js/client/*.js; do
+        local base; base=$(basename "$f" .js)
+        [ "$base" = index ] && continue
+        printf '// The shared helper %s/%s.js (one copy in the package).\nexport * from "%s/%s.js";\n' "$shared" "$base" "$shared" "$base" >"$out/$base.js"
+        printf 'export * from "%s/%s.js";\n' "$shared" "$base" >"$out/$base.d.ts"
+        printf '// The shared helper %s/%s.cjs (one copy in the package).\n"use strict";\nmodule.exports = require("%s/%s.cjs");\n' "$shared" "$base" "$shared" "$base" >"$out/$base.cjs"
+        printf 'export * from "%s/%s.cjs";\n' "$shared" "$base" >"$out/$base.d.cts"
+      done
+    fi
     for dir in $helpers; do
       say "helpers from ${dir#"$ROOT"/}"
       cp "$dir"/*.js "$out/"
@@ -158,14 +172,30 @@ assemble() {
       sed -e "s#\"\./$NAME\.js\"#\"./node.cjs\"#g" -e 's#"\./\([A-Za-z0-9_-]*\)\.js"#"./\1.cjs"#g' \
         "$f" >"$out/$(basename "$f" .d.ts).d.cts"
     done
-    extra=$'\nexport * from "./index.js";'
-    extra_types=$'\nexport * from "./index.js";'
+    # Every entry gives the shared client helpers its glue's functions, and re-exports them (the
+    # server entry: the main entry's helpers, then its own).
+    extra=$'\n'"import { TaskScheduler as _TaskScheduler, validateMessage as _validateMessage } from \"./$NAME.js\";"
+    extra+=$'\n'"import { provideWasm } from \"$shared/wasm.js\";"
+    extra+=$'\n\nprovideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage });\n'
+    extra_types=""
+    local cjs_shared=""
+    if [ "$shared" != . ]; then
+      extra+=$'\n'"export * from \"$shared/index.js\";"
+      extra_types+=$'\n'"export * from \"$shared/index.js\";"
+      cjs_shared=" ...require(\"$shared/index.cjs\"),"
+    fi
+    extra+=$'\nexport * from "./index.js";'
+    extra_types+=$'\nexport * from "./index.js";'
     cat >"$out/main.cjs" <<EOF
 // Node.js, CommonJS: the nodejs glue (loads the .wasm next to it) and the helpers.
 "use strict";
-module.exports = { ...require("./node.cjs"), ...require("./index.cjs") };
+const glue = require("./node.cjs");
+require("$shared/wasm.cjs").provideWasm({ TaskScheduler: glue.TaskScheduler, validateMessage: glue.validateMessage });
+module.exports = { ...glue,$cjs_shared ...require("./index.cjs") };
 EOF
-    printf 'export * from "./node.cjs";\nexport * from "./index.cjs";\n' >"$out/main.d.cts"
+    printf 'export * from "./node.cjs";\n' >"$out/main.d.cts"
+    [ "$shared" != . ] && printf 'export * from "%s/index.cjs";\n' "$shared" >>"$out/main.d.cts"
+    printf 'export * from "./index.cjs";\n' >>"$out/main.d.cts"
   fi
 
   # Entry files. They hold no API of their own: `export *` re-exports whatever the glue exports.
@@ -267,7 +297,7 @@ cp samples/*.jsonl "$PKG/samples/"
 # ---- the server entry: pkg/server/ --------------------------------------------------------------
 if [ "$SERVER" = 1 ]; then
   RAW_SERVER=$(cargo_wasm store-js)
-  assemble "$RAW_SERVER" "$PKG/server" "$TMP/server" "$ROOT/js/client $ROOT/js/server"
+  assemble "$RAW_SERVER" "$PKG/server" "$TMP/server" "$ROOT/js/server" ..
 else
   say "SERVER=0: pkg/server/ is not built"
 fi
@@ -302,7 +332,8 @@ size_line "browser load: wasm + glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NA
 if [ "$SERVER" = 1 ]; then
   size_line "server/${NAME}_bg.wasm" "$PKG/server/${NAME}_bg.wasm"
   helper_files=()
-  for f in js/client/*.js js/server/*.js; do helper_files+=("$PKG/server/$(basename "$f")"); done
+  for f in js/client/*.js; do [ "$(basename "$f")" = index.js ] || helper_files+=("$PKG/$(basename "$f")"); done
+  for f in js/server/*.js; do helper_files+=("$PKG/server/$(basename "$f")"); done
   mapfile -t helper_files < <(printf '%s\n' "${helper_files[@]}" | sort -u)
   size_line "server: wasm + web glue + helpers" "$PKG/server/${NAME}_bg.wasm" "$PKG/server/$NAME.js" \
     "${helper_files[@]}"

@@ -13,7 +13,7 @@
 // (`TaskClient.connect`, `requestVia(sdkClient)`); else 2026-07-28, switching to 2025-11-25 when
 // a `tools/call` is answered the 2025 way.
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
-import { TaskScheduler, validateMessage } from "./mcp_tasks_wasm.js";
+import { wasmApi } from "./wasm.js";
 import { HttpConnection, isErrorObject, isObject, sleepClamped } from "./http.js";
 
 /**
@@ -284,7 +284,7 @@ class TaskClient {
     this.server = options.server ?? "server";
     /** @type {Clock} */
     this.clock = options.clock ?? realClock();
-    this.scheduler = new TaskScheduler(options.scheduler);
+    this.scheduler = new (wasmApi().TaskScheduler)(options.scheduler);
     /** Tracked tasks by id. @type {Map<string, Handle>} */
     this.tasks = new Map();
     /** @type {Set<(e: TaskEvent | null) => void>} */
@@ -499,10 +499,10 @@ class TaskClient {
     // Everything is checked before anything is built: a state that does not add up is refused
     // with the field it names, and no polling starts.
     const checked = checkClientState(s);
-    /** @type {TaskScheduler} */
+    /** @type {import("./mcp_tasks_wasm.js").TaskScheduler} */
     let scheduler;
     try {
-      scheduler = TaskScheduler.restore(checked.scheduler);
+      scheduler = wasmApi().TaskScheduler.restore(checked.scheduler);
     } catch (e) {
       throw new TypeError(`TaskClient.restore: scheduler: ${e instanceof Error ? e.message : isObject(e) ? String(e.message) : String(e)}`);
     }
@@ -644,7 +644,7 @@ class TaskClient {
     // The answer is judged in the client's version, except a V26 client's `tools/call`, whose
     // answer tells the server's version (a V25 task answer to a V26 `tasks/get` is invalid).
     const pinned = this.protocolVersion === V25 || method !== "tools/call";
-    const report = validateMessage({ jsonrpc: "2.0", id: 0, result }, pinned ? { inReplyTo: method, version: this.protocolVersion } : { inReplyTo: method });
+    const report = wasmApi().validateMessage({ jsonrpc: "2.0", id: 0, result }, pinned ? { inReplyTo: method, version: this.protocolVersion } : { inReplyTo: method });
     // A V25-shaped answer to a V26 request: the server speaks 2025-11-25 (detected once).
     if (this.protocolVersion === V26 && report.version === V25 && method === "tools/call") this.protocolVersion = V25;
     const errors = report.issues.filter((i) => i.severity === "error" && !SURVIVED.has(i.code));

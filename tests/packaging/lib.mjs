@@ -35,7 +35,6 @@ export function checkTools() {
     "rollup/dist/bin/rollup", "next/dist/bin/next", "wrangler/bin/wrangler.js"]) {
     if (!existsSync(join(BUNDLERS, f))) throw new Error(`tools/bundlers/node_modules/${f} is missing: run scripts/setup.sh`);
   }
-  if (!existsSync(NODE22)) throw new Error("the Node 22 of tools/conformance is missing: run scripts/setup.sh");
 }
 
 /** The path of a bundler's file in tools/bundlers/node_modules. @param {string} rel */

@@ -2,12 +2,14 @@
 // on the Node 22 of tools/conformance (wrangler needs Node >= 22.12). No wrangler.toml: the
 // script and a compatibility date on the command line (the README's "Bundlers" line). The
 // worker runs both probes and answers them as JSON.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { NODE22, freePort, scratch, start, tool } from "../lib.mjs";
 
 export const kind = "server";
 
 export async function run({ serverUrl }) {
+  if (!existsSync(NODE22)) throw new Error(`${NODE22} is missing (wrangler needs Node >= 22.12): run scripts/setup.sh`);
   const dir = await scratch("workerd");
   const port = await freePort();
   const inspector = await freePort();

@@ -1,0 +1,34 @@
+// The two wasm functions the client helpers use (TaskScheduler, validateMessage), given by the
+// entry that loaded them: the main entry's glue, or the server entry's (its module is a superset
+// of the main one). So the helpers exist once in the package, shared by both entries (instanceof
+// works across them: a TaskFailedError thrown by a TaskClient imported from mcp-tasks-wasm/server
+// is the main entry's TaskFailedError), and mcp-tasks-wasm/server alone loads only its own .wasm.
+// Written in the subset scripts/esm-to-cjs.mjs converts.
+
+/**
+ * @typedef {object} WasmApi
+ * @property {typeof import("./mcp_tasks_wasm.js").TaskScheduler} TaskScheduler
+ * @property {typeof import("./mcp_tasks_wasm.js").validateMessage} validateMessage
+ */
+
+/** @type {WasmApi[]} */
+const provided = [];
+
+/**
+ * Called by every entry file with its glue's functions (the first one given is used).
+ * @param {WasmApi} api
+ */
+function provideWasm(api) {
+  provided.push(api);
+}
+
+/** @returns {WasmApi} */
+function wasmApi() {
+  const api = provided[0];
+  if (api === undefined) {
+    throw new Error("mcp-tasks-wasm: no entry has loaded the WebAssembly module: import mcp-tasks-wasm or mcp-tasks-wasm/server (not the helper files themselves)");
+  }
+  return api;
+}
+
+export { provideWasm, wasmApi };
