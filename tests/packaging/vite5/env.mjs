@@ -1,5 +1,6 @@
 // Vite 5, no configuration: its default build targets have no top-level await, so the project
-// imports "mcp-tasks-wasm/bytes" (no top-level await) and calls `await init()` first.
+// imports "mcp-tasks-wasm/bytes" (no top-level await) and calls init() with the .wasm's `?url`
+// before the first use (project/main.js).
 import { runVite } from "../vite/env.mjs";
 
 export const kind = "browser";

@@ -1,11 +1,13 @@
-// Vite 5 builds for targets without top-level await: the entry without it, "mcp-tasks-wasm/bytes",
-// and `await init()` before the first call (no argument: the .wasm next to the module, which
-// Vite emits, as it follows `new URL("…", import.meta.url)`).
+// Vite 5 targets browsers without top-level await: the entry without it, "mcp-tasks-wasm/bytes",
+// initialised before the first call. The .wasm's URL comes from Vite's `?url` import of the
+// package's export (dev server and build alike: the dev server's dependency pre-bundling moves the
+// module, so a URL relative to it would miss). The README's "Bundlers" section shows these lines.
 import { init } from "mcp-tasks-wasm/bytes";
+import wasmUrl from "mcp-tasks-wasm/mcp_tasks_wasm_bg.wasm?url";
 import { probeClient } from "./probe/client.js";
 
 const serverUrl = new URL(location.href).searchParams.get("server");
-init()
+init({ module_or_path: wasmUrl })
   .then(() => probeClient(serverUrl))
   .then(
     (result) => { globalThis.__probe = { ok: true, result }; },
