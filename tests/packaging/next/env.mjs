@@ -9,14 +9,17 @@ export function run(options) {
   return runNext("next", [], options);
 }
 
-/** @param {string} name @param {string[]} buildFlags */
+/**
+ * `next build` with BUILD_FLAGS then `next start`, or, with BUILD_FLAGS null, `next dev`.
+ * @param {string} name @param {string[] | null} buildFlags
+ */
 export async function runNext(name, buildFlags, { serverUrl, getBrowser }) {
   const dir = await scratch(name, { project: "next" });
   const env = { NEXT_TELEMETRY_DISABLED: "1" };
-  await exec(process.execPath, [tool("next/dist/bin/next"), "build", ...buildFlags], { cwd: dir, env });
+  if (buildFlags) await exec(process.execPath, [tool("next/dist/bin/next"), "build", ...buildFlags], { cwd: dir, env });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = start(process.execPath, [tool("next/dist/bin/next"), "start", "--hostname", "127.0.0.1", "--port", String(port)],
+  const server = start(process.execPath, [tool("next/dist/bin/next"), buildFlags ? "start" : "dev", "--hostname", "127.0.0.1", "--port", String(port)],
     { cwd: dir, env, ready: /Ready in/ });
   try {
     await server.ready;
