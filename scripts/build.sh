@@ -143,7 +143,7 @@ assemble() {
   done
 
   # The helpers, when given: ESM as written, CommonJS generated, declarations by tsc.
-  local extra="" extra_types=""
+  local extra="" extra_types="" extra_exports="" bytes_register=""
   if [ -n "$helpers" ]; then
     local copied=()
     if [ "$shared" != . ]; then
@@ -180,13 +180,33 @@ assemble() {
     extra+=$'\n'"import { provideWasm } from \"$shared/wasm.js\";"
     extra+=$'\n\nprovideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage });\n'
     extra_types=""
+    # bytes.js gives its glue only once initialised: its init() and initSync() wrap the glue's.
+    bytes_register=$'\n'"import { default as _init, initSync as _initSync, TaskScheduler as _TaskScheduler, validateMessage as _validateMessage } from \"./$NAME.js\";"
+    bytes_register+=$'\n'"import { provideWasm } from \"$shared/wasm.js\";"
+    bytes_register+='
+
+/** The glue'"'"'s init(), then the shared helpers get this entry'"'"'s glue. @type {typeof _init} */
+export async function init(...args) {
+  const exports = await _init(...args);
+  provideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage });
+  return exports;
+}
+
+/** The glue'"'"'s initSync(), then the shared helpers get this entry'"'"'s glue. @type {typeof _initSync} */
+export function initSync(...args) {
+  const exports = _initSync(...args);
+  provideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage });
+  return exports;
+}
+'
     local cjs_shared=""
     if [ "$shared" != . ]; then
-      extra+=$'\n'"export * from \"$shared/index.js\";"
+      extra_exports+=$'\n'"export * from \"$shared/index.js\";"
       extra_types+=$'\n'"export * from \"$shared/index.js\";"
       cjs_shared=" ...require(\"$shared/index.cjs\"),"
     fi
-    extra+=$'\nexport * from "./index.js";'
+    extra_exports+=$'\nexport * from "./index.js";'
+    extra+=$extra_exports
     extra_types+=$'\nexport * from "./index.js";'
     cat >"$out/main.cjs" <<EOF
 // Node.js, CommonJS: the nodejs glue (loads the .wasm next to it) and the helpers.
@@ -272,8 +292,7 @@ EOF
 // that cannot follow new URL(..., import.meta.url)): nothing is loaded at import. First call
 // await init() (fetches the .wasm next to this module), await init({ module_or_path: urlOrBytes })
 // or initSync({ module: bytesOrModule }).
-export { default as init, initSync } from "./$NAME.js";
-export * from "./$NAME.js";$extra
+export * from "./$NAME.js";$bytes_register$extra_exports
 EOF
 
   # Type entries only re-export the generated declarations.

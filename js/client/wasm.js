@@ -15,7 +15,8 @@
 const provided = [];
 
 /**
- * Called by every entry file with its glue's functions (the first one given is used).
+ * Called by every entry file with its glue's functions once the module is loaded (at import; the
+ * /bytes entries in their init() and initSync()). The first one given is used.
  * @param {WasmApi} api
  */
 function provideWasm(api) {
@@ -26,7 +27,7 @@ function provideWasm(api) {
 function wasmApi() {
   const api = provided[0];
   if (api === undefined) {
-    throw new Error("mcp-tasks-wasm: no entry has loaded the WebAssembly module: import mcp-tasks-wasm or mcp-tasks-wasm/server (not the helper files themselves)");
+    throw new Error("mcp-tasks-wasm: the WebAssembly module is not loaded yet: import mcp-tasks-wasm or mcp-tasks-wasm/server, or with the /bytes entries call init() or initSync() first");
   }
   return api;
 }

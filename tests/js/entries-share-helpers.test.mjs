@@ -94,3 +94,29 @@ test("the server entry alone (no main entry imported) runs a TaskClient on its o
   const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", program], { cwd: INSTALL });
   assert.equal(stdout.trim(), "81");
 });
+
+test("the entries without top-level await (/bytes) give the shared helpers their glue once initialised", async () => {
+  const program = `
+    import { readFileSync } from "node:fs";
+    import { createRequire } from "node:module";
+    import { TaskClient, TaskHost, initSync } from "mcp-tasks-wasm/server/bytes";
+    const request = async () => ({});
+    let before;
+    try { new TaskClient({ request }); } catch (e) { before = e.message; }
+    initSync({ module: readFileSync(createRequire(import.meta.url).resolve("mcp-tasks-wasm/server/mcp_tasks_wasm_bg.wasm")) });
+    const host = new TaskHost();
+    host.tool("square", { taskSupport: "optional" }, async ({ n }) => ({ content: [{ type: "text", text: String(n * n) }] }));
+    let id = 0;
+    const client = new TaskClient({ request: async (method, params) => {
+      const r = await host.handle({ jsonrpc: "2.0", id: ++id, method, params }, { protocolVersion: "2026-07-28" });
+      if (r.error) throw Object.assign(new Error(r.error.message), r.error);
+      return r.result;
+    } });
+    const result = await client.callTool("square", { n: 4 }, { task: {} });
+    client.close();
+    console.log(JSON.stringify({ before, after: result.content[0].text }));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", program], { cwd: INSTALL });
+  const { before, after } = JSON.parse(stdout);
+  assert.match(before, /the WebAssembly module is not loaded yet: .* call init\(\) or initSync\(\) first/);
+  assert.equal(after, "16");
+});
