@@ -166,7 +166,7 @@ assemble() {
     node "$ROOT/scripts/esm-to-cjs.mjs" "$out" "${copied[@]}"
     "$TSC" --allowJs --checkJs --declaration --emitDeclarationOnly --strict --skipLibCheck \
       --target es2022 --module nodenext --moduleResolution nodenext \
-      --outDir "$work/types" "$out"/index.js ||
+      --outDir "$work/types" "$out"/index.js "$out"/validate.js ||
       fail "tsc could not type-check or declare the helpers"
     for f in "$work/types"/*.d.ts; do
       cp "$f" "$out/"
@@ -176,12 +176,14 @@ assemble() {
     done
     # Every entry gives the shared client helpers its glue's functions, and re-exports them (the
     # server entry: the main entry's helpers, then its own).
-    extra=$'\n'"import { TaskScheduler as _TaskScheduler, validateMessage as _validateMessage } from \"./$NAME.js\";"
+    extra=$'\n'"import { TaskScheduler as _TaskScheduler } from \"./$NAME.js\";"
+    extra+=$'\n'"import { validateMessage as _validateMessage } from \"./validate.js\";"
     extra+=$'\n'"import { provideWasm } from \"$shared/wasm.js\";"
     extra+=$'\n\nprovideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage });\n'
     extra_types=""
     # bytes.js gives its glue only once initialised: its init() and initSync() wrap the glue's.
-    bytes_register=$'\n'"import { default as _init, initSync as _initSync, TaskScheduler as _TaskScheduler, validateMessage as _validateMessage } from \"./$NAME.js\";"
+    bytes_register=$'\n'"import { default as _init, initSync as _initSync, TaskScheduler as _TaskScheduler } from \"./$NAME.js\";"
+    bytes_register+=$'\n'"import { validateMessage as _validateMessage } from \"./validate.js\";"
     bytes_register+=$'\n'"import { provideWasm } from \"$shared/wasm.js\";"
     bytes_register+='
 
@@ -205,19 +207,21 @@ export function initSync(...args) {
       extra_types+=$'\n'"export * from \"$shared/index.js\";"
       cjs_shared=" ...require(\"$shared/index.cjs\"),"
     fi
-    extra_exports+=$'\nexport * from "./index.js";'
+    # validate.js (js/core) wraps the glue's validateMessage: its explicit export wins over `export *`.
+    extra_exports+=$'\nexport * from "./index.js";\nexport { validateMessage } from "./validate.js";'
     extra+=$extra_exports
-    extra_types+=$'\nexport * from "./index.js";'
+    extra_types+=$'\nexport * from "./index.js";\nexport { validateMessage } from "./validate.js";'
     cat >"$out/main.cjs" <<EOF
 // Node.js, CommonJS: the nodejs glue (loads the .wasm next to it) and the helpers.
 "use strict";
 const glue = require("./node.cjs");
-require("$shared/wasm.cjs").provideWasm({ TaskScheduler: glue.TaskScheduler, validateMessage: glue.validateMessage });
-module.exports = { ...glue,$cjs_shared ...require("./index.cjs") };
+const validate = require("./validate.cjs");
+require("$shared/wasm.cjs").provideWasm({ TaskScheduler: glue.TaskScheduler, validateMessage: validate.validateMessage });
+module.exports = { ...glue,$cjs_shared ...require("./index.cjs"), ...validate };
 EOF
     printf 'export * from "./node.cjs";\n' >"$out/main.d.cts"
     [ "$shared" != . ] && printf 'export * from "%s/index.cjs";\n' "$shared" >>"$out/main.d.cts"
-    printf 'export * from "./index.cjs";\n' >>"$out/main.d.cts"
+    printf 'export * from "./index.cjs";\nexport { validateMessage } from "./validate.cjs";\n' >>"$out/main.d.cts"
   fi
 
   # Entry files. They hold no API of their own: `export *` re-exports whatever the glue exports.
@@ -306,7 +310,7 @@ EOF
 # ---- the default entry: pkg/ --------------------------------------------------------------------
 RAW=$(cargo_wasm "")
 find "$PKG" -mindepth 1 -maxdepth 1 ! -name package.json -exec rm -rf {} +
-assemble "$RAW" "$PKG" "$TMP/main" "$ROOT/js/client"
+assemble "$RAW" "$PKG" "$TMP/main" "$ROOT/js/core $ROOT/js/client"
 
 # The README (the repository's front door, also the npm page) and the licences.
 cp README.md LICENSE-MIT LICENSE-APACHE "$PKG/"
@@ -320,7 +324,7 @@ cp samples/*.jsonl "$PKG/samples/"
 # ---- the server entry: pkg/server/ --------------------------------------------------------------
 if [ "$SERVER" = 1 ]; then
   RAW_SERVER=$(cargo_wasm store-js)
-  assemble "$RAW_SERVER" "$PKG/server" "$TMP/server" "$ROOT/js/server" ..
+  assemble "$RAW_SERVER" "$PKG/server" "$TMP/server" "$ROOT/js/core $ROOT/js/server" .. (validateMessage: text in as bytes (one encodeInto into a reused wasm buffer, one call, options as numbers), known 'valid, no issues' reports as shared frozen objects, other reports as one JSON text; a typed fast path (no Value tree) for valid V25 tasks/get and tasks/list answers, held equal to the full validator by differential tests; js/core/validate.js wired into both entries by build.sh)
 else
   say "SERVER=0: pkg/server/ is not built"
 fi

@@ -14,6 +14,7 @@
 
 pub mod detect;
 pub mod envelope;
+pub mod fast;
 pub mod fields;
 pub mod report;
 pub mod rules;
@@ -144,8 +145,20 @@ pub fn validate_text(text: &str, options: &ValidateOptions) -> ValidationReport 
         .max_bytes
         .map(|m| m as usize)
         .unwrap_or(DEFAULT_MAX_BYTES);
-    match parse(text, max) {
-        Ok(value) => validate_value(&value, &Context::from(options)),
+    validate_text_with(text, max, &Context::from(options))
+}
+
+/// Validates a message given as JSON text, with a context: the common valid answers take the
+/// typed fast path ([`fast`]), everything else the full validator over the parsed value.
+pub fn validate_text_with(text: &str, max_bytes: usize, ctx: &Context) -> ValidationReport {
+    if text.len() <= max_bytes {
+        let (carried, _) = surrogates::carry(text);
+        if let Some(report) = fast::try_valid(&carried, ctx) {
+            return report;
+        }
+    }
+    match parse(text, max_bytes) {
+        Ok(value) => validate_value(&value, ctx),
         Err(report) => report,
     }
 }

@@ -113,3 +113,122 @@ fn not_converted(report: ValidationReport, to: ProtocolVersion) -> ConversionRep
         issues: report.issues,
     }
 }
+
+// ---- the byte boundary of `validateMessage` (used by the JS wrapper, js/core/validate.js) ------
+//
+// The wrapper writes the message (then `inReplyTo`) as UTF-8 into one reused buffer of wasm
+// memory with `TextEncoder.encodeInto`, and makes one call with the options as numbers. The
+// answer is one integer: > 0 names a "valid, no issues" report the wrapper keeps frozen;
+// < 0 is the length of the report as JSON text, written at the start of the same buffer.
+
+use std::cell::RefCell;
+
+/// Most distinct "valid, no issues" reports given a number (the rest travel as JSON).
+const MAX_KNOWN: usize = 64;
+
+thread_local! {
+    static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static KNOWN: RefCell<Vec<ValidationReport>> = const { RefCell::new(Vec::new()) };
+    static NEW_KNOWN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Internal (the JS wrapper's): the address of the input buffer, grown to at least `capacity`
+/// bytes.
+#[wasm_bindgen(js_name = __validateBuffer)]
+pub fn validate_buffer(capacity: u32) -> u32 {
+    BUFFER.with_borrow_mut(|b| {
+        let want = capacity as usize;
+        if b.len() < want {
+            b.resize(want, 0);
+        }
+        b.as_ptr() as u32
+    })
+}
+
+/// Internal (the JS wrapper's): the wasm memory, for its view of the buffer.
+#[wasm_bindgen(js_name = __validateMemory)]
+pub fn validate_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+/// Internal (the JS wrapper's): the number the last JSON answer's report was given (0: none),
+/// so that later answers with the same report are that number.
+#[wasm_bindgen(js_name = __validateNewKnown)]
+pub fn validate_new_known() -> u32 {
+    NEW_KNOWN.get()
+}
+
+/// An optional option passed as a number: negative is absent.
+fn optional(n: f64) -> Option<u32> {
+    (n >= 0.0).then_some(n as u32)
+}
+
+/// Internal (the JS wrapper's): validates the `len` bytes of the buffer from `text_at` (UTF-8
+/// JSON text) with `inReplyTo` its first `reply_len` bytes (`u32::MAX`: none), `version` 0 (none), 1
+/// (2025-11-25) or 2 (2026-07-28), `max_bytes` and `max_issues` (negative: default).
+#[wasm_bindgen(js_name = __validateBytes)]
+pub fn validate_bytes(
+    text_at: u32,
+    len: u32,
+    reply_len: u32,
+    version: u32,
+    max_bytes: f64,
+    max_issues: f64,
+) -> i32 {
+    NEW_KNOWN.set(0);
+    BUFFER.with_borrow_mut(|buf| {
+        let at = text_at as usize;
+        let max = optional(max_bytes).map_or(DEFAULT_MAX_BYTES, |m| m as usize);
+        let report = {
+            let text = buf
+                .get(at..at.saturating_add(len as usize))
+                .unwrap_or_default();
+            let in_reply_to = (reply_len != u32::MAX)
+                .then(|| buf.get(..reply_len as usize))
+                .flatten()
+                .map(|b| String::from_utf8_lossy(b).into_owned());
+            let ctx = Context {
+                version: match version {
+                    1 => Some(ProtocolVersion::V2025),
+                    2 => Some(ProtocolVersion::V2026),
+                    _ => None,
+                },
+                in_reply_to,
+                request_task_id: None,
+                headers: None,
+                max_issues: optional(max_issues).map(|m| m as usize),
+            };
+            // encodeInto writes well-formed UTF-8.
+            match std::str::from_utf8(text) {
+                Ok(text) => validate::validate_text_with(text, max, &ctx),
+                Err(_) => validate::validate_text_with(&String::from_utf8_lossy(text), max, &ctx),
+            }
+        };
+        if report.valid && report.issues.is_empty() {
+            let known =
+                KNOWN.with_borrow_mut(|known| match known.iter().position(|k| *k == report) {
+                    Some(i) => Some((i + 1, false)),
+                    None if known.len() < MAX_KNOWN => {
+                        known.push(report.clone());
+                        Some((known.len(), true))
+                    }
+                    None => None,
+                });
+            match known {
+                Some((i, false)) => return i as i32,
+                Some((i, true)) => NEW_KNOWN.set(i as u32),
+                None => {}
+            }
+        }
+        let json = crate::validate::surrogates::restore(&report.to_json()).into_owned();
+        // Written over the input; the buffer never shrinks (the wrapper knows its size), and
+        // it moves only when the report is longer (the wrapper asks for its address again).
+        if buf.len() < json.len() {
+            buf.resize(json.len(), 0);
+        }
+        if let Some(out) = buf.get_mut(..json.len()) {
+            out.copy_from_slice(json.as_bytes());
+        }
+        -(json.len().min(i32::MAX as usize) as i32)
+    })
+}
