@@ -5,7 +5,7 @@
 // code as pkg/ only if target/ was not rebuilt since pkg/ was: the script says which is newer.
 //
 //   node bench/cpu-profile.mjs [--json bench/results/cpu-profile.json]
-import { writeFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { namedCopy, profiledChild, profileStacks } from "./named-profile.mjs";
@@ -19,9 +19,10 @@ if (process.argv[2] === "--child") {
   const { buildMessages } = await import("./messages.mjs");
   const m = buildMessages().find((x) => x.id === "v25-get-valid");
   const which = process.argv[3];
-  const input = which === "object" ? JSON.parse(m.text) : which === "not-json" ? "x" : m.text;
+  const bad = buildMessages().find((x) => x.id === "v25-get-bad-status");
+  const input = which === "object" ? JSON.parse(m.text) : which === "not-json" ? "x" : which === "invalid" ? bad.text : m.text;
   const opts = which === "not-json" ? undefined : { inReplyTo: "tasks/get" };
-  const expect = which !== "not-json";
+  const expect = which !== "not-json" && which !== "invalid";
   const end = Date.now() + 3000;
   let n = 0;
   while (Date.now() < end) {
@@ -40,10 +41,13 @@ const named = namedCopy({
 });
 if (!named) process.exit(0);
 const rawNewer = named.rawNewer;
+// The entry as the package has it: the glue, and js/core/validate.js's validateMessage over it.
+copyFileSync(resolve(REPO, "js/core/validate.js"), resolve(NAMED, "validate.js"));
 writeFileSync(
   resolve(NAMED, "node.mjs"),
   'import { readFileSync } from "node:fs";\nimport { initSync } from "./mcp_tasks_wasm.js";\n' +
-    'initSync({ module: readFileSync(new URL("./mcp_tasks_wasm_bg.wasm", import.meta.url)) });\nexport * from "./mcp_tasks_wasm.js";\n',
+    'initSync({ module: readFileSync(new URL("./mcp_tasks_wasm_bg.wasm", import.meta.url)) });\nexport * from "./mcp_tasks_wasm.js";\n' +
+    'export { validateMessage } from "./validate.js";\n',
 );
 
 // Stages, outermost match wins (a sample is charged to the first stage found walking from the
@@ -52,11 +56,15 @@ const STAGES = [
   ["options → Rust (reading the options object)", /read_options|JsOptions|serde_wasm_bindgen::de::/],
   ["JSON.stringify of the object (object input only)", /__wbg_stringify|^stringify$/],
   ["string copy JS → wasm (glue charCodeAt loop)", /__wbindgen_string_get|passStringToWasm0/],
+  ["text → wasm memory (TextEncoder.encodeInto)", /^encodeInto$/],
+  ["typed fast path (valid V25 get/list, no Value)", /validate::fast::/],
   ["serde_json parse into Value", /serde_json::de::from_str/],
   ["NaN/undefined null walk (object input only)", /find_lossy_nulls/],
   ["validation proper (detect::dispatch)", /validate::detect::dispatch|validate::validate_value/],
   ["drop of the parsed Value", /drop_in_place<.*serde_json::value::Value/],
-  ["report → JS object (Rust serialises it, JS receives it)", /serde_wasm_bindgen::ser|ObjectSerializer|wasm::validate::to_js|serde_json::ser|js_sys::JSON::parse|__wbg_parse|report_to_js|to_json_string/],
+  ["report → JSON text (Rust)", /ValidationReport::to_json|surrogates::restore|serde_json::ser/],
+  ["report JSON → JS object (TextDecoder + JSON.parse)", /^decode$|js_sys::JSON::parse|__wbg_parse|^parse$/],
+  ["report → JS object (serde-wasm-bindgen)", /serde_wasm_bindgen::ser|ObjectSerializer|wasm::validate::to_js|report_to_js/],
 ];
 const INCLUSIVE = [["IndexMap insert/lookup + SipHash (serde_json preserve_order)", /indexmap::map::IndexMap/]];
 
@@ -86,12 +94,12 @@ function analyse(file) {
 
 const out = { rawNewerThanPkg: rawNewer, inputs: {} };
 console.log(`# cpu-profile of validateMessage, small valid V25 message (names-kept copy of target/ build${rawNewer ? "; WARNING: target/ is newer than pkg/" : ""})`);
-for (const input of ["string", "object", "not-json"]) {
+for (const input of ["string", "object", "not-json", "invalid"]) {
   const { stdout, file } = profiledChild({ repo: REPO, script: fileURLToPath(import.meta.url), dir: resolve(NAMED, `prof-${input}`), args: [input] });
   const a = analyse(file);
   a.nsPerOp = 3e9 / Number(stdout);
   out.inputs[input] = a;
-  console.log(`  ${input === "not-json" ? "'x' (not JSON, no options)" : `${input} input`} (${a.nsPerOp.toFixed(0)} ns/op under the profiler):`);
+  console.log(`  ${input === "not-json" ? "'x' (not JSON, no options)" : input === "invalid" ? "invalid (status \"running\"), string" : `${input} input`} (${a.nsPerOp.toFixed(0)} ns/op under the profiler):`);
   for (const [k, v] of Object.entries(a.stages)) if (v >= 0.5) console.log(`    ${v.toFixed(1).padStart(5)}%  ${k}`);
   for (const [k, v] of Object.entries(a.inclusive)) console.log(`    (${v.toFixed(1)}% inclusive: ${k})`);
 }

@@ -112,7 +112,9 @@ function validateMessage(message, options) {
     }
     replyLength = lastReplyLength;
   }
-  const answer = __validateBytes(REPLY_BYTES, done.written, replyLength, version, maxBytes, maxIssues);
+  // No `\u` escape and no U+FDD0: no lone surrogate for the core to carry (V8 scans faster).
+  const plain = message.indexOf("\\u") < 0 && message.indexOf("\ufdd0") < 0;
+  const answer = __validateBytes(REPLY_BYTES, done.written, replyLength, version, maxBytes, maxIssues, plain);
   if (answer > 0) {
     const report = known[answer];
     if (report !== undefined) return report;

@@ -33,22 +33,22 @@ pub fn try_valid(text: &str, ctx: &Context) -> Option<ValidationReport> {
     if ctx.headers.is_some() || ctx.version.is_some_and(|v| v != ProtocolVersion::V2025) {
         return None;
     }
+    let task = || serde_json::from_str::<Envelope<Task25>>(text).is_ok();
+    let list = || serde_json::from_str::<Envelope<List25>>(text).is_ok();
     let shape = match ctx.in_reply_to.as_deref() {
-        Some("tasks/get") => Shape::Task,
-        Some("tasks/list") => Shape::List,
-        Some(_) => return None,
-        // Nothing names the method: the members do (a `tasks` array is a list, a `taskId` a
-        // task). Only a guess of which struct to try: the struct decides.
-        None if text.contains("\"tasks\"") => Shape::List,
-        None => Shape::Task,
-    };
-    let ok = match shape {
-        Shape::Task => serde_json::from_str::<Envelope<Task25>>(text).is_ok(),
-        Shape::List => serde_json::from_str::<Envelope<List25>>(text).is_ok(),
-    };
-    if !ok {
-        return None;
-    }
+        Some("tasks/get") => task().then_some(Shape::Task),
+        Some("tasks/list") => list().then_some(Shape::List),
+        Some(_) => None,
+        // Nothing names the method: the members do (a `taskId` is a task, a `tasks` array a
+        // list). A list fails the task struct at its first member, and the other way round.
+        None => {
+            if task() {
+                Some(Shape::Task)
+            } else {
+                list().then_some(Shape::List)
+            }
+        }
+    }?;
     // A V25 task always carries `ttl` and a list a `tasks` array: the shape tells the version
     // (`tasks/list` exists only in 2025-11-25), unless the options did.
     let version_source = if ctx.version.is_some() {

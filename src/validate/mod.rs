@@ -126,7 +126,12 @@ pub fn parse(text: &str, max_bytes: usize) -> Result<Value, ValidationReport> {
     // Lone surrogates (`"\ud83d"`) are JSON that serde_json refuses: carry them (see
     // [`surrogates`]).
     let (text, _) = surrogates::carry(text);
-    serde_json::from_str::<Value>(&text).map_err(|e| {
+    parse_carried(&text)
+}
+
+/// Parses JSON text whose lone surrogates are carried already ([`surrogates::carry`]).
+fn parse_carried(text: &str) -> Result<Value, ValidationReport> {
+    serde_json::from_str::<Value>(text).map_err(|e| {
         let msg = e.to_string();
         if msg.contains("recursion limit") {
             input_report(
@@ -145,19 +150,34 @@ pub fn validate_text(text: &str, options: &ValidateOptions) -> ValidationReport 
         .max_bytes
         .map(|m| m as usize)
         .unwrap_or(DEFAULT_MAX_BYTES);
-    validate_text_with(text, max, &Context::from(options))
+    validate_text_with(text, max, &Context::from(options), false)
 }
 
 /// Validates a message given as JSON text, with a context: the common valid answers take the
 /// typed fast path ([`fast`]), everything else the full validator over the parsed value.
-pub fn validate_text_with(text: &str, max_bytes: usize, ctx: &Context) -> ValidationReport {
-    if text.len() <= max_bytes {
-        let (carried, _) = surrogates::carry(text);
-        if let Some(report) = fast::try_valid(&carried, ctx) {
-            return report;
-        }
+/// `plain`: the caller knows the text holds no `\u` escape and no U+FDD0, so it has no lone
+/// surrogate to carry ([`surrogates`]) and is not scanned for one.
+pub fn validate_text_with(
+    text: &str,
+    max_bytes: usize,
+    ctx: &Context,
+    plain: bool,
+) -> ValidationReport {
+    if text.len() > max_bytes {
+        return match parse(text, max_bytes) {
+            Ok(value) => validate_value(&value, ctx),
+            Err(report) => report,
+        };
     }
-    match parse(text, max_bytes) {
+    let carried = if plain {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        surrogates::carry(text).0
+    };
+    if let Some(report) = fast::try_valid(&carried, ctx) {
+        return report;
+    }
+    match parse_carried(&carried) {
         Ok(value) => validate_value(&value, ctx),
         Err(report) => report,
     }

@@ -39,16 +39,21 @@ fn is_low(u: u16) -> bool {
 /// Whether `text` may need [`carry`]: it holds U+FDD0 or a `\u` escape of a surrogate or of
 /// U+FDD0 (a quick test with false positives only).
 fn may_need(text: &str) -> bool {
-    if text.contains(MARK) {
-        return true;
-    }
+    // One pass over the bytes for `\` and for 0xEF, the lead byte of U+FDD0 (EF B7 90).
     let b = text.as_bytes();
     let mut from = 0;
     while let Some(i) = b
         .get(from..)
-        .and_then(|r| r.iter().position(|&c| c == b'\\'))
+        .and_then(|r| r.iter().position(|&c| c == b'\\' || c == 0xEF))
     {
         let at = from + i;
+        if b.get(at) == Some(&0xEF) {
+            if b.get(at + 1..at + 3) == Some(&[0xB7, 0x90]) {
+                return true;
+            }
+            from = at + 1;
+            continue;
+        }
         if let (Some(b'u'), Some(d)) = (b.get(at + 1), b.get(at + 2)) {
             if matches!(d, b'd' | b'D' | b'f' | b'F') {
                 return true;

@@ -165,7 +165,8 @@ fn optional(n: f64) -> Option<u32> {
 
 /// Internal (the JS wrapper's): validates the `len` bytes of the buffer from `text_at` (UTF-8
 /// JSON text) with `inReplyTo` its first `reply_len` bytes (`u32::MAX`: none), `version` 0 (none), 1
-/// (2025-11-25) or 2 (2026-07-28), `max_bytes` and `max_issues` (negative: default).
+/// (2025-11-25) or 2 (2026-07-28), `max_bytes` and `max_issues` (negative: default); `plain`:
+/// the text holds no `\u` and no U+FDD0 (nothing to carry, see `validate::surrogates`).
 #[wasm_bindgen(js_name = __validateBytes)]
 pub fn validate_bytes(
     text_at: u32,
@@ -174,6 +175,7 @@ pub fn validate_bytes(
     version: u32,
     max_bytes: f64,
     max_issues: f64,
+    plain: bool,
 ) -> i32 {
     NEW_KNOWN.set(0);
     BUFFER.with_borrow_mut(|buf| {
@@ -200,8 +202,10 @@ pub fn validate_bytes(
             };
             // encodeInto writes well-formed UTF-8.
             match std::str::from_utf8(text) {
-                Ok(text) => validate::validate_text_with(text, max, &ctx),
-                Err(_) => validate::validate_text_with(&String::from_utf8_lossy(text), max, &ctx),
+                Ok(text) => validate::validate_text_with(text, max, &ctx, plain),
+                Err(_) => {
+                    validate::validate_text_with(&String::from_utf8_lossy(text), max, &ctx, false)
+                }
             }
         };
         if report.valid && report.issues.is_empty() {
