@@ -66,7 +66,7 @@ function isU32(n) {
  * @returns {ValidationReport}
  */
 function validateMessage(message, options) {
-  if (typeof message !== "string") return validateAny(message, options);
+  if (typeof message !== "string") return validateObject(message, options);
   let version = 0;
   let maxBytes = -1;
   let maxIssues = -1;
@@ -135,6 +135,192 @@ function validateMessage(message, options) {
     }
   }
   return report;
+}
+
+// ---- parsed objects -----------------------------------------------------------------------------
+//
+// A parsed object would cross as JSON.stringify text. The commonest valid answers (a 2025-11-25
+// `tasks/get` task or `tasks/list` list, the shapes of the core's typed fast path) are recognised
+// here without serialising: a plain object with exactly the known members of the right JSON
+// types, checked as the core checks them (status, RFC 3339 timestamps in order, milliseconds),
+// gives the report the core would give; anything else, or any doubt, goes to the core. The test
+// tests/js/validate-object.test.mjs holds both to the same reports.
+
+const TASK_KEYS = new Set(["taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"]);
+const STATUSES = new Set(["working", "input_required", "completed", "failed", "cancelled"]);
+/** RFC 3339, the strict subset the core surely accepts (upper-case T and Z, 1–9 fraction digits). */
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+
+/** "Valid, no issues" reports of the object path, by version source, kind and method. @type {Map<string, ValidationReport>} */
+const objectReports = new Map();
+
+/** @param {unknown} v @returns {v is Record<string, unknown>} */
+function isPlainObject(v) {
+  return typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype && !("toJSON" in v);
+}
+
+/** @param {number} y @param {number} m */
+function daysInMonth(y, m) {
+  return m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+}
+
+/**
+ * A timestamp as [seconds since 1970, nanoseconds], or null when outside the strict subset.
+ * @param {unknown} s
+ * @returns {[number, number] | null}
+ */
+function instant(s) {
+  if (typeof s !== "string") return null;
+  const m = TIMESTAMP.exec(s);
+  if (m === null) return null;
+  const y = +m[1], mo = +m[2], d = +m[3], h = +m[4], mi = +m[5], se = +m[6];
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || se > 59) return null;
+  let offset = 0;
+  if (m[8] !== undefined) {
+    const oh = +m[9], om = +m[10];
+    if (oh > 23 || om > 59) return null;
+    offset = (m[8] === "-" ? -1 : 1) * (oh * 3600 + om * 60);
+  }
+  // Days since 1970-01-01 of the proleptic Gregorian date (H. Hinnant's days_from_civil).
+  const yy = mo <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  const days = era * 146097 + doe - 719468;
+  const nanos = m[7] === undefined ? 0 : +m[7].padEnd(9, "0");
+  return [days * 86400 + h * 3600 + mi * 60 + se - offset, nanos];
+}
+
+/** A 2025-11-25 millisecond member the core accepts: a non-negative integer. @param {unknown} v */
+function isMs(v) {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0;
+}
+
+/**
+ * Bytes of JSON text a value of these members takes at most (a string unit is at most 6 bytes,
+ * `\uXXXX`; a number at most 24).
+ * @param {string} s
+ */
+function strBytes(s) {
+  return s.length * 6 + 3;
+}
+
+/**
+ * Whether `t` is a 2025-11-25 task the core finds nothing wrong with; answers the most bytes its
+ * JSON takes, or -1.
+ * @param {unknown} t
+ */
+function task25(t) {
+  if (!isPlainObject(t)) return -1;
+  let bytes = 2;
+  let n = 0;
+  for (const k in t) {
+    if (!TASK_KEYS.has(k)) return -1;
+    n++;
+  }
+  const { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttl, pollInterval } = t;
+  if (typeof taskId !== "string" || typeof status !== "string" || !STATUSES.has(status)) return -1;
+  bytes += strBytes(taskId) + 30;
+  let required = 5;
+  if (statusMessage !== undefined || "statusMessage" in t) {
+    if (typeof statusMessage !== "string") return -1;
+    bytes += strBytes(statusMessage) + 20;
+    required++;
+  }
+  if (pollInterval !== undefined || "pollInterval" in t) {
+    if (!isMs(pollInterval)) return -1;
+    bytes += 40;
+    required++;
+  }
+  if (!(ttl === null || isMs(ttl)) || n !== required) return -1;
+  const c = instant(createdAt);
+  const u = instant(lastUpdatedAt);
+  if (c === null || u === null || u[0] < c[0] || (u[0] === c[0] && u[1] < c[1])) return -1;
+  return bytes + 300;
+}
+
+/**
+ * The report of a valid `tasks/get` or `tasks/list` answer given as an object, or null (ask the
+ * core).
+ * @param {unknown} message
+ * @param {unknown} options
+ * @returns {ValidationReport | null}
+ */
+function knownObject(message, options) {
+  /** @type {"shape" | "option"} */
+  let source = "shape";
+  /** @type {unknown} */
+  let reply;
+  if (options !== undefined && options !== null) {
+    if (!isPlainObject(options)) return null;
+    for (const k in options) if (k !== "version" && k !== "inReplyTo" && k !== "maxIssues") return null;
+    if (options.version !== undefined) {
+      if (options.version !== "2025-11-25") return null;
+      source = "option";
+    }
+    if (options.maxIssues !== undefined && !isU32(options.maxIssues)) return null;
+    reply = options.inReplyTo;
+    if (reply !== undefined && reply !== "tasks/get" && reply !== "tasks/list") return null;
+  }
+  if (!isPlainObject(message)) return null;
+  let n = 0;
+  for (const k in message) {
+    if (k !== "jsonrpc" && k !== "id" && k !== "result") return null;
+    n++;
+  }
+  const { jsonrpc, id, result } = message;
+  if (n !== 3 || jsonrpc !== "2.0" || !(typeof id === "string" || Number.isInteger(id)) || !isPlainObject(result)) return null;
+  const idBytes = typeof id === "string" ? strBytes(id) : 24;
+  let kind;
+  if (reply === "tasks/get" || (reply === undefined && "taskId" in result)) {
+    const bytes = task25(result);
+    if (bytes < 0 || bytes + idBytes + 40 > DEFAULT_MAX_BYTES) return null;
+    kind = "GetTaskResult";
+  } else {
+    let m = 0;
+    for (const k in result) {
+      if (k !== "tasks" && k !== "nextCursor") return null;
+      m++;
+    }
+    const { tasks, nextCursor } = result;
+    if (!Array.isArray(tasks) || Object.getPrototypeOf(tasks) !== Array.prototype || "toJSON" in tasks) return null;
+    let bytes = idBytes + 60;
+    if (nextCursor !== undefined || "nextCursor" in result) {
+      if (typeof nextCursor !== "string") return null;
+      bytes += strBytes(nextCursor) + 16;
+      m--;
+    }
+    if (m !== 1) return null;
+    for (let i = 0; i < tasks.length; i++) {
+      const b = task25(tasks[i]);
+      if (b < 0) return null;
+      bytes += b;
+      if (bytes > DEFAULT_MAX_BYTES) return null;
+    }
+    kind = "ListTasksResult";
+  }
+  const method = typeof reply === "string" ? reply : null;
+  const key = `${source} ${kind} ${method}`;
+  let report = objectReports.get(key);
+  if (report === undefined) {
+    /** @type {ValidationReport} */
+    const fresh = { valid: true, version: "2025-11-25", versionSource: source, kind, rpc: "result", method, issues: [] };
+    Object.freeze(fresh.issues);
+    report = Object.freeze(fresh);
+    objectReports.set(key, report);
+  }
+  return report;
+}
+
+/**
+ * `validateMessage` of a value that is not a string.
+ * @param {unknown} message
+ * @param {ValidateOptions | null | undefined} options
+ * @returns {ValidationReport}
+ */
+function validateObject(message, options) {
+  return knownObject(message, options) ?? validateAny(message, options);
 }
 
 export { validateMessage };

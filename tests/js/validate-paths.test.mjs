@@ -1,0 +1,162 @@
+// validateMessage's fast paths (js/core/validate.js) against the core's own path, on thousands
+// of variants of a 2025-11-25 `tasks/get` task and `tasks/list` list:
+//
+//   node --test tests/js/validate-paths.test.mjs
+//
+// * text in as bytes (encodeInto, one call, known reports shared and frozen) and objects walked
+//   in JS without JSON.stringify must give exactly the reports (verdict, version, kind, every
+//   issue's code, path and message) of the wasm-bindgen export itself, which takes the text or
+//   the object through JSON.stringify and the full validator;
+// * both fast paths must actually be taken for the valid variants (a shared frozen report), so
+//   this test cannot pass by always falling back.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { validateMessage } from "../../pkg/node.mjs";
+import { validateMessage as coreValidate } from "../../pkg/mcp_tasks_wasm.js";
+
+function task(i = 0) {
+  return {
+    taskId: `task-${i}`,
+    status: ["working", "input_required", "completed", "failed", "cancelled"][i % 5],
+    statusMessage: "Building target release",
+    createdAt: "2025-11-25T10:30:00Z",
+    lastUpdatedAt: "2025-11-25T10:30:05Z",
+    ttl: 600000,
+    pollInterval: 2000,
+  };
+}
+
+// Values put in place of every member (JSON and what JSON cannot carry).
+const EDGES = [
+  null, undefined, true, 0, -0, 1, -1, 2.5, 5.0, 1e21, 1e300, NaN, Infinity, -Infinity, 9007199254740993, "", "2.0", "x", "working", "running",
+  "cancelled", "input_required", "tasks/get", [], {}, [1], { a: 1 }, [{}], new Date(0), Object.create(null),
+  // Timestamps: the strict subset, the edges of chrono's parser and of the calendar.
+  "2025-11-25T10:30:00Z", "2025-11-25T10:30:05Z", "2025-11-25T10:29:59.999999999Z", "2025-11-25T10:30:05.000000001Z",
+  "2025-11-25T12:30:00+02:00", "2025-11-25T12:30:06+02:00", "2025-11-25T08:30:06-02:00", "2025-11-25T10:30:00z",
+  "2025-11-25t10:30:00Z", "2025-11-25 10:30:00Z", "2025-11-25T10:30:00", "2025-11-25T10:30:60Z", "2025-02-29T10:30:00Z",
+  "2024-02-29T10:30:00Z", "2000-02-29T23:59:59Z", "1900-02-29T00:00:00Z", "0001-01-01T00:00:00Z", "0000-01-01T00:00:00Z",
+  "9999-12-31T23:59:59Z", "2025-13-01T00:00:00Z", "2025-04-31T00:00:00Z", "2025-11-25T24:00:00Z", "2025-11-25T10:30:00+24:00",
+  "2025-11-25T10:30:00+23:59", "2025-11-25T10:30:00-00:00", "2025-11-25T10:30:00.Z", "2025-11-25T10:30:00.1234567891Z",
+  "2025-11-25T10:30:00+0200", "\ud83d", "a\u{FDD0}b",
+];
+
+const OPTIONS = [
+  undefined, null, {}, { inReplyTo: "tasks/get" }, { inReplyTo: "tasks/list" }, { inReplyTo: "tasks/cancel" },
+  { version: "2025-11-25" }, { version: "2026-07-28" }, { inReplyTo: "tasks/get", version: "2025-11-25" },
+  { inReplyTo: "tasks/list", version: "2025-11-25", maxIssues: 1 }, { inReplyTo: "tasks/get", maxBytes: 100 },
+  { inReplyTo: "tasks/get", headers: {} },
+];
+
+const clone = (v) => (v === undefined ? undefined : structuredClone(v));
+
+// Every variant: each member replaced by each edge value, each member removed, unknown members
+// added, at every level (the first two tasks of a list).
+function variants(base) {
+  const out = [base];
+  const walk = (path) => {
+    let node = base;
+    for (const k of path) node = node[k];
+    if (Array.isArray(node)) {
+      node.slice(0, 2).forEach((_, i) => walk([...path, i]));
+      return;
+    }
+    if (typeof node !== "object" || node === null) return;
+    const at = (root, p) => p.reduce((n, k) => n[k], root);
+    for (const key of Object.keys(node)) {
+      for (const e of EDGES) {
+        const copy = structuredClone(base);
+        at(copy, path)[key] = e instanceof Date || (typeof e === "object" && e !== null && Object.getPrototypeOf(e) === null) ? e : clone(e);
+        out.push(copy);
+      }
+      const removed = structuredClone(base);
+      delete at(removed, path)[key];
+      out.push(removed);
+      walk([...path, key]);
+    }
+    for (const extra of ["_meta", "ttlMs", "resultType", "task", "tasks", "taskId", "method", "error", "params", "toJSON"]) {
+      if (extra in node) continue;
+      const copy = structuredClone(base);
+      at(copy, path)[extra] = extra === "toJSON" ? () => ({ jsonrpc: "2.0" }) : {};
+      out.push(copy);
+    }
+  };
+  walk([]);
+  return out;
+}
+
+function check(base) {
+  let fastObject = 0;
+  let fastText = 0;
+  let n = 0;
+  for (const message of variants(base)) {
+    let text;
+    try {
+      text = JSON.stringify(message);
+    } catch {
+      text = undefined;
+    }
+    for (const options of OPTIONS) {
+      n++;
+      const opts = () => clone(options);
+      const expected = coreValidate(message, opts());
+      const got = validateMessage(message, opts());
+      assert.deepEqual(got, expected, `object ${text} ${JSON.stringify(options)}`);
+      if (Object.isFrozen(got)) fastObject++;
+      if (typeof text === "string") {
+        const expectedText = coreValidate(text, opts());
+        const gotText = validateMessage(text, opts());
+        assert.deepEqual(gotText, expectedText, `text ${text} ${JSON.stringify(options)}`);
+        if (Object.isFrozen(gotText)) fastText++;
+      }
+    }
+  }
+  return { n, fastObject, fastText };
+}
+
+test("tasks/get: the fast paths give the core's reports", () => {
+  const r = check({ jsonrpc: "2.0", id: 3, result: task(0) });
+  assert.ok(r.fastObject > 100 && r.fastText > 100, JSON.stringify(r));
+});
+
+test("tasks/list: the fast paths give the core's reports", () => {
+  const r = check({ jsonrpc: "2.0", id: "a", result: { tasks: [task(1), task(2)], nextCursor: "page-2" } });
+  assert.ok(r.fastObject > 100 && r.fastText > 100, JSON.stringify(r));
+  const empty = check({ jsonrpc: "2.0", id: 1, result: { tasks: [] } });
+  assert.ok(empty.fastObject > 5 && empty.fastText > 5, JSON.stringify(empty));
+});
+
+test("text: odd strings, sizes and options take the core's path with the same reports", () => {
+  const valid = JSON.stringify({ jsonrpc: "2.0", id: 3, result: task(0) });
+  const texts = [
+    valid, "x", "", " ", "[]", "null", valid.replace("task-0", "t\\ud83d"), valid.replace("task-0", "t\ud83d"),
+    valid.replace("task-0", "t\\u0041\\n"), valid.replace("task-0", "\u{FDD0}"), valid.replace("task-0", "é✓😀"),
+    `${valid} x`, valid.replace("Building", "x".repeat(70000)), "x".repeat(70000),
+  ];
+  const options = [...OPTIONS, { maxBytes: 0 }, { maxBytes: 252 }, { maxBytes: 20 }, { inReplyTo: "x".repeat(400) }];
+  for (const t of texts) {
+    for (const o of options) {
+      assert.deepEqual(validateMessage(t, clone(o)), coreValidate(t, clone(o)), `${t.slice(0, 80)} ${JSON.stringify(o)}`);
+    }
+  }
+  // The same report object for the same valid answer; a new one for a different answer.
+  const a = validateMessage(valid, { inReplyTo: "tasks/get" });
+  assert.equal(validateMessage(valid, { inReplyTo: "tasks/get" }), a);
+  assert.ok(Object.isFrozen(a) && Object.isFrozen(a.issues));
+  assert.notEqual(validateMessage(valid), a);
+});
+
+test("malformed options: the same TypeError on every path", () => {
+  const valid = JSON.stringify({ jsonrpc: "2.0", id: 3, result: task(0) });
+  for (const o of [{ version: "1" }, { maxBytes: -1 }, { maxBytes: 1.5 }, { maxIssues: "3" }, { inReplyTo: 5 }, { version: null }, 5, "x", [], () => {}]) {
+    for (const m of [valid, JSON.parse(valid)]) {
+      let expected;
+      try {
+        coreValidate(m, o);
+      } catch (e) {
+        expected = e;
+      }
+      assert.ok(expected instanceof TypeError, `${JSON.stringify(o)}`);
+      assert.throws(() => validateMessage(m, o), (e) => e instanceof TypeError && e.message === expected.message);
+    }
+  }
+});
