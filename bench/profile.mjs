@@ -1,5 +1,6 @@
 // Where our time goes on the small valid message (V25 tasks/get): differential timings of
-// validateMessage on inputs that stop at different stages, plus the JS-side costs for scale.
+// validateMessage on inputs that stop at different stages (the typed fast path, the full
+// validator, a rejected text), plus the JS-side costs for scale.
 //   node bench/profile.mjs [--json bench/results/profile.json]   env BENCH_RUNS (default 7, >= 5)
 import { writeFileSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -12,6 +13,9 @@ const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 7));
 const RUN_MS = Number(process.env.BENCH_MS ?? 100);
 const all = buildMessages();
 const small = all.find((m) => m.id === "v25-get-valid");
+const bad = all.find((m) => m.id === "v25-get-bad-status");
+const v26 = all.find((m) => m.id === "v26-get-valid");
+const badObj = JSON.parse(bad.text);
 const big = all.find((m) => m.id === "v25-result-64k");
 const smallObj = JSON.parse(small.text);
 const bigObj = JSON.parse(big.text);
@@ -21,8 +25,8 @@ const notJsonSmall = "x".repeat(small.text.length); // same length, rejected at 
 const notJsonBig = "x".repeat(big.text.length);
 const validMin = '{"jsonrpc":"2.0","id":1,"result":{}}'; // valid, no inReplyTo: smallest accepted
 
-// The copy wasm-bindgen's glue does for every string (ASCII fast path), vs TextEncoder.encodeInto,
-// both into a WebAssembly.Memory (as the glue does).
+// The copy wasm-bindgen's glue did for every string before (ASCII fast path), vs
+// TextEncoder.encodeInto (what js/core/validate.js does now), both into a WebAssembly.Memory.
 const mem = new Uint8Array(new WebAssembly.Memory({ initial: 4 }).buffer);
 function glueCopy(arg) {
   const len = arg.length;
@@ -35,6 +39,10 @@ function glueCopy(arg) {
   return offset;
 }
 const enc = new TextEncoder();
+const dec = new TextDecoder();
+const badReport = new TextEncoder().encode(JSON.stringify(validateMessage(bad.text, opts)));
+const REPORT_AT = 192 * 1024; // clear of the texts written at 64
+mem.set(badReport, REPORT_AT);
 
 let sink = 0;
 const CASES = [
@@ -42,6 +50,9 @@ const CASES = [
   ["ours: small valid, string, no options", () => validateMessage(small.text).valid],
   ["ours: small valid, string, {inReplyTo, version}", () => validateMessage(small.text, optsVersion).valid],
   ["ours: small valid, parsed object, {inReplyTo}", () => validateMessage(smallObj, opts).valid],
+  ["ours: small invalid (status \"running\"), string, {inReplyTo}", () => !validateMessage(bad.text, opts).valid],
+  ["ours: small invalid (status \"running\"), parsed object, {inReplyTo}", () => !validateMessage(badObj, opts).valid],
+  ["ours: small valid V26 tasks/get (full validator, no fast path), string", () => validateMessage(v26.text, opts).valid],
   ["ours: smallest valid message (36 B, no options)", () => validateMessage(validMin).valid],
   ["ours: not JSON, 1 byte ('x'): boundary + 1-issue report", () => validateMessage("x").valid],
   [`ours: not JSON, ${notJsonSmall.length} bytes (string passing)`, () => validateMessage(notJsonSmall).valid],
@@ -51,9 +62,11 @@ const CASES = [
   ["JS: JSON.parse(small text)", () => JSON.parse(small.text) !== null],
   ["JS: JSON.stringify(small object)", () => JSON.stringify(smallObj).length > 0],
   ["JS: JSON.stringify(64 KiB object)", () => JSON.stringify(bigObj).length > 0],
-  [`glue: charCodeAt copy of ${small.text.length} chars into wasm memory`, () => glueCopy(small.text) > 0],
-  [`glue: charCodeAt copy of ${big.text.length} chars into wasm memory`, () => glueCopy(big.text) > 0],
-  [`alt: TextEncoder.encodeInto ${big.text.length} chars into wasm memory`, () => enc.encodeInto(big.text, mem.subarray(64)).written > 0],
+  [`JS: TextEncoder.encodeInto ${small.text.length} chars into wasm memory`, () => enc.encodeInto(small.text, mem.subarray(64)).written > 0],
+  [`JS: TextDecoder + JSON.parse of the invalid message's report (${badReport.length} bytes)`, () => JSON.parse(dec.decode(mem.subarray(REPORT_AT, REPORT_AT + badReport.length))).valid === false],
+  [`before: glue charCodeAt copy of ${small.text.length} chars into wasm memory`, () => glueCopy(small.text) > 0],
+  [`before: glue charCodeAt copy of ${big.text.length} chars into wasm memory`, () => glueCopy(big.text) > 0],
+  [`JS: TextEncoder.encodeInto ${big.text.length} chars into wasm memory`, () => enc.encodeInto(big.text, mem.subarray(64)).written > 0],
 ];
 
 function timeOnce(f, n) {

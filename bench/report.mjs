@@ -191,6 +191,9 @@ function validatorSection() {
     const noOpts = g("ours: small valid, string, no options");
     const withVer = g("ours: small valid, string, {inReplyTo, version}");
     const obj = g("ours: small valid, parsed object");
+    const inv = g("ours: small invalid (status \"running\"), string");
+    const invObj = g("ours: small invalid (status \"running\"), parsed object");
+    const v26 = g("ours: small valid V26 tasks/get");
     const minimal = g("ours: smallest valid message");
     const x1 = g("ours: not JSON, 1 byte");
     const xSmall = g(`ours: not JSON, ${prof.smallBytes} bytes`);
@@ -200,12 +203,16 @@ function validatorSection() {
     const jp = g("JS: JSON.parse(small text)");
     const js = g("JS: JSON.stringify(small object)");
     const jsBig = g("JS: JSON.stringify(64 KiB object)");
-    const copySmall = g(`glue: charCodeAt copy of ${prof.smallBytes}`);
-    const copyBig = g(`glue: charCodeAt copy of ${prof.bigBytes}`);
-    const encBig = g("alt: TextEncoder.encodeInto");
+    const encSmall = g(`JS: TextEncoder.encodeInto ${prof.smallBytes} chars`);
+    const encBig = g(`JS: TextEncoder.encodeInto ${prof.bigBytes} chars`);
+    const decParse = g("JS: TextDecoder + JSON.parse");
+    const copySmall = g(`before: glue charCodeAt copy of ${prof.smallBytes}`);
+    const copyBig = g(`before: glue charCodeAt copy of ${prof.bigBytes}`);
     const zodStr = r25?.contenders["zod-str"]?.nsPerOp;
     const zodObj = r25?.contenders["zod-obj"]?.nsPerOp;
-    L.push("## Where the time goes (small valid V25 `tasks/get`, " + prof.smallBytes + " bytes)");
+    const rBad = val.results.find((r) => r.id === "v25-get-bad-status");
+    const zodBad = rBad?.contenders["zod-str"]?.nsPerOp;
+    L.push("## Where the time goes (small V25 `tasks/get`, " + prof.smallBytes + " bytes)");
     L.push("");
     L.push(`\`bench/profile.mjs\` (differential timings, median of runs, load ${loadStr(prof.loadStart)})${cpu ? " and `bench/cpu-profile.mjs` (V8 sampling profile of a names-kept build, share of time inside `validateMessage`)" : ""}:`);
     L.push("");
@@ -213,38 +220,27 @@ function validatorSection() {
     L.push("|---|---:|");
     for (const [k, v] of Object.entries(p)) L.push(`| ${k} | ${int(v)} |`);
     L.push("");
+    const cols = cpu ? [["string", "valid, string"], ["object", "valid, object"], ["invalid", "invalid, string"], ["not-json", '`"x"` (not JSON)']].filter(([k]) => cpu.inputs[k]) : [];
     if (cpu) {
-      const nj = cpu.inputs["not-json"];
-      L.push(`| stage (CPU profile, outermost match; % of time inside validateMessage) | string input | object input | \`"x"\` (not JSON) |`);
-      L.push("|---|---:|---:|---:|");
-      const cell = (o, k) => (o ? `${o[k].toFixed(1)}%` : "—");
-      for (const k of Object.keys(cpu.inputs.string.stages)) L.push(`| ${k} | ${cell(cpu.inputs.string.stages, k)} | ${cell(cpu.inputs.object.stages, k)} | ${cell(nj?.stages, k)} |`);
-      for (const k of Object.keys(cpu.inputs.string.inclusive)) L.push(`| (inclusive, inside the parse) ${k} | ${cell(cpu.inputs.string.inclusive, k)} | ${cell(cpu.inputs.object.inclusive, k)} | ${cell(nj?.inclusive, k)} |`);
+      L.push(`| stage (CPU profile, outermost match; % of time inside validateMessage) | ${cols.map(([, t]) => t).join(" | ")} |`);
+      L.push(`|---|${cols.map(() => "---:").join("|")}|`);
+      const cell = (o, k) => (o && o[k] !== undefined ? `${o[k].toFixed(1)}%` : "—");
+      for (const k of Object.keys(cpu.inputs.string.stages)) L.push(`| ${k} | ${cols.map(([c]) => cell(cpu.inputs[c]?.stages, k)).join(" | ")} |`);
       L.push("");
     }
     L.push("Findings:");
     L.push("");
-    const st = cpu?.inputs.string.stages ?? {};
-    const pick = (re) => Object.entries(st).find(([k]) => re.test(k))?.[1] ?? NaN;
+    const stOf = (input) => cpu?.inputs[input]?.stages ?? {};
+    const pickIn = (input, re) => Object.entries(stOf(input)).find(([k]) => re.test(k))?.[1] ?? NaN;
+    const pct = (x) => (Number.isFinite(x) ? `${x.toFixed(0)}%` : "?");
     const f = [];
-    f.push(`1. **Floor per call is ≈${int(x1)} ns**: \`validateMessage("x")\` (not JSON, rejected at byte 1, no options: call boundary, formatting the serde_json error, a one-issue report turned into a JS object${cpu?.inputs["not-json"] ? `; its CPU profile: report → JS object ${cpu.inputs["not-json"].stages[Object.keys(cpu.inputs["not-json"].stages).find((k) => /report/.test(k))].toFixed(0)}%, other/boundary ${cpu.inputs["not-json"].stages[Object.keys(cpu.inputs["not-json"].stages).find((k) => /other/.test(k))].toFixed(0)}%` : ""}). The smallest valid message (36 B, no options, zero issues) costs ${int(minimal)} ns. JSON.parse + zod on the whole ${prof.smallBytes}-byte message costs ${zodStr ? int(zodStr) : "?"} ns, so the fixed cost alone is ${zodStr ? `${(x1 / zodStr).toFixed(1)}×` : "?"} that budget.`);
-    f.push(`2. **Full small valid message: ${int(full)} ns** (string, \`{inReplyTo}\`) vs ${int(jp)} ns for V8's own JSON.parse of the same text: about ${int(full - x1)} ns above the floor is parsing into \`serde_json::Value\`, validating and dropping it.${cpu ? ` CPU profile: serde_json parse ${pick(/serde_json parse/).toFixed(0)}%, validation proper ${pick(/validation proper/).toFixed(0)}%, report → JS object ${pick(/report/).toFixed(0)}%, drop of the Value ${pick(/drop/).toFixed(0)}%, glue string copy ${pick(/string copy/).toFixed(0)}%, options ${pick(/options/).toFixed(0)}%, other (boundary/shims/allocator) ${pick(/other/).toFixed(0)}%.` : ""}`);
-    if (cpu) {
-      const im = cpu.inputs.string.inclusive[Object.keys(cpu.inputs.string.inclusive)[0]];
-      f.push(
-        im >= 1
-          ? `3. **\`serde_json\` \`preserve_order\` is expensive here**: ${im.toFixed(0)}% of the call is IndexMap insert/lookup with std's randomly-seeded SipHash, for objects of ≤ 8 keys. Parsing into typed structs (or a borrowed, order-free map; or a cheap hasher) would cut most of the parse share.`
-          : `3. **Parsing into \`serde_json::Value\` is still the largest Rust stage** (${pick(/serde_json parse/).toFixed(0)}% + ${pick(/drop/).toFixed(0)}% to drop it; IndexMap/\`preserve_order\` no longer shows up in this build). Deserialising straight into typed task structs (borrowed \`&str\`, no \`Value\` tree) would remove most of the allocation and the drop.`,
-      );
-    }
-    f.push(`${cpu ? 4 : 3}. **String passing is linear and slow in the wasm-bindgen glue**: the ASCII fast path copies one char per iteration into wasm memory: ${int(copySmall)} ns for ${prof.smallBytes} chars (${((100 * copySmall) / full).toFixed(0)}% of the small call) but ${int(copyBig)} ns for ${int(prof.bigBytes)} chars, where \`TextEncoder.encodeInto\` takes ${int(encBig)} ns (${(copyBig / encBig).toFixed(0)}× faster). A not-JSON string of ${int(prof.bigBytes)} bytes costs ${int(xBig)} ns against ${int(xSmall)} ns for ${prof.smallBytes} bytes; the whole valid 64 KiB \`tasks/result\` message costs ${int(big)} ns. Passing bytes (encodeInto into a buffer allocated via an export, or a \`&[u8]\`/\`Uint8Array\` parameter) would remove most of it for large messages.`);
-    f.push(`${cpu ? 5 : 4}. **Object input is slower than string input** (${int(obj)} vs ${int(full)} ns small; ${int(bigObj)} vs ${int(big)} ns at 64 KiB): the object goes through \`JSON.stringify\` (JS: ${int(js)} ns small, ${int(jsBig)} ns at 64 KiB), the glue copy, then the same Rust parse. zod on the parsed object takes ${zodObj ? int(zodObj) : "?"} ns, so beating it with object input needs a path that never serialises: walk the JS object directly (few \`Reflect.get\` calls on the known task fields) or validate in JS for objects.`);
-    f.push(`${cpu ? 6 : 5}. **Options**: no options ${int(noOpts)} ns, \`{inReplyTo}\` ${int(full)} ns, \`{inReplyTo, version}\` ${int(withVer)} ns${cpu ? `; reading the options object is ${pick(/options/).toFixed(1)}% of the profiled call (≈${int((pick(/options/) / 100) * full)} ns, several JS↔wasm crossings per member); the rest of the ${int(full - noOpts)} ns gap between the first two is the method-specific result check that \`inReplyTo\` turns on, or noise` : ""}.`);
-    if (cpu) {
-      const nj = cpu.inputs["not-json"]?.stages ?? {};
-      const njPick = (re) => Object.entries(nj).find(([k]) => re.test(k))?.[1] ?? NaN;
-      f.push(`7. **Report → JS object is a fixed cost per call**: ${pick(/report/).toFixed(0)}% of a valid call with zero issues (≈${int((pick(/report/) / 100) * full)} ns), ${njPick(/report/).toFixed(0)}% of the \`"x"\` call; "other" (call boundary, wasm-bindgen shims, externref table, allocator) is ${pick(/other/).toFixed(0)}% of the valid call and ${njPick(/other/).toFixed(0)}% of the \`"x"\` call. A precomputed shared object (or a cached JSON string) for the common "valid, no issues" report, and fewer JS↔wasm crossings per call, would lower the floor.`);
-    }
+    f.push(`1. **Small valid answer from text: ${int(full)} ns** (\`{inReplyTo}\`; 4,823 ns before the byte boundary of issue 11) vs ${int(jp)} ns for V8's own JSON.parse of the same text and ${zodStr ? int(zodStr) : "?"} ns for JSON.parse + zod. The text crosses by one \`TextEncoder.encodeInto\` into a reused buffer of wasm memory (${int(encSmall)} ns alone; the glue's charCodeAt copy it replaces took ${int(copySmall)} ns), the options as numbers, in one call; the core reads the text into borrowed, typed structs (no \`serde_json::Value\` tree) and answers one integer naming a "valid, no issues" report the wrapper keeps frozen, so no report is built or parsed.${cpu ? ` CPU profile: typed fast path ${pct(pickIn("string", /typed fast path/))}, encodeInto ${pct(pickIn("string", /encodeInto/))}, other (the call, the wrapper, the allocator) ${pct(pickIn("string", /other/))}.` : ""}`);
+    f.push(`2. **Parsed object: ${int(obj)} ns** vs ${zodObj ? int(zodObj) : "?"} ns for zod on the object: the wrapper recognises the valid V25 \`tasks/get\`/\`tasks/list\` shapes by walking the object's known members in JS (the core's rules for status, RFC 3339 timestamps in order and milliseconds), without \`JSON.stringify\` (${int(js)} ns alone for this object). Any other object (or any doubt) still goes through \`JSON.stringify\` and the full validator: an invalid one costs ${int(invObj)} ns, the 64 KiB \`tasks/result\` ${int(bigObj)} ns (\`JSON.stringify\` alone: ${int(jsBig)} ns). **Pass the text when you have it**; pass the object when you only have the object (it never pays a serialisation on the common valid answers).`);
+    f.push(`3. **Invalid answer from text: ${int(inv)} ns** vs ${zodBad ? int(zodBad) : "?"} ns for JSON.parse + zod (which also builds its error). An invalid message takes the full validator: \`serde_json::Value\` parse, the checks, the drop of the tree, the report written as JSON text in Rust and read by \`TextDecoder\` + \`JSON.parse\` in JS (${int(decParse)} ns alone for its one-issue report).${cpu && cpu.inputs.invalid ? ` CPU profile: Value parse ${pct(pickIn("invalid", /serde_json parse/))}, checks ${pct(pickIn("invalid", /validation proper/))}, drop ${pct(pickIn("invalid", /drop/))}, report → JSON text ${pct(pickIn("invalid", /report → JSON text/))}, JSON → JS object ${pct(pickIn("invalid", /JSON → JS object/))}, the failed typed attempt ${pct(pickIn("invalid", /typed fast path/))}, other ${pct(pickIn("invalid", /other/))}.` : ""} Reaching 2× zod would need the typed path to report issues itself (each rule's message written a second time, outside the checks it must match), which is not done.`);
+    f.push(`4. **Floor of a rejected text: ≈${int(x1)} ns** for \`validateMessage("x")\` (serde_json's error formatted, a one-issue report as JSON text, decoded and parsed in JS); the smallest valid message (36 B, no options, not a task shape) costs ${int(minimal)} ns through the full validator.`);
+    f.push(`5. **Large texts are linear in encodeInto, not in the glue**: a not-JSON string of ${int(prof.bigBytes)} bytes costs ${int(xBig)} ns (${int(xSmall)} ns at ${prof.smallBytes} bytes; \`encodeInto\` alone ${int(encBig)} ns, the old glue copy ${int(copyBig)} ns); the valid 64 KiB \`tasks/result\` message costs ${int(big)} ns (full validator: its \`CallToolResult\` goes through the schema interpreter).`);
+    f.push(`6. **Options** are read once in JS and passed as numbers: no options ${int(noOpts)} ns, \`{inReplyTo}\` ${int(full)} ns, \`{inReplyTo, version}\` ${int(withVer)} ns. \`headers\`, or a value the core would refuse, goes to the export, which throws the same \`TypeError\` as before.`);
+    f.push(`7. **What has no fast path yet**: the V26 \`tasks/get\` answer (${int(v26)} ns: its \`result\` needs the schema interpreter over a \`serde_json::Value\`), requests and notifications, and \`Conversation.observe\` (still one \`serde_json::Value\` per message, its report through \`JSON.parse\`).`);
     L.push(...f);
     L.push("");
   }

@@ -148,8 +148,6 @@ function validateMessage(message, options) {
 
 const TASK_KEYS = new Set(["taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"]);
 const STATUSES = new Set(["working", "input_required", "completed", "failed", "cancelled"]);
-/** RFC 3339, the strict subset the core surely accepts (upper-case T and Z, 1–9 fraction digits). */
-const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
 
 /** "Valid, no issues" reports of the object path, by version source, kind and method. @type {Map<string, ValidationReport>} */
 const objectReports = new Map();
@@ -165,32 +163,64 @@ function daysInMonth(y, m) {
 }
 
 /**
- * A timestamp as [seconds since 1970, nanoseconds], or null when outside the strict subset.
- * @param {unknown} s
- * @returns {[number, number] | null}
+ * The decimal number of `s` from `at` for `n` digits, or -1.
+ * @param {string} s @param {number} at @param {number} n
  */
-function instant(s) {
-  if (typeof s !== "string") return null;
-  const m = TIMESTAMP.exec(s);
-  if (m === null) return null;
-  const y = +m[1], mo = +m[2], d = +m[3], h = +m[4], mi = +m[5], se = +m[6];
-  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || se > 59) return null;
-  let offset = 0;
-  if (m[8] !== undefined) {
-    const oh = +m[9], om = +m[10];
-    if (oh > 23 || om > 59) return null;
-    offset = (m[8] === "-" ? -1 : 1) * (oh * 3600 + om * 60);
+function digits(s, at, n) {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
   }
+  return v;
+}
+
+/**
+ * A timestamp as seconds since 1970 and nanoseconds (`out[0]`, `out[1]`), or false when outside
+ * the strict subset of RFC 3339 the core surely accepts: `YYYY-MM-DDTHH:MM:SS`, an optional
+ * fraction of 1–9 digits, then `Z` or `±HH:MM` (upper-case T and Z).
+ * @param {unknown} s @param {number[]} out
+ */
+function instant(s, out) {
+  if (typeof s !== "string" || s.length < 20 || s.length > 35) return false;
+  const y = digits(s, 0, 4), mo = digits(s, 5, 2), d = digits(s, 8, 2), h = digits(s, 11, 2), mi = digits(s, 14, 2), se = digits(s, 17, 2);
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return false;
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return false;
+  let i = 19;
+  let nanos = 0;
+  if (s.charCodeAt(i) === 46) {
+    let n = 0;
+    for (i++; n < 10; i++, n++) {
+      const c = s.charCodeAt(i) - 48;
+      if (!(c >= 0 && c <= 9)) break;
+      nanos = nanos * 10 + c;
+    }
+    if (n < 1 || n > 9) return false;
+    for (; n < 9; n++) nanos *= 10;
+  }
+  let offset = 0;
+  const z = s.charCodeAt(i);
+  if (z === 90) {
+    if (s.length !== i + 1) return false;
+  } else if (z === 43 || z === 45) {
+    const oh = digits(s, i + 1, 2), om = digits(s, i + 4, 2);
+    if (s.length !== i + 6 || s.charCodeAt(i + 3) !== 58 || oh < 0 || oh > 23 || om < 0 || om > 59) return false;
+    offset = (z === 45 ? -1 : 1) * (oh * 3600 + om * 60);
+  } else return false;
   // Days since 1970-01-01 of the proleptic Gregorian date (H. Hinnant's days_from_civil).
   const yy = mo <= 2 ? y - 1 : y;
   const era = Math.floor(yy / 400);
   const yoe = yy - era * 400;
   const doy = Math.floor((153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5) + d - 1;
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  const days = era * 146097 + doe - 719468;
-  const nanos = m[7] === undefined ? 0 : +m[7].padEnd(9, "0");
-  return [days * 86400 + h * 3600 + mi * 60 + se - offset, nanos];
+  out[0] = (era * 146097 + doe - 719468) * 86400 + h * 3600 + mi * 60 + se - offset;
+  out[1] = nanos;
+  return true;
 }
+
+const created = [0, 0];
+const updated = [0, 0];
 
 /** A 2025-11-25 millisecond member the core accepts: a non-negative integer. @param {unknown} v */
 function isMs(v) {
@@ -234,9 +264,8 @@ function task25(t) {
     required++;
   }
   if (!(ttl === null || isMs(ttl)) || n !== required) return -1;
-  const c = instant(createdAt);
-  const u = instant(lastUpdatedAt);
-  if (c === null || u === null || u[0] < c[0] || (u[0] === c[0] && u[1] < c[1])) return -1;
+  if (!instant(createdAt, created) || !instant(lastUpdatedAt, updated)) return -1;
+  if (updated[0] < created[0] || (updated[0] === created[0] && updated[1] < created[1])) return -1;
   return bytes + 300;
 }
 
