@@ -27,9 +27,50 @@ enum Shape {
     List,
 }
 
+/// What the fast path tells of a valid message: the parts of its report that vary (it is a
+/// 2025-11-25 result with no issues, answering `ctx.in_reply_to`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Valid {
+    pub version_source: VersionSource,
+    pub kind: &'static str,
+}
+
+impl Valid {
+    /// The report, for the context the verdict was given in.
+    pub fn report(self, ctx: &Context) -> ValidationReport {
+        ValidationReport {
+            valid: true,
+            version: Some(ProtocolVersion::V2025),
+            version_source: self.version_source,
+            kind: self.kind.to_string(),
+            rpc: RpcKind::Result,
+            method: ctx.in_reply_to.clone(),
+            issues: Vec::new(),
+            omitted: Omitted::default(),
+        }
+    }
+
+    /// Whether `report` is [`report`](Self::report) for a context with this `in_reply_to`
+    /// (compared without building it).
+    pub fn is_report(self, report: &ValidationReport, in_reply_to: Option<&str>) -> bool {
+        report.valid
+            && report.version == Some(ProtocolVersion::V2025)
+            && report.version_source == self.version_source
+            && report.kind == self.kind
+            && report.rpc == RpcKind::Result
+            && report.method.as_deref() == in_reply_to
+            && report.issues.is_empty()
+    }
+}
+
 /// The report of a valid message with no issues, when the fast path can tell; `None` means
 /// "ask the full validator".
 pub fn try_valid(text: &str, ctx: &Context) -> Option<ValidationReport> {
+    check(text, ctx).map(|v| v.report(ctx))
+}
+
+/// [`try_valid`] without building the report.
+pub fn check(text: &str, ctx: &Context) -> Option<Valid> {
     if ctx.headers.is_some() || ctx.version.is_some_and(|v| v != ProtocolVersion::V2025) {
         return None;
     }
@@ -51,24 +92,16 @@ pub fn try_valid(text: &str, ctx: &Context) -> Option<ValidationReport> {
     }?;
     // A V25 task always carries `ttl` and a list a `tasks` array: the shape tells the version
     // (`tasks/list` exists only in 2025-11-25), unless the options did.
-    let version_source = if ctx.version.is_some() {
-        VersionSource::Option
-    } else {
-        VersionSource::Shape
-    };
-    Some(ValidationReport {
-        valid: true,
-        version: Some(ProtocolVersion::V2025),
-        version_source,
+    Some(Valid {
+        version_source: if ctx.version.is_some() {
+            VersionSource::Option
+        } else {
+            VersionSource::Shape
+        },
         kind: match shape {
             Shape::Task => "GetTaskResult",
             Shape::List => "ListTasksResult",
-        }
-        .to_string(),
-        rpc: RpcKind::Result,
-        method: ctx.in_reply_to.clone(),
-        issues: Vec::new(),
-        omitted: Omitted::default(),
+        },
     })
 }
 

@@ -163,24 +163,46 @@ pub fn validate_text_with(
     ctx: &Context,
     plain: bool,
 ) -> ValidationReport {
+    match validate_text_verdict(text, max_bytes, ctx, plain) {
+        TextVerdict::Valid(valid) => valid.report(ctx),
+        TextVerdict::Report(report) => report,
+    }
+}
+
+/// What [`validate_text_verdict`] answers.
+#[derive(Debug)]
+pub enum TextVerdict {
+    /// The fast path's "valid, no issues" (the report is not built).
+    Valid(fast::Valid),
+    /// Any other report.
+    Report(ValidationReport),
+}
+
+/// [`validate_text_with`], answering the fast path's verdict without building its report.
+pub fn validate_text_verdict(
+    text: &str,
+    max_bytes: usize,
+    ctx: &Context,
+    plain: bool,
+) -> TextVerdict {
     if text.len() > max_bytes {
-        return match parse(text, max_bytes) {
+        return TextVerdict::Report(match parse(text, max_bytes) {
             Ok(value) => validate_value(&value, ctx),
             Err(report) => report,
-        };
+        });
     }
     let carried = if plain {
         std::borrow::Cow::Borrowed(text)
     } else {
         surrogates::carry(text).0
     };
-    if let Some(report) = fast::try_valid(&carried, ctx) {
-        return report;
+    if let Some(valid) = fast::check(&carried, ctx) {
+        return TextVerdict::Valid(valid);
     }
-    match parse_carried(&carried) {
+    TextVerdict::Report(match parse_carried(&carried) {
         Ok(value) => validate_value(&value, ctx),
         Err(report) => report,
-    }
+    })
 }
 
 /// Validates a parsed message.

@@ -4,7 +4,9 @@ use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
 use crate::model::ProtocolVersion;
-use crate::validate::{self, Context, ValidateOptions, ValidationReport, DEFAULT_MAX_BYTES};
+use crate::validate::{
+    self, Context, TextVerdict, ValidateOptions, ValidationReport, DEFAULT_MAX_BYTES,
+};
 
 pub(crate) use super::input::to_js;
 use super::input::{js_to_json, Members};
@@ -130,6 +132,7 @@ thread_local! {
     static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static KNOWN: RefCell<Vec<ValidationReport>> = const { RefCell::new(Vec::new()) };
     static NEW_KNOWN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static CONTEXT: RefCell<Context> = RefCell::new(Context::default());
 }
 
 /// Internal (the JS wrapper's): the address of the input buffer, grown to at least `capacity`
@@ -179,60 +182,75 @@ pub fn validate_bytes(
 ) -> i32 {
     NEW_KNOWN.set(0);
     BUFFER.with_borrow_mut(|buf| {
-        let at = text_at as usize;
-        let max = optional(max_bytes).map_or(DEFAULT_MAX_BYTES, |m| m as usize);
-        let report = {
+        CONTEXT.with_borrow_mut(|ctx| {
+            let at = text_at as usize;
+            let max = optional(max_bytes).map_or(DEFAULT_MAX_BYTES, |m| m as usize);
+            ctx.version = match version {
+                1 => Some(ProtocolVersion::V2025),
+                2 => Some(ProtocolVersion::V2026),
+                _ => None,
+            };
+            ctx.max_issues = optional(max_issues).map(|m| m as usize);
+            // The context is kept from call to call: `inReplyTo` is rebuilt only when it changed.
+            let reply = (reply_len != u32::MAX)
+                .then(|| buf.get(..reply_len as usize))
+                .flatten();
+            if ctx.in_reply_to.as_deref().map(str::as_bytes) != reply {
+                ctx.in_reply_to = reply.map(|b| String::from_utf8_lossy(b).into_owned());
+            }
             let text = buf
                 .get(at..at.saturating_add(len as usize))
                 .unwrap_or_default();
-            let in_reply_to = (reply_len != u32::MAX)
-                .then(|| buf.get(..reply_len as usize))
-                .flatten()
-                .map(|b| String::from_utf8_lossy(b).into_owned());
-            let ctx = Context {
-                version: match version {
-                    1 => Some(ProtocolVersion::V2025),
-                    2 => Some(ProtocolVersion::V2026),
-                    _ => None,
-                },
-                in_reply_to,
-                request_task_id: None,
-                headers: None,
-                max_issues: optional(max_issues).map(|m| m as usize),
-            };
             // encodeInto writes well-formed UTF-8.
-            match std::str::from_utf8(text) {
-                Ok(text) => validate::validate_text_with(text, max, &ctx, plain),
+            let verdict = match std::str::from_utf8(text) {
+                Ok(text) => validate::validate_text_verdict(text, max, ctx, plain),
                 Err(_) => {
-                    validate::validate_text_with(&String::from_utf8_lossy(text), max, &ctx, false)
+                    validate::validate_text_verdict(&String::from_utf8_lossy(text), max, ctx, false)
+                }
+            };
+            let report = match verdict {
+                TextVerdict::Valid(valid) => {
+                    let reply = ctx.in_reply_to.as_deref();
+                    let known = KNOWN
+                        .with_borrow(|known| known.iter().position(|k| valid.is_report(k, reply)));
+                    if let Some(i) = known {
+                        return i as i32 + 1;
+                    }
+                    valid.report(ctx)
+                }
+                TextVerdict::Report(report) => report,
+            };
+            if report.valid && report.issues.is_empty() {
+                let known =
+                    KNOWN.with_borrow_mut(|known| match known.iter().position(|k| *k == report) {
+                        Some(i) => Some((i + 1, false)),
+                        None if known.len() < MAX_KNOWN => {
+                            known.push(report.clone());
+                            Some((known.len(), true))
+                        }
+                        None => None,
+                    });
+                match known {
+                    Some((i, false)) => return i as i32,
+                    Some((i, true)) => NEW_KNOWN.set(i as u32),
+                    None => {}
                 }
             }
-        };
-        if report.valid && report.issues.is_empty() {
-            let known =
-                KNOWN.with_borrow_mut(|known| match known.iter().position(|k| *k == report) {
-                    Some(i) => Some((i + 1, false)),
-                    None if known.len() < MAX_KNOWN => {
-                        known.push(report.clone());
-                        Some((known.len(), true))
-                    }
-                    None => None,
-                });
-            match known {
-                Some((i, false)) => return i as i32,
-                Some((i, true)) => NEW_KNOWN.set(i as u32),
-                None => {}
-            }
-        }
-        let json = crate::validate::surrogates::restore(&report.to_json()).into_owned();
-        // Written over the input; the buffer never shrinks (the wrapper knows its size), and
-        // it moves only when the report is longer (the wrapper asks for its address again).
-        if buf.len() < json.len() {
-            buf.resize(json.len(), 0);
-        }
-        if let Some(out) = buf.get_mut(..json.len()) {
-            out.copy_from_slice(json.as_bytes());
-        }
-        -(json.len().min(i32::MAX as usize) as i32)
+            write_report(buf, &report)
+        })
     })
+}
+
+/// Writes the report as JSON text at the start of the buffer; answers minus its length.
+fn write_report(buf: &mut Vec<u8>, report: &ValidationReport) -> i32 {
+    let json = crate::validate::surrogates::restore(&report.to_json()).into_owned();
+    // Written over the input; the buffer never shrinks (the wrapper knows its size), and it
+    // moves only when the report is longer (the wrapper asks for its address again).
+    if buf.len() < json.len() {
+        buf.resize(json.len(), 0);
+    }
+    if let Some(out) = buf.get_mut(..json.len()) {
+        out.copy_from_slice(json.as_bytes());
+    }
+    -(json.len().min(i32::MAX as usize) as i32)
 }
