@@ -5,6 +5,7 @@
 // and anything outside it stops the build (never a silently wrong module):
 //
 //   import { a, b } from "./x.js";   →  const { a, b } = require("./x.cjs");
+//   import { a as b } from "./x.js"; →  const { a: b } = require("./x.cjs");
 //                                       ("./mcp_tasks_wasm.js", the web glue, → "./node.cjs")
 //   export { a, b };                 →  module.exports = { a, b };   (once, at the end)
 //
@@ -33,7 +34,8 @@ for (const file of files) {
     const exp = EXPORT.exec(line);
     if (imp) {
       const target = imp[2] === "mcp_tasks_wasm" ? "node" : imp[2];
-      out.push(`const {${imp[1]}} = require("./${target}.cjs");`);
+      // `a as b` renames: `{ a: b }` when destructuring.
+      out.push(`const {${imp[1].replace(/\b([A-Za-z0-9_$]+) as ([A-Za-z0-9_$]+)/g, "$1: $2")}} = require("./${target}.cjs");`);
     } else if (exp) {
       if (exported) {
         console.error(`${where}: a second export list`);
