@@ -6,10 +6,12 @@
 // options it would have to refuse, a string with lone surrogates or over `maxBytes`) goes to the
 // wasm-bindgen export, which gives the same reports and throws the same TypeErrors.
 // Written in the subset scripts/esm-to-cjs.mjs converts.
-import { validateMessage as validateAny, __validateBuffer, __validateBytes, __validateMemory, __validateNewKnown } from "./mcp_tasks_wasm.js";
+import { validateMessage as validateAny, Conversation, __validateBuffer, __validateBytes, __validateMemory, __validateNewKnown } from "./mcp_tasks_wasm.js";
 
 /** @typedef {import("./mcp_tasks_wasm.js").ValidationReport} ValidationReport */
 /** @typedef {import("./mcp_tasks_wasm.js").ValidateOptions} ValidateOptions */
+/** @typedef {import("./mcp_tasks_wasm.js").ObserveOptions} ObserveOptions */
+/** @typedef {import("./mcp_tasks_wasm.js").ObserveReport} ObserveReport */
 
 /** Bytes kept for `inReplyTo` at the start of the buffer; the message follows. */
 const REPLY_BYTES = 1024;
@@ -48,6 +50,31 @@ function views() {
   const buffer = /** @type {WebAssembly.Memory} */ (memory).buffer;
   replyView = new Uint8Array(buffer, address, REPLY_BYTES);
   messageView = new Uint8Array(buffer, address + REPLY_BYTES, size - REPLY_BYTES);
+}
+
+/**
+ * Makes the buffer hold at least `need` bytes, and the views see the memory as it is now.
+ * @param {number} need
+ */
+function room(need) {
+  if (memory === null) {
+    memory = /** @type {WebAssembly.Memory} */ (__validateMemory());
+    grow(0);
+  }
+  if (need > size) grow(need);
+  else if (messageView.buffer !== memory.buffer) views();
+}
+
+/**
+ * The JSON text of `length` bytes the core wrote at the start of the buffer (which moved if the
+ * text was longer than the buffer), parsed.
+ * @param {number} length
+ * @returns {any}
+ */
+function readJson(length) {
+  lastReply = undefined;
+  room(length);
+  return JSON.parse(decoder.decode(new Uint8Array(/** @type {WebAssembly.Memory} */ (memory).buffer, address, length)));
 }
 
 /** @param {unknown} n */
@@ -95,13 +122,7 @@ function validateMessage(message, options) {
   const units = message.length;
   // Too large, or lone surrogates (which UTF-8 cannot carry): the export's own path.
   if (units > max || isWellFormed === undefined || !isWellFormed.call(message)) return validateAny(message, options);
-  if (memory === null) {
-    memory = /** @type {WebAssembly.Memory} */ (__validateMemory());
-    grow(0);
-  }
-  const need = REPLY_BYTES + Math.min(units * 3, max);
-  if (need > size) grow(need);
-  else if (messageView.buffer !== /** @type {WebAssembly.Memory} */ (memory).buffer) views();
+  room(REPLY_BYTES + Math.min(units * 3, max));
   const done = encoder.encodeInto(message, messageView);
   if (done.read < units || done.written > max) return validateAny(message, options);
   let replyLength = NO_REPLY;
@@ -120,13 +141,8 @@ function validateMessage(message, options) {
     if (report !== undefined) return report;
     return validateAny(message, options);
   }
-  // The report as JSON over the start of the buffer (which moved if the report was longer).
-  const length = -answer;
-  lastReply = undefined;
-  if (length > size) grow(length);
-  else if (messageView.buffer !== /** @type {WebAssembly.Memory} */ (memory).buffer) views();
   /** @type {ValidationReport} */
-  const report = JSON.parse(decoder.decode(new Uint8Array(/** @type {WebAssembly.Memory} */ (memory).buffer, address, length)));
+  const report = readJson(-answer);
   if (report.valid && report.issues.length === 0) {
     const n = __validateNewKnown();
     if (n > 0) {
@@ -351,5 +367,49 @@ function knownObject(message, options) {
 function validateObject(message, options) {
   return knownObject(message, options) ?? validateAny(message, options);
 }
+
+// ---- Conversation.observe over the same bytes ---------------------------------------------------
+//
+// A string message crosses as validateMessage's does (one encodeInto into the buffer, one call,
+// `from` as a number) and its report comes back as JSON text in the buffer. Objects, odd options,
+// lone surrogates, very long texts and texts over the conversation's `maxBytes` take the method
+// wasm-bindgen generated, which gives the same reports and throws the same TypeErrors.
+
+const observeAny = Conversation.prototype.observe;
+/** Longer strings (in UTF-16 units) take the generated method: no buffer of 3 bytes a unit. */
+const OBSERVE_MAX_UNITS = 4 * 1024 * 1024;
+const INTERNAL = -2147483648;
+
+/**
+ * Observes the next message (a JS value or a JSON string). Never throws on a bad message: the
+ * report says what is wrong, and the message still counts. `options.from` (`"client"` or
+ * `"server"`) names the sender; throws a `TypeError` on a malformed option.
+ * @this {Conversation}
+ * @param {unknown} message
+ * @param {ObserveOptions | null} [options]
+ * @returns {ObserveReport}
+ */
+function observe(message, options) {
+  if (typeof message !== "string") return observeAny.call(this, message, options);
+  let from = 0;
+  if (options !== undefined && options !== null) {
+    if (typeof options !== "object" || Array.isArray(options)) return observeAny.call(this, message, options);
+    const f = options.from;
+    if (f === "client") from = 1;
+    else if (f === "server") from = 2;
+    else if (f !== undefined) return observeAny.call(this, message, options);
+  }
+  const units = message.length;
+  if (units > OBSERVE_MAX_UNITS || isWellFormed === undefined || !isWellFormed.call(message)) return observeAny.call(this, message, options);
+  room(REPLY_BYTES + units * 3);
+  const done = encoder.encodeInto(message, messageView);
+  if (done.read < units) return observeAny.call(this, message, options);
+  const answer = this.__observeBytes(REPLY_BYTES, done.written, from);
+  if (answer === 0) return observeAny.call(this, message, options);
+  if (answer === INTERNAL) throw new Error("internal: cannot convert the result");
+  return readJson(-answer);
+}
+
+Conversation.prototype.observe = observe;
 
 export { validateMessage };

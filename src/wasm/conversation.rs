@@ -50,6 +50,40 @@ impl Conversation {
         to_js(&report).map_err(JsValue::from)
     }
 
+    /// Internal (js/core/validate.js, the byte path of `observe`): observes the `len` bytes of
+    /// the validator's buffer from `text_at` (UTF-8 JSON text, as `observe` of a string), sent
+    /// by `from` 0 (not said), 1 (`"client"`) or 2 (`"server"`). Answers minus the length of the
+    /// report as JSON text, written at the start of the buffer; 0 (nothing observed) when the
+    /// text is over the conversation's `maxBytes`: `observe` itself then says how; `i32::MIN`
+    /// when the report could not be written (an internal error).
+    #[wasm_bindgen(js_name = __observeBytes)]
+    pub fn observe_bytes(&mut self, text_at: u32, len: u32, from: u32) -> i32 {
+        if len as usize > self.inner.max_bytes() {
+            return 0;
+        }
+        let from = match from {
+            1 => Some(Sender::Client),
+            2 => Some(Sender::Server),
+            _ => None,
+        };
+        super::validate::with_buffer(|buf| {
+            let at = text_at as usize;
+            let bytes = buf
+                .get(at..at.saturating_add(len as usize))
+                .unwrap_or_default();
+            // encodeInto writes well-formed UTF-8.
+            let text = String::from_utf8_lossy(bytes);
+            let report = match self.inner.parse(&text) {
+                Ok(value) => self.inner.observe_from(&value, from),
+                Err(report) => self.inner.observe_rejected(report),
+            };
+            match serde_json::to_string(&report) {
+                Ok(json) => super::validate::write_json(buf, &json),
+                Err(_) => i32::MIN,
+            }
+        })
+    }
+
     /// Every task seen so far, in the order first seen, with its events and history issues.
     /// Read it once the conversation is over: a notification about a task no `CreateTaskResult`
     /// named yet is judged here (`history-unknown-task`), not in the notification's report,

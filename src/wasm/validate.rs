@@ -241,9 +241,20 @@ pub fn validate_bytes(
     })
 }
 
+/// Runs `f` on the input buffer (`Conversation`'s byte path shares it).
+pub(crate) fn with_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    BUFFER.with_borrow_mut(f)
+}
+
 /// Writes the report as JSON text at the start of the buffer; answers minus its length.
 fn write_report(buf: &mut Vec<u8>, report: &ValidationReport) -> i32 {
-    let json = crate::validate::surrogates::restore(&report.to_json()).into_owned();
+    write_json(buf, &report.to_json())
+}
+
+/// Writes JSON text from the core at the start of the buffer, its carried lone surrogates
+/// written back as escapes; answers minus its length.
+pub(crate) fn write_json(buf: &mut Vec<u8>, json: &str) -> i32 {
+    let json = crate::validate::surrogates::restore(json);
     // Written over the input; the buffer never shrinks (the wrapper knows its size), and it
     // moves only when the report is longer (the wrapper asks for its address again).
     if buf.len() < json.len() {

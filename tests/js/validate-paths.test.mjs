@@ -7,12 +7,20 @@
 //   in JS without JSON.stringify must give exactly the reports (verdict, version, kind, every
 //   issue's code, path and message) of the wasm-bindgen export itself, which takes the text or
 //   the object through JSON.stringify and the full validator;
+// * Conversation.observe of a string (the same byte boundary) must give the generated method's
+//   reports, message by message, and the same timelines;
 // * both fast paths must actually be taken for the valid variants (a shared frozen report), so
 //   this test cannot pass by always falling back.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { validateMessage } from "../../pkg/node.mjs";
-import { validateMessage as coreValidate } from "../../pkg/mcp_tasks_wasm.js";
+import { readFileSync } from "node:fs";
+import { initSync, validateMessage as coreValidate, Conversation as GeneratedConversation } from "../../pkg/mcp_tasks_wasm.js";
+
+// The glue first, alone: its methods as wasm-bindgen generated them, before the package's
+// entry (which loads js/core/validate.js) replaces `observe`.
+initSync({ module: readFileSync(new URL("../../pkg/mcp_tasks_wasm_bg.wasm", import.meta.url)) });
+const rawObserve = GeneratedConversation.prototype.observe;
+const { validateMessage } = await import("../../pkg/node.mjs");
 
 function task(i = 0) {
   return {
@@ -161,4 +169,42 @@ test("malformed options: the same TypeError on every path", () => {
       assert.throws(() => validateMessage(m, o), (e) => e instanceof TypeError && e.message === expected.message);
     }
   }
+});
+
+test("Conversation.observe of strings: the generated method's reports, message by message", async () => {
+  const fs = await import("node:fs");
+  const { Conversation } = await import("../../pkg/node.mjs");
+  // The package's entry replaced `observe` on the glue's class.
+  assert.equal(Conversation, GeneratedConversation);
+  assert.notEqual(Conversation.prototype.observe, rawObserve);
+  const samples = new URL("../../samples/", import.meta.url);
+  const files = fs.readdirSync(samples).filter((f) => f.endsWith(".jsonl"));
+  assert.ok(files.length >= 4);
+  let compared = 0;
+  for (const f of files) {
+    const lines = fs.readFileSync(new URL(f, samples), "utf8").split("\n").filter((l) => l.trim() !== "");
+    // Each line as it is, then odd texts; with and without `from`.
+    const extra = ["x", "", "[]", `${lines[0]} x`, lines[0].replace(/"2\.0"/, '"2.0\\ud83d"'), lines[0].replace(/"2\.0"/, '"2.0\ud83d"'), "x".repeat(70000)];
+    for (const opts of [undefined, { from: "server" }, { from: "client" }]) {
+      const a = new Conversation();
+      const b = new Conversation({ maxBytes: 1 << 24 });
+      for (const line of [...lines, ...extra]) {
+        const got = a.observe(line, opts);
+        const expected = rawObserve.call(b, line, opts);
+        assert.deepEqual(got, expected, `${f}: ${line.slice(0, 80)} ${JSON.stringify(opts)}`);
+        compared++;
+      }
+      assert.deepEqual(a.tasks(), b.tasks(), f);
+    }
+  }
+  // A conversation with a small maxBytes: the text over it is judged by the generated method.
+  const small = new Conversation({ maxBytes: 10 });
+  const smallRaw = new Conversation({ maxBytes: 10 });
+  for (const t of ["{}", '{"jsonrpc":"2.0","id":1,"result":{}}', "é".repeat(6)]) {
+    assert.deepEqual(small.observe(t), rawObserve.call(smallRaw, t));
+  }
+  for (const o of [{ from: "x" }, { from: null }, 5, []]) {
+    assert.throws(() => new Conversation().observe("{}", o), TypeError);
+  }
+  assert.ok(compared > 50);
 });
