@@ -63,7 +63,8 @@ const STAGES = [
   ["validation proper (detect::dispatch)", /validate::detect::dispatch|validate::validate_value/],
   ["drop of the parsed Value", /drop_in_place<.*serde_json::value::Value/],
   ["report → JSON text (Rust)", /ValidationReport::to_json|surrogates::restore|serde_json::ser/],
-  ["report JSON → JS object (TextDecoder + JSON.parse)", /^decode$|js_sys::JSON::parse|__wbg_parse|^parse$/],
+  ["report JSON → JS object (TextDecoder + JSON.parse)", /^readJson$|^decode$|js_sys::JSON::parse|__wbg_parse|^parse$/],
+  ["JS walk of a parsed object (no JSON.stringify)", /^(knownObject|validateObject)$/],
   ["report → JS object (serde-wasm-bindgen)", /serde_wasm_bindgen::ser|ObjectSerializer|wasm::validate::to_js|report_to_js/],
 ];
 const INCLUSIVE = [["IndexMap insert/lookup + SipHash (serde_json preserve_order)", /indexmap::map::IndexMap/]];

@@ -8,11 +8,12 @@ import { fileURLToPath } from "node:url";
 const PKG = resolve(dirname(fileURLToPath(import.meta.url)), "../pkg");
 const WASM = "mcp_tasks_wasm_bg.wasm";
 // Files each entry point loads (see pkg/package.json "exports").
+// validate.js/.cjs: validateMessage and Conversation.observe over the byte boundary (js/core/).
 const ENTRIES = {
-  "node ESM (node.mjs)": ["node.mjs", "mcp_tasks_wasm.js", WASM],
-  "node CJS (node.cjs)": ["node.cjs", WASM],
-  "browser (browser.js)": ["browser.js", "mcp_tasks_wasm.js", WASM],
-  "deno (deno.js)": ["deno.js", "mcp_tasks_wasm.js", WASM],
+  "node ESM (node.mjs)": ["node.mjs", "mcp_tasks_wasm.js", "validate.js", WASM],
+  "node CJS (node.cjs)": ["node.cjs", "validate.cjs", WASM],
+  "browser (browser.js)": ["browser.js", "mcp_tasks_wasm.js", "validate.js", WASM],
+  "deno (deno.js)": ["deno.js", "mcp_tasks_wasm.js", "validate.js", WASM],
 };
 
 const files = {};
