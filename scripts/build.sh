@@ -324,7 +324,7 @@ cp samples/*.jsonl "$PKG/samples/"
 # ---- the server entry: pkg/server/ --------------------------------------------------------------
 if [ "$SERVER" = 1 ]; then
   RAW_SERVER=$(cargo_wasm store-js)
-  assemble "$RAW_SERVER" "$PKG/server" "$TMP/server" "$ROOT/js/core $ROOT/js/server" .. (validateMessage: text in as bytes (one encodeInto into a reused wasm buffer, one call, options as numbers), known 'valid, no issues' reports as shared frozen objects, other reports as one JSON text; a typed fast path (no Value tree) for valid V25 tasks/get and tasks/list answers, held equal to the full validator by differential tests; js/core/validate.js wired into both entries by build.sh)
+  assemble "$RAW_SERVER" "$PKG/server" "$TMP/server" "$ROOT/js/core $ROOT/js/server" ..
 else
   say "SERVER=0: pkg/server/ is not built"
 fi
