@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/. Two entry points, each with one optimised .wasm shared by every
-# runtime, the wasm-bindgen glue of two targets, and small entry files routed by package.json
-# "exports":
+# Builds the npm package into pkg/. ONE optimised .wasm (cargo feature store-js) shared by every
+# runtime and by both entry points, the wasm-bindgen glue of two targets, and small entry files
+# routed by package.json "exports":
 #
-#   mcp-tasks-wasm          pkg/          the model, validator, conversation checker (the default
-#                                         cargo features: small, for browsers and clients)
-#   mcp-tasks-wasm/server   pkg/server/   all of that plus TaskStore and TaskServer (cargo feature
-#                                         store-js) and the JS helpers of js/server/ (TaskHost,
-#                                         SdkTaskStore): for servers
+#   mcp-tasks-wasm          pkg/          the module and its glue: model, validator, conversation
+#                                         checker, scheduler, TaskStore, TaskServer; the client
+#                                         helpers of js/client/
+#   mcp-tasks-wasm/server   pkg/server/   the SAME module and glue (pkg/server/mcp_tasks_wasm.js and
+#                                         node.cjs only re-export ../), plus the JS helpers of
+#                                         js/server/ (TaskHost, SdkTaskStore): an app importing both
+#                                         entries loads and instantiates the module once
 #
-# In each directory:
+# In pkg/ (pkg/server/ has the same files minus the .wasm, its glue files re-exporting pkg/'s):
 #   mcp_tasks_wasm_bg.wasm   the module (wasm-opt -Oz, binaryen from npm), byte-identical for all
 #   mcp_tasks_wasm.js/.d.ts  --target web glue (ESM), types generated from the Rust source
 #   node.cjs, node.d.cts     --target nodejs glue (CommonJS), reads the .wasm next to it
@@ -74,11 +76,22 @@ cargo_wasm() {
 
 # assemble RAW OUT WORK "DIR...": bindgen + wasm-opt RAW and write the entry files into OUT. The
 # ESM helpers of every DIR are copied in order (a later index.js replaces an earlier one: it is
-# the helpers' entry, re-exported by every entry file).
+# the helpers' entry, re-exported by every entry file). RAW "shared" (pkg/server/): no module of
+# its own; the glue files re-export pkg/'s and the entry files load ../mcp_tasks_wasm_bg.wasm.
 assemble() {
   local raw=$1 out=$2 work=$3 helpers=$4 dir
-  [ -f "$raw" ] || fail "$raw was not produced"
+  local wasm_rel="./${NAME}_bg.wasm"
   mkdir -p "$work" "$out"
+  if [ "$raw" = shared ]; then
+    wasm_rel="../${NAME}_bg.wasm"
+    say "${out#"$ROOT"/}: the glue re-exports pkg/'s (one module, one instance)"
+    printf '// The package'"'"'s one module: the same glue (and instance) as the main entry.\nexport * from "../%s.js";\nexport { default } from "../%s.js";\n' \
+      "$NAME" "$NAME" >"$out/$NAME.js"
+    printf 'export * from "../%s.js";\nexport { default } from "../%s.js";\n' "$NAME" "$NAME" >"$out/$NAME.d.ts"
+    printf '// The package'"'"'s one module: the same glue (and instance) as the main entry.\n"use strict";\nmodule.exports = require("../node.cjs");\n' >"$out/node.cjs"
+    printf 'export * from "../node.cjs";\n' >"$out/node.d.cts"
+  else
+  [ -f "$raw" ] || fail "$raw was not produced"
   say "wasm-bindgen --target web / --target nodejs → ${out#"$ROOT"/}"
   wasm-bindgen --target web --out-dir "$work/web" --out-name "$NAME" "$raw"
   wasm-bindgen --target nodejs --out-dir "$work/node" --out-name "$NAME" "$raw"
@@ -104,6 +117,7 @@ assemble() {
       { echo '/// <reference lib="esnext.disposable" />'; cat "$f"; } >"$f.tmp" && mv "$f.tmp" "$f"
     fi
   done
+  fi
 
   # The helpers, when given: ESM as written, CommonJS generated, declarations by tsc.
   local extra="" extra_types=""
@@ -142,7 +156,7 @@ EOF
 import { readFileSync } from "node:fs";
 import { initSync } from "./$NAME.js";
 
-initSync({ module: readFileSync(new URL("./${NAME}_bg.wasm", import.meta.url)) });
+initSync({ module: readFileSync(new URL("$wasm_rel", import.meta.url)) });
 
 export * from "./$NAME.js";$extra
 EOF
@@ -151,7 +165,7 @@ EOF
 // Browsers and bundlers: fetches the .wasm next to this file (top-level await).
 import init from "./$NAME.js";
 
-await init({ module_or_path: new URL("./${NAME}_bg.wasm", import.meta.url) });
+await init({ module_or_path: new URL("$wasm_rel", import.meta.url) });
 
 export * from "./$NAME.js";$extra
 EOF
@@ -159,7 +173,7 @@ EOF
   cat >"$out/deno.js" <<EOF
 /* @ts-self-types="./deno.d.ts" */
 // Deno: a source-phase import of the .wasm needs no --allow-read and no --allow-net.
-import source wasmModule from "./${NAME}_bg.wasm";
+import source wasmModule from "$wasm_rel";
 import { initSync } from "./$NAME.js";
 
 initSync({ module: wasmModule });
@@ -183,7 +197,8 @@ EOF
 }
 
 # ---- the default entry: pkg/ --------------------------------------------------------------------
-RAW=$(cargo_wasm "")
+# The one module of both entries (see the top).
+RAW=$(cargo_wasm store-js)
 find "$PKG" -mindepth 1 -maxdepth 1 ! -name package.json -exec rm -rf {} +
 assemble "$RAW" "$PKG" "$TMP/main" "$ROOT/js/client"
 
@@ -198,8 +213,7 @@ cp samples/*.jsonl "$PKG/samples/"
 
 # ---- the server entry: pkg/server/ --------------------------------------------------------------
 if [ "$SERVER" = 1 ]; then
-  RAW_SERVER=$(cargo_wasm store-js)
-  assemble "$RAW_SERVER" "$PKG/server" "$TMP/server" "$ROOT/js/client $ROOT/js/server"
+  assemble shared "$PKG/server" "$TMP/server" "$ROOT/js/client $ROOT/js/server"
 else
   say "SERVER=0: pkg/server/ is not built"
 fi
@@ -218,11 +232,10 @@ size_line "$NAME.js (web glue)" "$PKG/$NAME.js"
 size_line "node.cjs (nodejs glue)" "$PKG/node.cjs"
 size_line "browser load: wasm + glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" "$PKG/browser.js" "$PKG/index.js" "$PKG/client.js" "$PKG/http.js"
 if [ "$SERVER" = 1 ]; then
-  size_line "server/${NAME}_bg.wasm" "$PKG/server/${NAME}_bg.wasm"
   helper_files=()
   for f in js/client/*.js js/server/*.js; do helper_files+=("$PKG/server/$(basename "$f")"); done
   mapfile -t helper_files < <(printf '%s\n' "${helper_files[@]}" | sort -u)
-  size_line "server: wasm + web glue + helpers" "$PKG/server/${NAME}_bg.wasm" "$PKG/server/$NAME.js" \
-    "${helper_files[@]}"
+  size_line "server: wasm + web glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" \
+    "$PKG/server/$NAME.js" "${helper_files[@]}"
 fi
 say "pkg/ built in $(($(date +%s) - t0)) s"

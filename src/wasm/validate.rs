@@ -8,7 +8,7 @@ use crate::validate::{self, Context, ValidateOptions, ValidationReport, DEFAULT_
 
 pub(crate) use super::input::to_js;
 use super::input::{js_to_json, Members};
-use crate::model::convert::ConversionReport;
+use crate::convert::ConversionReport;
 
 /// Reads the options object; bad options are a thrown `TypeError`, never a panic.
 pub(crate) fn read_options(
@@ -74,7 +74,7 @@ pub fn convert_task(
 ) -> Result<JsValue, JsValue> {
     let to = read_version(to)?;
     match js_to_json(&task, DEFAULT_MAX_BYTES) {
-        Ok(value) => to_js(&crate::model::convert::convert_task(&value, None, to)),
+        Ok(value) => to_js(&crate::convert::convert_task(&value, None, to)),
         Err(report) => to_js(&not_converted(report, to)),
     }
     .map_err(JsValue::from)
@@ -88,9 +88,7 @@ pub fn convert_create_task_result(
 ) -> Result<JsValue, JsValue> {
     let to = read_version(to)?;
     match js_to_json(&result, DEFAULT_MAX_BYTES) {
-        Ok(value) => to_js(&crate::model::convert::convert_create_task_result(
-            &value, to,
-        )),
+        Ok(value) => to_js(&crate::convert::convert_create_task_result(&value, to)),
         Err(report) => to_js(&not_converted(report, to)),
     }
     .map_err(JsValue::from)
