@@ -2,6 +2,8 @@
 //! layers below it, and the files of one module do not use each other in a circle. Read from the
 //! source text (`crate::x`, `super::x`), outside `#[cfg(test)]` code.
 
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
