@@ -305,6 +305,11 @@ pub(crate) fn read_now(now: Option<JsValue>) -> Result<u64, JsValue> {
     }
 }
 
+/// A JS value as a protocol version: the one reader of the bindings ([`ProtocolVersion::parse`]).
+pub(crate) fn js_version(v: &JsValue) -> Option<ProtocolVersion> {
+    v.as_string().as_deref().and_then(ProtocolVersion::parse)
+}
+
 pub(crate) fn as_u64(v: &JsValue) -> Option<u64> {
     v.as_f64()
         .filter(|m| m.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(m))
@@ -409,9 +414,18 @@ impl Members {
 
     /// A protocol version member (`null` is malformed).
     pub(crate) fn version(&self, key: &str) -> Result<Option<ProtocolVersion>, JsValue> {
-        self.strict(key, "\"2025-11-25\" or \"2026-07-28\"", |v| {
-            v.as_string().as_deref().and_then(ProtocolVersion::parse)
-        })
+        self.strict(key, ProtocolVersion::EXPECTED, js_version)
+    }
+
+    /// An optional protocol version member (`null` counts as absent).
+    pub(crate) fn opt_version(&self, key: &str) -> Result<Option<ProtocolVersion>, JsValue> {
+        self.opt(key, ProtocolVersion::EXPECTED, js_version)
+    }
+
+    /// A required protocol version member.
+    pub(crate) fn required_version(&self, key: &str) -> Result<ProtocolVersion, JsValue> {
+        self.opt_version(key)?
+            .ok_or_else(|| self.bad(key, ProtocolVersion::EXPECTED))
     }
 
     /// A string member (`null` is malformed).

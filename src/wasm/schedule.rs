@@ -156,9 +156,7 @@ fn read_track(params: Option<JsValue>) -> Result<TrackParams, JsValue> {
     };
     Ok(TrackParams {
         server: p.string("server")?,
-        version: p.opt("version", "\"2025-11-25\" or \"2026-07-28\"", |v| {
-            v.as_string().as_deref().and_then(ProtocolVersion::parse)
-        })?,
+        version: p.opt_version("version")?,
         task,
         deadline_ms: p.ms("deadlineMs")?,
     })
