@@ -3,18 +3,15 @@
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
-/// Declares a Rust type alias of a wire type and the same alias in the generated TypeScript, so a
-/// name like `V25CancelTaskResult` exists on both sides without restating the type.
+/// Declares a wire type that has exactly the shape of another (`V25CancelTaskResult` is a
+/// `V25GetTaskResult`): a transparent newtype, whose TypeScript tsify generates as
+/// `export type V25CancelTaskResult = V25GetTaskResult;`.
 macro_rules! wire_alias {
     ($(#[$doc:meta])* $name:ident = $target:ident) => {
         $(#[$doc])*
-        pub type $name = $target;
-
-        #[allow(non_upper_case_globals, dead_code)]
-        #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
-        const $name: &'static str = concat!(
-            "export type ", stringify!($name), " = ", stringify!($target), ";"
-        );
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, tsify::Tsify)]
+        #[serde(transparent)]
+        pub struct $name(pub $target);
     };
 }
 pub(crate) use wire_alias;
