@@ -96,9 +96,11 @@ pub fn convert_create_task_result(
 
 /// The target version: a bad one is a `TypeError`, as every malformed argument.
 fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue> {
-    let v: JsValue = v.into();
-    serde_wasm_bindgen::from_value(v).map_err(|_| {
-        super::input::bad("the target version must be \"2025-11-25\" or \"2026-07-28\"".to_string())
+    super::input::js_version(&v.into()).ok_or_else(|| {
+        super::input::bad(format!(
+            "the target version must be {}",
+            ProtocolVersion::EXPECTED
+        ))
     })
 }
 
