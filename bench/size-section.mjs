@@ -34,6 +34,18 @@ export function sizeSection(size, profile) {
     L.push("|---|---:|");
     for (const t of profile.top.slice(0, 15)) L.push(`| \`${t.name.replace(/\|/g, "\\|").slice(0, 110)}\` | ${int(t.bytes)} |`);
     L.push("");
+    L.push("Where the rest goes: the exported shims are the bindings (`src/wasm`) with the core inlined into them (`Conversation.observe`, `TaskServer.restore` and `TaskServer.handle` are the largest); `core` is mostly formatting: `<f64 as Display>` (14 KB with its dragon/grisu tables) is reached only through serde's `Unexpected::Float` (the error of serde_json's typed deserializing, `from_value`/`from_str` into a Rust type; twiggy: `Unexpected` → `WithDecimalPoint` → `f64` in the function table), `char::escape_debug` through `{:?}` of strings; `data` is the rule texts, the embedded schema JSON (37 KB raw, 3.5 KB gzip) and panic/format strings.");
+    L.push("");
   }
+  L.push("Measured options (2026-11-30, by hand; gzip of the module with `store-js`):");
+  L.push("");
+  L.push("| option | module gzip | kept? |");
+  L.push("|---|---:|---|");
+  L.push("| `opt-level = \"z\"` instead of `\"s\"` | −24 KB (223 → 199 KB) | no: `validateMessage` took 0.94–1.46× the time on the bench messages (1.3–1.45× for most; the two modules interleaved in one process, 7 runs each, load 8) |");
+  L.push("| `wasm-opt -Oz --converge`, or `--inlining-optimizing` | −0.1 KB | no |");
+  L.push("| chrono with `alloc` only (no `std`, no `serde`) | −0.6 KB | yes |");
+  L.push("| no serde-wasm-bindgen deserializer (the target version of `convert*` read like every other version) | −0.8 KB, glue −0.8 KB | yes |");
+  L.push("| one module for both entries instead of two (wasm + web glue) | main entry 167.5 → 235.0 KB (+67.5 KB); main and server together 405.0 → 235.2 KB (−170 KB) | yes (issue 11: each byte loaded once) |");
+  L.push("");
   return L;
 }
