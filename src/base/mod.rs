@@ -2,7 +2,7 @@
 //! (no `crate::` imports here). Keeping them here is what keeps the module graph acyclic:
 //!
 //! * [`time`]: RFC 3339 timestamps (parse, format) and millisecond numbers;
-//! * [`pointer`]: JSON Pointers (RFC 6901);
+//! * [`pointer`](mod@pointer): JSON Pointers (RFC 6901);
 //! * [`random`]: the deterministic PRNG (SplitMix64) of tests, simulations and the scheduler's
 //!   jitter;
 //! * [`hex`]: lowercase hex.
