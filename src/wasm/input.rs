@@ -142,7 +142,14 @@ pub(crate) fn js_text(s: &JsString) -> String {
     JSON::stringify(s)
         .ok()
         .and_then(|json| json.as_string())
-        .and_then(|json| serde_json::from_str::<String>(&surrogates::carry(&json).0).ok())
+        // Parsed as a `Value`, not as a `String`: a typed deserialize would link serde's
+        // error formatting of floats (about 14 KB of `f64` Display; BENCHMARKS.md "Size").
+        .and_then(
+            |json| match serde_json::from_str(&surrogates::carry(&json).0) {
+                Ok(Value::String(text)) => Some(text),
+                _ => None,
+            },
+        )
         .unwrap_or_else(|| String::from(s))
 }
 
