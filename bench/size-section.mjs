@@ -34,7 +34,7 @@ export function sizeSection(size, profile) {
     L.push("|---|---:|");
     for (const t of profile.top.slice(0, 15)) L.push(`| \`${t.name.replace(/\|/g, "\\|").slice(0, 110)}\` | ${int(t.bytes)} |`);
     L.push("");
-    L.push("Where the rest goes: the exported shims are the bindings (`src/wasm`) with the core inlined into them (`Conversation.observe`, `TaskServer.restore` and `TaskServer.handle` are the largest); `core` is mostly formatting: `<f64 as Display>` (14 KB with its dragon/grisu tables) is reached only through serde's `Unexpected::Float` (the error of serde_json's typed deserializing, `from_value`/`from_str` into a Rust type; twiggy: `Unexpected` → `WithDecimalPoint` → `f64` in the function table), `char::escape_debug` through `{:?}` of strings; `data` is the rule texts, the embedded schema JSON (37 KB raw, 3.5 KB gzip) and panic/format strings.");
+    L.push("Where the rest goes: the exported shims are the bindings (`src/wasm`) with the core inlined into them (`Conversation.observe`, `TaskServer.restore` and `TaskServer.handle` are the largest); `core` is mostly formatting and `str`/slice code (`<f64 as Display>` and its flt2dec tables, 28 KB raw, were reached only through serde's `Unexpected::Float`, the error of a typed serde_json deserialize: keep every deserialize in the module to `Value`); `char::escape_debug` comes through `{:?}` of strings; `data` is the rule texts, the embedded schema JSON (37 KB raw, 3.5 KB gzip) and panic/format strings.");
     L.push("");
   }
   L.push("Measured options (2026-11-30, by hand; gzip of the module with `store-js`):");
@@ -43,9 +43,10 @@ export function sizeSection(size, profile) {
   L.push("|---|---:|---|");
   L.push("| `opt-level = \"z\"` instead of `\"s\"` | −24 KB (223 → 199 KB) | no: `validateMessage` took 0.94–1.46× the time on the bench messages (1.3–1.45× for most; the two modules interleaved in one process, 7 runs each, load 8) |");
   L.push("| `wasm-opt -Oz --converge`, or `--inlining-optimizing` | −0.1 KB | no |");
+  L.push("| no typed serde_json deserialize in the module (`js_text` parses a `Value`, not a `String`): serde's float error formatting and core's `f64` Display (flt2dec) drop out | −12.2 KB (223.4 → 211.2 KB) | yes |");
   L.push("| chrono with `alloc` only (no `std`, no `serde`) | −0.6 KB | yes |");
   L.push("| no serde-wasm-bindgen deserializer (the target version of `convert*` read like every other version) | −0.8 KB, glue −0.8 KB | yes |");
-  L.push("| one module for both entries instead of two (wasm + web glue) | main entry 167.5 → 235.0 KB (+67.5 KB); main and server together 405.0 → 235.2 KB (−170 KB) | yes (issue 11: each byte loaded once) |");
+  L.push("| one module for both entries instead of two (wasm + web glue) | main entry 167.5 → 222.8 KB (+55.3 KB); main and server together 405.0 → 223.0 KB (−182 KB) | yes (issue 11: each byte loaded once) |");
   L.push("");
   return L;
 }
