@@ -17,6 +17,7 @@ import { hostileSection } from "./hostile-report.mjs";
 import { cliSection } from "./cli-report.mjs";
 import { storageSection } from "./storage-report.mjs";
 import { inspectorSection } from "./inspector-report.mjs";
+import { sizeSection } from "./size-section.mjs";
 
 const [dir, outFile, mode = "all"] = process.argv.slice(2);
 const load = (f) => (existsSync(resolve(dir, f)) ? JSON.parse(readFileSync(resolve(dir, f), "utf8")) : null);
@@ -52,6 +53,7 @@ const meta = load("meta.json");
 const val = load("validate.json");
 const cold = load("cold-start.json");
 const size = load("size.json");
+const sizeProfile = load("size-profile.json");
 const prof = load("profile.json");
 const cpu = load("cpu-profile.json");
 
@@ -136,17 +138,8 @@ function validatorSection() {
     L.push(`| ${coldLabel[w]} | ${c.total.median.toFixed(1)} ms | ${c.total.p90.toFixed(1)} ms | ${c.import.median.toFixed(1)} ms | ${c.first.median.toFixed(1)} ms | ${c.wall.median.toFixed(0)} ms |`);
   }
   L.push("");
-  L.push("## Size");
-  L.push("");
-  L.push("`bench/size.mjs`: the files each entry point loads, raw and `gzip -9` (zlib level 9, per file, summed). KB = 1,000 bytes.");
-  L.push("");
-  L.push("| file | raw bytes | gzip bytes |");
-  L.push("|---|---:|---:|");
-  for (const [f, s] of Object.entries(size.files)) L.push(`| \`${f}\` | ${int(s.raw)} | ${int(s.gzip)} |`);
-  for (const [n, s] of Object.entries(size.entries)) L.push(`| **${n}**: ${s.files.map((f) => `\`${f}\``).join(" + ")} | ${int(s.raw)} | **${int(s.gzip)}** (${kb(s.gzip)}) |`);
-  L.push("");
-  L.push("For scale (from the peer survey, `/work/shared/spec/PEERS.md` §5, esbuild-minified, not measured by this script): the SDK's six task zod schemas 31.8 KB gzip; one Task schema with `zod/mini` 5.3 KB gzip; the SDK `Client` bundle 80.3 KB gzip.");
-  L.push("");
+  // The Size section is bench/size-section.mjs's (bench/size.mjs --markdown writes the same).
+  L.push(...sizeSection(size, sizeProfile));
 
   // ---- targets ----------------------------------------------------------------------------------
   const by = Object.fromEntries(val.results.map((r) => [r.id, r]));
@@ -173,6 +166,8 @@ function validatorSection() {
   const esm = size.entries["node ESM (node.mjs)"];
   const br = size.entries["browser (browser.js)"];
   check("wasm + glue ≤ 90 KB gzip", Math.max(esm.gzip, br.gzip) <= 90_000, `${int(esm.gzip)} bytes (${kb(esm.gzip)}) for node.mjs, ${int(br.gzip)} for browser.js; the .wasm alone ${int(size.files["mcp_tasks_wasm_bg.wasm"].gzip)}. (Even read as 90 KiB = 92,160 bytes: ${Math.max(esm.gzip, br.gzip) <= 92_160 ? "met" : "not met"}.)`);
+  const both = size.entries["main + server, browser (browser.js + server/browser.js)"];
+  if (both) check("main and server entries imported together ≤ 130 KB gzip (issue 11)", both.gzip <= 130_000, `${int(both.gzip)} bytes (${kb(both.gzip)}): one module for both entries, loaded once`);
   L.push("## Targets");
   L.push("");
   L.push("| target | status | measured |");

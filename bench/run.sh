@@ -76,7 +76,7 @@ run_inspector() { [ "$MODE" = all ] || [ "$MODE" = inspector ]; }
   exit 1
 }
 if run_store || run_hostile; then
-  [ -f pkg/server/mcp_tasks_wasm_bg.wasm ] && [ -f pkg/server/node.mjs ] || {
+  [ -f pkg/mcp_tasks_wasm_bg.wasm ] && [ -f pkg/server/node.mjs ] || {
     echo "bench: pkg/server/ is not built: run bash scripts/build.sh" >&2
     exit 1
   }
@@ -151,7 +151,7 @@ fi
 
 if run_store; then
   [ "$MODE" = all ] && echo
-  write_meta "$OUT/store-meta.json" pkg/server/mcp_tasks_wasm_bg.wasm src js/server
+  write_meta "$OUT/store-meta.json" pkg/mcp_tasks_wasm_bg.wasm src js/server
   if grep -q '"srcNewerThanPkg": true' "$OUT/store-meta.json"; then
     echo "bench: WARNING: src/ or js/server/ is newer than pkg/server/: measuring the package as built (rebuild: bash scripts/build.sh)" >&2
   fi
@@ -178,7 +178,7 @@ fi
 
 if run_hostile; then
   [ "$MODE" = all ] && echo
-  write_meta "$OUT/hostile-meta.json" pkg/server/mcp_tasks_wasm_bg.wasm src
+  write_meta "$OUT/hostile-meta.json" pkg/mcp_tasks_wasm_bg.wasm src
   if grep -q '"srcNewerThanPkg": true' "$OUT/hostile-meta.json"; then
     echo "bench: WARNING: src/ is newer than pkg/: measuring the package as built (rebuild: bash scripts/build.sh)" >&2
   fi

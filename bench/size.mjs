@@ -1,19 +1,27 @@
 // Size of what an import of the package loads: the .wasm and the JS glue, raw and gzip -9 (zlib).
-//   node bench/size.mjs [--json bench/results/size.json]
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+//   node bench/size.mjs [--json bench/results/size.json] [--markdown BENCHMARKS.md]
+// --markdown rewrites the "## Size" section of that file in place (the rest is left alone),
+// with bench/results/size-profile.json (bash bench/size-profile.sh) when present.
+import { readFileSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sizeSection } from "./size-section.mjs";
 
-const PKG = resolve(dirname(fileURLToPath(import.meta.url)), "../pkg");
+const HERE = dirname(fileURLToPath(import.meta.url));
+const PKG = resolve(HERE, "../pkg");
 const WASM = "mcp_tasks_wasm_bg.wasm";
-// Files each entry point loads (see pkg/package.json "exports").
-// validate.js/.cjs: validateMessage and Conversation.observe over the byte boundary (js/core/).
+// Files each entry point loads (see pkg/package.json "exports"): the module, the glue and
+// validate.js/.cjs (validateMessage and Conversation.observe over the byte boundary, js/core/).
+// Both entries load the same module through the same glue (pkg/server/'s glue re-exports pkg/'s).
 const ENTRIES = {
   "node ESM (node.mjs)": ["node.mjs", "mcp_tasks_wasm.js", "validate.js", WASM],
   "node CJS (node.cjs)": ["node.cjs", "validate.cjs", WASM],
   "browser (browser.js)": ["browser.js", "mcp_tasks_wasm.js", "validate.js", WASM],
   "deno (deno.js)": ["deno.js", "mcp_tasks_wasm.js", "validate.js", WASM],
+  "server, browser (server/browser.js)": ["server/browser.js", "server/mcp_tasks_wasm.js", "server/validate.js", "mcp_tasks_wasm.js", "validate.js", WASM],
+  "main + server, browser (browser.js + server/browser.js)": [
+    "browser.js", "server/browser.js", "server/mcp_tasks_wasm.js", "server/validate.js", "mcp_tasks_wasm.js", "validate.js", WASM],
 };
 
 const files = {};
@@ -30,11 +38,24 @@ for (const [name, list] of Object.entries(ENTRIES)) {
   };
 }
 console.log("# size (bytes; gzip -9 per file, summed)");
-for (const [f, s] of Object.entries(files)) console.log(`  ${f.padEnd(24)} raw ${String(s.raw).padStart(8)}  gzip ${String(s.gzip).padStart(7)}`);
-for (const [n, s] of Object.entries(entries)) console.log(`  = ${n.padEnd(22)} raw ${String(s.raw).padStart(8)}  gzip ${String(s.gzip).padStart(7)}`);
+for (const [f, s] of Object.entries(files)) console.log(`  ${f.padEnd(26)} raw ${String(s.raw).padStart(8)}  gzip ${String(s.gzip).padStart(7)}`);
+for (const [n, s] of Object.entries(entries)) console.log(`  = ${n.padEnd(56)} raw ${String(s.raw).padStart(8)}  gzip ${String(s.gzip).padStart(7)}`);
+const size = { files, entries };
 
-const i = process.argv.indexOf("--json");
-if (i > 0) {
-  mkdirSync(dirname(resolve(process.argv[i + 1])), { recursive: true });
-  writeFileSync(process.argv[i + 1], JSON.stringify({ files, entries }, null, 2));
+const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+const json = arg("--json");
+if (json) {
+  mkdirSync(dirname(resolve(json)), { recursive: true });
+  writeFileSync(json, JSON.stringify(size, null, 2));
+}
+const md = arg("--markdown");
+if (md) {
+  const profilePath = resolve(HERE, "results/size-profile.json");
+  const profile = existsSync(profilePath) ? JSON.parse(readFileSync(profilePath, "utf8")) : null;
+  const text = readFileSync(md, "utf8");
+  const start = text.indexOf("\n## Size\n");
+  const end = text.indexOf("\n## ", start + 1);
+  if (start < 0 || end < 0) throw new Error(`${md} has no "## Size" section followed by another`);
+  writeFileSync(md, `${text.slice(0, start + 1)}${sizeSection(size, profile).join("\n")}\n${text.slice(end)}`);
+  console.log(`wrote the Size section of ${md}`);
 }

@@ -85,7 +85,7 @@ if (process.argv[2] === "--child") {
 const named = namedCopy({
   repo: REPO,
   raw: resolve(REPO, "target/variant-store_js/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
-  pkgWasm: resolve(REPO, "pkg/server/mcp_tasks_wasm_bg.wasm"),
+  pkgWasm: resolve(REPO, "pkg/mcp_tasks_wasm_bg.wasm"),
   dir: NAMED,
   label: "store-profile",
 });

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const SERVER_WASM = resolve(REPO, "pkg/server/mcp_tasks_wasm_bg.wasm");
+export const SERVER_WASM = resolve(REPO, "pkg/mcp_tasks_wasm_bg.wasm");
 
 export const TTL = 3_600_000;
 export const SESSION = "6f1c2a4e-2b1d-4e59-9a57-1f0c8d3b7e21";

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/. Two entry points, each with one optimised .wasm shared by every
-# runtime, the wasm-bindgen glue of two targets, and small entry files routed by package.json
-# "exports":
+# Builds the npm package into pkg/. ONE optimised .wasm (cargo feature store-js) shared by every
+# runtime and by both entry points, the wasm-bindgen glue of two targets, and small entry files
+# routed by package.json "exports":
 #
-#   mcp-tasks-wasm          pkg/          the model, validator, conversation checker (the default
-#                                         cargo features: small, for browsers and clients)
-#   mcp-tasks-wasm/server   pkg/server/   all of that plus TaskStore and TaskServer (cargo feature
-#                                         store-js) and the JS helpers of js/server/ (TaskHost,
-#                                         SdkTaskStore): for servers
+#   mcp-tasks-wasm          pkg/          the module and its glue: model, validator, conversation
+#                                         checker, scheduler, TaskStore, TaskServer; the client
+#                                         helpers of js/client/
+#   mcp-tasks-wasm/server   pkg/server/   the SAME module and glue (pkg/server/mcp_tasks_wasm.js and
+#                                         node.cjs only re-export ../), plus the JS helpers of
+#                                         js/server/ (TaskHost, SdkTaskStore): an app importing both
+#                                         entries loads and instantiates the module once
 #
-# In each directory:
+# In pkg/ (pkg/server/ has the same files minus the .wasm, its glue files re-exporting pkg/'s):
 #   mcp_tasks_wasm_bg.wasm   the module (wasm-opt -Oz, binaryen from npm), byte-identical for all
 #   mcp_tasks_wasm.js/.d.ts  --target web glue (ESM), types generated from the Rust source
 #   node.cjs, node.d.cts     --target nodejs glue (CommonJS), reads the .wasm next to it
@@ -102,10 +104,24 @@ EOF
 # directory, relative to OUT, of the main entry: its client helpers (js/client) are not copied but
 # shared, one copy in the package (OUT gets re-exporting stubs for the helpers' own imports), and
 # every entry file re-exports them and gives them its glue's functions (js/client/wasm.js).
+# RAW "shared" (pkg/server/): no module of its own; the glue files re-export pkg/'s and the entry
+# files load ../mcp_tasks_wasm_bg.wasm: one module, one instance for both entries.
 assemble() {
   local raw=$1 out=$2 work=$3 helpers=$4 shared=${5:-.} dir
-  [ -f "$raw" ] || fail "$raw was not produced"
+  local wasm_rel="./${NAME}_bg.wasm"
+  local spec=$PKG_NAME/${out#"$PKG"/}/${NAME}_bg.wasm
+  [ "$out" = "$PKG" ] && spec=$PKG_NAME/${NAME}_bg.wasm
   mkdir -p "$work" "$out"
+  if [ "$raw" = shared ]; then
+    wasm_rel="../${NAME}_bg.wasm"
+    say "${out#"$ROOT"/}: the glue re-exports pkg/'s (one module, one instance)"
+    printf '// The package'"'"'s one module: the same glue (and instance) as the main entry.\nexport * from "../%s.js";\nexport { default } from "../%s.js";\n' \
+      "$NAME" "$NAME" >"$out/$NAME.js"
+    printf 'export * from "../%s.js";\nexport { default } from "../%s.js";\n' "$NAME" "$NAME" >"$out/$NAME.d.ts"
+    printf '// The package'"'"'s one module: the same glue (and instance) as the main entry.\n"use strict";\nmodule.exports = require("../node.cjs");\n' >"$out/node.cjs"
+    printf 'export * from "../node.cjs";\n' >"$out/node.d.cts"
+  else
+  [ -f "$raw" ] || fail "$raw was not produced"
   say "wasm-bindgen --target web / --target nodejs → ${out#"$ROOT"/}"
   wasm-bindgen --target web --out-dir "$work/web" --out-name "$NAME" "$raw"
   wasm-bindgen --target nodejs --out-dir "$work/node" --out-name "$NAME" "$raw"
@@ -121,8 +137,6 @@ assemble() {
   # then lies elsewhere), the package's own export of it (locate_wasm_cjs below).
   sed "s/[A-Za-z0-9_]*_bg\.wasm/${NAME}_bg.wasm/g" "$work/node/$NAME.js" >"$out/node.cjs"
   grep -q "${NAME}_bg.wasm" "$out/node.cjs" || fail "node.cjs does not name ${NAME}_bg.wasm"
-  local spec=$PKG_NAME/${out#"$PKG"/}/${NAME}_bg.wasm
-  [ "$out" = "$PKG" ] && spec=$PKG_NAME/${NAME}_bg.wasm
   local load_line="const wasmBytes = require('fs').readFileSync(wasmPath);"
   grep -qxF "$load_line" "$out/node.cjs" || fail "node.cjs: the glue's line '$load_line' changed: update build.sh"
   node -e '
@@ -141,6 +155,7 @@ assemble() {
       { echo '/// <reference lib="esnext.disposable" />'; cat "$f"; } >"$f.tmp" && mv "$f.tmp" "$f"
     fi
   done
+  fi
 
   # The helpers, when given: ESM as written, CommonJS generated, declarations by tsc.
   local extra="" extra_types="" extra_exports="" bytes_register=""
@@ -148,7 +163,7 @@ assemble() {
     local copied=()
     if [ "$shared" != . ]; then
       # Stubs for the shared client helpers (js/server/index.js imports ./client.js).
-      for f in "$ROOT"/js/client/*.js; do
+      for f in "$ROOT"/js/client/*.js "$ROOT"/js/core/*.js; do
         local base; base=$(basename "$f" .js)
         [ "$base" = index ] && continue
         printf '// The shared helper %s/%s.js (one copy in the package).\nexport * from "%s/%s.js";\n' "$shared" "$base" "$shared" "$base" >"$out/$base.js"
@@ -174,6 +189,15 @@ assemble() {
       sed -e "s#\"\./$NAME\.js\"#\"./node.cjs\"#g" -e 's#"\./\([A-Za-z0-9_-]*\)\.js"#"./\1.cjs"#g' \
         "$f" >"$out/$(basename "$f" .d.ts).d.cts"
     done
+    if [ "$shared" != . ]; then
+      # tsc declared the stubs too: their declarations name the shared modules again.
+      for f in "$ROOT"/js/client/*.js "$ROOT"/js/core/*.js; do
+        local base; base=$(basename "$f" .js)
+        [ "$base" = index ] && continue
+        printf 'export * from "%s/%s.js";\n' "$shared" "$base" >"$out/$base.d.ts"
+        printf 'export * from "%s/%s.cjs";\n' "$shared" "$base" >"$out/$base.d.cts"
+      done
+    fi
     # Every entry gives the shared client helpers its glue's functions, and re-exports them (the
     # server entry: the main entry's helpers, then its own).
     extra=$'\n'"import { TaskScheduler as _TaskScheduler } from \"./$NAME.js\";"
@@ -237,14 +261,14 @@ import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { initSync } from "./$NAME.js";
 
-const WASM = "${NAME}_bg.wasm";
+const WASM = "$wasm_rel";
 const SPEC = ["$PKG_NAME", "${spec#"$PKG_NAME"/}"].join("/");
 
 function wasmPath() {
   const url = import.meta.url;
   const base = typeof url === "string" && url.startsWith("file:") ? fileURLToPath(url)
     : typeof __filename === "string" ? __filename : \`\${process.cwd()}/\`;
-  const here = fileURLToPath(new URL("./" + WASM, pathToFileURL(base)));
+  const here = fileURLToPath(new URL(WASM, pathToFileURL(base)));
   if (existsSync(here)) return here;
   try {
     return createRequire(base).resolve(SPEC);
@@ -264,7 +288,7 @@ EOF
 // Browsers and bundlers: fetches the .wasm next to this file (top-level await).
 import init from "./$NAME.js";
 
-await init({ module_or_path: new URL("./${NAME}_bg.wasm", import.meta.url) });
+await init({ module_or_path: new URL("$wasm_rel", import.meta.url) });
 
 export * from "./$NAME.js";$extra
 EOF
@@ -272,7 +296,7 @@ EOF
   cat >"$out/deno.js" <<EOF
 /* @ts-self-types="./deno.d.ts" */
 // Deno: a source-phase import of the .wasm needs no --allow-read and no --allow-net.
-import source wasmModule from "./${NAME}_bg.wasm";
+import source wasmModule from "$wasm_rel";
 import { initSync } from "./$NAME.js";
 
 initSync({ module: wasmModule });
@@ -283,7 +307,7 @@ EOF
   cat >"$out/workerd.js" <<EOF
 // Cloudflare Workers (workerd, the "workerd" export condition): wrangler imports a .wasm as a
 // compiled WebAssembly.Module (its default rule for *.wasm); no fetch, no file system.
-import wasmModule from "./${NAME}_bg.wasm";
+import wasmModule from "$wasm_rel";
 import { initSync } from "./$NAME.js";
 
 initSync({ module: wasmModule });
@@ -308,7 +332,8 @@ EOF
 }
 
 # ---- the default entry: pkg/ --------------------------------------------------------------------
-RAW=$(cargo_wasm "")
+# The one module of both entries (see the top).
+RAW=$(cargo_wasm store-js)
 find "$PKG" -mindepth 1 -maxdepth 1 ! -name package.json -exec rm -rf {} +
 assemble "$RAW" "$PKG" "$TMP/main" "$ROOT/js/core $ROOT/js/client"
 
@@ -323,8 +348,7 @@ cp samples/*.jsonl "$PKG/samples/"
 
 # ---- the server entry: pkg/server/ --------------------------------------------------------------
 if [ "$SERVER" = 1 ]; then
-  RAW_SERVER=$(cargo_wasm store-js)
-  assemble "$RAW_SERVER" "$PKG/server" "$TMP/server" "$ROOT/js/core $ROOT/js/server" ..
+  assemble shared "$PKG/server" "$TMP/server" "$ROOT/js/server" ..
 else
   say "SERVER=0: pkg/server/ is not built"
 fi
@@ -357,12 +381,11 @@ size_line "$NAME.js (web glue)" "$PKG/$NAME.js"
 size_line "node.cjs (nodejs glue)" "$PKG/node.cjs"
 size_line "browser load: wasm + glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" "$PKG/browser.js" "$PKG/index.js" "$PKG/client.js" "$PKG/http.js"
 if [ "$SERVER" = 1 ]; then
-  size_line "server/${NAME}_bg.wasm" "$PKG/server/${NAME}_bg.wasm"
   helper_files=()
   for f in js/client/*.js; do [ "$(basename "$f")" = index.js ] || helper_files+=("$PKG/$(basename "$f")"); done
   for f in js/server/*.js; do helper_files+=("$PKG/server/$(basename "$f")"); done
   mapfile -t helper_files < <(printf '%s\n' "${helper_files[@]}" | sort -u)
-  size_line "server: wasm + web glue + helpers" "$PKG/server/${NAME}_bg.wasm" "$PKG/server/$NAME.js" \
-    "${helper_files[@]}"
+  size_line "server: wasm + web glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" \
+    "$PKG/server/$NAME.js" "${helper_files[@]}"
 fi
 say "pkg/ built in $(($(date +%s) - t0)) s"

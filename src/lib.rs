@@ -8,17 +8,24 @@
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | [`model`] | every wire type of both versions, the status state machine, cross-version conversion |
+//! | [`base`] | the bottom layer: RFC 3339 timestamps, JSON Pointers, the deterministic PRNG, hex |
+//! | [`model`] | every wire type of both versions, the status state machine |
 //! | [`validate`] | the single-message validator: rules table, per-kind checks, reports |
+//! | [`convert`] | conversion between the versions, every lossy step reported |
 //! | [`conversation`] | the history checker over a stream of messages |
 //! | [`store`] | the task store core: records, rules, storage adapter, cursors, TTL, sessions, snapshots |
 //! | [`server`] | the request handler of both versions: `tasks/*` answers, task-augmented `tools/call` |
 //! | [`schedule`] | the polling scheduler core: due-queue, intervals, floor, backoff, jitter, budgets, TTL backstop |
 //! | `wasm` | `#[wasm_bindgen]` exports only: converts and delegates (wasm32 builds) |
 //!
+//! The modules form a DAG: `base` → `model` → `validate` → `convert`, `conversation`, `schedule`
+//! → `store` → `server` → `wasm` (each uses only modules to its left).
+//!
 //! Rule numbers in comments (`§D n`) refer to `TASKS-SPEC.md` §D.
 
+pub mod base;
 pub mod conversation;
+pub mod convert;
 pub mod model;
 pub mod schedule;
 pub mod server;

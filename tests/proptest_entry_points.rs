@@ -7,7 +7,7 @@
     clippy::panic
 )]
 
-use mcp_tasks_wasm::model::convert::{convert_create_task_result, convert_task};
+use mcp_tasks_wasm::convert::{convert_create_task_result, convert_task};
 use mcp_tasks_wasm::model::ProtocolVersion;
 use mcp_tasks_wasm::validate::{
     validate_text, validate_value, Context, Severity, ValidateOptions, ValidationReport,

@@ -133,7 +133,7 @@ fn quote(s: &str) -> String {
 
 /// Parses an RFC 3339 instant; `None` for anything else (the validator reports the format).
 pub(crate) fn instant(s: &str) -> Option<DateTime<FixedOffset>> {
-    DateTime::parse_from_rfc3339(s).ok()
+    crate::base::time::parse(s)
 }
 
 /// One sighting of a task object in a message.

@@ -3,18 +3,15 @@
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
-/// Declares a Rust type alias of a wire type and the same alias in the generated TypeScript, so a
-/// name like `V25CancelTaskResult` exists on both sides without restating the type.
+/// Declares a wire type that has exactly the shape of another (`V25CancelTaskResult` is a
+/// `V25GetTaskResult`): a transparent newtype, whose TypeScript tsify generates as
+/// `export type V25CancelTaskResult = V25GetTaskResult;`.
 macro_rules! wire_alias {
     ($(#[$doc:meta])* $name:ident = $target:ident) => {
         $(#[$doc])*
-        pub type $name = $target;
-
-        #[allow(non_upper_case_globals, dead_code)]
-        #[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
-        const $name: &'static str = concat!(
-            "export type ", stringify!($name), " = ", stringify!($target), ";"
-        );
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, tsify::Tsify)]
+        #[serde(transparent)]
+        pub struct $name(pub $target);
     };
 }
 pub(crate) use wire_alias;
@@ -33,8 +30,10 @@ pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabi
 /// JSON-RPC "Missing required client capability" (§B.f).
 pub const MISSING_CAPABILITY_CODE: i64 = -32021;
 
-/// The two protocol versions this crate speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Tsify)]
+/// The two protocol versions this crate speaks. Their wire strings are written once, in
+/// [`ProtocolVersion::as_str`]; [`ProtocolVersion::parse`] is the one parser (serde, `FromStr`
+/// and the bindings' readers all go through it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Tsify)]
 pub enum ProtocolVersion {
     /// The experimental tasks utility of protocol 2025-11-25.
     #[serde(rename = "2025-11-25")]
@@ -45,6 +44,12 @@ pub enum ProtocolVersion {
 }
 
 impl ProtocolVersion {
+    /// Both versions, oldest first.
+    pub const ALL: [ProtocolVersion; 2] = [ProtocolVersion::V2025, ProtocolVersion::V2026];
+
+    /// What a version must be, for messages about a malformed one.
+    pub const EXPECTED: &'static str = "\"2025-11-25\" or \"2026-07-28\"";
+
     /// The wire string of the version.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -55,11 +60,54 @@ impl ProtocolVersion {
 
     /// Parses the wire string; `None` for any other version.
     pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "2025-11-25" => Some(ProtocolVersion::V2025),
-            "2026-07-28" => Some(ProtocolVersion::V2026),
-            _ => None,
+        Self::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+}
+
+impl std::str::FromStr for ProtocolVersion {
+    type Err = UnknownVersion;
+
+    fn from_str(s: &str) -> Result<Self, UnknownVersion> {
+        ProtocolVersion::parse(s).ok_or(UnknownVersion)
+    }
+}
+
+/// A string that is neither protocol version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnknownVersion;
+
+impl std::fmt::Display for UnknownVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the protocol version must be {}",
+            ProtocolVersion::EXPECTED
+        )
+    }
+}
+
+impl std::error::Error for UnknownVersion {}
+
+impl Serialize for ProtocolVersion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ProtocolVersion {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = ProtocolVersion;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(ProtocolVersion::EXPECTED)
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<ProtocolVersion, E> {
+                ProtocolVersion::parse(s)
+                    .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Str(s), &self))
+            }
         }
+        deserializer.deserialize_str(Visitor)
     }
 }
 
@@ -151,6 +199,7 @@ pub struct JsonRpcError {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -168,6 +217,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn versions_parse_in_one_place() {
+        for v in ProtocolVersion::ALL {
+            assert_eq!(ProtocolVersion::parse(v.as_str()), Some(v));
+            assert_eq!(v.as_str().parse(), Ok(v));
+            let json = serde_json::to_value(v).unwrap();
+            assert_eq!(json, serde_json::json!(v.as_str()));
+            assert_eq!(serde_json::from_value::<ProtocolVersion>(json).unwrap(), v);
+        }
+        assert_eq!(ProtocolVersion::parse("2025-06-18"), None);
+        assert_eq!(
+            "2026-07-28 ".parse::<ProtocolVersion>(),
+            Err(UnknownVersion)
+        );
+        let err = serde_json::from_value::<ProtocolVersion>(serde_json::json!("2024-11-05"));
+        assert!(err
+            .unwrap_err()
+            .to_string()
+            .contains(ProtocolVersion::EXPECTED));
+        assert!(serde_json::from_value::<ProtocolVersion>(serde_json::json!(2025)).is_err());
     }
 
     #[test]

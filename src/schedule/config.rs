@@ -104,7 +104,7 @@ impl SchedulerConfig {
             opt(self.budget_per_second),
             opt(self.stuck_after_polls),
         ];
-        super::state::row(None, &numbers)
+        super::compact::row(None, &numbers)
     }
 
     /// Settings from [`to_json`](Self::to_json)'s form, bounds checked.
@@ -116,7 +116,7 @@ impl SchedulerConfig {
             return Err(bad());
         }
         for (slot, v) in n.iter_mut().zip(fields) {
-            *slot = super::state::read_num(v).ok_or_else(bad)?;
+            *slot = super::compact::read_num(v).ok_or_else(bad)?;
         }
         let [floor_ms, default_interval_ms, backoff_ms, backoff_cap_ms, jitter, poll_timeout_ms, budget, stuck] =
             n;

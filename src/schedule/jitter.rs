@@ -1,8 +1,8 @@
-//! [`Jitter`]: the scheduler's seeded randomness, the store's SplitMix64
+//! [`Jitter`]: the scheduler's seeded randomness, the SplitMix64
 //! ([`DeterministicRandom`]) with its state read back so that a serialized scheduler resumes the
 //! same sequence. Jitter spreads polls; it guards nothing, so it needs no CSPRNG.
 
-use crate::store::DeterministicRandom;
+use crate::base::random::DeterministicRandom;
 
 /// A seeded SplitMix64 stream.
 #[derive(Debug, Clone, PartialEq, Eq)]

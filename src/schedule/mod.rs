@@ -88,6 +88,7 @@
 //! stale until it surfaces or the queue is compacted (at twice the tracked tasks): 233 bytes
 //! per task after every task was polled and answered once.
 
+mod compact;
 pub mod config;
 pub mod event;
 pub mod jitter;

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::config::ScheduleError;
+use crate::base::time::{self, millis, Millis};
 use crate::model::{ProtocolVersion, TaskStatus};
-use crate::validate::fields::{millis, parse_timestamp, Millis};
 
 /// What a task snapshot says about its retention (`ttl` V25, `ttlMs` V26; §A.d, §B.d).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,6 +114,6 @@ fn ms(v: &Value) -> Option<u64> {
 
 /// An RFC 3339 timestamp member as Unix ms (§D 5, 64); before 1970 reads as 0.
 fn timestamp(task: &Map<String, Value>, key: &str) -> Option<u64> {
-    let at = parse_timestamp(task.get(key)?.as_str()?)?;
+    let at = time::parse(task.get(key)?.as_str()?)?;
     Some(u64::try_from(at.timestamp_millis()).unwrap_or(0))
 }

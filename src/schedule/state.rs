@@ -24,50 +24,19 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
+use super::compact::{read_num, row, NONE};
 use super::config::{ScheduleError, SchedulerConfig};
 use super::queue::{DueQueue, Item};
 use super::scheduler::{Entry, Phase, Scheduler, Server, NEVER, UNKNOWN};
+use crate::base::hex::{hex, unhex};
 use crate::model::{ProtocolVersion, TaskStatus};
-use crate::store::random::{hex, unhex};
 
 /// The `format` member of a serialized scheduler.
 pub const STATE_FORMAT: &str = "mcp-tasks-wasm/scheduler/1";
 
-/// "None" in the compact form (`null` in JSON): the entry's sentinels are this value.
-const NONE: u64 = u64::MAX;
 const _: () = assert!(NEVER == NONE && UNKNOWN == NONE);
 /// Numbers per task after its key.
 const FIELDS: usize = 13;
-
-/// A number of the compact form: `null` for [`NONE`].
-pub(super) fn num(n: u64) -> Value {
-    if n == NONE {
-        Value::Null
-    } else {
-        Value::from(n)
-    }
-}
-
-/// Reads [`num`]'s form.
-pub(super) fn read_num(v: &Value) -> Option<u64> {
-    if v.is_null() {
-        Some(NONE)
-    } else {
-        v.as_u64().filter(|&n| n != NONE)
-    }
-}
-
-/// `[name, numbers…]`, or the numbers alone.
-pub(super) fn row(name: Option<&str>, numbers: &[u64]) -> Value {
-    let mut row = Vec::with_capacity(numbers.len() + 1);
-    if let Some(name) = name {
-        row.push(Value::from(name));
-    }
-    for &n in numbers {
-        row.push(num(n));
-    }
-    Value::Array(row)
-}
 
 /// A task's numbers (the sentinels [`NEVER`] and [`UNKNOWN`] are [`NONE`]).
 fn encode(e: &Entry) -> [u64; FIELDS] {

@@ -62,92 +62,20 @@ pub fn new_task_id(rng: &mut impl RandomSource) -> Result<String, RandomUnavaila
     Ok(hex(&bytes))
 }
 
-/// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        for nibble in [b >> 4, b & 0x0f] {
-            if let Some(&d) = DIGITS.get(usize::from(nibble)) {
-                s.push(char::from(d));
-            }
-        }
-    }
-    s
-}
-
-/// Parses lowercase hex (the one form [`hex`] writes) into exactly `N` bytes: upper-case
-/// digits are refused, so every value has one encoding.
-pub fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
-    let digits = s.as_bytes();
-    if digits.len() != N * 2 {
-        return None;
-    }
-    let digit = |d: u8| match d {
-        b'0'..=b'9' => Some(d - b'0'),
-        b'a'..=b'f' => Some(d - b'a' + 10),
-        _ => None,
-    };
-    let mut out = [0u8; N];
-    for (slot, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
-        let hi = digit(*pair.first()?)?;
-        let lo = digit(*pair.get(1)?)?;
-        *slot = hi * 16 + lo;
-    }
-    Some(out)
-}
+pub use crate::base::hex::{hex, unhex};
 
 /// Whether `id` has the form of the ids [`new_task_id`] draws: 32 lowercase hex characters.
 pub fn is_task_id(id: &str) -> bool {
     unhex::<ID_BYTES>(id).is_some()
 }
 
-/// A deterministic source (SplitMix64) for tests, simulations and virtual time.
-/// **Not cryptographic: never use it to serve real clients.**
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeterministicRandom {
-    state: u64,
-}
-
-impl DeterministicRandom {
-    pub fn new(seed: u64) -> Self {
-        DeterministicRandom { state: seed }
-    }
-
-    /// The next 16 bytes (infallible, unlike [`RandomSource::fill`]).
-    pub fn next_16(&mut self) -> [u8; 16] {
-        let mut out = [0u8; 16];
-        self.fill_infallible(&mut out);
-        out
-    }
-
-    fn fill_infallible(&mut self, buf: &mut [u8]) {
-        for chunk in buf.chunks_mut(8) {
-            let bytes = self.next_u64().to_le_bytes();
-            for (d, s) in chunk.iter_mut().zip(bytes) {
-                *d = s;
-            }
-        }
-    }
-
-    /// The state: [`DeterministicRandom::new`] with it resumes the same sequence.
-    pub fn state(&self) -> u64 {
-        self.state
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
+/// The deterministic source (SplitMix64, [`crate::base::random`]) for tests, simulations and
+/// virtual time. **Not cryptographic: never use it to serve real clients.**
+pub use crate::base::random::DeterministicRandom;
 
 impl RandomSource for DeterministicRandom {
     fn fill(&mut self, buf: &mut [u8]) -> Result<(), RandomUnavailable> {
-        self.fill_infallible(buf);
+        self.fill_bytes(buf);
         Ok(())
     }
 }
@@ -177,18 +105,5 @@ mod tests {
         let ids: std::collections::HashSet<String> =
             (0..64).map(|_| new_task_id(&mut os).unwrap()).collect();
         assert_eq!(ids.len(), 64);
-    }
-
-    #[test]
-    fn hex_round_trips() {
-        let bytes = [0u8, 1, 0xab, 0xff];
-        assert_eq!(hex(&bytes), "0001abff");
-        assert_eq!(unhex::<4>("0001abff"), Some(bytes));
-        assert_eq!(unhex::<4>("0001abf"), None);
-        assert_eq!(unhex::<4>("0001abfg"), None);
-        assert_eq!(unhex::<2>("+1ab"), None);
-        // One canonical form: upper-case digits are refused.
-        assert_eq!(unhex::<4>("0001ABFF"), None);
-        assert_eq!(unhex::<4>("0001abFf"), None);
     }
 }

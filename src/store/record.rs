@@ -1,7 +1,6 @@
 //! The stored task: [`TaskRecord`], its state (status with the payload that status carries), its
 //! input ledger, and its wire shapes in both versions.
 
-use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
@@ -567,14 +566,8 @@ impl TaskRecord {
 pub const MAX_TIMESTAMP_MS: u64 = 253_402_300_799_999;
 
 /// RFC 3339 UTC with millisecond precision (`2025-11-25T10:30:00.000Z`), as both versions emit
-/// (§A.d, §B.d). Instants beyond chrono's range (year 262143) print as its largest instant.
-pub fn timestamp(ms: u64) -> String {
-    let dt = i64::try_from(ms)
-        .ok()
-        .and_then(DateTime::<Utc>::from_timestamp_millis)
-        .unwrap_or(DateTime::<Utc>::MAX_UTC);
-    dt.to_rfc3339_opts(SecondsFormat::Millis, true)
-}
+/// (§A.d, §B.d): written in one place, [`crate::base::time`].
+pub use crate::base::time::format_ms as timestamp;
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,6 @@
 //! Member checks both versions share: the members of a task (§D 1–5, 63–66), milliseconds,
 //! RFC 3339 timestamps, and the related-task `_meta` (§D 13).
 
-use chrono::{DateTime, FixedOffset};
 use serde_json::{Map, Value};
 
 use super::envelope::type_name;
@@ -10,51 +9,7 @@ use super::rules::Code;
 use crate::model::common::RELATED_TASK_META_KEY;
 use crate::model::{ProtocolVersion, TaskStatus};
 
-/// The largest integer JSON numbers carry exactly (2^53 − 1), the bound of the V26 schema.
-pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
-
-/// Parses an RFC 3339 date-time (ISO 8601 profile of §A.d / §B.d).
-pub fn parse_timestamp(s: &str) -> Option<DateTime<FixedOffset>> {
-    DateTime::parse_from_rfc3339(s).ok()
-}
-
-/// What a number is, for millisecond members.
-pub enum Millis {
-    /// A non-negative integer (`5` or `5.0`).
-    Ok(f64),
-    Negative,
-    Fractional,
-    TooLarge,
-    NotANumber,
-}
-
-/// Classifies a millisecond value.
-pub fn millis(v: &Value) -> Millis {
-    let Value::Number(n) = v else {
-        return Millis::NotANumber;
-    };
-    if let Some(u) = n.as_u64() {
-        return if (u as f64) > MAX_SAFE_INTEGER {
-            Millis::TooLarge
-        } else {
-            Millis::Ok(u as f64)
-        };
-    }
-    if let Some(i) = n.as_i64() {
-        return if i < 0 {
-            Millis::Negative
-        } else {
-            Millis::Ok(i as f64)
-        };
-    }
-    match n.as_f64() {
-        Some(f) if f.fract() != 0.0 => Millis::Fractional,
-        Some(f) if f < 0.0 => Millis::Negative,
-        Some(f) if f > MAX_SAFE_INTEGER => Millis::TooLarge,
-        Some(f) => Millis::Ok(f),
-        None => Millis::NotANumber,
-    }
-}
+pub use crate::base::time::{millis, parse as parse_timestamp, Instant, Millis, MAX_SAFE_INTEGER};
 
 /// Which member names a version uses for the task's retention and poll interval.
 fn ms_names(version: ProtocolVersion) -> (&'static str, &'static str) {
@@ -129,7 +84,7 @@ fn check_timestamp(
     key: &str,
     path: &str,
     issues: &mut Issues,
-) -> Option<DateTime<FixedOffset>> {
+) -> Option<Instant> {
     match obj.get(key) {
         None => {
             issues.push(

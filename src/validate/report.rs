@@ -7,14 +7,7 @@ use tsify::Tsify;
 use crate::model::ProtocolVersion;
 
 use super::rules::Code;
-
-/// How bad an issue is: MUST-level rules give errors, SHOULD-level rules warnings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-}
+pub use super::rules::Severity;
 
 /// One finding about a message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
@@ -237,25 +230,7 @@ impl Issues {
     }
 }
 
-/// Builds JSON Pointers (RFC 6901): `~` becomes `~0`, `/` becomes `~1`.
-pub fn pointer(base: &str, token: &str) -> String {
-    let mut s = String::with_capacity(base.len() + token.len() + 1);
-    s.push_str(base);
-    s.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => s.push_str("~0"),
-            '/' => s.push_str("~1"),
-            c => s.push(c),
-        }
-    }
-    s
-}
-
-/// A JSON Pointer to an array element.
-pub fn pointer_index(base: &str, index: usize) -> String {
-    format!("{base}/{index}")
-}
+pub use crate::base::pointer::{pointer, pointer_index};
 
 /// Appends `s` as a JSON string literal.
 pub fn write_json_str(out: &mut String, s: &str) {

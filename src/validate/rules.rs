@@ -3,7 +3,16 @@
 
 use serde::Serialize;
 
-use super::report::Severity;
+use serde::Deserialize;
+use tsify::Tsify;
+
+/// How bad an issue is: MUST-level rules give errors, SHOULD-level rules warnings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
 
 macro_rules! rules {
     ($( $variant:ident = $code:literal, $sev:ident, $rules:literal, $summary:literal; )*) => {

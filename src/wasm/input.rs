@@ -142,7 +142,14 @@ pub(crate) fn js_text(s: &JsString) -> String {
     JSON::stringify(s)
         .ok()
         .and_then(|json| json.as_string())
-        .and_then(|json| serde_json::from_str::<String>(&surrogates::carry(&json).0).ok())
+        // Parsed as a `Value`, not as a `String`: a typed deserialize would link serde's
+        // error formatting of floats (about 14 KB of `f64` Display; BENCHMARKS.md "Size").
+        .and_then(
+            |json| match serde_json::from_str(&surrogates::carry(&json).0) {
+                Ok(Value::String(text)) => Some(text),
+                _ => None,
+            },
+        )
         .unwrap_or_else(|| String::from(s))
 }
 
@@ -305,6 +312,11 @@ pub(crate) fn read_now(now: Option<JsValue>) -> Result<u64, JsValue> {
     }
 }
 
+/// A JS value as a protocol version: the one reader of the bindings ([`ProtocolVersion::parse`]).
+pub(crate) fn js_version(v: &JsValue) -> Option<ProtocolVersion> {
+    v.as_string().as_deref().and_then(ProtocolVersion::parse)
+}
+
 pub(crate) fn as_u64(v: &JsValue) -> Option<u64> {
     v.as_f64()
         .filter(|m| m.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(m))
@@ -409,9 +421,18 @@ impl Members {
 
     /// A protocol version member (`null` is malformed).
     pub(crate) fn version(&self, key: &str) -> Result<Option<ProtocolVersion>, JsValue> {
-        self.strict(key, "\"2025-11-25\" or \"2026-07-28\"", |v| {
-            v.as_string().as_deref().and_then(ProtocolVersion::parse)
-        })
+        self.strict(key, ProtocolVersion::EXPECTED, js_version)
+    }
+
+    /// An optional protocol version member (`null` counts as absent).
+    pub(crate) fn opt_version(&self, key: &str) -> Result<Option<ProtocolVersion>, JsValue> {
+        self.opt(key, ProtocolVersion::EXPECTED, js_version)
+    }
+
+    /// A required protocol version member.
+    pub(crate) fn required_version(&self, key: &str) -> Result<ProtocolVersion, JsValue> {
+        self.opt_version(key)?
+            .ok_or_else(|| self.bad(key, ProtocolVersion::EXPECTED))
     }
 
     /// A string member (`null` is malformed).

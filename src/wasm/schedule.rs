@@ -91,6 +91,11 @@ pub struct PollErrorInfo {
     pub retry_after_ms: Option<u64>,
 }
 
+/// What the scheduler's methods answer: events, in order (`SchedulerEvent[]`).
+#[derive(Tsify)]
+#[allow(dead_code)] // a type for the .d.ts: the events cross as JSON text (one `JSON.parse`)
+pub struct SchedulerEvents(Vec<SchedulerEvent>);
+
 // ---- reading arguments -------------------------------------------------------------------------
 
 fn read_options(
@@ -146,8 +151,12 @@ fn read_task(task: &JsValue, what: &str) -> Result<Value, JsValue> {
     })
 }
 
-fn read_track(params: Option<JsValue>) -> Result<TrackParams, JsValue> {
-    let Some(p) = Members::of(params.unwrap_or(JsValue::UNDEFINED), "track params")? else {
+fn read_track(params: Option<Ts<TrackParams>>) -> Result<TrackParams, JsValue> {
+    let Some(p) = Members::of(
+        params.map_or(JsValue::UNDEFINED, JsValue::from),
+        "track params",
+    )?
+    else {
         return Ok(TrackParams::default());
     };
     let task = match p.raw("task")? {
@@ -156,16 +165,18 @@ fn read_track(params: Option<JsValue>) -> Result<TrackParams, JsValue> {
     };
     Ok(TrackParams {
         server: p.string("server")?,
-        version: p.opt("version", "\"2025-11-25\" or \"2026-07-28\"", |v| {
-            v.as_string().as_deref().and_then(ProtocolVersion::parse)
-        })?,
+        version: p.opt_version("version")?,
         task,
         deadline_ms: p.ms("deadlineMs")?,
     })
 }
 
-fn read_failure(error: Option<JsValue>) -> Result<PollErrorInfo, JsValue> {
-    let Some(e) = Members::of(error.unwrap_or(JsValue::UNDEFINED), "poll error")? else {
+fn read_failure(error: Option<Ts<PollErrorInfo>>) -> Result<PollErrorInfo, JsValue> {
+    let Some(e) = Members::of(
+        error.map_or(JsValue::UNDEFINED, JsValue::from),
+        "poll error",
+    )?
+    else {
         return Ok(PollErrorInfo::default());
     };
     Ok(PollErrorInfo {
@@ -208,8 +219,9 @@ fn schedule_error(e: &ScheduleError) -> JsValue {
 /// 100 B per tracked task, so a million tasks fit many times over).
 const MAX_STATE_BYTES: usize = 256 * 1024 * 1024;
 
-fn events(events: &[SchedulerEvent]) -> Result<JsValue, JsValue> {
-    to_js(events).map_err(JsValue::from)
+/// Events as a JS array: JSON text parsed once by `JSON.parse` ([`to_js`]).
+fn events(events: &[SchedulerEvent]) -> Result<Ts<SchedulerEvents>, JsValue> {
+    Ok(Ts::new_unchecked(to_js(events)?))
 }
 
 // ---- the class ---------------------------------------------------------------------------------
@@ -265,15 +277,15 @@ impl TaskScheduler {
     /// `params.task` its status is reported and its first poll is one interval away; without,
     /// it is due at once. Throws a `TaskSchedulerError` (kind `already_tracked`) for a key
     /// already tracked.
-    #[wasm_bindgen(unchecked_return_type = "SchedulerEvent[]")]
     pub fn track(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+        // Typed as a string: an `Option<Ts<TrackParams>>` is not declared optional (`params?`).
         #[wasm_bindgen(unchecked_optional_param_type = "TrackParams | null")] params: Option<
-            JsValue,
+            Ts<TrackParams>,
         >,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
+    ) -> Result<Ts<SchedulerEvents>, JsValue> {
         let key = read_key(&key)?;
         let params = read_track(params)?;
         let now = read_now(now)?;
@@ -291,12 +303,12 @@ impl TaskScheduler {
 
     /// What is due at `now`, earliest first, at most `limit` events (default all): a `poll`
     /// for each task to poll now, and the deadlines, TTL backstops and timeouts that fell due.
-    #[wasm_bindgen(js_name = nextDue, unchecked_return_type = "SchedulerEvent[]")]
+    #[wasm_bindgen(js_name = nextDue)]
     pub fn next_due(
         &mut self,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
+    ) -> Result<Ts<SchedulerEvents>, JsValue> {
         let now = read_now(now)?;
         let limit = read_limit(limit)?;
         events(&self.inner.next_due(now, limit))
@@ -315,13 +327,12 @@ impl TaskScheduler {
     /// (V25) or `notifications/tasks` (V26) params, or any fresher copy. Keys not tracked and
     /// finished tasks are ignored (`[]`). Throws a `TypeError` for a value without a task
     /// `status`.
-    #[wasm_bindgen(unchecked_return_type = "SchedulerEvent[]")]
     pub fn observe(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] task: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
+    ) -> Result<Ts<SchedulerEvents>, JsValue> {
         let key = read_key(&key)?;
         let task = read_task(&task, "task")?;
         let now = read_now(now)?;
@@ -335,15 +346,15 @@ impl TaskScheduler {
     /// A failed poll: a JSON-RPC error (`code`) or a transport failure (no `error`, or no
     /// `code`). -32602 ends the task (`expired`, reason `not_found`); anything else backs off
     /// (`poll_error`). Keys not tracked and finished tasks are ignored (`[]`).
-    #[wasm_bindgen(js_name = observeError, unchecked_return_type = "SchedulerEvent[]")]
+    #[wasm_bindgen(js_name = observeError)]
     pub fn observe_error(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "PollErrorInfo | null")] error: Option<
-            JsValue,
+            Ts<PollErrorInfo>,
         >,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
+    ) -> Result<Ts<SchedulerEvents>, JsValue> {
         let key = read_key(&key)?;
         let error = read_failure(error)?;
         let now = read_now(now)?;

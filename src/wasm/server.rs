@@ -215,11 +215,7 @@ fn read_server_context(ctx: JsValue, max: usize) -> Result<(RequestContext, u64)
         },
     };
     let context = ServerContext {
-        protocol_version: c
-            .opt("protocolVersion", "\"2025-11-25\" or \"2026-07-28\"", |v| {
-                v.as_string().as_deref().and_then(ProtocolVersion::parse)
-            })?
-            .ok_or_else(|| c.bad("protocolVersion", "\"2025-11-25\" or \"2026-07-28\""))?,
+        protocol_version: c.required_version("protocolVersion")?,
         session: c.string("session")?,
         declared,
         now: c.ms("now")?,

@@ -460,11 +460,7 @@ fn read_create(params: JsValue, max: usize) -> Result<CreateTaskParams, JsValue>
         "params.statusMessage",
         max,
     )?;
-    let protocol_version = p
-        .opt("protocolVersion", "\"2025-11-25\" or \"2026-07-28\"", |v| {
-            v.as_string().as_deref().and_then(ProtocolVersion::parse)
-        })?
-        .ok_or_else(|| p.bad("protocolVersion", "\"2025-11-25\" or \"2026-07-28\""))?;
+    let protocol_version = p.required_version("protocolVersion")?;
     Ok(CreateTaskParams {
         protocol_version,
         ttl: p.ms("ttl")?,
@@ -541,13 +537,8 @@ pub(super) fn read_status(status: Ts<TaskStatus>) -> Result<TaskStatus, JsValue>
 }
 
 fn read_version(version: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue> {
-    JsValue::from(version)
-        .as_string()
-        .as_deref()
-        .and_then(ProtocolVersion::parse)
-        .ok_or_else(|| {
-            bad("the protocol version must be \"2025-11-25\" or \"2026-07-28\"".to_string())
-        })
+    super::input::js_version(&JsValue::from(version))
+        .ok_or_else(|| bad(crate::model::common::UnknownVersion.to_string()))
 }
 
 /// Why a JSON argument was not read.

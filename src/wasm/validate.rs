@@ -10,7 +10,7 @@ use crate::validate::{
 
 pub(crate) use super::input::to_js;
 use super::input::{js_to_json, Members};
-use crate::model::convert::ConversionReport;
+use crate::convert::ConversionReport;
 
 /// Reads the options object; bad options are a thrown `TypeError`, never a panic.
 pub(crate) fn read_options(
@@ -76,7 +76,7 @@ pub fn convert_task(
 ) -> Result<JsValue, JsValue> {
     let to = read_version(to)?;
     match js_to_json(&task, DEFAULT_MAX_BYTES) {
-        Ok(value) => to_js(&crate::model::convert::convert_task(&value, None, to)),
+        Ok(value) => to_js(&crate::convert::convert_task(&value, None, to)),
         Err(report) => to_js(&not_converted(report, to)),
     }
     .map_err(JsValue::from)
@@ -90,9 +90,7 @@ pub fn convert_create_task_result(
 ) -> Result<JsValue, JsValue> {
     let to = read_version(to)?;
     match js_to_json(&result, DEFAULT_MAX_BYTES) {
-        Ok(value) => to_js(&crate::model::convert::convert_create_task_result(
-            &value, to,
-        )),
+        Ok(value) => to_js(&crate::convert::convert_create_task_result(&value, to)),
         Err(report) => to_js(&not_converted(report, to)),
     }
     .map_err(JsValue::from)
@@ -100,9 +98,11 @@ pub fn convert_create_task_result(
 
 /// The target version: a bad one is a `TypeError`, as every malformed argument.
 fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue> {
-    let v: JsValue = v.into();
-    serde_wasm_bindgen::from_value(v).map_err(|_| {
-        super::input::bad("the target version must be \"2025-11-25\" or \"2026-07-28\"".to_string())
+    super::input::js_version(&v.into()).ok_or_else(|| {
+        super::input::bad(format!(
+            "the target version must be {}",
+            ProtocolVersion::EXPECTED
+        ))
     })
 }
 

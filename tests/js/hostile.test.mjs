@@ -13,10 +13,12 @@ const serverWasm = (await import(`${MAIN_DIR}/server/mcp_tasks_wasm.js`)).initSy
 
 const { validateMessage, Conversation } = main;
 
-test("the installed entries are the instances whose memory is measured", () => {
+// Issue 11: both entries load ONE module through one glue, so an app importing both holds one
+// instance (one memory), whose growth the tests below measure.
+test("the installed entries share the one instance whose memory is measured", () => {
   assert.ok(mainWasm.memory instanceof WebAssembly.Memory);
   assert.ok(serverWasm.memory instanceof WebAssembly.Memory);
-  assert.notEqual(mainWasm.memory, serverWasm.memory);
+  assert.equal(mainWasm.memory, serverWasm.memory);
 });
 
 // Issue 10 item 5: `maxBytes` is checked before the text is copied into wasm memory.

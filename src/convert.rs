@@ -21,10 +21,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tsify::Tsify;
 
+use crate::base::pointer::pointer;
 use crate::model::common::RELATED_TASK_META_KEY;
 use crate::model::{ProtocolVersion, TaskStatus};
 use crate::validate::fields::check_task_members;
-use crate::validate::report::pointer;
 use crate::validate::{Code, Issue, Issues};
 
 /// The `_meta` key of V25's model-immediate-response text (gone in V26).

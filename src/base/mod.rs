@@ -1,0 +1,16 @@
+//! The bottom layer: small helpers every other module may use and which use none of them
+//! (no `crate::` imports here). Keeping them here is what keeps the module graph acyclic:
+//!
+//! * [`time`]: RFC 3339 timestamps (parse, format) and millisecond numbers;
+//! * [`pointer`](mod@pointer): JSON Pointers (RFC 6901);
+//! * [`random`]: the deterministic PRNG (SplitMix64) of tests, simulations and the scheduler's
+//!   jitter;
+//! * [`hex`]: lowercase hex.
+//!
+//! The layers above, lowest first: `base` → `model` → `validate` → `convert`, `conversation`,
+//! `schedule` → `store` → `server` → the bindings (`wasm`).
+
+pub mod hex;
+pub mod pointer;
+pub mod random;
+pub mod time;
