@@ -315,6 +315,22 @@ initSync({ module: wasmModule });
 export * from "./$NAME.js";$extra
 EOF
 
+  if [ "$raw" = shared ]; then
+    # One module, one instance: the main entry's file of the same runtime compiles and
+    # instantiates it (in a bundle, both become one file, so the .wasm is found where the main
+    # entry's is), and this entry shares it.
+    local entry
+    for entry in node.mjs browser.js deno.js workerd.js; do
+      {
+        [ "$entry" = deno.js ] && echo '/* @ts-self-types="./deno.d.ts" */'
+        echo "// The main entry's $entry instantiates the package's one module; this entry shares it."
+        echo "import \"../$entry\";"
+        echo
+        printf 'export * from "./%s.js";%s\n' "$NAME" "$extra"
+      } >"$out/$entry"
+    done
+  fi
+
   cat >"$out/bytes.js" <<EOF
 // The entry without top-level await (targets without it: Vite 5, esbuild --format=iife; bundlers
 // that cannot follow new URL(..., import.meta.url)): nothing is loaded at import. First call
