@@ -15,6 +15,7 @@
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
 import { wasmApi } from "./wasm.js";
 import { HttpConnection, isErrorObject, isObject, sleepClamped } from "./http.js";
+import { TaskPush } from "./push.js";
 
 /**
  * @typedef {import("./mcp_tasks_wasm.js").ProtocolVersion} ProtocolVersion
@@ -103,6 +104,10 @@ import { HttpConnection, isErrorObject, isObject, sleepClamped } from "./http.js
  * @property {import("./mcp_tasks_wasm.js").TaskSchedulerOptions} [scheduler]
  * @property {string} [server]
  * @property {Clock} [clock]
+ * @property {boolean | { backstopMs?: number }} [push] Subscribe to status changes when the
+ *   server offers it (js/client/push.js: 2026-07-28 `subscriptions/listen`, 2025-11-25 the GET
+ *   stream) and poll only every `backstopMs` (default 30 000) while subscribed. Default `true`;
+ *   `false`: poll only.
  */
 
 /**
@@ -294,6 +299,8 @@ class TaskClient {
     /** @type {Promise<void> | null} */
     this.loop = null;
     this.closed = false;
+    /** Push (a client made by `connect`, unless `push: false`). @type {TaskPush | null} */
+    this.push = null;
     this.session?.attach?.(this);
   }
 
@@ -310,7 +317,7 @@ class TaskClient {
    */
   static async connect(url, options = {}) {
     if (!isObject(options)) throw new TypeError("TaskClient.connect(url, options): options must be an object");
-    const { headers, fetch, clientInfo, ...rest } = options;
+    const { headers, fetch, clientInfo, push, ...rest } = options;
     const handlers = options.handlers ?? {};
     const extra = options.clientCapabilities ?? {};
     const connection = new HttpConnection(url, {
@@ -329,6 +336,13 @@ class TaskClient {
       throw e;
     }
     client.#learnVersion();
+    if (push !== false) {
+      client.push = new TaskPush(connection, {
+        backstopMs: isObject(push) ? push.backstopMs : undefined,
+        defaultIntervalMs: options.scheduler?.defaultIntervalMs,
+        onDrop: (taskIds) => client.#pushDropped(taskIds),
+      });
+    }
     return client;
   }
 
@@ -392,7 +406,18 @@ class TaskClient {
     }
     if (!isObject(message) || !isObject(message.params)) return;
     if (message.method !== "notifications/tasks/status" && message.method !== "notifications/tasks") return;
+    // A pushed snapshot is judged as a polled one (in the client's version); an invalid one is
+    // dropped (the task stays as it was: polling goes on) and reported.
+    this.#learnVersion();
+    const report = validateMessage(message, { version: this.protocolVersion });
+    const errors = report.issues.filter((i) => i.severity === "error" && !SURVIVED.has(i.code));
     const task = message.params;
+    if (errors.length > 0) {
+      const taskId = typeof task.taskId === "string" ? task.taskId : "";
+      if (this.tasks.has(taskId)) this.#emit({ type: "poll-error", taskId, error: new ProtocolError(`${message.method}: invalid notification: ${errors[0].message}`, errors) });
+      return;
+    }
+    this.push?.heardOf(message);
     const handle = typeof task.taskId === "string" ? this.tasks.get(task.taskId) : undefined;
     if (handle) this.#observe(handle, task).catch((error) => this.#emit({ type: "poll-error", taskId: handle.taskId, error }));
   }
@@ -528,6 +553,11 @@ class TaskClient {
     return [...this.tasks.keys()];
   }
 
+  /** Whether `taskId`'s status reaches this client by push now (see the `push` option). @param {string} taskId */
+  pushed(taskId) {
+    return this.push?.pushed(taskId) ?? false;
+  }
+
   /**
    * Stops polling; unsettled calls reject with an AbortError. Tasks keep running on the server.
    * A client made by `connect` also closes its connection (a 2025-11-25 session is deleted):
@@ -541,6 +571,7 @@ class TaskClient {
     this.wake.abort();
     for (const l of this.listeners) l(null);
     this.listeners.clear();
+    this.push?.close();
     if (this.connection) await this.connection.close();
   }
 
@@ -675,6 +706,7 @@ class TaskClient {
     if (typeof task?.createdAt === "string") handle.createdAt = task.createdAt;
     if (typeof task?.statusMessage === "string") handle.statusMessage = task.statusMessage;
     this.tasks.set(taskId, handle);
+    this.push?.follow(taskId, handle.version);
     if (this.scheduler.info(taskId) === null) {
       /** @type {import("./mcp_tasks_wasm.js").TrackParams} */
       const params = { server: this.server, version: handle.version };
@@ -859,7 +891,17 @@ class TaskClient {
       }
     }
     if (typeof task.statusMessage === "string") handle.statusMessage = task.statusMessage;
-    await this.#afterSnapshot(handle, task, this.scheduler.observe(handle.taskId, task, this.clock.now()));
+    // While pushed, the scheduler sees the backstop as the poll interval (js/client/push.js).
+    const seen = this.push ? this.push.adjust(handle.taskId, handle.version, task) : task;
+    await this.#afterSnapshot(handle, task, this.scheduler.observe(handle.taskId, seen, this.clock.now()));
+  }
+
+  /** Push stopped for these tasks: poll each now, and on at the server's interval. @param {string[]} taskIds */
+  #pushDropped(taskIds) {
+    for (const taskId of taskIds) {
+      const handle = this.tasks.get(taskId);
+      if (handle && !handle.done) this.#poll(handle).catch((error) => this.#emit({ type: "poll-error", taskId, error }));
+    }
   }
 
   /**
@@ -1060,6 +1102,7 @@ class TaskClient {
     if (handle.done) return;
     this.scheduler.forget(handle.taskId);
     this.tasks.delete(handle.taskId);
+    this.push?.unfollow(handle.taskId);
     handle.settle(outcome);
     this.#emit(event);
   }

@@ -401,6 +401,46 @@ class HttpConnection {
     await this.#endSession();
   }
 
+  /**
+   * Opens a long-lived event stream for push (js/client/push.js reads it): 2026-07-28, `method`
+   * (`subscriptions/listen`) POSTed with `params` (the `_meta` added as for `request`);
+   * 2025-11-25, `method` null, the session's GET stream. Resolves with the HTTP response, its
+   * body not read; `signal` (or closing the connection) ends it. Throws TransportError.
+   * @param {string | null} method @param {JsonObject} params @param {AbortSignal} signal
+   * @returns {Promise<Response>}
+   */
+  async openStream(method, params, signal) {
+    if (this.closed) throw new TransportError(`${method ?? "GET stream"}: the connection is closed`);
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    if (signal.aborted) stop();
+    signal.addEventListener("abort", stop, { once: true });
+    this.#aborter.signal.addEventListener("abort", stop, { once: true });
+    const p = method !== null && this.protocolVersion === V26 ? this.#withMeta(params) : params;
+    const headers = this.#headersFor(method, p);
+    /** @type {{ method: string, headers: Record<string, string>, body?: string, signal: AbortSignal }} */
+    const init = { method: "POST", headers, signal: abort.signal };
+    if (method === null) {
+      init.method = "GET";
+      delete headers["Content-Type"];
+      headers.Accept = "text/event-stream";
+    } else init.body = JSON.stringify({ jsonrpc: "2.0", id: this.#nextId++, method, params: p });
+    try {
+      return await this.#fetch(this.url, init);
+    } catch (e) {
+      throw new TransportError(`${init.method} ${method ?? "stream"} to ${this.url}: ${e instanceof Error ? e.message : String(e)}`, e);
+    }
+  }
+
+  /**
+   * Hands on a message read from a stream opened with `openStream`: notifications to
+   * `onnotification`, requests to `onrequest` (answered by POST), as on any answer's stream.
+   * @param {JsonObject} message
+   */
+  receive(message) {
+    this.#dispatch(message);
+  }
+
   // ---- internals -----------------------------------------------------------------------------
 
   /** The client's capabilities for `version`. @param {string} version @returns {JsonObject} */

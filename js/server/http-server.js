@@ -8,7 +8,8 @@
 //     notification stream, DELETE ends the session.
 //   2026-07-28 ("modern"): stateless requests with per-request `_meta`, `server/discover`, the
 //     headers of §B.f (-32020), the tasks extension, MRTR InputRequiredResult for input asked
-//     outside a task.
+//     outside a task; `subscriptions/listen` with `notifications.taskIds` pushes
+//     `notifications/tasks` (js/server/subscriptions.js).
 //
 // A request with modern `_meta` (or the modern headers) is served statelessly; `initialize`
 // always opens a legacy session; anything else needs a session. A protocol version it does not
@@ -21,6 +22,7 @@
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
 import { validateMessage } from "./mcp_tasks_wasm.js";
 import { TaskHost } from "./host.js";
+import { TaskSubscriptions } from "./subscriptions.js";
 
 /**
  * @typedef {Record<string, unknown>} JsonObject
@@ -359,6 +361,8 @@ class McpHttpServer {
     this.lastHousekeeping = this.host.now();
     this.closed = false;
     this.unwatch = this.host.watch((task) => this.#statusChanged(task));
+    /** 2026-07-28 push: `subscriptions/listen` streams (js/server/subscriptions.js). */
+    this.subscriptions = new TaskSubscriptions(this.host, (onCancel) => new SseStream(onCancel, this.keepAliveMs));
 
     /**
      * The fetch-style handler: `Deno.serve(app.fetch)`, `export default { fetch: app.fetch }`.
@@ -438,6 +442,7 @@ class McpHttpServer {
     }
     for (const session of [...this.sessions.values()]) this.#endSession(session, false);
     this.unwatch();
+    this.subscriptions.close();
     await this.host.close();
   }
 
@@ -696,6 +701,9 @@ class McpHttpServer {
       case "ping":
         response = ok(id, { resultType: "complete" });
         break;
+      case "subscriptions/listen":
+        // An SSE stream: the acknowledgement, then `notifications/tasks` (§B.h, §D 96).
+        return this.subscriptions.listen(message, headers, cors);
       default: {
         // tools/call and tasks/*: the host answers; `null` means the message is not for it.
         const abort = new AbortController();

@@ -1,0 +1,276 @@
+// TaskPush: a TaskClient made by `TaskClient.connect` subscribes to its tasks' status changes
+// when the server offers push, and polls only as a backstop while the subscription is alive.
+//
+//   2026-07-28  one `subscriptions/listen` per followed task, with `notifications.taskIds`
+//               (§B.b, §B.h), when `server/discover` names the tasks extension. The
+//               acknowledgement must list the task; then every `notifications/tasks` on the
+//               stream is a snapshot of it. A listen the server refuses (an error, no event
+//               stream, the task not acknowledged) leaves the task to normal polling.
+//   2025-11-25  the session's GET stream, opened once, carrying `notifications/tasks/status`
+//               (§D 43; and the server's requests, answered as on any stream). A task counts as
+//               pushed once a status notification for it arrived (a server may open the stream
+//               and never notify: polling stays normal until it proves it pushes).
+//
+// Every message read goes to the connection (`receive`): notifications reach TaskClient.notify,
+// which validates them exactly as polled answers (§D 51, 112: the client may keep polling; it
+// does, at `backstopMs`). While a task is pushed, the snapshots the scheduler sees carry a poll
+// interval of at least `backstopMs`; when its stream drops, the client polls the task at once and
+// the server's own interval applies again.
+//
+// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+import { validateMessage } from "./mcp_tasks_wasm.js";
+import { isObject } from "./http.js";
+
+/**
+ * @typedef {Record<string, unknown>} JsonObject
+ * @typedef {import("./http.js").HttpConnection} HttpConnection
+ * @typedef {object} PushOptions
+ * @property {number} [backstopMs] The poll interval while a task's push stream is alive
+ *   (default 30 000 ms; never below the server's own `pollInterval(Ms)`).
+ * @property {number} [defaultIntervalMs] The scheduler's interval when the server gives none
+ *   (restored when push stops; TaskSchedulerOptions.defaultIntervalMs, default 1000 ms).
+ * @property {(taskIds: string[]) => void} onDrop Push stopped for these tasks: poll them now.
+ * @property {(error: unknown) => void} [onError] A stream that failed (for the client's events).
+ */
+
+const V25 = "2025-11-25";
+const V26 = "2026-07-28";
+const EXT = "io.modelcontextprotocol/tasks";
+const DEFAULT_BACKSTOP_MS = 30_000;
+
+/**
+ * The JSON-RPC messages of an SSE body, in order, until it ends (or fails: the error propagates).
+ * @param {ReadableStream<Uint8Array>} body @returns {AsyncGenerator<JsonObject>}
+ */
+async function* sseMessages(body) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  /** @type {string[]} */
+  let data = [];
+  let event = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      for (;;) {
+        const end = buffer.search(/\r\n|\r|\n/);
+        if (end === -1 || (end === buffer.length - 1 && buffer[end] === "\r")) break;
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + (buffer.startsWith("\r\n", end) ? 2 : 1));
+        if (line === "") {
+          const text = data.join("\n");
+          const type = event;
+          data = [];
+          event = "";
+          if (text === "" || (type !== "" && type !== "message")) continue;
+          /** @type {unknown} */
+          let message;
+          try {
+            message = JSON.parse(text);
+          } catch {
+            continue; // not JSON: not a message
+          }
+          for (const m of Array.isArray(message) ? message : [message]) if (isObject(m)) yield m;
+          continue;
+        }
+        if (line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon === -1 ? line : line.slice(0, colon);
+        const v = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "data") data.push(v);
+        else if (field === "event") event = v;
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+/** Whether `res` is an open event stream. @param {Response} res */
+function isEventStream(res) {
+  return res.ok && (res.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream") && res.body !== null;
+}
+
+class TaskPush {
+  /** @param {HttpConnection} connection @param {PushOptions} options */
+  constructor(connection, options) {
+    this.connection = connection;
+    const backstop = options.backstopMs ?? DEFAULT_BACKSTOP_MS;
+    if (!(Number.isSafeInteger(backstop) && backstop > 0)) throw new TypeError(`push.backstopMs must be a positive integer (got ${String(backstop)})`);
+    this.backstopMs = backstop;
+    this.defaultIntervalMs = options.defaultIntervalMs ?? 1000;
+    this.onDrop = options.onDrop;
+    this.onError = options.onError ?? (() => {});
+    /** 2026-07-28: each followed task's listen, `alive` once acknowledged. @type {Map<string, { abort: AbortController, alive: boolean }>} */
+    this.listens = new Map();
+    /** Set once the server refused a listen as unknown (-32601, 404, 405): not asked again. */
+    this.unsupported = false;
+    /** 2025-11-25: the GET stream (`null`: not open). @type {{ abort: AbortController, alive: boolean } | null} */
+    this.session = null;
+    /** 2025-11-25: followed tasks. @type {Set<string>} */
+    this.followed = new Set();
+    /** 2025-11-25: tasks the GET stream proved it pushes. @type {Set<string>} */
+    this.heard = new Set();
+    /** Tasks whose scheduler interval was raised (restored when push stops). @type {Set<string>} */
+    this.boosted = new Set();
+    this.closed = false;
+  }
+
+  /** Starts pushing `taskId` of protocol `version`, if the server offers it. @param {string} taskId @param {string} version */
+  follow(taskId, version) {
+    if (this.closed || this.unsupported) return;
+    if (version === V26) {
+      const caps = this.connection.serverCapabilities;
+      if (this.connection.protocolVersion !== V26 || !isObject(caps) || !isObject(caps.extensions) || !isObject(caps.extensions[EXT])) return;
+      if (!this.listens.has(taskId)) this.#listen(taskId);
+      return;
+    }
+    if (this.connection.sessionId === null) return;
+    this.followed.add(taskId);
+    if (this.session === null) this.#openSession();
+  }
+
+  /** Stops pushing `taskId` (it ended, or the client stopped following it). @param {string} taskId */
+  unfollow(taskId) {
+    this.boosted.delete(taskId);
+    this.heard.delete(taskId);
+    this.followed.delete(taskId);
+    const l = this.listens.get(taskId);
+    if (l) {
+      this.listens.delete(taskId);
+      l.abort.abort();
+    }
+  }
+
+  /** Whether `taskId`'s status reaches the client by push now. @param {string} taskId */
+  pushed(taskId) {
+    if (this.listens.get(taskId)?.alive) return true;
+    return this.session !== null && this.session.alive && this.heard.has(taskId);
+  }
+
+  /**
+   * A valid 2025-11-25 status notification arrived (TaskClient.notify calls this after its
+   * validation): from now the task counts as pushed while the GET stream is open.
+   * @param {JsonObject} message
+   */
+  heardOf(message) {
+    const params = message.params;
+    if (message.method === "notifications/tasks/status" && isObject(params) && typeof params.taskId === "string" && this.followed.has(params.taskId)) {
+      this.heard.add(params.taskId);
+    }
+  }
+
+  /**
+   * The snapshot the scheduler should see: while pushed, its poll interval raised to the
+   * backstop; after push stopped, the server's interval (or the default) back.
+   * @param {string} taskId @param {string} version @param {JsonObject} task @returns {JsonObject}
+   */
+  adjust(taskId, version, task) {
+    const key = version === V25 ? "pollInterval" : "pollIntervalMs";
+    const own = typeof task[key] === "number" && Number.isSafeInteger(task[key]) ? /** @type {number} */ (task[key]) : null;
+    if (this.pushed(taskId)) {
+      this.boosted.add(taskId);
+      return { ...task, [key]: Math.max(own ?? this.defaultIntervalMs, this.backstopMs) };
+    }
+    if (this.boosted.delete(taskId) && own === null) return { ...task, [key]: this.defaultIntervalMs };
+    return task;
+  }
+
+  /** Ends every stream. */
+  close() {
+    this.closed = true;
+    for (const l of this.listens.values()) l.abort.abort();
+    this.listens.clear();
+    this.session?.abort.abort();
+    this.session = null;
+  }
+
+  /** 2026-07-28: one `subscriptions/listen` for `taskId`, read until it ends. @param {string} taskId */
+  #listen(taskId) {
+    const entry = { abort: new AbortController(), alive: false };
+    this.listens.set(taskId, entry);
+    (async () => {
+      const res = await this.connection.openStream("subscriptions/listen", { notifications: { taskIds: [taskId] } }, entry.abort.signal);
+      if (!isEventStream(res) || res.body === null) {
+        // A JSON answer: a JSON-RPC error (-32601 or HTTP 404/405: no subscriptions here).
+        const text = await res.text().catch(() => "");
+        /** @type {unknown} */
+        let code;
+        try {
+          const body = JSON.parse(text);
+          code = isObject(body) && isObject(body.error) ? body.error.code : undefined;
+        } catch {
+          code = undefined;
+        }
+        if ([404, 405].includes(res.status) || code === -32601) this.unsupported = true;
+        throw new Error(`subscriptions/listen for ${taskId}: HTTP ${res.status}, no event stream${code === undefined ? "" : ` (error ${String(code)})`}`);
+      }
+      let first = true;
+      for await (const m of sseMessages(res.body)) {
+        if (first) {
+          first = false;
+          if (!this.#acknowledged(m, taskId)) throw new Error(`subscriptions/listen: the server did not acknowledge task ${taskId}`);
+          entry.alive = true;
+          continue;
+        }
+        this.connection.receive(m);
+      }
+    })()
+      .catch((e) => {
+        if (!entry.abort.signal.aborted) this.onError(e);
+      })
+      .finally(() => {
+        const wasAlive = entry.alive;
+        entry.alive = false;
+        entry.abort.abort();
+        if (this.listens.get(taskId) === entry && !this.closed) {
+          // Stays in the map (not alive): the task is not subscribed again; polling takes over.
+          if (wasAlive) this.onDrop([taskId]);
+        }
+      });
+  }
+
+  /**
+   * The first message of a listen stream: a valid acknowledgement naming `taskId` (§D 74).
+   * @param {JsonObject} m @param {string} taskId
+   */
+  #acknowledged(m, taskId) {
+    if (m.method !== "notifications/subscriptions/acknowledged") return false;
+    const report = validateMessage(m, { version: V26 });
+    if (report.issues.some((i) => i.severity === "error")) return false;
+    const n = isObject(m.params) ? m.params.notifications : undefined;
+    return isObject(n) && Array.isArray(n.taskIds) && n.taskIds.includes(taskId);
+  }
+
+  /** 2025-11-25: the session's GET stream, read until it ends. */
+  #openSession() {
+    const entry = { abort: new AbortController(), alive: false };
+    this.session = entry;
+    (async () => {
+      const res = await this.connection.openStream(null, {}, entry.abort.signal);
+      if (!isEventStream(res) || res.body === null) {
+        await res.body?.cancel().catch(() => {});
+        if ([404, 405].includes(res.status)) this.unsupported = true;
+        throw new Error(`GET stream: HTTP ${res.status}, no event stream`);
+      }
+      entry.alive = true;
+      for await (const m of sseMessages(res.body)) this.connection.receive(m);
+    })()
+      .catch((e) => {
+        if (!entry.abort.signal.aborted) this.onError(e);
+      })
+      .finally(() => {
+        const wasAlive = entry.alive;
+        entry.alive = false;
+        if (this.session !== entry || this.closed) return;
+        this.session = null; // the next task followed opens it again
+        const dropped = [...this.heard];
+        this.heard.clear();
+        if (wasAlive && dropped.length > 0) this.onDrop(dropped);
+      });
+  }
+}
+
+export { TaskPush, sseMessages };

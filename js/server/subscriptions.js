@@ -1,0 +1,211 @@
+// TaskSubscriptions: 2026-07-28 push for McpHttpServer. `subscriptions/listen` with
+// `params.notifications.taskIds` (§B.b, §B.h) answers with an SSE stream that carries, in order:
+//   1. `notifications/subscriptions/acknowledged` listing the task ids accepted (those the caller
+//      may read with `tasks/get`: a task of a 2025-11-25 session, an unknown or expired id is
+//      left out, never named "forbidden", §D 38);
+//   2. one `notifications/tasks` per accepted task with its DetailedTask now (what `tasks/get`
+//      answers at that moment, minus `resultType`: closes the gap between the client's last
+//      read and the subscription);
+//   3. one `notifications/tasks` with the complete DetailedTask after every change TaskHost makes
+//      to a subscribed task (TaskHost.watch), until the client closes the stream (§D 96).
+// Each notification's `_meta["io.modelcontextprotocol/subscriptionId"]` is the listen request's
+// id. Nothing else goes on the stream (no progress, no log messages, §D 96). A listen asking for
+// `taskIds` without declaring the tasks extension gets -32021 (§D 79); malformed `taskIds` -32602.
+//
+// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+
+/**
+ * @typedef {Record<string, unknown>} JsonObject
+ * @typedef {import("./host.js").TaskHost} TaskHost
+ * @typedef {import("./mcp_tasks_wasm.js").StoreTask} StoreTask
+ * @typedef {{ write(message: JsonObject): boolean, close(): void, response(headers: Record<string, string>): Response, closed: boolean }} PushStream
+ * @typedef {(onCancel: () => void) => PushStream} StreamFactory
+ * @typedef {{ id: string | number, stream: PushStream, taskIds: Set<string>, queued: JsonObject[] | null }} Subscription
+ *   `queued`: changes heard before the acknowledgement went out (`null` once it has).
+ */
+
+const V26 = "2026-07-28";
+const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+const TERMINAL = ["completed", "failed", "cancelled"];
+/** At most this many task ids in one `subscriptions/listen`. */
+const MAX_TASK_IDS = 1000;
+/** At most this many open listen streams at once (more: -32000, HTTP 503). */
+const DEFAULT_MAX_STREAMS = 10_000;
+
+/** @param {unknown} v @returns {v is JsonObject} */
+function isObject(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** @param {unknown} id @param {number} code @param {string} message @param {unknown} [data] @returns {JsonObject} */
+function rpcError(id, code, message, data) {
+  /** @type {JsonObject} */
+  const error = { code, message };
+  if (data !== undefined) error.data = data;
+  return { jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error };
+}
+
+/** @param {number} status @param {JsonObject} body @param {Record<string, string>} headers */
+function json(status, body, headers) {
+  return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": "application/json" } });
+}
+
+class TaskSubscriptions {
+  /**
+   * @param {TaskHost} host The host whose tasks are pushed (its `watch` feeds the streams).
+   * @param {StreamFactory} openStream Opens an SSE response body (McpHttpServer's, with its
+   *   keepalive); `onCancel` runs when the client goes away.
+   * @param {{ maxStreams?: number }} [options]
+   */
+  constructor(host, openStream, options = {}) {
+    this.host = host;
+    this.openStream = openStream;
+    this.maxStreams = options.maxStreams ?? DEFAULT_MAX_STREAMS;
+    /** Open subscriptions by subscribed task id. @type {Map<string, Set<Subscription>>} */
+    this.byTask = new Map();
+    /** Every open subscription. @type {Set<Subscription>} */
+    this.open = new Set();
+    this.unwatch = host.watch((task) => this.#changed(task));
+  }
+
+  /** How many listen streams are open. */
+  get size() {
+    return this.open.size;
+  }
+
+  /**
+   * Answers one validated 2026-07-28 `subscriptions/listen` request.
+   * @param {JsonObject} message @param {Record<string, string>} headers The request's headers
+   *   (lower-case names). @param {Record<string, string>} cors @returns {Promise<Response>}
+   */
+  async listen(message, headers, cors) {
+    const id = /** @type {string | number} */ (message.id);
+    const params = isObject(message.params) ? message.params : {};
+    const meta = isObject(params._meta) ? params._meta : {};
+    const notifications = params.notifications;
+    if (notifications !== undefined && !isObject(notifications)) {
+      return json(200, rpcError(id, -32602, "Invalid params: `notifications` must be an object"), cors);
+    }
+    const asked = isObject(notifications) ? notifications.taskIds : undefined;
+    if (asked !== undefined && !(Array.isArray(asked) && asked.every((t) => typeof t === "string"))) {
+      return json(200, rpcError(id, -32602, "Invalid params: `notifications.taskIds` must be an array of strings (§D 74)"), cors);
+    }
+    if (asked !== undefined) {
+      const caps = meta[CLIENT_CAPABILITIES];
+      const extensions = isObject(caps) ? caps.extensions : undefined;
+      if (!isObject(extensions) || !isObject(extensions[TASKS_EXTENSION])) {
+        // §D 79: task notifications only for a request that declares the extension.
+        return json(
+          400,
+          rpcError(id, -32021, "Missing required client capability: subscribing to tasks needs the io.modelcontextprotocol/tasks extension declared in this request's _meta", {
+            requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+          }),
+          cors,
+        );
+      }
+      if (asked.length > MAX_TASK_IDS) {
+        return json(200, rpcError(id, -32602, `Invalid params: at most ${MAX_TASK_IDS} task ids per subscription (got ${asked.length})`), cors);
+      }
+    }
+    if (!(headers["accept"] ?? "").toLowerCase().includes("text/event-stream")) {
+      return json(406, rpcError(id, -32600, "Not Acceptable: subscriptions/listen answers with an event stream (Accept: text/event-stream)"), cors);
+    }
+    if (this.open.size >= this.maxStreams) {
+      return json(503, rpcError(id, -32000, `Server busy: ${this.maxStreams} subscriptions are open; try again later`), { ...cors, "Retry-After": "5" });
+    }
+    const wanted = [...new Set(/** @type {string[]} */ (asked ?? []))];
+    /** @type {Subscription} */
+    const sub = { id, stream: /** @type {PushStream} */ (/** @type {unknown} */ (null)), taskIds: new Set(), queued: [] };
+    sub.stream = this.openStream(() => this.#drop(sub));
+    // The reads and the registration happen in the same turn (TaskHost answers `tasks/get`
+    // synchronously), so a change after a read is heard by the watcher: queued until the
+    // acknowledgement and the snapshots are out.
+    const reads = wanted.map((taskId) =>
+      this.host.handle({ jsonrpc: "2.0", id: 0, method: "tasks/get", params: { taskId, _meta: meta } }, { protocolVersion: V26 }).catch(() => null),
+    );
+    for (const taskId of wanted) this.#add(sub, taskId);
+    this.open.add(sub);
+    const answers = await Promise.all(reads);
+    /** @type {string[]} */
+    const accepted = [];
+    /** @type {JsonObject[]} */
+    const snapshots = [];
+    wanted.forEach((taskId, i) => {
+      const result = answers[i]?.result;
+      if (isObject(result) && result.taskId === taskId) {
+        accepted.push(taskId);
+        const task = { ...result };
+        delete task.resultType;
+        delete task._meta;
+        snapshots.push(task);
+        if (TERMINAL.includes(String(task.status))) this.#remove(sub, taskId); // nothing follows
+      } else this.#remove(sub, taskId); // not visible to this caller: refused (§D 38)
+    });
+    const subscriptionMeta = { [SUBSCRIPTION_ID]: id };
+    sub.stream.write({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: asked === undefined ? {} : { taskIds: accepted }, _meta: subscriptionMeta },
+    });
+    for (const task of snapshots) sub.stream.write({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...task, _meta: subscriptionMeta } });
+    const queued = sub.queued ?? [];
+    sub.queued = null;
+    for (const note of queued) {
+      const params = /** @type {JsonObject} */ (note.params);
+      if (accepted.includes(String(params.taskId))) sub.stream.write(note);
+    }
+    return sub.stream.response(cors);
+  }
+
+  /** Closes every stream (the server is closing). */
+  close() {
+    this.unwatch();
+    for (const sub of [...this.open]) {
+      sub.stream.close();
+      this.#drop(sub);
+    }
+  }
+
+  /** @param {Subscription} sub @param {string} taskId */
+  #add(sub, taskId) {
+    sub.taskIds.add(taskId);
+    const set = this.byTask.get(taskId) ?? new Set();
+    set.add(sub);
+    this.byTask.set(taskId, set);
+  }
+
+  /** @param {Subscription} sub @param {string} taskId */
+  #remove(sub, taskId) {
+    sub.taskIds.delete(taskId);
+    const set = this.byTask.get(taskId);
+    if (!set) return;
+    set.delete(sub);
+    if (set.size === 0) this.byTask.delete(taskId);
+  }
+
+  /** The client closed the stream. @param {Subscription} sub */
+  #drop(sub) {
+    this.open.delete(sub);
+    for (const taskId of [...sub.taskIds]) this.#remove(sub, taskId);
+  }
+
+  /** TaskHost changed a task: push it to its subscribers. @param {StoreTask} task */
+  #changed(task) {
+    const set = this.byTask.get(task.taskId);
+    if (!set) return;
+    const terminal = TERMINAL.includes(task.status);
+    for (const sub of [...set]) {
+      const note = { jsonrpc: "2.0", method: "notifications/tasks", params: { ...task.v26, _meta: { [SUBSCRIPTION_ID]: sub.id } } };
+      if (sub.queued !== null) sub.queued.push(note);
+      else if (!sub.stream.write(note)) {
+        this.#drop(sub);
+        continue;
+      }
+      if (terminal && sub.queued === null) this.#remove(sub, task.taskId);
+    }
+  }
+}
+
+export { TaskSubscriptions };
