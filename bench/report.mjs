@@ -1,12 +1,13 @@
 // Writes BENCHMARKS.md from the JSON results of bench/run.sh.
-//   node bench/report.mjs bench/results BENCHMARKS.md [all|store|validator|client|hostile|cli|storage|inspector]
+//   node bench/report.mjs bench/results BENCHMARKS.md [all|store|validator|client|hostile|cli|storage|inspector|push]
 // The validator sections come from meta/validate/cold-start/size/profile/cpu-profile.json, the
 // "Task store" section (after the STORE_MARK line) from store-meta/store/store-memory/
 // store-profile.json, the "Task client and scheduler" section (after the CLIENT_MARK line) from
 // client-meta/scheduler/politeness.json, the "Hostile input" section (after the HOSTILE_MARK
 // line) from hostile-meta/hostile.json, the "CLI" section (after the CLI_MARK line, last) from
 // cli.json, the "Storage adapters" section (after the STORAGE_MARK line) from storage.json, the
-// "Inspector" section (after the INSPECTOR_MARK line, the very last) from inspector.json.
+// "Inspector" section (after the INSPECTOR_MARK line) from inspector.json, the "Push" section
+// (after the PUSH_MARK line, the very last) from push.json.
 // A mode other than `all` rewrites its own part and keeps
 // the other parts of the existing file as they are; a part whose results are missing is kept too.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
@@ -18,6 +19,7 @@ import { cliSection } from "./cli-report.mjs";
 import { storageSection } from "./storage-report.mjs";
 import { inspectorSection } from "./inspector-report.mjs";
 import { sizeSection } from "./size-section.mjs";
+import { pushSection } from "./push-report.mjs";
 
 const [dir, outFile, mode = "all"] = process.argv.slice(2);
 const load = (f) => (existsSync(resolve(dir, f)) ? JSON.parse(readFileSync(resolve(dir, f), "utf8")) : null);
@@ -27,7 +29,12 @@ const HOSTILE_MARK = "<!-- Hostile input section: generated from bench/results/{
 const CLI_MARK = "<!-- CLI section: generated from bench/results/cli.json by bench/report.mjs -->";
 const STORAGE_MARK = "<!-- Storage section: generated from bench/results/storage.json by bench/report.mjs -->";
 const INSPECTOR_MARK = "<!-- Inspector section: generated from bench/results/inspector.json by bench/report.mjs -->";
-const wholeFile = existsSync(outFile) ? readFileSync(outFile, "utf8") : "";
+const PUSH_MARK = "<!-- Push section: generated from bench/results/push.json by bench/report.mjs -->";
+const fileText = existsSync(outFile) ? readFileSync(outFile, "utf8") : "";
+// The push section is the very last: cut first.
+const pushCut = fileText.indexOf(PUSH_MARK);
+const previousPush = pushCut >= 0 ? fileText.slice(pushCut + PUSH_MARK.length).trim() : "";
+const wholeFile = pushCut >= 0 ? fileText.slice(0, pushCut) : fileText;
 // The sections at the end, last first: the inspector's (the very last), then storage.
 const inspectorCut = wholeFile.indexOf(INSPECTOR_MARK);
 const previousInspector = inspectorCut >= 0 ? wholeFile.slice(inspectorCut + INSPECTOR_MARK.length).trim() : "";
@@ -284,4 +291,9 @@ let inspectorText = null;
 if ((mode === "all" || mode === "inspector") && inspector) inspectorText = inspectorSection({ inspector, mode }).join("\n").trimEnd();
 else if (previousInspector) inspectorText = previousInspector;
 if (inspectorText) parts.push(`${INSPECTOR_MARK}\n\n${inspectorText}`);
+const pushed = load("push.json");
+let pushText = null;
+if ((mode === "all" || mode === "push") && pushed) pushText = pushSection({ push: pushed, mode }).join("\n").trimEnd();
+else if (previousPush) pushText = previousPush;
+if (pushText) parts.push(`${PUSH_MARK}\n\n${pushText}`);
 writeFileSync(outFile, `${parts.join("\n\n")}\n`);

@@ -30,6 +30,10 @@
 #                                 time to the first task rows and to the whole file in headless
 #                                 Chromium for generated 5 MB and 50 MB transcripts; the other
 #                                 sections are kept
+#   bash bench/run.sh push        only the push benchmark (about 1 minute, bench/push.mjs): requests
+#                                 a TaskClient sends for 1,000 tasks, polling only against push
+#                                 (subscriptions/listen; the 2025-11-25 GET stream), both eras;
+#                                 needs scripts/pack.sh; the other sections are kept
 #
 # env: BENCH_WAIT   seconds to wait for the 1-minute load average to fall below BENCH_LOAD
 #                   (default 300; 0 = do not wait). The load is written into BENCHMARKS.md.
@@ -59,8 +63,8 @@ OUT=bench/results
 mkdir -p "$OUT"
 MODE=${1:-all}
 case $MODE in
-  all | store | validator | client | hostile | cli | storage | inspector) ;;
-  *) echo "usage: bash bench/run.sh [all|store|validator|client|hostile|cli|storage|inspector]" >&2; exit 2 ;;
+  all | store | validator | client | hostile | cli | storage | inspector | push) ;;
+  *) echo "usage: bash bench/run.sh [all|store|validator|client|hostile|cli|storage|inspector|push]" >&2; exit 2 ;;
 esac
 export BENCH_MODE=$MODE
 run_validator() { [ "$MODE" = all ] || [ "$MODE" = validator ]; }
@@ -70,6 +74,7 @@ run_hostile() { [ "$MODE" = all ] || [ "$MODE" = hostile ]; }
 run_cli() { [ "$MODE" = all ] || [ "$MODE" = cli ]; }
 run_storage() { [ "$MODE" = all ] || [ "$MODE" = storage ]; }
 run_inspector() { [ "$MODE" = all ] || [ "$MODE" = inspector ]; }
+run_push() { [ "$MODE" = all ] || [ "$MODE" = push ]; }
 
 [ -f pkg/mcp_tasks_wasm_bg.wasm ] && [ -f pkg/node.mjs ] || {
   echo "bench: pkg/ is not built: run bash scripts/build.sh" >&2
@@ -205,6 +210,10 @@ if run_inspector; then
   [ "$MODE" = all ] && echo
   [ -f pkg/browser.js ] || { echo "bench: pkg/browser.js is not built: run bash scripts/build.sh" >&2; exit 1; }
   node bench/inspector.mjs --json "$OUT/inspector.json"
+fi
+if run_push; then
+  [ "$MODE" = all ] && echo
+  node bench/push.mjs --json "$OUT/push.json"
 fi
 
 node bench/report.mjs "$OUT" BENCHMARKS.md "$MODE"

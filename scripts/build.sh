@@ -395,7 +395,7 @@ say "sizes"
 size_line "${NAME}_bg.wasm (wasm-opt -Oz)" "$PKG/${NAME}_bg.wasm"
 size_line "$NAME.js (web glue)" "$PKG/$NAME.js"
 size_line "node.cjs (nodejs glue)" "$PKG/node.cjs"
-size_line "browser load: wasm + glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" "$PKG/browser.js" "$PKG/index.js" "$PKG/client.js" "$PKG/http.js"
+size_line "browser load: wasm + glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" "$PKG/browser.js" "$PKG/index.js" "$PKG/client.js" "$PKG/http.js" "$PKG/push.js"
 if [ "$SERVER" = 1 ]; then
   helper_files=()
   for f in js/client/*.js; do [ "$(basename "$f")" = index.js ] || helper_files+=("$PKG/$(basename "$f")"); done
