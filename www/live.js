@@ -729,7 +729,8 @@ async function connect(url, pin, state) {
     c = TaskClient.restore(state, { request: connection.request, handlers: HANDLERS, server: new URL(url).host });
     c.connection = connection;
   } else {
-    c = await TaskClient.connect(url, { fetch: loggingFetch, handlers: HANDLERS, server: new URL(url).host, ...(pin ? { protocolVersion: pin } : {}) });
+    // push: false keeps the view's polls (the live mode shows each one; push is issue 13's).
+    c = await TaskClient.connect(url, { fetch: loggingFetch, handlers: HANDLERS, server: new URL(url).host, push: false, ...(pin ? { protocolVersion: pin } : {}) });
   }
   client = c;
   pump(c);

@@ -56,7 +56,8 @@ test("connect() to the 2026-07-28 example server: discovered, no session; a task
     const result = await client.callTool("slow_compute", { seconds: 1, label: "connect" });
     assert.equal(result.content[0].text, "connect: done after 1 s");
     assert.deepEqual(rec.methods().slice(0, 2), ["server/discover", "tools/call"]);
-    assert.ok(rec.methods().includes("tasks/get"));
+    // The server offers push (issue 13): the client subscribes instead of polling every second.
+    assert.ok(rec.methods().includes("subscriptions/listen"));
     for (const s of rec.sent) {
       assert.equal(s.headers["MCP-Protocol-Version"], V26);
       assert.equal(s.headers["Mcp-Method"], s.body.method, "§D 111");
