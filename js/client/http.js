@@ -212,6 +212,8 @@ class HttpConnection {
   #nextId = 1;
   /** Aborts every exchange in flight on close. */
   #aborter = new AbortController();
+  /** The streams `openStream` opened and not ended yet (aborted on close). @type {Set<AbortController>} */
+  #streams = new Set();
 
   /** A connection not opened yet (`connect()` opens it). @param {string | URL} url @param {HttpConnectionOptions} [options] */
   constructor(url, options = {}) {
@@ -398,6 +400,7 @@ class HttpConnection {
     if (this.closed) return;
     this.closed = true;
     this.#aborter.abort();
+    for (const s of [...this.#streams]) s.abort();
     await this.#endSession();
   }
 
@@ -414,8 +417,12 @@ class HttpConnection {
     const abort = new AbortController();
     const stop = () => abort.abort();
     if (signal.aborted) stop();
+    this.#streams.add(abort);
     signal.addEventListener("abort", stop, { once: true });
-    this.#aborter.signal.addEventListener("abort", stop, { once: true });
+    abort.signal.addEventListener("abort", () => {
+      this.#streams.delete(abort);
+      signal.removeEventListener("abort", stop);
+    });
     const p = method !== null && this.protocolVersion === V26 ? this.#withMeta(params) : params;
     const headers = this.#headersFor(method, p);
     /** @type {{ method: string, headers: Record<string, string>, body?: string, signal: AbortSignal }} */

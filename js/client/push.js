@@ -1,11 +1,14 @@
 // TaskPush: a TaskClient made by `TaskClient.connect` subscribes to its tasks' status changes
 // when the server offers push, and polls only as a backstop while the subscription is alive.
 //
-//   2026-07-28  one `subscriptions/listen` per followed task, with `notifications.taskIds`
-//               (§B.b, §B.h), when `server/discover` names the tasks extension. The
-//               acknowledgement must list the task; then every `notifications/tasks` on the
-//               stream is a snapshot of it. A listen the server refuses (an error, no event
-//               stream, the task not acknowledged) leaves the task to normal polling.
+//   2026-07-28  `subscriptions/listen` with `notifications.taskIds` (§B.b, §B.h), when
+//               `server/discover` names the tasks extension: the tasks followed in the same turn
+//               share one listen (up to 1,000 ids), each later batch gets its own. A task counts
+//               as pushed once the acknowledgement lists it; then every `notifications/tasks` on
+//               the stream is a snapshot. A listen the server refuses (an error, no event stream,
+//               the task not acknowledged) leaves its tasks to normal polling; so does a stream
+//               that drops (they are not subscribed again). The stream ends once every task on it
+//               ended.
 //   2025-11-25  the session's GET stream, opened once, carrying `notifications/tasks/status`
 //               (§D 43; and the server's requests, answered as on any stream). A task counts as
 //               pushed once a status notification for it arrived (a server may open the stream
@@ -24,6 +27,8 @@ import { isObject } from "./http.js";
 /**
  * @typedef {Record<string, unknown>} JsonObject
  * @typedef {import("./http.js").HttpConnection} HttpConnection
+ * @typedef {{ abort: AbortController, alive: boolean, taskIds: Set<string>, accepted: Set<string> }} Listen
+ *   One `subscriptions/listen`: the tasks it asked for and still follows, those acknowledged.
  * @typedef {object} PushOptions
  * @property {number} [backstopMs] The poll interval while a task's push stream is alive
  *   (default 30 000 ms; never below the server's own `pollInterval(Ms)`).
@@ -37,6 +42,8 @@ const V25 = "2025-11-25";
 const V26 = "2026-07-28";
 const EXT = "io.modelcontextprotocol/tasks";
 const DEFAULT_BACKSTOP_MS = 30_000;
+/** At most this many task ids per `subscriptions/listen`. */
+const MAX_IDS_PER_LISTEN = 1000;
 
 /**
  * The JSON-RPC messages of an SSE body, in order, until it ends (or fails: the error propagates).
@@ -103,8 +110,12 @@ class TaskPush {
     this.defaultIntervalMs = options.defaultIntervalMs ?? 1000;
     this.onDrop = options.onDrop;
     this.onError = options.onError ?? (() => {});
-    /** 2026-07-28: each followed task's listen, `alive` once acknowledged. @type {Map<string, { abort: AbortController, alive: boolean }>} */
+    /** 2026-07-28: each followed task's listen. @type {Map<string, Listen>} */
     this.listens = new Map();
+    /** 2026-07-28: tasks to subscribe at the end of this turn. @type {Set<string>} */
+    this.pending = new Set();
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.flushTimer = null;
     /** Set once the server refused a listen as unknown (-32601, 404, 405): not asked again. */
     this.unsupported = false;
     /** 2025-11-25: the GET stream (`null`: not open). @type {{ abort: AbortController, alive: boolean } | null} */
@@ -124,7 +135,9 @@ class TaskPush {
     if (version === V26) {
       const caps = this.connection.serverCapabilities;
       if (this.connection.protocolVersion !== V26 || !isObject(caps) || !isObject(caps.extensions) || !isObject(caps.extensions[EXT])) return;
-      if (!this.listens.has(taskId)) this.#listen(taskId);
+      if (this.listens.has(taskId) || this.pending.has(taskId)) return;
+      this.pending.add(taskId);
+      if (this.flushTimer === null) this.flushTimer = setTimeout(() => this.#flush(), 0);
       return;
     }
     if (this.connection.sessionId === null) return;
@@ -137,16 +150,20 @@ class TaskPush {
     this.boosted.delete(taskId);
     this.heard.delete(taskId);
     this.followed.delete(taskId);
+    this.pending.delete(taskId);
     const l = this.listens.get(taskId);
     if (l) {
       this.listens.delete(taskId);
-      l.abort.abort();
+      l.taskIds.delete(taskId);
+      l.accepted.delete(taskId);
+      if (l.taskIds.size === 0) l.abort.abort();
     }
   }
 
   /** Whether `taskId`'s status reaches the client by push now. @param {string} taskId */
   pushed(taskId) {
-    if (this.listens.get(taskId)?.alive) return true;
+    const l = this.listens.get(taskId);
+    if (l && l.alive && l.accepted.has(taskId)) return true;
     return this.session !== null && this.session.alive && this.heard.has(taskId);
   }
 
@@ -181,18 +198,31 @@ class TaskPush {
   /** Ends every stream. */
   close() {
     this.closed = true;
-    for (const l of this.listens.values()) l.abort.abort();
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.pending.clear();
+    for (const l of new Set(this.listens.values())) l.abort.abort();
     this.listens.clear();
     this.session?.abort.abort();
     this.session = null;
   }
 
-  /** 2026-07-28: one `subscriptions/listen` for `taskId`, read until it ends. @param {string} taskId */
-  #listen(taskId) {
-    const entry = { abort: new AbortController(), alive: false };
-    this.listens.set(taskId, entry);
+  /** 2026-07-28: subscribes the tasks followed this turn, in listens of at most 1,000 ids. */
+  #flush() {
+    this.flushTimer = null;
+    const ids = [...this.pending];
+    this.pending.clear();
+    if (this.closed) return;
+    for (let i = 0; i < ids.length; i += MAX_IDS_PER_LISTEN) this.#listen(ids.slice(i, i + MAX_IDS_PER_LISTEN));
+  }
+
+  /** 2026-07-28: one `subscriptions/listen` for `taskIds`, read until it ends. @param {string[]} taskIds */
+  #listen(taskIds) {
+    /** @type {Listen} */
+    const entry = { abort: new AbortController(), alive: false, taskIds: new Set(taskIds), accepted: new Set() };
+    for (const taskId of taskIds) this.listens.set(taskId, entry);
     (async () => {
-      const res = await this.connection.openStream("subscriptions/listen", { notifications: { taskIds: [taskId] } }, entry.abort.signal);
+      const res = await this.connection.openStream("subscriptions/listen", { notifications: { taskIds } }, entry.abort.signal);
       if (!isEventStream(res) || res.body === null) {
         // A JSON answer: a JSON-RPC error (-32601 or HTTP 404/405: no subscriptions here).
         const text = await res.text().catch(() => "");
@@ -205,13 +235,15 @@ class TaskPush {
           code = undefined;
         }
         if ([404, 405].includes(res.status) || code === -32601) this.unsupported = true;
-        throw new Error(`subscriptions/listen for ${taskId}: HTTP ${res.status}, no event stream${code === undefined ? "" : ` (error ${String(code)})`}`);
+        throw new Error(`subscriptions/listen: HTTP ${res.status}, no event stream${code === undefined ? "" : ` (error ${String(code)})`}`);
       }
       let first = true;
       for await (const m of sseMessages(res.body)) {
         if (first) {
           first = false;
-          if (!this.#acknowledged(m, taskId)) throw new Error(`subscriptions/listen: the server did not acknowledge task ${taskId}`);
+          const accepted = this.#acknowledged(m);
+          for (const taskId of accepted) if (entry.taskIds.has(taskId)) entry.accepted.add(taskId);
+          if (entry.accepted.size === 0) throw new Error("subscriptions/listen: the server acknowledged none of the tasks");
           entry.alive = true;
           continue;
         }
@@ -225,23 +257,23 @@ class TaskPush {
         const wasAlive = entry.alive;
         entry.alive = false;
         entry.abort.abort();
-        if (this.listens.get(taskId) === entry && !this.closed) {
-          // Stays in the map (not alive): the task is not subscribed again; polling takes over.
-          if (wasAlive) this.onDrop([taskId]);
-        }
+        // The tasks stay mapped to this ended listen (not subscribed again): polling takes over.
+        const dropped = [...entry.accepted].filter((taskId) => this.listens.get(taskId) === entry);
+        if (wasAlive && !this.closed && dropped.length > 0) this.onDrop(dropped);
       });
   }
 
   /**
-   * The first message of a listen stream: a valid acknowledgement naming `taskId` (§D 74).
-   * @param {JsonObject} m @param {string} taskId
+   * The task ids a listen stream's first message acknowledges: none unless it is a valid
+   * acknowledgement (§D 74).
+   * @param {JsonObject} m @returns {string[]}
    */
-  #acknowledged(m, taskId) {
-    if (m.method !== "notifications/subscriptions/acknowledged") return false;
+  #acknowledged(m) {
+    if (m.method !== "notifications/subscriptions/acknowledged") return [];
     const report = validateMessage(m, { version: V26 });
-    if (report.issues.some((i) => i.severity === "error")) return false;
+    if (report.issues.some((i) => i.severity === "error")) return [];
     const n = isObject(m.params) ? m.params.notifications : undefined;
-    return isObject(n) && Array.isArray(n.taskIds) && n.taskIds.includes(taskId);
+    return isObject(n) && Array.isArray(n.taskIds) ? n.taskIds.filter((t) => typeof t === "string") : [];
   }
 
   /** 2025-11-25: the session's GET stream, read until it ends. */
@@ -264,6 +296,7 @@ class TaskPush {
       .finally(() => {
         const wasAlive = entry.alive;
         entry.alive = false;
+        entry.abort.abort();
         if (this.session !== entry || this.closed) return;
         this.session = null; // the next task followed opens it again
         const dropped = [...this.heard];
