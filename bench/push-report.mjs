@@ -14,7 +14,7 @@ export function pushSection({ push, mode }) {
   L.push("");
   L.push(`- Date: ${push.date}. Command: \`bash bench/run.sh${mode === "push" ? " push" : ""}\`, i.e. \`node bench/push.mjs\` on the installed package (\`scripts/pack.sh\`).`);
   L.push(`- Machine: ${push.nproc} cores (${push.cpu}), Node ${push.node}; shared with other builds. Load average (1/5/15 min): ${loadStr(push.loadStart)} → ${loadStr(push.loadEnd ?? push.loadStart)}.` + (highLoad ? ` **The 1-minute load reached ${LOAD_LIMIT} or more.**` : ""));
-  L.push(`- ${int(push.tasks)} tasks at once, each working ${push.stepMs / 1000} s, asking for input (answered by the client's elicitation handler), working ${push.stepMs / 1000} s more and completing, on an McpHttpServer (pollIntervalMs 1000, the store's default) in the benchmark's process, followed by one \`TaskClient.connect\` client over HTTP on 127.0.0.1. "polling": \`push: false\`; "push": the default (2026-07-28: one \`subscriptions/listen\` per task; 2025-11-25: the session's GET stream), polling only every 30 s as a backstop. Every HTTP request the client sent is counted (its \`fetch\`).`);
+  L.push(`- ${int(push.tasks)} tasks at once, each working ${push.stepMs / 1000} s, asking for input (answered by the client's elicitation handler), working ${push.stepMs / 1000} s more and completing, on an McpHttpServer (pollIntervalMs 1000, the store's default) in the benchmark's process, followed by one \`TaskClient.connect\` client over HTTP on 127.0.0.1. "polling": \`push: false\`; "push": the default (2026-07-28: one \`subscriptions/listen\` per batch of tasks followed within 20 ms; 2025-11-25: the session's GET stream), polling only every 30 s as a backstop while pushed. Every HTTP request the client sent is counted (its \`fetch\`); "(answer)" is the client's answer to a 2025-11-25 elicitation request.`);
   L.push("");
   L.push("| era | mode | HTTP requests | of which `tasks/get` | per task | other requests | wall time |");
   L.push("|---|---|---:|---:|---:|---|---:|");
@@ -32,5 +32,6 @@ export function pushSection({ push, mode }) {
     if (!polled || !pushed) continue;
     L.push(`- ${version}: push saved ${int(polled.requests - pushed.requests)} of ${int(polled.requests)} requests (${(((polled.requests - pushed.requests) / polled.requests) * 100).toFixed(0)} %), ${int(polled.tasksGet - pushed.tasksGet)} \`tasks/get\`.`);
   }
+  L.push("- The `tasks/get` left with push: a task's first poll falls due one interval (1 s) after its creation; 2026-07-28, a task whose acknowledgement came later than that (1,000 calls at once on a loaded machine) is polled once or twice first; 2025-11-25, a task counts as pushed only from its first status notification (a server may open the GET stream and never notify), which here comes at 2 s. The wall times follow the machine's load more than the mode.");
   return L;
 }

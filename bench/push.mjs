@@ -33,7 +33,8 @@ app.tool("job", { taskSupport: "required" }, async ({ i }, { requestInput, signa
 });
 const server = http.createServer(app.node);
 server.maxConnections = 100_000;
-await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+// 1,000 calls open their connections at once: a backlog above the default 511.
+await new Promise((resolve) => server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, resolve));
 const url = `http://127.0.0.1:${server.address().port}/mcp`;
 
 /** One run: N tasks followed by one client; the requests it sent, by method. */

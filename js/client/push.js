@@ -2,7 +2,7 @@
 // when the server offers push, and polls only as a backstop while the subscription is alive.
 //
 //   2026-07-28  `subscriptions/listen` with `notifications.taskIds` (§B.b, §B.h), when
-//               `server/discover` names the tasks extension: the tasks followed in the same turn
+//               `server/discover` names the tasks extension: the tasks followed within 20 ms
 //               share one listen (up to 1,000 ids), each later batch gets its own. A task counts
 //               as pushed once the acknowledgement lists it; then every `notifications/tasks` on
 //               the stream is a snapshot. A listen the server refuses (an error, no event stream,
@@ -44,6 +44,8 @@ const EXT = "io.modelcontextprotocol/tasks";
 const DEFAULT_BACKSTOP_MS = 30_000;
 /** At most this many task ids per `subscriptions/listen`. */
 const MAX_IDS_PER_LISTEN = 1000;
+/** Tasks followed within this many ms of the first share one `subscriptions/listen`. */
+const BATCH_MS = 20;
 
 /**
  * The JSON-RPC messages of an SSE body, in order, until it ends (or fails: the error propagates).
@@ -112,7 +114,7 @@ class TaskPush {
     this.onError = options.onError ?? (() => {});
     /** 2026-07-28: each followed task's listen. @type {Map<string, Listen>} */
     this.listens = new Map();
-    /** 2026-07-28: tasks to subscribe at the end of this turn. @type {Set<string>} */
+    /** 2026-07-28: tasks to subscribe at the end of this batch (BATCH_MS). @type {Set<string>} */
     this.pending = new Set();
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.flushTimer = null;
@@ -137,7 +139,7 @@ class TaskPush {
       if (this.connection.protocolVersion !== V26 || !isObject(caps) || !isObject(caps.extensions) || !isObject(caps.extensions[EXT])) return;
       if (this.listens.has(taskId) || this.pending.has(taskId)) return;
       this.pending.add(taskId);
-      if (this.flushTimer === null) this.flushTimer = setTimeout(() => this.#flush(), 0);
+      if (this.flushTimer === null) this.flushTimer = setTimeout(() => this.#flush(), BATCH_MS);
       return;
     }
     if (this.connection.sessionId === null) return;
