@@ -362,7 +362,7 @@ class McpHttpServer {
     this.closed = false;
     this.unwatch = this.host.watch((task) => this.#statusChanged(task));
     /** 2026-07-28 push: `subscriptions/listen` streams (js/server/subscriptions.js). */
-    this.subscriptions = new TaskSubscriptions(this.host, (onCancel) => new SseStream(onCancel, this.keepAliveMs));
+    this.subscriptions = new TaskSubscriptions(this.host, (onCancel) => new SseStream(onCancel, this.keepAliveMs), { serverInfo: this.serverInfo });
 
     /**
      * The fetch-style handler: `Deno.serve(app.fetch)`, `export default { fetch: app.fetch }`.

@@ -7,10 +7,14 @@
 //      answers at that moment, minus `resultType`: closes the gap between the client's last
 //      read and the subscription);
 //   3. one `notifications/tasks` with the complete DetailedTask after every change TaskHost makes
-//      to a subscribed task (TaskHost.watch), until the client closes the stream (§D 96).
+//      to a subscribed task (TaskHost.watch), until the client closes the stream (§D 96), or
+//      the server closes: then the listen's result (`resultType: "complete"`, `_meta` naming the
+//      subscription) ends it gracefully.
 // Each notification's `_meta["io.modelcontextprotocol/subscriptionId"]` is the listen request's
 // id. Nothing else goes on the stream (no progress, no log messages, §D 96). A listen asking for
-// `taskIds` without declaring the tasks extension gets -32021 (§D 79); malformed `taskIds` -32602.
+// `taskIds` without declaring the tasks extension gets -32021 (§D 79); a missing `notifications`
+// (required by the 2026-07-28 schema) or malformed `taskIds` -32602. Other filters
+// (`toolsListChanged`, …) are not served here: the acknowledgement leaves them out.
 //
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
 
@@ -57,9 +61,11 @@ class TaskSubscriptions {
    * @param {TaskHost} host The host whose tasks are pushed (its `watch` feeds the streams).
    * @param {StreamFactory} openStream Opens an SSE response body (McpHttpServer's, with its
    *   keepalive); `onCancel` runs when the client goes away.
-   * @param {{ maxStreams?: number }} [options]
+   * @param {{ maxStreams?: number, serverInfo?: JsonObject }} [options] `serverInfo`: named in
+   *   the `_meta` of the result that ends a listen when the server closes.
    */
   constructor(host, openStream, options = {}) {
+    this.serverInfo = options.serverInfo;
     this.host = host;
     this.openStream = openStream;
     this.maxStreams = options.maxStreams ?? DEFAULT_MAX_STREAMS;
@@ -85,8 +91,8 @@ class TaskSubscriptions {
     const params = isObject(message.params) ? message.params : {};
     const meta = isObject(params._meta) ? params._meta : {};
     const notifications = params.notifications;
-    if (notifications !== undefined && !isObject(notifications)) {
-      return json(200, rpcError(id, -32602, "Invalid params: `notifications` must be an object"), cors);
+    if (!isObject(notifications)) {
+      return json(200, rpcError(id, -32602, "Invalid params: `notifications` (the notifications to listen to) must be an object"), cors);
     }
     const asked = isObject(notifications) ? notifications.taskIds : undefined;
     if (asked !== undefined && !(Array.isArray(asked) && asked.every((t) => typeof t === "string"))) {
@@ -159,10 +165,14 @@ class TaskSubscriptions {
     return sub.stream.response(cors);
   }
 
-  /** Closes every stream (the server is closing). */
+  /** Ends every listen with its result, then its stream (the server is closing). */
   close() {
     this.unwatch();
     for (const sub of [...this.open]) {
+      /** @type {JsonObject} */
+      const meta = { [SUBSCRIPTION_ID]: sub.id };
+      if (this.serverInfo) meta["io.modelcontextprotocol/serverInfo"] = this.serverInfo;
+      if (sub.queued === null) sub.stream.write({ jsonrpc: "2.0", id: sub.id, result: { resultType: "complete", _meta: meta } });
       sub.stream.close();
       this.#drop(sub);
     }

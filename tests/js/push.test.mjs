@@ -371,3 +371,42 @@ test("2025-11-25: another session's GET stream carries no status of this session
   }
   assertCleanWire(w, V25);
 });
+
+test("2026-07-28: a listen without `notifications` is -32602; closing the server ends a listen with its result (§B.h)", async () => {
+  const missing = await post26("subscriptions/listen", {});
+  assert.equal((await missing.json()).error.code, -32602);
+  // A server of its own, called through its fetch handler (no socket).
+  const own = new McpHttpServer({ name: "closing", version: "1.0.0", keepAliveMs: 0 });
+  own.tool("forever", { taskSupport: "required" }, (_a, { signal }) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))));
+  const meta = { "io.modelcontextprotocol/protocolVersion": V26, "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
+  const call = (id, method, params, name) =>
+    own.fetch(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": V26, "Mcp-Method": method, ...(name ? { "Mcp-Name": name } : {}) },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } }),
+      }),
+    );
+  const created = (await (await call(1, "tools/call", { name: "forever", arguments: {} }, "forever")).json()).result;
+  assert.equal(created.resultType, "task");
+  const res = await call(2, "subscriptions/listen", { notifications: { taskIds: [created.taskId], toolsListChanged: true } });
+  const text = res.text(); // read to the end: the stream ends when the server closes
+  await own.close();
+  const messages = (await text)
+    .split("\n\n")
+    .map((e) => e.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n"))
+    .filter((d) => d !== "")
+    .map((d) => JSON.parse(d));
+  assert.deepEqual(
+    messages.map((m) => m.method ?? "result"),
+    ["notifications/subscriptions/acknowledged", "notifications/tasks", "result"],
+  );
+  assert.deepEqual(messages[0].params.notifications, { taskIds: [created.taskId] }, "toolsListChanged is not served: left out");
+  assert.equal(messages[1].params.status, "working");
+  assert.equal(messages[2].id, 2);
+  assert.equal(messages[2].result.resultType, "complete");
+  assert.equal(messages[2].result._meta[SUBSCRIPTION_ID], 2);
+  const conv = new Conversation({ version: V26 });
+  for (const m of messages) for (const i of conv.observe(m, { from: "server" }).issues) assert.notEqual(i.severity, "error", JSON.stringify(i));
+  conv.free();
+});
