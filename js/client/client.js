@@ -330,19 +330,20 @@ class TaskClient {
     const client = new TaskClient({ ...rest, request: connection.request });
     client.connection = connection;
     try {
+      if (push !== false) {
+        // A bad `push.backstopMs` throws here, before anything is sent.
+        client.push = new TaskPush(connection, {
+          backstopMs: isObject(push) ? push.backstopMs : undefined,
+          defaultIntervalMs: options.scheduler?.defaultIntervalMs,
+          onDrop: (taskIds) => client.#pushDropped(taskIds),
+        });
+      }
       await connection.connect();
     } catch (e) {
       await client.close();
       throw e;
     }
     client.#learnVersion();
-    if (push !== false) {
-      client.push = new TaskPush(connection, {
-        backstopMs: isObject(push) ? push.backstopMs : undefined,
-        defaultIntervalMs: options.scheduler?.defaultIntervalMs,
-        onDrop: (taskIds) => client.#pushDropped(taskIds),
-      });
-    }
     return client;
   }
 

@@ -410,3 +410,15 @@ test("2026-07-28: a listen without `notifications` is -32602; closing the server
   for (const m of messages) for (const i of conv.observe(m, { from: "server" }).issues) assert.notEqual(i.severity, "error", JSON.stringify(i));
   conv.free();
 });
+
+test("push option: a bad backstopMs is a TypeError before anything is sent; a good one is taken", async () => {
+  const w = wire();
+  await assert.rejects(TaskClient.connect(url, { fetch: w.fetch, push: { backstopMs: -1 } }), TypeError);
+  assert.equal(w.log.length, 0);
+  const client = await TaskClient.connect(url, { fetch: w.fetch, push: { backstopMs: 60_000 } });
+  try {
+    assert.equal(client.push.backstopMs, 60_000);
+  } finally {
+    await client.close();
+  }
+});
