@@ -410,7 +410,7 @@ class TaskClient {
     // A pushed snapshot is judged as a polled one (in the client's version); an invalid one is
     // dropped (the task stays as it was: polling goes on) and reported.
     this.#learnVersion();
-    const report = validateMessage(message, { version: this.protocolVersion });
+    const report = wasmApi().validateMessage(message, { version: this.protocolVersion });
     const errors = report.issues.filter((i) => i.severity === "error" && !SURVIVED.has(i.code));
     const task = message.params;
     if (errors.length > 0) {

@@ -21,7 +21,7 @@
 // the server's own interval applies again.
 //
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
-import { validateMessage } from "./mcp_tasks_wasm.js";
+import { wasmApi } from "./wasm.js";
 import { isObject } from "./http.js";
 
 /**
@@ -272,7 +272,7 @@ class TaskPush {
    */
   #acknowledged(m) {
     if (m.method !== "notifications/subscriptions/acknowledged") return [];
-    const report = validateMessage(m, { version: V26 });
+    const report = wasmApi().validateMessage(m, { version: V26 });
     if (report.issues.some((i) => i.severity === "error")) return [];
     const n = isObject(m.params) ? m.params.notifications : undefined;
     return isObject(n) && Array.isArray(n.taskIds) ? n.taskIds.filter((t) => typeof t === "string") : [];
