@@ -24,7 +24,7 @@ use crate::store::{
 use super::input::{date_now, js_to_json, read_limit, read_now, to_js};
 use super::random::CryptoRandom;
 use super::server::TaskServerCore;
-use crate::store::record::error_from_json;
+use crate::store::record::{error_from_json, V26View};
 
 // ---- argument types (generated into the .d.ts; read member by member) -------------------------
 
@@ -517,7 +517,7 @@ pub(super) struct WireTask<'a> {
     expires_at_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     input_responses: Option<Answered<'a>>,
-    v26: V26DetailedTask,
+    v26: V26View<'a>,
 }
 
 impl<'a> From<&'a TaskRecord> for WireTask<'a> {
@@ -531,7 +531,7 @@ impl<'a> From<&'a TaskRecord> for WireTask<'a> {
             session: record.session.as_deref(),
             expires_at_ms: record.expires_at_ms(),
             input_responses: answered.then_some(Answered(record)),
-            v26: record.to_v26_detailed(),
+            v26: V26View(record),
         }
     }
 }
