@@ -1,10 +1,12 @@
-//! `TaskServer`: the request handler core ([`crate::server::TaskServer`]) exported to JS as a
-//! class over an in-memory store. Every method converts its arguments, delegates to one core
-//! operation and converts the answer; no rule lives here.
+//! `TaskServerCore`: the one wasm class of the server entry, the request handler core
+//! ([`crate::server::TaskServer`]) over an in-memory store, under the JS classes `TaskStore` and
+//! `TaskServer` (js/server/store.js). This file holds the class and its request methods; the
+//! store methods are in [`super::store`]. Every method converts its arguments, delegates to one
+//! core operation and converts the answer; no rule lives here.
 //!
-//! Conventions are `TaskStore`'s ([`super::store`]): the same options, time is `now` (Unix ms)
-//! or `Date.now()`, randomness is `crypto.getRandomValues`, a store error throws the
-//! `TaskStoreError`, a malformed argument throws a `TypeError`.
+//! Conventions: time is `now` (Unix ms) or `Date.now()`, randomness is
+//! `crypto.getRandomValues`, a store error throws the error of [`super::store::store_error`]
+//! (the JS class turns it into its `TaskStoreError`), a malformed argument throws a `TypeError`.
 
 use serde::Serialize;
 use serde_json::Value;

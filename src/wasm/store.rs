@@ -1,10 +1,13 @@
-//! `TaskStore`: the task store core ([`crate::store`]) exported to JS as a class. Every method
-//! converts its arguments, delegates to one core operation and converts the answer; no rule
+//! The store methods of the one core class, `TaskServerCore` (declared in [`super::server`]),
+//! over the task store core ([`crate::store`]); the argument and answer types of the JS
+//! `TaskStore` / `TaskServer` (js/server/store.js), declared once here for the .d.ts; the one
+//! conversion of a [`StoreError`] into the thrown JS error. Every method converts its arguments,
+//! delegates to one core operation and answers JSON text (parsed once by the JS class); no rule
 //! lives here.
 //!
-//! Argument convention: the operation's own arguments first, then an optional context
-//! `{ session?, host?, now? }` ([`TaskContext`]). Time is `ctx.now` (Unix ms) or `Date.now()`;
-//! randomness is `crypto.getRandomValues` ([`CryptoRandom`]).
+//! Argument convention: the operation's own arguments first, then the context as the JS class
+//! read it (`session`, `host`, `now`). Randomness is `crypto.getRandomValues`
+//! ([`CryptoRandom`]).
 
 use js_sys::Reflect;
 use serde::Serialize;
