@@ -24,7 +24,7 @@ use crate::store::{
     StoreError, TaskRecord,
 };
 
-use super::input::{date_now, js_to_json, read_limit, read_now, to_js};
+use super::input::{js_to_json, read_limit, read_now, to_js};
 use super::random::CryptoRandom;
 use super::server::TaskServerCore;
 use crate::store::record::{error_from_json, V26View};
@@ -618,21 +618,74 @@ pub(super) fn task_text(record: &TaskRecord) -> Result<String, JsValue> {
     text(&WireTask::from(record))
 }
 
-/// Who calls, from the context the JS class read (`host` wins; `session` is checked there).
-fn caller(session: &Option<String>, host: bool) -> Caller<'_> {
-    if host {
-        Caller::Host
-    } else {
-        Caller::Session(session.as_deref())
-    }
+/// The largest integer a JS number carries exactly.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// A number argument as a non-negative integer that JS carries exactly.
+fn safe_u64(x: f64) -> Option<u64> {
+    (x.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&x)).then_some(x as u64)
 }
 
-/// The time the JS class passes (Unix ms, checked there); not a number: `Date.now()`.
-pub(super) fn ms(now: f64) -> u64 {
-    if now.is_finite() && now >= 0.0 {
-        now as u64
-    } else {
-        date_now()
+/// The time the JS class passes (Unix ms; it defaults it to `Date.now()`).
+fn at(now: f64) -> Result<u64, JsValue> {
+    safe_u64(now)
+        .ok_or_else(|| bad("`now` must be a non-negative integer (Unix milliseconds)".to_string()))
+}
+
+/// An optional milliseconds argument (`undefined` / `null`: none).
+fn opt_ms(value: Option<f64>, what: &str) -> Result<Option<u64>, JsValue> {
+    value
+        .map(|v| {
+            safe_u64(v).ok_or_else(|| {
+                bad(format!(
+                    "`{what}` must be a non-negative integer (milliseconds)"
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// An optional string argument (`undefined` / `null`: none) of at most `max` bytes.
+fn opt_string(value: &JsValue, what: &str, max: usize) -> Result<Option<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    within(Some(value), what, max)?;
+    value
+        .as_string()
+        .map(Some)
+        .ok_or_else(|| bad(format!("`{what}` must be a string, null or undefined")))
+}
+
+/// The context as the JS class read it: the session (`undefined` / `null`: none), `host`, and
+/// the time.
+struct Who {
+    session: Option<String>,
+    host: bool,
+    now: u64,
+}
+
+impl Who {
+    fn read(session: &JsValue, host: bool, now: f64, max: usize) -> Result<Who, JsValue> {
+        let session = opt_string(session, "context.session", max)?;
+        if host && session.is_some() {
+            return Err(bad(
+                "invalid context: give `session` or `host: true`, not both".to_string(),
+            ));
+        }
+        Ok(Who {
+            session,
+            host,
+            now: at(now)?,
+        })
+    }
+
+    fn caller(&self) -> Caller<'_> {
+        if self.host {
+            Caller::Host
+        } else {
+            Caller::Session(self.session.as_deref())
+        }
     }
 }
 
@@ -713,12 +766,15 @@ impl TaskServerCore {
     /// Throws what is wrong with an argument the JS class could not read quickly: `what` is
     /// `"context"`, `"params"` (of `create`) or `"list"`; returns when it is fine.
     #[wasm_bindgen(js_name = checkArgument)]
-    pub fn check_argument(&self, what: &str, value: JsValue) -> Result<(), JsValue> {
+    pub fn check_argument(&self, what: JsValue, value: JsValue) -> Result<(), JsValue> {
         let max = self.max();
-        match what {
-            "context" => read_context(value, max).map(|_| ()),
-            "params" => read_create(value, max).map(|_| ()),
-            _ => read_list(value, max).map(|_| ()),
+        match what.as_string().as_deref() {
+            Some("context") => read_context(value, max).map(|_| ()),
+            Some("params") => read_create(value, max).map(|_| ()),
+            Some("list") => read_list(value, max).map(|_| ()),
+            _ => Err(bad(
+                "`what` must be \"context\", \"params\" or \"list\"".to_string()
+            )),
         }
     }
 
@@ -726,33 +782,39 @@ impl TaskServerCore {
     #[allow(clippy::too_many_arguments)]
     pub fn create(
         &mut self,
-        protocol: &str,
+        protocol: JsValue,
         ttl: Option<f64>,
         poll_interval_ms: Option<f64>,
-        status_message: Option<String>,
-        session: Option<String>,
+        status_message: JsValue,
+        session: JsValue,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
+        let max = self.max();
         if host {
             return Err(bad(
                 "invalid context: `create` binds the task to `session`; `host` is not allowed"
                     .to_string(),
             ));
         }
-        let protocol = ProtocolVersion::parse(protocol).ok_or_else(|| {
-            bad(format!(
-                "invalid params: `protocolVersion` must be {VERSIONS}"
-            ))
-        })?;
+        let who = Who::read(&session, false, now, max)?;
+        let protocol = protocol
+            .as_string()
+            .as_deref()
+            .and_then(ProtocolVersion::parse)
+            .ok_or_else(|| {
+                bad(format!(
+                    "invalid params: `protocolVersion` must be {VERSIONS}"
+                ))
+            })?;
         let new = NewTask {
             protocol,
-            session,
-            requested_ttl_ms: ttl.map(ms),
-            poll_interval_ms: poll_interval_ms.map(ms),
-            status_message,
+            session: who.session,
+            requested_ttl_ms: opt_ms(ttl, "params.ttl")?,
+            poll_interval_ms: opt_ms(poll_interval_ms, "params.pollIntervalMs")?,
+            status_message: opt_string(&status_message, "params.statusMessage", max)?,
         };
-        let record = self.store_mut().create(new, ms(now)).map_err(store_err)?;
+        let record = self.store_mut().create(new, who.now).map_err(store_err)?;
         task_text(&record)
     }
 
@@ -760,14 +822,15 @@ impl TaskServerCore {
     pub fn get(
         &mut self,
         id: JsValue,
-        session: Option<String>,
+        session: JsValue,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let id = read_id(&id, self.max())?;
         let record = self
             .store_mut()
-            .get(caller(&session, host), &id, ms(now))
+            .get(who.caller(), &id, who.now)
             .map_err(store_err)?;
         task_text(&record)
     }
@@ -776,19 +839,15 @@ impl TaskServerCore {
     pub fn list(
         &mut self,
         page: JsValue,
-        session: Option<String>,
+        session: JsValue,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let page = read_list(page, self.max())?;
         let listed = self
             .store_mut()
-            .list(
-                caller(&session, host),
-                page.cursor.as_deref(),
-                page.limit,
-                ms(now),
-            )
+            .list(who.caller(), page.cursor.as_deref(), page.limit, who.now)
             .map_err(store_err)?;
         text(&WirePage {
             tasks: listed.tasks.iter().map(WireTask::from).collect(),
@@ -803,17 +862,18 @@ impl TaskServerCore {
         id: JsValue,
         status: JsValue,
         message: JsValue,
-        session: Option<String>,
+        session: JsValue,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
         let status = read_status(&status)?;
         let message = read_message(message, max)?;
         let record = self
             .store_mut()
-            .set_status(caller(&session, host), &id, status, message, ms(now))
+            .set_status(who.caller(), &id, status, message, who.now)
             .map_err(store_err)?;
         task_text(&record)
     }
@@ -825,17 +885,18 @@ impl TaskServerCore {
         id: JsValue,
         requests: JsValue,
         message: JsValue,
-        session: Option<String>,
+        session: JsValue,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
         let requests = read_object(&requests, "inputRequests", max)?;
         let message = read_message(message, max)?;
         let record = self
             .store_mut()
-            .raise_input(caller(&session, host), &id, requests, message, ms(now))
+            .raise_input(who.caller(), &id, requests, message, who.now)
             .map_err(store_err)?;
         task_text(&record)
     }
@@ -846,16 +907,17 @@ impl TaskServerCore {
         &mut self,
         id: JsValue,
         responses: JsValue,
-        session: Option<String>,
+        session: JsValue,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
         let responses = read_object(&responses, "inputResponses", max)?;
         let taken = self
             .store_mut()
-            .take_input(caller(&session, host), &id, responses, ms(now))
+            .take_input(who.caller(), &id, responses, who.now)
             .map_err(store_err)?;
         text(&WireTakeInput {
             task: WireTask::from(&taken.task),
@@ -870,17 +932,18 @@ impl TaskServerCore {
         id: JsValue,
         result: JsValue,
         message: JsValue,
-        session: Option<String>,
+        session: JsValue,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
         let result = read_object(&result, "result", max)?;
         let message = read_message(message, max)?;
         let record = self
             .store_mut()
-            .complete(caller(&session, host), &id, result, message, ms(now))
+            .complete(who.caller(), &id, result, message, who.now)
             .map_err(store_err)?;
         task_text(&record)
     }
@@ -891,10 +954,11 @@ impl TaskServerCore {
         id: JsValue,
         error: JsValue,
         message: JsValue,
-        session: Option<String>,
+        session: JsValue,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
         let error = read_object(&error, "error", max)?;
@@ -903,7 +967,7 @@ impl TaskServerCore {
         let message = read_message(message, max)?;
         let record = self
             .store_mut()
-            .fail(caller(&session, host), &id, error, message, ms(now))
+            .fail(who.caller(), &id, error, message, who.now)
             .map_err(store_err)?;
         task_text(&record)
     }
@@ -915,17 +979,18 @@ impl TaskServerCore {
         id: JsValue,
         result: JsValue,
         message: JsValue,
-        session: Option<String>,
+        session: JsValue,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
         let result = read_object(&result, "result", max)?;
         let message = read_message(message, max)?;
         let record = self
             .store_mut()
-            .fail_with_tool_result(caller(&session, host), &id, result, message, ms(now))
+            .fail_with_tool_result(who.caller(), &id, result, message, who.now)
             .map_err(store_err)?;
         task_text(&record)
     }
@@ -935,14 +1000,14 @@ impl TaskServerCore {
     pub fn result_of(
         &mut self,
         id: JsValue,
-        session: Option<String>,
+        session: JsValue,
         host: bool,
         now: f64,
     ) -> Result<JsValue, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let id = read_id(&id, self.max())?;
-        let outcome =
-            crate::server::result_outcome(self.store_mut(), caller(&session, host), &id, ms(now))
-                .map_err(store_err)?;
+        let outcome = crate::server::result_outcome(self.store_mut(), who.caller(), &id, who.now)
+            .map_err(store_err)?;
         answer(&match outcome {
             crate::server::ResultOutcome::Pending => ResultOf::Pending,
             crate::server::ResultOutcome::Result(result) => ResultOf::Result { result },
@@ -957,17 +1022,18 @@ impl TaskServerCore {
         id: JsValue,
         protocol: JsValue,
         message: JsValue,
-        session: Option<String>,
+        session: JsValue,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
         let protocol = read_version(&protocol)?;
         let message = read_message(message, max)?;
         let cancelled = self
             .store_mut()
-            .cancel(caller(&session, host), &id, protocol, message, ms(now))
+            .cancel(who.caller(), &id, protocol, message, who.now)
             .map_err(store_err)?;
         text(&WireCancel {
             task: WireTask::from(&cancelled.task),
@@ -979,14 +1045,15 @@ impl TaskServerCore {
     pub fn remove(
         &mut self,
         id: JsValue,
-        session: Option<String>,
+        session: JsValue,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let id = read_id(&id, self.max())?;
         let record = self
             .store_mut()
-            .remove(caller(&session, host), &id, ms(now))
+            .remove(who.caller(), &id, who.now)
             .map_err(store_err)?;
         task_text(&record)
     }
