@@ -7,12 +7,13 @@
 // The profile Needs function names in the .wasm: pkg/server/ is built with wasm-opt -Oz, which drops
 // them, so this makes a names-kept copy from the raw cargo output of the server variant
 // (target/variant-store_js/wasm32-unknown-unknown/release) with wasm-bindgen --target web +
-// wasm-opt -Oz -g into bench/results/named-server/. That is the code of pkg/server/ only if
+// wasm-opt -Oz -g into bench/results/named-server/, next to copies of js/server/store.js and
+// errors.js (the JS TaskStore over the wasm core). That is the code of pkg/server/ only if
 // target/ was not rebuilt since pkg/server/ was: the script says which is newer. Optional: it is
 // skipped (exit 0) when the raw build or wasm-bindgen is missing.
 //
 //   node bench/store-profile.mjs [--json bench/results/store-profile.json]
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { namedCopy, profiledChild, profileStacks } from "./named-profile.mjs";
@@ -21,12 +22,13 @@ import { OURS_OPTIONS, OURS_CREATE, OURS_CTX, RESULT, loadOurs, median } from ".
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "..");
 const NAMED = resolve(HERE, "results/named-server");
-const OPS = ["get", "create", "complete", "list"];
+const OPS = ["get", "get-miss", "create", "complete", "list"];
 const SECONDS = 3;
 
 if (process.argv[2] === "--child") {
-  const { initSync, TaskStore } = await import(pathToFileURL(resolve(NAMED, "mcp_tasks_wasm.js")).href);
+  const { initSync } = await import(pathToFileURL(resolve(NAMED, "mcp_tasks_wasm.js")).href);
   initSync({ module: readFileSync(resolve(NAMED, "mcp_tasks_wasm_bg.wasm")) });
+  const { TaskStore } = await import(pathToFileURL(resolve(NAMED, "store.js")).href);
   const op = process.argv[3];
   let store = new TaskStore(OURS_OPTIONS);
   const ids = [];
@@ -38,7 +40,13 @@ if (process.argv[2] === "--child") {
     for (let i = 0; i < 200; i++) fresh.push(store.create(OURS_CREATE, OURS_CTX).taskId);
   };
   const impl = {
+    // get answers the kept answer while nothing was written: "get" measures that path,
+    // "get-miss" the read through the core (a status message written between rounds).
     get(k) {
+      for (let i = 0; i < 200; i++) store.get(ids[(k + i) % ids.length], OURS_CTX);
+      return 200;
+    },
+    "get-miss"(k) {
       for (let i = 0; i < 200; i++) store.get(ids[(k + i) % ids.length], OURS_CTX);
       return 200;
     },
@@ -70,6 +78,7 @@ if (process.argv[2] === "--child") {
   const end = Date.now() + SECONDS * 1000;
   while (Date.now() < end) {
     if (op === "complete") refill();
+    if (op === "get-miss") store.setStatus(ids[0], "working", `round ${n}`, OURS_CTX);
     const t0 = process.hrtime.bigint();
     n += store_op(n);
     t += Number(process.hrtime.bigint() - t0);
@@ -90,29 +99,25 @@ const named = namedCopy({
   label: "store-profile",
 });
 if (!named) process.exit(0);
+for (const f of ["store.js", "errors.js"]) copyFileSync(resolve(REPO, "js/server", f), resolve(NAMED, f));
 const rawNewer = named.rawNewer;
 
 // Stages by priority: a sample is charged to the first stage any frame of its stack (inside the
-// profiled operation) matches. Names are Rust/JS function names as V8 reports them; the self time
-// of the JSON.parse builtin is reported under the glue's anonymous closure inside `__wbg_parse_*`.
+// profiled operation) matches. Names are Rust/JS function names as V8 reports them (JSON.parse is
+// inlined into the JS methods that call it: its time is theirs).
 const STAGES = [
-  ["task id: crypto.getRandomValues (one call per id)", /CryptoRandom|getRandomValues/],
-  ["answer: JSON.parse of the text in JS (+ UTF-8 decode)", /__wbg_parse|js_sys::JSON::parse/],
-  ["answer: serde_json::to_string of the StoreTask(s)", /StoreTask>::serialize|TaskPage>::serialize|serde_json::ser::/],
-  ["answer: building StoreTask (V25 + V26 shapes, 4 RFC 3339 timestamps)", /StoreTask as core::convert::From|to_v25|to_v26|record::timestamp/],
-  ["answer: dropping the StoreTask(s)", /drop_in_place<.*(StoreTask|TaskPage)/],
-  ["arguments → Rust (id, ctx {session, host, now}, params, result)", /read_context|read_id|read_create|read_list|read_object|read_json|read_message|Members::/],
+  ["task id: crypto.getRandomValues (pooled, one call per 256 ids)", /CryptoRandom|getRandomValues|randomFillSync/],
+  ["answer in JS: JSON.parse, the V25 task built, deep freeze, kept (store.js)", /^#task$|^#keep$|^storeTask$|^deepFreeze$/],
+  ["answer: UTF-8 decode of the text (glue)", /^getStringFromWasm0$|^decode$/],
+  ["answer: serde_json::to_string of the task(s) (2 RFC 3339 timestamps)", /WireTask|WirePage|V26View|serde_json::ser::|record::timestamp|wasm::store::text/],
+  ["arguments → Rust (id, session, result, message)", /read_id|read_create|read_list|read_object|read_json|read_message|js_to_json|Members::|passStringToWasm0|__wbindgen_string_get/],
+  ["context read in JS (store.js)", /^readContext$/],
   ["store core: record clones (storage get / range_after)", /TaskRecord as core::clone::Clone|Cloned<I>/],
   ["store core: the rest (hash lookups, state machine, indexes, cursor MAC)", /store::ops::Store|store::storage|store::cursor/],
 ];
-const OTHER = "other (call boundary, shims, allocator, externref table, Date.now)";
+const OTHER = "other (call boundary, shims, allocator, the kept-answer lookup, Date.now)";
 
-// The glue's closure around JSON.parse is anonymous: find it by its line (0-based, as V8 counts).
-const PARSE_LINE = readFileSync(resolve(NAMED, "mcp_tasks_wasm.js"), "utf8").split("\n").findIndex((l) => /^\s*__wbg_parse_\w+: function/.test(l));
-
-// Frame names; the anonymous glue closure around JSON.parse gets one.
-const frameName = (f) =>
-  f.functionName || (f.lineNumber === PARSE_LINE && f.url.endsWith("named-server/mcp_tasks_wasm.js") ? "__wbg_parse (JSON.parse)" : "");
+const frameName = (f) => f.functionName || "";
 
 function analyse(file) {
   const stage = Object.fromEntries([...STAGES.map(([k]) => [k, 0]), [OTHER, 0]]);
@@ -140,7 +145,7 @@ for (const op of OPS) {
 }
 // ---- differential timings on pkg/server (no profiler) ----
 async function differential() {
-  const { TaskStore } = await loadOurs();
+  const { TaskStore, TaskServerCore } = await loadOurs();
   const time = (f, n, runs = 7) => {
     const xs = [];
     for (let r = 0; r < runs; r++) {
@@ -196,12 +201,16 @@ async function differential() {
   const task = store.create(OURS_CREATE, OURS_CTX);
   const text = JSON.stringify(task);
   const v25 = JSON.stringify(task.v25);
+  const core = new TaskServerCore(OURS_OPTIONS);
+  const wire = core.create(OURS_CREATE.protocolVersion, OURS_CREATE.ttl, undefined, undefined, OURS_CTX.session, false, Date.now());
+  core.free();
   const parse = (t) => (n) => {
     for (let i = 0; i < n; i++) JSON.parse(t);
   };
   parse(text)(50_000);
   parse(v25)(50_000);
-  out[`JS: JSON.parse of one StoreTask's text (${text.length} bytes, both shapes)`] = time(parse(text), 100_000);
+  out[`JS: JSON.parse of one StoreTask's full text (${text.length} bytes, both shapes)`] = time(parse(text), 100_000);
+  out[`JS: JSON.parse of the text that crosses (${wire.length} bytes: the V26 task + store fields)`] = time(parse(wire), 100_000);
   out[`JS: JSON.parse of its V25 Task alone (${v25.length} bytes)`] = time(parse(v25), 100_000);
   const obj = task.v25;
   let sink = 0;
@@ -214,9 +223,9 @@ async function differential() {
     for (let i = 0; i < n; i++) store.get(task.taskId, OURS_CTX);
   };
   gets(20_000);
-  out["ours: get (same task, for scale)"] = time(gets, 50_000);
+  out["ours: get (same task, for scale: the kept answer)"] = time(gets, 50_000);
   store.free();
-  return { results: out, answerBytes: { storeTask: text.length, v25Task: v25.length }, sink };
+  return { results: out, answerBytes: { storeTask: text.length, v25Task: v25.length, crossing: wire.length }, sink };
 }
 const diff = await differential();
 out.differential = diff.results;

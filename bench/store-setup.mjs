@@ -38,13 +38,14 @@ export const describeWorkload = {
   result: RESULT,
 };
 
-/** { TaskStore, initSync, memory } from pkg/server/node.mjs; `memory` is the wasm linear memory. */
+/** { TaskStore, TaskServerCore, memory } from pkg/server/node.mjs (TaskStore: the JS class over the
+ * wasm core TaskServerCore); `memory` is the wasm linear memory. */
 export async function loadOurs() {
   const mod = await import(pathToFileURL(resolve(REPO, "pkg/server/node.mjs")).href);
   // node.mjs has already instantiated the module: initSync() answers the existing exports.
   const exports = mod.initSync();
   if (!(exports?.memory instanceof WebAssembly.Memory)) throw new Error("pkg/server: initSync() gave no wasm memory");
-  return { TaskStore: mod.TaskStore, memory: exports.memory };
+  return { TaskStore: mod.TaskStore, TaskServerCore: mod.TaskServerCore, memory: exports.memory };
 }
 
 export async function loadSdk() {

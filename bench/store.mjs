@@ -12,7 +12,10 @@
 //    create    ours store.create(params, {session})           sdk await createTask(params, id, request, session)
 //              (a fresh, empty store per run; it grows to n tasks during the run)
 //    get       ours store.get(id, {session})                  sdk await getTask(id, session)
-//              (one store of 10,000 working tasks, ids visited in creation order, round robin)
+//              (one store of 10,000 working tasks, ids visited in creation order, round robin,
+//              each read once untimed before timing; ours answers its kept answers: no write)
+//    get-miss  the same, but ours writes once per pass over the tasks (a status message on an
+//              extra task), so each of its reads is the first after a write (through the core)
 //    complete  ours store.complete(id, result, null, {session}) sdk await storeTaskResult(id, "completed", result, session)
 //              (a fresh store of n working tasks per run, each completed once)
 //    The SDK's methods are async: its figures include one `await` per operation, as any caller
@@ -72,7 +75,19 @@ const freeSdk = (s) => s.store.cleanup(); // clears its per-task setTimeout time
 // Each contender: setup(n) → state (untimed), run(state, n) → how many answers were right (timed),
 // teardown(state) (untimed). Distinct function literals: no shared type feedback.
 let oursGetStore = null;
+let oursMissStore = null;
 let sdkGetStore = null;
+// One untimed read of every task before timing (both contenders), so that every timed run
+// measures the same steady state whatever its n.
+const warm = (s) => {
+  for (const id of s.ids) s.store.get(id, OURS_CTX);
+  return s;
+};
+const sdkWarm = async (s) => {
+  for (const id of s.ids) await s.store.getTask(id, SESSION);
+  return s;
+};
+const withSentinel = (s) => ({ ...s, sentinel: s.store.create(OURS_CREATE, OURS_CTX).taskId });
 const OPS = {
   create: {
     ours: {
@@ -98,7 +113,7 @@ const OPS = {
   },
   get: {
     ours: {
-      setup: () => (oursGetStore ??= oursStore(GET_STORE_SIZE)),
+      setup: () => (oursGetStore ??= warm(oursStore(GET_STORE_SIZE))),
       run(s, n) {
         const store = s.store, ids = s.ids, m = ids.length;
         let ok = 0;
@@ -108,7 +123,36 @@ const OPS = {
       teardown() {},
     },
     sdk: {
-      setup: async () => (sdkGetStore ??= await sdkStore(GET_STORE_SIZE)),
+      setup: async () => (sdkGetStore ??= await sdkWarm(await sdkStore(GET_STORE_SIZE))),
+      async run(s, n) {
+        const store = s.store, ids = s.ids, m = ids.length;
+        let ok = 0;
+        for (let i = 0; i < n; i++) if ((await store.getTask(ids[i % m], SESSION)).status === "working") ok++;
+        return ok;
+      },
+      teardown() {},
+    },
+  },
+  // Ours keeps the last answer of each task until the store's next write: "get" reads those. Here
+  // the store writes once per pass over its tasks (a status message on a task of its own, one
+  // write per 10,000 reads), so every read goes through the core: the first read after a write.
+  // The SDK keeps nothing: its code is that of "get".
+  "get-miss": {
+    ours: {
+      setup: () => (oursMissStore ??= withSentinel(oursStore(GET_STORE_SIZE))),
+      run(s, n) {
+        const store = s.store, ids = s.ids, m = ids.length;
+        let ok = 0;
+        for (let i = 0; i < n; i++) {
+          if (i % m === 0) store.setStatus(s.sentinel, "working", `pass ${i}`, OURS_CTX);
+          if (store.get(ids[i % m], OURS_CTX).status === "working") ok++;
+        }
+        return ok;
+      },
+      teardown() {},
+    },
+    sdk: {
+      setup: async () => (sdkGetStore ??= await sdkWarm(await sdkStore(GET_STORE_SIZE))),
       async run(s, n) {
         const store = s.store, ids = s.ids, m = ids.length;
         let ok = 0;
@@ -197,8 +241,9 @@ async function benchOps() {
     results[op] = entry;
   }
   if (oursGetStore) freeOurs(oursGetStore);
+  if (oursMissStore) freeOurs(oursMissStore);
   if (sdkGetStore) freeSdk(sdkGetStore);
-  oursGetStore = sdkGetStore = null;
+  oursGetStore = oursMissStore = sdkGetStore = null;
   return { loadStart, loadEnd: os.loadavg(), runs: RUNS, runMs: RUN_MS, warmMs: WARM_MS, getStoreSize: GET_STORE_SIZE, results };
 }
 

@@ -15,7 +15,7 @@
 // TaskHost stays transport-agnostic: the transport (McpHttpServer, or yours) passes the channel.
 //
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
-import { TaskServer } from "./mcp_tasks_wasm.js";
+import { TaskServer } from "./store.js";
 import { MrtrStates } from "./mrtr.js";
 
 /**
@@ -700,7 +700,8 @@ class TaskHost {
     for (;;) {
       const answered = this.server.getTask(taskId, this.now()).inputResponses ?? {};
       if (keys.every((k) => Object.hasOwn(answered, k))) {
-        return Object.fromEntries(keys.map((k) => [k, answered[k]]));
+        // Answers of the store are frozen: the work gets its own copies.
+        return Object.fromEntries(keys.map((k) => [k, structuredClone(answered[k])]));
       }
       await new Promise((resolve, reject) => {
         const wake = () => {

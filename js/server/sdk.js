@@ -8,7 +8,7 @@
 // import the SDK (the package does not depend on it): SDK shapes are described structurally.
 //
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
-import { TaskStore } from "./mcp_tasks_wasm.js";
+import { TaskStore } from "./store.js";
 
 /**
  * @typedef {import("./mcp_tasks_wasm.js").TaskStoreOptions} TaskStoreOptions

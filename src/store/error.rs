@@ -70,7 +70,50 @@ impl From<super::random::RandomUnavailable> for StoreError {
     }
 }
 
+/// What a store error names: `kind` of the JS `TaskStoreError` (one per [`StoreError`]
+/// variant, in `snake_case`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, tsify::Tsify)]
+#[serde(rename_all = "snake_case")]
+pub enum StoreErrorKind {
+    NotFound,
+    InvalidCursor,
+    AlreadyTerminal,
+    InvalidTransition,
+    InputKeyReused,
+    InvalidInputRequest,
+    InvalidToolFailure,
+    SessionCapReached,
+    Conflict,
+    IdCollision,
+    InvalidSnapshot,
+    RandomUnavailable,
+    SequenceExhausted,
+    /// An argument larger than `maxRequestBytes` (or a snapshot larger than
+    /// `maxSnapshotBytes`), refused before it was copied into wasm memory.
+    TooLarge,
+}
+
 impl StoreError {
+    /// Which error this is, without its details.
+    pub fn kind(&self) -> StoreErrorKind {
+        match self {
+            StoreError::NotFound => StoreErrorKind::NotFound,
+            StoreError::InvalidCursor => StoreErrorKind::InvalidCursor,
+            StoreError::AlreadyTerminal { .. } => StoreErrorKind::AlreadyTerminal,
+            StoreError::InvalidTransition { .. } => StoreErrorKind::InvalidTransition,
+            StoreError::InputKeyReused { .. } => StoreErrorKind::InputKeyReused,
+            StoreError::InvalidInputRequest { .. } => StoreErrorKind::InvalidInputRequest,
+            StoreError::InvalidToolFailure { .. } => StoreErrorKind::InvalidToolFailure,
+            StoreError::SessionCapReached { .. } => StoreErrorKind::SessionCapReached,
+            StoreError::Conflict => StoreErrorKind::Conflict,
+            StoreError::IdCollision => StoreErrorKind::IdCollision,
+            StoreError::InvalidSnapshot { .. } => StoreErrorKind::InvalidSnapshot,
+            StoreError::RandomUnavailable { .. } => StoreErrorKind::RandomUnavailable,
+            StoreError::SequenceExhausted => StoreErrorKind::SequenceExhausted,
+            StoreError::TooLarge { .. } => StoreErrorKind::TooLarge,
+        }
+    }
+
     /// The JSON-RPC error code this error answers with.
     pub fn code(&self) -> i64 {
         match self {

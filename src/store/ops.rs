@@ -234,6 +234,9 @@ pub struct Store<S: Storage, R: RandomSource> {
     rng: R,
     cursor_key: CursorKey,
     changes: Vec<Change>,
+    /// Successful writes (puts and deletes) so far: a cache of answers keyed by it is valid
+    /// while it stays the same.
+    writes: u64,
 }
 
 impl<S: Storage, R: RandomSource> Store<S, R> {
@@ -254,7 +257,14 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
             rng,
             cursor_key,
             changes: Vec::new(),
+            writes: 0,
         }
+    }
+
+    /// How many writes (creates, updates, deletes) this store has made: unchanged means no
+    /// task changed, so answers cached at this count are still current (until they expire).
+    pub fn writes(&self) -> u64 {
+        self.writes
     }
 
     pub fn config(&self) -> &StoreConfig {
@@ -319,6 +329,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
                 inputs: Default::default(),
             };
             if self.storage.put_if_version(record.clone(), None).is_ok() {
+                self.writes += 1;
                 self.record(|| Change::Created {
                     task: record.clone(),
                 });
@@ -520,6 +531,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
     fn purge(&mut self, id: &str, reason: DeleteReason) -> bool {
         let gone = self.storage.delete(id).is_some();
         if gone {
+            self.writes += 1;
             self.record(|| Change::Deleted {
                 id: id.to_owned(),
                 reason,
@@ -574,6 +586,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
                 .put_if_version(next.clone(), Some(current.version))
                 .is_ok()
             {
+                self.writes += 1;
                 self.record(|| Change::Updated { task: next.clone() });
                 return Ok((next, applied, true));
             }
@@ -684,6 +697,7 @@ impl<R: RandomSource> Store<MemoryStorage, R> {
             rng,
             cursor_key,
             changes: Vec::new(),
+            writes: 0,
         })
     }
 }

@@ -561,6 +561,55 @@ impl TaskRecord {
     }
 }
 
+/// [`TaskRecord::to_v26_detailed`] written straight from the record, without copying its
+/// payload: the same JSON (a test holds them equal for every status), for answers that are
+/// serialized at once.
+pub struct V26View<'a>(pub &'a TaskRecord);
+
+/// The outstanding input requests of a record, written as the V26 `inputRequests` object.
+struct Outstanding<'a>(&'a TaskRecord);
+
+impl Serialize for Outstanding<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(
+            self.0
+                .inputs
+                .iter()
+                .filter(|(_, e)| e.state == InputState::Outstanding)
+                .map(|(k, e)| (k, &e.request)),
+        )
+    }
+}
+
+impl Serialize for V26View<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let r = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("taskId", &r.id)?;
+        if let Some(message) = &r.status_message {
+            m.serialize_entry("statusMessage", message)?;
+        }
+        m.serialize_entry("createdAt", &timestamp(r.created_at_ms))?;
+        m.serialize_entry("lastUpdatedAt", &timestamp(r.last_updated_at_ms))?;
+        m.serialize_entry("ttlMs", &r.ttl_ms)?;
+        if let Some(poll) = r.poll_interval_ms {
+            m.serialize_entry("pollIntervalMs", &poll)?;
+        }
+        m.serialize_entry("status", &r.status())?;
+        match &r.state {
+            TaskState::Working | TaskState::Cancelled => {}
+            TaskState::InputRequired => m.serialize_entry("inputRequests", &Outstanding(r))?,
+            TaskState::Completed { result } => m.serialize_entry("result", result)?,
+            TaskState::Failed { error } => m.serialize_entry("error", error)?,
+            TaskState::ToolFailed { result } => {
+                m.serialize_entry("error", &tool_failure_error(result))?
+            }
+        }
+        m.end()
+    }
+}
+
 /// The latest instant the store emits, in Unix ms (9999-12-31T23:59:59.999Z): RFC 3339 has
 /// four-digit years, so later instants would give timestamps validators refuse.
 pub const MAX_TIMESTAMP_MS: u64 = 253_402_300_799_999;
@@ -618,6 +667,54 @@ mod tests {
         r.ttl_ms = None;
         assert!(serde_json::to_value(r.to_v26_task()).unwrap()["ttlMs"].is_null());
         assert!(serde_json::to_value(r.to_v25()).unwrap()["ttl"].is_null());
+    }
+
+    // V26View writes exactly what to_v26_detailed serializes, for every status.
+    #[test]
+    fn v26_view_is_the_detailed_task() {
+        let mut input = record(TaskState::InputRequired);
+        for (key, state) in [
+            ("a", InputState::Outstanding),
+            ("b", InputState::Superseded),
+        ] {
+            input.inputs.insert(
+                key.into(),
+                InputEntry {
+                    request: json!({"method": "roots/list"}),
+                    state,
+                },
+            );
+        }
+        let result = json!({"content": [], "isError": true})
+            .as_object()
+            .unwrap()
+            .clone();
+        let mut plain = record(TaskState::Working);
+        plain.status_message = None;
+        plain.poll_interval_ms = None;
+        plain.ttl_ms = None;
+        for r in [
+            record(TaskState::Working),
+            plain,
+            input,
+            record(TaskState::Completed {
+                result: result.clone(),
+            }),
+            record(TaskState::Failed {
+                error: JsonRpcError {
+                    code: -32603,
+                    message: "boom".into(),
+                    data: Some(json!({"x": 1})),
+                },
+            }),
+            record(TaskState::ToolFailed { result }),
+            record(TaskState::Cancelled),
+        ] {
+            assert_eq!(
+                serde_json::to_string(&V26View(&r)).unwrap(),
+                serde_json::to_string(&r.to_v26_detailed()).unwrap()
+            );
+        }
     }
 
     // §D 85: only outstanding requests are listed.

@@ -198,6 +198,28 @@ impl Storage for MemoryStorage {
         if current != expected {
             return Err(Conflict);
         }
+        // An update keeps the id, sequence, session and deadline (only a status change moves the
+        // session's live count): replace the record in place, the indexes stay.
+        if let Some(old) = self.records.get_mut(&record.id) {
+            if old.seq == record.seq
+                && old.session == record.session
+                && old.expires_at_ms() == record.expires_at_ms()
+            {
+                let was_live = !old.status().is_terminal();
+                let is_live = !record.status().is_terminal();
+                if was_live != is_live {
+                    if let Some(e) = self.sessions.get_mut(&record.session) {
+                        e.live = if is_live {
+                            e.live.saturating_add(1)
+                        } else {
+                            e.live.saturating_sub(1)
+                        };
+                    }
+                }
+                *old = record;
+                return Ok(());
+            }
+        }
         if let Some(old) = self.records.remove(&record.id) {
             self.unindex(&old);
         }

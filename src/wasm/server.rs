@@ -1,31 +1,31 @@
-//! `TaskServer`: the request handler core ([`crate::server::TaskServer`]) exported to JS as a
-//! class over an in-memory store. Every method converts its arguments, delegates to one core
-//! operation and converts the answer; no rule lives here.
+//! `TaskServerCore`: the one wasm class of the server entry, the request handler core
+//! ([`crate::server::TaskServer`]) over an in-memory store, under the JS classes `TaskStore` and
+//! `TaskServer` (js/server/store.js). This file holds the class and its request methods; the
+//! store methods are in [`super::store`]. Every method converts its arguments, delegates to one
+//! core operation and converts the answer; no rule lives here.
 //!
-//! Conventions are `TaskStore`'s ([`super::store`]): the same options, time is `now` (Unix ms)
-//! or `Date.now()`, randomness is `crypto.getRandomValues`, a store error throws the
-//! `TaskStoreError`, a malformed argument throws a `TypeError`.
+//! Conventions: time is `now` (Unix ms) or `Date.now()`, randomness is
+//! `crypto.getRandomValues`, a store error throws the error of [`super::store::store_error`]
+//! (the JS class turns it into its `TaskStoreError`), a malformed argument throws a `TypeError`.
 
 use serde::Serialize;
 use serde_json::Value;
-use tsify::{Ts, Tsify};
+use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
-use crate::model::common::JsonObject;
-use crate::model::v2026::V26InputRequests;
 use crate::model::{ProtocolVersion, TaskStatus};
 use crate::server::{
     self, Finished, Outcome, PendingResult, RequestContext, TaskEvent, TaskSupport,
     ToolCallDecision, ToolCallPlan, ToolOutcome, V25Declared,
 };
-use crate::store::{Caller, MemoryStorage};
+use crate::store::MemoryStorage;
 
-use super::input::{date_now, read_limit, read_now};
+use super::input::{date_now, read_now};
 use super::random::CryptoRandom;
 use super::store::{
-    answer, as_u64, bad, changes_to_js, read_id, read_json, read_json_within, read_message,
-    read_object, read_options, read_status, request_limit, restore_store, store_error, task,
-    too_large, within, Members, RestoreOptions, StoreTask, TaskStoreOptions, Unread,
+    answer, as_u64, bad, read_id, read_json, read_json_within, read_object, read_options,
+    request_limit, restore_store, store_error, text, too_large, within, Members, StoreTask, Unread,
+    WireTask,
 };
 use crate::store::record::error_from_json;
 use crate::store::{StoreError, DEFAULT_MAX_REQUEST_BYTES};
@@ -154,6 +154,7 @@ pub enum ToolCallPlanned {
 }
 
 /// The answer of `finishToolCall`.
+#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
 #[derive(Debug, Serialize, Tsify)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum FinishOutcome {
@@ -198,7 +199,10 @@ fn read_request_or_throw(request: &JsValue, max: usize) -> Result<Value, JsValue
     read_request(request, max)?.map_err(|_| too_large("request", max))
 }
 
-fn read_server_context(ctx: JsValue, max: usize) -> Result<(RequestContext, u64), JsValue> {
+pub(super) fn read_server_context(
+    ctx: JsValue,
+    max: usize,
+) -> Result<(RequestContext, u64), JsValue> {
     let c = Members::of(ctx, "context")?.ok_or_else(|| {
         bad("`ctx` is required: { protocolVersion, session?, declared?, now? }".to_string())
     })?;
@@ -323,87 +327,60 @@ fn outcome_to_js(outcome: Outcome) -> HandleOutcome {
 
 // ---- the class ---------------------------------------------------------------------------------
 
-/// An MCP task server for both protocol versions (2025-11-25 and 2026-07-28) over an in-memory
-/// store: it answers `tasks/*` requests with exact JSON-RPC responses and turns `tools/call`
-/// into tasks. It does no I/O and runs no tools: the host routes messages, runs the work and
-/// reports how it ended.
-///
-/// - `handle(request, ctx)`: every incoming request. `{ kind: "response", message, event? }`:
-///   send `message`; `event` says a task was cancelled or took input. `{ kind: "not-handled" }`:
-///   not a `tasks/*` request, route it yourself (a `tools/call` to `beginToolCall`).
-/// - `beginToolCall(request, ctx, taskSupport)`: `sync` (run the tool, answer with
-///   `syncToolResponse`), `task` (send `response`, run the tool, then
-///   `finishToolCall(taskId, { result } | { error })`) or `reject` (send `response`).
-/// - A V25 `tasks/result` on a live task blocks: `handle` answers `{ kind: "pending", … }`. The
-///   host keeps these pending results and calls `settle(pending)` after every `finishToolCall`
-///   and every `cancelled` event of that task (and after sweeps: a purged task settles with
-///   -32602); `settle` answers the response to send, or `null` while the task is live.
-///
-/// `ctx` is `{ protocolVersion, session?, declared?, now? }` (`ServerContext`); the host methods
-/// (`getTask`, `setStatus`, `raiseInput`, `sweep`) act as the host, which sees every task. Time
-/// is `now` (Unix ms) or `Date.now()`. A store error throws the `TaskStoreError`
-/// (`{ code, message, data?, kind }`); a malformed argument throws a `TypeError`.
-#[wasm_bindgen(js_name = TaskServer)]
-pub struct TaskServer {
+/// The one core class of the server entry: a task store ([`crate::store::Store`]) and the
+/// request handler over it ([`crate::server::TaskServer`]). Internal: the package's `TaskStore`
+/// and `TaskServer` (js/server/store.js) are thin JS classes over it, which read the context,
+/// parse each answer once and keep the last answer of each task. Its store methods live in
+/// [`super::store`].
+#[wasm_bindgen]
+pub struct TaskServerCore {
     inner: server::TaskServer<MemoryStorage, CryptoRandom>,
 }
 
-#[wasm_bindgen(js_class = TaskServer)]
-impl TaskServer {
-    /// A new server over an empty store (the options of `TaskStore`). Throws when `options` is
-    /// malformed or the runtime has no `crypto.getRandomValues`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(options: Option<Ts<TaskStoreOptions>>) -> Result<TaskServer, JsValue> {
-        let config = read_options(options.map_or(JsValue::UNDEFINED, JsValue::from))?.into_config();
-        let inner = server::TaskServer::in_memory(config, CryptoRandom::new()?)
-            .map_err(|e| store_error(&e))?;
-        Ok(TaskServer { inner })
+impl TaskServerCore {
+    pub(super) fn store(&self) -> &crate::store::Store<MemoryStorage, CryptoRandom> {
+        self.inner.store()
     }
 
-    /// The server a `snapshot()` describes (its store: every task, the settings and the cursor
-    /// key), e.g. after a restart. Throws like `TaskStore.restore`.
-    /// `options.maxSnapshotBytes` as in `TaskStore.restore`.
-    pub fn restore(
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")]
-        snapshot: JsValue,
-        options: Option<Ts<RestoreOptions>>,
-    ) -> Result<TaskServer, JsValue> {
-        Ok(TaskServer {
-            inner: server::TaskServer::new(restore_store(
-                &snapshot,
-                options.map_or(JsValue::UNDEFINED, JsValue::from),
-            )?),
-        })
+    pub(super) fn store_mut(&mut self) -> &mut crate::store::Store<MemoryStorage, CryptoRandom> {
+        self.inner.store_mut()
     }
 
     /// The largest argument accepted (`maxRequestBytes`).
-    fn max(&self) -> usize {
+    pub(super) fn max(&self) -> usize {
         request_limit(self.inner.store().config())
     }
+}
 
-    /// The whole store as a JSON object, for `TaskServer.restore` (or `TaskStore.restore`). It
-    /// holds the cursor key: keep it private.
-    #[wasm_bindgen(unchecked_return_type = "Record<string, unknown>")]
-    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
-        answer(&self.inner.store().snapshot())
+/// The answer of `finishToolCall` as it crosses (the task as [`WireTask`]).
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+enum WireFinish<'a> {
+    Stored { task: WireTask<'a> },
+    AlreadyTerminal { status: TaskStatus },
+    Gone,
+}
+
+#[wasm_bindgen]
+impl TaskServerCore {
+    /// A new core over an empty store (`TaskStoreOptions`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<TaskServerCore, JsValue> {
+        let config = read_options(options)?.into_config();
+        let inner = server::TaskServer::in_memory(config, CryptoRandom::new()?)
+            .map_err(|e| store_error(&e))?;
+        Ok(TaskServerCore { inner })
     }
 
-    /// The store's writes since the last call, oldest first (empty unless the options set
-    /// `recordChanges`): persist them to keep a durable copy between snapshots.
-    #[wasm_bindgen(js_name = takeChanges, unchecked_return_type = "StoreChange[]")]
-    pub fn take_changes(&mut self) -> Result<JsValue, JsValue> {
-        changes_to_js(self.inner.store_mut().take_changes())
+    /// The core a `snapshot()` describes (the object or its JSON text; `RestoreOptions`).
+    pub fn restore(snapshot: JsValue, options: JsValue) -> Result<TaskServerCore, JsValue> {
+        Ok(TaskServerCore {
+            inner: server::TaskServer::new(restore_store(&snapshot, options)?),
+        })
     }
 
-    /// Answers one incoming message (an object or its JSON text). A message larger than
-    /// `maxRequestBytes` is refused before it is copied into wasm memory: the response is a
-    /// JSON-RPC error -32600 with `id: null` and `data: { maxRequestBytes }`.
-    #[wasm_bindgen(unchecked_return_type = "HandleOutcome")]
-    pub fn handle(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] request: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ServerContext")] ctx: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    /// Answers one incoming message (`HandleOutcome`).
+    pub fn handle(&mut self, request: JsValue, ctx: JsValue) -> Result<JsValue, JsValue> {
         let max = self.max();
         let request = match read_request(&request, max)? {
             Ok(request) => request,
@@ -418,37 +395,22 @@ impl TaskServer {
         answer(&outcome_to_js(self.inner.handle(&request, &ctx, now)))
     }
 
-    /// The response to a pending V25 `tasks/result` (the `pending` outcome of `handle`): `null`
-    /// while its task is live; the original result (with related-task `_meta`) or error once it
-    /// is terminal; -32602 once it is gone.
-    #[wasm_bindgen(unchecked_return_type = "Record<string, unknown> | null")]
-    pub fn settle(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "Extract<HandleOutcome, { kind: \"pending\" }>")]
-        pending: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
+    /// The response to a pending V25 `tasks/result`, `null` while its task is live.
+    pub fn settle(&mut self, pending: JsValue, now: JsValue) -> Result<JsValue, JsValue> {
         let pending = read_pending(pending, self.max())?;
-        let now = read_now(now)?;
+        let now = read_now(Some(now))?;
         match self.inner.settle(&pending, now) {
             Some(message) => answer(&message),
             None => Ok(JsValue::NULL),
         }
     }
 
-    /// Decides how to answer a `tools/call` of a tool with task support `taskSupport` (V25: its
-    /// `execution.taskSupport`, absent = "forbidden"; V26: the server's policy for the call). A
-    /// task is stored before its `CreateTaskResult` is returned. A session at its live-task cap
-    /// gets a `reject` response with code -32010.
-    #[wasm_bindgen(js_name = beginToolCall, unchecked_return_type = "ToolCallStart")]
+    /// How to answer a `tools/call` (`ToolCallStart`).
+    #[wasm_bindgen(js_name = beginToolCall)]
     pub fn begin_tool_call(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] request: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ServerContext")] ctx: JsValue,
-        #[wasm_bindgen(
-            js_name = "taskSupport",
-            unchecked_param_type = "\"forbidden\" | \"optional\" | \"required\""
-        )]
+        request: JsValue,
+        ctx: JsValue,
         task_support: JsValue,
     ) -> Result<JsValue, JsValue> {
         let max = self.max();
@@ -468,20 +430,12 @@ impl TaskServer {
         })
     }
 
-    /// What `beginToolCall` would decide for this request, creating nothing: `sync`, `task` or
-    /// `reject` (with the error `response`). For work that must happen before a task exists
-    /// (MRTR rounds, §D 83): a call that will be refused is refused before any input is asked
-    /// (-32021, §D 78). `beginToolCall` decides again afterwards (and may still refuse, e.g. a
-    /// session at its live-task cap).
-    #[wasm_bindgen(js_name = planToolCall, unchecked_return_type = "ToolCallPlanned")]
+    /// What `beginToolCall` would decide, creating nothing (`ToolCallPlanned`).
+    #[wasm_bindgen(js_name = planToolCall)]
     pub fn plan_tool_call(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] request: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ServerContext")] ctx: JsValue,
-        #[wasm_bindgen(
-            js_name = "taskSupport",
-            unchecked_param_type = "\"forbidden\" | \"optional\" | \"required\""
-        )]
+        request: JsValue,
+        ctx: JsValue,
         task_support: JsValue,
     ) -> Result<JsValue, JsValue> {
         let max = self.max();
@@ -498,48 +452,38 @@ impl TaskServer {
         })
     }
 
-    /// Stores how the tool of task `taskId` ended: `{ result }` (a `CallToolResult`) or
-    /// `{ error: { code, message, data? } }` (a thrown JSON-RPC error). A V25 result with
-    /// `isError: true` fails the task; V26 completes it. An already terminal task (cancelled
-    /// first) keeps its outcome: `already-terminal`. Then `settle` the pending results of it.
-    #[wasm_bindgen(js_name = finishToolCall, unchecked_return_type = "FinishOutcome")]
+    /// Stores how the tool of a task ended, as the JSON text of `FinishOutcome` (the task as it
+    /// crosses).
+    #[wasm_bindgen(js_name = finishToolCall)]
     pub fn finish_tool_call(
         &mut self,
-        #[wasm_bindgen(js_name = "taskId", unchecked_param_type = "string")] task_id: JsValue,
-        #[wasm_bindgen(
-            unchecked_param_type = "{ result: Record<string, unknown> } | { error: JsonRpcError }"
-        )]
+        task_id: JsValue,
         outcome: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
+        now: JsValue,
+    ) -> Result<String, JsValue> {
         let max = self.max();
         let task_id = read_id(&task_id, max)?;
         let outcome = read_tool_outcome(outcome, max)?;
-        let now = read_now(now)?;
+        let now = read_now(Some(now))?;
         let finished = self
             .inner
             .finish_tool_call(&task_id, outcome, now)
             .map_err(|e| store_error(&e))?;
-        answer(&match finished {
-            Finished::Stored(record) => FinishOutcome::Stored {
-                task: Box::new(StoreTask::from(record.as_ref())),
+        text(&match &finished {
+            Finished::Stored(record) => WireFinish::Stored {
+                task: WireTask::from(record.as_ref()),
             },
-            Finished::AlreadyTerminal { status } => FinishOutcome::AlreadyTerminal { status },
-            Finished::Gone => FinishOutcome::Gone,
+            Finished::AlreadyTerminal { status } => WireFinish::AlreadyTerminal { status: *status },
+            Finished::Gone => WireFinish::Gone,
         })
     }
 
-    /// The synchronous answer to a `tools/call` that ran to `outcome` (`{ result }` or
-    /// `{ error }`): the result (V26: with `resultType: "complete"` added when absent) or the
-    /// error. Uses no server state.
-    #[wasm_bindgen(js_name = syncToolResponse, unchecked_return_type = "Record<string, unknown>")]
+    /// The synchronous answer to a `tools/call` that ran to `outcome`.
+    #[wasm_bindgen(js_name = syncToolResponse)]
     pub fn sync_tool_response(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] request: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ServerContext")] ctx: JsValue,
-        #[wasm_bindgen(
-            unchecked_param_type = "{ result: Record<string, unknown> } | { error: JsonRpcError }"
-        )]
+        request: JsValue,
+        ctx: JsValue,
         outcome: JsValue,
     ) -> Result<JsValue, JsValue> {
         let max = self.max();
@@ -549,97 +493,13 @@ impl TaskServer {
         answer(&server::sync_tool_response(&request, &ctx, outcome))
     }
 
-    /// The task `taskId` as the host sees it (any session). Unknown, expired and purged tasks
-    /// throw code -32602 (kind `not_found`).
-    #[wasm_bindgen(js_name = getTask, unchecked_return_type = "StoreTask")]
-    pub fn get_task(
-        &mut self,
-        #[wasm_bindgen(js_name = "taskId", unchecked_param_type = "string")] task_id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        let max = self.max();
-        let task_id = read_id(&task_id, max)?;
-        let now = read_now(now)?;
-        let record = self
-            .inner
-            .store_mut()
-            .get(Caller::Host, &task_id, now)
-            .map_err(|e| store_error(&e))?;
-        task(&record)
-    }
-
-    /// `TaskStore.setStatus` as the host: moves a live task between `working` and
-    /// `input_required` (or sets a new status message).
-    #[wasm_bindgen(js_name = setStatus, unchecked_return_type = "StoreTask")]
-    pub fn set_status(
-        &mut self,
-        #[wasm_bindgen(js_name = "taskId", unchecked_param_type = "string")] task_id: JsValue,
-        status: Ts<TaskStatus>,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        let max = self.max();
-        let task_id = read_id(&task_id, max)?;
-        let status = read_status(status)?;
-        let message = read_message(message, max)?;
-        let now = read_now(now)?;
-        let record = self
-            .inner
-            .store_mut()
-            .set_status(Caller::Host, &task_id, status, message, now)
-            .map_err(|e| store_error(&e))?;
-        task(&record)
-    }
-
-    /// §D 98: throws a `TaskStoreError` (code -32603, kind `invalid_input_request`) unless every
-    /// input request (key → `{ method, params }`) needs only client capabilities that `request`
-    /// (the V26 `tools/call` that created the task) declared in its own `_meta`: elicitation,
-    /// sampling, roots. Call it before `raiseInput` (TaskHost does). Either argument larger than
-    /// the default `maxRequestBytes` (16 MiB) throws a `TaskStoreError` (kind `too_large`).
+    /// §D 98: throws unless every input request needs only client capabilities that `request`
+    /// declared in its own `_meta`.
     #[wasm_bindgen(js_name = checkInputRequests)]
-    pub fn check_input_requests(
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")] request: JsValue,
-        #[wasm_bindgen(js_name = "inputRequests")] input_requests: Ts<V26InputRequests>,
-    ) -> Result<(), JsValue> {
+    pub fn check_input_requests(request: JsValue, input_requests: JsValue) -> Result<(), JsValue> {
         let max = usize::try_from(DEFAULT_MAX_REQUEST_BYTES).unwrap_or(usize::MAX);
         let request = read_request_or_throw(&request, max)?;
-        let input_requests = read_object(&input_requests.into(), "inputRequests", max)?;
+        let input_requests = read_object(&input_requests, "inputRequests", max)?;
         server::check_input_capabilities(&request, &input_requests).map_err(|e| store_error(&e))
-    }
-
-    /// `TaskStore.raiseInput` as the host: issues V26 input requests (key → `{ method, params }`);
-    /// the task becomes `input_required`.
-    #[wasm_bindgen(js_name = raiseInput, unchecked_return_type = "StoreTask")]
-    pub fn raise_input(
-        &mut self,
-        #[wasm_bindgen(js_name = "taskId", unchecked_param_type = "string")] task_id: JsValue,
-        #[wasm_bindgen(js_name = "inputRequests")] input_requests: Ts<V26InputRequests>,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
-    ) -> Result<JsValue, JsValue> {
-        let max = self.max();
-        let task_id = read_id(&task_id, max)?;
-        let requests: JsonObject = read_object(&input_requests.into(), "inputRequests", max)?;
-        let message = read_message(message, max)?;
-        let now = read_now(now)?;
-        let record = self
-            .inner
-            .store_mut()
-            .raise_input(Caller::Host, &task_id, requests, message, now)
-            .map_err(|e| store_error(&e))?;
-        task(&record)
-    }
-
-    /// Purges expired tasks (at most `limit`, default all) at `now`; answers how many. Pending
-    /// results of purged tasks settle with -32602.
-    pub fn sweep(
-        &mut self,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: Option<JsValue>,
-    ) -> Result<u32, JsValue> {
-        let now = read_now(now)?;
-        let limit = read_limit(limit)?;
-        let purged = self.inner.store_mut().sweep(now, limit);
-        Ok(u32::try_from(purged).unwrap_or(u32::MAX))
     }
 }

@@ -1,29 +1,33 @@
-//! `TaskStore`: the task store core ([`crate::store`]) exported to JS as a class. Every method
-//! converts its arguments, delegates to one core operation and converts the answer; no rule
+//! The store methods of the one core class, `TaskServerCore` (declared in [`super::server`]),
+//! over the task store core ([`crate::store`]); the argument and answer types of the JS
+//! `TaskStore` / `TaskServer` (js/server/store.js), declared once here for the .d.ts; the one
+//! conversion of a [`StoreError`] into the thrown JS error. Every method converts its arguments,
+//! delegates to one core operation and answers JSON text (parsed once by the JS class); no rule
 //! lives here.
 //!
-//! Argument convention: the operation's own arguments first, then an optional context
-//! `{ session?, host?, now? }` ([`TaskContext`]). Time is `ctx.now` (Unix ms) or `Date.now()`;
-//! randomness is `crypto.getRandomValues` ([`CryptoRandom`]).
+//! Argument convention: the operation's own arguments first, then the context as the JS class
+//! read it (`session`, `host`, `now`). Randomness is `crypto.getRandomValues`
+//! ([`CryptoRandom`]).
 
 use js_sys::Reflect;
 use serde::Serialize;
 use serde_json::Value;
-use tsify::{Ts, Tsify};
+use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
 use crate::model::common::{JsonObject, JsonRpcError};
 use crate::model::v2025::V25Task;
-use crate::model::v2026::{V26DetailedTask, V26InputRequests, V26InputResponses};
+use crate::model::v2026::V26DetailedTask;
 use crate::model::{ProtocolVersion, TaskStatus};
 use crate::store::{
     Caller, Change, DeleteReason, InputState, MemoryStorage, NewTask, Store, StoreConfig,
     StoreError, TaskRecord,
 };
 
-use super::input::{date_now, js_to_json, read_limit, read_now, to_js};
+use super::input::{js_to_json, read_limit, read_now, to_js};
 use super::random::CryptoRandom;
-use crate::store::record::error_from_json;
+use super::server::TaskServerCore;
+use crate::store::record::{error_from_json, V26View};
 
 // ---- argument types (generated into the .d.ts; read member by member) -------------------------
 
@@ -68,6 +72,7 @@ pub struct TaskStoreOptions {
 }
 
 /// The second, optional argument of `TaskStore.restore` and `TaskServer.restore`.
+#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
 #[derive(Debug, Default, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct RestoreOptions {
@@ -84,6 +89,7 @@ pub struct RestoreOptions {
 pub const DEFAULT_MAX_SNAPSHOT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Who calls and when: the last, optional argument of every task operation.
+#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
 #[derive(Debug, Default, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskContext {
@@ -102,6 +108,7 @@ pub struct TaskContext {
 }
 
 /// What `create` needs besides the context.
+#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
 #[derive(Debug, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateTaskParams {
@@ -133,6 +140,7 @@ pub struct ListParams {
 // ---- answer types ------------------------------------------------------------------------------
 
 /// A task as the store answers it: both wire shapes, plus what the work needs.
+#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
 #[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 #[tsify(missing_as_null)]
@@ -163,28 +171,8 @@ pub struct StoreTask {
     pub v26: V26DetailedTask,
 }
 
-impl From<&TaskRecord> for StoreTask {
-    fn from(record: &TaskRecord) -> Self {
-        let mut answered = JsonObject::new();
-        for (key, entry) in &record.inputs {
-            if let InputState::Answered { response } = &entry.state {
-                answered.insert(key.clone(), response.clone());
-            }
-        }
-        StoreTask {
-            task_id: record.id.clone(),
-            status: record.status(),
-            protocol_version: record.protocol,
-            session: record.session.clone(),
-            expires_at_ms: record.expires_at_ms(),
-            input_responses: (!answered.is_empty()).then_some(answered),
-            v25: record.to_v25(),
-            v26: record.to_v26_detailed(),
-        }
-    }
-}
-
 /// One `list` page.
+#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
 #[derive(Debug, Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskPage {
@@ -196,6 +184,7 @@ pub struct TaskPage {
 }
 
 /// What `takeInput` did.
+#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
 #[derive(Debug, Serialize, Tsify)]
 pub struct TakeInputOutcome {
     pub task: StoreTask,
@@ -206,6 +195,7 @@ pub struct TakeInputOutcome {
 }
 
 /// What `cancel` did.
+#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
 #[derive(Debug, Serialize, Tsify)]
 pub struct CancelOutcome {
     pub task: StoreTask,
@@ -225,6 +215,7 @@ pub enum DeletedBecause {
 
 /// One write, from `takeChanges()`: `record` is the stored record exactly as `snapshot().tasks`
 /// holds it (opaque), `task` its view (e.g. for `notifications/tasks`).
+#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
 #[derive(Debug, Serialize, Tsify)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum StoreChange {
@@ -245,28 +236,6 @@ pub enum StoreChange {
     },
 }
 
-impl From<Change> for StoreChange {
-    fn from(change: Change) -> Self {
-        match change {
-            Change::Created { task } => StoreChange::Created {
-                task: StoreTask::from(&task),
-                record: task,
-            },
-            Change::Updated { task } => StoreChange::Updated {
-                task: StoreTask::from(&task),
-                record: task,
-            },
-            Change::Deleted { id, reason } => StoreChange::Deleted {
-                task_id: id,
-                reason: match reason {
-                    DeleteReason::Expired => DeletedBecause::Expired,
-                    DeleteReason::Removed => DeletedBecause::Removed,
-                },
-            },
-        }
-    }
-}
-
 /// The answer of `resultOf`: what a 2025-11-25 `tasks/result` answers for a task.
 #[derive(Debug, Serialize, Tsify)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -282,79 +251,20 @@ pub enum ResultOf {
     Error { error: JsonRpcError },
 }
 
-/// What a store error names, as `error.kind`.
-#[derive(Debug, Clone, Copy, Serialize, Tsify)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskStoreErrorKind {
-    NotFound,
-    InvalidCursor,
-    AlreadyTerminal,
-    InvalidTransition,
-    InputKeyReused,
-    InvalidInputRequest,
-    InvalidToolFailure,
-    SessionCapReached,
-    Conflict,
-    IdCollision,
-    InvalidSnapshot,
-    RandomUnavailable,
-    SequenceExhausted,
-    /// An argument larger than `maxRequestBytes` (or a snapshot larger than
-    /// `maxSnapshotBytes`), refused before it was copied into wasm memory.
-    TooLarge,
-}
-
-/// The members of the `Error` a store operation throws (`error.name === "TaskStoreError"`):
-/// `{ code, message, data? }` is the JSON-RPC error to answer the request with.
-#[derive(Debug, Serialize, Tsify)]
-pub struct TaskStoreError {
-    /// The JSON-RPC error code: -32602 (not found, invalid cursor, already terminal, too large;
-    /// `data: { maxRequestBytes }` for the latter), -32010
-    /// (session cap), -32603 (host bugs, conflicts, invalid snapshots).
-    pub code: i64,
-    pub message: String,
-    #[tsify(optional, type = "unknown")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
-    pub kind: TaskStoreErrorKind,
-}
-
-/// A [`StoreError`] as the thrown JS `Error`: the one place store errors cross the boundary.
+/// A [`StoreError`] as the thrown JS `Error` (`name: "TaskStoreError"`, with `code`, `message`,
+/// `data?` and `kind`): the one place store errors cross the boundary. The JS classes turn it
+/// into an instance of their exported `TaskStoreError` class.
 pub(super) fn store_error(e: &StoreError) -> JsValue {
     let rpc = e.to_jsonrpc();
-    let info = TaskStoreError {
-        code: rpc.code,
-        message: rpc.message,
-        data: rpc.data,
-        kind: match e {
-            StoreError::NotFound => TaskStoreErrorKind::NotFound,
-            StoreError::InvalidCursor => TaskStoreErrorKind::InvalidCursor,
-            StoreError::AlreadyTerminal { .. } => TaskStoreErrorKind::AlreadyTerminal,
-            StoreError::InvalidTransition { .. } => TaskStoreErrorKind::InvalidTransition,
-            StoreError::InputKeyReused { .. } => TaskStoreErrorKind::InputKeyReused,
-            StoreError::InvalidInputRequest { .. } => TaskStoreErrorKind::InvalidInputRequest,
-            StoreError::InvalidToolFailure { .. } => TaskStoreErrorKind::InvalidToolFailure,
-            StoreError::SessionCapReached { .. } => TaskStoreErrorKind::SessionCapReached,
-            StoreError::Conflict => TaskStoreErrorKind::Conflict,
-            StoreError::IdCollision => TaskStoreErrorKind::IdCollision,
-            StoreError::InvalidSnapshot { .. } => TaskStoreErrorKind::InvalidSnapshot,
-            StoreError::RandomUnavailable { .. } => TaskStoreErrorKind::RandomUnavailable,
-            StoreError::SequenceExhausted => TaskStoreErrorKind::SequenceExhausted,
-            StoreError::TooLarge { .. } => TaskStoreErrorKind::TooLarge,
-        },
-    };
-    let error = js_sys::Error::new(&info.message);
+    let error = js_sys::Error::new(&rpc.message);
     error.set_name("TaskStoreError");
     // Setting own data properties of a fresh Error cannot fail.
-    if let Ok(members) = to_js(&info) {
-        for key in ["code", "data", "kind"] {
-            let key = JsValue::from_str(key);
-            if let Ok(v) = Reflect::get(&members, &key) {
-                if !v.is_undefined() {
-                    let _ = Reflect::set(&error, &key, &v);
-                }
-            }
-        }
+    let _ = Reflect::set(&error, &"code".into(), &JsValue::from_f64(rpc.code as f64));
+    if let Ok(Value::String(kind)) = serde_json::to_value(e.kind()) {
+        let _ = Reflect::set(&error, &"kind".into(), &JsValue::from_str(&kind));
+    }
+    if let Some(data) = rpc.data.as_ref().and_then(|d| to_js(d).ok()) {
+        let _ = Reflect::set(&error, &"data".into(), &data);
     }
     error.into()
 }
@@ -417,11 +327,11 @@ impl TaskStoreOptions {
     }
 }
 
-/// The optional context argument.
-type Ctx = Option<Ts<TaskContext>>;
+/// The versions, as a `TypeError` names them.
+const VERSIONS: &str = "\"2025-11-25\" or \"2026-07-28\"";
 
-fn read_context(ctx: Ctx, max: usize) -> Result<TaskContext, JsValue> {
-    let Some(c) = Members::of(ctx.map_or(JsValue::UNDEFINED, JsValue::from), "context")? else {
+fn read_context(ctx: JsValue, max: usize) -> Result<TaskContext, JsValue> {
+    let Some(c) = Members::of(ctx, "context")? else {
         return Ok(TaskContext::default());
     };
     within(c.raw("session")?.as_ref(), "context.session", max)?;
@@ -436,20 +346,6 @@ fn read_context(ctx: Ctx, max: usize) -> Result<TaskContext, JsValue> {
         ));
     }
     Ok(context)
-}
-
-impl TaskContext {
-    fn caller(&self) -> Caller<'_> {
-        if self.host == Some(true) {
-            Caller::Host
-        } else {
-            Caller::Session(self.session.as_deref())
-        }
-    }
-
-    fn now_ms(&self) -> u64 {
-        self.now.unwrap_or_else(date_now)
-    }
 }
 
 fn read_create(params: JsValue, max: usize) -> Result<CreateTaskParams, JsValue> {
@@ -469,15 +365,8 @@ fn read_create(params: JsValue, max: usize) -> Result<CreateTaskParams, JsValue>
     })
 }
 
-/// The optional `list` page argument.
-type Page = Option<Ts<ListParams>>;
-
-fn read_list(params: Page, max: usize) -> Result<ListParams, JsValue> {
-    let Some(p) = Members::of(
-        params.map_or(JsValue::UNDEFINED, JsValue::from),
-        "list params",
-    )?
-    else {
+fn read_list(params: JsValue, max: usize) -> Result<ListParams, JsValue> {
+    let Some(p) = Members::of(params, "list params")? else {
         return Ok(ListParams::default());
     };
     within(p.raw("cursor")?.as_ref(), "page.cursor", max)?;
@@ -512,13 +401,10 @@ pub(super) fn read_id(id: &JsValue, max: usize) -> Result<String, JsValue> {
         .ok_or_else(|| bad("the task id must be a string".to_string()))
 }
 
-pub(super) fn read_message(
-    message: Option<JsValue>,
-    max: usize,
-) -> Result<Option<String>, JsValue> {
-    let Some(message) = message.filter(|m| !m.is_undefined() && !m.is_null()) else {
+pub(super) fn read_message(message: JsValue, max: usize) -> Result<Option<String>, JsValue> {
+    if message.is_undefined() || message.is_null() {
         return Ok(None);
-    };
+    }
     within(Some(&message), "message", max)?;
     message
         .dyn_ref::<js_sys::JsString>()
@@ -526,8 +412,8 @@ pub(super) fn read_message(
         .ok_or_else(|| bad("the status message must be a string, null or undefined".to_string()))
 }
 
-pub(super) fn read_status(status: Ts<TaskStatus>) -> Result<TaskStatus, JsValue> {
-    JsValue::from(status)
+pub(super) fn read_status(status: &JsValue) -> Result<TaskStatus, JsValue> {
+    status
         .as_string()
         .as_deref()
         .and_then(TaskStatus::parse)
@@ -536,8 +422,8 @@ pub(super) fn read_status(status: Ts<TaskStatus>) -> Result<TaskStatus, JsValue>
         })
 }
 
-fn read_version(version: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue> {
-    super::input::js_version(&JsValue::from(version))
+fn read_version(version: &JsValue) -> Result<ProtocolVersion, JsValue> {
+    super::input::js_version(version)
         .ok_or_else(|| bad(crate::model::common::UnknownVersion.to_string()))
 }
 
@@ -591,22 +477,213 @@ pub(super) fn answer<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     to_js(value).map_err(JsValue::from)
 }
 
-pub(super) fn task(record: &TaskRecord) -> Result<JsValue, JsValue> {
-    answer(&StoreTask::from(record))
+// ---- answers as JSON text ----------------------------------------------------------------------
+//
+// An answer crosses as one JSON text, which the JS classes parse once (js/server/store.js). A
+// task crosses without what it repeats (`taskId`, `status`, the `v25` task): the JS class takes
+// them from `v26`, whose fields are the V25 task's under their V25 names (`ttlMs` → `ttl`,
+// `pollIntervalMs` → `pollInterval`).
+
+/// The answered input responses of a record, written as a JSON object in place.
+struct Answered<'a>(&'a TaskRecord);
+
+impl Serialize for Answered<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(
+            self.0
+                .inputs
+                .iter()
+                .filter_map(|(key, entry)| match &entry.state {
+                    InputState::Answered { response } => Some((key, response)),
+                    _ => None,
+                }),
+        )
+    }
 }
 
-// ---- the class ---------------------------------------------------------------------------------
+/// A `StoreTask` as it crosses (see above).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct WireTask<'a> {
+    protocol_version: ProtocolVersion,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session: Option<&'a str>,
+    expires_at_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_responses: Option<Answered<'a>>,
+    v26: V26View<'a>,
+}
 
-/// An in-memory MCP task store for both protocol versions (2025-11-25 and 2026-07-28): task
-/// records, the status state machine, TTLs, session isolation, `tasks/list` cursors, input
-/// requests, snapshots. No timers and no clock of its own: time is `ctx.now` or `Date.now()`,
-/// and expired tasks are purged when met or by `sweep()`.
-///
-/// Every task operation takes an optional last argument `ctx: { session?, host?, now? }`
-/// (`TaskContext`): `session` is the request's session (absent: no session), `host: true` acts
-/// as the host and sees every task, `now` is Unix ms. A store error throws an `Error` named
-/// `"TaskStoreError"` with `code`, `message`, `data?` (the JSON-RPC error to answer with) and
-/// `kind` (`TaskStoreError`); a malformed argument throws a `TypeError`.
+impl<'a> From<&'a TaskRecord> for WireTask<'a> {
+    fn from(record: &'a TaskRecord) -> Self {
+        let answered = record
+            .inputs
+            .iter()
+            .any(|(_, e)| matches!(e.state, InputState::Answered { .. }));
+        WireTask {
+            protocol_version: record.protocol,
+            session: record.session.as_deref(),
+            expires_at_ms: record.expires_at_ms(),
+            input_responses: answered.then_some(Answered(record)),
+            v26: V26View(record),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WirePage<'a> {
+    tasks: Vec<WireTask<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_cursor: Option<String>,
+}
+
+#[derive(Serialize)]
+struct WireTakeInput<'a> {
+    task: WireTask<'a>,
+    accepted: Vec<String>,
+    ignored: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct WireCancel<'a> {
+    task: WireTask<'a>,
+    changed: bool,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum WireChange<'a> {
+    Created {
+        task: WireTask<'a>,
+        record: &'a TaskRecord,
+    },
+    Updated {
+        task: WireTask<'a>,
+        record: &'a TaskRecord,
+    },
+    Deleted {
+        #[serde(rename = "taskId")]
+        task_id: &'a str,
+        reason: DeletedBecause,
+    },
+}
+
+impl<'a> From<&'a Change> for WireChange<'a> {
+    fn from(change: &'a Change) -> Self {
+        match change {
+            Change::Created { task } => WireChange::Created {
+                task: WireTask::from(task),
+                record: task,
+            },
+            Change::Updated { task } => WireChange::Updated {
+                task: WireTask::from(task),
+                record: task,
+            },
+            Change::Deleted { id, reason } => WireChange::Deleted {
+                task_id: id,
+                reason: match reason {
+                    DeleteReason::Expired => DeletedBecause::Expired,
+                    DeleteReason::Removed => DeletedBecause::Removed,
+                },
+            },
+        }
+    }
+}
+
+/// `value` as JSON text, its carried lone surrogates written back as escapes.
+pub(super) fn text<T: Serialize>(value: &T) -> Result<String, JsValue> {
+    let text = serde_json::to_string(value).map_err(|e| {
+        JsValue::from(js_sys::Error::new(&format!(
+            "internal: cannot convert the result: {e}"
+        )))
+    })?;
+    Ok(match crate::validate::surrogates::restore(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(restored) => restored,
+    })
+}
+
+/// A record as the JSON text of its `StoreTask` (see above).
+pub(super) fn task_text(record: &TaskRecord) -> Result<String, JsValue> {
+    text(&WireTask::from(record))
+}
+
+/// The largest integer a JS number carries exactly.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// A number argument as a non-negative integer that JS carries exactly.
+fn safe_u64(x: f64) -> Option<u64> {
+    (x.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&x)).then_some(x as u64)
+}
+
+/// The time the JS class passes (Unix ms; it defaults it to `Date.now()`).
+fn at(now: f64) -> Result<u64, JsValue> {
+    safe_u64(now)
+        .ok_or_else(|| bad("`now` must be a non-negative integer (Unix milliseconds)".to_string()))
+}
+
+/// An optional milliseconds argument (`undefined` / `null`: none).
+fn opt_ms(value: Option<f64>, what: &str) -> Result<Option<u64>, JsValue> {
+    value
+        .map(|v| {
+            safe_u64(v).ok_or_else(|| {
+                bad(format!(
+                    "`{what}` must be a non-negative integer (milliseconds)"
+                ))
+            })
+        })
+        .transpose()
+}
+
+/// An optional string argument (`undefined` / `null`: none) of at most `max` bytes.
+fn opt_string(value: &JsValue, what: &str, max: usize) -> Result<Option<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    within(Some(value), what, max)?;
+    value
+        .as_string()
+        .map(Some)
+        .ok_or_else(|| bad(format!("`{what}` must be a string, null or undefined")))
+}
+
+/// The context as the JS class read it: the session (`undefined` / `null`: none), `host`, and
+/// the time.
+struct Who {
+    session: Option<String>,
+    host: bool,
+    now: u64,
+}
+
+impl Who {
+    fn read(session: &JsValue, host: bool, now: f64, max: usize) -> Result<Who, JsValue> {
+        let session = opt_string(session, "context.session", max)?;
+        if host && session.is_some() {
+            return Err(bad(
+                "invalid context: give `session` or `host: true`, not both".to_string(),
+            ));
+        }
+        Ok(Who {
+            session,
+            host,
+            now: at(now)?,
+        })
+    }
+
+    fn caller(&self) -> Caller<'_> {
+        if self.host {
+            Caller::Host
+        } else {
+            Caller::Session(self.session.as_deref())
+        }
+    }
+}
+
+fn store_err(e: StoreError) -> JsValue {
+    store_error(&e)
+}
+
 /// The store a snapshot (an object or its JSON text) describes, for `TaskStore.restore` and
 /// `TaskServer.restore`.
 pub(crate) fn restore_store(
@@ -648,282 +725,280 @@ pub(crate) fn restore_store(
     Store::restore(value, CryptoRandom::new()?).map_err(|e| store_error(&e))
 }
 
-/// The writes since the last call, as JS `StoreChange`s.
-pub(crate) fn changes_to_js(changes: Vec<crate::store::Change>) -> Result<JsValue, JsValue> {
-    let changes: Vec<StoreChange> = changes.into_iter().map(StoreChange::from).collect();
-    answer(&changes)
+/// The writes since the last call, as the JSON text of `StoreChange[]` (tasks as they cross).
+pub(super) fn changes_text(changes: &[Change]) -> Result<String, JsValue> {
+    let changes: Vec<WireChange<'_>> = changes.iter().map(WireChange::from).collect();
+    text(&changes)
 }
 
-#[wasm_bindgen(js_name = TaskStore)]
-pub struct TaskStore {
-    inner: Store<MemoryStorage, CryptoRandom>,
-}
+// ---- the store methods of the one core class ---------------------------------------------------
+//
+// Every task operation takes the context as the JS class read it: `session` (absent: none),
+// `host` (sees every task) and `now` (Unix ms). The JS class checks their types, `session`'s
+// size and `host` with `session`; a context it cannot read goes through `checkArgument`, whose
+// `TypeError` names what is wrong.
 
-#[wasm_bindgen(js_class = TaskStore)]
-impl TaskStore {
-    /// A new, empty store. Throws when `options` is malformed or the runtime has no
-    /// `crypto.getRandomValues`.
-    #[wasm_bindgen(constructor)]
-    pub fn new(options: Option<Ts<TaskStoreOptions>>) -> Result<TaskStore, JsValue> {
-        let config = read_options(options.map_or(JsValue::UNDEFINED, JsValue::from))?.into_config();
-        let inner = Store::in_memory(config, CryptoRandom::new()?).map_err(|e| store_error(&e))?;
-        Ok(TaskStore { inner })
+#[wasm_bindgen(js_class = TaskServerCore)]
+impl TaskServerCore {
+    /// `maxRequestBytes` (`Infinity`: no limit).
+    #[wasm_bindgen(js_name = maxRequestBytes)]
+    pub fn max_request_bytes(&self) -> f64 {
+        self.store()
+            .config()
+            .max_request_bytes
+            .map_or(f64::INFINITY, |n| n as f64)
     }
 
-    /// The store a `snapshot()` describes (the object, or its JSON text). Throws a
-    /// `TaskStoreError` (code -32603, kind `invalid_snapshot`) when it cannot be restored
-    /// (malformed, or text that is not JSON), a `TypeError` for anything but an object or a
-    /// string.
-    ///
-    /// `options.maxSnapshotBytes` (default 256 MiB; `null`: no limit) bounds the snapshot's JSON
-    /// text, measured before it is copied into wasm memory: over it, a `TaskStoreError` (kind
-    /// `too_large`). The restored store keeps the snapshot's settings (`maxRequestBytes`
-    /// included).
-    pub fn restore(
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown> | string")]
-        snapshot: JsValue,
-        options: Option<Ts<RestoreOptions>>,
-    ) -> Result<TaskStore, JsValue> {
-        Ok(TaskStore {
-            inner: restore_store(&snapshot, options.map_or(JsValue::UNDEFINED, JsValue::from))?,
-        })
+    /// How many writes the store has made: answers cached at this count are current.
+    pub fn writes(&self) -> f64 {
+        self.store().writes() as f64
     }
 
-    /// The largest argument accepted (`maxRequestBytes`).
-    fn max(&self) -> usize {
-        request_limit(self.inner.config())
+    /// Throws what is wrong with an argument the JS class could not read quickly: `what` is
+    /// `"context"`, `"params"` (of `create`) or `"list"`; returns when it is fine.
+    #[wasm_bindgen(js_name = checkArgument)]
+    pub fn check_argument(&self, what: JsValue, value: JsValue) -> Result<(), JsValue> {
+        let max = self.max();
+        match what.as_string().as_deref() {
+            Some("context") => read_context(value, max).map(|_| ()),
+            Some("params") => read_create(value, max).map(|_| ()),
+            Some("list") => read_list(value, max).map(|_| ()),
+            _ => Err(bad(
+                "`what` must be \"context\", \"params\" or \"list\"".to_string()
+            )),
+        }
     }
 
-    /// Creates a task in `working`, bound to `ctx.session`. Throws code -32010 when the session
-    /// holds `maxLiveTasksPerSession` live tasks.
-    #[wasm_bindgen(unchecked_return_type = "StoreTask")]
+    /// Creates a task in `working`, bound to `session`.
+    #[allow(clippy::too_many_arguments)]
     pub fn create(
         &mut self,
-        params: Ts<CreateTaskParams>,
-        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
-    ) -> Result<JsValue, JsValue> {
+        protocol: JsValue,
+        ttl: Option<f64>,
+        poll_interval_ms: Option<f64>,
+        status_message: JsValue,
+        session: JsValue,
+        host: bool,
+        now: f64,
+    ) -> Result<String, JsValue> {
         let max = self.max();
-        let params = read_create(params.into(), max)?;
-        let ctx = read_context(ctx, max)?;
-        if ctx.host == Some(true) {
+        if host {
             return Err(bad(
                 "invalid context: `create` binds the task to `session`; `host` is not allowed"
                     .to_string(),
             ));
         }
-        let now = ctx.now_ms();
+        let who = Who::read(&session, false, now, max)?;
+        let protocol = protocol
+            .as_string()
+            .as_deref()
+            .and_then(ProtocolVersion::parse)
+            .ok_or_else(|| {
+                bad(format!(
+                    "invalid params: `protocolVersion` must be {VERSIONS}"
+                ))
+            })?;
         let new = NewTask {
-            protocol: params.protocol_version,
-            session: ctx.session,
-            requested_ttl_ms: params.ttl,
-            poll_interval_ms: params.poll_interval_ms,
-            status_message: params.status_message,
+            protocol,
+            session: who.session,
+            requested_ttl_ms: opt_ms(ttl, "params.ttl")?,
+            poll_interval_ms: opt_ms(poll_interval_ms, "params.pollIntervalMs")?,
+            status_message: opt_string(&status_message, "params.statusMessage", max)?,
         };
-        let record = self.inner.create(new, now).map_err(|e| store_error(&e))?;
-        task(&record)
+        let record = self.store_mut().create(new, who.now).map_err(store_err)?;
+        task_text(&record)
     }
 
-    /// The task `id` as `ctx` sees it. Unknown, expired, purged and other sessions' tasks all
-    /// throw code -32602 (kind `not_found`).
-    #[wasm_bindgen(unchecked_return_type = "StoreTask")]
+    /// The task `id` as the caller sees it.
     pub fn get(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
-    ) -> Result<JsValue, JsValue> {
-        let max = self.max();
-        let id = read_id(&id, max)?;
-        let ctx = read_context(ctx, max)?;
+        id: JsValue,
+        session: JsValue,
+        host: bool,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
+        let id = read_id(&id, self.max())?;
         let record = self
-            .inner
-            .get(ctx.caller(), &id, ctx.now_ms())
-            .map_err(|e| store_error(&e))?;
-        task(&record)
+            .store_mut()
+            .get(who.caller(), &id, who.now)
+            .map_err(store_err)?;
+        task_text(&record)
     }
 
-    /// One page of the tasks `ctx` sees, in creation order (V25 `tasks/list`). A cursor this
-    /// store did not issue to this caller throws code -32602 (kind `invalid_cursor`).
-    #[wasm_bindgen(unchecked_return_type = "TaskPage")]
+    /// One page of the tasks the caller sees (`page`: `ListParams`).
     pub fn list(
         &mut self,
-        #[wasm_bindgen(unchecked_optional_param_type = "ListParams | null")] page: Page,
-        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
-    ) -> Result<JsValue, JsValue> {
-        let max = self.max();
-        let page = read_list(page, max)?;
-        let ctx = read_context(ctx, max)?;
+        page: JsValue,
+        session: JsValue,
+        host: bool,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
+        let page = read_list(page, self.max())?;
         let listed = self
-            .inner
-            .list(
-                ctx.caller(),
-                page.cursor.as_deref(),
-                page.limit,
-                ctx.now_ms(),
-            )
-            .map_err(|e| store_error(&e))?;
-        answer(&TaskPage {
-            tasks: listed.tasks.iter().map(StoreTask::from).collect(),
+            .store_mut()
+            .list(who.caller(), page.cursor.as_deref(), page.limit, who.now)
+            .map_err(store_err)?;
+        text(&WirePage {
+            tasks: listed.tasks.iter().map(WireTask::from).collect(),
             next_cursor: listed.next_cursor,
         })
     }
 
-    /// Moves a live task between `working` and `input_required` (or sets a new status message).
-    /// Terminal statuses go through `complete`, `fail` and `cancel` (else code -32603).
-    #[wasm_bindgen(js_name = setStatus, unchecked_return_type = "StoreTask")]
+    /// `working` ⇄ `input_required`, or a new status message.
+    #[wasm_bindgen(js_name = setStatus)]
     pub fn set_status(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        status: Ts<TaskStatus>,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
-    ) -> Result<JsValue, JsValue> {
+        id: JsValue,
+        status: JsValue,
+        message: JsValue,
+        session: JsValue,
+        host: bool,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
-        let status = read_status(status)?;
+        let status = read_status(&status)?;
         let message = read_message(message, max)?;
-        let ctx = read_context(ctx, max)?;
         let record = self
-            .inner
-            .set_status(ctx.caller(), &id, status, message, ctx.now_ms())
-            .map_err(|e| store_error(&e))?;
-        task(&record)
+            .store_mut()
+            .set_status(who.caller(), &id, status, message, who.now)
+            .map_err(store_err)?;
+        task_text(&record)
     }
 
-    /// Issues V26 input requests (key → bare `{ method, params }`); the task becomes
-    /// `input_required`. Keys are unique over the task's life (a reused key: code -32603).
-    #[wasm_bindgen(js_name = raiseInput, unchecked_return_type = "StoreTask")]
+    /// Issues V26 input requests (key → `{ method, params }`).
+    #[wasm_bindgen(js_name = raiseInput)]
     pub fn raise_input(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(js_name = "inputRequests")] input_requests: Ts<V26InputRequests>,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
-    ) -> Result<JsValue, JsValue> {
+        id: JsValue,
+        requests: JsValue,
+        message: JsValue,
+        session: JsValue,
+        host: bool,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
-        let requests = read_object(&input_requests.into(), "inputRequests", max)?;
+        let requests = read_object(&requests, "inputRequests", max)?;
         let message = read_message(message, max)?;
-        let ctx = read_context(ctx, max)?;
         let record = self
-            .inner
-            .raise_input(ctx.caller(), &id, requests, message, ctx.now_ms())
-            .map_err(|e| store_error(&e))?;
-        task(&record)
+            .store_mut()
+            .raise_input(who.caller(), &id, requests, message, who.now)
+            .map_err(store_err)?;
+        task_text(&record)
     }
 
-    /// Takes V26 `tasks/update` input responses (key → result). Keys not outstanding are
-    /// ignored and reported; the task returns to `working` when nothing is outstanding.
-    #[wasm_bindgen(js_name = takeInput, unchecked_return_type = "TakeInputOutcome")]
+    /// Takes V26 input responses (key → result).
+    #[wasm_bindgen(js_name = takeInput)]
     pub fn take_input(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(js_name = "inputResponses")] input_responses: Ts<V26InputResponses>,
-        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
-    ) -> Result<JsValue, JsValue> {
+        id: JsValue,
+        responses: JsValue,
+        session: JsValue,
+        host: bool,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
-        let responses = read_object(&input_responses.into(), "inputResponses", max)?;
-        let ctx = read_context(ctx, max)?;
+        let responses = read_object(&responses, "inputResponses", max)?;
         let taken = self
-            .inner
-            .take_input(ctx.caller(), &id, responses, ctx.now_ms())
-            .map_err(|e| store_error(&e))?;
-        answer(&TakeInputOutcome {
-            task: StoreTask::from(&taken.task),
+            .store_mut()
+            .take_input(who.caller(), &id, responses, who.now)
+            .map_err(store_err)?;
+        text(&WireTakeInput {
+            task: WireTask::from(&taken.task),
             accepted: taken.accepted,
             ignored: taken.ignored,
         })
     }
 
-    /// Completes the task with the original request's result. The first terminal outcome wins:
-    /// on a terminal task this throws code -32602 (kind `already_terminal`) and changes nothing,
-    /// which a worker may ignore.
-    #[wasm_bindgen(unchecked_return_type = "StoreTask")]
+    /// Completes the task with the original request's result.
     pub fn complete(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] result: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
-    ) -> Result<JsValue, JsValue> {
+        id: JsValue,
+        result: JsValue,
+        message: JsValue,
+        session: JsValue,
+        host: bool,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
         let result = read_object(&result, "result", max)?;
         let message = read_message(message, max)?;
-        let ctx = read_context(ctx, max)?;
         let record = self
-            .inner
-            .complete(ctx.caller(), &id, result, message, ctx.now_ms())
-            .map_err(|e| store_error(&e))?;
-        task(&record)
+            .store_mut()
+            .complete(who.caller(), &id, result, message, who.now)
+            .map_err(store_err)?;
+        task_text(&record)
     }
 
-    /// Fails the task with the JSON-RPC error the original request ended with. On a terminal
-    /// task: as `complete`.
-    #[wasm_bindgen(unchecked_return_type = "StoreTask")]
+    /// Fails the task with a JSON-RPC error.
     pub fn fail(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        error: Ts<JsonRpcError>,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
-    ) -> Result<JsValue, JsValue> {
+        id: JsValue,
+        error: JsValue,
+        message: JsValue,
+        session: JsValue,
+        host: bool,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
-        let error = read_object(&error.into(), "error", max)?;
+        let error = read_object(&error, "error", max)?;
         let error = error_from_json(&Value::Object(error))
             .map_err(|e| bad(format!("invalid `error`: {e}")))?;
         let message = read_message(message, max)?;
-        let ctx = read_context(ctx, max)?;
         let record = self
-            .inner
-            .fail(ctx.caller(), &id, error, message, ctx.now_ms())
-            .map_err(|e| store_error(&e))?;
-        task(&record)
+            .store_mut()
+            .fail(who.caller(), &id, error, message, who.now)
+            .map_err(store_err)?;
+        task_text(&record)
     }
 
-    /// Fails a 2025-11-25 task with the tool result (`isError: true`) its tool call returned
-    /// (§D 44): `tasks/result` then answers that result. Throws code -32603 (kind
-    /// `invalid_tool_failure`) when `result.isError` is not `true` or the task was created under
-    /// 2026-07-28 (where such a result completes the task, §D 91). On a terminal task: as
-    /// `complete`.
-    #[wasm_bindgen(js_name = failWithToolResult, unchecked_return_type = "StoreTask")]
+    /// Fails a 2025-11-25 task with its `isError: true` tool result (§D 44).
+    #[wasm_bindgen(js_name = failWithToolResult)]
     pub fn fail_with_tool_result(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] result: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
-    ) -> Result<JsValue, JsValue> {
+        id: JsValue,
+        result: JsValue,
+        message: JsValue,
+        session: JsValue,
+        host: bool,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
         let result = read_object(&result, "result", max)?;
         let message = read_message(message, max)?;
-        let ctx = read_context(ctx, max)?;
         let record = self
-            .inner
-            .fail_with_tool_result(ctx.caller(), &id, result, message, ctx.now_ms())
-            .map_err(|e| store_error(&e))?;
-        task(&record)
+            .store_mut()
+            .fail_with_tool_result(who.caller(), &id, result, message, who.now)
+            .map_err(store_err)?;
+        task_text(&record)
     }
 
-    /// What a 2025-11-25 `tasks/result` answers for the task, without the JSON-RPC envelope
-    /// (§D 30, 31, 44): `{ kind: "pending" }` while it is live; `{ kind: "result", result }` (the
-    /// completed result, or the `isError` result that failed it); `{ kind: "error", error }` (the
-    /// JSON-RPC error it failed with; -32602 for a cancelled task). Unknown, expired and other
-    /// sessions' tasks throw code -32602 (kind `not_found`).
-    #[wasm_bindgen(js_name = resultOf, unchecked_return_type = "ResultOf")]
+    /// What a 2025-11-25 `tasks/result` answers for the task (`ResultOf`).
+    #[wasm_bindgen(js_name = resultOf)]
     pub fn result_of(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
+        id: JsValue,
+        session: JsValue,
+        host: bool,
+        now: f64,
     ) -> Result<JsValue, JsValue> {
-        let max = self.max();
-        let id = read_id(&id, max)?;
-        let ctx = read_context(ctx, max)?;
-        let outcome =
-            crate::server::result_outcome(&mut self.inner, ctx.caller(), &id, ctx.now_ms())
-                .map_err(|e| store_error(&e))?;
+        let who = Who::read(&session, host, now, self.max())?;
+        let id = read_id(&id, self.max())?;
+        let outcome = crate::server::result_outcome(self.store_mut(), who.caller(), &id, who.now)
+            .map_err(store_err)?;
         answer(&match outcome {
             crate::server::ResultOutcome::Pending => ResultOf::Pending,
             crate::server::ResultOutcome::Result(result) => ResultOf::Result { result },
@@ -931,73 +1006,66 @@ impl TaskStore {
         })
     }
 
-    /// Cancels the task; `protocolVersion` is that of the cancel request. An already terminal
-    /// task: under 2025-11-25 throws code -32602 (kind `already_terminal`); under 2026-07-28
-    /// answers it unchanged with `changed: false`.
-    #[wasm_bindgen(unchecked_return_type = "CancelOutcome")]
+    /// Cancels the task; `protocol` is that of the cancel request.
+    #[allow(clippy::too_many_arguments)]
     pub fn cancel(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(js_name = "protocolVersion")] protocol_version: Ts<ProtocolVersion>,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] message: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
-    ) -> Result<JsValue, JsValue> {
+        id: JsValue,
+        protocol: JsValue,
+        message: JsValue,
+        session: JsValue,
+        host: bool,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
         let id = read_id(&id, max)?;
-        let protocol = read_version(protocol_version)?;
+        let protocol = read_version(&protocol)?;
         let message = read_message(message, max)?;
-        let ctx = read_context(ctx, max)?;
         let cancelled = self
-            .inner
-            .cancel(ctx.caller(), &id, protocol, message, ctx.now_ms())
-            .map_err(|e| store_error(&e))?;
-        answer(&CancelOutcome {
-            task: StoreTask::from(&cancelled.task),
+            .store_mut()
+            .cancel(who.caller(), &id, protocol, message, who.now)
+            .map_err(store_err)?;
+        text(&WireCancel {
+            task: WireTask::from(&cancelled.task),
             changed: cancelled.changed,
         })
     }
 
     /// Deletes the task now and answers it as it was.
-    #[wasm_bindgen(unchecked_return_type = "StoreTask")]
     pub fn remove(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "TaskContext | null")] ctx: Ctx,
-    ) -> Result<JsValue, JsValue> {
-        let max = self.max();
-        let id = read_id(&id, max)?;
-        let ctx = read_context(ctx, max)?;
+        id: JsValue,
+        session: JsValue,
+        host: bool,
+        now: f64,
+    ) -> Result<String, JsValue> {
+        let who = Who::read(&session, host, now, self.max())?;
+        let id = read_id(&id, self.max())?;
         let record = self
-            .inner
-            .remove(ctx.caller(), &id, ctx.now_ms())
-            .map_err(|e| store_error(&e))?;
-        task(&record)
+            .store_mut()
+            .remove(who.caller(), &id, who.now)
+            .map_err(store_err)?;
+        task_text(&record)
     }
 
-    /// Purges expired tasks (at most `limit`, default all), earliest deadline first, at `now`
-    /// (Unix ms, default `Date.now()`); answers how many. Call it when you like: there is no
-    /// timer.
-    pub fn sweep(
-        &mut self,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: Option<JsValue>,
-    ) -> Result<u32, JsValue> {
-        let now = read_now(now)?;
-        let limit = read_limit(limit)?;
-        let purged = self.inner.sweep(now, limit);
+    /// Purges expired tasks (at most `limit`) at `now`; answers how many.
+    pub fn sweep(&mut self, now: JsValue, limit: JsValue) -> Result<u32, JsValue> {
+        let now = read_now(Some(now))?;
+        let limit = read_limit(Some(limit))?;
+        let purged = self.store_mut().sweep(now, limit);
         Ok(u32::try_from(purged).unwrap_or(u32::MAX))
     }
 
-    /// The whole store as a JSON object (settings, cursor key, every record): for
-    /// `TaskStore.restore`. It holds the cursor key: keep it private.
-    #[wasm_bindgen(unchecked_return_type = "Record<string, unknown>")]
+    /// The whole store as a JSON object (settings, cursor key, every record).
     pub fn snapshot(&self) -> Result<JsValue, JsValue> {
-        answer(&self.inner.snapshot())
+        answer(&self.store().snapshot())
     }
 
-    /// The writes since the last call, oldest first (always empty unless `recordChanges`).
-    #[wasm_bindgen(js_name = takeChanges, unchecked_return_type = "StoreChange[]")]
-    pub fn take_changes(&mut self) -> Result<JsValue, JsValue> {
-        changes_to_js(self.inner.take_changes())
+    /// The writes since the last call, as the JSON text of `StoreChange[]`.
+    #[wasm_bindgen(js_name = takeChanges)]
+    pub fn take_changes(&mut self) -> Result<String, JsValue> {
+        let changes = self.store_mut().take_changes();
+        changes_text(&changes)
     }
 }

@@ -196,15 +196,26 @@ const rand01 = (int) => int(2) === 0;
 
 // ---- the fuzz ----------------------------------------------------------------------------------
 
-/** The classes and functions of an entry's wasm module, from its generated .d.ts. */
-function declared(dts) {
-  const text = readFileSync(dts, "utf8");
-  const functions = [...text.matchAll(/^export function (\w+)\(/gm)].map((m) => m[1]).filter((f) => f !== "initSync");
+/**
+ * The classes and functions of an entry's wasm module, from its generated .d.ts, and of the JS
+ * classes over it (`extra` declarations, e.g. the server entry's store.d.ts: TaskStore and its
+ * subclass TaskServer, with the methods they inherit).
+ */
+function declared(dts, extra = []) {
+  const functions = [];
   const classes = {};
-  for (const m of text.matchAll(/^export class (\w+) \{([\s\S]*?)^\}/gm)) {
-    classes[m[1]] = [...m[2].matchAll(/^ {4}(static )?(\w+)\(/gm)].map((x) => (x[1] ? `static ${x[2]}` : x[2])).filter((n) => n !== "constructor" && n !== "free");
+  const parents = {};
+  for (const file of [dts, ...extra]) {
+    const text = readFileSync(file, "utf8");
+    if (file === dts) functions.push(...[...text.matchAll(/^export function (\w+)\(/gm)].map((m) => m[1]).filter((f) => f !== "initSync"));
+    for (const m of text.matchAll(/^export class (\w+)(?: extends (\w+))? \{([\s\S]*?)^\}/gm)) {
+      classes[m[1]] = [...m[3].matchAll(/^ {4}(static )?(\w+)[<(]/gm)].map((x) => (x[1] ? `static ${x[2]}` : x[2])).filter((n) => n !== "constructor" && n !== "free");
+      if (m[2]) parents[m[1]] = m[2];
+    }
   }
-  return { functions, classes };
+  // Inherited methods may have a fuzzer of the subclass's own (the same code on another instance).
+  const inherited = Object.fromEntries(Object.entries(parents).map(([c, p]) => [c, classes[p] ?? []]));
+  return { functions, classes, inherited };
 }
 
 /** A failure message carrying the seed. */
@@ -341,6 +352,52 @@ function entryPoints(entry, rand) {
       "TaskServer takeChanges": [() => srv.takeChanges()],
       "TaskServer static restore": [() => TaskServer.restore(int(3) === 0 ? srv.snapshot() : s.maybe(() => tamper(srv.snapshot(), v))).free()],
     });
+    // The one wasm class under TaskStore / TaskServer: they call it with checked arguments; here,
+    // called directly, with any value.
+    const { TaskServerCore } = entry;
+    const core = new TaskServerCore({ maxLiveTasksPerSession: 20 });
+    const coreIds = [];
+    const coreId = () => (int(4) === 0 ? any() : coreIds.length ? pick(coreIds) : "0".repeat(32));
+    const session = () => s.maybe(() => pick([null, "s1", any()]));
+    const flag = () => pick([true, false, any()]);
+    const at = () => pick([T0 + int(1e6), any()]);
+    const num = () => s.maybe(() => pick([int(1e6), v.num(), any()]));
+    Object.assign(points, {
+      "TaskServerCore constructor": [() => new TaskServerCore(s.maybe(() => ({ maxRequestBytes: s.maybe(() => pick([null, int(1e5)])), pageSize: s.maybe(() => int(2000)) }))).free()],
+      "TaskServerCore static restore": [() => TaskServerCore.restore(int(3) === 0 ? core.snapshot() : s.maybe(() => tamper(core.snapshot(), v)), s.maybe(any)).free()],
+      "TaskServerCore maxRequestBytes": [() => core.maxRequestBytes()],
+      "TaskServerCore writes": [() => core.writes()],
+      "TaskServerCore checkArgument": [() => core.checkArgument(pick(["context", "params", "list", str()]), any())],
+      "TaskServerCore create": [
+        () => {
+          const text = core.create(pick(["2025-11-25", "2026-07-28", any()]), num(), num(), s.maybe(() => pick([str(), any()])), session(), flag(), at());
+          const id = JSON.parse(text).v26.taskId;
+          coreIds.push(id);
+          if (coreIds.length > 50) coreIds.shift();
+        },
+      ],
+      "TaskServerCore get": [() => core.get(coreId(), session(), flag(), at())],
+      "TaskServerCore list": [() => core.list(s.maybe(() => ({ cursor: s.maybe(str), limit: s.maybe(() => int(5)) })), session(), flag(), at())],
+      "TaskServerCore setStatus": [() => core.setStatus(coreId(), s.maybe(() => pick(["working", "input_required", any()])), s.msg(), session(), flag(), at())],
+      "TaskServerCore raiseInput": [() => core.raiseInput(coreId(), s.maybe(() => ({ [str()]: { method: pick(["elicitation/create", "roots/list", str()]) } })), s.msg(), session(), flag(), at())],
+      "TaskServerCore takeInput": [() => core.takeInput(coreId(), s.maybe(() => ({ [str()]: any() })), session(), flag(), at())],
+      "TaskServerCore complete": [() => core.complete(coreId(), s.maybe(() => ({ content: [], extra: any() })), s.msg(), session(), flag(), at())],
+      "TaskServerCore fail": [() => core.fail(coreId(), s.maybe(() => ({ code: v.num(), message: str(), data: any() })), s.msg(), session(), flag(), at())],
+      "TaskServerCore failWithToolResult": [() => core.failWithToolResult(coreId(), s.maybe(() => ({ content: [], isError: s.maybe(() => true) })), s.msg(), session(), flag(), at())],
+      "TaskServerCore resultOf": [() => core.resultOf(coreId(), session(), flag(), at())],
+      "TaskServerCore cancel": [() => core.cancel(coreId(), s.maybe(s.version), s.msg(), session(), flag(), at())],
+      "TaskServerCore remove": [() => int(10) === 0 && core.remove(coreId(), session(), flag(), at())],
+      "TaskServerCore sweep": [() => core.sweep(s.maybe(() => T0 + int(1e8)), s.maybe(() => int(3)))],
+      "TaskServerCore snapshot": [() => core.snapshot()],
+      "TaskServerCore takeChanges": [() => core.takeChanges()],
+      "TaskServerCore handle": [() => core.handle(s.maybe(s.message), s.serverCtx())],
+      "TaskServerCore settle": [() => core.settle(s.maybe(() => ({ kind: "pending", requestId: s.maybe(() => int(10)), taskId: coreId(), session: s.maybe(() => "s1") })), s.optNow())],
+      "TaskServerCore beginToolCall": [() => core.beginToolCall(s.maybe(s.message), s.serverCtx(), pick(["forbidden", "optional", "required", any()]))],
+      "TaskServerCore planToolCall": [() => core.planToolCall(s.maybe(s.message), s.serverCtx(), pick(["forbidden", "optional", "required", any()]))],
+      "TaskServerCore finishToolCall": [() => core.finishToolCall(coreId(), s.outcome(), s.optNow())],
+      "TaskServerCore syncToolResponse": [() => core.syncToolResponse(s.maybe(s.message), s.serverCtx(), s.outcome())],
+      "TaskServerCore static checkInputRequests": [() => TaskServerCore.checkInputRequests(s.maybe(s.message), s.maybe(() => ({ [str()]: { method: pick(["elicitation/create", "roots/list", str()]) } })))],
+    });
     checks.push(
       () => {
         const t = store.create({ protocolVersion: "2026-07-28" }, { session: "check", now: T0 });
@@ -352,6 +409,11 @@ function entryPoints(entry, rand) {
         const ctx = { protocolVersion: "2025-11-25", now: T0 };
         assert.equal(srv.handle({ jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} }, ctx).kind, "response");
         TaskServer.restore(srv.snapshot()).free();
+      },
+      () => {
+        const t = JSON.parse(core.create("2026-07-28", undefined, undefined, undefined, "check", false, T0));
+        assert.equal(JSON.parse(core.complete(t.v26.taskId, { content: [] }, null, undefined, true, T0)).v26.status, "completed");
+        TaskServerCore.restore(core.snapshot()).free();
       },
     );
   }
@@ -377,17 +439,19 @@ function tamper(state, v) {
   return v.int(4) === 0 ? JSON.stringify(state, (_, x) => (typeof x === "bigint" ? String(x) : x)) : state;
 }
 
-function fuzzEntry(name, entry, dts, budgetMs) {
+function fuzzEntry(name, entry, dts, budgetMs, extra = []) {
   const rand = mulberry32(SEED ^ (name === "server" ? 0x5eed : 0));
   const { points, checks } = entryPoints(entry, rand);
-  // Every export of the wasm module has a fuzzer: a new one fails here until it gets one.
-  const { functions, classes } = declared(dts);
+  // Every export of the wasm module (and of the JS classes over it) has a fuzzer: a new one fails
+  // here until it gets one.
+  const { functions, classes, inherited } = declared(dts, extra);
   const expected = [
     ...functions.map((f) => `function ${f}`),
     ...Object.entries(classes).flatMap(([c, methods]) => [`${c} constructor`, ...methods.map((m) => `${c} ${m}`)]),
   ];
-  for (const e of expected) assert.ok(e in points, where(name, `no fuzzer for ${e} (declared in ${dts})`));
-  for (const p of Object.keys(points)) assert.ok(expected.includes(p), where(name, `${p} is not declared`));
+  const allowed = [...expected, ...Object.entries(inherited).flatMap(([c, methods]) => methods.map((m) => `${c} ${m}`))];
+  for (const e of expected) assert.ok(e in points, where(name, `no fuzzer for ${e} (declared in ${[dts, ...extra].join(", ")})`));
+  for (const p of Object.keys(points)) assert.ok(allowed.includes(p), where(name, `${p} is not declared`));
   const names = Object.keys(points);
   const deadline = performance.now() + budgetMs;
   const counts = Object.fromEntries(names.map((n) => [n, { calls: 0, ok: 0 }]));
@@ -456,7 +520,7 @@ const PKG = new URL("./.tmp/install/node_modules/mcp-tasks-wasm/", import.meta.u
 
 test(`fuzz: every wasm export of both entries returns or throws a typed error (SOAK_SEED=${SEED}, SOAK_MS=${SOAK_MS})`, () => {
   const mainRun = fuzzEntry("main", main, `${PKG}mcp_tasks_wasm.d.ts`, SOAK_MS * 0.3);
-  const serverRun = fuzzEntry("server", server, `${PKG}server/mcp_tasks_wasm.d.ts`, SOAK_MS * 0.7);
+  const serverRun = fuzzEntry("server", server, `${PKG}server/mcp_tasks_wasm.d.ts`, SOAK_MS * 0.7, [`${PKG}server/store.d.ts`]);
   // Every entry point was reached, and most of them answered at least once.
   for (const [entry, run] of [["main", mainRun], ["server", serverRun]]) {
     for (const [n, c] of Object.entries(run.counts)) assert.ok(c.calls > 0, where(entry, `${n} never called`));

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 // The installed package (scripts/pack.sh), imported the way a user does: "mcp-tasks-wasm/server".
-const { TaskStore, validateMessage } = await import("../.tmp/install/server.mjs");
+const { TaskStore, TaskServer, TaskStoreError, validateMessage } = await import("../.tmp/install/server.mjs");
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
@@ -504,4 +504,99 @@ test("failWithToolResult (V25 only) and resultOf: what tasks/result answers, wit
   throwsStore(() => store.failWithToolResult(b.taskId, failing, null, ctx), -32602, "already_terminal");
   throwsStore(() => store.resultOf(a.taskId, { session: "other", now: T0 }), -32602, "not_found");
   assert.throws(() => store.resultOf(42, ctx), TypeError);
+});
+
+test("store errors are TaskStoreError instances (exported class, stable code and kind)", () => {
+  const store = new TaskStore();
+  const e = throwsStore(() => store.get("0".repeat(32), { now: T0 }), -32602, "not_found");
+  assert.ok(e instanceof TaskStoreError);
+  assert.equal(e.data, undefined);
+  assert.ok(!("data" in e), "no data member when the error has none");
+  const capped = new TaskStore({ maxLiveTasksPerSession: 1 });
+  capped.create({ protocolVersion: V25 }, { session: "s", now: T0 });
+  const cap = throwsStore(() => capped.create({ protocolVersion: V25 }, { session: "s", now: T0 }), -32010, "session_cap_reached");
+  assert.ok(cap instanceof TaskStoreError);
+  assert.deepEqual(cap.data, { limit: 1 });
+  // A malformed argument stays a TypeError.
+  throwsType(() => store.get(42, { now: T0 }), /task id must be a string/);
+  throwsType(() => store.get("x", { session: 1 }), /`session` must be a string/);
+  throwsType(() => store.get("x", { session: "s", host: true }), /not both/);
+  throwsType(() => store.create({ protocolVersion: "2024-01-01" }, { now: T0 }), /protocolVersion/);
+  throwsType(() => store.create({ protocolVersion: V25, ttl: -1 }, { now: T0 }), /ttl/);
+  const big = new TaskStore({ maxRequestBytes: 8 });
+  throwsStore(() => big.get("x", { session: "a-session-longer-than-8", now: T0 }), -32602, "too_large");
+  store.free();
+  capped.free();
+  big.free();
+});
+
+test("answers are frozen; an unchanged task answers the same object until the next write or its expiry", () => {
+  const store = new TaskStore();
+  const ctx = { session: "s", now: T0 };
+  const created = store.create({ protocolVersion: V25, ttl: 1000 }, ctx);
+  assert.ok(Object.isFrozen(created) && Object.isFrozen(created.v25) && Object.isFrozen(created.v26));
+  assert.throws(() => {
+    "use strict";
+    created.v25.status = "failed";
+  }, TypeError);
+  const a = store.get(created.taskId, ctx);
+  assert.equal(store.get(created.taskId, ctx), a, "no write since: the kept answer");
+  assert.equal(store.get(created.taskId, { host: true, now: T0 }), a, "the host sees it too");
+  throwsStore(() => store.get(created.taskId, { session: "other", now: T0 }), -32602, "not_found");
+  throwsStore(() => store.get(created.taskId, { now: T0 }), -32602, "not_found");
+  // Another task's write changes nothing here, but the answer is read again (and equal).
+  store.create({ protocolVersion: V25 }, ctx);
+  const b = store.get(created.taskId, ctx);
+  assert.deepEqual(b, a);
+  // A write to the task: the new revision.
+  const done = store.complete(created.taskId, result, null, { ...ctx, now: T0 + 10 });
+  assert.equal(done.status, "completed");
+  assert.deepEqual(done.v26.result, result);
+  assert.ok(Object.isFrozen(done.v26.result.content[0]));
+  assert.equal(store.get(created.taskId, ctx).status, "completed");
+  // Expiry (createdAt + ttl) is checked before a kept answer is used: purged strictly after.
+  assert.equal(store.get(created.taskId, { ...ctx, now: T0 + 1000 }).status, "completed");
+  throwsStore(() => store.get(created.taskId, { ...ctx, now: T0 + 1001 }), -32602, "not_found");
+  store.free();
+});
+
+test("the V25 task of an answer is the V26 task's fields under their V25 names", () => {
+  const store = new TaskStore({ maxTtlMs: null, defaultTtlMs: null, pollIntervalMs: null });
+  for (const params of [{ protocolVersion: V25, ttl: 5000, pollIntervalMs: 250, statusMessage: "m" }, { protocolVersion: V26 }]) {
+    const t = store.create(params, { now: T0 });
+    const { v25, v26 } = t;
+    assert.deepEqual(v25, {
+      taskId: v26.taskId,
+      status: v26.status,
+      ...(v26.statusMessage === undefined ? {} : { statusMessage: v26.statusMessage }),
+      createdAt: v26.createdAt,
+      lastUpdatedAt: v26.lastUpdatedAt,
+      ttl: v26.ttlMs,
+      ...(v26.pollIntervalMs === undefined ? {} : { pollInterval: v26.pollIntervalMs }),
+    });
+    assert.equal(t.taskId, v26.taskId);
+    assert.equal(t.status, v26.status);
+    const check = validateMessage({ jsonrpc: "2.0", id: 1, result: v25 }, { protocolVersion: V25 });
+    assert.equal(check.valid, true, JSON.stringify(check.issues));
+  }
+  store.free();
+});
+
+test("TaskServer is a TaskStore with the request methods; its host shorthands take a time", () => {
+  const server = new TaskServer();
+  assert.ok(server instanceof TaskStore);
+  const t = server.create({ protocolVersion: V26 }, { session: "s", now: T0 });
+  assert.equal(server.getTask(t.taskId, T0).taskId, t.taskId);
+  assert.equal(server.setStatus(t.taskId, "working", "hello", T0 + 1).v26.statusMessage, "hello");
+  assert.equal(server.setStatus(t.taskId, "working", "again", { session: "s", now: T0 + 2 }).v26.statusMessage, "again");
+  throwsStore(() => server.setStatus(t.taskId, "working", null, { session: "other", now: T0 + 2 }), -32602, "not_found");
+  assert.throws(() => server.getTask(t.taskId, -1), TypeError);
+  const out = server.handle({ jsonrpc: "2.0", id: 7, method: "tasks/get", params: { taskId: t.taskId, _meta: { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } } } }, { protocolVersion: V26, session: "s", now: T0 + 3 });
+  assert.equal(out.kind, "response");
+  const restored = TaskServer.restore(server.snapshot());
+  assert.ok(restored instanceof TaskServer);
+  assert.equal(restored.getTask(t.taskId, T0 + 4).v26.statusMessage, "again");
+  assert.ok(TaskStore.restore(server.snapshot()) instanceof TaskStore);
+  server.free();
+  restored.free();
 });

@@ -1,0 +1,742 @@
+// TaskStore and TaskServer: the task store and the request handler of the server entry, thin JS
+// classes over ONE wasm class (TaskServerCore, src/wasm/server.rs + src/wasm/store.rs), where
+// every rule lives. TaskServer is TaskStore plus the request handling (`handle`,
+// `beginToolCall`, …) and the host's shorthands (`getTask`, and `setStatus` / `raiseInput` with a
+// time instead of a context): one class and its subclass, no method written twice.
+//
+// What this layer does, for speed only:
+// - reads the context `{ session?, host?, now? }` once, in JS, and passes its members as plain
+//   arguments (a context it cannot read goes to the core, whose TypeError names what is wrong);
+// - parses each answer once: the core sends a task as the JSON text of its V26 `DetailedTask`
+//   plus what the store adds; the V25 task is the same fields under their V25 names
+//   (`ttlMs` → `ttl`, `pollIntervalMs` → `pollInterval`), built here without a second parse;
+// - keeps the last answer of each task while the store has made no write since (the core counts
+//   its writes): `get` of an unchanged, unexpired task answers that same object again. Every
+//   StoreTask is therefore frozen (deeply): copy what you want to change.
+//
+// Written in the subset scripts/esm-to-cjs.mjs converts.
+import { TaskServerCore } from "./mcp_tasks_wasm.js";
+import { storeError } from "./errors.js";
+
+/**
+ * @typedef {import("./mcp_tasks_wasm.js").StoreTask} StoreTask
+ * @typedef {import("./mcp_tasks_wasm.js").TaskPage} TaskPage
+ * @typedef {import("./mcp_tasks_wasm.js").TakeInputOutcome} TakeInputOutcome
+ * @typedef {import("./mcp_tasks_wasm.js").CancelOutcome} CancelOutcome
+ * @typedef {import("./mcp_tasks_wasm.js").StoreChange} StoreChange
+ * @typedef {import("./mcp_tasks_wasm.js").ResultOf} ResultOf
+ * @typedef {import("./mcp_tasks_wasm.js").TaskStoreOptions} TaskStoreOptions
+ * @typedef {import("./mcp_tasks_wasm.js").RestoreOptions} RestoreOptions
+ * @typedef {import("./mcp_tasks_wasm.js").TaskContext} TaskContext
+ * @typedef {import("./mcp_tasks_wasm.js").CreateTaskParams} CreateTaskParams
+ * @typedef {import("./mcp_tasks_wasm.js").ListParams} ListParams
+ * @typedef {import("./mcp_tasks_wasm.js").TaskStatus} TaskStatus
+ * @typedef {import("./mcp_tasks_wasm.js").ProtocolVersion} ProtocolVersion
+ * @typedef {import("./mcp_tasks_wasm.js").JsonRpcError} JsonRpcError
+ * @typedef {import("./mcp_tasks_wasm.js").V26InputRequests} V26InputRequests
+ * @typedef {import("./mcp_tasks_wasm.js").V26InputResponses} V26InputResponses
+ * @typedef {import("./mcp_tasks_wasm.js").V26DetailedTask} V26DetailedTask
+ * @typedef {import("./mcp_tasks_wasm.js").HandleOutcome} HandleOutcome
+ * @typedef {import("./mcp_tasks_wasm.js").ServerContext} ServerContext
+ * @typedef {import("./mcp_tasks_wasm.js").ToolCallStart} ToolCallStart
+ * @typedef {import("./mcp_tasks_wasm.js").ToolCallPlanned} ToolCallPlanned
+ * @typedef {import("./mcp_tasks_wasm.js").FinishOutcome} FinishOutcome
+ * @typedef {import("./mcp_tasks_wasm.js").V25TaskSupport} TaskSupport
+ * @typedef {Extract<HandleOutcome, { kind: "pending" }>} PendingResult
+ * @typedef {{ result: Record<string, unknown> } | { error: JsonRpcError }} ToolOutcome
+ * @typedef {{ protocolVersion: ProtocolVersion, session?: string, expiresAtMs: number | null,
+ *   inputResponses?: Record<string, unknown>, v26: V26DetailedTask }} WireTask
+ */
+
+/** At most this many answers are kept (beyond it, answers are not kept until the next write). */
+const KEPT_ANSWERS = 16_384;
+
+/**
+ * Freezes `value` and everything in it (answers are fresh trees from JSON.parse).
+ * @template T
+ * @param {T} value
+ * @returns {T}
+ */
+function deepFreeze(value) {
+  if (typeof value === "object" && value !== null) {
+    Object.freeze(value);
+    for (const key in value) deepFreeze(/** @type {Record<string, unknown>} */ (value)[key]);
+  }
+  return value;
+}
+
+/**
+ * A task as it crossed (see the top of this file) as the frozen StoreTask.
+ * @param {WireTask} w
+ * @returns {StoreTask}
+ */
+function storeTask(w) {
+  const v26 = /** @type {V26DetailedTask & { statusMessage?: string, pollIntervalMs?: number }} */ (w.v26);
+  /** @type {Record<string, unknown>} */
+  const v25 = { taskId: v26.taskId, status: v26.status };
+  if (v26.statusMessage !== undefined) v25.statusMessage = v26.statusMessage;
+  v25.createdAt = v26.createdAt;
+  v25.lastUpdatedAt = v26.lastUpdatedAt;
+  v25.ttl = v26.ttlMs;
+  if (v26.pollIntervalMs !== undefined) v25.pollInterval = v26.pollIntervalMs;
+  /** @type {Record<string, unknown>} */
+  const task = { taskId: v26.taskId, status: v26.status, protocolVersion: w.protocolVersion };
+  if (w.session !== undefined) task.session = w.session;
+  task.expiresAtMs = w.expiresAtMs;
+  if (w.inputResponses !== undefined) task.inputResponses = w.inputResponses;
+  task.v25 = v25;
+  task.v26 = v26;
+  return /** @type {StoreTask} */ (/** @type {unknown} */ (deepFreeze(task)));
+}
+
+// The context the last `readContext` read (plain variables: no object per call).
+/** @type {string | undefined} */
+let session;
+let host = false;
+let now = 0;
+
+/**
+ * Reads `ctx` into `session`, `host`, `now`. Anything it does not accept as is goes to the
+ * core, which throws the TypeError (or the `too_large` TaskStoreError) naming the problem.
+ * @param {TaskServerCore} core @param {number} max @param {unknown} ctx
+ */
+function readContext(core, max, ctx) {
+  if (ctx === undefined || ctx === null) {
+    session = undefined;
+    host = false;
+    now = Date.now();
+    return;
+  }
+  if (typeof ctx === "object" && !Array.isArray(ctx)) {
+    const c = /** @type {Record<string, unknown>} */ (ctx);
+    const s = c.session;
+    const h = c.host;
+    const n = c.now;
+    if (
+      (s === undefined || s === null || (typeof s === "string" && s.length <= max)) &&
+      (h === undefined || h === null || typeof h === "boolean") &&
+      (n === undefined || n === null || (typeof n === "number" && Number.isSafeInteger(n) && n >= 0)) &&
+      !(h === true && typeof s === "string")
+    ) {
+      session = s ?? undefined;
+      host = h === true;
+      now = n ?? Date.now();
+      return;
+    }
+  }
+  core.checkArgument("context", ctx);
+  throw new TypeError("invalid context"); // not reached: the core throws the precise error
+}
+
+/**
+ * `now` of the host methods (Unix ms, default `Date.now()`).
+ * @param {unknown} at
+ * @returns {number}
+ */
+function readNow(at) {
+  if (at === undefined || at === null) return Date.now();
+  if (typeof at === "number" && Number.isSafeInteger(at) && at >= 0) return at;
+  throw new TypeError("`now` must be a non-negative integer (Unix milliseconds)");
+}
+
+/** @type {TaskServerCore | null} the core `restore` hands to the constructor */
+let restored = null;
+
+/** @type {(store: TaskStore) => TaskServerCore} the core of a store, for TaskServer */
+let coreOf;
+
+/**
+ * An in-memory MCP task store for both protocol versions (2025-11-25 and 2026-07-28): task
+ * records, the status state machine, TTLs, session isolation, `tasks/list` cursors, input
+ * requests, snapshots. No timers and no clock of its own: time is `ctx.now` or `Date.now()`,
+ * and expired tasks are purged when met or by `sweep()`.
+ *
+ * Every task operation takes an optional last argument `ctx: { session?, host?, now? }`
+ * (`TaskContext`): `session` is the request's session (absent: no session), `host: true` acts
+ * as the host and sees every task, `now` is Unix ms. A store error throws a `TaskStoreError`
+ * (`{ code, message, data?, kind }`: the JSON-RPC error to answer with); a malformed argument
+ * throws a `TypeError`. Every `StoreTask` answered is frozen.
+ *
+ * `TaskServer` is this class plus the request handling: use it when the store serves MCP
+ * requests (`handle`, `beginToolCall`, …).
+ */
+class TaskStore {
+  /** @type {TaskServerCore} */
+  #core;
+  /** The largest argument accepted, in UTF-16 units checked here (`Infinity`: no limit). */
+  #max;
+  /** @type {Map<string, StoreTask>} the last answer of each task, at `#writes` writes */
+  #kept = new Map();
+  #writes = 0;
+
+  /**
+   * A new, empty store. Throws when `options` is malformed or the runtime has no
+   * `crypto.getRandomValues`.
+   * @param {TaskStoreOptions | null} [options]
+   */
+  constructor(options) {
+    try {
+      this.#core = restored ?? new TaskServerCore(options);
+    } catch (e) {
+      throw storeError(e);
+    } finally {
+      restored = null;
+    }
+    this.#max = this.#core.maxRequestBytes();
+    this.#writes = this.#core.writes();
+  }
+
+  /**
+   * The store a `snapshot()` describes (the object, or its JSON text). Throws a
+   * `TaskStoreError` (code -32603, kind `invalid_snapshot`) when it cannot be restored
+   * (malformed, or text that is not JSON), a `TypeError` for anything but an object or a
+   * string. `options.maxSnapshotBytes` (default 256 MiB; `null`: no limit) bounds the
+   * snapshot's JSON text, measured before it is copied into wasm memory: over it, a
+   * `TaskStoreError` (kind `too_large`). The restored store keeps the snapshot's settings
+   * (`maxRequestBytes` included).
+   * @template {typeof TaskStore} C
+   * @this {C}
+   * @param {Record<string, unknown> | string} snapshot
+   * @param {RestoreOptions | null} [options]
+   * @returns {InstanceType<C>}
+   */
+  static restore(snapshot, options) {
+    try {
+      restored = TaskServerCore.restore(snapshot, options);
+    } catch (e) {
+      throw storeError(e);
+    }
+    return /** @type {InstanceType<C>} */ (new this());
+  }
+
+  /** Releases the wasm memory of the store (it cannot be used afterwards). */
+  free() {
+    this.#kept.clear();
+    this.#core.free();
+  }
+
+  /**
+   * The core, for TaskServer (module-private).
+   * @param {TaskStore} store
+   */
+  static #coreOf(store) {
+    return store.#core;
+  }
+
+  static {
+    coreOf = TaskStore.#coreOf;
+  }
+
+  /**
+   * Keeps `task` as the last answer of its task (at the store's current write count).
+   * @param {StoreTask} task
+   * @returns {StoreTask}
+   */
+  #keep(task) {
+    const writes = this.#core.writes();
+    if (writes !== this.#writes) {
+      this.#kept.clear();
+      this.#writes = writes;
+    }
+    if (this.#kept.size < KEPT_ANSWERS) this.#kept.set(task.taskId, task);
+    return task;
+  }
+
+  /**
+   * A task answer from the core's text, kept.
+   * @param {string} text
+   */
+  #task(text) {
+    return this.#keep(storeTask(JSON.parse(text)));
+  }
+
+  /**
+   * Creates a task in `working`, bound to `ctx.session`. Throws code -32010 when the session
+   * holds `maxLiveTasksPerSession` live tasks.
+   * @param {CreateTaskParams} params
+   * @param {TaskContext | null} [ctx]
+   * @returns {StoreTask}
+   */
+  create(params, ctx) {
+    const core = this.#core;
+    try {
+      readContext(core, this.#max, ctx);
+      const p = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (params));
+      if (typeof p !== "object" || p === null || Array.isArray(p)) {
+        core.checkArgument("params", params);
+        throw new TypeError("invalid params");
+      }
+      const version = p.protocolVersion;
+      const ttl = p.ttl;
+      const poll = p.pollIntervalMs;
+      const message = p.statusMessage;
+      if (
+        typeof version !== "string" ||
+        !(ttl === undefined || ttl === null || (typeof ttl === "number" && Number.isSafeInteger(ttl) && ttl >= 0)) ||
+        !(poll === undefined || poll === null || (typeof poll === "number" && Number.isSafeInteger(poll) && poll >= 0)) ||
+        !(message === undefined || message === null || (typeof message === "string" && message.length <= this.#max))
+      ) {
+        core.checkArgument("params", params);
+        throw new TypeError("invalid params");
+      }
+      return this.#task(core.create(version, ttl ?? undefined, poll ?? undefined, message ?? undefined, session, host, now));
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * The task `id` as `ctx` sees it. Unknown, expired, purged and other sessions' tasks all
+   * throw code -32602 (kind `not_found`).
+   * @param {string} id
+   * @param {TaskContext | null} [ctx]
+   * @returns {StoreTask}
+   */
+  get(id, ctx) {
+    const core = this.#core;
+    try {
+      readContext(core, this.#max, ctx);
+      if (core.writes() === this.#writes) {
+        const kept = this.#kept.get(id);
+        if (
+          kept !== undefined &&
+          (host || kept.session === session) &&
+          (kept.expiresAtMs === null || now <= kept.expiresAtMs)
+        ) {
+          return kept;
+        }
+      }
+      return this.#task(core.get(id, session, host, now));
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * One page of the tasks `ctx` sees, in creation order (V25 `tasks/list`). A cursor this
+   * store did not issue to this caller throws code -32602 (kind `invalid_cursor`).
+   * @param {ListParams | null} [page]
+   * @param {TaskContext | null} [ctx]
+   * @returns {TaskPage}
+   */
+  list(page, ctx) {
+    const core = this.#core;
+    try {
+      readContext(core, this.#max, ctx);
+      const listed = JSON.parse(core.list(page, session, host, now));
+      listed.tasks = listed.tasks.map(storeTask);
+      return listed;
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Moves a live task between `working` and `input_required` (or sets a new status message).
+   * Terminal statuses go through `complete`, `fail` and `cancel` (else code -32603).
+   * @param {string} id
+   * @param {TaskStatus} status
+   * @param {string | null} [message]
+   * @param {TaskContext | null} [ctx]
+   * @returns {StoreTask}
+   */
+  setStatus(id, status, message, ctx) {
+    const core = this.#core;
+    try {
+      readContext(core, this.#max, ctx);
+      return this.#task(core.setStatus(id, status, message, session, host, now));
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Issues V26 input requests (key → bare `{ method, params }`); the task becomes
+   * `input_required`. Keys are unique over the task's life (a reused key: code -32603).
+   * @param {string} id
+   * @param {V26InputRequests} inputRequests
+   * @param {string | null} [message]
+   * @param {TaskContext | null} [ctx]
+   * @returns {StoreTask}
+   */
+  raiseInput(id, inputRequests, message, ctx) {
+    const core = this.#core;
+    try {
+      readContext(core, this.#max, ctx);
+      return this.#task(core.raiseInput(id, inputRequests, message, session, host, now));
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Takes V26 `tasks/update` input responses (key → result). Keys not outstanding are ignored
+   * and reported; the task returns to `working` when nothing is outstanding.
+   * @param {string} id
+   * @param {V26InputResponses} inputResponses
+   * @param {TaskContext | null} [ctx]
+   * @returns {TakeInputOutcome}
+   */
+  takeInput(id, inputResponses, ctx) {
+    const core = this.#core;
+    try {
+      readContext(core, this.#max, ctx);
+      const taken = JSON.parse(core.takeInput(id, inputResponses, session, host, now));
+      taken.task = this.#keep(storeTask(taken.task));
+      return taken;
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Completes the task with the original request's result. The first terminal outcome wins:
+   * on a terminal task this throws code -32602 (kind `already_terminal`) and changes nothing,
+   * which a worker may ignore.
+   * @param {string} id
+   * @param {Record<string, unknown>} result
+   * @param {string | null} [message]
+   * @param {TaskContext | null} [ctx]
+   * @returns {StoreTask}
+   */
+  complete(id, result, message, ctx) {
+    const core = this.#core;
+    try {
+      readContext(core, this.#max, ctx);
+      return this.#task(core.complete(id, result, message, session, host, now));
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Fails the task with the JSON-RPC error the original request ended with. On a terminal
+   * task: as `complete`.
+   * @param {string} id
+   * @param {JsonRpcError} error
+   * @param {string | null} [message]
+   * @param {TaskContext | null} [ctx]
+   * @returns {StoreTask}
+   */
+  fail(id, error, message, ctx) {
+    const core = this.#core;
+    try {
+      readContext(core, this.#max, ctx);
+      return this.#task(core.fail(id, error, message, session, host, now));
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Fails a 2025-11-25 task with the tool result (`isError: true`) its tool call returned
+   * (§D 44): `tasks/result` then answers that result. Throws code -32603 (kind
+   * `invalid_tool_failure`) when `result.isError` is not `true` or the task was created under
+   * 2026-07-28 (where such a result completes the task, §D 91). On a terminal task: as
+   * `complete`.
+   * @param {string} id
+   * @param {Record<string, unknown>} result
+   * @param {string | null} [message]
+   * @param {TaskContext | null} [ctx]
+   * @returns {StoreTask}
+   */
+  failWithToolResult(id, result, message, ctx) {
+    const core = this.#core;
+    try {
+      readContext(core, this.#max, ctx);
+      return this.#task(core.failWithToolResult(id, result, message, session, host, now));
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * What a 2025-11-25 `tasks/result` answers for the task, without the JSON-RPC envelope
+   * (§D 30, 31, 44): `{ kind: "pending" }` while it is live; `{ kind: "result", result }` (the
+   * completed result, or the `isError` result that failed it); `{ kind: "error", error }` (the
+   * JSON-RPC error it failed with; -32602 for a cancelled task). Unknown, expired and other
+   * sessions' tasks throw code -32602 (kind `not_found`).
+   * @param {string} id
+   * @param {TaskContext | null} [ctx]
+   * @returns {ResultOf}
+   */
+  resultOf(id, ctx) {
+    const core = this.#core;
+    try {
+      readContext(core, this.#max, ctx);
+      return core.resultOf(id, session, host, now);
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Cancels the task; `protocolVersion` is that of the cancel request. An already terminal
+   * task: under 2025-11-25 throws code -32602 (kind `already_terminal`); under 2026-07-28
+   * answers it unchanged with `changed: false`.
+   * @param {string} id
+   * @param {ProtocolVersion} protocolVersion
+   * @param {string | null} [message]
+   * @param {TaskContext | null} [ctx]
+   * @returns {CancelOutcome}
+   */
+  cancel(id, protocolVersion, message, ctx) {
+    const core = this.#core;
+    try {
+      readContext(core, this.#max, ctx);
+      const cancelled = JSON.parse(core.cancel(id, protocolVersion, message, session, host, now));
+      cancelled.task = this.#keep(storeTask(cancelled.task));
+      return cancelled;
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Deletes the task now and answers it as it was.
+   * @param {string} id
+   * @param {TaskContext | null} [ctx]
+   * @returns {StoreTask}
+   */
+  remove(id, ctx) {
+    const core = this.#core;
+    try {
+      readContext(core, this.#max, ctx);
+      return storeTask(JSON.parse(core.remove(id, session, host, now)));
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Purges expired tasks (at most `limit`, default all), earliest deadline first, at `now`
+   * (Unix ms, default `Date.now()`); answers how many. Call it when you like: there is no
+   * timer.
+   * @param {number | null} [now]
+   * @param {number | null} [limit]
+   * @returns {number}
+   */
+  sweep(now, limit) {
+    try {
+      return this.#core.sweep(now, limit);
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * The whole store as a JSON object (settings, cursor key, every record): for `restore`. It
+   * holds the cursor key: keep it private.
+   * @returns {Record<string, unknown>}
+   */
+  snapshot() {
+    return this.#core.snapshot();
+  }
+
+  /**
+   * The writes since the last call, oldest first (always empty unless `recordChanges`):
+   * persist them to keep a durable copy between snapshots. `record` is the stored record
+   * exactly as `snapshot().tasks` holds it (opaque), `task` its view.
+   * @returns {StoreChange[]}
+   */
+  takeChanges() {
+    const changes = JSON.parse(this.#core.takeChanges());
+    for (const change of changes) if (change.task !== undefined) change.task = storeTask(change.task);
+    return changes;
+  }
+}
+
+/**
+ * An MCP task server for both protocol versions (2025-11-25 and 2026-07-28): a `TaskStore`
+ * that also answers `tasks/*` requests with exact JSON-RPC responses and turns `tools/call`
+ * into tasks. It does no I/O and runs no tools: the host routes messages, runs the work and
+ * reports how it ended.
+ *
+ * - `handle(request, ctx)`: every incoming request. `{ kind: "response", message, event? }`:
+ *   send `message`; `event` says a task was cancelled or took input. `{ kind: "not-handled" }`:
+ *   not a `tasks/*` request, route it yourself (a `tools/call` to `beginToolCall`).
+ * - `beginToolCall(request, ctx, taskSupport)`: `sync` (run the tool, answer with
+ *   `syncToolResponse`), `task` (send `response`, run the tool, then
+ *   `finishToolCall(taskId, { result } | { error })`) or `reject` (send `response`).
+ * - A V25 `tasks/result` on a live task blocks: `handle` answers `{ kind: "pending", … }`. The
+ *   host keeps these pending results and calls `settle(pending)` after every `finishToolCall`
+ *   and every `cancelled` event of that task (and after sweeps: a purged task settles with
+ *   -32602); `settle` answers the response to send, or `null` while the task is live.
+ *
+ * `ctx` of the request methods is `{ protocolVersion, session?, declared?, now? }`
+ * (`ServerContext`). The host shorthands (`getTask(taskId, now?)`, and `setStatus` /
+ * `raiseInput` given a time, or nothing, as their last argument instead of a `TaskContext`)
+ * act as the host, which sees every task. Every `TaskStore` method works too.
+ */
+class TaskServer extends TaskStore {
+  /**
+   * Answers one incoming message (an object or its JSON text). A message larger than
+   * `maxRequestBytes` is refused before it is copied into wasm memory: the response is a
+   * JSON-RPC error -32600 with `id: null` and `data: { maxRequestBytes }`.
+   * @param {Record<string, unknown> | string} request
+   * @param {ServerContext} ctx
+   * @returns {HandleOutcome}
+   */
+  handle(request, ctx) {
+    try {
+      return coreOf(this).handle(request, ctx);
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * The response to a pending V25 `tasks/result` (the `pending` outcome of `handle`): `null`
+   * while its task is live; the original result (with related-task `_meta`) or error once it
+   * is terminal; -32602 once it is gone.
+   * @param {PendingResult} pending
+   * @param {number | null} [now]
+   * @returns {Record<string, unknown> | null}
+   */
+  settle(pending, now) {
+    try {
+      return coreOf(this).settle(pending, now);
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Decides how to answer a `tools/call` of a tool with task support `taskSupport` (V25: its
+   * `execution.taskSupport`, absent = "forbidden"; V26: the server's policy for the call). A
+   * task is stored before its `CreateTaskResult` is returned. A session at its live-task cap
+   * gets a `reject` response with code -32010.
+   * @param {Record<string, unknown> | string} request
+   * @param {ServerContext} ctx
+   * @param {TaskSupport} taskSupport
+   * @returns {ToolCallStart}
+   */
+  beginToolCall(request, ctx, taskSupport) {
+    try {
+      return coreOf(this).beginToolCall(request, ctx, taskSupport);
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * What `beginToolCall` would decide for this request, creating nothing: `sync`, `task` or
+   * `reject` (with the error `response`). For work that must happen before a task exists
+   * (MRTR rounds, §D 83): a call that will be refused is refused before any input is asked
+   * (-32021, §D 78). `beginToolCall` decides again afterwards (and may still refuse, e.g. a
+   * session at its live-task cap).
+   * @param {Record<string, unknown> | string} request
+   * @param {ServerContext} ctx
+   * @param {TaskSupport} taskSupport
+   * @returns {ToolCallPlanned}
+   */
+  planToolCall(request, ctx, taskSupport) {
+    try {
+      return coreOf(this).planToolCall(request, ctx, taskSupport);
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Stores how the tool of task `taskId` ended: `{ result }` (a `CallToolResult`) or
+   * `{ error: { code, message, data? } }` (a thrown JSON-RPC error). A V25 result with
+   * `isError: true` fails the task; V26 completes it. An already terminal task (cancelled
+   * first) keeps its outcome: `already-terminal`. Then `settle` the pending results of it.
+   * @param {string} taskId
+   * @param {ToolOutcome} outcome
+   * @param {number | null} [now]
+   * @returns {FinishOutcome}
+   */
+  finishToolCall(taskId, outcome, now) {
+    try {
+      const finished = JSON.parse(coreOf(this).finishToolCall(taskId, outcome, now));
+      if (finished.kind === "stored") finished.task = storeTask(finished.task);
+      return finished;
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * The synchronous answer to a `tools/call` that ran to `outcome` (`{ result }` or
+   * `{ error }`): the result (V26: with `resultType: "complete"` added when absent) or the
+   * error. Uses no server state.
+   * @param {Record<string, unknown> | string} request
+   * @param {ServerContext} ctx
+   * @param {ToolOutcome} outcome
+   * @returns {Record<string, unknown>}
+   */
+  syncToolResponse(request, ctx, outcome) {
+    try {
+      return coreOf(this).syncToolResponse(request, ctx, outcome);
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * The task `taskId` as the host sees it (any session). Unknown, expired and purged tasks
+   * throw code -32602 (kind `not_found`).
+   * @param {string} taskId
+   * @param {number | null} [now]
+   * @returns {StoreTask}
+   */
+  getTask(taskId, now) {
+    return this.get(taskId, { host: true, now: readNow(now) });
+  }
+
+  /**
+   * `TaskStore.setStatus`; given a time (or nothing) instead of a context, as the host.
+   * @param {string} taskId
+   * @param {TaskStatus} status
+   * @param {string | null} [message]
+   * @param {TaskContext | number | null} [ctxOrNow]
+   * @returns {StoreTask}
+   */
+  setStatus(taskId, status, message, ctxOrNow) {
+    return super.setStatus(taskId, status, message, hostContext(ctxOrNow));
+  }
+
+  /**
+   * `TaskStore.raiseInput`; given a time (or nothing) instead of a context, as the host.
+   * @param {string} taskId
+   * @param {V26InputRequests} inputRequests
+   * @param {string | null} [message]
+   * @param {TaskContext | number | null} [ctxOrNow]
+   * @returns {StoreTask}
+   */
+  raiseInput(taskId, inputRequests, message, ctxOrNow) {
+    return super.raiseInput(taskId, inputRequests, message, hostContext(ctxOrNow));
+  }
+
+  /**
+   * §D 98: throws a `TaskStoreError` (code -32603, kind `invalid_input_request`) unless every
+   * input request (key → `{ method, params }`) needs only client capabilities that `request`
+   * (the V26 `tools/call` that created the task) declared in its own `_meta`: elicitation,
+   * sampling, roots. Call it before `raiseInput` (TaskHost does). Either argument larger than
+   * the default `maxRequestBytes` (16 MiB) throws a `TaskStoreError` (kind `too_large`).
+   * @param {Record<string, unknown> | string} request
+   * @param {V26InputRequests} inputRequests
+   */
+  static checkInputRequests(request, inputRequests) {
+    try {
+      TaskServerCore.checkInputRequests(request, inputRequests);
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+}
+
+/**
+ * The context of a TaskServer host shorthand: a context object stays; a time (or nothing)
+ * means the host at that time.
+ * @param {TaskContext | number | null | undefined} ctxOrNow
+ * @returns {TaskContext}
+ */
+function hostContext(ctxOrNow) {
+  if (typeof ctxOrNow === "object" && ctxOrNow !== null) return ctxOrNow;
+  return { host: true, now: readNow(ctxOrNow) };
+}
+
+export { TaskStore, TaskServer };
