@@ -31,19 +31,24 @@ let size = 0;
 /** Views of the buffer: the `inReplyTo` area and the message area (remade when memory grows). */
 let replyView = new Uint8Array(0);
 let messageView = new Uint8Array(0);
-/** The `inReplyTo` now in the buffer, and its length in bytes. */
-/** @type {string | undefined} */
-let lastReply;
-let lastReplyLength = 0;
 /** "Valid, no issues" reports by the number the core gave them. @type {ValidationReport[]} */
 const known = [];
 
-/** @param {number} want */
+/**
+ * Grows the buffer to at least `want` bytes (doubling when it can); false when wasm memory cannot
+ * hold that much (the buffer is then as it was, and the caller takes the export's own path).
+ * @param {number} want
+ * @returns {boolean}
+ */
 function grow(want) {
-  size = Math.max(want, size * 2, 64 * 1024);
-  address = __validateBuffer(size);
-  lastReply = undefined;
+  let next = Math.max(want, size * 2, 64 * 1024);
+  let at = __validateBuffer(next);
+  if (at === 0 && next > want) at = __validateBuffer((next = want));
+  if (at === 0) return false;
+  size = next;
+  address = at;
   views();
+  return true;
 }
 
 function views() {
@@ -53,16 +58,29 @@ function views() {
 }
 
 /**
- * Makes the buffer hold at least `need` bytes, and the views see the memory as it is now.
+ * Makes the buffer hold at least `need` bytes, and the views see the memory as it is now; false
+ * when wasm memory cannot hold that much.
  * @param {number} need
+ * @returns {boolean}
  */
 function room(need) {
   if (memory === null) {
     memory = /** @type {WebAssembly.Memory} */ (__validateMemory());
-    grow(0);
+    if (!grow(0)) {
+      memory = null;
+      return false;
+    }
   }
-  if (need > size) grow(need);
-  else if (messageView.buffer !== memory.buffer) views();
+  if (need > size) return grow(need);
+  // The address is asked every call (one small crossing): nothing may have moved the buffer
+  // since, but the exports are public and a direct call of __validateBuffer could have.
+  const at = __validateBuffer(size);
+  if (at === 0) return false;
+  if (at !== address || messageView.buffer !== memory.buffer) {
+    address = at;
+    views();
+  }
+  return true;
 }
 
 /**
@@ -72,7 +90,6 @@ function room(need) {
  * @returns {any}
  */
 function readJson(length) {
-  lastReply = undefined;
   room(length);
   return JSON.parse(decoder.decode(new Uint8Array(/** @type {WebAssembly.Memory} */ (memory).buffer, address, length)));
 }
@@ -122,16 +139,13 @@ function validateMessage(message, options) {
   const units = message.length;
   // Too large, or lone surrogates (which UTF-8 cannot carry): the export's own path.
   if (units > max || isWellFormed === undefined || !isWellFormed.call(message)) return validateAny(message, options);
-  room(REPLY_BYTES + Math.min(units * 3, max));
+  if (!room(REPLY_BYTES + Math.min(units * 3, max))) return validateAny(message, options);
   const done = encoder.encodeInto(message, messageView);
   if (done.read < units || done.written > max) return validateAny(message, options);
   let replyLength = NO_REPLY;
   if (typeof reply === "string") {
-    if (reply !== lastReply) {
-      lastReplyLength = encoder.encodeInto(reply, replyView).written;
-      lastReply = reply;
-    }
-    replyLength = lastReplyLength;
+    // Written every call (a few bytes): the core may have written an answer over it since.
+    replyLength = encoder.encodeInto(reply, replyView).written;
   }
   // No `\u` escape and no U+FDD0: no lone surrogate for the core to carry (V8 scans faster).
   const plain = message.indexOf("\\u") < 0 && message.indexOf("\ufdd0") < 0;
@@ -401,7 +415,7 @@ function observe(message, options) {
   }
   const units = message.length;
   if (units > OBSERVE_MAX_UNITS || isWellFormed === undefined || !isWellFormed.call(message)) return observeAny.call(this, message, options);
-  room(REPLY_BYTES + units * 3);
+  if (!room(REPLY_BYTES + units * 3)) return observeAny.call(this, message, options);
   const done = encoder.encodeInto(message, messageView);
   if (done.read < units) return observeAny.call(this, message, options);
   const answer = this.__observeBytes(REPLY_BYTES, done.written, from);

@@ -136,12 +136,16 @@ thread_local! {
 }
 
 /// Internal (the JS wrapper's): the address of the input buffer, grown to at least `capacity`
-/// bytes.
+/// bytes; 0 when that much memory cannot be had (the buffer is then left as it was), never an
+/// abort.
 #[wasm_bindgen(js_name = __validateBuffer)]
 pub fn validate_buffer(capacity: u32) -> u32 {
     BUFFER.with_borrow_mut(|b| {
         let want = capacity as usize;
         if b.len() < want {
+            if b.try_reserve_exact(want - b.len()).is_err() {
+                return 0;
+            }
             b.resize(want, 0);
         }
         b.as_ptr() as u32

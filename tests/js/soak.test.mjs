@@ -272,6 +272,12 @@ function entryPoints(entry, rand) {
     "Conversation constructor": [() => new Conversation(s.maybe(() => ({ version: s.version(), maxTasks: s.maybe(() => int(10)), maxPending: s.maybe(() => int(10)), maxEventsPerTask: s.maybe(() => int(10)), maxIdBytes: s.maybe(() => int(64)), maxKeptBytes: s.maybe(() => int(1e6)), maxBytes: s.maybe(() => int(1e4)), maxIssues: s.maybe(() => int(10)) }))).free()],
     "Conversation observe": [() => conv.observe(s.maybe(s.message), s.maybe(() => ({ from: pick(["client", "server", any()]) })))],
     "Conversation tasks": [() => conv.tasks(any())],
+    // The byte boundary's internal exports (js/core/validate.js calls them; public all the same).
+    "function __validateBuffer": [() => entry.__validateBuffer(pick([0, int(1e5), 2 ** 31, 2 ** 32 - 1, any()]))],
+    "function __validateBytes": [() => entry.__validateBytes(pick([0, 1024, int(2e5), any()]), pick([0, int(2e5), 2 ** 32 - 1]), pick([0, int(2000), 2 ** 32 - 1]), int(4), pick([-1, int(1e5), any()]), pick([-1, int(10)]), pick([true, false]))],
+    "function __validateMemory": [() => entry.__validateMemory()],
+    "function __validateNewKnown": [() => entry.__validateNewKnown()],
+    "Conversation __observeBytes": [() => conv.__observeBytes(pick([0, 1024, int(2e5), any()]), pick([0, int(2e5), 2 ** 32 - 1]), int(4))],
     "TaskScheduler constructor": [() => new TaskScheduler(s.maybe(() => ({ floorMs: s.maybe(() => 250 + int(1000)), jitter: s.maybe(() => rand()), seed: s.maybe(() => int(100)), budgetPerSecond: s.maybe(() => pick([null, 1 + int(10)])), stuckAfterPolls: s.maybe(() => pick([null, int(5)])) }))).free()],
     "TaskScheduler track": [() => sched.track(s.maybe(() => pick(keys)), s.maybe(() => ({ version: s.version(), task: s.maybe(s.task), deadlineMs: s.maybe(() => T0 + int(1e6)), server: s.maybe(str) })), s.optNow())],
     "TaskScheduler observe": [() => sched.observe(s.maybe(() => pick(keys)), s.maybe(s.task), s.optNow())],
@@ -283,8 +289,13 @@ function entryPoints(entry, rand) {
     "TaskScheduler serialize": [() => sched.serialize()],
     "TaskScheduler static restore": [() => TaskScheduler.restore(int(3) === 0 ? sched.serialize() : s.maybe(() => tamper(sched.serialize(), v))).free()],
   };
+  const task = (status) => `{"jsonrpc":"2.0","id":1,"result":{"taskId":"t1","status":"${status}","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:05Z","ttl":60000}}`;
   const checks = [
     () => assert.equal(validateMessage({ jsonrpc: "2.0", id: 1, method: "ping" }).valid, true),
+    // The byte path (text, inReplyTo) still right after direct calls of its internal exports.
+    () => assert.equal(validateMessage(task("working"), { inReplyTo: "tasks/get" }).kind, "GetTaskResult"),
+    () => assert.equal(validateMessage(task("working"), { inReplyTo: "tasks/get" }).valid, true),
+    () => assert.equal(validateMessage(task("running"), { inReplyTo: "tasks/get" }).valid, false),
     () => assert.equal(typeof conv.observe({ jsonrpc: "2.0", id: 1, method: "ping" }).index, "number"),
     () => Array.isArray(conv.tasks()),
     () => {
