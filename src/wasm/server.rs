@@ -18,14 +18,13 @@ use crate::server::{
     self, Finished, Outcome, PendingResult, RequestContext, TaskEvent, TaskSupport,
     ToolCallDecision, ToolCallPlan, ToolOutcome, V25Declared,
 };
-use crate::store::MemoryStorage;
 
 use super::input::{date_now, read_now};
 use super::random::CryptoRandom;
 use super::store::{
     answer, as_u64, bad, read_id, read_json, read_json_within, read_object, read_options,
-    request_limit, restore_store, store_error, text, too_large, within, Members, StoreTask, Unread,
-    WireTask,
+    restore_store, store_error, text, too_large, within, Members, StoreTask, TaskServerCore,
+    Unread, WireTask,
 };
 use crate::store::record::error_from_json;
 use crate::store::{StoreError, DEFAULT_MAX_REQUEST_BYTES};
@@ -322,33 +321,6 @@ fn outcome_to_js(outcome: Outcome) -> HandleOutcome {
         },
         Outcome::NoResponse => HandleOutcome::None,
         Outcome::NotHandled => HandleOutcome::NotHandled,
-    }
-}
-
-// ---- the class ---------------------------------------------------------------------------------
-
-/// The one core class of the server entry: a task store ([`crate::store::Store`]) and the
-/// request handler over it ([`crate::server::TaskServer`]). Internal: the package's `TaskStore`
-/// and `TaskServer` (js/server/store.js) are thin JS classes over it, which read the context,
-/// parse each answer once and keep the last answer of each task. Its store methods live in
-/// [`super::store`].
-#[wasm_bindgen]
-pub struct TaskServerCore {
-    inner: server::TaskServer<MemoryStorage, CryptoRandom>,
-}
-
-impl TaskServerCore {
-    pub(super) fn store(&self) -> &crate::store::Store<MemoryStorage, CryptoRandom> {
-        self.inner.store()
-    }
-
-    pub(super) fn store_mut(&mut self) -> &mut crate::store::Store<MemoryStorage, CryptoRandom> {
-        self.inner.store_mut()
-    }
-
-    /// The largest argument accepted (`maxRequestBytes`).
-    pub(super) fn max(&self) -> usize {
-        request_limit(self.inner.store().config())
     }
 }
 

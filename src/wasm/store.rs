@@ -1,4 +1,4 @@
-//! The store methods of the one core class, `TaskServerCore` (declared in [`super::server`]),
+//! The store methods of the one core class, `TaskServerCore` (declared here),
 //! over the task store core ([`crate::store`]); the argument and answer types of the JS
 //! `TaskStore` / `TaskServer` (js/server/store.js), declared once here for the .d.ts; the one
 //! conversion of a [`StoreError`] into the thrown JS error. Every method converts its arguments,
@@ -26,7 +26,6 @@ use crate::store::{
 
 use super::input::{js_to_json, read_limit, read_now, to_js};
 use super::random::CryptoRandom;
-use super::server::TaskServerCore;
 use crate::store::record::{error_from_json, V26View};
 
 // ---- argument types (generated into the .d.ts; read member by member) -------------------------
@@ -737,6 +736,33 @@ pub(super) fn changes_text(changes: &[Change]) -> Result<String, JsValue> {
 // `host` (sees every task) and `now` (Unix ms). The JS class checks their types, `session`'s
 // size and `host` with `session`; a context it cannot read goes through `checkArgument`, whose
 // `TypeError` names what is wrong.
+
+// ---- the class ---------------------------------------------------------------------------------
+
+/// The one core class of the server entry: a task store ([`crate::store::Store`]) and the
+/// request handler over it ([`crate::server::TaskServer`]). Internal: the package's `TaskStore`
+/// and `TaskServer` (js/server/store.js) are thin JS classes over it, which read the context,
+/// parse each answer once and keep the last answer of each task. Its store methods are here; its
+/// request methods in `server.rs`.
+#[wasm_bindgen]
+pub struct TaskServerCore {
+    pub(super) inner: crate::server::TaskServer<MemoryStorage, CryptoRandom>,
+}
+
+impl TaskServerCore {
+    pub(super) fn store(&self) -> &crate::store::Store<MemoryStorage, CryptoRandom> {
+        self.inner.store()
+    }
+
+    pub(super) fn store_mut(&mut self) -> &mut crate::store::Store<MemoryStorage, CryptoRandom> {
+        self.inner.store_mut()
+    }
+
+    /// The largest argument accepted (`maxRequestBytes`).
+    pub(super) fn max(&self) -> usize {
+        request_limit(self.inner.store().config())
+    }
+}
 
 #[wasm_bindgen(js_class = TaskServerCore)]
 impl TaskServerCore {
