@@ -549,68 +549,30 @@ class HttpConnection {
    * @returns {Promise<JsonObject>}
    */
   async #readStream(body, id, method, resumes) {
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
-    /** @type {string[]} */
-    let data = [];
-    let event = "";
-    /** @type {string | null} */
-    let lastEventId = null;
-    let retryMs = 1000;
+    const stream = { lastEventId: /** @type {string | null} */ (null), retryMs: 1000 };
     /** @type {JsonObject | null} */
     let answer = null;
-    const dispatchEvent = () => {
-      const text = data.join("\n");
-      const type = event;
-      data = [];
-      event = "";
-      if (text === "" || (type !== "" && type !== "message")) return;
-      /** @type {unknown} */
-      let message;
-      try {
-        message = JSON.parse(text);
-      } catch {
-        this.#report(new TransportError(`${method}: an SSE event is not JSON: ${text.slice(0, 200)}`));
-        return;
-      }
-      for (const m of Array.isArray(message) ? message : [message]) {
-        if (!isObject(m)) continue;
-        if (m.id === id && !("method" in m)) answer = m;
-        else if ("method" in m) this.#dispatch(m);
-      }
-    };
     try {
-      while (answer === null) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        for (;;) {
-          const end = buffer.search(/\r\n|\r|\n/);
-          // A lone "\r" at the end may be the first half of "\r\n": wait for more.
-          if (end === -1 || (end === buffer.length - 1 && buffer[end] === "\r")) break;
-          const line = buffer.slice(0, end);
-          buffer = buffer.slice(end + (buffer.startsWith("\r\n", end) ? 2 : 1));
-          if (line === "") {
-            dispatchEvent();
-            if (answer !== null) break;
-            continue;
-          }
-          if (line.startsWith(":")) continue;
-          const colon = line.indexOf(":");
-          const field = colon === -1 ? line : line.slice(0, colon);
-          const value = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
-          if (field === "data") data.push(value);
-          else if (field === "event") event = value;
-          else if (field === "id" && !value.includes("\0")) lastEventId = value;
-          else if (field === "retry" && /^\d+$/.test(value)) retryMs = Number(value);
+      for await (const text of sseData(body, stream)) {
+        /** @type {unknown} */
+        let message;
+        try {
+          message = JSON.parse(text);
+        } catch {
+          this.#report(new TransportError(`${method}: an SSE event is not JSON: ${text.slice(0, 200)}`));
+          continue;
         }
+        for (const m of Array.isArray(message) ? message : [message]) {
+          if (!isObject(m)) continue;
+          if (m.id === id && !("method" in m)) answer = m;
+          else if ("method" in m) this.#dispatch(m);
+        }
+        if (answer !== null) break;
       }
     } catch (e) {
       throw new TransportError(`${method}: the event stream failed: ${this.closed ? "the connection was closed" : e instanceof Error ? e.message : String(e)}`, e);
-    } finally {
-      reader.cancel().catch(() => {});
     }
+    const { lastEventId, retryMs } = stream;
     const got = /** @type {JsonObject | null} */ (answer);
     if (got !== null) {
       if (isErrorObject(got.error)) throw new RpcError(got.error, 200);
@@ -700,4 +662,53 @@ class HttpConnection {
 
 // isObject, isErrorObject and sleepClamped serve client.js too; the entry (index.js) does not
 // re-export them.
-export { HttpConnection, HttpError, RpcError, TransportError, VersionError, isObject, isErrorObject, sleepClamped };
+/**
+ * The data of each `message` event of an SSE body, in order, until the body ends (a read error
+ * propagates; stopping early cancels the body). `stream` follows the body's `id:` and `retry:`
+ * fields as they are read (for a resume with Last-Event-ID).
+ * @param {ReadableStream<Uint8Array>} body
+ * @param {{ lastEventId: string | null, retryMs: number }} [stream]
+ * @returns {AsyncGenerator<string>}
+ */
+async function* sseData(body, stream = { lastEventId: null, retryMs: 1000 }) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  /** @type {string[]} */
+  let data = [];
+  let event = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      for (;;) {
+        const end = buffer.search(/\r\n|\r|\n/);
+        // A lone "\r" at the end may be the first half of "\r\n": wait for more.
+        if (end === -1 || (end === buffer.length - 1 && buffer[end] === "\r")) break;
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + (buffer.startsWith("\r\n", end) ? 2 : 1));
+        if (line === "") {
+          const text = data.join("\n");
+          const type = event;
+          data = [];
+          event = "";
+          if (text !== "" && (type === "" || type === "message")) yield text;
+          continue;
+        }
+        if (line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon === -1 ? line : line.slice(0, colon);
+        const v = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "data") data.push(v);
+        else if (field === "event") event = v;
+        else if (field === "id" && !v.includes("\0")) stream.lastEventId = v;
+        else if (field === "retry" && /^\d+$/.test(v)) stream.retryMs = Number(v);
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+export { HttpConnection, HttpError, RpcError, TransportError, VersionError, isObject, isErrorObject, sleepClamped, sseData };

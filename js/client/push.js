@@ -22,7 +22,7 @@
 //
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
 import { wasmApi } from "./wasm.js";
-import { isObject } from "./http.js";
+import { isObject, sseData } from "./http.js";
 
 /**
  * @typedef {Record<string, unknown>} JsonObject
@@ -48,52 +48,20 @@ const MAX_IDS_PER_LISTEN = 1000;
 const BATCH_MS = 20;
 
 /**
- * The JSON-RPC messages of an SSE body, in order, until it ends (or fails: the error propagates).
+ * The JSON-RPC messages of an SSE body, in order, until it ends (or fails: the error propagates);
+ * an event that is not JSON is no message.
  * @param {ReadableStream<Uint8Array>} body @returns {AsyncGenerator<JsonObject>}
  */
 async function* sseMessages(body) {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  /** @type {string[]} */
-  let data = [];
-  let event = "";
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      for (;;) {
-        const end = buffer.search(/\r\n|\r|\n/);
-        if (end === -1 || (end === buffer.length - 1 && buffer[end] === "\r")) break;
-        const line = buffer.slice(0, end);
-        buffer = buffer.slice(end + (buffer.startsWith("\r\n", end) ? 2 : 1));
-        if (line === "") {
-          const text = data.join("\n");
-          const type = event;
-          data = [];
-          event = "";
-          if (text === "" || (type !== "" && type !== "message")) continue;
-          /** @type {unknown} */
-          let message;
-          try {
-            message = JSON.parse(text);
-          } catch {
-            continue; // not JSON: not a message
-          }
-          for (const m of Array.isArray(message) ? message : [message]) if (isObject(m)) yield m;
-          continue;
-        }
-        if (line.startsWith(":")) continue;
-        const colon = line.indexOf(":");
-        const field = colon === -1 ? line : line.slice(0, colon);
-        const v = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
-        if (field === "data") data.push(v);
-        else if (field === "event") event = v;
-      }
+  for await (const text of sseData(body)) {
+    /** @type {unknown} */
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      continue; // not JSON: not a message
     }
-  } finally {
-    reader.cancel().catch(() => {});
+    for (const m of Array.isArray(message) ? message : [message]) if (isObject(m)) yield m;
   }
 }
 
