@@ -191,7 +191,7 @@ class TaskPush {
     /** @type {Listen} */
     const entry = { abort: new AbortController(), alive: false, taskIds: new Set(taskIds), accepted: new Set() };
     for (const taskId of taskIds) this.listens.set(taskId, entry);
-    (async () => {
+    this.#run(entry, async () => {
       const res = await this.connection.openStream("subscriptions/listen", { notifications: { taskIds } }, entry.abort.signal);
       if (!isEventStream(res) || res.body === null) {
         // A JSON answer: a JSON-RPC error (-32601 or HTTP 404/405: no subscriptions here).
@@ -219,7 +219,23 @@ class TaskPush {
         }
         this.connection.receive(m);
       }
-    })()
+    }, (wasAlive) => {
+      // The tasks stay mapped to this ended listen (not subscribed again): polling takes over.
+      const dropped = [...entry.accepted].filter((taskId) => this.listens.get(taskId) === entry);
+      if (wasAlive && !this.closed && dropped.length > 0) this.onDrop(dropped);
+    });
+  }
+
+  /**
+   * Reads one stream (`read`) to its end: a failure is reported unless the stream was aborted on
+   * purpose; then the stream is marked dead and aborted, and `ended` is told whether it had been
+   * alive.
+   * @param {{ abort: AbortController, alive: boolean }} entry
+   * @param {() => Promise<void>} read
+   * @param {(wasAlive: boolean) => void} ended
+   */
+  #run(entry, read, ended) {
+    read()
       .catch((e) => {
         if (!entry.abort.signal.aborted) this.onError(e);
       })
@@ -227,9 +243,7 @@ class TaskPush {
         const wasAlive = entry.alive;
         entry.alive = false;
         entry.abort.abort();
-        // The tasks stay mapped to this ended listen (not subscribed again): polling takes over.
-        const dropped = [...entry.accepted].filter((taskId) => this.listens.get(taskId) === entry);
-        if (wasAlive && !this.closed && dropped.length > 0) this.onDrop(dropped);
+        ended(wasAlive);
       });
   }
 
@@ -250,7 +264,7 @@ class TaskPush {
   #openSession() {
     const entry = { abort: new AbortController(), alive: false };
     this.session = entry;
-    (async () => {
+    this.#run(entry, async () => {
       const res = await this.connection.openStream(null, {}, entry.abort.signal);
       if (!isEventStream(res) || res.body === null) {
         await res.body?.cancel().catch(() => {});
@@ -259,20 +273,13 @@ class TaskPush {
       }
       entry.alive = true;
       for await (const m of sseMessages(res.body)) this.connection.receive(m);
-    })()
-      .catch((e) => {
-        if (!entry.abort.signal.aborted) this.onError(e);
-      })
-      .finally(() => {
-        const wasAlive = entry.alive;
-        entry.alive = false;
-        entry.abort.abort();
-        if (this.session !== entry || this.closed) return;
-        this.session = null; // the next task followed opens it again
-        const dropped = [...this.heard];
-        this.heard.clear();
-        if (wasAlive && dropped.length > 0) this.onDrop(dropped);
-      });
+    }, (wasAlive) => {
+      if (this.session !== entry || this.closed) return;
+      this.session = null; // the next task followed opens it again
+      const dropped = [...this.heard];
+      this.heard.clear();
+      if (wasAlive && dropped.length > 0) this.onDrop(dropped);
+    });
   }
 }
 
