@@ -14,7 +14,7 @@
 // Writes: INSERT … ON CONFLICT (id) DO NOTHING; UPDATE … WHERE id = $1 AND version = $n. The
 // change feed is NOTIFY on the channel `<table>_changes`, sent by the writing statement itself
 // (so only on success, delivered at commit), heard by LISTEN on one extra connection.
-import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
 
 /**
  * The few parts of `pg` this adapter uses.
@@ -45,15 +45,6 @@ const SCHEMA_VERSION = 1;
  * @typedef {import("./types.js").TaskStorage} TaskStorage
  */
 
-/**
- * @param {unknown} e
- * @param {string} what
- * @returns {never}
- */
-function engineError(e, what) {
-  if (e instanceof StorageError) throw e;
-  throw new StorageError("engine", `postgres: ${what}: ${e instanceof Error ? e.message : String(e)}`, e);
-}
 
 /**
  * Imports `pg` (an optional peer dependency).
@@ -101,7 +92,7 @@ class PostgresStorage {
     try {
       return await this.pool.query(text, values);
     } catch (e) {
-      return engineError(e, what);
+      return engineError("postgres", e, what);
     }
   }
 
@@ -113,7 +104,7 @@ class PostgresStorage {
     try {
       c = await this.pool.connect();
     } catch (e) {
-      return engineError(e, "connect");
+      return engineError("postgres", e, "connect");
     }
     try {
       await c.query("BEGIN");
@@ -146,7 +137,7 @@ class PostgresStorage {
     } catch (e) {
       await c.query("ROLLBACK").catch(() => {});
       c.release(e);
-      return engineError(e, `create or migrate the schema of ${t}`);
+      return engineError("postgres", e, `create or migrate the schema of ${t}`);
     }
   }
 
@@ -315,7 +306,7 @@ class PostgresStorage {
     try {
       await this.listen();
     } catch (e) {
-      return engineError(e, "LISTEN");
+      return engineError("postgres", e, "LISTEN");
     }
     this.hub.add(l);
     return async () => {

@@ -13,7 +13,7 @@
 //   {p}:schema        the schema version (1)
 // The change feed is PUBLISH on `{p}:changes` from the writing script (only on success), heard
 // by SUBSCRIBE on one extra connection.
-import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
 
 /**
  * @typedef {import("./types.js").StoredTask} StoredTask
@@ -92,15 +92,6 @@ return out
 /** @param {string | null} session */
 const sessionKey = (session) => (session === null ? "n" : `s${session}`);
 
-/**
- * @param {unknown} e
- * @param {string} what
- * @returns {never}
- */
-function engineError(e, what) {
-  if (e instanceof StorageError) throw e;
-  throw new StorageError("engine", `redis: ${what}: ${e instanceof Error ? e.message : String(e)}`, e);
-}
 
 /** @returns {Promise<IoRedisModule>} */
 async function importIoredis() {
@@ -144,7 +135,7 @@ class RedisStorage {
     try {
       return await fn(this.redis);
     } catch (e) {
-      return engineError(e, what);
+      return engineError("redis", e, what);
     }
   }
 
@@ -292,7 +283,7 @@ async function openRedisStorage(options) {
     await redis.connect();
   } catch (e) {
     redis.disconnect();
-    return engineError(e, `connect to ${url}`);
+    return engineError("redis", e, `connect to ${url}`);
   }
   const s = new RedisStorage(redis, prefix);
   try {

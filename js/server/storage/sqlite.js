@@ -13,7 +13,7 @@
 // timeout), so compare-and-set holds across processes. SQLite has no notifications: subscribers
 // read new rows of <table>_changes at once after a write of this process, and every `pollMs`
 // (default 50) when `PRAGMA data_version` says another connection wrote.
-import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord } from "./types.js";
 
 /**
  * The part of a driver's statement this adapter uses (node:sqlite and better-sqlite3 agree).
@@ -43,15 +43,6 @@ const SCHEMA_VERSION = 1;
 /** How many change rows are kept for subscribers in other processes. */
 const KEEP_CHANGES = 10_000;
 
-/**
- * @param {unknown} e
- * @param {string} what
- * @returns {never}
- */
-function engineError(e, what) {
-  if (e instanceof StorageError) throw e;
-  throw new StorageError("engine", `sqlite: ${what}: ${e instanceof Error ? e.message : String(e)}`, e);
-}
 
 /**
  * Opens the file with the chosen (or the first available) driver.
@@ -68,7 +59,7 @@ async function openDatabase(path, driver) {
       const mod = await import(name);
       return { db: new mod.DatabaseSync(path), driver: "node:sqlite" };
     } catch (e) {
-      if (driver === "node:sqlite") return engineError(e, `open ${path} with node:sqlite`);
+      if (driver === "node:sqlite") return engineError("sqlite", e, `open ${path} with node:sqlite`);
       nodeError = e;
     }
   }
@@ -84,7 +75,7 @@ async function openDatabase(path, driver) {
     const Database = mod.default ?? mod;
     return { db: new Database(path), driver: "better-sqlite3" };
   } catch (e) {
-    return engineError(e, `open ${path} with better-sqlite3`);
+    return engineError("sqlite", e, `open ${path} with better-sqlite3`);
   }
 }
 
@@ -146,7 +137,7 @@ class SqliteStorage {
         throw e;
       }
     } catch (e) {
-      return engineError(e, what);
+      return engineError("sqlite", e, what);
     }
   }
 
@@ -159,7 +150,7 @@ class SqliteStorage {
       this.db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
       this.db.exec("PRAGMA journal_mode = WAL");
     } catch (e) {
-      engineError(e, "set up the connection");
+      engineError("sqlite", e, "set up the connection");
     }
     this.run("create or migrate the schema", true, () => {
       const have = Number(this.db.prepare("PRAGMA user_version").get().user_version);

@@ -300,4 +300,15 @@ class ChangeHub {
   }
 }
 
-export { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord };
+/**
+ * Throws `e` as the storage error it is, or as an `engine` error of `engine` (the adapter's name)
+ * naming what failed, the engine's error kept as `cause`.
+ * @param {string} engine @param {unknown} e @param {string} what
+ * @returns {never}
+ */
+function engineError(engine, e, what) {
+  if (e instanceof StorageError) throw e;
+  throw new StorageError("engine", `${engine}: ${what}: ${e instanceof Error ? e.message : String(e)}`, e);
+}
+
+export { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord };
