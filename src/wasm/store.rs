@@ -883,8 +883,8 @@ impl TaskServerCore {
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
+        let who = Who::read(&session, host, now, max)?;
         let id = read_id(&id, max)?;
         let status = read_status(&status)?;
         let message = read_message(message, max)?;
@@ -906,8 +906,8 @@ impl TaskServerCore {
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
+        let who = Who::read(&session, host, now, max)?;
         let id = read_id(&id, max)?;
         let requests = read_object(&requests, "inputRequests", max)?;
         let message = read_message(message, max)?;
@@ -928,8 +928,8 @@ impl TaskServerCore {
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
+        let who = Who::read(&session, host, now, max)?;
         let id = read_id(&id, max)?;
         let responses = read_object(&responses, "inputResponses", max)?;
         let taken = self
@@ -953,8 +953,8 @@ impl TaskServerCore {
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
+        let who = Who::read(&session, host, now, max)?;
         let id = read_id(&id, max)?;
         let result = read_object(&result, "result", max)?;
         let message = read_message(message, max)?;
@@ -975,8 +975,8 @@ impl TaskServerCore {
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
+        let who = Who::read(&session, host, now, max)?;
         let id = read_id(&id, max)?;
         let error = read_object(&error, "error", max)?;
         let error = error_from_json(&Value::Object(error))
@@ -1000,8 +1000,8 @@ impl TaskServerCore {
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
+        let who = Who::read(&session, host, now, max)?;
         let id = read_id(&id, max)?;
         let result = read_object(&result, "result", max)?;
         let message = read_message(message, max)?;
@@ -1043,8 +1043,8 @@ impl TaskServerCore {
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
         let max = self.max();
+        let who = Who::read(&session, host, now, max)?;
         let id = read_id(&id, max)?;
         let protocol = read_version(&protocol)?;
         let message = read_message(message, max)?;
