@@ -98,6 +98,19 @@ const wasmBytes = require('fs').readFileSync((() => {
 EOF
 }
 
+# stub_declarations OUT SHARED: the declarations of OUT's stubs of the shared helpers (js/client,
+# js/core), each re-exporting SHARED's (before tsc, which reads them, and again after it, which
+# declares the stubs over them).
+stub_declarations() {
+  local out=$1 shared=$2 f base
+  for f in "$ROOT"/js/client/*.js "$ROOT"/js/core/*.js; do
+    base=$(basename "$f" .js)
+    [ "$base" = index ] && continue
+    printf 'export * from "%s/%s.js";\n' "$shared" "$base" >"$out/$base.d.ts"
+    printf 'export * from "%s/%s.cjs";\n' "$shared" "$base" >"$out/$base.d.cts"
+  done
+}
+
 # assemble RAW OUT WORK "DIR..." [SHARED]: bindgen + wasm-opt RAW and write the entry files into
 # OUT. The ESM helpers of every DIR are copied in order (a later index.js replaces an earlier one:
 # it is the helpers' entry, re-exported by every entry file). SHARED (the server entry: "..") is the
@@ -167,10 +180,9 @@ assemble() {
         local base; base=$(basename "$f" .js)
         [ "$base" = index ] && continue
         printf '// The shared helper %s/%s.js (one copy in the package).\nexport * from "%s/%s.js";\n' "$shared" "$base" "$shared" "$base" >"$out/$base.js"
-        printf 'export * from "%s/%s.js";\n' "$shared" "$base" >"$out/$base.d.ts"
         printf '// The shared helper %s/%s.cjs (one copy in the package).\n"use strict";\nmodule.exports = require("%s/%s.cjs");\n' "$shared" "$base" "$shared" "$base" >"$out/$base.cjs"
-        printf 'export * from "%s/%s.cjs";\n' "$shared" "$base" >"$out/$base.d.cts"
       done
+      stub_declarations "$out" "$shared"
     fi
     for dir in $helpers; do
       say "helpers from ${dir#"$ROOT"/}"
@@ -189,15 +201,8 @@ assemble() {
       sed -e "s#\"\./$NAME\.js\"#\"./node.cjs\"#g" -e 's#"\./\([A-Za-z0-9_-]*\)\.js"#"./\1.cjs"#g' \
         "$f" >"$out/$(basename "$f" .d.ts).d.cts"
     done
-    if [ "$shared" != . ]; then
-      # tsc declared the stubs too: their declarations name the shared modules again.
-      for f in "$ROOT"/js/client/*.js "$ROOT"/js/core/*.js; do
-        local base; base=$(basename "$f" .js)
-        [ "$base" = index ] && continue
-        printf 'export * from "%s/%s.js";\n' "$shared" "$base" >"$out/$base.d.ts"
-        printf 'export * from "%s/%s.cjs";\n' "$shared" "$base" >"$out/$base.d.cts"
-      done
-    fi
+    # tsc declared the stubs too: their declarations name the shared modules again.
+    if [ "$shared" != . ]; then stub_declarations "$out" "$shared"; fi
     # Every entry gives the shared client helpers its glue's functions, and re-exports them (the
     # server entry: the main entry's helpers, then its own).
     extra=$'\n'"import { TaskScheduler as _TaskScheduler } from \"./$NAME.js\";"
