@@ -573,10 +573,9 @@ class HttpConnection {
       throw new TransportError(`${method}: the event stream failed: ${this.closed ? "the connection was closed" : e instanceof Error ? e.message : String(e)}`, e);
     }
     const { lastEventId, retryMs } = stream;
-    const got = /** @type {JsonObject | null} */ (answer);
-    if (got !== null) {
-      if (isErrorObject(got.error)) throw new RpcError(got.error, 200);
-      if (isObject(got.result)) return got.result;
+    if (answer !== null) {
+      if (isErrorObject(answer.error)) throw new RpcError(answer.error, 200);
+      if (isObject(answer.result)) return answer.result;
       throw new TransportError(`${method}: the answer to request ${id} is not a JSON-RPC response`);
     }
     if (lastEventId !== null && this.sessionId !== null && resumes < MAX_RESUMES && !this.closed) {
