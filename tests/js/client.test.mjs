@@ -3,9 +3,11 @@
 // virtual time, so the tests assert what was sent and when, not only the final result.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { once } from "node:events";
+import http from "node:http";
 import { flush, virtualClock } from "./virtual-clock.mjs";
 
-const { TaskClient, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, validateMessage } =
+const { TaskClient, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, validateMessage, HttpConnection, TransportError } =
   await import("./.tmp/install/esm.mjs");
 const { TaskHost } = await import("./.tmp/install/server.mjs");
 
@@ -202,6 +204,28 @@ test("a call aborted before a task exists: an aborted signal sends nothing; an a
   await clock.advance(1_000);
   client.close();
   await host.close();
+});
+
+test("HttpConnection.openStream aborted by its signal: the TransportError's cause is signal.reason (the fetch's own rejection)", async () => {
+  // A server on 127.0.0.1 that takes the request and never answers.
+  const held = [];
+  const server = http.createServer((req, res) => held.push(res)).listen(0, "127.0.0.1");
+  try {
+    await once(server, "listening");
+    const connection = new HttpConnection(`http://127.0.0.1:${server.address().port}/mcp`, { protocolVersion: V26 });
+    const ac = new AbortController();
+    const opening = connection.openStream("subscriptions/listen", { notifications: { taskIds: ["t"] } }, ac.signal);
+    while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const reason = new Error("the page was closed");
+    ac.abort(reason);
+    const error = await opening.then(() => assert.fail("resolved"), (e) => e);
+    assert.ok(error instanceof TransportError, String(error));
+    assert.equal(error.cause, reason);
+    await connection.close();
+  } finally {
+    for (const res of held) res.destroy();
+    server.close();
+  }
 });
 
 test("V26: a task the server forgets (-32602) is reported expired and no longer polled", async () => {
