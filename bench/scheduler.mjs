@@ -152,7 +152,7 @@ function drain(s, now, limit) {
     calls++;
     if (due.length === 0) break;
     handed += due.length;
-    for (let i = 0; i < due.length; i++) if (due[i].kind !== "poll") throw new Error(`unexpected ${due[i].kind}`);
+    for (let i = 0; i < due.length; i++) if (due[i].type !== "poll") throw new Error(`unexpected ${due[i].type}`);
   }
   return { handed, calls };
 }

@@ -91,6 +91,9 @@ npm_tool tools/pkg-lint @arethetypeswrong/cli/package.json publint/package.json
 
 # axe-core, injected into the inspector page by tests/browser/inspector-a11y.test.mjs.
 npm_tool tools/axe axe-core/axe.min.js
+
+# Node's types (pinned to Node 20), for type-checking the README's examples (tests/js/readme-types.test.mjs).
+npm_tool tools/dx @types/node/package.json
 # The bundlers, Next.js and wrangler of the packaging matrix (tests/packaging/matrix.test.mjs):
 # own package.json and lock; wrangler runs on the Node 22 of tools/conformance.
 npm_tool tools/bundlers vite/bin/vite.js vite5/bin/vite.js webpack-cli/bin/cli.js esbuild/bin/esbuild \

@@ -38,8 +38,9 @@ pub struct ConversionReport {
     pub ok: bool,
     pub from: Option<ProtocolVersion>,
     pub to: ProtocolVersion,
-    /// The converted value, or `null` when the input was invalid or has no counterpart.
-    #[tsify(type = "unknown")]
+    /// The converted value (an object), or `null` when the input was invalid or has no
+    /// counterpart.
+    #[tsify(type = "Record<string, unknown> | null")]
     pub value: Option<Value>,
     /// Validation errors of the input, `conversion-impossible` errors, `conversion-lossy` warnings.
     pub issues: Vec<Issue>,

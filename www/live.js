@@ -677,26 +677,28 @@ async function pump(c) {
     const card = cards.get(ev.taskId);
     if (!card) early.set(ev.taskId, ev);
     switch (ev.type) {
-      case "created": {
+      case "taskCreated": {
         setStatus(card, ev.status ?? "working");
         const interval = isObject(ev.task) ? pollIntervalOf(ev.task) : null;
         logTo(card, "created", `task created (${ev.status})${interval ? `, ${interval.field} ${interval.ms} ms` : ""}`);
         break;
       }
-      case "status":
+      case "taskStatus":
         setStatus(card, ev.status);
         logTo(card, "status", `status: ${ev.status}${ev.task?.statusMessage ? ` (${ev.task.statusMessage})` : ""}`);
         break;
-      case "input-required":
+      case "inputRequired":
         break; // the handler draws the form
-      case "poll-error":
+      case "pollError":
         logTo(card, "error", `poll error: ${errorText(ev.error)} (the next poll backs off)`);
-        break;
-      case "cancel-failed":
-        logTo(card, "cancel-failed", "cancel not delivered: the server could not be reached after retries; no longer followed");
         break;
       case "stuck":
         logTo(card, "stuck", `no change for a long time (still ${ev.status})`);
+        break;
+      case "error":
+        // A cancel that never reached the server: the task may still be running there.
+        if (ev.error?.delivered === false) logTo(card, "cancel-failed", "cancel not delivered: the server could not be reached after retries; no longer followed");
+        else logTo(card, ev.status, `${ev.error?.name ?? "error"} (${ev.status})`);
         break;
       default:
         logTo(card, ev.type, `${ev.type}${ev.status ? ` (${ev.status})` : ""}`);

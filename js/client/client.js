@@ -79,7 +79,10 @@ import { TaskPush } from "./push.js";
 
 /**
  * @typedef {object} CallToolOptions
- * @property {AbortSignal} [signal] Stops waiting and sends `tasks/cancel` for a running task.
+ * @property {AbortSignal} [signal] Aborts the call: a running task gets `tasks/cancel`, and the
+ *   call rejects with a TaskCancelledError whose `cause` is `signal.reason` (`taskId` empty when
+ *   the signal aborted before the server created a task: nothing runs there). An answer that
+ *   arrives after the abort is dropped.
  * @property {{ ttl?: number }} [task] 2025-11-25: ask for a task (`params.task`, with the
  *   requested `ttl`). When the server's capabilities are known (connect, requestVia, or the
  *   `serverCapabilities` option) the tool's `execution.taskSupport` decides (§D 47–48): a
@@ -111,10 +114,19 @@ import { TaskPush } from "./push.js";
  */
 
 /**
- * One thing that happened to a task, for UIs (`client.events()`). `cancel-failed`: a cancel (the
- * caller's signal, or an input request the client could not answer) never reached the server
- * after every retry; the client stopped following the task, which may still be running.
- * @typedef {{ type: "created" | "status" | "input-required" | "completed" | "failed" | "cancelled" | "cancel-failed" | "expired" | "stuck" | "poll-error", taskId: string, status?: string, task?: JsonObject, error?: unknown }} TaskEvent
+ * One thing that happened to a task, for UIs (`client.events()`), told apart by `type` as the
+ * TypeScript SDK's `callToolStream` messages are (`taskCreated`, `taskStatus`, `result`, `error`)
+ * and in the scheduler's words (`SchedulerEvent`: `taskStatus`, `inputRequired`, `stuck`,
+ * `pollError`). Each task ends with exactly one `result` (the call resolves with `result`) or
+ * `error` (it rejects with `error`: TaskFailedError, TaskCancelledError (`delivered: false`: the
+ * cancel never reached the server, the task may still be running), TaskExpiredError,
+ * ProtocolError, or a handler's error). `task` is the snapshot that caused the event, if any.
+ * @typedef {{ type: "taskCreated", taskId: string, status: string, task: JsonObject }
+ *   | { type: "taskStatus" | "inputRequired", taskId: string, status: string, task?: JsonObject }
+ *   | { type: "result", taskId: string, status: string, task?: JsonObject, result: JsonObject }
+ *   | { type: "error", taskId: string, status: string, task?: JsonObject, error: Error }
+ *   | { type: "stuck", taskId: string, status: string }
+ *   | { type: "pollError", taskId: string, error: unknown }} TaskEvent
  */
 
 const V25 = "2025-11-25";
@@ -190,26 +202,32 @@ class TaskFailedError extends TaskError {
 }
 
 /**
- * The task was cancelled (by us or by the server), or we stopped following it after a cancel
- * that never reached the server: then `delivered` is `false` (the task may still be running
- * there; `cause` is the last transport failure) and the event was `cancel-failed`.
+ * The task was cancelled (by the caller's `signal`, or by the server), or we stopped following it
+ * after a cancel that never reached the server: then `delivered` is `false` (the task may still
+ * be running there; `deliveryError` is the last transport failure). Aborted by a signal, `cause`
+ * is `signal.reason`; `taskId` is empty when the call was aborted before any task was created.
  */
 class TaskCancelledError extends TaskError {
-  /** @param {string} taskId @param {{ delivered?: boolean, cause?: unknown, status?: string }} [details] */
+  /** @param {string} taskId @param {{ delivered?: boolean, cause?: unknown, deliveryError?: unknown, status?: string }} [details] */
   constructor(taskId, details = {}) {
     const delivered = details.delivered ?? true;
-    const why = details.cause instanceof Error ? details.cause.message : details.cause === undefined ? "" : String(details.cause);
+    const failure = details.deliveryError;
+    const why = failure instanceof Error ? failure.message : failure === undefined ? "" : String(failure);
     super(
-      delivered
-        ? `task ${taskId} was cancelled`
-        : `task ${taskId}: the cancel was not delivered${why ? ` (${why})` : ""}; the task may still be running on the server`,
+      taskId === ""
+        ? "the call was aborted before any task was created"
+        : delivered
+          ? `task ${taskId} was cancelled`
+          : `task ${taskId}: the cancel was not delivered${why ? ` (${why})` : ""}; the task may still be running on the server`,
       taskId,
       delivered ? "cancelled" : details.status ?? "working",
     );
     this.name = "TaskCancelledError";
     /** Whether `tasks/cancel` reached the server (or the server itself cancelled the task). */
     this.delivered = delivered;
-    if (details.cause !== undefined) this.cause = details.cause;
+    /** The last transport failure of an undelivered cancel. @type {unknown} */
+    this.deliveryError = failure;
+    if ("cause" in details) this.cause = details.cause;
   }
 }
 
@@ -243,6 +261,28 @@ class ProtocolError extends Error {
     this.statusMessage = details.statusMessage;
     /** What the server answered. @type {unknown} */
     this.result = details.result;
+  }
+}
+
+/**
+ * What a `TaskScheduler` throws for a key tracked twice (`kind: "already_tracked"`) or a state
+ * `TaskScheduler.restore` cannot restore (`kind: "invalid_state"`); malformed arguments throw a
+ * `TypeError`. The scheduler lives in WebAssembly and throws an `Error` named
+ * "TaskSchedulerError": `instanceof TaskSchedulerError` holds for it (and for an instance of this
+ * class), from either entry.
+ */
+class TaskSchedulerError extends Error {
+  /** @param {string} message @param {"already_tracked" | "invalid_state"} kind */
+  constructor(message, kind) {
+    super(message);
+    this.name = "TaskSchedulerError";
+    /** Which scheduler error this is. */
+    this.kind = kind;
+  }
+
+  /** @param {unknown} value @returns {value is TaskSchedulerError} */
+  static [Symbol.hasInstance](value) {
+    return value instanceof Error && value.name === "TaskSchedulerError";
   }
 }
 
@@ -359,6 +399,11 @@ class TaskClient {
    * @returns {Promise<JsonObject>}
    */
   async callTool(name, args = {}, options = {}) {
+    const signal = options.signal;
+    // Aborted before a task exists: nothing runs on the server (a task created meanwhile is
+    // cancelled by #await, which sees the signal aborted).
+    const aborted = () => new TaskCancelledError("", { cause: signal?.reason });
+    if (signal?.aborted) throw aborted();
     /** @type {JsonObject} */
     let params = { name, arguments: args };
     this.#learnVersion();
@@ -368,8 +413,10 @@ class TaskClient {
     }
     // §D 113: MRTR rounds before a task exists: retry with inputResponses and the echoed state.
     for (let round = 0; ; round++) {
+      if (signal?.aborted) throw aborted();
       const result = await this.#send("tools/call", params);
       const kind = this.#kindOfCallAnswer(result);
+      if (kind !== "task" && signal?.aborted) throw aborted();
       if (kind === "complete") return result;
       if (kind === "task") {
         return this.#await(this.#startTask(result, options), options.signal);
@@ -415,12 +462,12 @@ class TaskClient {
     const task = message.params;
     if (errors.length > 0) {
       const taskId = typeof task.taskId === "string" ? task.taskId : "";
-      if (this.tasks.has(taskId)) this.#emit({ type: "poll-error", taskId, error: new ProtocolError(`${message.method}: invalid notification: ${errors[0].message}`, errors) });
+      if (this.tasks.has(taskId)) this.#emit({ type: "pollError", taskId, error: new ProtocolError(`${message.method}: invalid notification: ${errors[0].message}`, errors) });
       return;
     }
     this.push?.heardOf(message);
     const handle = typeof task.taskId === "string" ? this.tasks.get(task.taskId) : undefined;
-    if (handle) this.#observe(handle, task).catch((error) => this.#emit({ type: "poll-error", taskId: handle.taskId, error }));
+    if (handle) this.#observe(handle, task).catch((error) => this.#emit({ type: "pollError", taskId: handle.taskId, error }));
   }
 
   /**
@@ -457,8 +504,8 @@ class TaskClient {
   }
 
   /**
-   * Every task event, as it happens (created, status, input-required, completed, failed,
-   * cancelled, expired, stuck, poll-error). Ends when the client is closed.
+   * Every task event, as it happens (`taskCreated`, `taskStatus`, `inputRequired`, `result`,
+   * `error`, `stuck`, `pollError`: see TaskEvent). Ends when the client is closed.
    * @returns {AsyncGenerator<TaskEvent>}
    */
   async *events() {
@@ -697,7 +744,7 @@ class TaskClient {
     const task = /** @type {JsonObject} */ (isObject(created.task) ? created.task : created);
     const taskId = /** @type {string} */ (task.taskId);
     // "created" comes first: a first snapshot that is not `working` gives its own events at once.
-    this.#emit({ type: "created", taskId, status: /** @type {string} */ (task.status), task });
+    this.#emit({ type: "taskCreated", taskId, status: /** @type {string} */ (task.status), task });
     return this.#track(taskId, task, options.timeoutMs);
   }
 
@@ -717,7 +764,7 @@ class TaskClient {
       // A first snapshot that is not `working` (terminal, or waiting for input) is acted on now:
       // the scheduler will not poll a terminal task again.
       if (task && (events.length > 0 || task.status === "input_required")) {
-        this.#afterSnapshot(handle, task, events).catch((error) => this.#emit({ type: "poll-error", taskId, error }));
+        this.#afterSnapshot(handle, task, events).catch((error) => this.#emit({ type: "pollError", taskId, error }));
       }
     }
     this.#kick();
@@ -727,7 +774,7 @@ class TaskClient {
   /** @param {Handle} handle @param {AbortSignal} [signal] @returns {Promise<JsonObject>} */
   #await(handle, signal) {
     if (signal) {
-      const onAbort = () => this.#cancel(handle);
+      const onAbort = () => this.#cancel(handle, signal.reason);
       if (signal.aborted) onAbort();
       else signal.addEventListener("abort", onAbort, { once: true });
       handle.promise.finally(() => signal.removeEventListener("abort", onAbort)).catch(() => {});
@@ -740,19 +787,20 @@ class TaskClient {
    * cancel the server answered (even with an error: a terminal or unknown task, V25 -32602) is
    * done: `cancelled`. One that never reached it (a transport failure) is sent again after
    * CANCEL_RETRY_MS; when every try failed the call rejects with a TaskCancelledError whose
-   * `delivered` is false and the event is `cancel-failed`, never `cancelled`.
-   * @param {Handle} handle
+   * `delivered` is false (the `error` event carries it), never a delivered cancel. Either way
+   * its `cause` is `reason` (the signal's).
+   * @param {Handle} handle @param {unknown} reason
    */
-  async #cancel(handle) {
+  async #cancel(handle, reason) {
     if (handle.done) return;
     const failure = await this.#deliverCancel(handle);
     if (handle.done) return; // it ended some other way while we were trying
     if (failure === null) {
-      this.#finish(handle, new TaskCancelledError(handle.taskId), { type: "cancelled", taskId: handle.taskId });
+      this.#finish(handle, new TaskCancelledError(handle.taskId, { cause: reason }));
       return;
     }
-    const error = new TaskCancelledError(handle.taskId, { delivered: false, cause: failure.error, status: handle.status });
-    this.#finish(handle, error, { type: "cancel-failed", taskId: handle.taskId, status: handle.status, error });
+    const error = new TaskCancelledError(handle.taskId, { delivered: false, cause: reason, deliveryError: failure.error, status: handle.status });
+    this.#finish(handle, error, { status: handle.status });
   }
 
   /**
@@ -797,7 +845,7 @@ class TaskClient {
       for (let due = this.scheduler.nextDue(this.clock.now(), DUE_BATCH); due.length > 0; ) {
         for (const ev of due) {
           this.#event(ev, null)
-            .catch((error) => this.#emit({ type: "poll-error", taskId: ev.key, error }))
+            .catch((error) => this.#emit({ type: "pollError", taskId: ev.key, error }))
             .finally(() => this.#kick());
         }
         due = due.length < DUE_BATCH ? [] : this.scheduler.nextDue(this.clock.now(), DUE_BATCH);
@@ -823,17 +871,17 @@ class TaskClient {
     }
     const taskId = handle.taskId;
     const snapshot = task ? { task } : {};
-    switch (ev.kind) {
+    switch (ev.type) {
       case "poll":
         return this.#poll(handle);
-      case "status":
+      case "taskStatus":
         handle.status = ev.status;
-        this.#emit({ type: "status", taskId, status: ev.status, ...snapshot });
+        this.#emit({ type: "taskStatus", taskId, status: ev.status, ...snapshot });
         return;
-      case "input_required":
+      case "inputRequired":
         handle.status = ev.status;
-        this.#emit({ type: "status", taskId, status: ev.status, ...snapshot });
-        this.#emit({ type: "input-required", taskId, status: ev.status, ...snapshot });
+        this.#emit({ type: "taskStatus", taskId, status: ev.status, ...snapshot });
+        this.#emit({ type: "inputRequired", taskId, status: ev.status, ...snapshot });
         return;
       case "terminal":
         handle.status = ev.status;
@@ -842,17 +890,17 @@ class TaskClient {
       case "stuck":
         this.#emit({ type: "stuck", taskId, status: handle.status });
         return;
-      case "poll_error":
+      case "pollError":
         // Failures of answered polls were reported by #poll; this one never answered.
-        if (ev.timedOut) this.#emit({ type: "poll-error", taskId, error: new Error(`tasks/get of ${taskId} timed out`) });
+        if (ev.timedOut) this.#emit({ type: "pollError", taskId, error: new Error(`tasks/get of ${taskId} timed out`) });
         return;
       case "expired": {
         const why = ev.reason === "ttl" ? "its TTL passed with no change" : "the server no longer knows it";
-        this.#finish(handle, new TaskExpiredError(taskId, handle.status, why), { type: "expired", taskId, status: handle.status });
+        this.#finish(handle, new TaskExpiredError(taskId, handle.status, why), { status: handle.status });
         return;
       }
-      case "deadline_exceeded":
-        this.#finish(handle, new TaskExpiredError(taskId, handle.status, "the deadline passed"), { type: "expired", taskId, status: handle.status });
+      case "deadlineExceeded":
+        this.#finish(handle, new TaskExpiredError(taskId, handle.status, "the deadline passed"), { status: handle.status });
         return;
       default:
     }
@@ -869,7 +917,7 @@ class TaskClient {
       const err = isErrorObject(e) ? { code: e.code, message: e.message } : { message: e instanceof Error ? e.message : String(e) };
       const hint = isObject(e) || e instanceof Error ? /** @type {JsonObject} */ (e).retryAfterMs : undefined;
       if (typeof hint === "number" && Number.isFinite(hint) && hint >= 0) err.retryAfterMs = Math.ceil(hint);
-      if (!isErrorObject(e) || e.code !== INVALID_PARAMS) this.#emit({ type: "poll-error", taskId: handle.taskId, error: e });
+      if (!isErrorObject(e) || e.code !== INVALID_PARAMS) this.#emit({ type: "pollError", taskId: handle.taskId, error: e });
       // -32602 for a known id: expired or purged (§D 56, 114); the scheduler says so.
       for (const ev of this.scheduler.observeError(handle.taskId, err, this.clock.now())) await this.#event(ev, null);
       return;
@@ -887,7 +935,7 @@ class TaskClient {
     if (typeof task.createdAt === "string") {
       if (handle.createdAt === null) handle.createdAt = task.createdAt;
       else if (Date.parse(task.createdAt) !== Date.parse(handle.createdAt)) {
-        this.#finish(handle, new TaskExpiredError(handle.taskId, handle.status, "its id now names another task (a different createdAt)"), { type: "expired", taskId: handle.taskId, status: handle.status });
+        this.#finish(handle, new TaskExpiredError(handle.taskId, handle.status, "its id now names another task (a different createdAt)"), { status: handle.status });
         return;
       }
     }
@@ -901,7 +949,7 @@ class TaskClient {
   #pushDropped(taskIds) {
     for (const taskId of taskIds) {
       const handle = this.tasks.get(taskId);
-      if (handle && !handle.done) this.#poll(handle).catch((error) => this.#emit({ type: "poll-error", taskId, error }));
+      if (handle && !handle.done) this.#poll(handle).catch((error) => this.#emit({ type: "pollError", taskId, error }));
     }
   }
 
@@ -922,12 +970,12 @@ class TaskClient {
   async #terminal(handle, task) {
     const status = /** @type {string} */ (task.status);
     if (status === "cancelled") {
-      this.#finish(handle, new TaskCancelledError(handle.taskId), { type: "cancelled", taskId: handle.taskId, status, task });
+      this.#finish(handle, new TaskCancelledError(handle.taskId), { status, task });
       return;
     }
     if (handle.version === V26) {
-      if (status === "completed") this.#finish(handle, /** @type {JsonObject} */ (task.result), { type: "completed", taskId: handle.taskId, status, task });
-      else this.#finish(handle, new TaskFailedError(handle.taskId, /** @type {JsonRpcError} */ (task.error), { statusMessage: handle.statusMessage }), { type: "failed", taskId: handle.taskId, status, task });
+      if (status === "completed") this.#finish(handle, /** @type {JsonObject} */ (task.result), { status, task });
+      else this.#finish(handle, new TaskFailedError(handle.taskId, /** @type {JsonRpcError} */ (task.error), { statusMessage: handle.statusMessage }), { status, task });
       return;
     }
     // V25: the payload comes from tasks/result (what the original request returned, §D 30).
@@ -947,13 +995,13 @@ class TaskClient {
         if (isErrorObject(e)) {
           // The underlying request's own error (§D 30): the task failed.
           const error = new TaskFailedError(handle.taskId, e, { statusMessage: handle.statusMessage });
-          this.#finish(handle, error, { type: "failed", taskId: handle.taskId, status: "failed", error: e });
+          this.#finish(handle, error, { status: "failed" });
         } else if (e instanceof ProtocolError) {
           const error = new ProtocolError(e.message, e.issues, { taskId: handle.taskId, status: handle.status, statusMessage: handle.statusMessage, result: e.result });
-          this.#finish(handle, error, { type: "failed", taskId: handle.taskId, status: handle.status, error });
+          this.#finish(handle, error, { status: handle.status });
         } else {
           handle.resultOpen = null; // a transport failure: polling goes on, reopen later
-          this.#emit({ type: "poll-error", taskId: handle.taskId, error: e });
+          this.#emit({ type: "pollError", taskId: handle.taskId, error: e });
         }
         return;
       }
@@ -978,7 +1026,7 @@ class TaskClient {
     if (handle.done) return;
     if (handle.status === "failed") {
       const error = new TaskFailedError(taskId, null, { statusMessage: handle.statusMessage, result });
-      this.#finish(handle, error, { type: "failed", taskId, status: "failed", error });
+      this.#finish(handle, error, { status: "failed" });
       return;
     }
     if (!toolResult) {
@@ -987,10 +1035,10 @@ class TaskClient {
         [],
         { taskId, status: handle.status, statusMessage: handle.statusMessage, result },
       );
-      this.#finish(handle, error, { type: "failed", taskId, status: handle.status, error });
+      this.#finish(handle, error, { status: handle.status });
       return;
     }
-    this.#finish(handle, result, { type: "completed", taskId, status: handle.status });
+    this.#finish(handle, result, { status: handle.status });
   }
 
   /**
@@ -1004,7 +1052,7 @@ class TaskClient {
       [],
       { taskId: handle.taskId, status: handle.status, statusMessage: handle.statusMessage, result: task },
     );
-    this.#finish(handle, error, { type: "failed", taskId: handle.taskId, status: handle.status, error });
+    this.#finish(handle, error, { status: handle.status });
   }
 
   /** One `tasks/get` for the task's status now (its failure leaves the status as it was). @param {Handle} handle */
@@ -1063,7 +1111,7 @@ class TaskClient {
         delete handle.unacked[k];
       }
     } catch (e) {
-      this.#emit({ type: "poll-error", taskId: handle.taskId, error: e });
+      this.#emit({ type: "pollError", taskId: handle.taskId, error: e });
     } finally {
       for (const k of keys) handle.inFlight.delete(k);
       this.#kick();
@@ -1078,10 +1126,8 @@ class TaskClient {
   async #abandon(handle, reason) {
     if (handle.done) return;
     const error = reason instanceof Error ? reason : new Error(String(reason));
-    const failure = await this.#deliverCancel(handle);
-    // Not delivered: the task may still run (and wait) on the server; say so, never "cancelled".
-    const type = failure === null ? "cancelled" : "cancel-failed";
-    this.#finish(handle, error, { type, taskId: handle.taskId, status: handle.status, error });
+    await this.#deliverCancel(handle);
+    this.#finish(handle, error, { status: handle.status });
   }
 
   /** Runs the handler of every input request. @param {JsonObject} requests @returns {Promise<JsonObject>} */
@@ -1098,14 +1144,24 @@ class TaskClient {
     return out;
   }
 
-  /** @param {Handle} handle @param {unknown} outcome A result, or an Error to reject with. @param {TaskEvent} event */
-  #finish(handle, outcome, event) {
+  /**
+   * Ends the call of `handle` with `outcome` and reports it: `result` (a result to resolve with)
+   * or `error` (an Error to reject with), with the task's status (`seen.status`, else the error's,
+   * else the last known) and the snapshot that ended it, if any.
+   * @param {Handle} handle @param {unknown} outcome @param {{ status?: string, task?: JsonObject }} [seen]
+   */
+  #finish(handle, outcome, seen = {}) {
     if (handle.done) return;
     this.scheduler.forget(handle.taskId);
     this.tasks.delete(handle.taskId);
     this.push?.unfollow(handle.taskId);
     handle.settle(outcome);
-    this.#emit(event);
+    const taskId = handle.taskId;
+    const status = seen.status ?? (outcome instanceof TaskError ? outcome.status : handle.status);
+    const task = seen.task ? { task: seen.task } : {};
+    this.#emit(outcome instanceof Error
+      ? { type: "error", taskId, status, ...task, error: outcome }
+      : { type: "result", taskId, status, ...task, result: /** @type {JsonObject} */ (outcome) });
   }
 
   /** @param {TaskEvent} event */
@@ -1354,4 +1410,4 @@ function abortError(message) {
   return e;
 }
 
-export { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, requestVia };
+export { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError, requestVia };

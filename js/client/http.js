@@ -415,7 +415,7 @@ class HttpConnection {
   async openStream(method, params, signal) {
     if (this.closed) throw new TransportError(`${method ?? "GET stream"}: the connection is closed`);
     const abort = new AbortController();
-    const stop = () => abort.abort();
+    const stop = () => abort.abort(signal.reason); // the fetch rejects with it: TransportError's `cause`
     if (signal.aborted) stop();
     this.#streams.add(abort);
     signal.addEventListener("abort", stop, { once: true });

@@ -1,7 +1,7 @@
 // The JS helpers of the main entry (mcp-tasks-wasm), re-exported by every entry file next to the
 // wasm-bindgen glue (the server entry re-exports them too). Written in the subset
 // scripts/esm-to-cjs.mjs converts.
-import { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, requestVia } from "./client.js";
+import { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError, requestVia } from "./client.js";
 import { HttpConnection, HttpError, RpcError, TransportError, VersionError } from "./http.js";
 
-export { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, requestVia, HttpConnection, HttpError, RpcError, TransportError, VersionError };
+export { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError, requestVia, HttpConnection, HttpError, RpcError, TransportError, VersionError };

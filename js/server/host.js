@@ -70,8 +70,9 @@ const TASK_LIMIT_CODE = -32010;
  * @property {string | null} taskId The task running this call; `null` when it runs synchronously.
  * @property {ServerContext} context The context of the `tools/call` request.
  * @property {JsonObject} request The `tools/call` request.
- * @property {(inputRequests: InputRequests, message?: string) => Promise<Record<string, unknown>>} requestInput
- *   Asks the client (key → `{ method, params }`) and resolves with the responses by key:
+ * @property {(inputRequests: InputRequests, message?: string) => Promise<Record<string, any>>} requestInput
+ *   Asks the client (key → `{ method, params }`) and resolves with the responses by key (each the
+ *   result of its method, e.g. an elicitation's `{ action, content }`: typed loosely):
  *   - 2026-07-28 task: the task becomes `input_required` with these input requests; resolves
  *     once the client answered every key through `tasks/update`.
  *   - 2026-07-28 synchronous call (and `prepare`): the call is answered with an
@@ -314,7 +315,8 @@ class TaskHost {
    * @param {Omit<ServerContext, "now">} context
    * @param {ClientChannel} [channel] How to reach the client (2025-11-25 input; see
    *   `ClientChannel`); a task keeps the channel of the call that created it.
-   * @returns {Promise<JsonObject | null>}
+   * @returns {Promise<Record<string, any> | null>} The JSON-RPC response (`result`, whose shape
+   *   depends on the method, or `error`: typed loosely), or `null`.
    */
   async handle(message, context, channel = {}) {
     /** @type {ServerContext} */

@@ -7,6 +7,6 @@ import { TaskStoreError } from "./errors.js";
 import { TaskHost } from "./host.js";
 import { SdkTaskStore } from "./sdk.js";
 import { McpHttpServer } from "./http-server.js";
-import { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError } from "./client.js";
+import { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError } from "./client.js";
 
-export { TaskStore, TaskServer, TaskStoreError, TaskHost, SdkTaskStore, McpHttpServer, TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError };
+export { TaskStore, TaskServer, TaskStoreError, TaskHost, SdkTaskStore, McpHttpServer, TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError };

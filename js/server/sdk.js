@@ -9,6 +9,8 @@
 //
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
 import { TaskStore } from "./store.js";
+import { TaskStoreError } from "./errors.js";
+import { TaskFailedError } from "./client.js";
 
 /**
  * @typedef {import("./mcp_tasks_wasm.js").TaskStoreOptions} TaskStoreOptions
@@ -17,6 +19,7 @@ import { TaskStore } from "./store.js";
  * @typedef {import("./mcp_tasks_wasm.js").CreateTaskParams} CreateTaskParams
  * @typedef {import("./mcp_tasks_wasm.js").JsonRpcError} JsonRpcError
  * @typedef {import("./mcp_tasks_wasm.js").TaskStatus} TaskStatus
+ * @typedef {import("./errors.js").StoreErrorKind} StoreErrorKind
  * @typedef {import("./mcp_tasks_wasm.js").V25Task} Task The SDK's `Task` (2025-11-25 wire task).
  * @typedef {Record<string, unknown>} Result A JSON-RPC result object (the SDK's `Result`).
  */
@@ -111,16 +114,16 @@ function isStoreError(e) {
 }
 
 /**
- * The error a failed task's `tasks/result` answers, as a plain `Error` with `code`, `data?` and
- * the stored message unchanged (the SDK answers `{ code, message, data }` from it, §D 30).
- * @param {JsonRpcError} error
- * @returns {Error & JsonRpcError}
+ * The error a failed task's `tasks/result` answers: a `TaskFailedError` (the package's one class,
+ * with `code`, `data` and `error`) with the stored message unchanged (the SDK answers
+ * `{ code, message, data }` from it, §D 30).
+ * @param {string} taskId @param {JsonRpcError} error
+ * @returns {TaskFailedError}
  */
-function storedError(error) {
-  const e = /** @type {Error & JsonRpcError} */ (new Error(error.message));
-  e.name = "TaskFailedError";
-  e.code = error.code;
-  if (error.data !== undefined) e.data = error.data;
+function storedError(taskId, error) {
+  const e = new TaskFailedError(taskId, error);
+  e.message = error.message;
+  if (error.data === undefined) delete e.data;
   return e;
 }
 
@@ -250,7 +253,7 @@ class SdkTaskStore {
         if (this.store.get(taskId, ctx).v25.status === "cancelled") {
           throw this.#error(INVALID_PARAMS, `Task ${taskId} has no result stored (it was cancelled)`, undefined, "cancelled");
         }
-        throw storedError(outcome.error);
+        throw storedError(taskId, outcome.error);
       default:
         throw this.#error(INTERNAL_ERROR, `Task ${taskId} has no result stored (it is not terminal)`, undefined, "not_terminal");
     }
@@ -438,9 +441,7 @@ class SdkTaskStore {
     if (this.createError) {
       error = this.createError(code, message, data);
     } else {
-      error = new Error(message);
-      error.name = "TaskStoreError";
-      Object.assign(error, data === undefined ? { code } : { code, data });
+      error = new TaskStoreError(message, { code, kind: /** @type {StoreErrorKind} */ (kind), data });
     }
     Object.assign(error, cause === undefined ? { kind } : { kind, cause });
     return error;

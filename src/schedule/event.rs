@@ -11,14 +11,17 @@ use crate::model::TaskStatus;
 pub const NOT_FOUND_CODE: i64 = -32602;
 
 /// Something the host should act on, in the order it happened. `key` is the host's key of the
-/// task.
+/// task. In JS an object discriminated by `type`, named in camelCase as the TypeScript SDK's
+/// stream messages (`taskStatus`) and `TaskClient`'s events are: `poll`, `taskStatus`,
+/// `inputRequired`, `terminal`, `expired`, `stuck`, `deadlineExceeded`, `pollError`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "camelCase")]
 pub enum SchedulerEvent {
     /// Poll the task now (`tasks/get`), then report the answer (`observe`) or the failure
     /// (`observeError`).
     Poll { key: String },
     /// The task moved to `working` (`from: null`: its first snapshot).
+    #[serde(rename = "taskStatus")]
     Status {
         key: String,
         #[tsify(type = "TaskStatus | null")]
@@ -78,9 +81,9 @@ impl SchedulerEvent {
     }
 }
 
-/// Why a task is reported expired.
+/// Why a task is reported expired (`"ttl"`, `"notFound"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Tsify)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "camelCase")]
 pub enum ExpiredBecause {
     /// `createdAt + ttl` passed and the task had not changed since (the TTL backstop, §B.d,
     /// §D 108).

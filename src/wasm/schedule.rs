@@ -69,7 +69,7 @@ pub struct TrackParams {
     /// the first poll is then one interval away. Without it the task is due at once.
     #[tsify(optional, type = "Record<string, unknown>")]
     pub task: Option<Value>,
-    /// Give up on the task this many ms from now (a `deadline_exceeded` event).
+    /// Give up on the task this many ms from now (a `deadlineExceeded` event).
     #[tsify(optional)]
     pub deadline_ms: Option<u64>,
 }
@@ -234,9 +234,9 @@ fn events(events: &[SchedulerEvent]) -> Result<Ts<SchedulerEvents>, JsValue> {
 /// `observe` (notifications too) or each failure with `observeError`.
 ///
 /// Every method that takes time takes an optional last argument `now` (Unix ms, default
-/// `Date.now()`), so the scheduler runs in virtual time. Events (`SchedulerEvent`) say what to
-/// do: `poll`, `status`, `input_required`, `terminal`, `expired`, `stuck`, `deadline_exceeded`,
-/// `poll_error`. Malformed arguments throw a `TypeError`.
+/// `Date.now()`), so the scheduler runs in virtual time. Events (`SchedulerEvent`, told apart by
+/// `type`) say what to do: `poll`, `taskStatus`, `inputRequired`, `terminal`, `expired`,
+/// `stuck`, `deadlineExceeded`, `pollError`. Malformed arguments throw a `TypeError`.
 #[wasm_bindgen(js_name = TaskScheduler)]
 pub struct TaskScheduler {
     inner: Scheduler,
@@ -344,8 +344,8 @@ impl TaskScheduler {
     }
 
     /// A failed poll: a JSON-RPC error (`code`) or a transport failure (no `error`, or no
-    /// `code`). -32602 ends the task (`expired`, reason `not_found`); anything else backs off
-    /// (`poll_error`). Keys not tracked and finished tasks are ignored (`[]`).
+    /// `code`). -32602 ends the task (`expired`, reason `notFound`); anything else backs off
+    /// (`pollError`). Keys not tracked and finished tasks are ignored (`[]`).
     #[wasm_bindgen(js_name = observeError)]
     pub fn observe_error(
         &mut self,

@@ -215,10 +215,10 @@ test("2025-11-25 CreateTaskResult already completed / input_required (SDK 1.32.2
   await seen;
   assert.deepEqual(asked, ["Name?"]);
   assert.equal(posted(from, "tools/call").length, 2);
-  // The "created" events carry the CreateTaskResults' statuses: the peer bug happened.
-  assert.deepEqual(events[0], ["created", "completed"], "created first, with the status the server gave");
-  assert.ok(events.some(([type]) => type === "completed"));
-  assert.ok(events.some(([type, status]) => type === "created" && status === "input_required"));
+  // The "taskCreated" events carry the CreateTaskResults' statuses: the peer bug happened.
+  assert.deepEqual(events[0], ["taskCreated", "completed"], "created first, with the status the server gave");
+  assert.ok(events.some(([type]) => type === "result"));
+  assert.ok(events.some(([type, status]) => type === "taskCreated" && status === "input_required"));
   // The final payloads came from tasks/result (§D 30), not from a poll that never ends.
   assert.equal(posted(from, "tasks/result").length, 2);
 });

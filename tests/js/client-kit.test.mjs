@@ -221,7 +221,13 @@ async function assertQuiet(clock, server) {
   assert.deepEqual(server.timeline().slice(n), [], "no request after the end");
 }
 
-const types = (events, ...keep) => events.filter((e) => keep.length === 0 || keep.includes(e.type)).map((e) => e.type);
+/** An event's name, with the outcome of an `error` event: `error:cancelled`, `error:cancelFailed`, `error:expired`, `error:failed`. */
+const label = (e) =>
+  e.type !== "error" ? e.type
+  : e.error instanceof TaskCancelledError ? (e.error.delivered ? "error:cancelled" : "error:cancelFailed")
+  : e.error instanceof TaskExpiredError ? "error:expired"
+  : "error:failed";
+const types = (events, ...keep) => events.map(label).filter((l) => keep.length === 0 || keep.includes(l));
 
 // ---- poll intervals -----------------------------------------------------------------------------
 
@@ -313,7 +319,7 @@ for (const version of [V26, V25]) {
     assert.deepEqual(server.polls(), [500, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 124000, 184000, 184500]);
     assert.equal(server.count("tools/call"), 1);
     assert.equal(server.count("tasks/result"), version === V25 ? 1 : 0);
-    assert.equal(types(events, "poll-error").length, 8);
+    assert.equal(types(events, "pollError").length, 8);
     assert.equal(out.state, "resolved");
     assert.equal(out.at, 184500);
     server.assertPolite();
@@ -334,7 +340,7 @@ test("V26: a retry hint on the rejection (retryAfterMs) holds the next poll, a n
   await clock.to(20_000);
   // 500 fails (hint 5 s > backoff 1 s) → 5500 ok → 6000 fails (hint 1500.2 → 1501 > backoff 1000) → 7501
   assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@500", "tasks/get@5500", "tasks/get@6000", "tasks/get@7501"]);
-  assert.equal(types(events, "poll-error").length, 2);
+  assert.equal(types(events, "pollError").length, 2);
   assert.equal(out.state, "resolved");
   server.assertPolite();
   await assertQuiet(clock, server);
@@ -353,7 +359,7 @@ test("V26: a tasks/get that never answers counts as failed after 30 s; polling g
   assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/get@32000"]);
   assert.equal(out.state, "resolved");
   assert.equal(out.at, 32000);
-  assert.equal(types(events, "poll-error").length, 1);
+  assert.equal(types(events, "pollError").length, 1);
   hung.resolve(server.got("working")); // the late answer changes nothing
   await clock.advance(1000);
   server.assertPolite();
@@ -390,7 +396,7 @@ test("V26: input required once: answered at once with tasks/update, polling resu
   assert.ok(server.sent[2].params._meta["io.modelcontextprotocol/clientCapabilities"].elicitation, "elicitation declared (§D 98, 100)");
   assert.deepEqual(asked, ["A?"]);
   assert.equal(out.state, "resolved");
-  assert.deepEqual(types(events, "input-required"), ["input-required"]);
+  assert.deepEqual(types(events, "inputRequired"), ["inputRequired"]);
   server.assertPolite();
   await assertQuiet(clock, server);
   client.close();
@@ -478,7 +484,7 @@ test("V26: an unacknowledged tasks/update is resent with the same answers; the h
   const [first, second] = server.sent.filter((s) => s.method === "tasks/update");
   assert.deepEqual(second.params.inputResponses, first.params.inputResponses, "the same answers");
   assert.deepEqual(asked, ["A?"], "the handler is called once");
-  assert.equal(types(events, "poll-error").length, 1);
+  assert.equal(types(events, "pollError").length, 1);
   assert.equal(out.state, "resolved");
   server.assertPolite();
   client.close();
@@ -547,7 +553,7 @@ test("V26: abort while the completing poll is in flight, the completion answers 
   assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/get@2000", "tasks/cancel@2000"]);
   assert.equal(out.state, "resolved");
   assert.equal(out.value.content[0].text, "won");
-  assert.deepEqual(types(events, "completed", "cancelled", "failed"), ["completed"]);
+  assert.deepEqual(types(events, "result", "error:cancelled", "error:failed"), ["result"]);
   server.assertPolite();
   await assertQuiet(clock, server);
   client.close();
@@ -566,7 +572,7 @@ test("V26: abort while the completing poll is in flight, the cancel ack answers 
   completing.resolve(server.got("completed", { result: toolResult("too late") }));
   await clock.advance(0);
   assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/get@2000", "tasks/cancel@2000"]);
-  assert.deepEqual(types(events, "completed", "cancelled", "failed"), ["cancelled"]);
+  assert.deepEqual(types(events, "result", "error:cancelled", "error:failed"), ["error:cancelled"]);
   server.assertPolite();
   await assertQuiet(clock, server);
   client.close();
@@ -581,7 +587,7 @@ test("V26: abort right after the completion was seen sends no tasks/cancel", asy
   await clock.advance(0);
   assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000"]);
   assert.equal(out.state, "resolved");
-  assert.deepEqual(types(events, "completed", "cancelled"), ["completed"]);
+  assert.deepEqual(types(events, "result", "error:cancelled"), ["result"]);
   await assertQuiet(clock, server);
   client.close();
 });
@@ -603,7 +609,7 @@ test("V25: abort as the server completes: tasks/cancel answered -32602 (terminal
   assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/cancel@1500"]);
   assert.equal(out.state, "rejected");
   assert.ok(out.error instanceof TaskCancelledError);
-  assert.deepEqual(types(events, "completed", "cancelled"), ["cancelled"]);
+  assert.deepEqual(types(events, "result", "error:cancelled"), ["error:cancelled"]);
   await assertQuiet(clock, server);
   client.close();
 });
@@ -620,7 +626,7 @@ for (const version of [V26, V25]) {
     assert.equal(out.state, "rejected");
     assert.ok(out.error instanceof TaskExpiredError, String(out.error));
     assert.equal(out.at, 5001);
-    assert.deepEqual(types(events, "expired"), ["expired"]);
+    assert.deepEqual(types(events, "error:expired"), ["error:expired"]);
     server.assertPolite();
     await assertQuiet(clock, server);
     client.close();
@@ -687,7 +693,7 @@ test("V26: a V25-shaped tasks/get answer is a ProtocolError (poll-error, backoff
   await clock.to(10_000);
   // 1000: invalid → a failure (backoff 1000) → 2000
   assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/get@2000"]);
-  const [err] = events.filter((e) => e.type === "poll-error");
+  const [err] = events.filter((e) => e.type === "pollError");
   assert.ok(err.error instanceof ProtocolError, String(err.error));
   assert.match(err.error.message, /tasks\/get/);
   assert.equal(out.state, "resolved", "the V25 answer's status was not taken");
@@ -701,7 +707,7 @@ test("V25: a V26-shaped tasks/get answer is a ProtocolError; a V26 answer to too
   const out = watch(call(client, V25), clock);
   await clock.to(10_000);
   assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/get@2000", "tasks/result@2000"]);
-  assert.ok(events.find((e) => e.type === "poll-error").error instanceof ProtocolError);
+  assert.ok(events.find((e) => e.type === "pollError").error instanceof ProtocolError);
   assert.equal(out.state, "resolved");
   client.close();
 
@@ -743,7 +749,7 @@ test("V26: an unknown resultType is a ProtocolError (§D 115): on tools/call at 
   await k.clock.to(20_000);
   // 1000 bogus → +1000 → 2000 task → +2000 → 4000 ok
   assert.deepEqual(k.server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/get@2000", "tasks/get@4000"]);
-  const errors = k.events.filter((e) => e.type === "poll-error").map((e) => e.error);
+  const errors = k.events.filter((e) => e.type === "pollError").map((e) => e.error);
   assert.equal(errors.length, 2);
   assert.ok(errors.every((e) => e instanceof ProtocolError));
   assert.equal(out.state, "resolved");
@@ -864,7 +870,7 @@ for (const version of [V26, V25]) {
     assert.deepEqual(server.polls(), [500, 1500, 3500, 7500]);
     assert.equal(r.out.state, "resolved");
     assert.equal(r.out.at, 7500);
-    assert.deepEqual(types(r.events, "poll-error").length, 1);
+    assert.deepEqual(types(r.events, "pollError").length, 1);
     server.assertPolite();
     await assertQuiet(clock, server);
     r.client.close();
@@ -883,7 +889,7 @@ test("V26: reload, then the id names another task (another createdAt): reported 
   assert.equal(r.out.state, "rejected");
   assert.ok(r.out.error instanceof TaskExpiredError, String(r.out.error));
   assert.match(r.out.error.message, /another task/);
-  assert.deepEqual(types(r.events, "expired", "completed"), ["expired"]);
+  assert.deepEqual(types(r.events, "error:expired", "result"), ["error:expired"]);
   server.assertPolite();
   await assertQuiet(clock, server);
   r.client.close();
@@ -901,7 +907,7 @@ test("V26: an input request the client cannot answer (handler throws / no handle
     assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/cancel@1000"]);
     assert.equal(out.state, "rejected");
     assert.ok(check(out.error), String(out.error));
-    assert.deepEqual(types(events, "cancelled"), ["cancelled"]);
+    assert.deepEqual(events.filter((e) => e.type === "error").map((e) => e.error), [out.error], "one error event, with the call's error");
     server.assertPolite();
     await assertQuiet(clock, server);
     client.close();
@@ -926,7 +932,7 @@ test("V25: a task seen failed whose tasks/result answers neither content nor an 
   assert.match(out.error.message, /boom/);
   assert.deepEqual(out.error.result, related(server), "whatever tasks/result gave");
   assert.equal(out.error.code, undefined, "no JSON-RPC error");
-  assert.deepEqual(types(events, "completed", "failed"), ["failed"]);
+  assert.deepEqual(types(events, "result", "error:failed"), ["error:failed"]);
   await assertQuiet(clock, server);
   client.close();
 });
@@ -950,7 +956,7 @@ test("V25: tasks/result answers neither content nor an error before the end was 
     assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/result@1000", "tasks/get@1000"]);
     assert.equal(out.state, "rejected", `${status}: never a success`);
     assert.ok(check(out.error), `${status}: ${out.error}`);
-    assert.deepEqual(types(events, "completed", "failed"), ["failed"]);
+    assert.deepEqual(types(events, "result", "error:failed"), ["error:failed"]);
     client.close();
   }
 });
@@ -990,7 +996,7 @@ test("V25: a task seen failed whose tasks/result gives a tool result (isError or
     assert.equal(out.error.statusMessage, "the job failed");
     assert.equal(out.error.code, undefined, "no JSON-RPC error");
     assert.match(out.error.message, /the job failed/);
-    assert.deepEqual(types(events, "completed", "failed"), ["failed"]);
+    assert.deepEqual(types(events, "result", "error:failed"), ["error:failed"]);
     client.close();
   }
 });
@@ -1002,7 +1008,7 @@ test("V25: a task seen completed with an isError result resolves with it (the se
   assert.deepEqual(server.timeline(), ["tools/call@0", "tasks/get@1000", "tasks/result@1000"]);
   assert.equal(out.state, "resolved");
   assert.equal(out.value.isError, true);
-  assert.deepEqual(types(events, "completed", "failed"), ["completed"]);
+  assert.deepEqual(types(events, "result", "error:failed"), ["result"]);
   client.close();
 });
 

@@ -3,9 +3,11 @@
 // virtual time, so the tests assert what was sent and when, not only the final result.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { once } from "node:events";
+import http from "node:http";
 import { flush, virtualClock } from "./virtual-clock.mjs";
 
-const { TaskClient, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, validateMessage } =
+const { TaskClient, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, validateMessage, HttpConnection, TransportError } =
   await import("./.tmp/install/esm.mjs");
 const { TaskHost } = await import("./.tmp/install/server.mjs");
 
@@ -76,7 +78,7 @@ test("V26: a task polled at the server's interval until completed; the result co
   const result = await call;
   assert.equal(result.content[0].text, "done");
   assert.equal(count("tasks/result"), 0, "V26 inlines the result");
-  assert.deepEqual(events.filter((e) => e !== "status"), ["created", "completed"]);
+  assert.deepEqual(events.filter((e) => e !== "taskStatus"), ["taskCreated", "result"]);
   client.close();
 });
 
@@ -129,6 +131,101 @@ test("V26: aborting the signal sends tasks/cancel and throws TaskCancelledError;
   await flush();
   assert.equal(aborted, true);
   client.close();
+});
+
+test("an aborted call rejects with a TaskCancelledError whose cause is signal.reason: callTool and follow, the default reason and a custom one; the error event carries the same error", async () => {
+  const host = new TaskHost();
+  host.tool("forever", {}, (_a, { signal }) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))));
+  const { client, clock, request, count } = connect(host);
+  const events = [];
+  (async () => {
+    for await (const e of client.events()) events.push(e);
+  })();
+
+  // callTool, aborted with a reason of the caller's own.
+  const ac = new AbortController();
+  const call = client.callTool("forever", {}, { signal: ac.signal });
+  await clock.advance(1_000);
+  const reason = new Error("the user closed the dialog");
+  ac.abort(reason);
+  const error = await call.then(() => assert.fail("resolved"), (e) => e);
+  assert.ok(error instanceof TaskCancelledError, String(error));
+  assert.equal(error.cause, reason, "cause is signal.reason itself");
+  assert.equal(error.delivered, true);
+  assert.match(error.taskId, /\S/);
+  assert.equal(count("tasks/cancel"), 1);
+  await flush();
+  const [ended] = events.filter((e) => e.taskId === error.taskId && (e.type === "error" || e.type === "result"));
+  assert.equal(ended.type, "error");
+  assert.equal(ended.error, error, "the event's error is the one the call rejects with");
+
+  // follow, aborted with the default reason (a DOMException named AbortError).
+  const _meta = { "io.modelcontextprotocol/protocolVersion": V26, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
+  const created = await request("tools/call", { name: "forever", arguments: {}, _meta });
+  assert.equal(created.resultType, "task");
+  const ac2 = new AbortController();
+  const followed = client.follow(created.taskId, { signal: ac2.signal });
+  await clock.advance(1_000);
+  ac2.abort();
+  const error2 = await followed.then(() => assert.fail("resolved"), (e) => e);
+  assert.ok(error2 instanceof TaskCancelledError);
+  assert.equal(error2.cause, ac2.signal.reason);
+  assert.equal(error2.cause.name, "AbortError");
+  assert.equal(count("tasks/cancel"), 2);
+  client.close();
+  await host.close();
+});
+
+test("a call aborted before a task exists: an aborted signal sends nothing; an abort while tools/call is answered drops the answer and cancels a task it created", async () => {
+  const host = new TaskHost();
+  const release = gate();
+  host.tool("slow", {}, async () => (await release.promise, text("done")));
+  const { client, clock, count } = connect(host);
+
+  const reason = { why: "not an Error: any value" };
+  const early = await client.callTool("slow", {}, { signal: AbortSignal.abort(reason) }).then(() => assert.fail("resolved"), (e) => e);
+  assert.ok(early instanceof TaskCancelledError);
+  assert.equal(early.cause, reason);
+  assert.equal(early.taskId, "", "no task was created");
+  assert.match(early.message, /aborted before any task was created/);
+  assert.equal(count("tools/call"), 0, "nothing sent");
+
+  // Aborted between the call and its answer (a task): the task is cancelled at once.
+  const ac = new AbortController();
+  const call = client.callTool("slow", {}, { signal: ac.signal });
+  ac.abort("stop");
+  const late = await call.then(() => assert.fail("resolved"), (e) => e);
+  assert.ok(late instanceof TaskCancelledError);
+  assert.equal(late.cause, "stop");
+  assert.notEqual(late.taskId, "");
+  assert.equal(count("tools/call"), 1);
+  assert.equal(count("tasks/cancel"), 1);
+  release.open();
+  await clock.advance(1_000);
+  client.close();
+  await host.close();
+});
+
+test("HttpConnection.openStream aborted by its signal: the TransportError's cause is signal.reason (the fetch's own rejection)", async () => {
+  // A server on 127.0.0.1 that takes the request and never answers.
+  const held = [];
+  const server = http.createServer((req, res) => held.push(res)).listen(0, "127.0.0.1");
+  try {
+    await once(server, "listening");
+    const connection = new HttpConnection(`http://127.0.0.1:${server.address().port}/mcp`, { protocolVersion: V26 });
+    const ac = new AbortController();
+    const opening = connection.openStream("subscriptions/listen", { notifications: { taskIds: ["t"] } }, ac.signal);
+    while (held.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const reason = new Error("the page was closed");
+    ac.abort(reason);
+    const error = await opening.then(() => assert.fail("resolved"), (e) => e);
+    assert.ok(error instanceof TransportError, String(error));
+    assert.equal(error.cause, reason);
+    await connection.close();
+  } finally {
+    for (const res of held) res.destroy();
+    server.close();
+  }
 });
 
 test("V26: a task the server forgets (-32602) is reported expired and no longer polled", async () => {

@@ -5,7 +5,7 @@
 // gives the shared helpers its own glue, so /server alone needs no other .wasm.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
@@ -23,7 +23,7 @@ const mainCjs = requireInstalled("mcp-tasks-wasm");
 const serverCjs = requireInstalled("mcp-tasks-wasm/server");
 
 const HELPERS = ["TaskClient", "TaskError", "TaskFailedError", "TaskCancelledError", "TaskExpiredError", "ProtocolError",
-  "requestVia", "HttpConnection", "HttpError", "RpcError", "TransportError", "VersionError"];
+  "TaskSchedulerError", "requestVia", "HttpConnection", "HttpError", "RpcError", "TransportError", "VersionError"];
 
 test("the server entry exports everything of the main entry (ESM and CommonJS)", () => {
   const names = (m) => Object.keys(m).filter((k) => k !== "resolved" && k !== "default");
@@ -119,4 +119,103 @@ test("the entries without top-level await (/bytes) give the shared helpers their
   const { before, after } = JSON.parse(stdout);
   assert.match(before, /the WebAssembly module is not loaded yet: .* call init\(\) or initSync\(\) first/);
   assert.equal(after, "16");
+});
+
+// ---- exported error classes (issue 12) -----------------------------------------------------------
+
+const PKG = join(INSTALL, "node_modules/mcp-tasks-wasm");
+const storage = {
+  index: await import(join(INSTALL, "node_modules/mcp-tasks-wasm/storage/index.js")),
+  sqlite: await import(join(INSTALL, "node_modules/mcp-tasks-wasm/storage/sqlite.js")),
+  postgres: await import(join(INSTALL, "node_modules/mcp-tasks-wasm/storage/postgres.js")),
+  redis: await import(join(INSTALL, "node_modules/mcp-tasks-wasm/storage/redis.js")),
+};
+
+/** The error classes the package's ES modules declare (`class XError extends …`), by file. */
+function declaredErrors() {
+  /** @type {Map<string, string>} */
+  const found = new Map();
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (e.name.endsWith(".js")) {
+        for (const m of readFileSync(path, "utf8").matchAll(/\bclass (\w+Error) extends\b/g)) found.set(m[1], path.slice(PKG.length + 1));
+      }
+    }
+  };
+  walk(PKG);
+  return found;
+}
+
+test("every error class the package declares is exported by each entry that can throw it", () => {
+  const declared = declaredErrors();
+  // The classes of the shared helpers (js/client): thrown by TaskClient, HttpConnection and the
+  // scheduler, which both entries export; TaskStoreError by the server entry's store classes;
+  // StorageError by every storage entry.
+  const where = {
+    TaskError: ["main", "server"], TaskFailedError: ["main", "server"], TaskCancelledError: ["main", "server"],
+    TaskExpiredError: ["main", "server"], ProtocolError: ["main", "server"], TaskSchedulerError: ["main", "server"],
+    HttpError: ["main", "server"], RpcError: ["main", "server"], TransportError: ["main", "server"], VersionError: ["main", "server"],
+    TaskStoreError: ["server"],
+    StorageError: ["storage", "storage/sqlite", "storage/postgres", "storage/redis"],
+  };
+  assert.deepEqual([...declared.keys()].filter((name) => !(name in where)), [], "an error class no entry is known to export");
+  const entries = { main, server, mainCjs, serverCjs, storage: storage.index, "storage/sqlite": storage.sqlite, "storage/postgres": storage.postgres, "storage/redis": storage.redis };
+  for (const [name, list] of Object.entries(where)) {
+    assert.ok(declared.has(name), `${name} is declared in the package`);
+    for (const entry of list) {
+      assert.equal(typeof entries[entry][name], "function", `${entry} exports ${name}`);
+      if (entry === "main" || entry === "server") assert.equal(typeof entries[`${entry}Cjs`][name], "function", `${entry} (CommonJS) exports ${name}`);
+    }
+  }
+  for (const e of ["storage/sqlite", "storage/postgres", "storage/redis"]) assert.equal(entries[e].StorageError, storage.index.StorageError, `${e}: one StorageError`);
+});
+
+test("TaskSchedulerError: what a TaskScheduler of either entry throws is an instance of either entry's class (ESM and CommonJS)", () => {
+  for (const [label, a, b] of [["ESM", main, server], ["CommonJS", mainCjs, serverCjs]]) {
+    for (const m of [a, b]) {
+      const s = new m.TaskScheduler({ jitter: 0 });
+      s.track("k", {}, 0);
+      const twice = (() => { try { s.track("k", {}, 0); } catch (e) { return e; } })();
+      assert.ok(twice instanceof a.TaskSchedulerError && twice instanceof b.TaskSchedulerError, `${label}: ${twice}`);
+      assert.equal(twice.kind, "already_tracked");
+      const bad = (() => { try { m.TaskScheduler.restore("{oops"); } catch (e) { return e; } })();
+      assert.ok(bad instanceof a.TaskSchedulerError, `${label}: ${bad}`);
+      assert.equal(bad.kind, "invalid_state");
+      // A malformed argument is a TypeError, not a TaskSchedulerError.
+      const typeError = (() => { try { new m.TaskScheduler({ floorMs: 1 }); } catch (e) { return e; } })();
+      assert.ok(typeError instanceof TypeError && !(typeError instanceof a.TaskSchedulerError), `${label}: ${typeError}`);
+    }
+    const made = new a.TaskSchedulerError("made by hand", "invalid_state");
+    assert.ok(made instanceof b.TaskSchedulerError && made instanceof Error);
+    assert.equal(made.name, "TaskSchedulerError");
+  }
+});
+
+test("TaskStoreError: thrown by TaskStore, TaskServer and SdkTaskStore of the server entry (ESM and CommonJS)", async () => {
+  for (const [label, m] of [["ESM", server], ["CommonJS", serverCjs]]) {
+    const store = new m.TaskStore();
+    const missing = (() => { try { store.get("nope", { now: 0 }); } catch (e) { return e; } })();
+    assert.ok(missing instanceof m.TaskStoreError, `${label}: ${missing}`);
+    assert.equal(missing.kind, "not_found");
+    const sdk = new m.SdkTaskStore();
+    const viaSdk = await sdk.getTaskResult("nope").then(() => null, (e) => e);
+    assert.ok(viaSdk instanceof m.TaskStoreError, `${label}: ${viaSdk}`);
+    assert.equal(viaSdk.code, -32602);
+    // A failed task's stored error is the package's TaskFailedError, with the work's message.
+    const task = await sdk.createTask({}, 1, { method: "tools/call", params: {} });
+    await sdk.updateTaskStatus(task.taskId, "failed", "it broke");
+    const failed = await sdk.getTaskResult(task.taskId).then(() => null, (e) => e);
+    assert.ok(failed instanceof m.TaskFailedError && failed instanceof main.TaskError === (m === server), `${label}: ${failed}`);
+    assert.deepEqual([failed.code, failed.message, failed.taskId], [-32603, "it broke", task.taskId]);
+    sdk.cleanup();
+  }
+});
+
+test("StorageError: what a storage throws is the class every storage entry exports", async () => {
+  const s = new storage.index.MemoryStorage();
+  const bad = await Promise.resolve().then(() => s.get(42)).then(() => null, (e) => e);
+  assert.ok(bad instanceof storage.sqlite.StorageError, String(bad));
+  assert.equal(bad.kind, "invalid");
 });

@@ -175,7 +175,7 @@ async function runSteps(version, push, label) {
   let pushedMidway = false;
   const seen = (async () => {
     for await (const e of client.events()) {
-      if (e.type !== "status") continue;
+      if (e.type !== "taskStatus") continue;
       statuses.push(e.status);
       // Whether the task counted as pushed at its last status change (`working` after input).
       pushedMidway = client.pushed(e.taskId);
@@ -229,7 +229,7 @@ for (const version of [V26, V25]) {
       const events = client.events();
       const call = client.callTool("gated", { label }, { task: {} });
       let taskId;
-      for await (const e of events) if (e.type === "created" && (taskId = e.taskId)) break;
+      for await (const e of events) if (e.type === "taskCreated" && (taskId = e.taskId)) break;
       // 2026: subscribed once acknowledged; 2025: once the GET stream is open (the task counts
       // as pushed only after a first notification: this cancel is it).
       if (version === V26) await waitPushed(client, taskId);
@@ -259,8 +259,8 @@ for (const version of [V26, V25]) {
       const call = client.callTool("steps", { label }, { task: {} });
       let taskId;
       for await (const e of events) {
-        if (e.type === "created") taskId = e.taskId;
-        if (e.type === "status" && e.status === "input_required") break;
+        if (e.type === "taskCreated") taskId = e.taskId;
+        if (e.type === "taskStatus" && e.status === "input_required") break;
       }
       await waitPushed(client, taskId);
       const before = w.sent("tasks/get");
@@ -325,7 +325,7 @@ test("2026-07-28: subscribing to a task of a 2025-11-25 session, or to an unknow
     const events = owner.events();
     const call = owner.callTool("gated", { label }, { task: {} });
     let taskId;
-    for await (const e of events) if (e.type === "created" && (taskId = e.taskId)) break;
+    for await (const e of events) if (e.type === "taskCreated" && (taskId = e.taskId)) break;
     const res = await post26("subscriptions/listen", { notifications: { taskIds: [taskId, "0123456789abcdef0123456789abcdef"] } });
     assert.equal(res.status, 200);
     assert.match(res.headers.get("content-type"), /^text\/event-stream/);

@@ -21,7 +21,7 @@ const v26 = (status, at, extra = {}) => ({
   taskId: "t", status, createdAt: iso(T0), lastUpdatedAt: iso(at), ttlMs: null, ...extra,
 });
 const exact = (options = {}) => new TaskScheduler({ jitter: 0, seed: 1, ...options });
-const polls = (events) => events.filter((e) => e.kind === "poll").map((e) => e.key);
+const polls = (events) => events.filter((e) => e.type === "poll").map((e) => e.key);
 
 test("the main entry exports TaskScheduler", () => {
   assert.equal(typeof TaskScheduler, "function");
@@ -36,21 +36,21 @@ test("V25: CreateTaskResult → polls at pollInterval → input_required → com
   const created = { task: v25("working", T0, { ttl: 60_000, pollInterval: 2000 }) };
   assert.equal(validateMessage({ jsonrpc: "2.0", id: 1, result: created }, { inReplyTo: "tools/call" }).valid, true);
   assert.deepEqual(s.track("srv/t", { task: created, server: "srv" }, T0), [
-    { kind: "status", key: "srv/t", from: null, status: "working" },
+    { type: "taskStatus", key: "srv/t", from: null, status: "working" },
   ]);
   // The first poll honours the CreateTaskResult's interval (PEERS §3 17).
   assert.equal(s.nextWakeAt(), T0 + 2000);
   assert.deepEqual(s.nextDue(T0 + 1999), []);
-  assert.deepEqual(s.nextDue(T0 + 2000), [{ kind: "poll", key: "srv/t" }]);
+  assert.deepEqual(s.nextDue(T0 + 2000), [{ type: "poll", key: "srv/t" }]);
   assert.deepEqual(s.info("srv/t"), { status: "working", dueAt: T0 + 32_000, inFlight: true, errors: 0, finished: false });
   assert.deepEqual(s.observe("srv/t", v25("input_required", T0 + 2000, { ttl: 60_000, pollInterval: 2000 }), T0 + 2050), [
-    { kind: "input_required", key: "srv/t", from: "working", status: "input_required" },
+    { type: "inputRequired", key: "srv/t", from: "working", status: "input_required" },
   ]);
   // input_required: polling goes on (the host calls tasks/result meanwhile).
   assert.equal(s.nextWakeAt(), T0 + 4050);
   assert.deepEqual(polls(s.nextDue(T0 + 4050)), ["srv/t"]);
   assert.deepEqual(s.observe("srv/t", v25("completed", T0 + 4000, { ttl: 60_000 }), T0 + 4060), [
-    { kind: "terminal", key: "srv/t", from: "input_required", status: "completed" },
+    { type: "terminal", key: "srv/t", from: "input_required", status: "completed" },
   ]);
   assert.equal(s.nextWakeAt(), null);
   // Terminal is final (§D 20): a late snapshot is ignored.
@@ -87,7 +87,7 @@ test("failures back off 1 s, 2 s, 4 s … up to 60 s; a retry hint is honoured; 
   for (let i = 0; i < 8; i++) {
     assert.deepEqual(polls(s.nextDue(now)), ["a"]);
     const [e] = s.observeError("a", { code: -32603, message: "busy" }, now);
-    assert.equal(e.kind, "poll_error");
+    assert.equal(e.type, "pollError");
     assert.equal(e.attempt, i + 1);
     assert.equal(e.code, -32603);
     next.push(e.nextPollAt - now);
@@ -96,13 +96,13 @@ test("failures back off 1 s, 2 s, 4 s … up to 60 s; a retry hint is honoured; 
   assert.deepEqual(next, [1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000]);
   assert.deepEqual(polls(s.nextDue(now)), ["a"]);
   const [hinted] = s.observeError("a", { retryAfterMs: 90_000 }, now);   // transport failure + Retry-After
-  assert.deepEqual(hinted, { kind: "poll_error", key: "a", attempt: 9, code: null, timedOut: false, nextPollAt: now + 90_000 });
+  assert.deepEqual(hinted, { type: "pollError", key: "a", attempt: 9, code: null, timedOut: false, nextPollAt: now + 90_000 });
   s.observe("a", v25("working", T0), now + 10);                           // success resets the count…
   assert.equal(s.info("a").errors, 0);
   assert.equal(s.info("a").dueAt, now + 90_000);                          // …but not the retry hint
   assert.deepEqual(polls(s.nextDue(now + 90_000)), ["a"]);
   assert.deepEqual(s.observeError("a", { code: -32602, message: "Task not found" }, now + 90_010), [
-    { kind: "expired", key: "a", reason: "not_found" },
+    { type: "expired", key: "a", reason: "notFound" },
   ]);
   assert.equal(s.nextWakeAt(), null);
 });
@@ -113,7 +113,7 @@ test("a poll unanswered for pollTimeoutMs counts as a failure", () => {
   s.nextDue(T0);
   assert.equal(s.nextWakeAt(), T0 + 5000);
   assert.deepEqual(s.nextDue(T0 + 5000), [
-    { kind: "poll_error", key: "a", attempt: 1, code: null, timedOut: true, nextPollAt: T0 + 6000 },
+    { type: "pollError", key: "a", attempt: 1, code: null, timedOut: true, nextPollAt: T0 + 6000 },
   ]);
 });
 
@@ -135,10 +135,10 @@ test("deadline and TTL backstop end polling at their instant (§D 108)", () => {
   s.observe("d", v25("working", T0), T0 + 1000);
   s.observe("ttl", v26("working", T0, { ttlMs: 1500 }), T0 + 1000);
   assert.equal(s.nextWakeAt(), T0 + 1501);
-  assert.deepEqual(s.nextDue(T0 + 1501), [{ kind: "expired", key: "ttl", reason: "ttl" }]);
+  assert.deepEqual(s.nextDue(T0 + 1501), [{ type: "expired", key: "ttl", reason: "ttl" }]);
   assert.deepEqual(polls(s.nextDue(T0 + 2000)), ["d"]);
   s.observe("d", v25("working", T0), T0 + 2000);
-  assert.deepEqual(s.nextDue(T0 + 2500), [{ kind: "deadline_exceeded", key: "d" }]);
+  assert.deepEqual(s.nextDue(T0 + 2500), [{ type: "deadlineExceeded", key: "d" }]);
   assert.equal(s.nextWakeAt(), null);
 });
 
@@ -148,7 +148,7 @@ test("stuckAfterPolls reports a task whose lastUpdatedAt stops advancing", () =>
   s.nextDue(T0 + 1000);
   assert.deepEqual(s.observe("a", v25("working", T0), T0 + 1000), []);
   s.nextDue(T0 + 2000);
-  assert.deepEqual(s.observe("a", v25("working", T0), T0 + 2000), [{ kind: "stuck", key: "a", polls: 2 }]);
+  assert.deepEqual(s.observe("a", v25("working", T0), T0 + 2000), [{ type: "stuck", key: "a", polls: 2 }]);
 });
 
 test("jitter is exact for a seed: +0..+10 % of the interval", () => {
@@ -198,14 +198,14 @@ test("a host loop with one timer: every task polled politely until it ends", () 
     now = s.nextWakeAt();
     assert.notEqual(now, null);
     for (const e of s.nextDue(now)) {
-      if (e.kind !== "poll") continue;
+      if (e.type !== "poll") continue;
       pollsSent++;
       const last = lastPoll.get(e.key);
       if (last !== undefined) assert.ok(now - last >= 400, `${e.key}: ${now - last} ms`);
       lastPoll.set(e.key, now);
       const status = now >= doneAt.get(e.key) ? "completed" : "working";
       const events = s.observe(e.key, v26(status, Math.min(now, doneAt.get(e.key)), { pollIntervalMs: 400 }), now + 5);
-      finished += events.filter((x) => x.kind === "terminal").length;
+      finished += events.filter((x) => x.type === "terminal").length;
     }
   }
   assert.equal(s.nextWakeAt(), null);
@@ -245,7 +245,7 @@ test("bad input throws a TypeError (or a TaskSchedulerError), never crashes", ()
   assert.throws(() => TaskScheduler.restore("{oops"), (e) => e.kind === "invalid_state");
   // A refused snapshot changed nothing, and the module still works.
   assert.throws(() => s.observe("a", { status: 7 }, T0), TypeError);
-  assert.deepEqual(s.nextDue(T0), [{ kind: "poll", key: "a" }]);
+  assert.deepEqual(s.nextDue(T0), [{ type: "poll", key: "a" }]);
   assert.deepEqual(s.observe("unknown", v25("working", T0), T0), []);   // untracked keys: ignored
   assert.deepEqual(s.observeError("unknown", {}, T0), []);
 });

@@ -362,4 +362,4 @@ async function openPostgresStorage(options) {
   return s;
 }
 
-export { openPostgresStorage, PostgresStorage, SCHEMA_VERSION };
+export { openPostgresStorage, PostgresStorage, SCHEMA_VERSION, StorageError };

@@ -295,4 +295,4 @@ async function openRedisStorage(options) {
   return s;
 }
 
-export { openRedisStorage, RedisStorage, SCHEMA_VERSION };
+export { openRedisStorage, RedisStorage, SCHEMA_VERSION, StorageError };

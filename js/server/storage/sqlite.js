@@ -386,4 +386,4 @@ async function openSqliteStorage(options) {
   return s;
 }
 
-export { openSqliteStorage, SqliteStorage, SCHEMA_VERSION };
+export { openSqliteStorage, SqliteStorage, SCHEMA_VERSION, StorageError };
