@@ -65,14 +65,14 @@ class ReadError extends Error {
   }
 }
 
-const OPTIONS = /** @type {const} */ ({
+const OPTIONS = ({
   json: { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
   "fail-on": { type: "string" },
   protocol: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
-});
+} as const);
 
 function parseCommandLine(argv) {
   let parsed;
@@ -121,6 +121,8 @@ function programVersion() {
 
 /** Buffered stdout: writes in pieces and waits for "drain" when the pipe is full. */
 class Out {
+  parts: string[];
+  size: number;
   constructor() {
     /** @type {string[]} */
     this.parts = [];
@@ -150,9 +152,9 @@ class Out {
  * `{ tooLong: byteCount }`. Memory: one chunk of the stream plus at most `max` bytes.
  * @param {AsyncIterable<Buffer>} stream
  */
-async function* lines(stream, max = MAX_LINE_BYTES) {
+async function* lines(stream: AsyncIterable<Buffer>, max = MAX_LINE_BYTES) {
   /** @type {Buffer[]} */
-  let carry = [];
+  let carry: Buffer[] = [];
   let carryBytes = 0;
   let tooLong = false;
   let number = 0;
@@ -173,7 +175,7 @@ async function* lines(stream, max = MAX_LINE_BYTES) {
     return { number, buf };
   };
   /** @type {AsyncIterator<Buffer>} */
-  const chunks = stream[Symbol.asyncIterator]();
+  const chunks: AsyncIterator<Buffer> = stream[Symbol.asyncIterator]();
   try {
     for (;;) {
       let next;

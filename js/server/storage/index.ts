@@ -6,13 +6,16 @@
 import { StorageError } from "./types.js";
 import { MemoryStorage } from "./memory.js";
 
-/**
- * @typedef {import("./types.js").TaskStorage} TaskStorage
- * @typedef {import("./types.js").StoredTask} StoredTask
- * @typedef {import("./types.js").Scope} Scope
- * @typedef {import("./types.js").Change} Change
- * @typedef {import("./types.js").ChangeListener} ChangeListener
- * @typedef {import("./types.js").StorageErrorKind} StorageErrorKind
- */
+export type TaskStorage = import("./types.js").TaskStorage;
+
+export type StoredTask = import("./types.js").StoredTask;
+
+export type Scope = import("./types.js").Scope;
+
+export type Change = import("./types.js").Change;
+
+export type ChangeListener = import("./types.js").ChangeListener;
+
+export type StorageErrorKind = import("./types.js").StorageErrorKind;
 
 export { StorageError, MemoryStorage };
