@@ -264,7 +264,7 @@ class TaskClient {
   clientCapabilities: JsonObject;
   server: string;
   clock: Clock;
-  scheduler: TaskScheduler;
+  scheduler: import("./mcp_tasks_wasm.js").TaskScheduler;
   tasks: Map<string, Handle>;
   listeners: Set<(e: TaskEvent | null) => void>;
   wake: AbortController;
@@ -487,7 +487,7 @@ class TaskClient {
     this.listeners.add(listener);
     try {
       for (;;) {
-        const next = queue.length > 0 ? queue.shift() : await new Promise((resolve) => (waiting = resolve));
+        const next = queue.length > 0 ? queue.shift() : await new Promise<TaskEvent | null>((resolve) => (waiting = resolve));
         if (next === null || next === undefined) return;
         yield next;
       }
@@ -1145,7 +1145,7 @@ const PHASE_FINISHED = 2;
  */
 function checkClientState(s: unknown): { protocolVersion: ProtocolVersion; server: string | undefined; scheduler: JsonObject; tasks: { taskId: string; version: ProtocolVersion; createdAt: string | null; answered: string[]; }[]; } {
   /** @param {string} field @param {string} why @returns {never} */
-  const fail = (field: string, why: string): never => {
+  const fail: (field: string, why: string) => never = (field, why) => {
     throw new TypeError(`TaskClient.restore: ${field} ${why}`);
   };
   if (!isObject(s)) fail("the state", "is not an object from serialize()");

@@ -403,7 +403,7 @@ const INTERNAL = -2147483648;
  * @param {ObserveOptions | null} [options]
  * @returns {ObserveReport}
  */
-function observe(message: unknown, options?: ObserveOptions | null): ObserveReport {
+function observe(this: Conversation, message: unknown, options?: ObserveOptions | null): ObserveReport {
   if (typeof message !== "string") return observeAny.call(this, message, options);
   let from = 0;
   if (options !== undefined && options !== null) {

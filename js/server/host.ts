@@ -85,6 +85,7 @@ export type ToolContext = {
  * @param {ToolContext} ctx
  * @returns {JsonObject | Promise<JsonObject>}
  */
+export type ToolHandler = (args: JsonObject, ctx: ToolContext) => JsonObject | Promise<JsonObject>;
 
 export type ToolOptions = {
   taskSupport?: TaskSupport;

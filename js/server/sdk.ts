@@ -45,6 +45,7 @@ export type CreateTaskOptions = {
  * @param {unknown} [data]
  * @returns {Error}
  */
+export type ErrorFactory = (code: number, message: string, data?: unknown) => Error;
 
 /**
  * The adapter's own options.

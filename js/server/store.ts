@@ -225,7 +225,7 @@ class TaskStore {
    * @param {RestoreOptions | null} [options]
    * @returns {InstanceType<C>}
    */
-  static restore<C>(snapshot: Record<string, unknown> | string, options?: RestoreOptions | null): InstanceType<C> {
+  static restore<C extends typeof TaskStore>(this: C, snapshot: Record<string, unknown> | string, options?: RestoreOptions | null): InstanceType<C> {
     try {
       restored = TaskServerCore.restore(snapshot, options);
     } catch (e) {

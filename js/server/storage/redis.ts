@@ -161,7 +161,7 @@ class RedisStorage {
   /** @param {string} id */
   async get(id: string) {
     const key = `${this.p}:t:${checkId(id)}`;
-    const text = await this.run("get", (r) => r.hget(key, "rec"));
+    const text = await this.run<string | null>("get", (r) => r.hget(key, "rec"));
     return text === null ? null : parseRecord(text, `redis: ${id}`);
   }
 
@@ -181,7 +181,7 @@ class RedisStorage {
 
   /** @param {string} id */
   async delete(id: string) {
-    const text = await this.run("delete", (r) => r.mcpTasksDelete(this.p, checkId(id)));
+    const text = await this.run<string | null>("delete", (r) => r.mcpTasksDelete(this.p, checkId(id)));
     return text === null ? null : parseRecord(text, `redis: ${id}`);
   }
 

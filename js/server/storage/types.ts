@@ -79,6 +79,7 @@ export type Change = {
  * @param {Change} change
  * @returns {void}
  */
+export type ChangeListener = (change: Change) => void;
 
 /**
  * The asynchronous storage contract (see the clauses at the top of this file).
