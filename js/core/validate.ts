@@ -23,8 +23,9 @@ const decoder = new TextDecoder();
 /** `String.prototype.isWellFormed` (ES2024; older runtimes lack it). */
 const isWellFormed = ((String.prototype as unknown) as { isWellFormed?: (this: string) => boolean }).isWellFormed;
 
-/** @type {WebAssembly.Memory | null} */
-let memory: WebAssembly.Memory | null = null;
+/** What is read of the module's `WebAssembly.Memory` (declared here: no DOM lib needed). */
+type WasmMemory = { readonly buffer: ArrayBuffer };
+let memory: WasmMemory | null = null;
 /** The buffer's address and size in wasm memory. */
 let address = 0;
 let size = 0;
@@ -52,7 +53,7 @@ function grow(want: number): boolean {
 }
 
 function views() {
-  const buffer = (memory as WebAssembly.Memory).buffer;
+  const buffer = (memory as WasmMemory).buffer;
   replyView = new Uint8Array(buffer, address, REPLY_BYTES);
   messageView = new Uint8Array(buffer, address + REPLY_BYTES, size - REPLY_BYTES);
 }
@@ -65,7 +66,7 @@ function views() {
  */
 function room(need: number): boolean {
   if (memory === null) {
-    memory = (__validateMemory() as WebAssembly.Memory);
+    memory = (__validateMemory() as WasmMemory);
     if (!grow(0)) {
       memory = null;
       return false;
@@ -91,7 +92,7 @@ function room(need: number): boolean {
  */
 function readJson(length: number): any {
   room(length);
-  return JSON.parse(decoder.decode(new Uint8Array((memory as WebAssembly.Memory).buffer, address, length)));
+  return JSON.parse(decoder.decode(new Uint8Array((memory as WasmMemory).buffer, address, length)));
 }
 
 /** @param {unknown} n */
