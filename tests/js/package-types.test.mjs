@@ -134,16 +134,40 @@ cases.push(
   },
 );
 
-for (const c of cases) {
-  test(`types resolve: ${c.name}`, () => {
+// The storage entries (ES modules only): their declarations name no DOM type either.
+const storageEsm = `import { MemoryStorage, StorageError, type TaskStorage } from "mcp-tasks-wasm/storage";
+import { openSqliteStorage } from "mcp-tasks-wasm/storage/sqlite";
+import { openPostgresStorage } from "mcp-tasks-wasm/storage/postgres";
+import { openRedisStorage } from "mcp-tasks-wasm/storage/redis";
+const storage: TaskStorage = new MemoryStorage();
+const kind = (e: unknown): string | undefined => (e instanceof StorageError ? e.kind : undefined);
+export { storage, kind, openSqliteStorage, openPostgresStorage, openRedisStorage };
+`;
+cases.push(
+  { name: "storage entries, node16", options: { module: "node16", moduleResolution: "node16" }, files: { "a.mts": storageEsm } },
+  { name: "storage entries, bundler", options: { module: "esnext", moduleResolution: "bundler" }, files: { "a.ts": storageEsm } },
+);
+
+// Every case compiles in two projects, neither with skipLibCheck: a browser project (lib dom, no
+// @types/node) and a Node project (lib es2022 + @types/node, no DOM lib: the declarations must
+// not need DOM types; @types/node pinned in tools/ts).
+const nodeTypes = join(here, "..", "..", "tools", "ts", "node_modules", "@types");
+const projects = [
+  { name: "lib dom", options: { lib: ["es2022", "dom"], types: [] } },
+  { name: "lib es2022 + @types/node", options: { lib: ["es2022"], types: ["node"], typeRoots: [nodeTypes] } },
+];
+
+for (const c of cases) for (const project of projects) {
+  test(`types resolve: ${c.name} (${project.name})`, () => {
     assert.ok(existsSync(join(install, "node_modules", "mcp-tasks-wasm")), "run scripts/pack.sh first");
-    const dir = join(install, `routing-${c.name.replace(/[^a-z0-9]+/gi, "-")}`);
+    assert.ok(existsSync(join(nodeTypes, "node", "package.json")), "tools/ts is not installed: run scripts/setup.sh");
+    const dir = join(install, `routing-${c.name.replace(/[^a-z0-9]+/gi, "-")}-${project.name.replace(/[^a-z0-9]+/gi, "-")}`);
     mkdirSync(dir, { recursive: true });
     for (const [f, text] of Object.entries(c.files)) writeFileSync(join(dir, f), text);
     writeFileSync(
       join(dir, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, target: "es2022", lib: ["es2022", "dom"], types: [], skipLibCheck: false, ...c.options },
+        compilerOptions: { strict: true, noEmit: true, target: "es2022", skipLibCheck: false, ...project.options, ...c.options },
         files: Object.keys(c.files),
       }),
     );
