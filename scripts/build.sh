@@ -27,7 +27,9 @@
 # and main.cjs, the CommonJS entry (glue + helpers). pkg/cli.mjs is compiled from js/cli.mts;
 # pkg/samples/ is copied from samples/*.jsonl, README.md and LICENSE-* from the root.
 #
-# pkg/package.json is committed; everything else in pkg/ is rebuilt (README.md and the licences
+# pkg/package.json is committed; the build rewrites its "files", "exports", "sideEffects" and
+# "typesVersions" from what it produced (scripts/pkg-manifest.mjs: commit the result; a SERVER=0
+# build drops ./server from them). Everything else in pkg/ is rebuilt (README.md and the licences
 # are copied from the root).
 # SERVER=0 skips pkg/server/ (quicker while working on the validator).
 set -euo pipefail
@@ -358,6 +360,11 @@ fi
 # load them); js/cli.mts → pkg/cli.mjs. tsc --strict, then esbuild for the *.cjs (see the script).
 node scripts/build-ts.mjs "$PKG" "$TMP/ts" "$SERVER" || fail "the helpers did not compile"
 chmod +x "$PKG/cli.mjs"
+
+# ---- package.json: the fields naming files, derived from what was built ------------------------------
+# files, exports, main/module/types, sideEffects, typesVersions (see the script); the other fields
+# are pkg/package.json's as committed.
+node scripts/pkg-manifest.mjs "$PKG" || fail "could not derive package.json's files and exports"
 
 # ---- sizes -------------------------------------------------------------------------------------
 size_line() { # label file...
