@@ -16,6 +16,7 @@
 import { wasmApi } from "./wasm.js";
 import { HttpConnection, isErrorObject, isObject, sleepClamped } from "./http.js";
 import { TaskPush } from "./push.js";
+import type { CallToolResult } from "./types.js";
 
 export type ProtocolVersion = import("./mcp_tasks_wasm.js").ProtocolVersion;
 
@@ -369,7 +370,8 @@ class TaskClient {
    * @param {string} name @param {JsonObject} [args] @param {CallToolOptions} [options]
    * @returns {Promise<JsonObject>}
    */
-  async callTool(name: string, args: JsonObject = {}, options: CallToolOptions = {}): Promise<JsonObject> {
+  callTool<TArgs extends object = JsonObject, TResult = CallToolResult>(name: string, args?: TArgs, options?: CallToolOptions): Promise<TResult>;
+  async callTool(name: string, args: JsonObject = {}, options: CallToolOptions = {}): Promise<any> {
     /** @type {JsonObject} */
     let params: JsonObject = { name, arguments: args };
     this.#learnVersion();
@@ -399,7 +401,8 @@ class TaskClient {
    * @param {string} taskId @param {{ signal?: AbortSignal, timeoutMs?: number }} [options]
    * @returns {Promise<JsonObject>}
    */
-  follow(taskId: string, options: { signal?: AbortSignal; timeoutMs?: number; } = {}): Promise<JsonObject> {
+  follow<TResult = CallToolResult>(taskId: string, options?: { signal?: AbortSignal; timeoutMs?: number; }): Promise<TResult>;
+  follow(taskId: string, options: { signal?: AbortSignal; timeoutMs?: number; } = {}): Promise<any> {
     const handle = this.tasks.get(taskId) ?? this.#track(taskId, null, options.timeoutMs);
     this.#kick();
     return this.#await(handle, options.signal);

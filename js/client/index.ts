@@ -4,4 +4,5 @@
 import { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, requestVia } from "./client.js";
 import { HttpConnection, HttpError, RpcError, TransportError, VersionError } from "./http.js";
 
+export type { CallToolResult, ContentBlock, JsonRpcAnswer, JsonRpcErrorObject, RequestId, TaskMethodResults, ResultOfMethod, HandleContext } from "./types.js";
 export { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, requestVia, HttpConnection, HttpError, RpcError, TransportError, VersionError };

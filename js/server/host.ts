@@ -17,6 +17,7 @@
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
 import { TaskServer } from "./store.js";
 import { MrtrStates } from "./mrtr.js";
+import type { CallToolResult, HandleContext, JsonRpcAnswer, ResultOfMethod } from "./types.js";
 
 export type ServerContext = import("./mcp_tasks_wasm.js").ServerContext;
 
@@ -86,6 +87,8 @@ export type ToolContext = {
  * @returns {JsonObject | Promise<JsonObject>}
  */
 export type ToolHandler = (args: JsonObject, ctx: ToolContext) => JsonObject | Promise<JsonObject>;
+/** A tool handler as `tool()` types it: its arguments' type, a `CallToolResult`. */
+export type TypedToolHandler<TArgs extends object = JsonObject> = (args: TArgs, ctx: ToolContext) => CallToolResult | Promise<CallToolResult>;
 
 export type ToolOptions = {
   taskSupport?: TaskSupport;
@@ -253,6 +256,7 @@ class TaskHost {
    * @param {string} name @param {ToolOptions} options @param {ToolHandler} handler
    * @returns {this}
    */
+  tool<TArgs extends object = JsonObject>(name: string, options: ToolOptions, handler: TypedToolHandler<TArgs>): this;
   tool(name: string, options: ToolOptions, handler: ToolHandler): this {
     if (typeof name !== "string" || name === "") throw new TypeError("tool name must be a non-empty string");
     if (typeof handler !== "function") throw new TypeError(`tool ${name}: handler must be a function`);
@@ -294,7 +298,8 @@ class TaskHost {
    *   `ClientChannel`); a task keeps the channel of the call that created it.
    * @returns {Promise<JsonObject | null>}
    */
-  async handle(message: JsonObject | string, context: Omit<ServerContext, "now">, channel: ClientChannel = {}): Promise<JsonObject | null> {
+  handle<M extends string = string, V extends string = ServerContext["protocolVersion"]>(message: string | (JsonObject & { method?: M }), context: HandleContext<V>, channel?: ClientChannel): Promise<JsonRpcAnswer<ResultOfMethod<M>> | null>;
+  async handle(message: JsonObject | string, context: Omit<ServerContext, "now">, channel: ClientChannel = {}): Promise<any> {
     /** @type {ServerContext} */
     const ctx: ServerContext = { ...context, now: this.now() };
     const out = this.server.handle(message, ctx);

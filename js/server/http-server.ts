@@ -416,7 +416,8 @@ class McpHttpServer {
    * @param {string} name @param {HttpToolOptions} options @param {ToolHandler} handler
    * @returns {this}
    */
-  tool(name: string, options: HttpToolOptions, handler: ToolHandler): this {
+  tool<TArgs extends object = JsonObject>(name: string, options: HttpToolOptions, handler: import("./host.js").TypedToolHandler<TArgs>): this;
+  tool(name: string, options: HttpToolOptions, handler: import("./host.js").TypedToolHandler): this {
     const o = options ?? {};
     const taskSupport = o.taskSupport ?? "optional";
     /** @type {import("./host.js").ToolOptions} */

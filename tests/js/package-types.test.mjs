@@ -134,6 +134,54 @@ cases.push(
   },
 );
 
+// Typed results: callTool's and a tool handler's arguments and result, TaskHost.handle's JSON-RPC
+// answer typed by the method, and a context whose protocolVersion was widened to string.
+const typedUse = `
+type Args = { filename: string };
+type Deleted = CallToolResult & { structuredContent: { deleted: boolean } };
+async function use(client: TaskClient, host: TaskHost) {
+  const typed: Deleted = await client.callTool<Args, Deleted>("delete", { filename: "a.txt" });
+  const deleted: boolean = typed.structuredContent.deleted;
+  const plain = await client.callTool("delete", { filename: "a.txt" });
+  const text: string | undefined = plain.content[0]?.text;
+  const followed: CallToolResult = await client.follow("t1");
+  // @ts-expect-error the arguments do not fit Args
+  void client.callTool<Args, Deleted>("delete", { filename: 1 });
+
+  host.tool("square", { taskSupport: "optional" }, async ({ n }: { n: number }, { signal }) => {
+    signal.throwIfAborted();
+    return { content: [{ type: "text", text: String(n * n) }] };
+  });
+  // @ts-expect-error a tool's result is a CallToolResult (content is required)
+  host.tool("bad", {}, async () => ({ nothing: true }));
+
+  const ctx = { protocolVersion: "2026-07-28" }; // widened to string: accepted, checked at run time
+  const got = await host.handle({ jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId: "t1" } }, ctx);
+  if (got?.result) {
+    const status: TaskStatus = got.result.status;
+    void status;
+  }
+  if (got?.error) {
+    const code: number = got.error.code;
+    void code;
+  }
+  const created = await host.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "square", arguments: { n: 7 } } }, { protocolVersion: "2025-11-25" });
+  const result: CallToolResult | V25CreateTaskResult | V26CreateTaskResult | undefined = created?.result;
+  const anyAnswer: JsonRpcAnswer | null = await host.handle("{}", { protocolVersion: "2026-07-28", session: "s" });
+  // @ts-expect-error a protocolVersion literal of no supported version
+  void host.handle("{}", { protocolVersion: "2024-11-05" as const });
+  return { deleted, text, followed, result, anyAnswer };
+}
+export { use };
+`;
+const typedImports = `import { TaskClient, type CallToolResult, type JsonRpcAnswer, type TaskStatus, type V25CreateTaskResult, type V26CreateTaskResult } from "mcp-tasks-wasm";
+import { TaskHost } from "mcp-tasks-wasm/server";
+`;
+cases.push(
+  { name: "typed results, node16", options: { module: "node16", moduleResolution: "node16" }, files: { "a.mts": typedImports + typedUse } },
+  { name: "typed results, bundler", options: { module: "esnext", moduleResolution: "bundler" }, files: { "a.ts": typedImports + typedUse } },
+);
+
 // The storage entries (ES modules only): their declarations name no DOM type either.
 const storageEsm = `import { MemoryStorage, StorageError, type TaskStorage } from "mcp-tasks-wasm/storage";
 import { openSqliteStorage } from "mcp-tasks-wasm/storage/sqlite";
