@@ -12,7 +12,7 @@
 // The version: an explicit `protocolVersion` wins; else the one the session negotiated
 // (`TaskClient.connect`, `requestVia(sdkClient)`); else 2026-07-28, switching to 2025-11-25 when
 // a `tools/call` is answered the 2025 way.
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { wasmApi } from "./wasm.js";
 import { HttpConnection, isErrorObject, isObject, sleepClamped } from "./http.js";
 import { TaskPush } from "./push.js";

@@ -17,7 +17,7 @@
 //
 // The connection is usable alone (`request`, `notify`) or as TaskClient's `request`
 // (`TaskClient.connect` does that).
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 
 export type JsonObject = Record<string, unknown>;
 

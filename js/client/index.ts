@@ -1,6 +1,6 @@
 // The JS helpers of the main entry (mcp-tasks-wasm), re-exported by every entry file next to the
-// wasm-bindgen glue (the server entry re-exports them too). Written in the subset
-// scripts/esm-to-cjs.mjs converts.
+// wasm-bindgen glue (the server entry re-exports them too). TypeScript, compiled by
+// scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, requestVia } from "./client.js";
 import { HttpConnection, HttpError, RpcError, TransportError, VersionError } from "./http.js";
 

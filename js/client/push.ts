@@ -20,7 +20,7 @@
 // interval of at least `backstopMs`; when its stream drops, the client polls the task at once and
 // the server's own interval applies again.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { wasmApi } from "./wasm.js";
 import { isObject, sseData } from "./http.js";
 

@@ -3,7 +3,7 @@
 // of the main one). So the helpers exist once in the package, shared by both entries (instanceof
 // works across them: a TaskFailedError thrown by a TaskClient imported from mcp-tasks-wasm/server
 // is the main entry's TaskFailedError), and mcp-tasks-wasm/server alone loads only its own .wasm.
-// Written in the subset scripts/esm-to-cjs.mjs converts.
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 
 export type WasmApi = {
   TaskScheduler: typeof import("./mcp_tasks_wasm.js").TaskScheduler;

@@ -5,7 +5,7 @@
 // buffer, parsed once here. Anything this path does not handle itself (an object, `headers`,
 // options it would have to refuse, a string with lone surrogates or over `maxBytes`) goes to the
 // wasm-bindgen export, which gives the same reports and throws the same TypeErrors.
-// Written in the subset scripts/esm-to-cjs.mjs converts.
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { validateMessage as validateAny, Conversation, __validateBuffer, __validateBytes, __validateMemory, __validateNewKnown } from "./mcp_tasks_wasm.js";
 
 export type ValidationReport = import("./mcp_tasks_wasm.js").ValidationReport;

@@ -1,6 +1,6 @@
 // TaskStoreError: what every store operation of TaskStore / TaskServer throws when the store
 // refuses (unknown task, invalid cursor, already terminal, session cap, …). A malformed argument
-// throws a TypeError instead. Written in the subset scripts/esm-to-cjs.mjs converts.
+// throws a TypeError instead. TypeScript, compiled by scripts/build-ts.mjs.
 
 export type StoreErrorKind = import("./mcp_tasks_wasm.js").StoreErrorKind;
 

@@ -14,7 +14,7 @@
 //   V25 sync      the same requests, sent on the call's own response stream
 // TaskHost stays transport-agnostic: the transport (McpHttpServer, or yours) passes the channel.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskServer } from "./store.js";
 import { MrtrStates } from "./mrtr.js";
 import type { CallToolResult, HandleContext, JsonRpcAnswer, ResultOfMethod } from "./types.js";

@@ -19,7 +19,7 @@
 // edge runtimes and service workers, plus `node(req, res)` for node:http, which converts
 // IncomingMessage/ServerResponse without importing any node: module. Web APIs only.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { validateMessage } from "./mcp_tasks_wasm.js";
 import { TaskHost } from "./host.js";
 import { TaskSubscriptions } from "./subscriptions.js";

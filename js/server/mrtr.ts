@@ -5,7 +5,7 @@
 // WebCrypto) so that a forged or altered state is refused. Web APIs only (crypto.subtle,
 // TextEncoder, btoa/atob): it runs in Node, Deno, browsers and edge runtimes alike.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 
 /**
  * What a `requestState` holds.

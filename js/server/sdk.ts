@@ -7,7 +7,7 @@
 // SDK's method shapes to ours and back, and our errors to what the SDK expects. It does not
 // import the SDK (the package does not depend on it): SDK shapes are described structurally.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskStore } from "./store.js";
 
 export type TaskStoreOptions = import("./mcp_tasks_wasm.js").TaskStoreOptions;

@@ -14,7 +14,7 @@
 //   its writes): `get` of an unchanged, unexpired task answers that same object again. Every
 //   StoreTask is therefore frozen (deeply): copy what you want to change.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts.
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskServerCore } from "./mcp_tasks_wasm.js";
 import { storeError } from "./errors.js";
 

@@ -16,7 +16,7 @@
 // (required by the 2026-07-28 schema) or malformed `taskIds` -32602. Other filters
 // (`toolsListChanged`, …) are not served here: the acknowledgement leaves them out.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 
 export type JsonObject = Record<string, unknown>;
 

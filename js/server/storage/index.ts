@@ -2,7 +2,7 @@
 // in-memory implementation. The database adapters are their own entries (Node only):
 // mcp-tasks-wasm/storage/sqlite, mcp-tasks-wasm/storage/postgres, mcp-tasks-wasm/storage/redis.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module.
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; an ES module only); no `node:` module.
 import { StorageError } from "./types.js";
 import { MemoryStorage } from "./memory.js";
 

@@ -5,7 +5,7 @@
 // arrays: seeks are binary searches and inserts append (seqs grow); a delete shifts the array
 // (a memmove, fast up to hundreds of thousands of tasks).
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module.
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; an ES module only); no `node:` module.
 import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener } from "./types.js";
 
 export type StoredTask = import("./types.js").StoredTask;

@@ -43,7 +43,7 @@
 //
 // Numbers (`version`, `seq`, milliseconds) are JS numbers: non-negative safe integers.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module (browsers and Deno
+// TypeScript, compiled by scripts/build-ts.mjs (an ES module only); no `node:` module (browsers and Deno
 // may load it).
 
 /**
