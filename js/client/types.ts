@@ -52,21 +52,30 @@ export type JsonRpcAnswer<TResult = Record<string, unknown>> =
   | { jsonrpc: "2.0"; id: RequestId | null; result: TResult; error?: undefined }
   | { jsonrpc: "2.0"; id: RequestId | null; error: JsonRpcErrorObject; result?: undefined };
 
+/** `T` when version `V` may be `version` (a `string` V may be any). */
+type Under<V, version extends ProtocolVersion, T> = string extends V ? T : V extends version ? T : never;
+
 /**
- * The result of each method a task host answers, under either protocol version (narrow on the
- * fields: `resultType` is 2026-07-28's, `task` 2025-11-25's CreateTaskResult).
+ * The result of each method a task host answers under protocol version `V` (both versions' when
+ * `V` is the union or a `string`: narrow on the fields, `resultType` is 2026-07-28's, `task`
+ * 2025-11-25's CreateTaskResult).
  */
-export type TaskMethodResults = {
-  "tools/call": CallToolResult | V25CreateTaskResult | V26CreateTaskResult;
-  "tasks/get": V25GetTaskResult | V26GetTaskResult;
-  "tasks/list": V25ListTasksResult;
-  "tasks/cancel": V25CancelTaskResult | V26CancelTaskResult;
-  "tasks/update": V26UpdateTaskResult;
+export type TaskMethodResults<V extends string = ProtocolVersion> = {
+  "tools/call": CallToolResult | Under<V, "2025-11-25", V25CreateTaskResult> | Under<V, "2026-07-28", V26CreateTaskResult>;
+  "tasks/get": Under<V, "2025-11-25", V25GetTaskResult> | Under<V, "2026-07-28", V26GetTaskResult>;
+  "tasks/list": Under<V, "2025-11-25", V25ListTasksResult>;
+  "tasks/cancel": Under<V, "2025-11-25", V25CancelTaskResult> | Under<V, "2026-07-28", V26CancelTaskResult>;
+  "tasks/update": Under<V, "2026-07-28", V26UpdateTaskResult>;
   "tasks/result": CallToolResult;
 };
 
-/** The result of method `M` (`Record<string, unknown>` for a method the map does not know). */
-export type ResultOfMethod<M extends string> = M extends keyof TaskMethodResults ? TaskMethodResults[M] : Record<string, unknown>;
+/**
+ * The result of method `M` under version `V` (`Record<string, unknown>` for a method the map does
+ * not know, or a method the version does not have).
+ */
+export type ResultOfMethod<M extends string, V extends string = ProtocolVersion> = M extends keyof TaskMethodResults
+  ? [TaskMethodResults<V>[M]] extends [never] ? Record<string, unknown> : TaskMethodResults<V>[M]
+  : Record<string, unknown>;
 
 /**
  * The context a host's `handle` takes. `protocolVersion` is checked when known: a literal of

@@ -298,7 +298,7 @@ class TaskHost {
    *   `ClientChannel`); a task keeps the channel of the call that created it.
    * @returns {Promise<JsonObject | null>}
    */
-  handle<M extends string = string, V extends string = ServerContext["protocolVersion"]>(message: string | (JsonObject & { method?: M }), context: HandleContext<V>, channel?: ClientChannel): Promise<JsonRpcAnswer<ResultOfMethod<M>> | null>;
+  handle<M extends string = string, V extends string = ServerContext["protocolVersion"]>(message: string | (JsonObject & { method?: M }), context: HandleContext<V>, channel?: ClientChannel): Promise<JsonRpcAnswer<ResultOfMethod<M, V>> | null>;
   async handle(message: JsonObject | string, context: Omit<ServerContext, "now">, channel: ClientChannel = {}): Promise<any> {
     /** @type {ServerContext} */
     const ctx: ServerContext = { ...context, now: this.now() };

@@ -151,7 +151,7 @@ class TaskSubscriptions {
       const result = answers[i]?.result;
       if (isObject(result) && result.taskId === taskId) {
         accepted.push(taskId);
-        const task = { ...result };
+        const task: JsonObject = { ...result };
         delete task.resultType;
         delete task._meta;
         snapshots.push(task);

@@ -168,6 +168,12 @@ async function use(client: TaskClient, host: TaskHost) {
   const created = await host.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "square", arguments: { n: 7 } } }, { protocolVersion: "2025-11-25" });
   const result: CallToolResult | V25CreateTaskResult | V26CreateTaskResult | undefined = created?.result;
   const anyAnswer: JsonRpcAnswer | null = await host.handle("{}", { protocolVersion: "2026-07-28", session: "s" });
+  // A literal version narrows the answer to that version's result.
+  const v26 = await host.handle({ jsonrpc: "2.0", id: 3, method: "tasks/get", params: { taskId: "t1" } }, { protocolVersion: "2026-07-28" });
+  const complete: "complete" | undefined = v26?.result?.resultType;
+  const v25 = await host.handle({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "square" } }, { protocolVersion: "2025-11-25" } as const);
+  const v25result: CallToolResult | V25CreateTaskResult | undefined = v25?.result;
+  void complete; void v25result;
   // @ts-expect-error a protocolVersion literal of no supported version
   void host.handle("{}", { protocolVersion: "2024-11-05" as const });
   return { deleted, text, followed, result, anyAnswer };
