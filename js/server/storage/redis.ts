@@ -108,7 +108,7 @@ async function importIoredis(): Promise<IoRedisModule> {
 /** @implements {TaskStorage} */
 class RedisStorage {
   name: string;
-  redis: any;
+  redis: RedisClient;
   p: string;
   channel: string;
   hub: ChangeHub;
