@@ -41,8 +41,8 @@ const named = namedCopy({
 });
 if (!named) process.exit(0);
 const rawNewer = named.rawNewer;
-// The entry as the package has it: the glue, and js/core/validate.js's validateMessage over it.
-copyFileSync(resolve(REPO, "js/core/validate.js"), resolve(NAMED, "validate.js"));
+// The entry as the package has it: the glue, and validateMessage over it (pkg/validate.js, compiled from js/core/validate.ts).
+copyFileSync(resolve(REPO, "pkg/validate.js"), resolve(NAMED, "validate.js"));
 writeFileSync(
   resolve(NAMED, "node.mjs"),
   'import { readFileSync } from "node:fs";\nimport { initSync } from "./mcp_tasks_wasm.js";\n' +

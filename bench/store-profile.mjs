@@ -99,7 +99,7 @@ const named = namedCopy({
   label: "store-profile",
 });
 if (!named) process.exit(0);
-for (const f of ["store.js", "errors.js"]) copyFileSync(resolve(REPO, "js/server", f), resolve(NAMED, f));
+for (const f of ["store.js", "errors.js"]) copyFileSync(resolve(REPO, "pkg/server", f), resolve(NAMED, f)); // compiled from js/server/*.ts
 const rawNewer = named.rawNewer;
 
 // Stages by priority: a sample is charged to the first stage any frame of its stack (inside the

@@ -89,6 +89,10 @@ npm_tool tools/sdk-tests vitest/vitest.mjs supertest/index.js
 # package.json and lock, so the root install is untouched.
 npm_tool tools/pkg-lint @arethetypeswrong/cli/package.json publint/package.json
 
+# esbuild (the CommonJS copies of the TypeScript helpers, scripts/build.sh) and @types/node (the
+# CLI's types; the no-DOM consumer of tests/js/package-types.test.mjs): own package.json and lock.
+npm_tool tools/ts esbuild/bin/esbuild @types/node/package.json
+
 # axe-core, injected into the inspector page by tests/browser/inspector-a11y.test.mjs.
 npm_tool tools/axe axe-core/axe.min.js
 

@@ -61,7 +61,7 @@ read -r -a wasm_entries < <(node -e '
 ' "$PKG") || fail "reading the exports of the tarball"
 [ ${#wasm_entries[@]} -eq 2 ] || fail "expected 2 .wasm exports, found: ${wasm_entries[*]:-none}"
 # The storage entries (issue 13) are ESM only too: the adapters import their optional peer with
-# import() when opened, which the CommonJS conversion (scripts/esm-to-cjs.mjs) does not allow.
+# import() when opened; scripts/build-ts.mjs builds them as ES modules only.
 esm_only=(./bytes ./server/bytes ./storage ./storage/sqlite ./storage/postgres ./storage/redis)
 
 rc=0

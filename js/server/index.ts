@@ -1,7 +1,7 @@
 // The JS helpers of the server entry (mcp-tasks-wasm/server), re-exported by every entry file
 // next to the wasm-bindgen glue: the server's (TaskStore, TaskServer, TaskStoreError, TaskHost, SdkTaskStore, McpHttpServer) and the client's, so that
-// the server entry is a superset of the main one. Written in the subset scripts/esm-to-cjs.mjs
-// converts.
+// the server entry is a superset of the main one. TypeScript, compiled by scripts/build-ts.mjs
+// (tsc; the CommonJS twin by esbuild).
 import { TaskStore, TaskServer } from "./store.js";
 import { TaskStoreError } from "./errors.js";
 import { TaskHost } from "./host.js";

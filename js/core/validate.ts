@@ -5,13 +5,13 @@
 // buffer, parsed once here. Anything this path does not handle itself (an object, `headers`,
 // options it would have to refuse, a string with lone surrogates or over `maxBytes`) goes to the
 // wasm-bindgen export, which gives the same reports and throws the same TypeErrors.
-// Written in the subset scripts/esm-to-cjs.mjs converts.
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { validateMessage as validateAny, Conversation, __validateBuffer, __validateBytes, __validateMemory, __validateNewKnown } from "./mcp_tasks_wasm.js";
 
-/** @typedef {import("./mcp_tasks_wasm.js").ValidationReport} ValidationReport */
-/** @typedef {import("./mcp_tasks_wasm.js").ValidateOptions} ValidateOptions */
-/** @typedef {import("./mcp_tasks_wasm.js").ObserveOptions} ObserveOptions */
-/** @typedef {import("./mcp_tasks_wasm.js").ObserveReport} ObserveReport */
+export type ValidationReport = import("./mcp_tasks_wasm.js").ValidationReport;
+export type ValidateOptions = import("./mcp_tasks_wasm.js").ValidateOptions;
+export type ObserveOptions = import("./mcp_tasks_wasm.js").ObserveOptions;
+export type ObserveReport = import("./mcp_tasks_wasm.js").ObserveReport;
 
 /** Bytes kept for `inReplyTo` at the start of the buffer; the message follows. */
 const REPLY_BYTES = 1024;
@@ -21,10 +21,11 @@ const NO_REPLY = 0xffffffff;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 /** `String.prototype.isWellFormed` (ES2024; older runtimes lack it). */
-const isWellFormed = /** @type {{ isWellFormed?: (this: string) => boolean }} */ (/** @type {unknown} */ (String.prototype)).isWellFormed;
+const isWellFormed = ((String.prototype as unknown) as { isWellFormed?: (this: string) => boolean }).isWellFormed;
 
-/** @type {WebAssembly.Memory | null} */
-let memory = null;
+/** What is read of the module's `WebAssembly.Memory` (declared here: no DOM lib needed). */
+type WasmMemory = { readonly buffer: ArrayBuffer };
+let memory: WasmMemory | null = null;
 /** The buffer's address and size in wasm memory. */
 let address = 0;
 let size = 0;
@@ -32,7 +33,7 @@ let size = 0;
 let replyView = new Uint8Array(0);
 let messageView = new Uint8Array(0);
 /** "Valid, no issues" reports by the number the core gave them. @type {ValidationReport[]} */
-const known = [];
+const known: ValidationReport[] = [];
 
 /**
  * Grows the buffer to at least `want` bytes (doubling when it can); false when wasm memory cannot
@@ -40,7 +41,7 @@ const known = [];
  * @param {number} want
  * @returns {boolean}
  */
-function grow(want) {
+function grow(want: number): boolean {
   let next = Math.max(want, size * 2, 64 * 1024);
   let at = __validateBuffer(next);
   if (at === 0 && next > want) at = __validateBuffer((next = want));
@@ -52,7 +53,7 @@ function grow(want) {
 }
 
 function views() {
-  const buffer = /** @type {WebAssembly.Memory} */ (memory).buffer;
+  const buffer = (memory as WasmMemory).buffer;
   replyView = new Uint8Array(buffer, address, REPLY_BYTES);
   messageView = new Uint8Array(buffer, address + REPLY_BYTES, size - REPLY_BYTES);
 }
@@ -63,9 +64,9 @@ function views() {
  * @param {number} need
  * @returns {boolean}
  */
-function room(need) {
+function room(need: number): boolean {
   if (memory === null) {
-    memory = /** @type {WebAssembly.Memory} */ (__validateMemory());
+    memory = (__validateMemory() as WasmMemory);
     if (!grow(0)) {
       memory = null;
       return false;
@@ -89,13 +90,13 @@ function room(need) {
  * @param {number} length
  * @returns {any}
  */
-function readJson(length) {
+function readJson(length: number): any {
   room(length);
-  return JSON.parse(decoder.decode(new Uint8Array(/** @type {WebAssembly.Memory} */ (memory).buffer, address, length)));
+  return JSON.parse(decoder.decode(new Uint8Array((memory as WasmMemory).buffer, address, length)));
 }
 
 /** @param {unknown} n */
-function isU32(n) {
+function isU32(n: unknown) {
   return typeof n === "number" && Number.isInteger(n) && n >= 0 && n <= 0xffffffff;
 }
 
@@ -109,13 +110,13 @@ function isU32(n) {
  * @param {ValidateOptions | null} [options]
  * @returns {ValidationReport}
  */
-function validateMessage(message, options) {
+function validateMessage(message: unknown, options?: ValidateOptions | null): ValidationReport {
   if (typeof message !== "string") return validateObject(message, options);
   let version = 0;
   let maxBytes = -1;
   let maxIssues = -1;
   /** @type {unknown} */
-  let reply;
+  let reply: unknown;
   if (options !== undefined && options !== null) {
     if (typeof options !== "object" || Array.isArray(options) || options.headers !== undefined) return validateAny(message, options);
     const v = options.version;
@@ -156,7 +157,7 @@ function validateMessage(message, options) {
     return validateAny(message, options);
   }
   /** @type {ValidationReport} */
-  const report = readJson(-answer);
+  const report: ValidationReport = readJson(-answer);
   if (report.valid && report.issues.length === 0) {
     const n = __validateNewKnown();
     if (n > 0) {
@@ -180,15 +181,15 @@ const TASK_KEYS = new Set(["taskId", "status", "statusMessage", "createdAt", "la
 const STATUSES = new Set(["working", "input_required", "completed", "failed", "cancelled"]);
 
 /** "Valid, no issues" reports of the object path, by version source, kind and method. @type {Map<string, ValidationReport>} */
-const objectReports = new Map();
+const objectReports: Map<string, ValidationReport> = new Map();
 
 /** @param {unknown} v @returns {v is Record<string, unknown>} */
-function isPlainObject(v) {
+function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype && !("toJSON" in v);
 }
 
 /** @param {number} y @param {number} m */
-function daysInMonth(y, m) {
+function daysInMonth(y: number, m: number) {
   return m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
 }
 
@@ -196,7 +197,7 @@ function daysInMonth(y, m) {
  * The decimal number of `s` from `at` for `n` digits, or -1.
  * @param {string} s @param {number} at @param {number} n
  */
-function digits(s, at, n) {
+function digits(s: string, at: number, n: number) {
   let v = 0;
   for (let i = at; i < at + n; i++) {
     const d = s.charCodeAt(i) - 48;
@@ -212,7 +213,7 @@ function digits(s, at, n) {
  * fraction of 1–9 digits, then `Z` or `±HH:MM` (upper-case T and Z).
  * @param {unknown} s @param {number[]} out
  */
-function instant(s, out) {
+function instant(s: unknown, out: number[]) {
   if (typeof s !== "string" || s.length < 20 || s.length > 35) return false;
   const y = digits(s, 0, 4), mo = digits(s, 5, 2), d = digits(s, 8, 2), h = digits(s, 11, 2), mi = digits(s, 14, 2), se = digits(s, 17, 2);
   if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return false;
@@ -253,7 +254,7 @@ const created = [0, 0];
 const updated = [0, 0];
 
 /** A 2025-11-25 millisecond member the core accepts: a non-negative integer. @param {unknown} v */
-function isMs(v) {
+function isMs(v: unknown) {
   return typeof v === "number" && Number.isInteger(v) && v >= 0;
 }
 
@@ -262,7 +263,7 @@ function isMs(v) {
  * `\uXXXX`; a number at most 24).
  * @param {string} s
  */
-function strBytes(s) {
+function strBytes(s: string) {
   return s.length * 6 + 3;
 }
 
@@ -271,7 +272,7 @@ function strBytes(s) {
  * JSON takes, or -1.
  * @param {unknown} t
  */
-function task25(t) {
+function task25(t: unknown) {
   if (!isPlainObject(t)) return -1;
   let bytes = 2;
   let n = 0;
@@ -306,11 +307,11 @@ function task25(t) {
  * @param {unknown} options
  * @returns {ValidationReport | null}
  */
-function knownObject(message, options) {
+function knownObject(message: unknown, options: unknown): ValidationReport | null {
   /** @type {"shape" | "option"} */
-  let source = "shape";
+  let source: "shape" | "option" = "shape";
   /** @type {unknown} */
-  let reply;
+  let reply: unknown;
   if (options !== undefined && options !== null) {
     if (!isPlainObject(options)) return null;
     for (const k in options) if (k !== "version" && k !== "inReplyTo" && k !== "maxIssues") return null;
@@ -364,7 +365,7 @@ function knownObject(message, options) {
   let report = objectReports.get(key);
   if (report === undefined) {
     /** @type {ValidationReport} */
-    const fresh = { valid: true, version: "2025-11-25", versionSource: source, kind, rpc: "result", method, issues: [] };
+    const fresh: ValidationReport = { valid: true, version: "2025-11-25", versionSource: source, kind, rpc: "result", method, issues: [] };
     Object.freeze(fresh.issues);
     report = Object.freeze(fresh);
     objectReports.set(key, report);
@@ -378,7 +379,7 @@ function knownObject(message, options) {
  * @param {ValidateOptions | null | undefined} options
  * @returns {ValidationReport}
  */
-function validateObject(message, options) {
+function validateObject(message: unknown, options: ValidateOptions | null | undefined): ValidationReport {
   return knownObject(message, options) ?? validateAny(message, options);
 }
 
@@ -403,7 +404,7 @@ const INTERNAL = -2147483648;
  * @param {ObserveOptions | null} [options]
  * @returns {ObserveReport}
  */
-function observe(message, options) {
+function observe(this: Conversation, message: unknown, options?: ObserveOptions | null): ObserveReport {
   if (typeof message !== "string") return observeAny.call(this, message, options);
   let from = 0;
   if (options !== undefined && options !== null) {

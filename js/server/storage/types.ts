@@ -43,78 +43,85 @@
 //
 // Numbers (`version`, `seq`, milliseconds) are JS numbers: non-negative safe integers.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module (browsers and Deno
+// TypeScript, compiled by scripts/build-ts.mjs (an ES module only); no `node:` module (browsers and Deno
 // may load it).
 
 /**
  * The stored JSON of a task (src/store/record.rs `TaskRecord::to_json`). The storage reads only
  * the members named here; the rest is kept as it is.
- * @typedef {object} StoredTask
- * @property {string} id
- * @property {number} version The revision compare-and-set writes check (1 at creation, +1 per write).
- * @property {number} seq The creation sequence number: the keyset order of listings.
- * @property {string | null} [session] The session the task is bound to (absent or `null`: none).
- * @property {"working" | "input_required" | "completed" | "failed" | "cancelled"} status
- * @property {number} createdAtMs Unix milliseconds.
- * @property {number | null} ttlMs The effective TTL; `null`: the task never expires.
  */
+export type StoredTask = {
+  id: string;
+  version: number;
+  seq: number;
+  session?: string | null;
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  createdAtMs: number;
+  ttlMs: number | null;
+};
 
 /**
  * Which records a listing covers.
- * @typedef {{ kind: "all" } | { kind: "session", session: string | null }} Scope
  */
+export type Scope = { kind: "all"; } | { kind: "session"; session: string | null; };
 
 /**
  * One write, as the change feed publishes it.
- * @typedef {object} Change
- * @property {"put" | "delete"} kind
- * @property {string} id The record's key.
- * @property {number} version The new revision (for a delete: the deleted record's version).
  */
+export type Change = {
+  kind: "put" | "delete";
+  id: string;
+  version: number;
+};
 
 /**
  * @callback ChangeListener
  * @param {Change} change
  * @returns {void}
  */
+export type ChangeListener = (change: Change) => void;
 
 /**
  * The asynchronous storage contract (see the clauses at the top of this file).
- * @typedef {object} TaskStorage
- * @property {string} name The adapter: "memory", "sqlite", "postgres" or "redis".
- * @property {(id: string) => Promise<StoredTask | null>} get
- * @property {(record: StoredTask, expected: number | null) => Promise<boolean>} putIfVersion
- * @property {(id: string) => Promise<StoredTask | null>} delete
- * @property {(scope: Scope, after: number, limit: number) => Promise<StoredTask[]>} rangeAfter
- * @property {(nowMs: number, limit: number) => Promise<string[]>} expired
- * @property {(session: string | null) => Promise<number>} countLive
- * @property {() => Promise<number>} nextSequence
- * @property {() => Promise<number>} lastSequence
- * @property {(listener: ChangeListener) => Promise<() => Promise<void>>} subscribe
- * @property {() => Promise<void>} close
  */
+export type TaskStorage = {
+  name: string;
+  get: (id: string) => Promise<StoredTask | null>;
+  putIfVersion: (record: StoredTask, expected: number | null) => Promise<boolean>;
+  delete: (id: string) => Promise<StoredTask | null>;
+  rangeAfter: (scope: Scope, after: number, limit: number) => Promise<StoredTask[]>;
+  expired: (nowMs: number, limit: number) => Promise<string[]>;
+  countLive: (session: string | null) => Promise<number>;
+  nextSequence: () => Promise<number>;
+  lastSequence: () => Promise<number>;
+  subscribe: (listener: ChangeListener) => Promise<() => Promise<void>>;
+  close: () => Promise<void>;
+};
 
 /**
  * The index fields of a checked record.
- * @typedef {object} RecordKeys
- * @property {string} id
- * @property {number} version
- * @property {number} seq
- * @property {string | null} session
- * @property {boolean} live Not terminal.
- * @property {number | null} expiresAtMs `createdAtMs + ttlMs`, or `null`.
  */
+export type RecordKeys = {
+  id: string;
+  version: number;
+  seq: number;
+  session: string | null;
+  live: boolean;
+  expiresAtMs: number | null;
+};
 
-/** @typedef {"invalid" | "engine" | "missing_client" | "schema" | "closed"} StorageErrorKind */
+export type StorageErrorKind = "invalid" | "engine" | "missing_client" | "schema" | "closed";
 
 /** A storage operation failed (not a conflict: `putIfVersion` resolves `false` for those). */
 class StorageError extends Error {
+  name: string;
+  kind: StorageErrorKind;
   /**
    * @param {StorageErrorKind} kind
    * @param {string} message
    * @param {unknown} [cause]
    */
-  constructor(kind, message, cause) {
+  constructor(kind: StorageErrorKind, message: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = "StorageError";
     /** @type {StorageErrorKind} */
@@ -129,7 +136,7 @@ const TERMINAL = ["completed", "failed", "cancelled"];
  * @param {unknown} v
  * @returns {v is number}
  */
-function isCount(v) {
+function isCount(v: unknown): v is number {
   return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 }
 
@@ -138,7 +145,7 @@ function isCount(v) {
  * @param {string} what
  * @returns {asserts ok}
  */
-function need(ok, what) {
+function need(ok: boolean, what: string): asserts ok {
   if (!ok) throw new StorageError("invalid", what);
 }
 
@@ -147,27 +154,27 @@ function need(ok, what) {
  * @param {unknown} record
  * @returns {RecordKeys}
  */
-function recordKeys(record) {
+function recordKeys(record: unknown): RecordKeys {
   need(typeof record === "object" && record !== null && !Array.isArray(record), "record: must be an object (a stored task)");
-  const r = /** @type {Record<string, unknown>} */ (record);
+  const r = (record as Record<string, unknown>);
   need(typeof r.id === "string" && r.id.length > 0, "record.id: must be a non-empty string");
-  const id = /** @type {string} */ (r.id);
+  const id = (r.id as string);
   need(isCount(r.version) && r.version >= 1, `record ${id}: version must be a positive safe integer`);
   need(isCount(r.seq) && r.seq >= 1, `record ${id}: seq must be a positive safe integer`);
   need(r.session === undefined || r.session === null || typeof r.session === "string", `record ${id}: session must be a string or null`);
   need(typeof r.status === "string" && STATUSES.includes(r.status), `record ${id}: status must be one of ${STATUSES.join(", ")}`);
   need(isCount(r.createdAtMs), `record ${id}: createdAtMs must be a non-negative safe integer`);
   need(r.ttlMs === undefined || r.ttlMs === null || isCount(r.ttlMs), `record ${id}: ttlMs must be a non-negative safe integer or null`);
-  const ttl = /** @type {number | null | undefined} */ (r.ttlMs);
-  const created = /** @type {number} */ (r.createdAtMs);
+  const ttl = (r.ttlMs as number | null | undefined);
+  const created = (r.createdAtMs as number);
   const expires = ttl === undefined || ttl === null ? null : created + ttl;
   need(expires === null || Number.isSafeInteger(expires), `record ${id}: createdAtMs + ttlMs exceeds a safe integer`);
   return {
     id,
-    version: /** @type {number} */ (r.version),
-    seq: /** @type {number} */ (r.seq),
+    version: (r.version as number),
+    seq: (r.seq as number),
     session: typeof r.session === "string" ? r.session : null,
-    live: !TERMINAL.includes(/** @type {string} */ (r.status)),
+    live: !TERMINAL.includes((r.status as string)),
     expiresAtMs: expires,
   };
 }
@@ -176,31 +183,31 @@ function recordKeys(record) {
  * @param {unknown} id
  * @returns {string}
  */
-function checkId(id) {
+function checkId(id: unknown): string {
   need(typeof id === "string" && id.length > 0, "id: must be a non-empty string");
-  return /** @type {string} */ (id);
+  return (id as string);
 }
 
 /**
  * @param {unknown} expected
  * @returns {number | null}
  */
-function checkExpected(expected) {
+function checkExpected(expected: unknown): number | null {
   need(expected === null || (isCount(expected) && expected >= 1), "expected: must be null (insert) or a positive safe integer (the stored version)");
-  return /** @type {number | null} */ (expected);
+  return (expected as number | null);
 }
 
 /**
  * @param {unknown} scope
  * @returns {Scope}
  */
-function checkScope(scope) {
+function checkScope(scope: unknown): Scope {
   need(typeof scope === "object" && scope !== null, 'scope: must be { kind: "all" } or { kind: "session", session }');
-  const s = /** @type {Record<string, unknown>} */ (scope);
+  const s = (scope as Record<string, unknown>);
   if (s.kind === "all") return { kind: "all" };
   need(s.kind === "session", 'scope.kind: must be "all" or "session"');
   need(s.session === null || typeof s.session === "string", "scope.session: must be a string or null");
-  return { kind: "session", session: /** @type {string | null} */ (s.session) };
+  return { kind: "session", session: (s.session as string | null) };
 }
 
 /**
@@ -208,27 +215,27 @@ function checkScope(scope) {
  * @param {string} name
  * @returns {number}
  */
-function checkCount(v, name) {
+function checkCount(v: unknown, name: string): number {
   need(isCount(v), `${name}: must be a non-negative safe integer`);
-  return /** @type {number} */ (v);
+  return (v as number);
 }
 
 /**
  * @param {unknown} session
  * @returns {string | null}
  */
-function checkSession(session) {
+function checkSession(session: unknown): string | null {
   need(session === null || typeof session === "string", "session: must be a string or null");
-  return /** @type {string | null} */ (session);
+  return (session as string | null);
 }
 
 /**
  * @param {unknown} listener
  * @returns {ChangeListener}
  */
-function checkListener(listener) {
+function checkListener(listener: unknown): ChangeListener {
   need(typeof listener === "function", "listener: must be a function");
-  return /** @type {ChangeListener} */ (listener);
+  return (listener as ChangeListener);
 }
 
 /**
@@ -236,16 +243,16 @@ function checkListener(listener) {
  * @param {string} text
  * @returns {Change | null}
  */
-function parseChange(text) {
+function parseChange(text: string): Change | null {
   /** @type {unknown} */
-  let v;
+  let v: unknown;
   try {
     v = JSON.parse(text);
   } catch {
     return null;
   }
   if (typeof v !== "object" || v === null) return null;
-  const c = /** @type {Record<string, unknown>} */ (v);
+  const c = (v as Record<string, unknown>);
   if ((c.kind !== "put" && c.kind !== "delete") || typeof c.id !== "string" || !isCount(c.version)) return null;
   return { kind: c.kind, id: c.id, version: c.version };
 }
@@ -256,9 +263,9 @@ function parseChange(text) {
  * @param {string} where
  * @returns {StoredTask}
  */
-function parseRecord(text, where) {
+function parseRecord(text: string, where: string): StoredTask {
   try {
-    return /** @type {StoredTask} */ (JSON.parse(text));
+    return (JSON.parse(text) as StoredTask);
   } catch (e) {
     throw new StorageError("engine", `${where}: the stored record is not JSON`, e);
   }
@@ -266,18 +273,19 @@ function parseRecord(text, where) {
 
 /** Delivers changes to in-process listeners, each asynchronously and isolated from the others. */
 class ChangeHub {
+  listeners: Set<ChangeListener>;
   constructor() {
     /** @type {Set<ChangeListener>} */
     this.listeners = new Set();
   }
 
   /** @param {ChangeListener} listener */
-  add(listener) {
+  add(listener: ChangeListener) {
     this.listeners.add(listener);
   }
 
   /** @param {ChangeListener} listener */
-  remove(listener) {
+  remove(listener: ChangeListener) {
     this.listeners.delete(listener);
   }
 
@@ -286,7 +294,7 @@ class ChangeHub {
   }
 
   /** @param {Change} change */
-  emit(change) {
+  emit(change: Change) {
     for (const listener of this.listeners) {
       queueMicrotask(() => {
         try {
@@ -306,7 +314,7 @@ class ChangeHub {
  * @param {string} engine @param {unknown} e @param {string} what
  * @returns {never}
  */
-function engineError(engine, e, what) {
+function engineError(engine: string, e: unknown, what: string): never {
   if (e instanceof StorageError) throw e;
   throw new StorageError("engine", `${engine}: ${what}: ${e instanceof Error ? e.message : String(e)}`, e);
 }

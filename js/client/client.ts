@@ -12,106 +12,95 @@
 // The version: an explicit `protocolVersion` wins; else the one the session negotiated
 // (`TaskClient.connect`, `requestVia(sdkClient)`); else 2026-07-28, switching to 2025-11-25 when
 // a `tools/call` is answered the 2025 way.
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { wasmApi } from "./wasm.js";
 import { HttpConnection, isErrorObject, isObject, sleepClamped } from "./http.js";
 import { TaskPush } from "./push.js";
+import type { CallToolResult } from "./types.js";
 
-/**
- * @typedef {import("./mcp_tasks_wasm.js").ProtocolVersion} ProtocolVersion
- * @typedef {Record<string, unknown>} JsonObject
- * @typedef {{ code: number, message: string, data?: unknown }} JsonRpcError
- * @typedef {((method: string, params: JsonObject) => Promise<JsonObject>) & { session?: RequestSession }} RequestFn
- *   Sends one request and resolves with its `result`. A JSON-RPC error rejects with an object (an
- *   Error or not) carrying `code`, `message` and `data`; a transport failure rejects with
- *   anything else. A rejection carrying `retryAfterMs` (a non-negative number of ms, e.g. from an
- *   HTTP `Retry-After` or a 429) is a retry hint: a failed `tasks/get` is not retried sooner.
- *   It may carry a `session` (requestVia and TaskClient.connect give one).
- */
+export type ProtocolVersion = import("./mcp_tasks_wasm.js").ProtocolVersion;
+
+export type JsonObject = Record<string, unknown>;
+
+export type JsonRpcError = { code: number; message: string; data?: unknown; };
+
+export type RequestFn = ((method: string, params: JsonObject) => Promise<JsonObject>) & { session?: RequestSession; };
 
 /**
  * What a `request` knows of its session, read by the TaskClient it is given to.
- * @typedef {object} RequestSession
- * @property {() => string | null | undefined} protocolVersion The version negotiated (undefined
- *   while unknown, e.g. not connected yet).
- * @property {() => unknown} serverCapabilities The server's capabilities (2025-11-25:
- *   `initialize`'s), undefined while unknown.
- * @property {(client: TaskClient) => void} [attach] Called by the TaskClient's constructor: the
- *   transport hands it the server's notifications (`notify`) and requests (`handleRequest`).
  */
+export type RequestSession = {
+  protocolVersion: () => string | null | undefined;
+  serverCapabilities: () => unknown;
+  attach?: (client: TaskClient) => void;
+};
 
 /**
  * How the client waits: real time by default; tests pass a virtual clock.
- * @typedef {object} Clock
- * @property {() => number} now Unix ms.
- * @property {(ms: number, signal: AbortSignal) => Promise<void>} sleep Resolves after `ms`, or
- *   early when `signal` aborts (it must not reject).
  */
+export type Clock = {
+  now: () => number;
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+};
 
 /**
  * Answers to input requests, by kind: each gets the request's `params` and returns its result
  * (`ElicitResult`, `CreateMessageResult`, `ListRootsResult`), exactly as for a standalone request
  * (§D 106). A kind without a handler is not declared to the server.
- * @typedef {object} InputHandlers
- * @property {(params: JsonObject) => Promise<JsonObject> | JsonObject} [elicitation]
- * @property {(params: JsonObject) => Promise<JsonObject> | JsonObject} [sampling]
- * @property {(params: JsonObject) => Promise<JsonObject> | JsonObject} [roots]
  */
+export type InputHandlers = {
+  elicitation?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
+  sampling?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
+  roots?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
+};
+
+export type TaskClientOptions = {
+  request: RequestFn;
+  protocolVersion?: ProtocolVersion;
+  serverCapabilities?: JsonObject;
+  handlers?: InputHandlers;
+  clientCapabilities?: JsonObject;
+  scheduler?: import("./mcp_tasks_wasm.js").TaskSchedulerOptions;
+  server?: string;
+  clock?: Clock;
+};
 
 /**
- * @typedef {object} TaskClientOptions
- * @property {RequestFn} request Sends one request, answers its `result`.
- * @property {ProtocolVersion} [protocolVersion] The version to speak. An explicit one always
- *   wins; without it, the version of the request's session (requestVia, connect), else
- *   2026-07-28 (a 2025-11-25 answer to `tools/call` switches the client to 2025-11-25).
- * @property {JsonObject} [serverCapabilities] 2025-11-25: the server's `initialize`
- *   capabilities, when the request's session does not tell them. Once they are known, the client
- *   augments `tools/call` by the rules of §D 47–48 (reading `tools/list`); while they are unknown
- *   it augments exactly when the caller passes `{ task }`.
- * @property {InputHandlers} [handlers]
- * @property {JsonObject} [clientCapabilities] More client capabilities to declare in the V26
- *   `_meta` (the extension and the handlers' kinds are always declared).
- * @property {import("./mcp_tasks_wasm.js").TaskSchedulerOptions} [scheduler] Options of the
- *   TaskScheduler that decides when to poll (floor, backoff, jitter, budget, stuck detection).
- * @property {string} [server] A name for the server (the scheduler's per-server budget).
- * @property {Clock} [clock]
+ * `signal`: aborts the call: a running task gets `tasks/cancel`, and the call rejects with a
+ * TaskCancelledError whose `cause` is `signal.reason` (`taskId` empty when the signal aborted
+ * before the server created a task: nothing runs there). An answer that arrives after the abort
+ * is dropped.
+ * `task`: 2025-11-25: ask for a task (`params.task`, with the requested `ttl`). When the server's
+ * capabilities are known (connect, requestVia, or the `serverCapabilities` option) the tool's
+ * `execution.taskSupport` decides (§D 47–48): a `required` tool is always augmented (with this
+ * ttl if given), an `optional` one only when this is given (by default it runs synchronously), a
+ * `forbidden` or unlisted one never (this is then ignored, and the call runs synchronously), nor
+ * any tool of a server without `tasks.requests.tools.call`. While the capabilities are unknown,
+ * given means augmented. 2026-07-28: ignored (the server decides).
+ * `timeoutMs`: give up (TaskExpiredError, reason "deadline") this many ms after the task was
+ * created.
  */
-
-/**
- * @typedef {object} CallToolOptions
- * @property {AbortSignal} [signal] Aborts the call: a running task gets `tasks/cancel`, and the
- *   call rejects with a TaskCancelledError whose `cause` is `signal.reason` (`taskId` empty when
- *   the signal aborted before the server created a task: nothing runs there). An answer that
- *   arrives after the abort is dropped.
- * @property {{ ttl?: number }} [task] 2025-11-25: ask for a task (`params.task`, with the
- *   requested `ttl`). When the server's capabilities are known (connect, requestVia, or the
- *   `serverCapabilities` option) the tool's `execution.taskSupport` decides (§D 47–48): a
- *   `required` tool is always augmented (with this ttl if given), an `optional` one only when
- *   this is given (by default it runs synchronously), a `forbidden` or unlisted one never (this
- *   is then ignored, and the call runs synchronously), nor any tool of a server without
- *   `tasks.requests.tools.call`. While the capabilities are unknown, given means augmented.
- *   2026-07-28: ignored (the server decides).
- * @property {number} [timeoutMs] Give up (TaskExpiredError, reason "deadline") this many ms
- *   after the task was created.
- */
+export type CallToolOptions = {
+  signal?: AbortSignal;
+  task?: { ttl?: number; };
+  timeoutMs?: number;
+};
 
 /**
  * `TaskClient.connect` options: the TaskClient's (but `request`) and the connection's.
- * @typedef {object} ConnectOptions
- * @property {ProtocolVersion} [protocolVersion] Pin the version: no fallback.
- * @property {Record<string, string>} [headers] Sent with every HTTP request (e.g. Authorization).
- * @property {import("./http.js").FetchFn} [fetch] The fetch to use (default: the global one).
- * @property {{ name: string, version: string }} [clientInfo] 2025-11-25 `initialize`'s.
- * @property {InputHandlers} [handlers]
- * @property {JsonObject} [clientCapabilities] More client capabilities to declare.
- * @property {import("./mcp_tasks_wasm.js").TaskSchedulerOptions} [scheduler]
- * @property {string} [server]
- * @property {Clock} [clock]
- * @property {boolean | { backstopMs?: number }} [push] Subscribe to status changes when the
- *   server offers it (js/client/push.js: 2026-07-28 `subscriptions/listen`, 2025-11-25 the GET
- *   stream) and poll only every `backstopMs` (default 30 000) while subscribed. Default `true`;
- *   `false`: poll only.
  */
+export type ConnectOptions = {
+  protocolVersion?: ProtocolVersion;
+  headers?: Record<string, string>;
+  fetch?: import("./http.js").FetchFn;
+  clientInfo?: { name: string; version: string; };
+  handlers?: InputHandlers;
+  clientCapabilities?: JsonObject;
+  scheduler?: import("./mcp_tasks_wasm.js").TaskSchedulerOptions;
+  server?: string;
+  clock?: Clock;
+  push?: boolean | { backstopMs?: number; };
+};
 
 /**
  * One thing that happened to a task, for UIs (`client.events()`), told apart by `type` as the
@@ -121,13 +110,14 @@ import { TaskPush } from "./push.js";
  * `error` (it rejects with `error`: TaskFailedError, TaskCancelledError (`delivered: false`: the
  * cancel never reached the server, the task may still be running), TaskExpiredError,
  * ProtocolError, or a handler's error). `task` is the snapshot that caused the event, if any.
- * @typedef {{ type: "taskCreated", taskId: string, status: string, task: JsonObject }
- *   | { type: "taskStatus" | "inputRequired", taskId: string, status: string, task?: JsonObject }
- *   | { type: "result", taskId: string, status: string, task?: JsonObject, result: JsonObject }
- *   | { type: "error", taskId: string, status: string, task?: JsonObject, error: Error }
- *   | { type: "stuck", taskId: string, status: string }
- *   | { type: "pollError", taskId: string, error: unknown }} TaskEvent
  */
+export type TaskEvent =
+  | { type: "taskCreated"; taskId: string; status: string; task: JsonObject }
+  | { type: "taskStatus" | "inputRequired"; taskId: string; status: string; task?: JsonObject }
+  | { type: "result"; taskId: string; status: string; task?: JsonObject; result: JsonObject }
+  | { type: "error"; taskId: string; status: string; task?: JsonObject; error: Error }
+  | { type: "stuck"; taskId: string; status: string }
+  | { type: "pollError"; taskId: string; error: unknown };
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
@@ -164,8 +154,11 @@ const SURVIVED = new Set(["task-zero-ms", "task-ttl-missing", "create-task-statu
 
 /** A task ended in a way that gives no result. */
 class TaskError extends Error {
+  name: string;
+  taskId: string;
+  status: string;
   /** @param {string} message @param {string} taskId @param {string} status */
-  constructor(message, taskId, status) {
+  constructor(message: string, taskId: string, status: string) {
     super(message);
     this.name = "TaskError";
     /** The task. */
@@ -181,11 +174,17 @@ class TaskError extends Error {
  * with `isError: true`; Python mcp 1.30 gives a result holding only `_meta`, §D 30).
  */
 class TaskFailedError extends TaskError {
+  name: string;
+  code: number | undefined;
+  data: unknown;
+  error: JsonRpcError | undefined;
+  statusMessage: string | undefined;
+  result: JsonObject | undefined;
   /**
    * @param {string} taskId @param {JsonRpcError | null} error
    * @param {{ statusMessage?: string, result?: JsonObject }} [details]
    */
-  constructor(taskId, error, details = {}) {
+  constructor(taskId: string, error: JsonRpcError | null, details: { statusMessage?: string; result?: JsonObject; } = {}) {
     const said = details.statusMessage ?? textOf(details.result);
     const why = error ? (said && said !== error.message ? `${said} (error ${error.code}: ${error.message})` : error.message) : said ?? "the task ended failed";
     super(`task ${taskId} failed: ${why}`, taskId, "failed");
@@ -208,8 +207,12 @@ class TaskFailedError extends TaskError {
  * is `signal.reason`; `taskId` is empty when the call was aborted before any task was created.
  */
 class TaskCancelledError extends TaskError {
+  name: string;
+  delivered: boolean;
+  cause: unknown;
+  deliveryError?: unknown;
   /** @param {string} taskId @param {{ delivered?: boolean, cause?: unknown, deliveryError?: unknown, status?: string }} [details] */
-  constructor(taskId, details = {}) {
+  constructor(taskId: string, details: { delivered?: boolean; cause?: unknown; deliveryError?: unknown; status?: string; } = {}) {
     const delivered = details.delivered ?? true;
     const failure = details.deliveryError;
     const why = failure instanceof Error ? failure.message : failure === undefined ? "" : String(failure);
@@ -233,8 +236,9 @@ class TaskCancelledError extends TaskError {
 
 /** The task is gone (-32602 on `tasks/get`), outlived its TTL unchanged, or passed the deadline. */
 class TaskExpiredError extends TaskError {
+  name: string;
   /** @param {string} taskId @param {string} status @param {string} why */
-  constructor(taskId, status, why) {
+  constructor(taskId: string, status: string, why: string) {
     super(`task ${taskId} expired: ${why}`, taskId, status);
     this.name = "TaskExpiredError";
   }
@@ -245,11 +249,17 @@ class TaskExpiredError extends TaskError {
  * for a task's answer, the task's id, last status and message, and what was answered).
  */
 class ProtocolError extends Error {
+  name: string;
+  issues: unknown[];
+  taskId: string | undefined;
+  status: string | undefined;
+  statusMessage: string | undefined;
+  result: unknown;
   /**
    * @param {string} message @param {unknown[]} issues
    * @param {{ taskId?: string, status?: string, statusMessage?: string, result?: unknown }} [details]
    */
-  constructor(message, issues, details = {}) {
+  constructor(message: string, issues: unknown[], details: { taskId?: string; status?: string; statusMessage?: string; result?: unknown; } = {}) {
     super(message);
     this.name = "ProtocolError";
     this.issues = issues;
@@ -287,7 +297,7 @@ class TaskSchedulerError extends Error {
 }
 
 /** The first text of a tool result, for messages. @param {JsonObject | undefined} result @returns {string | undefined} */
-function textOf(result) {
+function textOf(result: JsonObject | undefined): string | undefined {
   const content = result?.content;
   if (!Array.isArray(content)) return undefined;
   for (const c of content) if (isObject(c) && typeof c.text === "string") return c.text.length > 200 ? `${c.text.slice(0, 200)}…` : c.text;
@@ -295,18 +305,34 @@ function textOf(result) {
 }
 
 /** @returns {Clock} */
-function realClock() {
+function realClock(): Clock {
   return { now: () => Date.now(), sleep: sleepClamped };
 }
 
 class TaskClient {
+  request: RequestFn;
+  session: RequestSession | undefined;
+  protocolVersion: ProtocolVersion;
+  serverCapabilities: JsonObject | undefined;
+  connection: HttpConnection | null;
+  handlers: InputHandlers;
+  clientCapabilities: JsonObject;
+  server: string;
+  clock: Clock;
+  scheduler: import("./mcp_tasks_wasm.js").TaskScheduler;
+  tasks: Map<string, Handle>;
+  listeners: Set<(e: TaskEvent | null) => void>;
+  wake: AbortController;
+  loop: Promise<void> | null;
+  closed: boolean;
+  push: TaskPush | null;
   /** Whether the version is still to be learnt from the session (not named, not known yet). */
   #versionPending = false;
   /** 2025-11-25: each tool's `execution.taskSupport` from `tools/list` (null: the server could not list them). @type {Promise<Map<string, string> | null> | null} */
-  #toolSupport = null;
+  #toolSupport: Promise<Map<string, string> | null> | null = null;
 
   /** @param {TaskClientOptions} options */
-  constructor(options) {
+  constructor(options: TaskClientOptions) {
     if (!isObject(options) || typeof options.request !== "function") {
       throw new TypeError("new TaskClient({ request }): `request(method, params) → Promise<result>` is required");
     }
@@ -355,7 +381,7 @@ class TaskClient {
    * @param {string | URL} url @param {ConnectOptions} [options]
    * @returns {Promise<TaskClient>}
    */
-  static async connect(url, options = {}) {
+  static async connect(url: string | URL, options: ConnectOptions = {}): Promise<TaskClient> {
     if (!isObject(options)) throw new TypeError("TaskClient.connect(url, options): options must be an object");
     const { headers, fetch, clientInfo, push, ...rest } = options;
     const handlers = options.handlers ?? {};
@@ -398,14 +424,15 @@ class TaskClient {
    * @param {string} name @param {JsonObject} [args] @param {CallToolOptions} [options]
    * @returns {Promise<JsonObject>}
    */
-  async callTool(name, args = {}, options = {}) {
+  callTool<TArgs extends object = JsonObject, TResult = CallToolResult>(name: string, args?: TArgs, options?: CallToolOptions): Promise<TResult>;
+  async callTool(name: string, args: JsonObject = {}, options: CallToolOptions = {}): Promise<any> {
     const signal = options.signal;
     // Aborted before a task exists: nothing runs on the server (a task created meanwhile is
     // cancelled by #await, which sees the signal aborted).
     const aborted = () => new TaskCancelledError("", { cause: signal?.reason });
     if (signal?.aborted) throw aborted();
     /** @type {JsonObject} */
-    let params = { name, arguments: args };
+    let params: JsonObject = { name, arguments: args };
     this.#learnVersion();
     if (this.protocolVersion === V25) {
       const task = await this.#augmentation(name, options.task);
@@ -423,7 +450,7 @@ class TaskClient {
       }
       // input_required (V26 MRTR): answer every request, then call again.
       if (round >= 16) throw new ProtocolError("tools/call asked for input more than 16 times", []);
-      const requests = /** @type {JsonObject} */ (result.inputRequests);
+      const requests = (result.inputRequests as JsonObject);
       const inputResponses = await this.#answerAll(requests);
       params = { name, arguments: args, inputResponses };
       if (typeof result.requestState === "string") params.requestState = result.requestState;
@@ -435,7 +462,8 @@ class TaskClient {
    * @param {string} taskId @param {{ signal?: AbortSignal, timeoutMs?: number }} [options]
    * @returns {Promise<JsonObject>}
    */
-  follow(taskId, options = {}) {
+  follow<TResult = CallToolResult>(taskId: string, options?: { signal?: AbortSignal; timeoutMs?: number; }): Promise<TResult>;
+  follow(taskId: string, options: { signal?: AbortSignal; timeoutMs?: number; } = {}): Promise<any> {
     const handle = this.tasks.get(taskId) ?? this.#track(taskId, null, options.timeoutMs);
     this.#kick();
     return this.#await(handle, options.signal);
@@ -447,7 +475,7 @@ class TaskClient {
    * the next 2025-11-25 call read `tools/list` again. Other messages are ignored.
    * @param {JsonObject} message
    */
-  notify(message) {
+  notify(message: JsonObject) {
     if (isObject(message) && message.method === "notifications/tools/list_changed") {
       this.#toolSupport = null;
       return;
@@ -480,7 +508,7 @@ class TaskClient {
    * @param {JsonObject} message The JSON-RPC request (`method`, `params`).
    * @returns {Promise<JsonObject>}
    */
-  async handleRequest(message) {
+  async handleRequest(message: JsonObject): Promise<JsonObject> {
     const method = isObject(message) && typeof message.method === "string" ? message.method : "";
     const params = isObject(message) && isObject(message.params) ? message.params : {};
     if (method === "ping") return {};
@@ -508,12 +536,12 @@ class TaskClient {
    * `error`, `stuck`, `pollError`: see TaskEvent). Ends when the client is closed.
    * @returns {AsyncGenerator<TaskEvent>}
    */
-  async *events() {
+  async *events(): AsyncGenerator<TaskEvent> {
     /** @type {(TaskEvent | null)[]} */
-    const queue = [];
+    const queue: (TaskEvent | null)[] = [];
     /** @type {((e: TaskEvent | null) => void) | null} */
-    let waiting = null;
-    const listener = (/** @type {TaskEvent | null} */ e) => {
+    let waiting: ((e: TaskEvent | null) => void) | null = null;
+    const listener = (/** @type {TaskEvent | null} */ e: TaskEvent | null) => {
       if (waiting) {
         const w = waiting;
         waiting = null;
@@ -523,7 +551,7 @@ class TaskClient {
     this.listeners.add(listener);
     try {
       for (;;) {
-        const next = queue.length > 0 ? queue.shift() : await new Promise((resolve) => (waiting = resolve));
+        const next = queue.length > 0 ? queue.shift() : await new Promise<TaskEvent | null>((resolve) => (waiting = resolve));
         if (next === null || next === undefined) return;
         yield next;
       }
@@ -537,7 +565,7 @@ class TaskClient {
    * (id, version, answered input keys). JSON-safe.
    * @returns {JsonObject}
    */
-  serialize() {
+  serialize(): JsonObject {
     return {
       format: "mcp-tasks-wasm/client/1",
       protocolVersion: this.protocolVersion,
@@ -559,9 +587,9 @@ class TaskClient {
    * @param {JsonObject | string} state @param {TaskClientOptions} options
    * @returns {TaskClient}
    */
-  static restore(state, options) {
+  static restore(state: JsonObject | string, options: TaskClientOptions): TaskClient {
     /** @type {unknown} */
-    let s = state;
+    let s: unknown = state;
     if (typeof state === "string") {
       try {
         s = JSON.parse(state);
@@ -573,7 +601,7 @@ class TaskClient {
     // with the field it names, and no polling starts.
     const checked = checkClientState(s);
     /** @type {import("./mcp_tasks_wasm.js").TaskScheduler} */
-    let scheduler;
+    let scheduler: import("./mcp_tasks_wasm.js").TaskScheduler;
     try {
       scheduler = wasmApi().TaskScheduler.restore(checked.scheduler);
     } catch (e) {
@@ -597,12 +625,12 @@ class TaskClient {
   }
 
   /** The ids of the tasks being followed. @returns {string[]} */
-  pending() {
+  pending(): string[] {
     return [...this.tasks.keys()];
   }
 
   /** Whether `taskId`'s status reaches this client by push now (see the `push` option). @param {string} taskId */
-  pushed(taskId) {
+  pushed(taskId: string) {
     return this.push?.pushed(taskId) ?? false;
   }
 
@@ -612,7 +640,7 @@ class TaskClient {
    * await the promise for that.
    * @returns {Promise<void>}
    */
-  async close() {
+  async close(): Promise<void> {
     this.closed = true;
     for (const h of this.tasks.values()) h.settle(abortError("the task client was closed"));
     this.tasks.clear();
@@ -631,7 +659,7 @@ class TaskClient {
   }
 
   /** The version the request's session negotiated, as the client speaks it; undefined if unknown. @returns {ProtocolVersion | undefined} */
-  #sessionVersion() {
+  #sessionVersion(): ProtocolVersion | undefined {
     const v = this.session?.protocolVersion();
     if (v === V26) return V26;
     if (typeof v === "string" && INITIALIZE_VERSIONS.includes(v)) return V25;
@@ -648,7 +676,7 @@ class TaskClient {
   }
 
   /** The server's capabilities, if known. @returns {JsonObject | undefined} */
-  #capabilities() {
+  #capabilities(): JsonObject | undefined {
     if (this.serverCapabilities) return this.serverCapabilities;
     const caps = this.session?.serverCapabilities();
     return isObject(caps) ? caps : undefined;
@@ -658,7 +686,7 @@ class TaskClient {
    * 2025-11-25: the `params.task` of a call of `name`, or undefined (§D 47, 48).
    * @param {string} name @param {{ ttl?: number } | undefined} asked @returns {Promise<JsonObject | undefined>}
    */
-  async #augmentation(name, asked) {
+  async #augmentation(name: string, asked: { ttl?: number; } | undefined): Promise<JsonObject | undefined> {
     const wanted = isObject(asked) ? { ...asked } : undefined;
     const caps = this.#capabilities();
     if (!caps) return wanted; // unknown server: the caller decides
@@ -678,13 +706,13 @@ class TaskClient {
    * list changed; null when the server answers `tools/list` with an error.
    * @returns {Promise<Map<string, string> | null>}
    */
-  #listToolSupport() {
+  #listToolSupport(): Promise<Map<string, string> | null> {
     if (this.#toolSupport) return this.#toolSupport;
     const listing = (async () => {
       /** @type {Map<string, string>} */
-      const support = new Map();
+      const support: Map<string, string> = new Map();
       /** @type {string | undefined} */
-      let cursor;
+      let cursor: string | undefined;
       for (let page = 0; page < MAX_TOOL_PAGES; page++) {
         let result;
         try {
@@ -715,9 +743,9 @@ class TaskClient {
    * Sends a request in the client's version and checks the answer with the validator.
    * @param {string} method @param {JsonObject} params @returns {Promise<JsonObject>}
    */
-  async #send(method, params) {
+  async #send(method: string, params: JsonObject): Promise<JsonObject> {
     this.#learnVersion();
-    const p = this.protocolVersion === V26 ? { ...params, _meta: { ...(/** @type {JsonObject} */ (params._meta) ?? {}), ...this.#meta() } } : params;
+    const p = this.protocolVersion === V26 ? { ...params, _meta: { ...((params._meta as JsonObject) ?? {}), ...this.#meta() } } : params;
     const result = await this.request(method, p);
     if (!isObject(result)) throw new ProtocolError(`${method}: the answer is not an object`, []);
     // The answer is judged in the client's version, except a V26 client's `tools/call`, whose
@@ -732,7 +760,7 @@ class TaskClient {
   }
 
   /** @param {JsonObject} result @returns {"complete" | "task" | "input_required"} */
-  #kindOfCallAnswer(result) {
+  #kindOfCallAnswer(result: JsonObject): "complete" | "task" | "input_required" {
     if (isObject(result.task)) return "task"; // V25 CreateTaskResult
     const rt = result.resultType ?? "complete"; // §D 115
     if (rt === "task" || rt === "input_required" || rt === "complete") return rt;
@@ -740,16 +768,16 @@ class TaskClient {
   }
 
   /** @param {JsonObject} created @param {CallToolOptions} options */
-  #startTask(created, options) {
-    const task = /** @type {JsonObject} */ (isObject(created.task) ? created.task : created);
-    const taskId = /** @type {string} */ (task.taskId);
+  #startTask(created: JsonObject, options: CallToolOptions) {
+    const task = ((isObject(created.task) ? created.task : created) as JsonObject);
+    const taskId = (task.taskId as string);
     // "created" comes first: a first snapshot that is not `working` gives its own events at once.
-    this.#emit({ type: "taskCreated", taskId, status: /** @type {string} */ (task.status), task });
+    this.#emit({ type: "taskCreated", taskId, status: (task.status as string), task });
     return this.#track(taskId, task, options.timeoutMs);
   }
 
   /** @param {string} taskId @param {JsonObject | null} task @param {number} [timeoutMs] */
-  #track(taskId, task, timeoutMs) {
+  #track(taskId: string, task: JsonObject | null, timeoutMs?: number) {
     const handle = new Handle(taskId, this.protocolVersion);
     if (typeof task?.createdAt === "string") handle.createdAt = task.createdAt;
     if (typeof task?.statusMessage === "string") handle.statusMessage = task.statusMessage;
@@ -757,7 +785,7 @@ class TaskClient {
     this.push?.follow(taskId, handle.version);
     if (this.scheduler.info(taskId) === null) {
       /** @type {import("./mcp_tasks_wasm.js").TrackParams} */
-      const params = { server: this.server, version: handle.version };
+      const params: import("./mcp_tasks_wasm.js").TrackParams = { server: this.server, version: handle.version };
       if (task) params.task = task;
       if (timeoutMs !== undefined) params.deadlineMs = timeoutMs;
       const events = this.scheduler.track(taskId, params, this.clock.now());
@@ -772,7 +800,7 @@ class TaskClient {
   }
 
   /** @param {Handle} handle @param {AbortSignal} [signal] @returns {Promise<JsonObject>} */
-  #await(handle, signal) {
+  #await(handle: Handle, signal?: AbortSignal): Promise<JsonObject> {
     if (signal) {
       const onAbort = () => this.#cancel(handle, signal.reason);
       if (signal.aborted) onAbort();
@@ -791,7 +819,7 @@ class TaskClient {
    * its `cause` is `reason` (the signal's).
    * @param {Handle} handle @param {unknown} reason
    */
-  async #cancel(handle, reason) {
+  async #cancel(handle: Handle, reason: unknown) {
     if (handle.done) return;
     const failure = await this.#deliverCancel(handle);
     if (handle.done) return; // it ended some other way while we were trying
@@ -808,9 +836,9 @@ class TaskClient {
    * try of CANCEL_RETRY_MS failed in transport: `null` when delivered, else the last failure.
    * @param {Handle} handle @returns {Promise<{ error: unknown } | null>}
    */
-  async #deliverCancel(handle) {
+  async #deliverCancel(handle: Handle): Promise<{ error: unknown; } | null> {
     /** @type {unknown} */
-    let last;
+    let last: unknown;
     for (let attempt = 0; ; attempt++) {
       try {
         await this.#send("tasks/cancel", { taskId: handle.taskId });
@@ -863,7 +891,7 @@ class TaskClient {
    * Acts on one scheduler event; `task` is the snapshot that caused it, if any.
    * @param {import("./mcp_tasks_wasm.js").SchedulerEvent} ev @param {JsonObject | null} task
    */
-  async #event(ev, task) {
+  async #event(ev: import("./mcp_tasks_wasm.js").SchedulerEvent, task: JsonObject | null) {
     const handle = this.tasks.get(ev.key);
     if (!handle) {
       this.scheduler.forget(ev.key);
@@ -907,15 +935,15 @@ class TaskClient {
   }
 
   /** `tasks/get`, reported to the scheduler. @param {Handle} handle */
-  async #poll(handle) {
+  async #poll(handle: Handle) {
     let task;
     try {
       task = await this.#send("tasks/get", { taskId: handle.taskId });
     } catch (e) {
       if (handle.done) return;
       /** @type {import("./mcp_tasks_wasm.js").PollErrorInfo} */
-      const err = isErrorObject(e) ? { code: e.code, message: e.message } : { message: e instanceof Error ? e.message : String(e) };
-      const hint = isObject(e) || e instanceof Error ? /** @type {JsonObject} */ (e).retryAfterMs : undefined;
+      const err: import("./mcp_tasks_wasm.js").PollErrorInfo = isErrorObject(e) ? { code: e.code, message: e.message } : { message: e instanceof Error ? e.message : String(e) };
+      const hint = isObject(e) || e instanceof Error ? (e as JsonObject).retryAfterMs : undefined;
       if (typeof hint === "number" && Number.isFinite(hint) && hint >= 0) err.retryAfterMs = Math.ceil(hint);
       if (!isErrorObject(e) || e.code !== INVALID_PARAMS) this.#emit({ type: "pollError", taskId: handle.taskId, error: e });
       // -32602 for a known id: expired or purged (§D 56, 114); the scheduler says so.
@@ -926,7 +954,7 @@ class TaskClient {
   }
 
   /** A fresh snapshot of a tracked task (a poll or a notification). @param {Handle} handle @param {JsonObject} task */
-  async #observe(handle, task) {
+  async #observe(handle: Handle, task: JsonObject) {
     if (handle.done) return;
     // §D 34: an answer about another task is not this task's state (nor its result).
     if (task.taskId !== handle.taskId) return this.#foreignAnswer(handle, task);
@@ -946,7 +974,7 @@ class TaskClient {
   }
 
   /** Push stopped for these tasks: poll each now, and on at the server's interval. @param {string[]} taskIds */
-  #pushDropped(taskIds) {
+  #pushDropped(taskIds: string[]) {
     for (const taskId of taskIds) {
       const handle = this.tasks.get(taskId);
       if (handle && !handle.done) this.#poll(handle).catch((error) => this.#emit({ type: "pollError", taskId, error }));
@@ -957,25 +985,25 @@ class TaskClient {
    * Acts on the scheduler's events for a snapshot of a tracked task, then on its input requests.
    * @param {Handle} handle @param {JsonObject} task @param {import("./mcp_tasks_wasm.js").SchedulerEvent[]} events
    */
-  async #afterSnapshot(handle, task, events) {
+  async #afterSnapshot(handle: Handle, task: JsonObject, events: import("./mcp_tasks_wasm.js").SchedulerEvent[]) {
     for (const ev of events) await this.#event(ev, task);
     this.#kick(); // the next poll is rescheduled: the loop's timer follows (the handlers may take long)
     if (handle.done || task.status !== "input_required") return;
     // Input is needed while the status says so, new keys included (§D 50, 105, 107).
     if (handle.version === V25) this.#openResult(handle);
-    else await this.#answerTask(handle, /** @type {JsonObject} */ (task.inputRequests ?? {}));
+    else await this.#answerTask(handle, ((task.inputRequests ?? {}) as JsonObject));
   }
 
   /** The first terminal snapshot is final. @param {Handle} handle @param {JsonObject} task */
-  async #terminal(handle, task) {
-    const status = /** @type {string} */ (task.status);
+  async #terminal(handle: Handle, task: JsonObject) {
+    const status = (task.status as string);
     if (status === "cancelled") {
       this.#finish(handle, new TaskCancelledError(handle.taskId), { status, task });
       return;
     }
     if (handle.version === V26) {
-      if (status === "completed") this.#finish(handle, /** @type {JsonObject} */ (task.result), { status, task });
-      else this.#finish(handle, new TaskFailedError(handle.taskId, /** @type {JsonRpcError} */ (task.error), { statusMessage: handle.statusMessage }), { status, task });
+      if (status === "completed") this.#finish(handle, (task.result as JsonObject), { status, task });
+      else this.#finish(handle, new TaskFailedError(handle.taskId, (task.error as JsonRpcError), { statusMessage: handle.statusMessage }), { status, task });
       return;
     }
     // V25: the payload comes from tasks/result (what the original request returned, §D 30).
@@ -984,11 +1012,11 @@ class TaskClient {
   }
 
   /** V25: `tasks/result` (blocks until the task ends, and lets the server deliver its input requests). @param {Handle} handle */
-  #openResult(handle) {
+  #openResult(handle: Handle) {
     if (handle.resultOpen) return;
     handle.resultOpen = (async () => {
       /** @type {JsonObject} */
-      let result;
+      let result: JsonObject;
       try {
         result = await this.#send("tasks/result", { taskId: handle.taskId });
       } catch (e) {
@@ -1019,7 +1047,7 @@ class TaskClient {
    * `content` array) of a task not seen `failed` is a ProtocolError (§D 30).
    * @param {Handle} handle @param {JsonObject} result
    */
-  async #settleResult(handle, result) {
+  async #settleResult(handle: Handle, result: JsonObject) {
     const taskId = handle.taskId;
     const toolResult = Array.isArray(result.content);
     if ((!toolResult || result.isError === true) && !TERMINAL.includes(handle.status)) await this.#statusNow(handle);
@@ -1046,7 +1074,7 @@ class TaskClient {
    * task with a task of another id (§D 34).
    * @param {Handle} handle @param {JsonObject} task
    */
-  #foreignAnswer(handle, task) {
+  #foreignAnswer(handle: Handle, task: JsonObject) {
     const error = new ProtocolError(
       `tasks/get of task ${handle.taskId} answered about another task (${JSON.stringify(task.taskId)}) (§D 34)`,
       [],
@@ -1056,9 +1084,9 @@ class TaskClient {
   }
 
   /** One `tasks/get` for the task's status now (its failure leaves the status as it was). @param {Handle} handle */
-  async #statusNow(handle) {
+  async #statusNow(handle: Handle) {
     /** @type {JsonObject} */
-    let task;
+    let task: JsonObject;
     try {
       task = await this.#send("tasks/get", { taskId: handle.taskId });
     } catch {
@@ -1074,7 +1102,7 @@ class TaskClient {
    * keys count as answered only once the update is acknowledged.
    * @param {Handle} handle @param {JsonObject} requests
    */
-  async #answerTask(handle, requests) {
+  async #answerTask(handle: Handle, requests: JsonObject) {
     const requested = Object.keys(requests);
     // An answer sent but not acknowledged is resent (never asked again) while its key is still
     // requested; a key no longer requested reached the server (or was superseded): done with it.
@@ -1090,7 +1118,7 @@ class TaskClient {
     const keys = [...resend, ...open];
     for (const k of keys) handle.inFlight.add(k);
     /** @type {JsonObject} */
-    const todo = {};
+    const todo: JsonObject = {};
     for (const k of open) todo[k] = requests[k];
     try {
       Object.assign(handle.unacked, await this.#answerAll(todo));
@@ -1103,7 +1131,7 @@ class TaskClient {
     }
     try {
       /** @type {JsonObject} */
-      const inputResponses = {};
+      const inputResponses: JsonObject = {};
       for (const k of keys) inputResponses[k] = handle.unacked[k];
       await this.#send("tasks/update", { taskId: handle.taskId, inputResponses });
       for (const k of keys) {
@@ -1123,7 +1151,7 @@ class TaskClient {
    * rejects with `reason`.
    * @param {Handle} handle @param {unknown} reason
    */
-  async #abandon(handle, reason) {
+  async #abandon(handle: Handle, reason: unknown) {
     if (handle.done) return;
     const error = reason instanceof Error ? reason : new Error(String(reason));
     await this.#deliverCancel(handle);
@@ -1131,15 +1159,15 @@ class TaskClient {
   }
 
   /** Runs the handler of every input request. @param {JsonObject} requests @returns {Promise<JsonObject>} */
-  async #answerAll(requests) {
+  async #answerAll(requests: JsonObject): Promise<JsonObject> {
     /** @type {JsonObject} */
-    const out = {};
+    const out: JsonObject = {};
     for (const [key, req] of Object.entries(requests)) {
       if (!isObject(req) || typeof req.method !== "string") throw new ProtocolError(`input request ${key} is not { method, params }`, []);
       const kind = inputKind(req.method);
       const handler = kind ? this.handlers[kind] : undefined;
       if (!handler) throw new ProtocolError(`no handler for input request ${key} (${req.method})`, []);
-      out[key] = await handler(/** @type {JsonObject} */ (req.params ?? {}));
+      out[key] = await handler(((req.params ?? {}) as JsonObject));
     }
     return out;
   }
@@ -1150,7 +1178,7 @@ class TaskClient {
    * else the last known) and the snapshot that ended it, if any.
    * @param {Handle} handle @param {unknown} outcome @param {{ status?: string, task?: JsonObject }} [seen]
    */
-  #finish(handle, outcome, seen = {}) {
+  #finish(handle: Handle, outcome: unknown, seen: { status?: string; task?: JsonObject } = {}) {
     if (handle.done) return;
     this.scheduler.forget(handle.taskId);
     this.tasks.delete(handle.taskId);
@@ -1165,7 +1193,7 @@ class TaskClient {
   }
 
   /** @param {TaskEvent} event */
-  #emit(event) {
+  #emit(event: TaskEvent) {
     for (const l of this.listeners) l(event);
   }
 }
@@ -1188,9 +1216,9 @@ const PHASE_FINISHED = 2;
  * @param {unknown} s
  * @returns {{ protocolVersion: ProtocolVersion, server: string | undefined, scheduler: JsonObject, tasks: { taskId: string, version: ProtocolVersion, createdAt: string | null, answered: string[] }[] }}
  */
-function checkClientState(s) {
+function checkClientState(s: unknown): { protocolVersion: ProtocolVersion; server: string | undefined; scheduler: JsonObject; tasks: { taskId: string; version: ProtocolVersion; createdAt: string | null; answered: string[]; }[]; } {
   /** @param {string} field @param {string} why @returns {never} */
-  const fail = (field, why) => {
+  const fail: (field: string, why: string) => never = (field, why) => {
     throw new TypeError(`TaskClient.restore: ${field} ${why}`);
   };
   if (!isObject(s)) fail("the state", "is not an object from serialize()");
@@ -1202,11 +1230,11 @@ function checkClientState(s) {
   const rows = s.scheduler.tasks;
   if (!Array.isArray(rows)) fail("scheduler.tasks", "is not an array");
   const clock = s.scheduler.clock;
-  if (!Number.isSafeInteger(clock) || /** @type {number} */ (clock) < 0 || /** @type {number} */ (clock) > MAX_DATE_MS) {
+  if (!Number.isSafeInteger(clock) || (clock as number) < 0 || (clock as number) > MAX_DATE_MS) {
     fail("scheduler.clock", `is ${JSON.stringify(clock)}, not a time in ms`);
   }
   /** @type {Map<string, unknown[]>} */
-  const rowOf = new Map();
+  const rowOf: Map<string, unknown[]> = new Map();
   rows.forEach((row, i) => {
     if (!Array.isArray(row) || row.length !== ROW_FIELDS.length + 1) fail(`scheduler.tasks[${i}]`, `is not [key, ${ROW_FIELDS.length} numbers]`);
     const [key, ...values] = row;
@@ -1215,13 +1243,13 @@ function checkClientState(s) {
     values.forEach((v, j) => {
       const field = ROW_FIELDS[j];
       if (v === null) return;
-      if (!Number.isSafeInteger(v) || /** @type {number} */ (v) < 0) fail(`scheduler.tasks[${i}] ${field}`, `is ${JSON.stringify(v)}, not a non-negative safe integer or null`);
-      if (ROW_TIMES.includes(field) && /** @type {number} */ (v) > MAX_DATE_MS) fail(`scheduler.tasks[${i}] ${field}`, `is ${JSON.stringify(v)}, past the latest time (${MAX_DATE_MS} ms)`);
+      if (!Number.isSafeInteger(v) || (v as number) < 0) fail(`scheduler.tasks[${i}] ${field}`, `is ${JSON.stringify(v)}, not a non-negative safe integer or null`);
+      if (ROW_TIMES.includes(field) && (v as number) > MAX_DATE_MS) fail(`scheduler.tasks[${i}] ${field}`, `is ${JSON.stringify(v)}, past the latest time (${MAX_DATE_MS} ms)`);
     });
     rowOf.set(key, values);
   });
   /** @type {Set<string>} */
-  const seen = new Set();
+  const seen: Set<string> = new Set();
   const tasks = s.tasks.map((t, i) => {
     const at = `tasks[${i}]`;
     if (!isObject(t)) fail(at, "is not an object");
@@ -1242,13 +1270,13 @@ function checkClientState(s) {
     }
     return {
       taskId,
-      version: /** @type {ProtocolVersion} */ (t.version),
+      version: (t.version as ProtocolVersion),
       createdAt: typeof t.createdAt === "string" ? t.createdAt : null,
-      answered: /** @type {string[]} */ (answered),
+      answered: (answered as string[]),
     };
   });
   return {
-    protocolVersion: /** @type {ProtocolVersion} */ (s.protocolVersion),
+    protocolVersion: (s.protocolVersion as ProtocolVersion),
     server: typeof s.server === "string" ? s.server : undefined,
     scheduler: s.scheduler,
     tasks,
@@ -1257,8 +1285,21 @@ function checkClientState(s) {
 
 /** What the client knows of one task it follows. */
 class Handle {
+  taskId: string;
+  version: ProtocolVersion;
+  status: string;
+  statusMessage: string | undefined;
+  done: boolean;
+  createdAt: string | null;
+  answered: Set<string>;
+  inFlight: Set<string>;
+  unacked: JsonObject;
+  resultOpen: Promise<void> | null;
+  resolve: (v: JsonObject) => void;
+  reject: (e: unknown) => void;
+  promise: Promise<JsonObject>;
   /** @param {string} taskId @param {ProtocolVersion} version */
-  constructor(taskId, version) {
+  constructor(taskId: string, version: ProtocolVersion) {
     this.taskId = taskId;
     this.version = version;
     this.status = "working";
@@ -1276,9 +1317,9 @@ class Handle {
     /** V25: the open tasks/result. @type {Promise<void> | null} */
     this.resultOpen = null;
     /** @type {(v: JsonObject) => void} */
-    this.resolve = () => {};
+    this.resolve = (): void => {};
     /** @type {(e: unknown) => void} */
-    this.reject = () => {};
+    this.reject = (): void => {};
     /** @type {Promise<JsonObject>} */
     this.promise = new Promise((resolve, reject) => {
       this.resolve = resolve;
@@ -1289,36 +1330,29 @@ class Handle {
   }
 
   /** @param {unknown} outcome */
-  settle(outcome) {
+  settle(outcome: unknown) {
     if (this.done) return;
     this.done = true;
     if (outcome instanceof Error) this.reject(outcome);
-    else this.resolve(/** @type {JsonObject} */ (outcome));
+    else this.resolve((outcome as JsonObject));
   }
 }
 
 /**
  * What requestVia needs of an official SDK `Client` (1.x).
- * @typedef {object} SdkClientLike
- * @property {(req: { method: string, params: JsonObject }, schema: any) => Promise<unknown>} request
- * @property {() => unknown} [getServerCapabilities] After `connect`: the server's capabilities.
- * @property {unknown} [transport] Its transport (an HTTP one tells the negotiated `protocolVersion`).
- * @property {(schema: any, handler: (request: any, extra?: any) => unknown) => void} [setRequestHandler]
- * @property {(schema: any, handler: (notification: any) => unknown) => void} [setNotificationHandler]
  */
+export type SdkClientLike = {
+  request: (req: { method: string; params: JsonObject; }, schema: any) => Promise<unknown>;
+  getServerCapabilities?: () => unknown;
+  transport?: unknown;
+  setRequestHandler?: (schema: any, handler: (request: any, extra?: any) => unknown) => void;
+  setNotificationHandler?: (schema: any, handler: (notification: any) => unknown) => void;
+};
 
-/**
- * @typedef {object} RequestViaOptions
- * @property {{ elicitation?: unknown, sampling?: unknown, roots?: unknown }} [inputRequests] The
- *   SDK's request schemas (`ElicitRequestSchema`, `CreateMessageRequestSchema`,
- *   `ListRootsRequestSchema`) of the kinds the TaskClient's `handlers` should answer when the
- *   server sends them (2025-11-25: while a task waits, on the `tasks/result` stream): each kind
- *   with a handler is registered with `sdkClient.setRequestHandler` (replacing any other; the SDK
- *   client must declare the capability, e.g. `capabilities: { elicitation: {} }`).
- * @property {unknown[]} [notifications] SDK notification schemas (e.g.
- *   `TaskStatusNotificationSchema`, `ToolListChangedNotificationSchema`) whose notifications are
- *   fed to the TaskClient's `notify()` (`setNotificationHandler`, replacing any other).
- */
+export type RequestViaOptions = {
+  inputRequests?: { elicitation?: unknown; sampling?: unknown; roots?: unknown; };
+  notifications?: unknown[];
+};
 
 /**
  * A TaskClient `request` that sends through an official SDK `Client` (anything with
@@ -1334,9 +1368,9 @@ class Handle {
  * @param {RequestViaOptions} [options]
  * @returns {RequestFn}
  */
-function requestVia(sdkClient, resultSchema, options = {}) {
+function requestVia(sdkClient: SdkClientLike, resultSchema: unknown, options: RequestViaOptions = {}): RequestFn {
   /** @type {RequestFn} */
-  const request = async (method, params) => /** @type {JsonObject} */ (await sdkClient.request({ method, params }, resultSchema));
+  const request: RequestFn = async (method, params) => (await sdkClient.request({ method, params }, resultSchema) as JsonObject);
   request.session = {
     protocolVersion: () => {
       const transport = sdkClient.transport;
@@ -1347,7 +1381,7 @@ function requestVia(sdkClient, resultSchema, options = {}) {
     serverCapabilities: () => sdkClient.getServerCapabilities?.(),
     attach: (client) => {
       const schemas = options.inputRequests ?? {};
-      for (const kind of /** @type {const} */ (["elicitation", "sampling", "roots"])) {
+      for (const kind of (["elicitation", "sampling", "roots"] as const)) {
         const schema = schemas[kind];
         if (schema === undefined || !client.handlers[kind]) continue;
         if (typeof sdkClient.setRequestHandler !== "function") throw new TypeError("requestVia: inputRequests needs an SDK client with setRequestHandler");
@@ -1363,7 +1397,7 @@ function requestVia(sdkClient, resultSchema, options = {}) {
 }
 
 /** The input kind of a request method, or null. @param {string} method @returns {"elicitation" | "sampling" | "roots" | null} */
-function inputKind(method) {
+function inputKind(method: string): "elicitation" | "sampling" | "roots" | null {
   if (method === "elicitation/create") return "elicitation";
   if (method === "sampling/createMessage") return "sampling";
   if (method === "roots/list") return "roots";
@@ -1375,10 +1409,10 @@ function inputKind(method) {
  * the kinds of input the handlers answer.
  * @param {JsonObject} extra @param {InputHandlers} handlers @returns {JsonObject}
  */
-function v26Capabilities(extra, handlers) {
+function v26Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject {
   const extensions = isObject(extra.extensions) ? extra.extensions : {};
   /** @type {JsonObject} */
-  const caps = { ...extra, extensions: { ...extensions, [EXT]: {} } };
+  const caps: JsonObject = { ...extra, extensions: { ...extensions, [EXT]: {} } };
   if (handlers.elicitation) caps.elicitation = caps.elicitation ?? {};
   if (handlers.sampling) caps.sampling = caps.sampling ?? {};
   if (handlers.roots) caps.roots = caps.roots ?? {};
@@ -1393,10 +1427,10 @@ function v26Capabilities(extra, handlers) {
  * The 2026 `extensions` are left out (they enable nothing under 2025-11-25).
  * @param {JsonObject} extra @param {InputHandlers} handlers @returns {JsonObject}
  */
-function v25Capabilities(extra, handlers) {
+function v25Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject {
   const { extensions: _ignored, ...rest } = extra;
   /** @type {JsonObject} */
-  const caps = { ...rest, tasks: isObject(rest.tasks) ? rest.tasks : {} };
+  const caps: JsonObject = { ...rest, tasks: isObject(rest.tasks) ? rest.tasks : {} };
   if (handlers.elicitation) caps.elicitation = caps.elicitation ?? {};
   if (handlers.sampling) caps.sampling = caps.sampling ?? {};
   if (handlers.roots) caps.roots = caps.roots ?? {};
@@ -1404,7 +1438,7 @@ function v25Capabilities(extra, handlers) {
 }
 
 /** @param {string} message */
-function abortError(message) {
+function abortError(message: string) {
   const e = new Error(message);
   e.name = "AbortError";
   return e;

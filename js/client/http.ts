@@ -17,37 +17,32 @@
 //
 // The connection is usable alone (`request`, `notify`) or as TaskClient's `request`
 // (`TaskClient.connect` does that).
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 
-/**
- * @typedef {Record<string, unknown>} JsonObject
- * @typedef {(input: string, init: { method: string, headers: Record<string, string>, body?: string, signal?: AbortSignal }) => Promise<Response>} FetchFn
- * @typedef {JsonObject | ((version: string) => JsonObject)} CapabilitiesOption The client's
- *   capabilities, or a function giving them for a protocol version (they differ between eras).
- */
+export type JsonObject = Record<string, unknown>;
+
+export type FetchFn = (input: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; }) => Promise<Response>;
+
+export type CapabilitiesOption = JsonObject | ((version: string) => JsonObject);
 
 /**
  * What the session carried by `request` tells a client, and how it hands the client the server's
  * messages (a TaskClient given `connection.request` uses it).
- * @typedef {{ notify(message: JsonObject): void, handleRequest(message: JsonObject): Promise<JsonObject> }} SessionClient
- * @typedef {{ protocolVersion: () => string | null, serverCapabilities: () => JsonObject | null, attach: (client: SessionClient) => void }} ConnectionSession
  */
+export type SessionClient = { notify(message: JsonObject): void; handleRequest(message: JsonObject): Promise<JsonObject>; };
 
-/**
- * @typedef {object} HttpConnectionOptions
- * @property {string} [protocolVersion] Pin the version ("2026-07-28", "2025-11-25", or an
- *   older `initialize` version): no fallback, a server that does not speak it is a VersionError.
- * @property {Record<string, string>} [headers] Sent with every HTTP request (e.g. Authorization).
- * @property {FetchFn} [fetch] The fetch to use (default: the global one).
- * @property {{ name: string, version: string }} [clientInfo]
- * @property {CapabilitiesOption} [capabilities] Declared in `initialize` (2025-11-25) and in the
- *   `_meta` of every 2026-07-28 request that does not carry its own.
- * @property {(message: JsonObject) => void} [onnotification] A notification from the server.
- * @property {(message: JsonObject) => Promise<JsonObject> | JsonObject} [onrequest] A request from
- *   the server (other than `ping`): resolve with its result, or throw an object with `code` and
- *   `message` (any other throw answers -32603). Without it, such requests get -32601.
- * @property {(error: unknown) => void} [onerror] A failure nobody awaits (e.g. POSTing an answer).
- */
+export type ConnectionSession = { protocolVersion: () => string | null; serverCapabilities: () => JsonObject | null; attach: (client: SessionClient) => void; };
+
+export type HttpConnectionOptions = {
+  protocolVersion?: string;
+  headers?: Record<string, string>;
+  fetch?: FetchFn;
+  clientInfo?: { name: string; version: string; };
+  capabilities?: CapabilitiesOption;
+  onnotification?: (message: JsonObject) => void;
+  onrequest?: (message: JsonObject) => Promise<JsonObject> | JsonObject;
+  onerror?: (error: unknown) => void;
+};
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
@@ -65,8 +60,12 @@ const BODY_KEPT = 4096;
 
 /** The server answered an HTTP error status without a JSON-RPC error in the body. */
 class HttpError extends Error {
+  name: string;
+  status: number;
+  body: string;
+  retryAfterMs: number | undefined;
   /** @param {string} message @param {number} status @param {string} body @param {number} [retryAfterMs] */
-  constructor(message, status, body, retryAfterMs) {
+  constructor(message: string, status: number, body: string, retryAfterMs?: number) {
     super(message);
     this.name = "HttpError";
     /** The HTTP status. */
@@ -80,8 +79,13 @@ class HttpError extends Error {
 
 /** The server answered a JSON-RPC error (`code`, `message`, `data`), whatever the HTTP status. */
 class RpcError extends Error {
+  name: string;
+  code: number;
+  data: unknown;
+  status: number;
+  retryAfterMs: number | undefined;
   /** @param {{ code: number, message: string, data?: unknown }} error @param {number} status @param {number} [retryAfterMs] */
-  constructor(error, status, retryAfterMs) {
+  constructor(error: { code: number; message: string; data?: unknown; }, status: number, retryAfterMs?: number) {
     super(error.message);
     this.name = "RpcError";
     this.code = error.code;
@@ -95,8 +99,9 @@ class RpcError extends Error {
 
 /** The exchange did not complete: the network failed (`cause`), the connection was closed, or the answer was unreadable. */
 class TransportError extends Error {
+  name: string;
   /** @param {string} message @param {unknown} [cause] */
-  constructor(message, cause) {
+  constructor(message: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = "TransportError";
   }
@@ -104,8 +109,11 @@ class TransportError extends Error {
 
 /** No protocol version in common: the one `requested` (or pinned) and those the server named. */
 class VersionError extends Error {
+  name: string;
+  requested: string | null;
+  supported: string[];
   /** @param {string} message @param {string | null} requested @param {string[]} supported */
-  constructor(message, requested, supported) {
+  constructor(message: string, requested: string | null, supported: string[]) {
     super(message);
     this.name = "VersionError";
     this.requested = requested;
@@ -114,17 +122,17 @@ class VersionError extends Error {
 }
 
 /** @param {unknown} v @returns {v is JsonObject} */
-function isObject(v) {
+function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** @param {unknown} e @returns {e is { code: number, message: string, data?: unknown }} */
-function isErrorObject(e) {
+function isErrorObject(e: unknown): e is { code: number; message: string; data?: unknown; } {
   return isObject(e) && Number.isInteger(e.code) && typeof e.message === "string";
 }
 
 /** `Retry-After` (seconds or an HTTP date) in ms, or undefined. @param {string | null} value */
-function retryAfter(value) {
+function retryAfter(value: string | null) {
   if (value === null) return undefined;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Number(v) * 1000;
@@ -137,7 +145,7 @@ function retryAfter(value) {
  * sentinel `=?base64?…?=` of its UTF-8 bytes (§B.b).
  * @param {string} value
  */
-function headerValue(value) {
+function headerValue(value: string) {
   if (/^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value)) return value;
   let binary = "";
   for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
@@ -145,7 +153,7 @@ function headerValue(value) {
 }
 
 /** The target `Mcp-Name` names for a method (§D 111; SEP-2243), if any. @param {string} method @param {JsonObject} params */
-function nameOf(method, params) {
+function nameOf(method: string, params: JsonObject) {
   if (method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel") return params.taskId;
   if (method === "tools/call" || method === "prompts/get") return params.name;
   if (method === "resources/read") return params.uri;
@@ -164,19 +172,19 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * MAX_TIMER_MS: a longer wait re-arms until its end. Never rejects. (TaskClient's real clock too.)
  * @param {number} ms @param {AbortSignal} signal @returns {Promise<void>}
  */
-function sleepClamped(ms, signal) {
+function sleepClamped(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const wait = Number.isNaN(ms) ? 0 : Math.max(0, ms);
     const end = Date.now() + wait;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
-    let t;
+    let t: ReturnType<typeof setTimeout> | undefined;
     const done = () => {
       clearTimeout(t);
       signal.removeEventListener("abort", done);
       resolve();
     };
-    const arm = (/** @type {number} */ left) => {
+    const arm = (/** @type {number} */ left: number) => {
       t = setTimeout(() => {
         const rest = end - Date.now();
         if (rest > 0 && left >= MAX_TIMER_MS) arm(rest); // a clamped timer fired: wait on
@@ -189,34 +197,44 @@ function sleepClamped(ms, signal) {
 }
 
 class HttpConnection {
+  url: string;
+  headers: Record<string, string>;
+  protocolVersion: string | null;
+  serverCapabilities: JsonObject | null;
+  serverInfo: JsonObject | null;
+  sessionId: string | null;
+  onnotification: ((message: JsonObject) => void) | null;
+  onrequest: ((message: JsonObject) => Promise<JsonObject> | JsonObject) | null;
+  onerror: ((error: unknown) => void) | null;
+  closed: boolean;
   /**
    * Opens a connection: negotiates the version (see the file's head) and resolves once the server
    * can be called. Throws VersionError, HttpError, RpcError or TransportError.
    * @param {string | URL} url @param {HttpConnectionOptions} [options]
    * @returns {Promise<HttpConnection>}
    */
-  static async open(url, options = {}) {
+  static async open(url: string | URL, options: HttpConnectionOptions = {}): Promise<HttpConnection> {
     const connection = new HttpConnection(url, options);
     await connection.connect();
     return connection;
   }
 
   /** @type {FetchFn} */
-  #fetch;
+  #fetch: FetchFn;
   /** The pinned version, if any. @type {string | null} */
-  #pinned;
+  #pinned: string | null;
   /** @type {{ name: string, version: string }} */
-  #clientInfo;
+  #clientInfo: { name: string; version: string; };
   /** @type {CapabilitiesOption} */
-  #capabilities;
+  #capabilities: CapabilitiesOption;
   #nextId = 1;
   /** Aborts every exchange in flight on close. */
   #aborter = new AbortController();
   /** The streams `openStream` opened and not ended yet (aborted on close). @type {Set<AbortController>} */
-  #streams = new Set();
+  #streams: Set<AbortController> = new Set();
 
   /** A connection not opened yet (`connect()` opens it). @param {string | URL} url @param {HttpConnectionOptions} [options] */
-  constructor(url, options = {}) {
+  constructor(url: string | URL, options: HttpConnectionOptions = {}) {
     if (!isObject(options)) throw new TypeError("new HttpConnection(url, options): options must be an object");
     /** The endpoint. */
     this.url = new URL(url).href;
@@ -251,7 +269,7 @@ class HttpConnection {
         protocolVersion: () => this.protocolVersion,
         serverCapabilities: () => this.serverCapabilities,
         /** @param {SessionClient} client */
-        attach: (client) => {
+        attach: (client: SessionClient) => {
           this.onnotification = (m) => client.notify(m);
           this.onrequest = (m) => client.handleRequest(m);
         },
@@ -265,7 +283,7 @@ class HttpConnection {
    * (a session `initialize` opened is deleted).
    * @returns {Promise<void>}
    */
-  async connect() {
+  async connect(): Promise<void> {
     if (this.protocolVersion !== null) return;
     if (this.#pinned === V26) {
       await this.#discover(true);
@@ -290,10 +308,10 @@ class HttpConnection {
    * authentication refusals are thrown, not fallen back from.
    * @param {boolean} pinned @returns {Promise<string[] | null>}
    */
-  async #discover(pinned) {
+  async #discover(pinned: boolean): Promise<string[] | null> {
     this.protocolVersion = V26;
     /** @type {JsonObject} */
-    let result;
+    let result: JsonObject;
     try {
       result = await this.request("server/discover", {});
     } catch (e) {
@@ -329,10 +347,10 @@ class HttpConnection {
    * with a version both sides speak, unless pinned.
    * @param {string[]} versions @param {boolean} pinned @returns {Promise<void>}
    */
-  async #initialize(versions, pinned) {
+  async #initialize(versions: string[], pinned: boolean): Promise<void> {
     const requested = versions[0];
     /** @type {JsonObject} */
-    let result;
+    let result: JsonObject;
     try {
       result = await this.request("initialize", { protocolVersion: requested, capabilities: this.#capabilitiesFor(requested), clientInfo: this.#clientInfo });
     } catch (e) {
@@ -365,7 +383,7 @@ class HttpConnection {
    * params without `_meta` get the protocol version and the client's capabilities.
    * @param {string} method @param {JsonObject} [params] @returns {Promise<JsonObject>}
    */
-  async request(method, params = {}) {
+  async request(method: string, params: JsonObject = {}): Promise<JsonObject> {
     if (this.closed) throw new TransportError(`${method}: the connection is closed`);
     const p = this.protocolVersion === V26 ? this.#withMeta(params) : params;
     const id = this.#nextId++;
@@ -381,10 +399,10 @@ class HttpConnection {
    * Sends one notification (HTTP 202 expected).
    * @param {string} method @param {JsonObject} [params] @returns {Promise<void>}
    */
-  async notify(method, params) {
+  async notify(method: string, params?: JsonObject): Promise<void> {
     if (this.closed) throw new TransportError(`${method}: the connection is closed`);
     /** @type {JsonObject} */
-    const message = { jsonrpc: "2.0", method };
+    const message: JsonObject = { jsonrpc: "2.0", method };
     const p = params !== undefined && this.protocolVersion === V26 ? this.#withMeta(params) : params;
     if (p !== undefined) message.params = p;
     const res = await this.#post(message, method, p ?? {});
@@ -396,7 +414,7 @@ class HttpConnection {
    * deleted (HTTP DELETE; a server that refuses, e.g. 405, is fine).
    * @returns {Promise<void>}
    */
-  async close() {
+  async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.#aborter.abort();
@@ -412,7 +430,7 @@ class HttpConnection {
    * @param {string | null} method @param {JsonObject} params @param {AbortSignal} signal
    * @returns {Promise<Response>}
    */
-  async openStream(method, params, signal) {
+  async openStream(method: string | null, params: JsonObject, signal: AbortSignal): Promise<Response> {
     if (this.closed) throw new TransportError(`${method ?? "GET stream"}: the connection is closed`);
     const abort = new AbortController();
     const stop = () => abort.abort(signal.reason); // the fetch rejects with it: TransportError's `cause`
@@ -426,7 +444,7 @@ class HttpConnection {
     const p = method !== null && this.protocolVersion === V26 ? this.#withMeta(params) : params;
     const headers = this.#headersFor(method, p);
     /** @type {{ method: string, headers: Record<string, string>, body?: string, signal: AbortSignal }} */
-    const init = { method: "POST", headers, signal: abort.signal };
+    const init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal; } = { method: "POST", headers, signal: abort.signal };
     if (method === null) {
       init.method = "GET";
       delete headers["Content-Type"];
@@ -444,29 +462,29 @@ class HttpConnection {
    * `onnotification`, requests to `onrequest` (answered by POST), as on any answer's stream.
    * @param {JsonObject} message
    */
-  receive(message) {
+  receive(message: JsonObject) {
     this.#dispatch(message);
   }
 
   // ---- internals -----------------------------------------------------------------------------
 
   /** The client's capabilities for `version`. @param {string} version @returns {JsonObject} */
-  #capabilitiesFor(version) {
+  #capabilitiesFor(version: string): JsonObject {
     const c = this.#capabilities;
     return typeof c === "function" ? c(version) : c;
   }
 
   /** @param {JsonObject} params @returns {JsonObject} */
-  #withMeta(params) {
+  #withMeta(params: JsonObject): JsonObject {
     const meta = isObject(params._meta) ? params._meta : {};
     if (META_VERSION in meta) return params;
     return { ...params, _meta: { ...meta, [META_VERSION]: V26, [META_CAPS]: this.#capabilitiesFor(V26) } };
   }
 
   /** The headers of one HTTP request. @param {string | null} method @param {JsonObject} params @returns {Record<string, string>} */
-  #headersFor(method, params) {
+  #headersFor(method: string | null, params: JsonObject): Record<string, string> {
     /** @type {Record<string, string>} */
-    const h = { ...this.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const h: Record<string, string> = { ...this.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     if (this.protocolVersion !== null) h["MCP-Protocol-Version"] = this.protocolVersion;
     if (this.sessionId !== null) h["Mcp-Session-Id"] = this.sessionId;
     if (this.protocolVersion === V26 && method !== null) {
@@ -478,7 +496,7 @@ class HttpConnection {
   }
 
   /** POSTs one message. @param {JsonObject} message @param {string | null} method @param {JsonObject} params @returns {Promise<Response>} */
-  async #post(message, method, params) {
+  async #post(message: JsonObject, method: string | null, params: JsonObject): Promise<Response> {
     try {
       return await this.#fetch(this.url, { method: "POST", headers: this.#headersFor(method, params), body: JSON.stringify(message), signal: this.#aborter.signal });
     } catch (e) {
@@ -487,14 +505,14 @@ class HttpConnection {
   }
 
   /** A notification or an answer was accepted (2xx; its body, if any, is read for messages). @param {Response} res @param {string} what */
-  async #expectAccepted(res, what) {
+  async #expectAccepted(res: Response, what: string) {
     if (res.ok) {
       await res.body?.cancel().catch(() => {});
       return;
     }
     const text = await res.text().catch(() => "");
     /** @type {unknown} */
-    let body = null;
+    let body: unknown = null;
     try {
       body = JSON.parse(text);
     } catch {
@@ -509,7 +527,7 @@ class HttpConnection {
    * Reads the answer to request `id` from `res` (JSON or SSE), handing other messages on.
    * @param {Response} res @param {number} id @param {string} method @returns {Promise<JsonObject>}
    */
-  async #read(res, id, method) {
+  async #read(res: Response, id: number, method: string): Promise<JsonObject> {
     const wait = retryAfter(res.headers.get("retry-after"));
     const type = (res.headers.get("content-type") ?? "").toLowerCase();
     if (res.ok && type.startsWith("text/event-stream") && res.body) return this.#readStream(res.body, id, method, 0);
@@ -520,7 +538,7 @@ class HttpConnection {
       throw new TransportError(`${method}: the answer could not be read: ${e instanceof Error ? e.message : String(e)}`, e);
     }
     /** @type {unknown} */
-    let body;
+    let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
@@ -529,7 +547,7 @@ class HttpConnection {
     }
     const messages = Array.isArray(body) ? body : [body];
     /** @type {JsonObject | undefined} */
-    let answer;
+    let answer: JsonObject | undefined;
     for (const m of messages) {
       if (isObject(m) && m.id === id && !("method" in m)) answer = m;
       else if (isObject(m) && "method" in m) this.#dispatch(m);
@@ -548,14 +566,14 @@ class HttpConnection {
    * @param {ReadableStream<Uint8Array>} body @param {number} id @param {string} method @param {number} resumes
    * @returns {Promise<JsonObject>}
    */
-  async #readStream(body, id, method, resumes) {
-    const stream = { lastEventId: /** @type {string | null} */ (null), retryMs: 1000 };
+  async #readStream(body: ReadableStream<Uint8Array>, id: number, method: string, resumes: number): Promise<JsonObject> {
+    const stream = { lastEventId: (null as string | null), retryMs: 1000 };
     /** @type {JsonObject | null} */
-    let answer = null;
+    let answer: JsonObject | null = null;
     try {
       for await (const text of sseData(body, stream)) {
         /** @type {unknown} */
-        let message;
+        let message: unknown;
         try {
           message = JSON.parse(text);
         } catch {
@@ -586,7 +604,7 @@ class HttpConnection {
   }
 
   /** GET the stream again from `lastEventId`. @param {string} lastEventId @param {number} id @param {string} method @param {number} resumes @returns {Promise<JsonObject>} */
-  async #resume(lastEventId, id, method, resumes) {
+  async #resume(lastEventId: string, id: number, method: string, resumes: number): Promise<JsonObject> {
     const headers = this.#headersFor(null, {});
     delete headers["Content-Type"];
     headers.Accept = "text/event-stream";
@@ -606,7 +624,7 @@ class HttpConnection {
   }
 
   /** A message from the server that is not the awaited answer. @param {JsonObject} message */
-  #dispatch(message) {
+  #dispatch(message: JsonObject) {
     if (typeof message.method !== "string") return;
     if (!("id" in message)) {
       try {
@@ -620,12 +638,12 @@ class HttpConnection {
   }
 
   /** Answers a request from the server and POSTs the answer back. @param {JsonObject} message */
-  async #answer(message) {
+  async #answer(message: JsonObject) {
     /** @type {JsonObject} */
-    let reply;
+    let reply: JsonObject;
     try {
       /** @type {JsonObject} */
-      let result;
+      let result: JsonObject;
       if (message.method === "ping") result = {};
       else if (this.onrequest) result = await this.onrequest(message);
       else throw { code: METHOD_NOT_FOUND, message: `Method not found: ${String(message.method)}` };
@@ -654,7 +672,7 @@ class HttpConnection {
   }
 
   /** @param {unknown} error */
-  #report(error) {
+  #report(error: unknown) {
     if (this.onerror) this.onerror(error);
   }
 }
@@ -669,12 +687,12 @@ class HttpConnection {
  * @param {{ lastEventId: string | null, retryMs: number }} [stream]
  * @returns {AsyncGenerator<string>}
  */
-async function* sseData(body, stream = { lastEventId: null, retryMs: 1000 }) {
+async function* sseData(body: ReadableStream<Uint8Array>, stream: { lastEventId: string | null; retryMs: number; } = { lastEventId: null, retryMs: 1000 }): AsyncGenerator<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   /** @type {string[]} */
-  let data = [];
+  let data: string[] = [];
   let event = "";
   try {
     for (;;) {

@@ -10,9 +10,10 @@ import { open as fsOpen } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
 import { parseArgs } from "node:util";
 import { Conversation } from "./node.mjs";
+import type { Issue, ObserveReport, ProtocolVersion, TaskTimeline } from "./node.mjs";
 
-const PROTOCOLS = ["2025-11-25", "2026-07-28"];
-const FAIL_ON = ["warning", "error"];
+const PROTOCOLS: readonly string[] = ["2025-11-25", "2026-07-28"];
+const FAIL_ON: readonly string[] = ["warning", "error"];
 /** The Conversation's default `maxBytes`: a longer line is refused (`too-large`) unread. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** Output is written in pieces of about this many characters (and waits when stdout is full). */
@@ -57,24 +58,33 @@ Exit status:
   2  usage error, or a file could not be read
 `;
 
+/** The options of `check`. */
+type CheckOptions = { json: boolean; quiet: boolean; failOn: string; protocol: string | undefined; files: string[] };
+type CommandLine = { command: "help" } | { command: "version" } | { command: "check"; opts: CheckOptions };
+/** A line of the input: its bytes, or only its length when over the limit. */
+type Line = { number: number; buf: Buffer; tooLong?: undefined } | { number: number; tooLong: number; buf?: undefined };
+/** A message's report: the Conversation's, or the CLI's own for a line it refuses (no index). */
+type Report = Omit<ObserveReport, "index"> & { index: number | null };
+
 class UsageError extends Error {}
 /** The input could not be read (open or read failed): exit 2. */
 class ReadError extends Error {
-  constructor(cause) {
-    super(cause?.code ?? cause?.message ?? String(cause), { cause });
+  constructor(cause: unknown) {
+    const c = cause as { code?: string; message?: string } | null | undefined;
+    super(c?.code ?? c?.message ?? String(cause), { cause });
   }
 }
 
-const OPTIONS = /** @type {const} */ ({
+const OPTIONS = ({
   json: { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
   "fail-on": { type: "string" },
   protocol: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
-});
+} as const);
 
-function parseCommandLine(argv) {
+function parseCommandLine(argv: string[]): CommandLine {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
@@ -82,7 +92,7 @@ function parseCommandLine(argv) {
     // `--version=2025-11-25`: the old meaning of --version.
     const m = /^--version=(.*)$/.exec(argv.find((a) => a.startsWith("--version=")) ?? "");
     if (m) throw new UsageError(oldVersionMessage(m[1]));
-    throw new UsageError(e.message);
+    throw new UsageError((e as Error).message);
   }
   const { values, positionals, tokens } = parsed;
   // `--version 2025-11-25`: --version used to fix the protocol version; it now prints the
@@ -109,11 +119,11 @@ function parseCommandLine(argv) {
   return { command, opts: { json: !!values.json, quiet: !!values.quiet, failOn, protocol, files } };
 }
 
-function oldVersionMessage(value) {
+function oldVersionMessage(value: string | undefined): string {
   return `--version prints the version of mcp-tasks and takes no value; to fix the protocol version use --protocol ${value}`;
 }
 
-function programVersion() {
+function programVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
   if (typeof pkg.version !== "string") throw new Error("package.json has no version");
   return pkg.version;
@@ -121,23 +131,25 @@ function programVersion() {
 
 /** Buffered stdout: writes in pieces and waits for "drain" when the pipe is full. */
 class Out {
+  parts: string[];
+  size: number;
   constructor() {
     /** @type {string[]} */
     this.parts = [];
     this.size = 0;
   }
   /** Queues `text`; answers a promise to await when the buffer is full, else undefined. */
-  put(text) {
+  put(text: string): Promise<void> | undefined {
     this.parts.push(text);
     this.size += text.length;
     return this.size >= OUT_CHUNK ? this.flush() : undefined;
   }
-  flush() {
+  flush(): Promise<void> {
     if (this.size === 0) return Promise.resolve();
     const text = this.parts.join("");
     this.parts = [];
     this.size = 0;
-    return new Promise((resolve) => {
+    return new Promise<void>((resolve) => {
       if (process.stdout.write(text)) resolve();
       else process.stdout.once("drain", resolve);
     });
@@ -150,13 +162,13 @@ class Out {
  * `{ tooLong: byteCount }`. Memory: one chunk of the stream plus at most `max` bytes.
  * @param {AsyncIterable<Buffer>} stream
  */
-async function* lines(stream, max = MAX_LINE_BYTES) {
+async function* lines(stream: AsyncIterable<Buffer>, max = MAX_LINE_BYTES): AsyncGenerator<Line> {
   /** @type {Buffer[]} */
-  let carry = [];
+  let carry: Buffer[] = [];
   let carryBytes = 0;
   let tooLong = false;
   let number = 0;
-  const finish = (tail) => {
+  const finish = (tail: Buffer): Line => {
     number++;
     if (tooLong) {
       const n = carryBytes + tail.length;
@@ -173,7 +185,7 @@ async function* lines(stream, max = MAX_LINE_BYTES) {
     return { number, buf };
   };
   /** @type {AsyncIterator<Buffer>} */
-  const chunks = stream[Symbol.asyncIterator]();
+  const chunks: AsyncIterator<Buffer> = stream[Symbol.asyncIterator]();
   try {
     for (;;) {
       let next;
@@ -210,7 +222,7 @@ async function* lines(stream, max = MAX_LINE_BYTES) {
 }
 
 /** A report for a line the CLI refuses before the Conversation sees it (same shape). */
-function inputReport(code, message) {
+function inputReport(code: string, message: string): Report {
   return {
     index: null,
     valid: false,
@@ -225,7 +237,7 @@ function inputReport(code, message) {
 }
 
 /** `10:30:05` from an RFC 3339 timestamp (with its zone when not UTC); the raw text otherwise. */
-function clock(at) {
+function clock(at: unknown): string | undefined {
   if (typeof at !== "string") return undefined;
   const m = /T(\d{2}:\d{2}:\d{2}(?:\.\d+)?)(Z|[+-]\d{2}:\d{2})?$/i.exec(at);
   if (!m) return at;
@@ -233,13 +245,13 @@ function clock(at) {
 }
 
 /** `working 10:30:00 → input_required 10:30:05 [name] → update [name] → …` */
-function timeline(task) {
-  const steps = [];
-  let last;
+function timeline(task: TaskTimeline): string {
+  const steps: string[] = [];
+  let last: string | undefined;
   for (const e of task.events) {
     const keys = e.inputKeys && e.inputKeys.length ? ` [${e.inputKeys.join(", ")}]` : "";
     if (e.status === null || e.status === undefined) {
-      const what = { update: "update", cancel: "cancel requested", result: "result" }[e.source];
+      const what = ({ update: "update", cancel: "cancel requested", result: "result" } as Record<string, string>)[e.source];
       steps.push((what ?? e.source) + keys);
       // After an answer, the same input_required again is worth showing.
       if (e.source === "update") last = undefined;
@@ -257,25 +269,25 @@ function timeline(task) {
   return `task ${task.taskId} (${task.version ?? "version unknown"}): ${steps.join(" → ") || "(no status seen)"}${issues}`;
 }
 
-const pathText = (p) => (p === "" ? "(root)" : p);
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const pathText = (p: string) => (p === "" ? "(root)" : p);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
  * Checks one conversation, printing as it goes. Answers the summary, or throws the read error
  * (an I/O error; what was printed so far stays printed).
  */
-async function checkStream(name, stream, opts, out) {
-  const conversation = new Conversation(opts.protocol ? { version: opts.protocol } : undefined);
+async function checkStream(name: string, stream: AsyncIterable<Buffer>, opts: CheckOptions, out: Out) {
+  const conversation = new Conversation(opts.protocol ? { version: opts.protocol as ProtocolVersion } : undefined);
   try {
     let messages = 0;
     let errors = 0;
     let warnings = 0;
-    const count = (issue) => {
+    const count = (issue: Issue) => {
       if (issue.severity === "error") errors++;
       else warnings++;
     };
     for await (const l of lines(stream)) {
-      let report;
+      let report: Report;
       if (l.tooLong !== undefined) {
         report = inputReport("too-large", `the message has ${l.tooLong} bytes, more than the limit of ${MAX_LINE_BYTES}`);
       } else if (!isUtf8(l.buf)) {
@@ -290,7 +302,7 @@ async function checkStream(name, stream, opts, out) {
       if (report.issues.length === 0) continue;
       report.issues.forEach(count);
       if (opts.quiet) continue;
-      let pending;
+      let pending: Promise<void> | undefined;
       if (opts.json) {
         pending = out.put(`${JSON.stringify({ type: "message", file: name, line: l.number, ...report })}\n`);
       } else {
@@ -304,11 +316,11 @@ async function checkStream(name, stream, opts, out) {
     // Every history issue of a timeline was in a message's report already, except one: a
     // notification naming a task no CreateTaskResult named is judged only at the end
     // (history-unknown-task, held until the conversation is over).
-    const held = [];
+    const held: { task: string; issue: Issue }[] = [];
     for (const t of tasks) for (const i of t.issues) if (i.code === "history-unknown-task") held.push({ task: t.taskId, issue: i });
     for (const h of held) count(h.issue);
     /** File-level issues. */
-    const issues = [];
+    const issues: Issue[] = [];
     if (messages === 0) {
       issues.push({ severity: "warning", code: "empty-input", path: "", message: "no message: the input is empty or holds only blank lines" });
     }
@@ -338,9 +350,9 @@ async function checkStream(name, stream, opts, out) {
  * A file is read into one reused buffer (each chunk is valid until the next is asked for, which
  * `lines` respects): no garbage per chunk, so memory stays flat however large the file.
  */
-async function open(file) {
+async function open(file: string): Promise<AsyncIterable<Buffer>> {
   if (file === "-") return process.stdin;
-  let handle;
+  let handle: import("node:fs/promises").FileHandle;
   try {
     handle = await fsOpen(file, "r");
   } catch (e) {
@@ -360,8 +372,8 @@ async function open(file) {
   })();
 }
 
-async function main(argv) {
-  let parsed;
+async function main(argv: string[]): Promise<number> {
+  let parsed: CommandLine;
   try {
     parsed = parseCommandLine(argv);
   } catch (e) {
@@ -405,7 +417,7 @@ async function main(argv) {
 }
 
 process.stdout.on("error", (e) => {
-  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  if ((e as NodeJS.ErrnoException).code === "EPIPE") process.exit(process.exitCode ?? 0);
   throw e;
 });
 

@@ -20,23 +20,22 @@
 // interval of at least `backstopMs`; when its stream drops, the client polls the task at once and
 // the server's own interval applies again.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { wasmApi } from "./wasm.js";
 import { isObject, sseData } from "./http.js";
 
-/**
- * @typedef {Record<string, unknown>} JsonObject
- * @typedef {import("./http.js").HttpConnection} HttpConnection
- * @typedef {{ abort: AbortController, alive: boolean, taskIds: Set<string>, accepted: Set<string> }} Listen
- *   One `subscriptions/listen`: the tasks it asked for and still follows, those acknowledged.
- * @typedef {object} PushOptions
- * @property {number} [backstopMs] The poll interval while a task's push stream is alive
- *   (default 30 000 ms; never below the server's own `pollInterval(Ms)`).
- * @property {number} [defaultIntervalMs] The scheduler's interval when the server gives none
- *   (restored when push stops; TaskSchedulerOptions.defaultIntervalMs, default 1000 ms).
- * @property {(taskIds: string[]) => void} onDrop Push stopped for these tasks: poll them now.
- * @property {(error: unknown) => void} [onError] A stream that failed (for the client's events).
- */
+export type JsonObject = Record<string, unknown>;
+
+export type HttpConnection = import("./http.js").HttpConnection;
+
+export type Listen = { abort: AbortController; alive: boolean; taskIds: Set<string>; accepted: Set<string>; };
+
+export type PushOptions = {
+  backstopMs?: number;
+  defaultIntervalMs?: number;
+  onDrop: (taskIds: string[]) => void;
+  onError?: (error: unknown) => void;
+};
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
@@ -52,10 +51,10 @@ const BATCH_MS = 20;
  * an event that is not JSON is no message.
  * @param {ReadableStream<Uint8Array>} body @returns {AsyncGenerator<JsonObject>}
  */
-async function* sseMessages(body) {
+async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<JsonObject> {
   for await (const text of sseData(body)) {
     /** @type {unknown} */
-    let message;
+    let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
@@ -66,13 +65,27 @@ async function* sseMessages(body) {
 }
 
 /** Whether `res` is an open event stream. @param {Response} res */
-function isEventStream(res) {
+function isEventStream(res: Response) {
   return res.ok && (res.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream") && res.body !== null;
 }
 
 class TaskPush {
+  connection: HttpConnection;
+  backstopMs: number;
+  defaultIntervalMs: number;
+  onDrop: (taskIds: string[]) => void;
+  onError: (error: unknown) => void;
+  listens: Map<string, Listen>;
+  pending: Set<string>;
+  flushTimer: ReturnType<typeof setTimeout> | null;
+  unsupported: boolean;
+  session: { abort: AbortController, alive: boolean } | null;
+  followed: Set<string>;
+  heard: Set<string>;
+  boosted: Set<string>;
+  closed: boolean;
   /** @param {HttpConnection} connection @param {PushOptions} options */
-  constructor(connection, options) {
+  constructor(connection: HttpConnection, options: PushOptions) {
     this.connection = connection;
     const backstop = options.backstopMs ?? DEFAULT_BACKSTOP_MS;
     if (!(Number.isSafeInteger(backstop) && backstop > 0)) throw new TypeError(`push.backstopMs must be a positive integer (got ${String(backstop)})`);
@@ -100,7 +113,7 @@ class TaskPush {
   }
 
   /** Starts pushing `taskId` of protocol `version`, if the server offers it. @param {string} taskId @param {string} version */
-  follow(taskId, version) {
+  follow(taskId: string, version: string) {
     if (this.closed || this.unsupported) return;
     if (version === V26) {
       const caps = this.connection.serverCapabilities;
@@ -116,7 +129,7 @@ class TaskPush {
   }
 
   /** Stops pushing `taskId` (it ended, or the client stopped following it). @param {string} taskId */
-  unfollow(taskId) {
+  unfollow(taskId: string) {
     this.boosted.delete(taskId);
     this.heard.delete(taskId);
     this.followed.delete(taskId);
@@ -131,7 +144,7 @@ class TaskPush {
   }
 
   /** Whether `taskId`'s status reaches the client by push now. @param {string} taskId */
-  pushed(taskId) {
+  pushed(taskId: string) {
     const l = this.listens.get(taskId);
     if (l && l.alive && l.accepted.has(taskId)) return true;
     return this.session !== null && this.session.alive && this.heard.has(taskId);
@@ -142,7 +155,7 @@ class TaskPush {
    * validation): from now the task counts as pushed while the GET stream is open.
    * @param {JsonObject} message
    */
-  heardOf(message) {
+  heardOf(message: JsonObject) {
     const params = message.params;
     if (message.method === "notifications/tasks/status" && isObject(params) && typeof params.taskId === "string" && this.followed.has(params.taskId)) {
       this.heard.add(params.taskId);
@@ -154,9 +167,9 @@ class TaskPush {
    * backstop; after push stopped, the server's interval (or the default) back.
    * @param {string} taskId @param {string} version @param {JsonObject} task @returns {JsonObject}
    */
-  adjust(taskId, version, task) {
+  adjust(taskId: string, version: string, task: JsonObject): JsonObject {
     const key = version === V25 ? "pollInterval" : "pollIntervalMs";
-    const own = typeof task[key] === "number" && Number.isSafeInteger(task[key]) ? /** @type {number} */ (task[key]) : null;
+    const own = typeof task[key] === "number" && Number.isSafeInteger(task[key]) ? (task[key] as number) : null;
     if (this.pushed(taskId)) {
       this.boosted.add(taskId);
       return { ...task, [key]: Math.max(own ?? this.defaultIntervalMs, this.backstopMs) };
@@ -187,9 +200,9 @@ class TaskPush {
   }
 
   /** 2026-07-28: one `subscriptions/listen` for `taskIds`, read until it ends. @param {string[]} taskIds */
-  #listen(taskIds) {
+  #listen(taskIds: string[]) {
     /** @type {Listen} */
-    const entry = { abort: new AbortController(), alive: false, taskIds: new Set(taskIds), accepted: new Set() };
+    const entry: Listen = { abort: new AbortController(), alive: false, taskIds: new Set(taskIds), accepted: new Set() };
     for (const taskId of taskIds) this.listens.set(taskId, entry);
     this.#run(entry, async () => {
       const res = await this.connection.openStream("subscriptions/listen", { notifications: { taskIds } }, entry.abort.signal);
@@ -197,7 +210,7 @@ class TaskPush {
         // A JSON answer: a JSON-RPC error (-32601 or HTTP 404/405: no subscriptions here).
         const text = await res.text().catch(() => "");
         /** @type {unknown} */
-        let code;
+        let code: unknown;
         try {
           const body = JSON.parse(text);
           code = isObject(body) && isObject(body.error) ? body.error.code : undefined;
@@ -234,7 +247,7 @@ class TaskPush {
    * @param {() => Promise<void>} read
    * @param {(wasAlive: boolean) => void} ended
    */
-  #run(entry, read, ended) {
+  #run(entry: { abort: AbortController; alive: boolean; }, read: () => Promise<void>, ended: (wasAlive: boolean) => void) {
     read()
       .catch((e) => {
         if (!entry.abort.signal.aborted) this.onError(e);
@@ -252,7 +265,7 @@ class TaskPush {
    * acknowledgement (§D 74).
    * @param {JsonObject} m @returns {string[]}
    */
-  #acknowledged(m) {
+  #acknowledged(m: JsonObject): string[] {
     if (m.method !== "notifications/subscriptions/acknowledged") return [];
     const report = wasmApi().validateMessage(m, { version: V26 });
     if (report.issues.some((i) => i.severity === "error")) return [];

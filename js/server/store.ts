@@ -14,39 +14,64 @@
 //   its writes): `get` of an unchanged, unexpired task answers that same object again. Every
 //   StoreTask is therefore frozen (deeply): copy what you want to change.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts.
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskServerCore } from "./mcp_tasks_wasm.js";
 import { storeError } from "./errors.js";
 
-/**
- * @typedef {import("./mcp_tasks_wasm.js").StoreTask} StoreTask
- * @typedef {import("./mcp_tasks_wasm.js").TaskPage} TaskPage
- * @typedef {import("./mcp_tasks_wasm.js").TakeInputOutcome} TakeInputOutcome
- * @typedef {import("./mcp_tasks_wasm.js").CancelOutcome} CancelOutcome
- * @typedef {import("./mcp_tasks_wasm.js").StoreChange} StoreChange
- * @typedef {import("./mcp_tasks_wasm.js").ResultOf} ResultOf
- * @typedef {import("./mcp_tasks_wasm.js").TaskStoreOptions} TaskStoreOptions
- * @typedef {import("./mcp_tasks_wasm.js").RestoreOptions} RestoreOptions
- * @typedef {import("./mcp_tasks_wasm.js").TaskContext} TaskContext
- * @typedef {import("./mcp_tasks_wasm.js").CreateTaskParams} CreateTaskParams
- * @typedef {import("./mcp_tasks_wasm.js").ListParams} ListParams
- * @typedef {import("./mcp_tasks_wasm.js").TaskStatus} TaskStatus
- * @typedef {import("./mcp_tasks_wasm.js").ProtocolVersion} ProtocolVersion
- * @typedef {import("./mcp_tasks_wasm.js").JsonRpcError} JsonRpcError
- * @typedef {import("./mcp_tasks_wasm.js").V26InputRequests} V26InputRequests
- * @typedef {import("./mcp_tasks_wasm.js").V26InputResponses} V26InputResponses
- * @typedef {import("./mcp_tasks_wasm.js").V26DetailedTask} V26DetailedTask
- * @typedef {import("./mcp_tasks_wasm.js").HandleOutcome} HandleOutcome
- * @typedef {import("./mcp_tasks_wasm.js").ServerContext} ServerContext
- * @typedef {import("./mcp_tasks_wasm.js").ToolCallStart} ToolCallStart
- * @typedef {import("./mcp_tasks_wasm.js").ToolCallPlanned} ToolCallPlanned
- * @typedef {import("./mcp_tasks_wasm.js").FinishOutcome} FinishOutcome
- * @typedef {import("./mcp_tasks_wasm.js").V25TaskSupport} TaskSupport
- * @typedef {Extract<HandleOutcome, { kind: "pending" }>} PendingResult
- * @typedef {{ result: Record<string, unknown> } | { error: JsonRpcError }} ToolOutcome
- * @typedef {{ protocolVersion: ProtocolVersion, session?: string, expiresAtMs: number | null,
- *   inputResponses?: Record<string, unknown>, v26: V26DetailedTask }} WireTask
- */
+export type StoreTask = import("./mcp_tasks_wasm.js").StoreTask;
+
+export type TaskPage = import("./mcp_tasks_wasm.js").TaskPage;
+
+export type TakeInputOutcome = import("./mcp_tasks_wasm.js").TakeInputOutcome;
+
+export type CancelOutcome = import("./mcp_tasks_wasm.js").CancelOutcome;
+
+export type StoreChange = import("./mcp_tasks_wasm.js").StoreChange;
+
+export type ResultOf = import("./mcp_tasks_wasm.js").ResultOf;
+
+export type TaskStoreOptions = import("./mcp_tasks_wasm.js").TaskStoreOptions;
+
+export type RestoreOptions = import("./mcp_tasks_wasm.js").RestoreOptions;
+
+export type TaskContext = import("./mcp_tasks_wasm.js").TaskContext;
+
+export type CreateTaskParams = import("./mcp_tasks_wasm.js").CreateTaskParams;
+
+export type ListParams = import("./mcp_tasks_wasm.js").ListParams;
+
+export type TaskStatus = import("./mcp_tasks_wasm.js").TaskStatus;
+
+export type ProtocolVersion = import("./mcp_tasks_wasm.js").ProtocolVersion;
+
+export type JsonRpcError = import("./mcp_tasks_wasm.js").JsonRpcError;
+
+export type V26InputRequests = import("./mcp_tasks_wasm.js").V26InputRequests;
+
+export type V26InputResponses = import("./mcp_tasks_wasm.js").V26InputResponses;
+
+export type V26DetailedTask = import("./mcp_tasks_wasm.js").V26DetailedTask;
+
+export type HandleOutcome = import("./mcp_tasks_wasm.js").HandleOutcome;
+
+export type ServerContext = import("./mcp_tasks_wasm.js").ServerContext;
+
+export type ToolCallStart = import("./mcp_tasks_wasm.js").ToolCallStart;
+
+export type ToolCallPlanned = import("./mcp_tasks_wasm.js").ToolCallPlanned;
+
+export type FinishOutcome = import("./mcp_tasks_wasm.js").FinishOutcome;
+
+export type TaskSupport = import("./mcp_tasks_wasm.js").V25TaskSupport;
+
+export type PendingResult = Extract<HandleOutcome, { kind: "pending"; }>;
+
+export type ToolOutcome = { result: Record<string, unknown>; } | { error: JsonRpcError; };
+
+export type WireTask = {
+  protocolVersion: ProtocolVersion; session?: string; expiresAtMs: number | null;
+  inputResponses?: Record<string, unknown>; v26: V26DetailedTask;
+};
 
 /** At most this many answers are kept (beyond it, answers are not kept until the next write). */
 const KEPT_ANSWERS = 16_384;
@@ -57,10 +82,10 @@ const KEPT_ANSWERS = 16_384;
  * @param {T} value
  * @returns {T}
  */
-function deepFreeze(value) {
+function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
     Object.freeze(value);
-    for (const key in value) deepFreeze(/** @type {Record<string, unknown>} */ (value)[key]);
+    for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
   }
   return value;
 }
@@ -70,28 +95,28 @@ function deepFreeze(value) {
  * @param {WireTask} w
  * @returns {StoreTask}
  */
-function storeTask(w) {
-  const v26 = /** @type {V26DetailedTask & { statusMessage?: string, pollIntervalMs?: number }} */ (w.v26);
+function storeTask(w: WireTask): StoreTask {
+  const v26 = (w.v26 as V26DetailedTask & { statusMessage?: string, pollIntervalMs?: number });
   /** @type {Record<string, unknown>} */
-  const v25 = { taskId: v26.taskId, status: v26.status };
+  const v25: Record<string, unknown> = { taskId: v26.taskId, status: v26.status };
   if (v26.statusMessage !== undefined) v25.statusMessage = v26.statusMessage;
   v25.createdAt = v26.createdAt;
   v25.lastUpdatedAt = v26.lastUpdatedAt;
   v25.ttl = v26.ttlMs;
   if (v26.pollIntervalMs !== undefined) v25.pollInterval = v26.pollIntervalMs;
   /** @type {Record<string, unknown>} */
-  const task = { taskId: v26.taskId, status: v26.status, protocolVersion: w.protocolVersion };
+  const task: Record<string, unknown> = { taskId: v26.taskId, status: v26.status, protocolVersion: w.protocolVersion };
   if (w.session !== undefined) task.session = w.session;
   task.expiresAtMs = w.expiresAtMs;
   if (w.inputResponses !== undefined) task.inputResponses = w.inputResponses;
   task.v25 = v25;
   task.v26 = v26;
-  return /** @type {StoreTask} */ (/** @type {unknown} */ (deepFreeze(task)));
+  return ((deepFreeze(task) as unknown) as StoreTask);
 }
 
 // The context the last `readContext` read (plain variables: no object per call).
 /** @type {string | undefined} */
-let session;
+let session: string | undefined;
 let host = false;
 let now = 0;
 
@@ -100,7 +125,7 @@ let now = 0;
  * core, which throws the TypeError (or the `too_large` TaskStoreError) naming the problem.
  * @param {TaskServerCore} core @param {number} max @param {unknown} ctx
  */
-function readContext(core, max, ctx) {
+function readContext(core: TaskServerCore, max: number, ctx: unknown) {
   if (ctx === undefined || ctx === null) {
     session = undefined;
     host = false;
@@ -108,7 +133,7 @@ function readContext(core, max, ctx) {
     return;
   }
   if (typeof ctx === "object" && !Array.isArray(ctx)) {
-    const c = /** @type {Record<string, unknown>} */ (ctx);
+    const c = (ctx as Record<string, unknown>);
     const s = c.session;
     const h = c.host;
     const n = c.now;
@@ -133,17 +158,17 @@ function readContext(core, max, ctx) {
  * @param {unknown} at
  * @returns {number}
  */
-function readNow(at) {
+function readNow(at: unknown): number {
   if (at === undefined || at === null) return Date.now();
   if (typeof at === "number" && Number.isSafeInteger(at) && at >= 0) return at;
   throw new TypeError("`now` must be a non-negative integer (Unix milliseconds)");
 }
 
 /** @type {TaskServerCore | null} the core `restore` hands to the constructor */
-let restored = null;
+let restored: TaskServerCore | null = null;
 
 /** @type {(store: TaskStore) => TaskServerCore} the core of a store, for TaskServer */
-let coreOf;
+let coreOf: (store: TaskStore) => TaskServerCore;
 
 /**
  * An in-memory MCP task store for both protocol versions (2025-11-25 and 2026-07-28): task
@@ -162,11 +187,11 @@ let coreOf;
  */
 class TaskStore {
   /** @type {TaskServerCore} */
-  #core;
+  #core: TaskServerCore;
   /** The largest argument accepted, in UTF-16 units checked here (`Infinity`: no limit). */
   #max;
   /** @type {Map<string, StoreTask>} the last answer of each task, at `#writes` writes */
-  #kept = new Map();
+  #kept: Map<string, StoreTask> = new Map();
   #writes = 0;
 
   /**
@@ -174,7 +199,7 @@ class TaskStore {
    * `crypto.getRandomValues`.
    * @param {TaskStoreOptions | null} [options]
    */
-  constructor(options) {
+  constructor(options?: TaskStoreOptions | null) {
     try {
       this.#core = restored ?? new TaskServerCore(options);
     } catch (e) {
@@ -200,13 +225,13 @@ class TaskStore {
    * @param {RestoreOptions | null} [options]
    * @returns {InstanceType<C>}
    */
-  static restore(snapshot, options) {
+  static restore<C extends typeof TaskStore>(this: C, snapshot: Record<string, unknown> | string, options?: RestoreOptions | null): InstanceType<C> {
     try {
       restored = TaskServerCore.restore(snapshot, options);
     } catch (e) {
       throw storeError(e);
     }
-    return /** @type {InstanceType<C>} */ (new this());
+    return (new this() as InstanceType<C>);
   }
 
   /** Releases the wasm memory of the store (it cannot be used afterwards). */
@@ -219,7 +244,7 @@ class TaskStore {
    * The core, for TaskServer (module-private).
    * @param {TaskStore} store
    */
-  static #coreOf(store) {
+  static #coreOf(store: TaskStore) {
     return store.#core;
   }
 
@@ -232,7 +257,7 @@ class TaskStore {
    * @param {StoreTask} task
    * @returns {StoreTask}
    */
-  #keep(task) {
+  #keep(task: StoreTask): StoreTask {
     const writes = this.#core.writes();
     if (writes !== this.#writes) {
       this.#kept.clear();
@@ -246,7 +271,7 @@ class TaskStore {
    * A task answer from the core's text, kept.
    * @param {string} text
    */
-  #task(text) {
+  #task(text: string) {
     return this.#keep(storeTask(JSON.parse(text)));
   }
 
@@ -257,11 +282,11 @@ class TaskStore {
    * @param {TaskContext | null} [ctx]
    * @returns {StoreTask}
    */
-  create(params, ctx) {
+  create(params: CreateTaskParams, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
-      const p = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (params));
+      const p = ((params as unknown) as Record<string, unknown>);
       if (typeof p !== "object" || p === null || Array.isArray(p)) {
         core.checkArgument("params", params);
         throw new TypeError("invalid params");
@@ -292,7 +317,7 @@ class TaskStore {
    * @param {TaskContext | null} [ctx]
    * @returns {StoreTask}
    */
-  get(id, ctx) {
+  get(id: string, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
@@ -319,7 +344,7 @@ class TaskStore {
    * @param {TaskContext | null} [ctx]
    * @returns {TaskPage}
    */
-  list(page, ctx) {
+  list(page?: ListParams | null, ctx?: TaskContext | null): TaskPage {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
@@ -340,7 +365,7 @@ class TaskStore {
    * @param {TaskContext | null} [ctx]
    * @returns {StoreTask}
    */
-  setStatus(id, status, message, ctx) {
+  setStatus(id: string, status: TaskStatus, message?: string | null, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
@@ -359,7 +384,7 @@ class TaskStore {
    * @param {TaskContext | null} [ctx]
    * @returns {StoreTask}
    */
-  raiseInput(id, inputRequests, message, ctx) {
+  raiseInput(id: string, inputRequests: V26InputRequests, message?: string | null, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
@@ -377,7 +402,7 @@ class TaskStore {
    * @param {TaskContext | null} [ctx]
    * @returns {TakeInputOutcome}
    */
-  takeInput(id, inputResponses, ctx) {
+  takeInput(id: string, inputResponses: V26InputResponses, ctx?: TaskContext | null): TakeInputOutcome {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
@@ -399,7 +424,7 @@ class TaskStore {
    * @param {TaskContext | null} [ctx]
    * @returns {StoreTask}
    */
-  complete(id, result, message, ctx) {
+  complete(id: string, result: Record<string, unknown>, message?: string | null, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
@@ -418,7 +443,7 @@ class TaskStore {
    * @param {TaskContext | null} [ctx]
    * @returns {StoreTask}
    */
-  fail(id, error, message, ctx) {
+  fail(id: string, error: JsonRpcError, message?: string | null, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
@@ -440,7 +465,7 @@ class TaskStore {
    * @param {TaskContext | null} [ctx]
    * @returns {StoreTask}
    */
-  failWithToolResult(id, result, message, ctx) {
+  failWithToolResult(id: string, result: Record<string, unknown>, message?: string | null, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
@@ -460,7 +485,7 @@ class TaskStore {
    * @param {TaskContext | null} [ctx]
    * @returns {ResultOf}
    */
-  resultOf(id, ctx) {
+  resultOf(id: string, ctx?: TaskContext | null): ResultOf {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
@@ -480,7 +505,7 @@ class TaskStore {
    * @param {TaskContext | null} [ctx]
    * @returns {CancelOutcome}
    */
-  cancel(id, protocolVersion, message, ctx) {
+  cancel(id: string, protocolVersion: ProtocolVersion, message?: string | null, ctx?: TaskContext | null): CancelOutcome {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
@@ -498,7 +523,7 @@ class TaskStore {
    * @param {TaskContext | null} [ctx]
    * @returns {StoreTask}
    */
-  remove(id, ctx) {
+  remove(id: string, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
@@ -516,7 +541,7 @@ class TaskStore {
    * @param {number | null} [limit]
    * @returns {number}
    */
-  sweep(now, limit) {
+  sweep(now?: number | null, limit?: number | null): number {
     try {
       return this.#core.sweep(now, limit);
     } catch (e) {
@@ -529,7 +554,7 @@ class TaskStore {
    * holds the cursor key: keep it private.
    * @returns {Record<string, unknown>}
    */
-  snapshot() {
+  snapshot(): Record<string, unknown> {
     return this.#core.snapshot();
   }
 
@@ -539,7 +564,7 @@ class TaskStore {
    * exactly as `snapshot().tasks` holds it (opaque), `task` its view.
    * @returns {StoreChange[]}
    */
-  takeChanges() {
+  takeChanges(): StoreChange[] {
     const changes = JSON.parse(this.#core.takeChanges());
     for (const change of changes) if (change.task !== undefined) change.task = storeTask(change.task);
     return changes;
@@ -577,7 +602,7 @@ class TaskServer extends TaskStore {
    * @param {ServerContext} ctx
    * @returns {HandleOutcome}
    */
-  handle(request, ctx) {
+  handle(request: Record<string, unknown> | string, ctx: ServerContext): HandleOutcome {
     try {
       return coreOf(this).handle(request, ctx);
     } catch (e) {
@@ -593,7 +618,7 @@ class TaskServer extends TaskStore {
    * @param {number | null} [now]
    * @returns {Record<string, unknown> | null}
    */
-  settle(pending, now) {
+  settle(pending: PendingResult, now?: number | null): Record<string, unknown> | null {
     try {
       return coreOf(this).settle(pending, now);
     } catch (e) {
@@ -611,7 +636,7 @@ class TaskServer extends TaskStore {
    * @param {TaskSupport} taskSupport
    * @returns {ToolCallStart}
    */
-  beginToolCall(request, ctx, taskSupport) {
+  beginToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport): ToolCallStart {
     try {
       return coreOf(this).beginToolCall(request, ctx, taskSupport);
     } catch (e) {
@@ -630,7 +655,7 @@ class TaskServer extends TaskStore {
    * @param {TaskSupport} taskSupport
    * @returns {ToolCallPlanned}
    */
-  planToolCall(request, ctx, taskSupport) {
+  planToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport): ToolCallPlanned {
     try {
       return coreOf(this).planToolCall(request, ctx, taskSupport);
     } catch (e) {
@@ -648,7 +673,7 @@ class TaskServer extends TaskStore {
    * @param {number | null} [now]
    * @returns {FinishOutcome}
    */
-  finishToolCall(taskId, outcome, now) {
+  finishToolCall(taskId: string, outcome: ToolOutcome, now?: number | null): FinishOutcome {
     try {
       const finished = JSON.parse(coreOf(this).finishToolCall(taskId, outcome, now));
       if (finished.kind === "stored") finished.task = storeTask(finished.task);
@@ -667,7 +692,7 @@ class TaskServer extends TaskStore {
    * @param {ToolOutcome} outcome
    * @returns {Record<string, unknown>}
    */
-  syncToolResponse(request, ctx, outcome) {
+  syncToolResponse(request: Record<string, unknown> | string, ctx: ServerContext, outcome: ToolOutcome): Record<string, unknown> {
     try {
       return coreOf(this).syncToolResponse(request, ctx, outcome);
     } catch (e) {
@@ -682,7 +707,7 @@ class TaskServer extends TaskStore {
    * @param {number | null} [now]
    * @returns {StoreTask}
    */
-  getTask(taskId, now) {
+  getTask(taskId: string, now?: number | null): StoreTask {
     return this.get(taskId, { host: true, now: readNow(now) });
   }
 
@@ -694,7 +719,7 @@ class TaskServer extends TaskStore {
    * @param {TaskContext | number | null} [ctxOrNow]
    * @returns {StoreTask}
    */
-  setStatus(taskId, status, message, ctxOrNow) {
+  setStatus(taskId: string, status: TaskStatus, message?: string | null, ctxOrNow?: TaskContext | number | null): StoreTask {
     return super.setStatus(taskId, status, message, hostContext(ctxOrNow));
   }
 
@@ -706,7 +731,7 @@ class TaskServer extends TaskStore {
    * @param {TaskContext | number | null} [ctxOrNow]
    * @returns {StoreTask}
    */
-  raiseInput(taskId, inputRequests, message, ctxOrNow) {
+  raiseInput(taskId: string, inputRequests: V26InputRequests, message?: string | null, ctxOrNow?: TaskContext | number | null): StoreTask {
     return super.raiseInput(taskId, inputRequests, message, hostContext(ctxOrNow));
   }
 
@@ -719,7 +744,7 @@ class TaskServer extends TaskStore {
    * @param {Record<string, unknown> | string} request
    * @param {V26InputRequests} inputRequests
    */
-  static checkInputRequests(request, inputRequests) {
+  static checkInputRequests(request: Record<string, unknown> | string, inputRequests: V26InputRequests) {
     try {
       TaskServerCore.checkInputRequests(request, inputRequests);
     } catch (e) {
@@ -734,7 +759,7 @@ class TaskServer extends TaskStore {
  * @param {TaskContext | number | null | undefined} ctxOrNow
  * @returns {TaskContext}
  */
-function hostContext(ctxOrNow) {
+function hostContext(ctxOrNow: TaskContext | number | null | undefined): TaskContext {
   if (typeof ctxOrNow === "object" && ctxOrNow !== null) return ctxOrNow;
   return { host: true, now: readNow(ctxOrNow) };
 }

@@ -14,24 +14,30 @@
 //   V25 sync      the same requests, sent on the call's own response stream
 // TaskHost stays transport-agnostic: the transport (McpHttpServer, or yours) passes the channel.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskServer } from "./store.js";
 import { MrtrStates } from "./mrtr.js";
+import type { CallToolResult, HandleContext, JsonRpcAnswer, ResultOfMethod } from "./types.js";
 
-/**
- * @typedef {import("./mcp_tasks_wasm.js").ServerContext} ServerContext
- * @typedef {import("./mcp_tasks_wasm.js").TaskStoreOptions} TaskStoreOptions
- * @typedef {import("./mcp_tasks_wasm.js").V25TaskSupport} TaskSupport
- * @typedef {import("./mcp_tasks_wasm.js").JsonRpcError} JsonRpcError
- * @typedef {Extract<import("./mcp_tasks_wasm.js").HandleOutcome, { kind: "pending" }>} PendingResult
- * @typedef {{ result: Record<string, unknown> } | { error: JsonRpcError }} ToolOutcome
- * @typedef {Record<string, unknown>} JsonObject
- * @typedef {import("./mcp_tasks_wasm.js").V26InputRequests} InputRequests
- * @typedef {import("./mcp_tasks_wasm.js").StoreTask} StoreTask
- * @typedef {{ abort: AbortController, done: Promise<void>, inputWaiters: Set<() => void>, asking: number, gone: boolean, session: string | null }} RunningTask
- *   The work of one task: `gone` once the store no longer has the task (expired, purged) and
- *   the work was aborted; `session` the session that created it (`null`: none).
- */
+export type ServerContext = import("./mcp_tasks_wasm.js").ServerContext;
+
+export type TaskStoreOptions = import("./mcp_tasks_wasm.js").TaskStoreOptions;
+
+export type TaskSupport = import("./mcp_tasks_wasm.js").V25TaskSupport;
+
+export type JsonRpcError = import("./mcp_tasks_wasm.js").JsonRpcError;
+
+export type PendingResult = Extract<import("./mcp_tasks_wasm.js").HandleOutcome, { kind: "pending"; }>;
+
+export type ToolOutcome = { result: Record<string, unknown>; } | { error: JsonRpcError; };
+
+export type JsonObject = Record<string, unknown>;
+
+export type InputRequests = import("./mcp_tasks_wasm.js").V26InputRequests;
+
+export type StoreTask = import("./mcp_tasks_wasm.js").StoreTask;
+
+export type RunningTask = { abort: AbortController; done: Promise<void>; inputWaiters: Set<() => void>; asking: number; gone: boolean; session: string | null; };
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
@@ -44,55 +50,31 @@ const TASK_LIMIT_CODE = -32010;
 
 /**
  * One request to the client: `elicitation/create`, `sampling/createMessage` or `roots/list`.
- * @typedef {{ method: string, params?: JsonObject }} ClientRequest
  */
+export type ClientRequest = { method: string; params?: JsonObject; };
 
 /**
  * How the transport reaches the client of one request (the third argument of `handle`).
- * @typedef {object} ClientChannel
- * @property {(request: ClientRequest, info: { taskId: string | null, signal: AbortSignal }) => Promise<JsonObject>} [sendRequest]
- *   2025-11-25: sends one JSON-RPC request to the client and resolves with its result (rejects
- *   with the JSON-RPC error `{ code, message, data? }` the client answered). With `taskId`, the
- *   request carries related-task `_meta` already and belongs on a stream of the task's session
- *   (typically the `tasks/result` stream, §A.g); with `taskId: null` it belongs on the response
- *   stream of the call itself. `signal` aborts when the work no longer waits (task cancelled,
- *   host closed): drop the request. Without it, requestInput under 2025-11-25 rejects.
- * @property {JsonObject} [clientCapabilities] 2025-11-25: the capabilities the client declared at
- *   `initialize`; requestInput asks only for what they declare (elicitation, sampling, roots).
- * @property {AbortSignal} [signal] Aborts the work of a synchronous call (the client went away).
  */
+export type ClientChannel = {
+  sendRequest?: (request: ClientRequest, info: { taskId: string | null; signal: AbortSignal; }) => Promise<JsonObject>;
+  clientCapabilities?: JsonObject;
+  signal?: AbortSignal;
+};
 
 /**
  * What a tool's handler receives besides its arguments.
- * @typedef {object} ToolContext
- * @property {AbortSignal} signal Aborted when the task is cancelled (`tasks/cancel`) or the host
- *   is closed; the handler should stop. Whatever it returns after that is discarded.
- * @property {string | null} taskId The task running this call; `null` when it runs synchronously.
- * @property {ServerContext} context The context of the `tools/call` request.
- * @property {JsonObject} request The `tools/call` request.
- * @property {(inputRequests: InputRequests, message?: string) => Promise<Record<string, any>>} requestInput
- *   Asks the client (key → `{ method, params }`) and resolves with the responses by key (each the
- *   result of its method, e.g. an elicitation's `{ action, content }`: typed loosely):
- *   - 2026-07-28 task: the task becomes `input_required` with these input requests; resolves
- *     once the client answered every key through `tasks/update`.
- *   - 2026-07-28 synchronous call (and `prepare`): the call is answered with an
- *     InputRequiredResult (`resultType: "input_required"`, a signed `requestState`); the retry
- *     carrying `inputResponses` runs the handler again from the start, and this time
- *     requestInput resolves. Everything before it runs once per round: keep it side-effect free.
- *   - 2025-11-25 task: sends each request to the client with related-task `_meta` (§D 33); the
- *     task is `input_required` until every answer is in (`message` is its status message).
- *   - 2025-11-25 synchronous call (and `prepare`): sends them on the call's response stream.
- *   Rejects when the task is cancelled or the call aborted, with a JSON-RPC error the client
- *   answered (2025-11-25), and at once for a capability (elicitation, sampling, roots) the client
- *   did not declare (§D 98: in the request's `_meta` for 2026-07-28, at `initialize` for
- *   2025-11-25) or when 2025-11-25 has no channel to the client.
- * @property {(message: string) => void} setStatusMessage Sets the task's `statusMessage`
- *   (nothing without a task).
- * @property {unknown} prepared What the tool's `prepare` returned (`undefined` without one).
- * @property {JsonObject | null} clientCapabilities What the client declared it can do
- *   (`elicitation`, `sampling`, `roots`, …): 2026-07-28, the request's own `_meta`; 2025-11-25,
- *   its `initialize` (from the channel; `null` when the transport did not say).
  */
+export type ToolContext = {
+  signal: AbortSignal;
+  taskId: string | null;
+  context: ServerContext;
+  request: JsonObject;
+  requestInput: (inputRequests: InputRequests, message?: string) => Promise<Record<string, unknown>>;
+  setStatusMessage: (message: string) => void;
+  prepared: unknown;
+  clientCapabilities: JsonObject | null;
+};
 
 /**
  * A tool's work: returns a `CallToolResult` (`isError: true` for a tool execution error) or
@@ -104,44 +86,31 @@ const TASK_LIMIT_CODE = -32010;
  * @param {ToolContext} ctx
  * @returns {JsonObject | Promise<JsonObject>}
  */
+export type ToolHandler = (args: JsonObject, ctx: ToolContext) => JsonObject | Promise<JsonObject>;
+/** A tool handler as `tool()` types it: its arguments' type, a `CallToolResult`. */
+export type TypedToolHandler<TArgs extends object = JsonObject> = (args: TArgs, ctx: ToolContext) => CallToolResult | Promise<CallToolResult>;
 
-/**
- * @typedef {object} ToolOptions
- * @property {TaskSupport} [taskSupport] V25: the tool's `execution.taskSupport` (default
- *   `"optional"`). V26: whether the server runs calls of it as tasks ("forbidden": never,
- *   "optional": when the request declares the extension, "required": refuses other calls).
- * @property {(args: JsonObject, ctx: ToolContext) => unknown} [prepare] Runs on the
- *   `tools/call` itself, before the call becomes a task: the place for input the work needs up
- *   front (`ctx.requestInput`: MRTR rounds under 2026-07-28, finished before the task exists,
- *   §D 83; requests on the call's stream under 2025-11-25). What it returns reaches the handler
- *   as `ctx.prepared`. A call that will be refused (-32021, §D 78; -32601, §D 41) is refused
- *   before it runs. A throw ends the call as the handler's would (synchronously).
- */
+export type ToolOptions = {
+  taskSupport?: TaskSupport;
+  prepare?: (args: JsonObject, ctx: ToolContext) => unknown;
+};
 
-/**
- * @typedef {object} TaskHostOptions
- * @property {TaskServer} [server] The TaskServer to use (default: a new one with `store`).
- * @property {TaskStoreOptions} [store] Options of the new TaskServer's store.
- * @property {() => number} [now] The clock, Unix ms (default `Date.now`).
- * @property {(error: unknown, taskId: string) => void} [onError] Called when storing a finished
- *   task's outcome throws, or a `watch` listener throws (default: `console.error`).
- * @property {number} [maxLiveTasksWithoutSession] At most this many tasks of callers without a
- *   session (`ctx.session` absent: 2026-07-28 stateless requests, a stdio server) run at once,
- *   all such callers together (§D 42; `maxLiveTasksPerSession` bounds each session). Past it a
- *   call that would become a task is refused like the session cap: JSON-RPC error -32010 with
- *   `data.limit` (synchronous calls still run). Default 10,000; `Infinity` lifts it.
- * @property {{ key?: CryptoKey | Uint8Array, ttlMs?: number }} [requestState] The MRTR
- *   `requestState` signing: its HMAC-SHA-256 key (give every instance behind one load balancer
- *   the same; default a random key per host) and how long a state is accepted (default 10 min).
- */
+export type TaskHostOptions = {
+  server?: TaskServer;
+  store?: TaskStoreOptions;
+  now?: () => number;
+  onError?: (error: unknown, taskId: string) => void;
+  maxLiveTasksWithoutSession?: number;
+  requestState?: { key?: CryptoKey | Uint8Array; ttlMs?: number; };
+};
 
 /** @param {unknown} e @returns {e is { code: number, message: string, data?: unknown }} */
-function isJsonRpcError(e) {
+function isJsonRpcError(e: unknown): e is { code: number; message: string; data?: unknown; } {
   return (
     typeof e === "object" &&
     e !== null &&
-    Number.isInteger(/** @type {{ code?: unknown }} */ (e).code) &&
-    typeof (/** @type {{ message?: unknown }} */ (e).message) === "string"
+    Number.isInteger((e as { code?: unknown }).code) &&
+    typeof ((e as { message?: unknown }).message) === "string"
   );
 }
 
@@ -150,10 +119,10 @@ function isJsonRpcError(e) {
  * a tool execution error result.
  * @param {unknown} e @returns {ToolOutcome}
  */
-function thrownOutcome(e) {
+function thrownOutcome(e: unknown): ToolOutcome {
   if (isJsonRpcError(e)) {
     /** @type {{ code: number, message: string, data?: unknown }} */
-    const error = { code: e.code, message: e.message };
+    const error: { code: number; message: string; data?: unknown; } = { code: e.code, message: e.message };
     if (e.data !== undefined) error.data = e.data;
     return { error };
   }
@@ -166,7 +135,7 @@ function thrownOutcome(e) {
  * @param {ToolHandler} handler @param {JsonObject} args @param {ToolContext} ctx
  * @returns {Promise<ToolOutcome>}
  */
-async function runTool(handler, args, ctx) {
+async function runTool(handler: ToolHandler, args: JsonObject, ctx: ToolContext): Promise<ToolOutcome> {
   try {
     const result = await handler(args, ctx);
     return { result: result ?? { content: [] } };
@@ -179,7 +148,7 @@ async function runTool(handler, args, ctx) {
  * Rejects with `signal.reason` once `signal` aborts, else settles as `promise`.
  * @template T @param {Promise<T>} promise @param {AbortSignal} signal @returns {Promise<T>}
  */
-function abortable(promise, signal) {
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -202,31 +171,32 @@ function abortable(promise, signal) {
  * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
  * @returns {JsonObject | null}
  */
-function capabilitiesOf(request, ctx, channel) {
+function capabilitiesOf(request: JsonObject, ctx: ServerContext, channel: ClientChannel): JsonObject | null {
   if (ctx.protocolVersion !== V26) return channel.clientCapabilities ?? null;
-  const params = /** @type {{ _meta?: JsonObject } | undefined} */ (request.params);
+  const params = (request.params as { _meta?: JsonObject } | undefined);
   const caps = params?._meta?.[CLIENT_CAPABILITIES];
-  return typeof caps === "object" && caps !== null ? /** @type {JsonObject} */ (caps) : {};
+  return typeof caps === "object" && caps !== null ? (caps as JsonObject) : {};
 }
 
 /** Whether `e` is the store's "no such task" (expired, purged). @param {unknown} e @returns {boolean} */
-function isNotFound(e) {
-  return typeof e === "object" && e !== null && /** @type {{ kind?: unknown }} */ (e).kind === "not_found";
+function isNotFound(e: unknown): boolean {
+  return typeof e === "object" && e !== null && (e as { kind?: unknown }).kind === "not_found";
 }
 
 /** @param {unknown} e @returns {string} */
-function messageOf(e) {
+function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
 /**
  * What a 2026-07-28 synchronous call gathered across MRTR rounds: the verified answers, and the
  * requests still to ask (set when requestInput found keys unanswered).
- * @typedef {{ answers: Record<string, unknown>, pending: InputRequests | null }} Rounds
  */
+export type Rounds = { answers: Record<string, unknown>; pending: InputRequests | null; };
 
 /** Thrown by requestInput in a 2026-07-28 synchronous call: the call answers InputRequiredResult. */
 class InputRequired extends Error {
+  name: string;
   constructor() {
     super("input required: this call is answered with an InputRequiredResult and retried with the answers");
     this.name = "InputRequired";
@@ -237,14 +207,24 @@ class InputRequired extends Error {
  * The outcome of a tool whose result could not be read (the bindings threw a TypeError).
  * @param {unknown} e @returns {ToolOutcome}
  */
-function unreadable(e) {
+function unreadable(e: unknown): ToolOutcome {
   const why = e instanceof Error ? e.message : String(e);
   return { error: { code: -32603, message: `Internal error: the tool returned an unreadable result (${why})` } };
 }
 
 class TaskHost {
+  server: TaskServer;
+  now: () => number;
+  onError: (error: unknown, taskId: string) => void;
+  tools: Map<string, { options: ToolOptions, handler: ToolHandler }>;
+  running: Map<string, RunningTask>;
+  waiting: Map<string, Array<{ pending: PendingResult, resolve: (response: JsonObject) => void }>>;
+  states: MrtrStates;
+  watchers: Set<(task: StoreTask) => void>;
+  maxLiveTasksWithoutSession: number;
+  sessionless: Set<string>;
   /** @param {TaskHostOptions} [options] */
-  constructor(options = {}) {
+  constructor(options: TaskHostOptions = {}) {
     /** The TaskServer every request goes through. */
     this.server = options.server ?? new TaskServer(options.store);
     /** @type {() => number} */
@@ -276,7 +256,8 @@ class TaskHost {
    * @param {string} name @param {ToolOptions} options @param {ToolHandler} handler
    * @returns {this}
    */
-  tool(name, options, handler) {
+  tool<TArgs extends object = JsonObject>(name: string, options: ToolOptions, handler: TypedToolHandler<TArgs>): this;
+  tool(name: string, options: ToolOptions, handler: ToolHandler): this {
     if (typeof name !== "string" || name === "") throw new TypeError("tool name must be a non-empty string");
     if (typeof handler !== "function") throw new TypeError(`tool ${name}: handler must be a function`);
     const support = options?.taskSupport ?? "optional";
@@ -286,7 +267,7 @@ class TaskHost {
     const prepare = options?.prepare;
     if (prepare !== undefined && typeof prepare !== "function") throw new TypeError(`tool ${name}: prepare must be a function`);
     /** @type {ToolOptions} */
-    const kept = { taskSupport: support };
+    const kept: ToolOptions = { taskSupport: support };
     if (prepare) kept.prepare = prepare;
     this.tools.set(name, { options: kept, handler });
     return this;
@@ -299,7 +280,7 @@ class TaskHost {
    * `notifications/tasks/status` from here (§D 43). Returns the function that stops it.
    * @param {(task: StoreTask) => void} listener @returns {() => void}
    */
-  watch(listener) {
+  watch(listener: (task: StoreTask) => void): () => void {
     this.watchers.add(listener);
     return () => {
       this.watchers.delete(listener);
@@ -318,9 +299,10 @@ class TaskHost {
    * @returns {Promise<Record<string, any> | null>} The JSON-RPC response (`result`, whose shape
    *   depends on the method, or `error`: typed loosely), or `null`.
    */
-  async handle(message, context, channel = {}) {
+  handle<M extends string = string, V extends string = ServerContext["protocolVersion"]>(message: string | (JsonObject & { method?: M }), context: HandleContext<V>, channel?: ClientChannel): Promise<JsonRpcAnswer<ResultOfMethod<M, V>> | null>;
+  async handle(message: JsonObject | string, context: Omit<ServerContext, "now">, channel: ClientChannel = {}): Promise<any> {
     /** @type {ServerContext} */
-    const ctx = { ...context, now: this.now() };
+    const ctx: ServerContext = { ...context, now: this.now() };
     const out = this.server.handle(message, ctx);
     switch (out.kind) {
       case "response":
@@ -353,7 +335,7 @@ class TaskHost {
    * @param {number} [limit] At most this many tasks (default all).
    * @returns {number} How many tasks were purged.
    */
-  sweep(limit) {
+  sweep(limit?: number): number {
     const purged = this.server.sweep(this.now(), limit ?? null);
     for (const taskId of [...this.waiting.keys()]) this.#settle(taskId);
     this.#stopGone();
@@ -366,12 +348,12 @@ class TaskHost {
    * `idle()` settles once the handlers return. `sweep` calls it; so may you, between sweeps.
    * @returns {number} How many were aborted now.
    */
-  stopExpired() {
+  stopExpired(): number {
     return this.#stopGone();
   }
 
   /** @returns {number} */
-  #stopGone() {
+  #stopGone(): number {
     let stopped = 0;
     const now = this.now();
     for (const [taskId, run] of this.running) {
@@ -408,13 +390,13 @@ class TaskHost {
    * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
    * @returns {Promise<JsonObject | null>}
    */
-  async #toolCall(request, ctx, channel) {
+  async #toolCall(request: JsonObject, ctx: ServerContext, channel: ClientChannel): Promise<JsonObject | null> {
     if (request?.method !== "tools/call") return null;
-    const params = /** @type {JsonObject | undefined} */ (request.params);
+    const params = (request.params as JsonObject | undefined);
     const name = params?.name;
     const tool = typeof name === "string" ? this.tools.get(name) : undefined;
     if (!tool || typeof name !== "string") return null;
-    const args = /** @type {JsonObject} */ (params?.arguments ?? {});
+    const args = ((params?.arguments ?? {}) as JsonObject);
     const support = tool.options.taskSupport ?? "optional";
     const v26 = ctx.protocolVersion === V26;
     const retry = v26 && params?.requestState !== undefined;
@@ -427,14 +409,14 @@ class TaskHost {
       if (plan.kind === "reject") return plan.response;
     }
     /** @type {Rounds} */
-    const rounds = { answers: {}, pending: null };
+    const rounds: Rounds = { answers: {}, pending: null };
     if (retry) {
       const opened = await this.states.open(params?.requestState, name, args, this.now());
       if ("refused" in opened) {
         return { jsonrpc: "2.0", id: request.id ?? null, error: { code: -32602, message: `Invalid params: ${opened.refused}` } };
       }
       // §D 113: the retry answers the latest round; earlier rounds' answers ride in the state.
-      const given = /** @type {JsonObject} */ (params?.inputResponses ?? {});
+      const given = ((params?.inputResponses ?? {}) as JsonObject);
       rounds.answers = { ...opened.state.answers };
       for (const key of opened.state.asked) {
         const answer = typeof given === "object" && given !== null ? given[key] : undefined;
@@ -443,11 +425,11 @@ class TaskHost {
     }
 
     /** @type {unknown} */
-    let prepared;
+    let prepared: unknown;
     if (tool.options.prepare) {
       const prepare = tool.options.prepare;
       /** @type {{ value: unknown, failed: ToolOutcome | null }} */
-      const phase = { value: undefined, failed: null };
+      const phase: { value: unknown; failed: ToolOutcome | null; } = { value: undefined, failed: null };
       const run = await this.#runSync(request, ctx, channel, rounds, undefined, async (c) => {
         try {
           phase.value = await prepare(args, c);
@@ -482,7 +464,7 @@ class TaskHost {
    * @param {JsonObject} request @param {ServerContext} ctx @param {TaskSupport} support
    * @returns {JsonObject | null}
    */
-  #sessionlessCap(request, ctx, support) {
+  #sessionlessCap(request: JsonObject, ctx: ServerContext, support: TaskSupport): JsonObject | null {
     if (typeof ctx.session === "string" && ctx.session !== "") return null;
     const limit = this.maxLiveTasksWithoutSession;
     if (this.sessionless.size < limit) return null;
@@ -498,7 +480,7 @@ class TaskHost {
    * @param {JsonObject} request @param {ServerContext} ctx @param {ToolOutcome} outcome
    * @returns {JsonObject}
    */
-  #syncResponse(request, ctx, outcome) {
+  #syncResponse(request: JsonObject, ctx: ServerContext, outcome: ToolOutcome): JsonObject {
     try {
       return this.server.syncToolResponse(request, ctx, outcome);
     } catch (e) {
@@ -515,7 +497,7 @@ class TaskHost {
    * @param {(ctx: ToolContext) => JsonObject | Promise<JsonObject>} body
    * @returns {Promise<ToolOutcome | null>}
    */
-  async #runSync(request, ctx, channel, rounds, prepared, body) {
+  async #runSync(request: JsonObject, ctx: ServerContext, channel: ClientChannel, rounds: Rounds, prepared: unknown, body: (ctx: ToolContext) => JsonObject | Promise<JsonObject>): Promise<ToolOutcome | null> {
     const abort = new AbortController();
     const outer = channel.signal;
     const onAbort = () => abort.abort(outer?.reason);
@@ -545,7 +527,7 @@ class TaskHost {
    * @param {AbortSignal} signal @param {Rounds} rounds @param {InputRequests} inputRequests
    * @returns {Promise<Record<string, unknown>>}
    */
-  async #syncInput(request, ctx, channel, signal, rounds, inputRequests) {
+  async #syncInput(request: JsonObject, ctx: ServerContext, channel: ClientChannel, signal: AbortSignal, rounds: Rounds, inputRequests: InputRequests): Promise<Record<string, unknown>> {
     signal.throwIfAborted();
     if (ctx.protocolVersion !== V26) {
       try {
@@ -573,7 +555,7 @@ class TaskHost {
    * @param {JsonObject} request @param {string} tool @param {JsonObject} args @param {Rounds} rounds
    * @returns {Promise<JsonObject>}
    */
-  async #inputRequired(request, tool, args, rounds) {
+  async #inputRequired(request: JsonObject, tool: string, args: JsonObject, rounds: Rounds): Promise<JsonObject> {
     const pending = rounds.pending ?? {};
     const requestState = await this.states.issue({
       tool,
@@ -594,7 +576,7 @@ class TaskHost {
    * (every input method when the channel does not say). Throws the TaskStoreError.
    * @param {ClientChannel} channel @param {InputRequests} inputRequests
    */
-  #checkV25Input(channel, inputRequests) {
+  #checkV25Input(channel: ClientChannel, inputRequests: InputRequests) {
     if (!channel.sendRequest) {
       throw new Error(
         "under 2025-11-25 it needs a transport that sends requests to the client (TaskHost.handle's channel.sendRequest)",
@@ -610,17 +592,17 @@ class TaskHost {
    * @param {ClientChannel} channel @param {string | null} taskId @param {InputRequests} inputRequests
    * @param {AbortSignal} signal @returns {Promise<Record<string, unknown>>}
    */
-  async #askClient(channel, taskId, inputRequests, signal) {
+  async #askClient(channel: ClientChannel, taskId: string | null, inputRequests: InputRequests, signal: AbortSignal): Promise<Record<string, unknown>> {
     const send = channel.sendRequest;
     if (!send) throw new Error("requestInput: no channel to the client");
     const entries = Object.entries(inputRequests);
     const results = await Promise.all(
       entries.map(([, input]) => {
         /** @type {JsonObject} */
-        const params = { ...(/** @type {JsonObject | undefined} */ (input.params) ?? {}) };
+        const params: JsonObject = { ...((input.params as JsonObject | undefined) ?? {}) };
         if (taskId !== null) {
           // §D 33: every request about the task carries its id.
-          params._meta = { .../** @type {JsonObject | undefined} */ (params._meta), [RELATED_TASK]: { taskId } };
+          params._meta = { ...(params._meta as JsonObject | undefined), [RELATED_TASK]: { taskId } };
         }
         return abortable(send({ method: input.method, params }, { taskId, signal }), signal);
       }),
@@ -634,15 +616,15 @@ class TaskHost {
    * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
    * @param {unknown} prepared
    */
-  #start(taskId, handler, args, request, ctx, channel, prepared) {
+  #start(taskId: string, handler: ToolHandler, args: JsonObject, request: JsonObject, ctx: ServerContext, channel: ClientChannel, prepared: unknown) {
     const abort = new AbortController();
     /** @type {Set<() => void>} */
-    const inputWaiters = new Set();
+    const inputWaiters: Set<() => void> = new Set();
     const session = typeof ctx.session === "string" && ctx.session !== "" ? ctx.session : null;
     /** @type {RunningTask} */
-    const run = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, session };
+    const run: RunningTask = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, session };
     /** @type {ToolContext} */
-    const toolCtx = {
+    const toolCtx: ToolContext = {
       signal: abort.signal,
       taskId,
       context: ctx,
@@ -693,7 +675,7 @@ class TaskHost {
    * @param {InputRequests} inputRequests @param {string} [message]
    * @returns {Promise<Record<string, unknown>>}
    */
-  async #requestInput(taskId, request, signal, waiters, inputRequests, message) {
+  async #requestInput(taskId: string, request: JsonObject, signal: AbortSignal, waiters: Set<() => void>, inputRequests: InputRequests, message?: string): Promise<Record<string, unknown>> {
     signal.throwIfAborted();
     TaskServer.checkInputRequests(request, inputRequests); // §D 98: only what the client declared
     this.server.raiseInput(taskId, inputRequests, message ?? null, this.now());
@@ -728,7 +710,7 @@ class TaskHost {
    * @param {InputRequests} inputRequests @param {string} [message]
    * @returns {Promise<Record<string, unknown>>}
    */
-  async #requestInputV25(taskId, channel, signal, inputRequests, message) {
+  async #requestInputV25(taskId: string, channel: ClientChannel, signal: AbortSignal, inputRequests: InputRequests, message?: string): Promise<Record<string, unknown>> {
     signal.throwIfAborted();
     this.#checkV25Input(channel, inputRequests);
     const run = this.running.get(taskId);
@@ -756,10 +738,10 @@ class TaskHost {
   }
 
   /** Tells the watchers about a change of `taskId`. @param {string} taskId */
-  #changed(taskId) {
+  #changed(taskId: string) {
     if (this.watchers.size === 0) return;
     /** @type {StoreTask} */
-    let task;
+    let task: StoreTask;
     try {
       task = this.server.getTask(taskId, this.now());
     } catch {
@@ -775,7 +757,7 @@ class TaskHost {
   }
 
   /** @param {string} taskId @param {string} reason */
-  #stop(taskId, reason) {
+  #stop(taskId: string, reason: string) {
     const run = this.running.get(taskId);
     if (run && !run.abort.signal.aborted) {
       const error = new Error(`task ${taskId} ${reason}`);
@@ -787,13 +769,13 @@ class TaskHost {
   }
 
   /** @param {string} taskId */
-  #wake(taskId) {
+  #wake(taskId: string) {
     const run = this.running.get(taskId);
     if (run) for (const wake of [...run.inputWaiters]) wake();
   }
 
   /** Answers the blocked `tasks/result` requests of `taskId` that can be answered now. @param {string} taskId */
-  #settle(taskId) {
+  #settle(taskId: string) {
     const list = this.waiting.get(taskId);
     if (!list) return;
     const now = this.now();

@@ -16,17 +16,19 @@
 // (required by the 2026-07-28 schema) or malformed `taskIds` -32602. Other filters
 // (`toolsListChanged`, …) are not served here: the acknowledgement leaves them out.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 
-/**
- * @typedef {Record<string, unknown>} JsonObject
- * @typedef {import("./host.js").TaskHost} TaskHost
- * @typedef {import("./mcp_tasks_wasm.js").StoreTask} StoreTask
- * @typedef {{ write(message: JsonObject): boolean, close(): void, response(headers: Record<string, string>): Response, closed: boolean }} PushStream
- * @typedef {(onCancel: () => void) => PushStream} StreamFactory
- * @typedef {{ id: string | number, stream: PushStream, taskIds: Set<string>, queued: JsonObject[] | null }} Subscription
- *   `queued`: changes heard before the acknowledgement went out (`null` once it has).
- */
+export type JsonObject = Record<string, unknown>;
+
+export type TaskHost = import("./host.js").TaskHost;
+
+export type StoreTask = import("./mcp_tasks_wasm.js").StoreTask;
+
+export type PushStream = { write(message: JsonObject): boolean; close(): void; response(headers: Record<string, string>): Response; closed: boolean; };
+
+export type StreamFactory = (onCancel: () => void) => PushStream;
+
+export type Subscription = { id: string | number; stream: PushStream; taskIds: Set<string>; queued: JsonObject[] | null; };
 
 const V26 = "2026-07-28";
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -39,24 +41,31 @@ const MAX_TASK_IDS = 1000;
 const DEFAULT_MAX_STREAMS = 10_000;
 
 /** @param {unknown} v @returns {v is JsonObject} */
-function isObject(v) {
+function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** @param {unknown} id @param {number} code @param {string} message @param {unknown} [data] @returns {JsonObject} */
-function rpcError(id, code, message, data) {
+function rpcError(id: unknown, code: number, message: string, data?: unknown): JsonObject {
   /** @type {JsonObject} */
-  const error = { code, message };
+  const error: JsonObject = { code, message };
   if (data !== undefined) error.data = data;
   return { jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error };
 }
 
 /** @param {number} status @param {JsonObject} body @param {Record<string, string>} headers */
-function json(status, body, headers) {
+function json(status: number, body: JsonObject, headers: Record<string, string>) {
   return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": "application/json" } });
 }
 
 class TaskSubscriptions {
+  serverInfo: JsonObject | undefined;
+  host: TaskHost;
+  openStream: StreamFactory;
+  maxStreams: number;
+  byTask: Map<string, Set<Subscription>>;
+  open: Set<Subscription>;
+  unwatch: () => void;
   /**
    * @param {TaskHost} host The host whose tasks are pushed (its `watch` feeds the streams).
    * @param {StreamFactory} openStream Opens an SSE response body (McpHttpServer's, with its
@@ -64,7 +73,7 @@ class TaskSubscriptions {
    * @param {{ maxStreams?: number, serverInfo?: JsonObject }} [options] `serverInfo`: named in
    *   the `_meta` of the result that ends a listen when the server closes.
    */
-  constructor(host, openStream, options = {}) {
+  constructor(host: TaskHost, openStream: StreamFactory, options: { maxStreams?: number; serverInfo?: JsonObject; } = {}) {
     this.serverInfo = options.serverInfo;
     this.host = host;
     this.openStream = openStream;
@@ -86,8 +95,8 @@ class TaskSubscriptions {
    * @param {JsonObject} message @param {Record<string, string>} headers The request's headers
    *   (lower-case names). @param {Record<string, string>} cors @returns {Promise<Response>}
    */
-  async listen(message, headers, cors) {
-    const id = /** @type {string | number} */ (message.id);
+  async listen(message: JsonObject, headers: Record<string, string>, cors: Record<string, string>): Promise<Response> {
+    const id = (message.id as string | number);
     const params = isObject(message.params) ? message.params : {};
     const meta = isObject(params._meta) ? params._meta : {};
     const notifications = params.notifications;
@@ -121,9 +130,9 @@ class TaskSubscriptions {
     if (this.open.size >= this.maxStreams) {
       return json(503, rpcError(id, -32000, `Server busy: ${this.maxStreams} subscriptions are open; try again later`), { ...cors, "Retry-After": "5" });
     }
-    const wanted = [...new Set(/** @type {string[]} */ (asked ?? []))];
+    const wanted = [...new Set(((asked ?? []) as string[]))];
     /** @type {Subscription} */
-    const sub = { id, stream: /** @type {PushStream} */ (/** @type {unknown} */ (null)), taskIds: new Set(), queued: [] };
+    const sub: Subscription = { id, stream: ((null as unknown) as PushStream), taskIds: new Set(), queued: [] };
     sub.stream = this.openStream(() => this.#drop(sub));
     // The reads and the registration happen in the same turn (TaskHost answers `tasks/get`
     // synchronously), so a change after a read is heard by the watcher: queued until the
@@ -135,14 +144,14 @@ class TaskSubscriptions {
     this.open.add(sub);
     const answers = await Promise.all(reads);
     /** @type {string[]} */
-    const accepted = [];
+    const accepted: string[] = [];
     /** @type {JsonObject[]} */
-    const snapshots = [];
+    const snapshots: JsonObject[] = [];
     wanted.forEach((taskId, i) => {
       const result = answers[i]?.result;
       if (isObject(result) && result.taskId === taskId) {
         accepted.push(taskId);
-        const task = { ...result };
+        const task: JsonObject = { ...result };
         delete task.resultType;
         delete task._meta;
         snapshots.push(task);
@@ -159,7 +168,7 @@ class TaskSubscriptions {
     const queued = sub.queued ?? [];
     sub.queued = null;
     for (const note of queued) {
-      const params = /** @type {JsonObject} */ (note.params);
+      const params = (note.params as JsonObject);
       if (accepted.includes(String(params.taskId))) sub.stream.write(note);
     }
     return sub.stream.response(cors);
@@ -170,7 +179,7 @@ class TaskSubscriptions {
     this.unwatch();
     for (const sub of [...this.open]) {
       /** @type {JsonObject} */
-      const meta = { [SUBSCRIPTION_ID]: sub.id };
+      const meta: JsonObject = { [SUBSCRIPTION_ID]: sub.id };
       if (this.serverInfo) meta["io.modelcontextprotocol/serverInfo"] = this.serverInfo;
       if (sub.queued === null) sub.stream.write({ jsonrpc: "2.0", id: sub.id, result: { resultType: "complete", _meta: meta } });
       sub.stream.close();
@@ -179,7 +188,7 @@ class TaskSubscriptions {
   }
 
   /** @param {Subscription} sub @param {string} taskId */
-  #add(sub, taskId) {
+  #add(sub: Subscription, taskId: string) {
     sub.taskIds.add(taskId);
     const set = this.byTask.get(taskId) ?? new Set();
     set.add(sub);
@@ -187,7 +196,7 @@ class TaskSubscriptions {
   }
 
   /** @param {Subscription} sub @param {string} taskId */
-  #remove(sub, taskId) {
+  #remove(sub: Subscription, taskId: string) {
     sub.taskIds.delete(taskId);
     const set = this.byTask.get(taskId);
     if (!set) return;
@@ -196,13 +205,13 @@ class TaskSubscriptions {
   }
 
   /** The client closed the stream. @param {Subscription} sub */
-  #drop(sub) {
+  #drop(sub: Subscription) {
     this.open.delete(sub);
     for (const taskId of [...sub.taskIds]) this.#remove(sub, taskId);
   }
 
   /** TaskHost changed a task: push it to its subscribers. @param {StoreTask} task */
-  #changed(task) {
+  #changed(task: StoreTask) {
     const set = this.byTask.get(task.taskId);
     if (!set) return;
     const terminal = TERMINAL.includes(task.status);

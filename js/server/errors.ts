@@ -1,10 +1,8 @@
 // TaskStoreError: what every store operation of TaskStore / TaskServer throws when the store
 // refuses (unknown task, invalid cursor, already terminal, session cap, …). A malformed argument
-// throws a TypeError instead. Written in the subset scripts/esm-to-cjs.mjs converts.
+// throws a TypeError instead. TypeScript, compiled by scripts/build-ts.mjs.
 
-/**
- * @typedef {import("./mcp_tasks_wasm.js").StoreErrorKind} StoreErrorKind
- */
+export type StoreErrorKind = import("./mcp_tasks_wasm.js").StoreErrorKind;
 
 /**
  * A store error: `{ code, message, data? }` is the JSON-RPC error to answer the request with,
@@ -16,11 +14,15 @@
  * `data: { limit }`), -32603 (host bugs, conflicts, invalid snapshots, no random source).
  */
 class TaskStoreError extends Error {
+  name: string;
+  code: number;
+  kind: StoreErrorKind;
+  data: unknown;
   /**
    * @param {string} message
    * @param {{ code: number, kind: StoreErrorKind, data?: unknown }} info
    */
-  constructor(message, info) {
+  constructor(message: string, info: { code: number; kind: StoreErrorKind; data?: unknown; }) {
     super(message);
     this.name = "TaskStoreError";
     /** The JSON-RPC error code. */
@@ -40,9 +42,9 @@ class TaskStoreError extends Error {
  * @param {unknown} e
  * @returns {unknown}
  */
-function storeError(e) {
+function storeError(e: unknown): unknown {
   if (e instanceof Error && e.name === "TaskStoreError" && !(e instanceof TaskStoreError)) {
-    const m = /** @type {Error & { code: number, kind: StoreErrorKind, data?: unknown }} */ (e);
+    const m = (e as Error & { code: number, kind: StoreErrorKind, data?: unknown });
     return new TaskStoreError(m.message, m);
   }
   return e;

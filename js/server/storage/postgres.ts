@@ -18,43 +18,46 @@ import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpecte
 
 /**
  * The few parts of `pg` this adapter uses.
- * @typedef {{ rows: Array<Record<string, any>>, rowCount: number | null }} PgResult
- * @typedef {{ query: (text: string, values?: unknown[]) => Promise<PgResult>, release: (err?: unknown) => void }} PgPoolClient
- * @typedef {{ query: (text: string, values?: unknown[]) => Promise<PgResult>, connect: () => Promise<PgPoolClient>, end: () => Promise<void> }} PgPool
- * @typedef {{ connect: () => Promise<void>, query: (text: string) => Promise<PgResult>, on: (event: string, fn: (msg: any) => void) => void, end: () => Promise<void> }} PgClient
- * @typedef {{ Pool: new (config: object) => PgPool, Client: new (config: object) => PgClient }} PgModule
  */
+export type PgResult = { rows: Array<Record<string, any>>; rowCount: number | null; };
 
-/**
- * @typedef {object} PostgresStorageOptions
- * @property {string} [connectionString] `postgres://user@host:port/db` (or pass `config`).
- * @property {object} [config] A `pg` Pool configuration (host, port, user, …), instead of a URL.
- * @property {string} [table] The table name (default `mcp_tasks`; `[a-z_][a-z0-9_]*`, at most
- *   40 characters): several stores may share a database under different names.
- * @property {number} [maxConnections] The pool size (default 10).
- * @property {PgModule} [pg] The `pg` module, when it should not be imported by name.
- */
+export type PgPoolClient = { query: (text: string, values?: unknown[]) => Promise<PgResult>; release: (err?: unknown) => void; };
+
+export type PgPool = { query: (text: string, values?: unknown[]) => Promise<PgResult>; connect: () => Promise<PgPoolClient>; end: () => Promise<void>; };
+
+export type PgClient = { connect: () => Promise<void>; query: (text: string) => Promise<PgResult>; on: (event: string, fn: (msg: any) => void) => void; end: () => Promise<void>; };
+
+export type PgModule = { Pool: new (config: object) => PgPool; Client: new (config: object) => PgClient; };
+
+export type PostgresStorageOptions = {
+  connectionString?: string;
+  config?: object;
+  table?: string;
+  maxConnections?: number;
+  pg?: PgModule;
+};
 
 /** The schema version this adapter writes. */
 const SCHEMA_VERSION = 1;
 
-/**
- * @typedef {import("./types.js").StoredTask} StoredTask
- * @typedef {import("./types.js").Scope} Scope
- * @typedef {import("./types.js").ChangeListener} ChangeListener
- * @typedef {import("./types.js").TaskStorage} TaskStorage
- */
+export type StoredTask = import("./types.js").StoredTask;
+
+export type Scope = import("./types.js").Scope;
+
+export type ChangeListener = import("./types.js").ChangeListener;
+
+export type TaskStorage = import("./types.js").TaskStorage;
 
 
 /**
  * Imports `pg` (an optional peer dependency).
  * @returns {Promise<PgModule>}
  */
-async function importPg() {
+async function importPg(): Promise<PgModule> {
   const name = "pg";
   try {
     const mod = await import(name);
-    return /** @type {PgModule} */ (mod.default ?? mod);
+    return ((mod.default ?? mod) as PgModule);
   } catch (e) {
     throw new StorageError("missing_client", "mcp-tasks-wasm/storage/postgres needs the `pg` package: npm i pg", e);
   }
@@ -62,13 +65,23 @@ async function importPg() {
 
 /** @implements {TaskStorage} */
 class PostgresStorage {
+  name: string;
+  pg: PgModule;
+  pool: PgPool;
+  config: object;
+  table: string;
+  meta: string;
+  channel: string;
+  hub: ChangeHub;
+  listener: Promise<PgClient> | null;
+  closed: boolean;
   /**
    * @param {PgModule} pg
    * @param {PgPool} pool
    * @param {object} config
    * @param {string} table
    */
-  constructor(pg, pool, config, table) {
+  constructor(pg: PgModule, pool: PgPool, config: object, table: string) {
     this.name = "postgres";
     this.pg = pg;
     this.pool = pool;
@@ -87,7 +100,7 @@ class PostgresStorage {
    * @param {unknown[]} values
    * @param {string} what
    */
-  async q(text, values, what) {
+  async q(text: string, values: unknown[], what: string) {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
     try {
       return await this.pool.query(text, values);
@@ -100,7 +113,7 @@ class PostgresStorage {
   async migrate() {
     const t = this.table;
     /** @type {PgPoolClient} */
-    let c;
+    let c: PgPoolClient;
     try {
       c = await this.pool.connect();
     } catch (e) {
@@ -142,7 +155,7 @@ class PostgresStorage {
   }
 
   /** @param {string} id */
-  async get(id) {
+  async get(id: string) {
     const r = await this.q(`SELECT record FROM ${this.table} WHERE id = $1`, [checkId(id)], "get");
     const row = r.rows[0];
     return row ? parseRecord(row.record, `postgres: ${id}`) : null;
@@ -152,7 +165,7 @@ class PostgresStorage {
    * @param {StoredTask} record
    * @param {number | null} expected
    */
-  async putIfVersion(record, expected) {
+  async putIfVersion(record: StoredTask, expected: number | null) {
     const k = recordKeys(record);
     const want = checkExpected(expected);
     const text = JSON.stringify(record);
@@ -182,7 +195,7 @@ class PostgresStorage {
   }
 
   /** @param {string} id */
-  async delete(id) {
+  async delete(id: string) {
     const r = await this.q(
       `WITH w AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING id, version, record)
        SELECT w.record, pg_notify($2, json_build_object('kind', 'delete', 'id', w.id, 'version', w.version)::text) FROM w`,
@@ -198,7 +211,7 @@ class PostgresStorage {
    * @param {number} after
    * @param {number} limit
    */
-  async rangeAfter(scope, after, limit) {
+  async rangeAfter(scope: Scope, after: number, limit: number) {
     const s = checkScope(scope);
     checkCount(after, "after");
     checkCount(limit, "limit");
@@ -219,7 +232,7 @@ class PostgresStorage {
    * @param {number} nowMs
    * @param {number} limit
    */
-  async expired(nowMs, limit) {
+  async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
     const r = await this.q(
@@ -227,11 +240,11 @@ class PostgresStorage {
       [nowMs, limit],
       "expired",
     );
-    return r.rows.map((row) => /** @type {string} */ (row.id));
+    return r.rows.map((row) => (row.id as string));
   }
 
   /** @param {string | null} session */
-  async countLive(session) {
+  async countLive(session: string | null) {
     const s = checkSession(session);
     const r =
       s === null
@@ -254,14 +267,14 @@ class PostgresStorage {
   listen() {
     if (!this.listener) {
       /** @type {Promise<PgClient>} */
-      const current = (async () => {
+      const current: Promise<PgClient> = (async () => {
         const c = new this.pg.Client(this.config);
-        c.on("notification", (/** @type {{ channel: string, payload?: string }} */ msg) => {
+        c.on("notification", (/** @type {{ channel: string, payload?: string }} */ msg: { channel: string; payload?: string; }) => {
           const change = msg.channel === this.channel && msg.payload ? parseChange(msg.payload) : null;
           if (change) this.hub.emit(change);
         });
         let lost = false;
-        const reconnect = (/** @type {unknown} */ e) => {
+        const reconnect = (/** @type {unknown} */ e: unknown) => {
           if (lost) return;
           lost = true;
           if (this.listener === current) this.listener = null;
@@ -291,16 +304,16 @@ class PostgresStorage {
    * to 5 s between attempts).
    * @param {number} attempt
    */
-  relisten(attempt) {
+  relisten(attempt: number) {
     const timer = setTimeout(() => {
       if (this.closed || this.hub.size === 0 || this.listener) return;
       this.listen().catch(() => this.relisten(attempt + 1));
     }, Math.min(100 * 2 ** attempt, 5000));
-    /** @type {any} */ (timer).unref?.();
+    (timer as any).unref?.();
   }
 
   /** @param {ChangeListener} listener */
-  async subscribe(listener) {
+  async subscribe(listener: ChangeListener) {
     const l = checkListener(listener);
     if (this.closed) throw new StorageError("closed", "the storage is closed");
     try {
@@ -330,7 +343,7 @@ class PostgresStorage {
  * @param {PostgresStorageOptions} options
  * @returns {Promise<PostgresStorage>}
  */
-async function openPostgresStorage(options) {
+async function openPostgresStorage(options: PostgresStorageOptions): Promise<PostgresStorage> {
   if (typeof options !== "object" || options === null) {
     throw new StorageError("invalid", "options: must be an object with connectionString or config");
   }
@@ -351,7 +364,7 @@ async function openPostgresStorage(options) {
   const base = connectionString !== undefined ? { connectionString } : { ...config };
   const pool = new pg.Pool({ ...base, max: maxConnections });
   // An idle client's error (the server went away) must not crash the process.
-  /** @type {any} */ (pool).on?.("error", (/** @type {unknown} */ e) => console.error("postgres storage: idle connection failed:", e));
+  (pool as any).on?.("error", (/** @type {unknown} */ e: unknown) => console.error("postgres storage: idle connection failed:", e));
   const s = new PostgresStorage(pg, pool, base, table);
   try {
     await s.migrate();

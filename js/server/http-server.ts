@@ -19,77 +19,71 @@
 // edge runtimes and service workers, plus `node(req, res)` for node:http, which converts
 // IncomingMessage/ServerResponse without importing any node: module. Web APIs only.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { validateMessage } from "./mcp_tasks_wasm.js";
 import { TaskHost } from "./host.js";
 import { TaskSubscriptions } from "./subscriptions.js";
 
-/**
- * @typedef {Record<string, unknown>} JsonObject
- * @typedef {import("./mcp_tasks_wasm.js").V25TaskSupport} TaskSupport
- * @typedef {import("./mcp_tasks_wasm.js").StoreTask} StoreTask
- * @typedef {import("./host.js").ToolHandler} ToolHandler
- * @typedef {import("./host.js").ToolContext} ToolContext
- * @typedef {import("./host.js").TaskHostOptions} TaskHostOptions
- * @typedef {import("./host.js").ClientChannel} ClientChannel
- * @typedef {import("./host.js").ClientRequest} ClientRequest
- */
+export type JsonObject = Record<string, unknown>;
+
+export type TaskSupport = import("./mcp_tasks_wasm.js").V25TaskSupport;
+
+export type StoreTask = import("./mcp_tasks_wasm.js").StoreTask;
+
+export type ToolHandler = import("./host.js").ToolHandler;
+
+export type ToolContext = import("./host.js").ToolContext;
+
+export type TaskHostOptions = import("./host.js").TaskHostOptions;
+
+export type ClientChannel = import("./host.js").ClientChannel;
+
+export type ClientRequest = import("./host.js").ClientRequest;
 
 /**
  * A tool as `tools/list` shows it, plus how it runs.
- * @typedef {object} HttpToolOptions
- * @property {string} [title]
- * @property {string} [description]
- * @property {JsonObject} [inputSchema] Default `{ type: "object" }`.
- * @property {JsonObject} [outputSchema]
- * @property {JsonObject} [annotations]
- * @property {TaskSupport} [taskSupport] Default `"optional"`. 2025-11-25: the tool's
- *   `execution.taskSupport`; 2026-07-28: whether calls become tasks (see TaskHost.tool).
- * @property {(args: JsonObject, ctx: ToolContext) => unknown} [prepare] Input gathered on the
- *   call before it becomes a task (see TaskHost's ToolOptions).
  */
+export type HttpToolOptions = {
+  title?: string;
+  description?: string;
+  inputSchema?: JsonObject;
+  outputSchema?: JsonObject;
+  annotations?: JsonObject;
+  taskSupport?: TaskSupport;
+  prepare?: (args: JsonObject, ctx: ToolContext) => unknown;
+};
 
-/**
- * @typedef {object} McpHttpServerOptions
- * @property {string} name `serverInfo.name`.
- * @property {string} version `serverInfo.version`.
- * @property {string} [title] `serverInfo.title`.
- * @property {string} [instructions] Sent in `initialize` and `server/discover` results.
- * @property {TaskHost} [host] The TaskHost to run tools on (default: a new one with
- *   `hostOptions`). Register tools through `McpHttpServer.tool`, which lists them too.
- * @property {TaskHostOptions} [hostOptions] Options of the new TaskHost. 2026-07-28 requests are
- *   stateless (no session): their tasks are bounded all together by `maxLiveTasksWithoutSession`
- *   (default 10,000; over it -32010, like the store's per-session `maxLiveTasksPerSession`,
- *   which bounds each 2025-11-25 session).
- * @property {string | null} [path] Serve only this path (e.g. `"/mcp"`: 404 elsewhere); default
- *   `null`, any path (mount it where you like).
- * @property {string[] | ((origin: string) => boolean)} [allowedOrigins] Browser origins allowed to
- *   call (others get 403, against DNS rebinding; requests without `Origin` always pass); allowed
- *   origins get CORS headers. Default: any `localhost`, `127.0.0.1` or `[::1]` origin.
- * @property {number} [sessionTtlMs] A 2025-11-25 session idle this long (no request, no open
- *   stream) is ended (404 afterwards). Default 30 minutes.
- * @property {number} [maxBodyBytes] Largest request body (413 beyond). Default 4 MiB.
- * @property {number} [housekeepingMs] At most this often, on a request, expired tasks are purged
- *   (`TaskHost.sweep`) and idle sessions ended; no timer runs. Default 60 s.
- * @property {number} [keepAliveMs] An open SSE stream gets a comment line this often, so that
- *   idle streams (the GET stream, a long `tasks/result`) outlive body timeouts of clients and
- *   proxies. Default 15 s; 0 disables.
- * @property {(error: unknown) => void} [onError] Unexpected errors (default `console.error`).
- */
+export type McpHttpServerOptions = {
+  name: string;
+  version: string;
+  title?: string;
+  instructions?: string;
+  host?: TaskHost;
+  hostOptions?: TaskHostOptions;
+  path?: string | null;
+  allowedOrigins?: string[] | ((origin: string) => boolean);
+  sessionTtlMs?: number;
+  maxBodyBytes?: number;
+  housekeepingMs?: number;
+  keepAliveMs?: number;
+  onError?: (error: unknown) => void;
+};
 
 /**
  * Structural types of node:http's IncomingMessage and ServerResponse (no node: import).
- * @typedef {AsyncIterable<Uint8Array> & { method?: string, url?: string, headers: Record<string, string | string[] | undefined> }} NodeRequest
- * @typedef {object} NodeResponse
- * @property {(status: number, headers: Record<string, string>) => unknown} writeHead
- * @property {(chunk: Uint8Array) => unknown} write
- * @property {() => unknown} end
- * @property {(event: "close", listener: () => void) => unknown} on
- * @property {boolean} writableFinished
- * @property {boolean} headersSent
- * @property {() => unknown} destroy
- * @property {() => void} [flushHeaders]
  */
+export type NodeRequest = AsyncIterable<Uint8Array> & { method?: string; url?: string; headers: Record<string, string | string[] | undefined>; };
+
+export type NodeResponse = {
+  writeHead: (status: number, headers: Record<string, string>) => unknown;
+  write: (chunk: Uint8Array) => unknown;
+  end: () => unknown;
+  on: (event: "close", listener: () => void) => unknown;
+  writableFinished: boolean;
+  headersSent: boolean;
+  destroy: () => unknown;
+  flushHeaders?: () => void;
+};
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
@@ -115,12 +109,12 @@ const BAD_REQUEST_CODES = [PARSE_ERROR, INVALID_REQUEST, HEADER_MISMATCH, -32021
 const ENCODER = new TextEncoder();
 
 /** @param {unknown} v @returns {v is JsonObject} */
-function isObject(v) {
+function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** @param {unknown} id @returns {id is string | number} */
-function isId(id) {
+function isId(id: unknown): id is string | number {
   return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
 }
 
@@ -128,20 +122,20 @@ function isId(id) {
  * @param {unknown} id @param {number} code @param {string} message @param {unknown} [data]
  * @returns {JsonObject}
  */
-function rpcError(id, code, message, data) {
+function rpcError(id: unknown, code: number, message: string, data?: unknown): JsonObject {
   /** @type {JsonObject} */
-  const error = { code, message };
+  const error: JsonObject = { code, message };
   if (data !== undefined) error.data = data;
   return { jsonrpc: "2.0", id: isId(id) ? id : null, error };
 }
 
 /** @param {unknown} id @param {JsonObject} result @returns {JsonObject} */
-function ok(id, result) {
+function ok(id: unknown, result: JsonObject): JsonObject {
   return { jsonrpc: "2.0", id, result };
 }
 
 /** The HTTP status of a JSON-RPC response. @param {JsonObject} response @returns {number} */
-function statusOf(response) {
+function statusOf(response: JsonObject): number {
   const error = response.error;
   const code = isObject(error) ? error.code : undefined;
   return typeof code === "number" && BAD_REQUEST_CODES.includes(code) ? 400 : 200;
@@ -151,13 +145,13 @@ function statusOf(response) {
  * @param {number} status @param {JsonObject | null} body @param {Record<string, string>} [headers]
  * @returns {Response}
  */
-function jsonResponse(status, body, headers = {}) {
+function jsonResponse(status: number, body: JsonObject | null, headers: Record<string, string> = {}): Response {
   if (body === null) return new Response(null, { status, headers });
   return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": "application/json" } });
 }
 
 /** The default origin rule: local pages only. @param {string} origin @returns {boolean} */
-function isLocalOrigin(origin) {
+function isLocalOrigin(origin: string): boolean {
   try {
     return ["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname);
   } catch {
@@ -167,12 +161,16 @@ function isLocalOrigin(origin) {
 
 /** One Server-Sent Events response body. */
 class SseStream {
+  closed: boolean;
+  controller: ReadableStreamDefaultController<Uint8Array> | null;
+  timer: ReturnType<typeof setInterval> | null;
+  body: ReadableStream<Uint8Array>;
   /**
    * @param {() => void} onCancel Called when the client goes away (the body is cancelled).
    * @param {number} keepAliveMs Sends an SSE comment this often while open (0: never), so that
    *   idle streams survive clients' and proxies' body timeouts (undici: 300 s).
    */
-  constructor(onCancel, keepAliveMs) {
+  constructor(onCancel: () => void, keepAliveMs: number) {
     this.closed = false;
     /** @type {ReadableStreamDefaultController<Uint8Array> | null} */
     this.controller = null;
@@ -208,7 +206,7 @@ class SseStream {
   }
 
   /** Sends one JSON-RPC message; `false` once the stream is closed. @param {JsonObject} message */
-  write(message) {
+  write(message: JsonObject) {
     if (this.closed || this.controller === null) return false;
     try {
       this.controller.enqueue(ENCODER.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
@@ -231,7 +229,7 @@ class SseStream {
   }
 
   /** @param {Record<string, string>} headers @returns {Response} */
-  response(headers) {
+  response(headers: Record<string, string>): Response {
     return new Response(this.body, {
       status: 200,
       headers: { ...headers, "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" },
@@ -244,13 +242,23 @@ class SseStream {
  * out before the final response (requests to the client, status notifications).
  */
 class Reply {
+  id: unknown;
+  keepAliveMs: number;
+  canStream: boolean;
+  headers: Record<string, string>;
+  done: boolean;
+  stream: SseStream | null;
+  abort: AbortController;
+  resolve: (response: Response) => void;
+  response: Promise<Response>;
+  onGone: Set<() => void>;
   /**
    * @param {unknown} id The request's id. @param {boolean} canStream The client accepts SSE.
    * @param {Record<string, string>} headers Headers of the HTTP response.
    * @param {AbortSignal} requestSignal Aborts when the client goes away.
    * @param {number} keepAliveMs See SseStream.
    */
-  constructor(id, canStream, headers, requestSignal, keepAliveMs) {
+  constructor(id: unknown, canStream: boolean, headers: Record<string, string>, requestSignal: AbortSignal, keepAliveMs: number) {
     this.id = id;
     this.keepAliveMs = keepAliveMs;
     this.canStream = canStream;
@@ -261,7 +269,7 @@ class Reply {
     /** Aborts when the client goes away before the final answer. */
     this.abort = new AbortController();
     /** @type {(response: Response) => void} */
-    this.resolve = () => {};
+    this.resolve = (): void => {};
     /** @type {Promise<Response>} */
     this.response = new Promise((resolve) => {
       this.resolve = resolve;
@@ -278,7 +286,7 @@ class Reply {
   }
 
   /** Sends `message` before the final answer (switching to SSE); `false` when it cannot. @param {JsonObject} message */
-  send(message) {
+  send(message: JsonObject) {
     if (this.done || !this.canStream || this.abort.signal.aborted) return false;
     if (this.stream === null) {
       this.stream = new SseStream(() => this.#gone(), this.keepAliveMs);
@@ -288,7 +296,7 @@ class Reply {
   }
 
   /** The final answer (`null`: none, HTTP 202). @param {JsonObject | null} message @param {number} [status] */
-  finish(message, status) {
+  finish(message: JsonObject | null, status?: number) {
     if (this.done) return;
     this.done = true;
     if (this.stream !== null) {
@@ -316,24 +324,42 @@ class Reply {
 
 /**
  * A 2025-11-25 session.
- * @typedef {object} Session
- * @property {string} id
- * @property {JsonObject} clientCapabilities
- * @property {number} lastSeen
- * @property {SseStream | null} listen The GET stream.
- * @property {Map<string, Set<Reply>>} resultStreams Open `tasks/result` requests by task id.
- * @property {Array<{ taskId: string, message: JsonObject }>} queued Requests to the client waiting
- *   for a stream.
- * @property {Map<string | number, { resolve: (result: JsonObject) => void, reject: (error: unknown) => void }>} outgoing
- *   Requests sent to the client, by id, waiting for its response.
- * @property {number} nextId
- * @property {Set<string>} tasks Ids of the tasks created in this session.
- * @property {Map<string | number, Reply>} inflight Requests being answered, by id.
  */
+export type Session = {
+  id: string;
+  clientCapabilities: JsonObject;
+  lastSeen: number;
+  listen: SseStream | null;
+  resultStreams: Map<string, Set<Reply>>;
+  queued: Array<{ taskId: string; message: JsonObject; }>;
+  outgoing: Map<string | number, { resolve: (result: JsonObject) => void; reject: (error: unknown) => void; }>;
+  nextId: number;
+  tasks: Set<string>;
+  inflight: Map<string | number, Reply>;
+};
 
 class McpHttpServer {
+  serverInfo: JsonObject;
+  instructions: string | undefined;
+  host: TaskHost;
+  path: string | null;
+  originAllowed: (origin: string) => boolean;
+  sessionTtlMs: number;
+  maxBodyBytes: number;
+  housekeepingMs: number;
+  keepAliveMs: number;
+  onError: (error: unknown) => void;
+  tools: Map<string, { descriptor: JsonObject, taskSupport: TaskSupport }>;
+  sessions: Map<string, Session>;
+  replies: Set<Reply>;
+  lastHousekeeping: number;
+  closed: boolean;
+  unwatch: () => void;
+  subscriptions: TaskSubscriptions;
+  fetch: (request: Request) => Promise<Response>;
+  node: (req: NodeRequest, res: NodeResponse) => void;
   /** @param {McpHttpServerOptions} options */
-  constructor(options) {
+  constructor(options: McpHttpServerOptions) {
     if (!isObject(options) || typeof options.name !== "string" || typeof options.version !== "string") {
       throw new TypeError("McpHttpServer needs { name, version } (the serverInfo)");
     }
@@ -368,13 +394,13 @@ class McpHttpServer {
      * The fetch-style handler: `Deno.serve(app.fetch)`, `export default { fetch: app.fetch }`.
      * @type {(request: Request) => Promise<Response>}
      */
-    this.fetch = (request) => this.#fetch(request);
+    this.fetch = (request): Promise<Response> => this.#fetch(request);
     /**
      * The node:http handler: `http.createServer(app.node)`. Streams SSE responses; a client that
      * closes its connection aborts its request.
      * @type {(req: NodeRequest, res: NodeResponse) => void}
      */
-    this.node = (req, res) => {
+    this.node = (req, res): void => {
       this.#node(req, res).catch((e) => {
         this.onError(e);
         if (!res.headersSent) {
@@ -390,15 +416,16 @@ class McpHttpServer {
    * @param {string} name @param {HttpToolOptions} options @param {ToolHandler} handler
    * @returns {this}
    */
-  tool(name, options, handler) {
+  tool<TArgs extends object = JsonObject>(name: string, options: HttpToolOptions, handler: import("./host.js").TypedToolHandler<TArgs>): this;
+  tool(name: string, options: HttpToolOptions, handler: import("./host.js").TypedToolHandler): this {
     const o = options ?? {};
     const taskSupport = o.taskSupport ?? "optional";
     /** @type {import("./host.js").ToolOptions} */
-    const hostOptions = { taskSupport };
+    const hostOptions: import("./host.js").ToolOptions = { taskSupport };
     if (o.prepare) hostOptions.prepare = o.prepare;
     this.host.tool(name, hostOptions, handler);
     /** @type {JsonObject} */
-    const descriptor = { name };
+    const descriptor: JsonObject = { name };
     if (o.title !== undefined) descriptor.title = o.title;
     if (o.description !== undefined) descriptor.description = o.description;
     descriptor.inputSchema = o.inputSchema ?? { type: "object" };
@@ -419,7 +446,7 @@ class McpHttpServer {
    * `housekeepingMs`). Returns how many tasks were purged.
    * @returns {number}
    */
-  sweep() {
+  sweep(): number {
     const now = this.host.now();
     this.lastHousekeeping = now;
     const purged = this.host.sweep();
@@ -449,9 +476,9 @@ class McpHttpServer {
   // ---- HTTP --------------------------------------------------------------------------------------
 
   /** @param {Request} request @returns {Promise<Response>} */
-  async #fetch(request) {
+  async #fetch(request: Request): Promise<Response> {
     /** @type {Record<string, string>} */
-    const cors = {};
+    const cors: Record<string, string> = {};
     const origin = request.headers.get("origin");
     try {
       if (this.path !== null && new URL(request.url).pathname !== this.path) {
@@ -498,7 +525,7 @@ class McpHttpServer {
   }
 
   /** @param {NodeRequest} req @param {NodeResponse} res */
-  async #node(req, res) {
+  async #node(req: NodeRequest, res: NodeResponse) {
     const abort = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) abort.abort();
@@ -516,11 +543,11 @@ class McpHttpServer {
     }
     const method = req.method ?? "GET";
     /** @type {Uint8Array<ArrayBuffer> | null} */
-    let body = null;
+    let body: Uint8Array<ArrayBuffer> | null = null;
     if (method !== "GET" && method !== "HEAD") {
       // Read at most one byte past the limit: the fetch handler answers 413 for it.
       /** @type {Uint8Array[]} */
-      const chunks = [];
+      const chunks: Uint8Array[] = [];
       let size = 0;
       for await (const chunk of req) {
         chunks.push(chunk);
@@ -536,7 +563,7 @@ class McpHttpServer {
     }
     const response = await this.fetch(new Request(url, { method, headers, body, signal: abort.signal }));
     /** @type {Record<string, string>} */
-    const out = {};
+    const out: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       out[name] = value;
     });
@@ -559,7 +586,7 @@ class McpHttpServer {
   }
 
   /** @param {Request} request @param {Record<string, string>} cors @returns {Promise<Response>} */
-  async #post(request, cors) {
+  async #post(request: Request, cors: Record<string, string>): Promise<Response> {
     const type = request.headers.get("content-type");
     if (type !== null && !type.toLowerCase().includes("application/json")) {
       return jsonResponse(415, rpcError(null, INVALID_REQUEST, "Unsupported Media Type: POST application/json"), cors);
@@ -569,7 +596,7 @@ class McpHttpServer {
     const bytes = await this.#readBody(request);
     if (bytes === null) return jsonResponse(413, rpcError(null, INVALID_REQUEST, "Request body too large"), cors);
     /** @type {unknown} */
-    let message;
+    let message: unknown;
     try {
       message = JSON.parse(new TextDecoder().decode(bytes));
     } catch {
@@ -586,7 +613,7 @@ class McpHttpServer {
     }
 
     /** @type {Record<string, string>} */
-    const headers = {};
+    const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
@@ -613,11 +640,11 @@ class McpHttpServer {
   }
 
   /** The body, or `null` when it is larger than allowed. @param {Request} request @returns {Promise<Uint8Array | null>} */
-  async #readBody(request) {
+  async #readBody(request: Request): Promise<Uint8Array | null> {
     if (request.body === null) return new Uint8Array(0);
     const reader = request.body.getReader();
     /** @type {Uint8Array[]} */
-    const chunks = [];
+    const chunks: Uint8Array[] = [];
     let size = 0;
     for (;;) {
       const { done, value } = await reader.read();
@@ -639,7 +666,7 @@ class McpHttpServer {
   }
 
   /** @param {unknown} id @param {string} requested @returns {JsonObject} */
-  #unsupported(id, requested) {
+  #unsupported(id: unknown, requested: string): JsonObject {
     return rpcError(id, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, {
       supported: SUPPORTED_VERSIONS,
       requested,
@@ -652,7 +679,7 @@ class McpHttpServer {
    * @param {JsonObject} message @param {Record<string, string>} headers @param {Request} request
    * @param {Record<string, string>} cors @returns {Promise<Response>}
    */
-  async #modern(message, headers, request, cors) {
+  async #modern(message: JsonObject, headers: Record<string, string>, request: Request, cors: Record<string, string>): Promise<Response> {
     // The package's validator checks the message against 2026-07-28 and the standard headers
     // (Mcp-Method = method; Mcp-Name = params.taskId on tasks/get|update|cancel, or the tool's
     // name; MCP-Protocol-Version = the version `_meta` names).
@@ -663,21 +690,21 @@ class McpHttpServer {
     }
     const id = message.id;
     /** @param {string} code */
-    const issue = (code) => report.issues.find((i) => i.code === code);
+    const issue = (code: string) => report.issues.find((i) => i.code === code);
     const mismatch = issue("header-mismatch");
     if (mismatch) return jsonResponse(400, rpcError(id, HEADER_MISMATCH, `Header mismatch: ${mismatch.message}`), cors);
     const badMeta = issue("request-meta");
     if (badMeta) return jsonResponse(400, rpcError(id, INVALID_PARAMS, `Invalid params: ${badMeta.message}`), cors);
-    const params = /** @type {JsonObject} */ (message.params);
-    const requested = /** @type {JsonObject} */ (params._meta)[META_PROTOCOL_VERSION];
+    const params = (message.params as JsonObject);
+    const requested = (params._meta as JsonObject)[META_PROTOCOL_VERSION];
     if (requested !== V26) return jsonResponse(400, this.#unsupported(id, String(requested)), cors);
 
     /** @type {JsonObject | null} */
-    let response;
+    let response: JsonObject | null;
     switch (message.method) {
       case "server/discover": {
         /** @type {JsonObject} */
-        const result = {
+        const result: JsonObject = {
           resultType: "complete",
           supportedVersions: SUPPORTED_VERSIONS,
           // The tasks extension, never the legacy `capabilities.tasks` block (§D 75).
@@ -726,7 +753,7 @@ class McpHttpServer {
   }
 
   /** A request the host did not answer: an unknown tool or method. @param {JsonObject} message @returns {JsonObject} */
-  #notForHost(message) {
+  #notForHost(message: JsonObject): JsonObject {
     if (message.method === "tools/call") {
       const name = isObject(message.params) ? message.params.name : undefined;
       return rpcError(message.id, INVALID_PARAMS, `Invalid params: unknown tool ${JSON.stringify(name)}`);
@@ -737,7 +764,7 @@ class McpHttpServer {
   // ---- 2025-11-25 --------------------------------------------------------------------------------
 
   /** @param {JsonObject} message @param {Record<string, string>} cors @returns {Response} */
-  #initialize(message, cors) {
+  #initialize(message: JsonObject, cors: Record<string, string>): Response {
     const id = message.id;
     if (!isId(id)) return jsonResponse(400, rpcError(id, INVALID_REQUEST, "Invalid Request: initialize must be a request with an id"), cors);
     const params = message.params;
@@ -746,7 +773,7 @@ class McpHttpServer {
     }
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
     /** @type {Session} */
-    const session = {
+    const session: Session = {
       id: crypto.randomUUID(),
       clientCapabilities: capabilities,
       lastSeen: this.host.now(),
@@ -760,7 +787,7 @@ class McpHttpServer {
     };
     this.sessions.set(session.id, session);
     /** @type {JsonObject} */
-    const result = {
+    const result: JsonObject = {
       // The client's version when it is 2025-11-25; otherwise the one this server speaks in a
       // session (an older client may accept it or disconnect).
       protocolVersion: V25,
@@ -779,7 +806,7 @@ class McpHttpServer {
    * @param {JsonObject} message @param {string} sessionId @param {Record<string, string>} headers
    * @param {Request} request @param {Record<string, string>} cors @returns {Promise<Response>}
    */
-  async #legacy(message, sessionId, headers, request, cors) {
+  async #legacy(message: JsonObject, sessionId: string, headers: Record<string, string>, request: Request, cors: Record<string, string>): Promise<Response> {
     const session = this.sessions.get(sessionId);
     if (!session) {
       return jsonResponse(404, rpcError(message.id, SESSION_NOT_FOUND, "Session not found: initialize again"), cors);
@@ -851,10 +878,10 @@ class McpHttpServer {
    * `tools/call` and `tasks/*` in a session: through the host, with a channel to the client.
    * @param {JsonObject} message @param {string | number} id @param {Session} session @param {Reply} reply
    */
-  async #answerLegacy(message, id, session, reply) {
-    const ctx = { protocolVersion: /** @type {"2025-11-25"} */ (V25), session: session.id, declared: { list: true, cancel: true, toolCalls: true } };
+  async #answerLegacy(message: JsonObject, id: string | number, session: Session, reply: Reply) {
+    const ctx = { protocolVersion: (V25 as "2025-11-25"), session: session.id, declared: { list: true, cancel: true, toolCalls: true } };
     /** @type {ClientChannel} */
-    const channel = {
+    const channel: ClientChannel = {
       clientCapabilities: session.clientCapabilities,
       signal: reply.signal,
       sendRequest: (req, info) => this.#sendToClient(session, req, info.taskId, info.taskId === null ? reply : null, info.signal),
@@ -892,10 +919,10 @@ class McpHttpServer {
    * @param {Session} session @param {ClientRequest} req @param {string | null} taskId
    * @param {Reply | null} reply @param {AbortSignal} signal @returns {Promise<JsonObject>}
    */
-  #sendToClient(session, req, taskId, reply, signal) {
+  #sendToClient(session: Session, req: ClientRequest, taskId: string | null, reply: Reply | null, signal: AbortSignal): Promise<JsonObject> {
     const id = session.nextId++;
     /** @type {JsonObject} */
-    const message = { jsonrpc: "2.0", id, method: req.method };
+    const message: JsonObject = { jsonrpc: "2.0", id, method: req.method };
     if (req.params !== undefined) message.params = req.params;
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
@@ -926,7 +953,7 @@ class McpHttpServer {
    * stream of the task, else on the GET stream.
    * @param {Session} session @param {string | null} taskId
    */
-  #flush(session, taskId) {
+  #flush(session: Session, taskId: string | null) {
     session.queued = session.queued.filter((q) => {
       if (taskId !== null && q.taskId !== taskId) return true;
       for (const r of session.resultStreams.get(q.taskId) ?? []) if (r.send(q.message)) return false;
@@ -939,7 +966,7 @@ class McpHttpServer {
    * of the task's session: its `tasks/result` stream, else the GET stream; none open, none sent.
    * @param {StoreTask} task
    */
-  #statusChanged(task) {
+  #statusChanged(task: StoreTask) {
     if (task.protocolVersion !== V25 || task.session === undefined) return;
     const session = this.sessions.get(task.session);
     if (!session) return;
@@ -949,7 +976,7 @@ class McpHttpServer {
   }
 
   /** @param {Request} request @param {Record<string, string>} cors @returns {Response} */
-  #get(request, cors) {
+  #get(request: Request, cors: Record<string, string>): Response {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId === null) {
       return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Bad Request: a GET stream needs the Mcp-Session-Id of a 2025-11-25 session"), cors);
@@ -974,7 +1001,7 @@ class McpHttpServer {
   }
 
   /** @param {Request} request @param {Record<string, string>} cors @returns {Response} */
-  #delete(request, cors) {
+  #delete(request: Request, cors: Record<string, string>): Response {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId === null) return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Bad Request: DELETE needs the Mcp-Session-Id to end"), cors);
     const session = this.sessions.get(sessionId);
@@ -988,7 +1015,7 @@ class McpHttpServer {
    * server is closing) its live tasks are cancelled, since nobody else may read them (§D 38).
    * @param {Session} session @param {boolean} [cancelTasks]
    */
-  #endSession(session, cancelTasks = true) {
+  #endSession(session: Session, cancelTasks: boolean = true) {
     this.sessions.delete(session.id);
     session.listen?.close();
     session.listen = null;
@@ -1002,7 +1029,7 @@ class McpHttpServer {
     session.outgoing.clear();
     session.queued = [];
     if (!cancelTasks) return;
-    const ctx = { protocolVersion: /** @type {"2025-11-25"} */ (V25), session: session.id };
+    const ctx = { protocolVersion: (V25 as "2025-11-25"), session: session.id };
     for (const taskId of session.tasks) {
       const cancel = { jsonrpc: "2.0", id: 0, method: "tasks/cancel", params: { taskId } };
       // A task already terminal answers -32602: nothing to do.

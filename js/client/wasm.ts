@@ -3,28 +3,27 @@
 // of the main one). So the helpers exist once in the package, shared by both entries (instanceof
 // works across them: a TaskFailedError thrown by a TaskClient imported from mcp-tasks-wasm/server
 // is the main entry's TaskFailedError), and mcp-tasks-wasm/server alone loads only its own .wasm.
-// Written in the subset scripts/esm-to-cjs.mjs converts.
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 
-/**
- * @typedef {object} WasmApi
- * @property {typeof import("./mcp_tasks_wasm.js").TaskScheduler} TaskScheduler
- * @property {typeof import("./mcp_tasks_wasm.js").validateMessage} validateMessage
- */
+export type WasmApi = {
+  TaskScheduler: typeof import("./mcp_tasks_wasm.js").TaskScheduler;
+  validateMessage: typeof import("./mcp_tasks_wasm.js").validateMessage;
+};
 
 /** @type {WasmApi[]} */
-const provided = [];
+const provided: WasmApi[] = [];
 
 /**
  * Called by every entry file with its glue's functions once the module is loaded (at import; the
  * /bytes entries in their init() and initSync()). The first one given is used.
  * @param {WasmApi} api
  */
-function provideWasm(api) {
+function provideWasm(api: WasmApi) {
   provided.push(api);
 }
 
 /** @returns {WasmApi} */
-function wasmApi() {
+function wasmApi(): WasmApi {
   const api = provided[0];
   if (api === undefined) {
     throw new Error("mcp-tasks-wasm: the WebAssembly module is not loaded yet: import mcp-tasks-wasm or mcp-tasks-wasm/server, or with the /bytes entries call init() or initSync() first");

@@ -5,28 +5,28 @@
 // WebCrypto) so that a forged or altered state is refused. Web APIs only (crypto.subtle,
 // TextEncoder, btoa/atob): it runs in Node, Deno, browsers and edge runtimes alike.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 
 /**
  * What a `requestState` holds.
- * @typedef {object} MrtrState
- * @property {string} tool The tool the state was issued for.
- * @property {string} args The SHA-256 (base64url) of the call's arguments (canonical JSON).
- * @property {Record<string, unknown>} answers Every input response gathered so far, by key.
- * @property {string[]} asked The keys the InputRequiredResult asked for (the retry may answer
- *   only these).
- * @property {number} iat When it was issued (Unix ms).
  */
+export type MrtrState = {
+  tool: string;
+  args: string;
+  answers: Record<string, unknown>;
+  asked: string[];
+  iat: number;
+};
 
 /** @param {Uint8Array} bytes @returns {string} */
-function base64url(bytes) {
+function base64url(bytes: Uint8Array): string {
   let s = "";
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 /** @param {string} text @returns {Uint8Array<ArrayBuffer> | null} */
-function fromBase64url(text) {
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
   try {
     const s = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
@@ -43,10 +43,10 @@ function fromBase64url(text) {
  * the client wrote its members in.
  * @param {unknown} value @returns {string}
  */
-function canonicalJson(value) {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
-    const obj = /** @type {Record<string, unknown>} */ (value);
+    const obj = (value as Record<string, unknown>);
     const keys = Object.keys(obj)
       .filter((k) => obj[k] !== undefined)
       .sort();
@@ -59,6 +59,9 @@ function canonicalJson(value) {
  * Signs and checks `requestState`s with one HMAC key.
  */
 class MrtrStates {
+  keySource: CryptoKey | Uint8Array<ArrayBuffer> | undefined;
+  keyPromise: Promise<CryptoKey> | null;
+  ttlMs: number;
   /**
    * @param {object} [options]
    * @param {CryptoKey | Uint8Array} [options.key] The HMAC-SHA-256 key (a CryptoKey for
@@ -66,7 +69,7 @@ class MrtrStates {
    *   the same key; default: a random key made at first use (states die with the process).
    * @param {number} [options.ttlMs] How long a state stays acceptable (default 10 minutes).
    */
-  constructor(options = {}) {
+  constructor(options: { key?: CryptoKey | Uint8Array; ttlMs?: number; } = {}) {
     const key = options.key;
     if (key instanceof Uint8Array && key.length < 32) throw new TypeError("the requestState key must have at least 32 bytes");
     /** @type {CryptoKey | Uint8Array<ArrayBuffer> | undefined} */
@@ -78,12 +81,12 @@ class MrtrStates {
   }
 
   /** @returns {Promise<CryptoKey>} */
-  key() {
+  key(): Promise<CryptoKey> {
     if (this.keyPromise === null) {
       const src = this.keySource;
       const algorithm = { name: "HMAC", hash: "SHA-256" };
       if (src === undefined) {
-        this.keyPromise = /** @type {Promise<CryptoKey>} */ (crypto.subtle.generateKey(algorithm, false, ["sign", "verify"]));
+        this.keyPromise = (crypto.subtle.generateKey(algorithm, false, ["sign", "verify"]) as Promise<CryptoKey>);
       } else if (src instanceof Uint8Array) {
         this.keyPromise = crypto.subtle.importKey("raw", src, algorithm, false, ["sign", "verify"]);
       } else {
@@ -97,7 +100,7 @@ class MrtrStates {
    * The digest `args` is bound by.
    * @param {unknown} args @returns {Promise<string>}
    */
-  async digest(args) {
+  async digest(args: unknown): Promise<string> {
     const bytes = new TextEncoder().encode(canonicalJson(args ?? {}));
     return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
   }
@@ -106,7 +109,7 @@ class MrtrStates {
    * A signed `requestState` for `state`.
    * @param {MrtrState} state @returns {Promise<string>}
    */
-  async issue(state) {
+  async issue(state: MrtrState): Promise<string> {
     const body = base64url(new TextEncoder().encode(JSON.stringify(state)));
     const mac = await crypto.subtle.sign("HMAC", await this.key(), new TextEncoder().encode(body));
     return `${body}.${base64url(new Uint8Array(mac))}`;
@@ -118,7 +121,7 @@ class MrtrStates {
    * @param {unknown} token @param {string} tool @param {unknown} args @param {number} now
    * @returns {Promise<{ state: MrtrState } | { refused: string }>}
    */
-  async open(token, tool, args, now) {
+  async open(token: unknown, tool: string, args: unknown, now: number): Promise<{ state: MrtrState; } | { refused: string; }> {
     if (typeof token !== "string") return { refused: "requestState must be a string" };
     const [body, mac, extra] = token.split(".");
     const macBytes = fromBase64url(mac ?? "");
@@ -127,7 +130,7 @@ class MrtrStates {
     const ok = await crypto.subtle.verify("HMAC", await this.key(), macBytes, new TextEncoder().encode(body));
     if (!ok) return { refused: "requestState was not issued by this server" };
     /** @type {MrtrState} */
-    let state;
+    let state: MrtrState;
     try {
       state = JSON.parse(new TextDecoder().decode(bodyBytes));
     } catch {

@@ -15,22 +15,23 @@
 // by SUBSCRIBE on one extra connection.
 import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
 
-/**
- * @typedef {import("./types.js").StoredTask} StoredTask
- * @typedef {import("./types.js").Scope} Scope
- * @typedef {import("./types.js").ChangeListener} ChangeListener
- * @typedef {import("./types.js").TaskStorage} TaskStorage
- * @typedef {any} RedisClient An ioredis `Redis` instance.
- * @typedef {{ Redis: new (url: string, options: object) => RedisClient }} IoRedisModule
- */
+export type StoredTask = import("./types.js").StoredTask;
 
-/**
- * @typedef {object} RedisStorageOptions
- * @property {string} url `redis://host:port[/db]`.
- * @property {string} [prefix] The key prefix (default `mcp-tasks`; letters, digits, `-_.:`):
- *   several stores may share a Redis under different prefixes.
- * @property {IoRedisModule} [ioredis] The `ioredis` module, when it should not be imported by name.
- */
+export type Scope = import("./types.js").Scope;
+
+export type ChangeListener = import("./types.js").ChangeListener;
+
+export type TaskStorage = import("./types.js").TaskStorage;
+
+export type RedisClient = any;
+
+export type IoRedisModule = { Redis: new (url: string, options: object) => RedisClient; };
+
+export type RedisStorageOptions = {
+  url: string;
+  prefix?: string;
+  ioredis?: IoRedisModule;
+};
 
 /** The schema version this adapter writes. */
 const SCHEMA_VERSION = 1;
@@ -90,15 +91,15 @@ return out
 `;
 
 /** @param {string | null} session */
-const sessionKey = (session) => (session === null ? "n" : `s${session}`);
+const sessionKey = (session: string | null) => (session === null ? "n" : `s${session}`);
 
 
 /** @returns {Promise<IoRedisModule>} */
-async function importIoredis() {
+async function importIoredis(): Promise<IoRedisModule> {
   const name = "ioredis";
   try {
     const mod = await import(name);
-    return /** @type {IoRedisModule} */ (mod.Redis ? mod : mod.default);
+    return ((mod.Redis ? mod : mod.default) as IoRedisModule);
   } catch (e) {
     throw new StorageError("missing_client", "mcp-tasks-wasm/storage/redis needs the `ioredis` package: npm i ioredis", e);
   }
@@ -106,11 +107,18 @@ async function importIoredis() {
 
 /** @implements {TaskStorage} */
 class RedisStorage {
+  name: string;
+  redis: RedisClient;
+  p: string;
+  channel: string;
+  hub: ChangeHub;
+  subscriber: Promise<RedisClient> | null;
+  closed: boolean;
   /**
    * @param {RedisClient} redis
    * @param {string} prefix
    */
-  constructor(redis, prefix) {
+  constructor(redis: RedisClient, prefix: string) {
     this.name = "redis";
     this.redis = redis;
     this.p = `{${prefix}}`;
@@ -130,7 +138,7 @@ class RedisStorage {
    * @param {(r: RedisClient) => Promise<T>} fn
    * @returns {Promise<T>}
    */
-  async run(what, fn) {
+  async run<T>(what: string, fn: (r: RedisClient) => Promise<T>): Promise<T> {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
     try {
       return await fn(this.redis);
@@ -151,9 +159,9 @@ class RedisStorage {
   }
 
   /** @param {string} id */
-  async get(id) {
+  async get(id: string) {
     const key = `${this.p}:t:${checkId(id)}`;
-    const text = await this.run("get", (r) => r.hget(key, "rec"));
+    const text = await this.run<string | null>("get", (r) => r.hget(key, "rec"));
     return text === null ? null : parseRecord(text, `redis: ${id}`);
   }
 
@@ -161,7 +169,7 @@ class RedisStorage {
    * @param {StoredTask} record
    * @param {number | null} expected
    */
-  async putIfVersion(record, expected) {
+  async putIfVersion(record: StoredTask, expected: number | null) {
     const k = recordKeys(record);
     const want = checkExpected(expected);
     const member = k.expiresAtMs === null ? "" : `${String(k.seq).padStart(16, "0")}:${k.id}`;
@@ -172,8 +180,8 @@ class RedisStorage {
   }
 
   /** @param {string} id */
-  async delete(id) {
-    const text = await this.run("delete", (r) => r.mcpTasksDelete(this.p, checkId(id)));
+  async delete(id: string) {
+    const text = await this.run<string | null>("delete", (r) => r.mcpTasksDelete(this.p, checkId(id)));
     return text === null ? null : parseRecord(text, `redis: ${id}`);
   }
 
@@ -182,13 +190,13 @@ class RedisStorage {
    * @param {number} after
    * @param {number} limit
    */
-  async rangeAfter(scope, after, limit) {
+  async rangeAfter(scope: Scope, after: number, limit: number) {
     const s = checkScope(scope);
     checkCount(after, "after");
     checkCount(limit, "limit");
     const set = s.kind === "all" ? "all" : `s:${sessionKey(s.session)}`;
     /** @type {string[]} */
-    const texts = limit === 0 ? await this.run("rangeAfter", async () => []) : await this.run("rangeAfter", (r) => r.mcpTasksRange(this.p, set, String(after), String(limit)));
+    const texts: string[] = limit === 0 ? await this.run("rangeAfter", async () => []) : await this.run("rangeAfter", (r) => r.mcpTasksRange(this.p, set, String(after), String(limit)));
     return texts.map((t) => parseRecord(t, "redis: rangeAfter"));
   }
 
@@ -196,17 +204,17 @@ class RedisStorage {
    * @param {number} nowMs
    * @param {number} limit
    */
-  async expired(nowMs, limit) {
+  async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
     if (limit === 0) return this.run("expired", async () => []);
     /** @type {string[]} */
-    const members = await this.run("expired", (r) => r.zrangebyscore(`${this.p}:exp`, "-inf", `(${nowMs}`, "LIMIT", 0, limit));
+    const members: string[] = await this.run("expired", (r) => r.zrangebyscore(`${this.p}:exp`, "-inf", `(${nowMs}`, "LIMIT", 0, limit));
     return members.map((m) => m.slice(17));
   }
 
   /** @param {string | null} session */
-  async countLive(session) {
+  async countLive(session: string | null) {
     const sk = sessionKey(checkSession(session));
     const n = await this.run("countLive", (r) => r.hget(`${this.p}:live`, sk));
     return Math.max(0, Number(n ?? 0));
@@ -225,11 +233,11 @@ class RedisStorage {
     if (!this.subscriber) {
       this.subscriber = (async () => {
         const sub = this.redis.duplicate();
-        sub.on("message", (/** @type {string} */ channel, /** @type {string} */ message) => {
+        sub.on("message", (/** @type {string} */ channel: string, /** @type {string} */ message: string) => {
           const change = channel === this.channel ? parseChange(message) : null;
           if (change) this.hub.emit(change);
         });
-        sub.on("error", (/** @type {unknown} */ e) => console.error("redis storage: the SUBSCRIBE connection failed:", e));
+        sub.on("error", (/** @type {unknown} */ e: unknown) => console.error("redis storage: the SUBSCRIBE connection failed:", e));
         await sub.connect();
         await sub.subscribe(this.channel);
         return sub;
@@ -242,7 +250,7 @@ class RedisStorage {
   }
 
   /** @param {ChangeListener} listener */
-  async subscribe(listener) {
+  async subscribe(listener: ChangeListener) {
     const l = checkListener(listener);
     await this.run("SUBSCRIBE", () => this.listen());
     this.hub.add(l);
@@ -267,7 +275,7 @@ class RedisStorage {
  * @param {RedisStorageOptions} options
  * @returns {Promise<RedisStorage>}
  */
-async function openRedisStorage(options) {
+async function openRedisStorage(options: RedisStorageOptions): Promise<RedisStorage> {
   if (typeof options !== "object" || options === null || typeof options.url !== "string") {
     throw new StorageError("invalid", "options.url: must be a redis:// URL");
   }
@@ -277,7 +285,7 @@ async function openRedisStorage(options) {
   }
   const { Redis } = options.ioredis ?? (await importIoredis());
   // While the server is away, operations fail at once (no queue) and the client reconnects.
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: (/** @type {number} */ n) => Math.min(100 * n, 2000) });
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: (/** @type {number} */ n: number) => Math.min(100 * n, 2000) });
   redis.on("error", () => {}); // reported through the failing operations
   try {
     await redis.connect();

@@ -5,18 +5,22 @@
 // arrays: seeks are binary searches and inserts append (seqs grow); a delete shifts the array
 // (a memmove, fast up to hundreds of thousands of tasks).
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module.
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; an ES module only); no `node:` module.
 import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener } from "./types.js";
 
-/**
- * @typedef {import("./types.js").StoredTask} StoredTask
- * @typedef {import("./types.js").TaskStorage} TaskStorage
- * @typedef {import("./types.js").Scope} Scope
- * @typedef {import("./types.js").RecordKeys} RecordKeys
- * @typedef {import("./types.js").ChangeListener} ChangeListener
- * @typedef {{ record: StoredTask, keys: RecordKeys }} Entry
- * @typedef {{ seqs: number[], live: number }} SessionIndex
- */
+export type StoredTask = import("./types.js").StoredTask;
+
+export type TaskStorage = import("./types.js").TaskStorage;
+
+export type Scope = import("./types.js").Scope;
+
+export type RecordKeys = import("./types.js").RecordKeys;
+
+export type ChangeListener = import("./types.js").ChangeListener;
+
+export type Entry = { record: StoredTask; keys: RecordKeys; };
+
+export type SessionIndex = { seqs: number[]; live: number; };
 
 /**
  * The first index of `xs` (sorted ascending by `key`) whose key is greater than `k`.
@@ -26,26 +30,26 @@ import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope
  * @param {number} k
  * @returns {number}
  */
-function upperBound(xs, key, k) {
+function upperBound<T>(xs: T[], key: (x: T) => number, k: number): number {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (key(/** @type {T} */ (xs[mid])) <= k) lo = mid + 1;
+    if (key((xs[mid] as T)) <= k) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
 /** @param {number} x */
-const self = (x) => x;
+const self = (x: number) => x;
 
 /**
  * Inserts `seq` into the sorted array `xs` (appending is the common case: seqs grow).
  * @param {number[]} xs
  * @param {number} seq
  */
-function insertSorted(xs, seq) {
+function insertSorted(xs: number[], seq: number) {
   const last = xs[xs.length - 1];
   if (last === undefined || last < seq) xs.push(seq);
   else xs.splice(upperBound(xs, self, seq), 0, seq);
@@ -55,7 +59,7 @@ function insertSorted(xs, seq) {
  * @param {number[]} xs
  * @param {number} seq
  */
-function removeSorted(xs, seq) {
+function removeSorted(xs: number[], seq: number) {
   const i = upperBound(xs, self, seq) - 1;
   if (i >= 0 && xs[i] === seq) xs.splice(i, 1);
 }
@@ -67,12 +71,12 @@ function removeSorted(xs, seq) {
  * @param {number} seq
  * @returns {number}
  */
-function pairUpperBound(xs, t, seq) {
+function pairUpperBound(xs: Array<[number, number]>, t: number, seq: number): number {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const [x, s] = /** @type {[number, number]} */ (xs[mid]);
+    const [x, s] = (xs[mid] as [number, number]);
     if (x < t || (x === t && s <= seq)) lo = mid + 1;
     else hi = mid;
   }
@@ -80,10 +84,19 @@ function pairUpperBound(xs, t, seq) {
 }
 
 /** @param {string | null} session */
-const sessionKey = (session) => (session === null ? "\u0000none" : `s:${session}`);
+const sessionKey = (session: string | null) => (session === null ? "\u0000none" : `s:${session}`);
 
 /** @implements {TaskStorage} */
 class MemoryStorage {
+  name: string;
+  records: Map<string, Entry>;
+  ids: Map<number, string>;
+  all: number[];
+  sessions: Map<string, SessionIndex>;
+  byExpiry: Array<[number, number]>;
+  sequence: number;
+  closed: boolean;
+  hub: ChangeHub;
   constructor() {
     this.name = "memory";
     /** @type {Map<string, Entry>} */
@@ -106,7 +119,7 @@ class MemoryStorage {
   }
 
   /** @param {Entry} e */
-  unindex(e) {
+  unindex(e: Entry) {
     const k = e.keys;
     this.ids.delete(k.seq);
     removeSorted(this.all, k.seq);
@@ -125,7 +138,7 @@ class MemoryStorage {
   }
 
   /** @param {Entry} e */
-  index(e) {
+  index(e: Entry) {
     const k = e.keys;
     this.ids.set(k.seq, k.id);
     insertSorted(this.all, k.seq);
@@ -144,7 +157,7 @@ class MemoryStorage {
   }
 
   /** @param {string} id */
-  async get(id) {
+  async get(id: string) {
     this.open();
     const e = this.records.get(checkId(id));
     return e ? structuredClone(e.record) : null;
@@ -154,14 +167,14 @@ class MemoryStorage {
    * @param {StoredTask} record
    * @param {number | null} expected
    */
-  async putIfVersion(record, expected) {
+  async putIfVersion(record: StoredTask, expected: number | null) {
     this.open();
     const keys = recordKeys(record);
     const want = checkExpected(expected);
     const old = this.records.get(keys.id);
     if ((old ? old.keys.version : null) !== want) return false;
     /** @type {StoredTask} */
-    let copy;
+    let copy: StoredTask;
     try {
       copy = structuredClone(record);
     } catch (e) {
@@ -176,7 +189,7 @@ class MemoryStorage {
   }
 
   /** @param {string} id */
-  async delete(id) {
+  async delete(id: string) {
     this.open();
     const e = this.records.get(checkId(id));
     if (!e) return null;
@@ -191,18 +204,18 @@ class MemoryStorage {
    * @param {number} after
    * @param {number} limit
    */
-  async rangeAfter(scope, after, limit) {
+  async rangeAfter(scope: Scope, after: number, limit: number) {
     this.open();
     const s = checkScope(scope);
     checkCount(after, "after");
     checkCount(limit, "limit");
     /** @type {number[] | undefined} */
-    const seqs = s.kind === "all" ? this.all : this.sessions.get(sessionKey(s.session))?.seqs;
+    const seqs: number[] | undefined = s.kind === "all" ? this.all : this.sessions.get(sessionKey(s.session))?.seqs;
     /** @type {StoredTask[]} */
-    const out = [];
+    const out: StoredTask[] = [];
     if (!seqs) return out;
     for (let i = upperBound(seqs, self, after); i < seqs.length && out.length < limit; i++) {
-      const id = this.ids.get(/** @type {number} */ (seqs[i]));
+      const id = this.ids.get((seqs[i] as number));
       const e = id === undefined ? undefined : this.records.get(id);
       if (e) out.push(structuredClone(e.record));
     }
@@ -213,12 +226,12 @@ class MemoryStorage {
    * @param {number} nowMs
    * @param {number} limit
    */
-  async expired(nowMs, limit) {
+  async expired(nowMs: number, limit: number) {
     this.open();
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
     /** @type {string[]} */
-    const out = [];
+    const out: string[] = [];
     for (const [t, seq] of this.byExpiry) {
       if (t >= nowMs || out.length >= limit) break;
       const id = this.ids.get(seq);
@@ -228,7 +241,7 @@ class MemoryStorage {
   }
 
   /** @param {string | null} session */
-  async countLive(session) {
+  async countLive(session: string | null) {
     this.open();
     return this.sessions.get(sessionKey(checkSession(session)))?.live ?? 0;
   }
@@ -245,7 +258,7 @@ class MemoryStorage {
   }
 
   /** @param {ChangeListener} listener */
-  async subscribe(listener) {
+  async subscribe(listener: ChangeListener) {
     this.open();
     const l = checkListener(listener);
     this.hub.add(l);

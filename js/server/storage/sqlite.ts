@@ -17,26 +17,26 @@ import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpecte
 
 /**
  * The part of a driver's statement this adapter uses (node:sqlite and better-sqlite3 agree).
- * @typedef {{ get: (...p: unknown[]) => any, all: (...p: unknown[]) => any[], run: (...p: unknown[]) => { changes: number | bigint } }} Statement
- * @typedef {{ prepare: (sql: string) => Statement, exec: (sql: string) => void, close: () => void }} Database
  */
+export type Statement = { get: (...p: unknown[]) => any; all: (...p: unknown[]) => any[]; run: (...p: unknown[]) => { changes: number | bigint; }; };
 
-/**
- * @typedef {object} SqliteStorageOptions
- * @property {string} path The database file (created if missing).
- * @property {string} [table] The table name (default `mcp_tasks`; `[a-z_][a-z0-9_]*`, at most 40).
- * @property {"node:sqlite" | "better-sqlite3"} [driver] Default: node:sqlite if this Node has
- *   it, else better-sqlite3.
- * @property {number} [busyTimeoutMs] How long a write waits for another process's (default 5000).
- * @property {number} [pollMs] How often subscribers look for other processes' writes (default 50).
- */
+export type Database = { prepare: (sql: string) => Statement; exec: (sql: string) => void; close: () => void; };
 
-/**
- * @typedef {import("./types.js").StoredTask} StoredTask
- * @typedef {import("./types.js").Scope} Scope
- * @typedef {import("./types.js").ChangeListener} ChangeListener
- * @typedef {import("./types.js").TaskStorage} TaskStorage
- */
+export type SqliteStorageOptions = {
+  path: string;
+  table?: string;
+  driver?: "node:sqlite" | "better-sqlite3";
+  busyTimeoutMs?: number;
+  pollMs?: number;
+};
+
+export type StoredTask = import("./types.js").StoredTask;
+
+export type Scope = import("./types.js").Scope;
+
+export type ChangeListener = import("./types.js").ChangeListener;
+
+export type TaskStorage = import("./types.js").TaskStorage;
 
 /** The schema version this adapter writes (`PRAGMA user_version`). */
 const SCHEMA_VERSION = 1;
@@ -50,9 +50,9 @@ const KEEP_CHANGES = 10_000;
  * @param {"node:sqlite" | "better-sqlite3" | undefined} driver
  * @returns {Promise<{ db: Database, driver: string }>}
  */
-async function openDatabase(path, driver) {
+async function openDatabase(path: string, driver: "node:sqlite" | "better-sqlite3" | undefined): Promise<{ db: Database; driver: string; }> {
   /** @type {unknown} */
-  let nodeError;
+  let nodeError: unknown;
   if (driver === undefined || driver === "node:sqlite") {
     const name = "node:sqlite";
     try {
@@ -65,7 +65,7 @@ async function openDatabase(path, driver) {
   }
   const name = "better-sqlite3";
   /** @type {any} */
-  let mod;
+  let mod: any;
   try {
     mod = await import(name);
   } catch (e) {
@@ -81,13 +81,24 @@ async function openDatabase(path, driver) {
 
 /** @implements {TaskStorage} */
 class SqliteStorage {
+  name: string;
+  driver: string;
+  db: Database;
+  t: string;
+  pollMs: number;
+  hub: ChangeHub;
+  closed: boolean;
+  changeCursor: number;
+  dataVersion: number | null;
+  timer: unknown;
+  statements: Map<string, Statement>;
   /**
    * @param {Database} db
    * @param {string} driver
    * @param {string} table
    * @param {number} pollMs
    */
-  constructor(db, driver, table, pollMs) {
+  constructor(db: Database, driver: string, table: string, pollMs: number) {
     this.name = "sqlite";
     this.driver = driver;
     this.db = db;
@@ -106,7 +117,7 @@ class SqliteStorage {
   }
 
   /** @param {string} sql */
-  st(sql) {
+  st(sql: string) {
     let s = this.statements.get(sql);
     if (!s) {
       s = this.db.prepare(sql);
@@ -123,7 +134,7 @@ class SqliteStorage {
    * @param {() => T} fn
    * @returns {T}
    */
-  run(what, write, fn) {
+  run<T>(what: string, write: boolean, fn: () => T): T {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
     try {
       if (!write) return fn();
@@ -144,7 +155,7 @@ class SqliteStorage {
   /**
    * @param {number} busyTimeoutMs
    */
-  migrate(busyTimeoutMs) {
+  migrate(busyTimeoutMs: number) {
     const t = this.t;
     try {
       this.db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
@@ -180,7 +191,7 @@ class SqliteStorage {
    * @param {string} id
    * @param {number} version
    */
-  logChange(kind, id, version) {
+  logChange(kind: "put" | "delete", id: string, version: number) {
     const n = Number(this.st(`INSERT INTO ${this.t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`).get(kind, id, version).n);
     if (n % 100 === 0) this.st(`DELETE FROM ${this.t}_changes WHERE n <= ?`).run(n - KEEP_CHANGES);
   }
@@ -205,7 +216,7 @@ class SqliteStorage {
   }
 
   /** @param {string} id */
-  async get(id) {
+  async get(id: string) {
     const key = checkId(id);
     const row = this.run("get", false, () => this.st(`SELECT record FROM ${this.t} WHERE id = ?`).get(key));
     return row ? parseRecord(row.record, `sqlite: ${id}`) : null;
@@ -215,7 +226,7 @@ class SqliteStorage {
    * @param {StoredTask} record
    * @param {number | null} expected
    */
-  async putIfVersion(record, expected) {
+  async putIfVersion(record: StoredTask, expected: number | null) {
     const k = recordKeys(record);
     const want = checkExpected(expected);
     const text = JSON.stringify(record);
@@ -240,7 +251,7 @@ class SqliteStorage {
   }
 
   /** @param {string} id */
-  async delete(id) {
+  async delete(id: string) {
     const key = checkId(id);
     const row = this.run("delete", true, () => {
       const r = this.st(`DELETE FROM ${this.t} WHERE id = ? RETURNING version, record`).get(key);
@@ -257,7 +268,7 @@ class SqliteStorage {
    * @param {number} after
    * @param {number} limit
    */
-  async rangeAfter(scope, after, limit) {
+  async rangeAfter(scope: Scope, after: number, limit: number) {
     const s = checkScope(scope);
     checkCount(after, "after");
     checkCount(limit, "limit");
@@ -274,7 +285,7 @@ class SqliteStorage {
    * @param {number} nowMs
    * @param {number} limit
    */
-  async expired(nowMs, limit) {
+  async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
     const rows = this.run("expired", false, () =>
@@ -283,7 +294,7 @@ class SqliteStorage {
   }
 
   /** @param {string | null} session */
-  async countLive(session) {
+  async countLive(session: string | null) {
     const s = checkSession(session);
     const row = this.run("countLive", false, () =>
       s === null
@@ -317,7 +328,7 @@ class SqliteStorage {
   }
 
   /** @param {ChangeListener} listener */
-  async subscribe(listener) {
+  async subscribe(listener: ChangeListener) {
     const l = checkListener(listener);
     if (this.hub.size === 0) {
       // The feed starts now: earlier rows are not delivered.
@@ -330,13 +341,13 @@ class SqliteStorage {
     this.hub.add(l);
     if (this.timer === null) {
       const timer = setInterval(() => this.poll(), this.pollMs);
-      /** @type {any} */ (timer).unref?.();
+      (timer as any).unref?.();
       this.timer = timer;
     }
     return async () => {
       this.hub.remove(l);
       if (this.hub.size === 0 && this.timer !== null) {
-        clearInterval(/** @type {any} */ (this.timer));
+        clearInterval((this.timer as any));
         this.timer = null;
       }
     };
@@ -346,7 +357,7 @@ class SqliteStorage {
     if (this.closed) return;
     this.closed = true;
     this.hub.listeners.clear();
-    if (this.timer !== null) clearInterval(/** @type {any} */ (this.timer));
+    if (this.timer !== null) clearInterval((this.timer as any));
     this.timer = null;
     try {
       this.db.close();
@@ -361,7 +372,7 @@ class SqliteStorage {
  * @param {SqliteStorageOptions} options
  * @returns {Promise<SqliteStorage>}
  */
-async function openSqliteStorage(options) {
+async function openSqliteStorage(options: SqliteStorageOptions): Promise<SqliteStorage> {
   if (typeof options !== "object" || options === null || typeof options.path !== "string" || options.path === "") {
     throw new StorageError("invalid", "options.path: must be the database file's path");
   }
@@ -372,7 +383,7 @@ async function openSqliteStorage(options) {
   if (driver !== undefined && driver !== "node:sqlite" && driver !== "better-sqlite3") {
     throw new StorageError("invalid", 'options.driver: must be "node:sqlite" or "better-sqlite3"');
   }
-  for (const [name, v] of /** @type {Array<[string, unknown]>} */ ([["busyTimeoutMs", busyTimeoutMs], ["pollMs", pollMs]])) {
+  for (const [name, v] of ([["busyTimeoutMs", busyTimeoutMs], ["pollMs", pollMs]] as Array<[string, unknown]>)) {
     if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw new StorageError("invalid", `options.${name}: must be a positive integer`);
   }
   const { db, driver: used } = await openDatabase(path, driver);

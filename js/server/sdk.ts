@@ -7,31 +7,37 @@
 // SDK's method shapes to ours and back, and our errors to what the SDK expects. It does not
 // import the SDK (the package does not depend on it): SDK shapes are described structurally.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
+// TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskStore } from "./store.js";
 import { TaskStoreError } from "./errors.js";
 import { TaskFailedError } from "./client.js";
 
-/**
- * @typedef {import("./mcp_tasks_wasm.js").TaskStoreOptions} TaskStoreOptions
- * @typedef {import("./mcp_tasks_wasm.js").TaskContext} TaskContext
- * @typedef {import("./mcp_tasks_wasm.js").StoreTask} StoreTask
- * @typedef {import("./mcp_tasks_wasm.js").CreateTaskParams} CreateTaskParams
- * @typedef {import("./mcp_tasks_wasm.js").JsonRpcError} JsonRpcError
- * @typedef {import("./mcp_tasks_wasm.js").TaskStatus} TaskStatus
- * @typedef {import("./errors.js").StoreErrorKind} StoreErrorKind
- * @typedef {import("./mcp_tasks_wasm.js").V25Task} Task The SDK's `Task` (2025-11-25 wire task).
- * @typedef {Record<string, unknown>} Result A JSON-RPC result object (the SDK's `Result`).
- */
+export type TaskStoreOptions = import("./mcp_tasks_wasm.js").TaskStoreOptions;
+
+export type TaskContext = import("./mcp_tasks_wasm.js").TaskContext;
+
+export type StoreTask = import("./mcp_tasks_wasm.js").StoreTask;
+
+export type CreateTaskParams = import("./mcp_tasks_wasm.js").CreateTaskParams;
+
+export type JsonRpcError = import("./mcp_tasks_wasm.js").JsonRpcError;
+
+export type TaskStatus = import("./mcp_tasks_wasm.js").TaskStatus;
+
+export type Task = import("./mcp_tasks_wasm.js").V25Task;
+
+export type Result = Record<string, unknown>;
+
+export type StoreErrorKind = import("./errors.js").StoreErrorKind;
 
 /**
  * The SDK's `CreateTaskOptions`: what a task-creating handler passes to `createTask`.
- * @typedef {object} CreateTaskOptions
- * @property {number | null} [ttl] The TTL the requestor asked for (`params.task.ttl`), in ms;
- *   capped by `maxTtlMs`. `null` or absent: the store's `defaultTtlMs`.
- * @property {number} [pollInterval] Overrides the store's `pollIntervalMs` for this task.
- * @property {Record<string, unknown>} [context] Ignored.
  */
+export type CreateTaskOptions = {
+  ttl?: number | null;
+  pollInterval?: number;
+  context?: Record<string, unknown>;
+};
 
 /**
  * Makes the `Error` a failing method throws from a JSON-RPC error: say
@@ -43,58 +49,26 @@ import { TaskFailedError } from "./client.js";
  * @param {unknown} [data]
  * @returns {Error}
  */
+export type ErrorFactory = (code: number, message: string, data?: unknown) => Error;
 
 /**
  * The adapter's own options.
- * @typedef {object} SdkAdapterOptions
- * @property {TaskStore} [store] The TaskStore to use (default: a new one with the other
- *   options, which are not allowed with it).
- * @property {() => number} [now] The clock, Unix ms (default `() => Date.now()`, read at every
- *   call, so fake timers that replace `Date.now` after construction reach it).
- * @property {ErrorFactory} [createError] Makes the errors store failures are thrown as
- *   (default: the store's own `TaskStoreError`, an `Error` with `code`, `message`, `data?`,
- *   `kind`). Either way the error has `kind`; a made one has the store's error as `cause`.
- * @property {boolean} [ignoreLateResults] `storeTaskResult` on a task that already ended (a
- *   cancelled task whose work finished, §D 21) or is gone (expired, removed) resolves and
- *   changes nothing, instead of rejecting with code -32602 (default `false`, like the SDK's
- *   own store).
- * @property {boolean} [unscopedWork] Whether the work reaches its tasks without a session
- *   (default `true`). The SDK passes the `sessionId` argument on every call it makes on behalf of
- *   a client: its `tasks/get|result|list|cancel` handlers and the request-scoped store it hands
- *   tool handlers as `extra.taskStore` call `getTask(id, extra.sessionId)` and so on, the
- *   argument present even when its value is `undefined` (stateless HTTP, stdio); and each of its
- *   client paths that writes (`tasks/cancel`, `extra.taskStore.updateTaskStatus`) reads the task
- *   with `getTask(id, sessionId)` first. A call that leaves the argument out comes from code
- *   holding the store itself: the work running a task (the SDK's examples finish tasks from a
- *   background closure with `store.storeTaskResult(id, status, result)`), the SDK's own tests, an
- *   admin view. With `true`:
- *   - the argument left out (any method): the host (§D 38), which reaches every task by its id,
- *     and `listTasks()` lists every session's tasks, like the 1.32.2 store ("calls that pass no
- *     sessionId are not restricted");
- *   - the writing methods `storeTaskResult` and `updateTaskStatus` with `sessionId` `undefined`,
- *     even given explicitly (a subclass that forwards `super.storeTaskResult(id, status, result,
- *     sessionId)`, as the SDK's simpleTaskInteractive example does): the host too, by exact id;
- *   - the reading methods `getTask`, `getTaskResult`, `listTasks` given `sessionId`, `undefined`
- *     included: fail-closed, the session's own tasks only (`undefined`: the tasks created without
- *     a session). So no client lists, reads, cancels or fetches another session's task through
- *     the SDK, whatever the transport.
- *   RISK: (1) code of yours that answers a client by calling the store directly must pass the
- *   client's `sessionId` (even `undefined`) as an argument; leaving it out acts as the host and
- *   crosses sessions. (2) A write with no session (tool code in stateless HTTP or stdio, whose
- *   `extra.sessionId` is undefined) reaches any task whose id it names: the id, 128 random bits
- *   (§D 39), is then the only guard, so write only ids your own work created, never an id taken
- *   from a client's arguments. `false`: no call is the host; a call without a session (left out or
- *   `undefined`) sees only tasks created without one, the strictest setting, under which the
- *   work must pass the session the task was created in (`extra.sessionId`).
  */
+export type SdkAdapterOptions = {
+  store?: TaskStore;
+  now?: () => number;
+  createError?: ErrorFactory;
+  ignoreLateResults?: boolean;
+  unscopedWork?: boolean;
+};
 
 /**
  * Options of an `SdkTaskStore`: the options of a new `TaskStore` (`maxTtlMs`, `defaultTtlMs`,
  * `pollIntervalMs`, `maxLiveTasksPerSession`, `pageSize`, `shareAcrossSessions`,
  * `recordChanges`) and the adapter's own. `pageSize` defaults to 10 here, the page size of the
  * SDK's `InMemoryTaskStore` (a `TaskStore`'s own default is 50).
- * @typedef {TaskStoreOptions & SdkAdapterOptions} SdkTaskStoreOptions
  */
+export type SdkTaskStoreOptions = TaskStoreOptions & SdkAdapterOptions;
 
 /** The protocol version of every task the SDK creates (1.x speaks 2025-11-25 only). */
 const V25 = "2025-11-25";
@@ -109,8 +83,8 @@ const CURSOR_ECHO_MAX = 200;
  * @param {unknown} e
  * @returns {e is Error & { code: number, data?: unknown, kind: string }}
  */
-function isStoreError(e) {
-  return e instanceof Error && e.name === "TaskStoreError" && Number.isInteger(/** @type {{ code?: unknown }} */ (e).code);
+function isStoreError(e: unknown): e is Error & { code: number; data?: unknown; kind: string; } {
+  return e instanceof Error && e.name === "TaskStoreError" && Number.isInteger((e as { code?: unknown }).code);
 }
 
 /**
@@ -120,16 +94,21 @@ function isStoreError(e) {
  * @param {string} taskId @param {JsonRpcError} error
  * @returns {TaskFailedError}
  */
-function storedError(taskId, error) {
+function storedError(taskId: string, error: JsonRpcError): TaskFailedError {
   const e = new TaskFailedError(taskId, error);
   e.message = error.message;
-  if (error.data === undefined) delete e.data;
+  if (error.data === undefined) delete (e as { data?: unknown }).data;
   return e;
 }
 
 class SdkTaskStore {
+  store: TaskStore;
+  now: () => number;
+  createError: ErrorFactory | undefined;
+  ignoreLateResults: boolean;
+  unscopedWork: boolean;
   /** @param {SdkTaskStoreOptions} [options] */
-  constructor(options = {}) {
+  constructor(options: SdkTaskStoreOptions = {}) {
     const { store, now, createError, ignoreLateResults, unscopedWork, ...storeOptions } = options ?? {};
     if (store !== undefined && Object.keys(storeOptions).length > 0) {
       throw new TypeError(
@@ -162,9 +141,9 @@ class SdkTaskStore {
    * @param {string} [sessionId]
    * @returns {Promise<Task>}
    */
-  async createTask(taskParams, _requestId, _request, sessionId) {
+  async createTask(taskParams: CreateTaskOptions, _requestId: string | number, _request: { method: string; params?: Record<string, unknown>; }, sessionId?: string): Promise<Task> {
     /** @type {CreateTaskParams} */
-    const params = { protocolVersion: V25 };
+    const params: CreateTaskParams = { protocolVersion: V25 };
     if (taskParams?.ttl != null) params.ttl = taskParams.ttl;
     if (taskParams?.pollInterval != null) params.pollIntervalMs = taskParams.pollInterval;
     const ctx = this.#ctx(sessionId);
@@ -185,7 +164,7 @@ class SdkTaskStore {
    * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
    * @returns {Promise<Task | null>}
    */
-  async getTask(taskId, sessionId) {
+  async getTask(taskId: string, sessionId?: string): Promise<Task | null> {
     try {
       return this.store.get(taskId, this.#ctx(sessionId, arguments.length < 2)).v25;
     } catch (e) {
@@ -207,7 +186,7 @@ class SdkTaskStore {
    * @param {string} [sessionId] The caller's session; `undefined` (left out or given): the work, which reaches any task by its id (see `unscopedWork`).
    * @returns {Promise<void>}
    */
-  async storeTaskResult(taskId, status, result, sessionId) {
+  async storeTaskResult(taskId: string, status: "completed" | "failed", result: Result, sessionId?: string): Promise<void> {
     const ctx = this.#ctx(sessionId, sessionId === undefined);
     try {
       if (status === "completed") {
@@ -235,9 +214,9 @@ class SdkTaskStore {
    * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
    * @returns {Promise<Result>}
    */
-  async getTaskResult(taskId, sessionId) {
+  async getTaskResult(taskId: string, sessionId?: string): Promise<Result> {
     /** @type {import("./mcp_tasks_wasm.js").ResultOf} */
-    let outcome;
+    let outcome: import("./mcp_tasks_wasm.js").ResultOf;
     const ctx = this.#ctx(sessionId, arguments.length < 2);
     try {
       outcome = this.store.resultOf(taskId, ctx);
@@ -273,7 +252,7 @@ class SdkTaskStore {
    * @param {string} [sessionId] The caller's session; `undefined` (left out or given): the work, which reaches any task by its id (see `unscopedWork`).
    * @returns {Promise<void>}
    */
-  async updateTaskStatus(taskId, status, statusMessage, sessionId) {
+  async updateTaskStatus(taskId: string, status: TaskStatus, statusMessage?: string, sessionId?: string): Promise<void> {
     const ctx = this.#ctx(sessionId, sessionId === undefined);
     const message = statusMessage ?? null;
     try {
@@ -304,11 +283,11 @@ class SdkTaskStore {
    * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
    * @returns {Promise<{ tasks: Task[], nextCursor?: string }>}
    */
-  async listTasks(cursor, sessionId) {
+  async listTasks(cursor?: string, sessionId?: string): Promise<{ tasks: Task[]; nextCursor?: string; }> {
     try {
       const page = this.store.list(cursor == null ? null : { cursor }, this.#ctx(sessionId, arguments.length < 2));
       /** @type {{ tasks: Task[], nextCursor?: string }} */
-      const out = { tasks: page.tasks.map((t) => t.v25) };
+      const out: { tasks: Task[]; nextCursor?: string; } = { tasks: page.tasks.map((t) => t.v25) };
       if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
       return out;
     } catch (e) {
@@ -327,7 +306,7 @@ class SdkTaskStore {
    * @param {number} [limit] At most this many tasks (default all).
    * @returns {number} How many tasks were purged.
    */
-  sweep(limit) {
+  sweep(limit?: number): number {
     return this.store.sweep(this.now(), limit ?? null);
   }
 
@@ -337,10 +316,10 @@ class SdkTaskStore {
    * crosses sessions: never answer a client with it.
    * @returns {Task[]}
    */
-  getAllTasks() {
+  getAllTasks(): Task[] {
     const now = this.now();
     /** @type {Task[]} */
-    const tasks = [];
+    const tasks: Task[] = [];
     for (const record of this.#records()) {
       try {
         tasks.push(this.store.get(record.id, { session: record.session, now }).v25);
@@ -356,7 +335,7 @@ class SdkTaskStore {
    * also stops its TTL timers; no timer runs here). For tests and shutdown.
    * @returns {void}
    */
-  cleanup() {
+  cleanup(): void {
     const now = this.now();
     for (const record of this.#records()) {
       try {
@@ -373,11 +352,11 @@ class SdkTaskStore {
    * The id and session of every stored task, in creation order (from the store's snapshot).
    * @returns {{ id: string, session: string | null }[]}
    */
-  #records() {
-    const tasks = /** @type {{ tasks?: unknown }} */ (this.store.snapshot()).tasks;
+  #records(): { id: string; session: string | null; }[] {
+    const tasks = (this.store.snapshot() as { tasks?: unknown }).tasks;
     if (!Array.isArray(tasks)) return [];
     return tasks.map((t) => {
-      const r = /** @type {{ id: string, session?: string | null }} */ (t);
+      const r = (t as { id: string, session?: string | null });
       return { id: r.id, session: r.session ?? null };
     });
   }
@@ -391,7 +370,7 @@ class SdkTaskStore {
    * @param {boolean} [asHost]
    * @returns {TaskContext}
    */
-  #ctx(sessionId, asHost = false) {
+  #ctx(sessionId: string | undefined, asHost: boolean = false): TaskContext {
     if (asHost && this.unscopedWork) return { host: true, now: this.now() };
     return { session: sessionId ?? null, now: this.now() };
   }
@@ -408,7 +387,7 @@ class SdkTaskStore {
    * @param {(terminal: string) => string} [terminalMessage]
    * @returns {unknown}
    */
-  #mapped(e, taskId, ctx, terminalMessage) {
+  #mapped(e: unknown, taskId?: string, ctx?: TaskContext, terminalMessage?: (terminal: string) => string): unknown {
     if (!isStoreError(e)) return e;
     let message = e.message;
     if (taskId !== undefined && e.kind === "not_found") {
@@ -435,9 +414,9 @@ class SdkTaskStore {
    * @param {unknown} [cause]
    * @returns {Error}
    */
-  #error(code, message, data, kind, cause) {
+  #error(code: number, message: string, data: unknown, kind: string, cause?: unknown): Error {
     /** @type {Error} */
-    let error;
+    let error: Error;
     if (this.createError) {
       error = this.createError(code, message, data);
     } else {
