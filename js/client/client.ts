@@ -282,16 +282,17 @@ class ProtocolError extends Error {
  * class), from either entry.
  */
 class TaskSchedulerError extends Error {
+  /** Which scheduler error this is. */
+  kind: "already_tracked" | "invalid_state";
   /** @param {string} message @param {"already_tracked" | "invalid_state"} kind */
-  constructor(message, kind) {
+  constructor(message: string, kind: "already_tracked" | "invalid_state") {
     super(message);
     this.name = "TaskSchedulerError";
-    /** Which scheduler error this is. */
     this.kind = kind;
   }
 
   /** @param {unknown} value @returns {value is TaskSchedulerError} */
-  static [Symbol.hasInstance](value) {
+  static [Symbol.hasInstance](value: unknown): value is TaskSchedulerError {
     return value instanceof Error && value.name === "TaskSchedulerError";
   }
 }
@@ -1189,7 +1190,7 @@ class TaskClient {
     const task = seen.task ? { task: seen.task } : {};
     this.#emit(outcome instanceof Error
       ? { type: "error", taskId, status, ...task, error: outcome }
-      : { type: "result", taskId, status, ...task, result: /** @type {JsonObject} */ (outcome) });
+      : { type: "result", taskId, status, ...task, result: outcome as JsonObject });
   }
 
   /** @param {TaskEvent} event */

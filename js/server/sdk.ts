@@ -420,7 +420,7 @@ class SdkTaskStore {
     if (this.createError) {
       error = this.createError(code, message, data);
     } else {
-      error = new TaskStoreError(message, { code, kind: /** @type {StoreErrorKind} */ (kind), data });
+      error = new TaskStoreError(message, { code, kind: kind as StoreErrorKind, data });
     }
     Object.assign(error, cause === undefined ? { kind } : { kind, cause });
     return error;
