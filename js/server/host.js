@@ -16,6 +16,7 @@
 //
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
 import { TaskServer } from "./store.js";
+/** @typedef {import("./shared.js").SharedTaskServer} SharedTaskServer */
 import { MrtrStates } from "./mrtr.js";
 
 /**
@@ -119,7 +120,10 @@ const TASK_LIMIT_CODE = -32010;
 
 /**
  * @typedef {object} TaskHostOptions
- * @property {TaskServer} [server] The TaskServer to use (default: a new one with `store`).
+ * @property {TaskServer | SharedTaskServer} [server] The TaskServer to use (default: a new one
+ *   with `store`). A SharedTaskServer (tasks in a storage shared by replicas) makes the host
+ *   follow its change feed: a cancel made on another replica aborts the work running here,
+ *   input answered there wakes it, and `watch` listeners hear of every replica's changes.
  * @property {TaskStoreOptions} [store] Options of the new TaskServer's store.
  * @property {() => number} [now] The clock, Unix ms (default `Date.now`).
  * @property {(error: unknown, taskId: string) => void} [onError] Called when storing a finished
@@ -244,7 +248,7 @@ function unreadable(e) {
 class TaskHost {
   /** @param {TaskHostOptions} [options] */
   constructor(options = {}) {
-    /** The TaskServer every request goes through. */
+    /** The TaskServer every request goes through. @type {TaskServer | SharedTaskServer} */
     this.server = options.server ?? new TaskServer(options.store);
     /** @type {() => number} */
     this.now = options.now ?? Date.now;
@@ -268,6 +272,49 @@ class TaskHost {
     this.maxLiveTasksWithoutSession = cap;
     /** Ids of the running tasks of callers without a session, not aborted. @type {Set<string>} */
     this.sessionless = new Set();
+    /** The last task each watcher call showed (shared servers: the feed repeats). @type {Map<string, string>} */
+    this.shown = new Map();
+    /** Stops following the shared server's change feed (`null`: not shared). @type {(() => void) | null} */
+    this.unfollow = null;
+    const server = this.server;
+    if ("watchChanges" in server) {
+      this.unfollow = server.watchChanges((taskId) => {
+        this.#heard(taskId).catch((e) => this.onError(e, taskId));
+      });
+    }
+  }
+
+  /** Whether the tasks live in a storage shared with other replicas. */
+  get shared() {
+    return this.unfollow !== null;
+  }
+
+  /**
+   * A write to `taskId` by any replica (the shared server's change feed): stops its work here
+   * when it ended elsewhere (cancelled, failed on a lost lease, purged), wakes the work waiting
+   * for input, answers blocked `tasks/result` requests, tells the watchers.
+   * @param {string} taskId
+   */
+  async #heard(taskId) {
+    const run = this.running.get(taskId);
+    if (run === undefined && !this.waiting.has(taskId) && this.watchers.size === 0) return;
+    /** @type {StoreTask | null} */
+    let task = null;
+    try {
+      task = await this.server.getTask(taskId, this.now());
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    if (run !== undefined && !run.abort.signal.aborted) {
+      if (task === null) {
+        run.gone = true;
+        this.#stop(taskId, "expired (past its TTL, or purged)");
+      } else if (["completed", "failed", "cancelled"].includes(task.status)) {
+        this.#stop(taskId, task.status === "cancelled" ? "cancelled" : `${task.status} elsewhere`);
+      } else this.#wake(taskId);
+    }
+    await this.#settle(taskId);
+    if (task !== null) this.#show(task);
   }
 
   /**
@@ -319,16 +366,16 @@ class TaskHost {
   async handle(message, context, channel = {}) {
     /** @type {ServerContext} */
     const ctx = { ...context, now: this.now() };
-    const out = this.server.handle(message, ctx);
+    const out = await this.server.handle(message, ctx);
     switch (out.kind) {
       case "response":
         if (out.event?.kind === "cancelled") {
           this.#stop(out.event.taskId, "cancelled");
-          this.#changed(out.event.taskId);
+          void this.#changed(out.event.taskId);
         }
         if (out.event?.kind === "input-taken") {
           this.#wake(out.event.taskId);
-          this.#changed(out.event.taskId);
+          void this.#changed(out.event.taskId);
         }
         return out.message;
       case "pending":
@@ -336,7 +383,7 @@ class TaskHost {
           const list = this.waiting.get(out.taskId) ?? [];
           list.push({ pending: out, resolve });
           this.waiting.set(out.taskId, list);
-          this.#settle(out.taskId); // it may have ended in between
+          this.#settle(out.taskId).catch((e) => this.onError(e, out.taskId)); // it may have ended in between
         });
       case "none":
         return null;
@@ -349,11 +396,21 @@ class TaskHost {
    * Purges expired tasks (`TaskServer.sweep`) and answers the blocked `tasks/result` requests of
    * purged tasks. No timer runs inside the host: call this from your own (say once a minute).
    * @param {number} [limit] At most this many tasks (default all).
-   * @returns {number} How many tasks were purged.
+   * @returns {number | Promise<number>} How many tasks were purged (over a SharedTaskServer, a
+   *   promise of it; its sweep also fails the tasks of replicas that stopped).
    */
   sweep(limit) {
-    const purged = this.server.sweep(this.now(), limit ?? null);
-    for (const taskId of [...this.waiting.keys()]) this.#settle(taskId);
+    const server = this.server;
+    if ("watchChanges" in server) {
+      return (async () => {
+        const purged = await server.sweep(this.now(), limit ?? null);
+        for (const taskId of [...this.waiting.keys()]) await this.#settle(taskId);
+        await this.#stopGone();
+        return purged;
+      })();
+    }
+    const purged = server.sweep(this.now(), limit ?? null);
+    for (const taskId of [...this.waiting.keys()]) void this.#settle(taskId);
     this.#stopGone();
     return purged;
   }
@@ -362,20 +419,39 @@ class TaskHost {
    * Aborts the work of every running task the store no longer has (expired, purged): its signal
    * aborts with an AbortError whose message says "expired", what it returns is dropped and
    * `idle()` settles once the handlers return. `sweep` calls it; so may you, between sweeps.
-   * @returns {number} How many were aborted now.
+   * @returns {number | Promise<number>} How many were aborted now (over a SharedTaskServer, a
+   *   promise of it).
    */
   stopExpired() {
     return this.#stopGone();
   }
 
-  /** @returns {number} */
+  /** @returns {number | Promise<number>} */
   #stopGone() {
+    const server = this.server;
+    if ("watchChanges" in server) {
+      return (async () => {
+        let stopped = 0;
+        for (const [taskId, run] of [...this.running]) {
+          if (run.abort.signal.aborted) continue;
+          try {
+            await server.getTask(taskId, this.now());
+          } catch (e) {
+            if (!isNotFound(e)) continue;
+            run.gone = true;
+            this.#stop(taskId, "expired (past its TTL, or purged)");
+            stopped += 1;
+          }
+        }
+        return stopped;
+      })();
+    }
     let stopped = 0;
     const now = this.now();
     for (const [taskId, run] of this.running) {
       if (run.abort.signal.aborted) continue;
       try {
-        this.server.getTask(taskId, now);
+        server.getTask(taskId, now);
       } catch (e) {
         if (!isNotFound(e)) continue;
         run.gone = true;
@@ -396,6 +472,7 @@ class TaskHost {
    * they are in the store. Resolves when the handlers have returned.
    */
   async close() {
+    this.unfollow?.();
     for (const taskId of this.running.keys()) this.#stop(taskId, "closed");
     await this.idle();
   }
@@ -463,7 +540,7 @@ class TaskHost {
       const late = this.#sessionlessCap(request, ctx, support); // more may have started meanwhile
       if (late !== null) return late;
     }
-    const start = this.server.beginToolCall(request, ctx, support);
+    const start = await this.server.beginToolCall(request, ctx, support);
     if (start.kind === "reject") return start.response;
     if (start.kind === "sync") {
       const outcome = await this.#runSync(request, ctx, channel, rounds, prepared, (c) => tool.handler(args, c));
@@ -652,9 +729,22 @@ class TaskHost {
           ? this.#requestInput(taskId, request, abort.signal, inputWaiters, inputRequests, message)
           : this.#requestInputV25(taskId, channel, abort.signal, inputRequests, message),
       setStatusMessage: (message) => {
-        const task = this.server.getTask(taskId, this.now());
+        const server = this.server;
+        if ("watchChanges" in server) {
+          // Over a shared storage: written in the background (the watchers hear of it by the feed).
+          (async () => {
+            const task = await server.getTask(taskId, this.now());
+            if (task.status === "working" || task.status === "input_required") {
+              await server.setStatus(taskId, task.status, message, this.now());
+            }
+          })().catch((e) => {
+            if (!isNotFound(e)) this.onError(e, taskId);
+          });
+          return;
+        }
+        const task = server.getTask(taskId, this.now());
         if (task.status === "working" || task.status === "input_required") {
-          this.server.setStatus(taskId, task.status, message, this.now());
+          server.setStatus(taskId, task.status, message, this.now());
           this.#changed(taskId);
         }
       },
@@ -665,10 +755,10 @@ class TaskHost {
       let stored = false;
       try {
         try {
-          stored = this.server.finishToolCall(taskId, outcome, this.now()).kind === "stored";
+          stored = (await this.server.finishToolCall(taskId, outcome, this.now())).kind === "stored";
         } catch (e) {
           if (!(e instanceof TypeError)) throw e;
-          stored = this.server.finishToolCall(taskId, unreadable(e), this.now()).kind === "stored";
+          stored = (await this.server.finishToolCall(taskId, unreadable(e), this.now())).kind === "stored";
         }
       } catch (e) {
         // The work of an expired or purged task was aborted: its outcome has nowhere to go.
@@ -676,8 +766,8 @@ class TaskHost {
       }
       this.running.delete(taskId);
       this.sessionless.delete(taskId);
-      if (stored) this.#changed(taskId);
-      this.#settle(taskId);
+      if (stored) await this.#changed(taskId);
+      await this.#settle(taskId);
     })();
     run.done = done;
     this.running.set(taskId, run);
@@ -694,11 +784,11 @@ class TaskHost {
   async #requestInput(taskId, request, signal, waiters, inputRequests, message) {
     signal.throwIfAborted();
     TaskServer.checkInputRequests(request, inputRequests); // §D 98: only what the client declared
-    this.server.raiseInput(taskId, inputRequests, message ?? null, this.now());
-    this.#changed(taskId);
+    await this.server.raiseInput(taskId, inputRequests, message ?? null, this.now());
+    await this.#changed(taskId);
     const keys = Object.keys(inputRequests);
     for (;;) {
-      const answered = this.server.getTask(taskId, this.now()).inputResponses ?? {};
+      const answered = (await this.server.getTask(taskId, this.now())).inputResponses ?? {};
       if (keys.every((k) => Object.hasOwn(answered, k))) {
         // Answers of the store are frozen: the work gets its own copies.
         return Object.fromEntries(keys.map((k) => [k, structuredClone(answered[k])]));
@@ -733,8 +823,8 @@ class TaskHost {
     if (!run) throw new Error(`task ${taskId} is not running`);
     run.asking += 1;
     if (run.asking === 1) {
-      this.server.setStatus(taskId, "input_required", message ?? null, this.now());
-      this.#changed(taskId);
+      await this.server.setStatus(taskId, "input_required", message ?? null, this.now());
+      await this.#changed(taskId);
     }
     try {
       return await this.#askClient(channel, taskId, inputRequests, signal);
@@ -742,9 +832,9 @@ class TaskHost {
       run.asking -= 1;
       if (run.asking === 0 && !signal.aborted) {
         try {
-          if (this.server.getTask(taskId, this.now()).status === "input_required") {
-            this.server.setStatus(taskId, "working", null, this.now());
-            this.#changed(taskId);
+          if ((await this.server.getTask(taskId, this.now())).status === "input_required") {
+            await this.server.setStatus(taskId, "working", null, this.now());
+            await this.#changed(taskId);
           }
         } catch {
           // The task is gone (purged) or already terminal: nothing to resume.
@@ -753,15 +843,34 @@ class TaskHost {
     }
   }
 
-  /** Tells the watchers about a change of `taskId`. @param {string} taskId */
-  #changed(taskId) {
-    if (this.watchers.size === 0) return;
+  /**
+   * Tells the watchers about a change of `taskId` (over a shared server the change feed does,
+   * for every replica's changes: nothing to do here).
+   * @param {string} taskId
+   */
+  async #changed(taskId) {
+    if (this.watchers.size === 0 || this.shared) return;
     /** @type {StoreTask} */
     let task;
     try {
-      task = this.server.getTask(taskId, this.now());
+      task = await this.server.getTask(taskId, this.now());
     } catch {
       return; // purged
+    }
+    this.#show(task);
+  }
+
+  /** Calls the watchers with `task` (a shared server's feed: once per distinct state). @param {StoreTask} task */
+  #show(task) {
+    const taskId = task.taskId;
+    if (this.shared) {
+      const seen = JSON.stringify(task.v26);
+      if (this.shown.get(taskId) === seen) return;
+      if (["completed", "failed", "cancelled"].includes(task.status)) this.shown.delete(taskId);
+      else {
+        if (this.shown.size >= 100_000) this.shown.clear();
+        this.shown.set(taskId, seen);
+      }
     }
     for (const listener of [...this.watchers]) {
       try {
@@ -781,7 +890,7 @@ class TaskHost {
       run.abort.abort(error);
     }
     this.sessionless.delete(taskId); // no longer live (cancelled, expired, closed)
-    this.#settle(taskId);
+    this.#settle(taskId).catch((e) => this.onError(e, taskId));
   }
 
   /** @param {string} taskId */
@@ -791,17 +900,21 @@ class TaskHost {
   }
 
   /** Answers the blocked `tasks/result` requests of `taskId` that can be answered now. @param {string} taskId */
-  #settle(taskId) {
+  async #settle(taskId) {
     const list = this.waiting.get(taskId);
     if (!list) return;
     const now = this.now();
-    const still = list.filter((w) => {
-      const response = this.server.settle(w.pending, now);
-      if (response === null) return true;
-      w.resolve(response);
-      return false;
-    });
-    if (still.length > 0) this.waiting.set(taskId, still);
+    /** @type {typeof list} */
+    const still = [];
+    for (const w of list) {
+      const response = await this.server.settle(w.pending, now);
+      if (response === null) still.push(w);
+      else w.resolve(response);
+    }
+    // Requests that arrived while this one awaited are kept too.
+    const current = this.waiting.get(taskId) ?? [];
+    const kept = [...still, ...current.filter((w) => !list.includes(w))];
+    if (kept.length > 0) this.waiting.set(taskId, kept);
     else this.waiting.delete(taskId);
   }
 }

@@ -416,13 +416,15 @@ class McpHttpServer {
 
   /**
    * Purges expired tasks and ends idle sessions now (it also happens on requests, at most every
-   * `housekeepingMs`). Returns how many tasks were purged.
-   * @returns {number}
+   * `housekeepingMs`). Returns how many tasks were purged (over a SharedTaskServer, a promise of
+   * it: its sweep reads the storage).
+   * @returns {number | Promise<number>}
    */
   sweep() {
     const now = this.host.now();
     this.lastHousekeeping = now;
     const purged = this.host.sweep();
+    if (purged instanceof Promise) purged.catch((e) => this.onError(e));
     for (const session of [...this.sessions.values()]) {
       const busy = session.listen !== null || session.resultStreams.size > 0 || session.outgoing.size > 0 || session.inflight.size > 0;
       if (!busy && now - session.lastSeen > this.sessionTtlMs) this.#endSession(session);

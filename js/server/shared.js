@@ -1,0 +1,583 @@
+// SharedTaskServer: the TaskServer of replicas. Its tasks live in a TaskStorage (the
+// asynchronous storage contract of ./storage/types.js: memory, SQLite, Postgres, Redis) that
+// several processes share, so a task created on one replica is read, answered, cancelled and
+// pushed on any other, and survives the replica that created it.
+//
+// Every operation is the store's own, run by the core (TaskServerCore, in Rust) over the records
+// it needs, read from the storage just before:
+//   read      the task the request names (`get`), a `tasks/list` page (`rangeAfter` from the
+//             position the cursor encodes: `listPosition`, src/wasm/rules.rs), nothing for a new
+//             task but `nextSequence` and the session's `countLive`;
+//   rule      a scratch core restored from those records runs the operation exactly as the
+//             in-memory TaskServer does (the same Rust: responses, errors, state machine, TTLs,
+//             cursors) and records the writes it made;
+//   write     each write goes to the storage as a compare-and-set (`putIfVersion` on the
+//             version read); when another replica wrote first, the whole operation is read and
+//             run again (at most CAS_ATTEMPTS times, then a TaskStoreError of kind `conflict`).
+// No rule is written here: this file moves records between the storage and the core.
+//
+// Replicas share: the storage, the settings (`TaskStoreOptions`, the same on every replica) and
+// the cursor key (`cursorKey`, so a `tasks/list` cursor from one replica works on the others).
+//
+// The change feed (`storage.subscribe`) tells TaskHost of writes made by any replica
+// (`watchChanges`): a cancel made on B aborts the work running on A, input answered on C wakes
+// it, a push subscriber on B hears of A's progress.
+//
+// Leases: a task whose work this replica runs (created by `beginToolCall`) carries a lease in its
+// stored record (`lease: { owner, untilMs }`, next to the core's members; the core ignores it
+// and this file carries it over on every write while the task is live). The replica renews the
+// lease every `leaseMs / 3` while the work runs (`release` when it ends). When a replica dies,
+// its leases run out: any replica's `sweep` then fails each such task with the JSON-RPC error
+// LEASE_LOST (-32603, "the replica running this task stopped"), so a client polling it sees
+// `failed` instead of `working` until its TTL. The task stays readable until its TTL, as always.
+//
+// Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module.
+import { TaskServer } from "./store.js";
+import { TaskStoreError, storeError } from "./errors.js";
+import { listPosition } from "./mcp_tasks_wasm.js";
+
+/**
+ * @typedef {import("./store.js").StoreTask} StoreTask
+ * @typedef {import("./store.js").HandleOutcome} HandleOutcome
+ * @typedef {import("./store.js").PendingResult} PendingResult
+ * @typedef {import("./store.js").ServerContext} ServerContext
+ * @typedef {import("./store.js").TaskSupport} TaskSupport
+ * @typedef {import("./store.js").ToolCallStart} ToolCallStart
+ * @typedef {import("./store.js").ToolCallPlanned} ToolCallPlanned
+ * @typedef {import("./store.js").FinishOutcome} FinishOutcome
+ * @typedef {import("./store.js").ToolOutcome} ToolOutcome
+ * @typedef {import("./store.js").TaskStatus} TaskStatus
+ * @typedef {import("./store.js").V26InputRequests} V26InputRequests
+ * @typedef {import("./store.js").TaskStoreOptions} TaskStoreOptions
+ * @typedef {{ kind: "all" } | { kind: "session", session: string | null }} Scope
+ * @typedef {{ id: string, version: number, seq: number, session?: string | null, status: TaskStatus,
+ *   createdAtMs: number, ttlMs: number | null }} StoredTask The members of a stored record read here.
+ * @typedef {object} TaskStorage The storage contract (mcp-tasks-wasm/storage, storage/types.js),
+ *   as far as this file uses it.
+ * @property {(id: string) => Promise<StoredTask | null>} get
+ * @property {(record: StoredTask, expected: number | null) => Promise<boolean>} putIfVersion
+ * @property {(id: string) => Promise<StoredTask | null>} delete
+ * @property {(scope: Scope, after: number, limit: number) => Promise<StoredTask[]>} rangeAfter
+ * @property {(nowMs: number, limit: number) => Promise<string[]>} expired
+ * @property {(session: string | null) => Promise<number>} countLive
+ * @property {() => Promise<number>} nextSequence
+ * @property {(listener: (change: { kind: "put" | "delete", id: string, version: number }) => void) => Promise<() => Promise<void>>} subscribe
+ * @property {() => Promise<void>} close
+ * @typedef {StoredTask & { lease?: { owner: string, untilMs: number } }} LeasedTask
+ * @typedef {{ kind: "created" | "updated", record: StoredTask } | { kind: "deleted", taskId: string }} CoreChange
+ */
+
+/**
+ * @typedef {object} SharedTaskServerOptions
+ * @property {string} cursorKey The key of `tasks/list` cursors: 32 lowercase hex digits, secret,
+ *   the same on every replica (e.g. `openssl rand -hex 16`).
+ * @property {TaskStoreOptions} [store] The store's settings (the same on every replica; default
+ *   TaskStore's).
+ * @property {string} [replicaId] This replica's name in the leases it holds (default random).
+ * @property {number} [leaseMs] How long a lease lasts unrenewed, in ms (default 30 000).
+ * @property {(error: unknown) => void} [onError] Called when a lease renewal or the change feed
+ *   fails (default `console.error`).
+ */
+
+/** How many times an operation is read and run again after losing a compare-and-set. */
+const CAS_ATTEMPTS = 8;
+/** At most this many records are read per `rangeAfter` / `expired` call. */
+const BATCH = 256;
+/** The format of the scratch core's snapshot (src/store/ops.rs SNAPSHOT_FORMAT). */
+const SNAPSHOT_FORMAT = "mcp-tasks-wasm/store/1";
+/** The error a task fails with when the replica running its work stopped (its lease ran out). */
+const LEASE_LOST = Object.freeze({
+  code: -32603,
+  message: "Internal error: the replica running this task stopped before it finished (its work lease ran out)",
+});
+const TERMINAL = ["completed", "failed", "cancelled"];
+const TASK_METHODS = ["tasks/get", "tasks/result", "tasks/cancel", "tasks/update"];
+
+/** @param {unknown} v @returns {v is Record<string, unknown>} */
+function isObject(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** @param {StoredTask} r @returns {number | null} the expiry of clause 5 of the storage contract */
+function expiresAt(r) {
+  return r.ttlMs === null || r.ttlMs === undefined ? null : r.createdAtMs + r.ttlMs;
+}
+
+/** @param {number | null | undefined} at @returns {number} */
+function readNow(at) {
+  if (at === undefined || at === null) return Date.now();
+  if (typeof at === "number" && Number.isSafeInteger(at) && at >= 0) return at;
+  throw new TypeError("`now` must be a non-negative integer (Unix milliseconds)");
+}
+
+/** @returns {string} 16 random bytes as hex */
+function randomHex() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The conflict error of an operation that kept losing its compare-and-set. */
+function conflict() {
+  return new TaskStoreError(`Internal error: the task kept changing under this operation (${CAS_ATTEMPTS} attempts)`, {
+    code: -32603,
+    kind: "conflict",
+  });
+}
+
+/** Thrown inside an attempt when a compare-and-set lost: the operation runs again. */
+class Lost extends Error {}
+
+/**
+ * What one attempt read: the records the scratch core starts from, the sequence it continues
+ * after, and the session cap it applies.
+ * @typedef {{ records: LeasedTask[], sequence?: number, capLeft?: number | null, lease?: boolean }} Reads
+ */
+
+class SharedTaskServer {
+  /**
+   * Use `SharedTaskServer.open`.
+   * @param {TaskStorage} storage @param {Record<string, unknown>} config @param {SharedTaskServerOptions} options
+   */
+  constructor(storage, config, options) {
+    /** The storage the tasks live in. */
+    this.storage = storage;
+    /** The core's settings (the `config` of its snapshots). @type {Record<string, unknown>} */
+    this.config = config;
+    this.cursorKey = options.cursorKey;
+    this.replicaId = options.replicaId ?? randomHex();
+    this.leaseMs = options.leaseMs ?? 30_000;
+    /** @type {(error: unknown) => void} */
+    this.onError = options.onError ?? ((e) => console.error("SharedTaskServer:", e));
+    /** For the methods that read no task (planToolCall, syncToolResponse). */
+    this.planner = new TaskServer(/** @type {TaskStoreOptions} */ (options.store ?? null));
+    /** Tasks whose work runs here: their leases are renewed. @type {Set<string>} */
+    this.leased = new Set();
+    /** @type {Set<(taskId: string) => void>} */
+    this.changeListeners = new Set();
+    /** @type {(() => Promise<void>) | null} */
+    this.unsubscribe = null;
+    /** @type {ReturnType<typeof setInterval> | null} */
+    this.renewer = null;
+    this.closed = false;
+  }
+
+  /**
+   * A server over `storage`, once its change feed is live.
+   * @param {TaskStorage} storage @param {SharedTaskServerOptions} options
+   * @returns {Promise<SharedTaskServer>}
+   */
+  static async open(storage, options) {
+    if (!isObject(storage) || typeof storage.putIfVersion !== "function" || typeof storage.subscribe !== "function") {
+      throw new TypeError("SharedTaskServer.open: `storage` must be a TaskStorage (mcp-tasks-wasm/storage)");
+    }
+    if (!isObject(options) || typeof options.cursorKey !== "string" || !/^[0-9a-f]{32}$/.test(options.cursorKey) || /^0+$/.test(options.cursorKey)) {
+      throw new TypeError("SharedTaskServer.open: `cursorKey` must be 32 lowercase hex digits, not all zeros, the same on every replica");
+    }
+    const lease = options.leaseMs;
+    if (lease !== undefined && !(Number.isSafeInteger(lease) && lease >= 3)) {
+      throw new TypeError("SharedTaskServer.open: `leaseMs` must be an integer of at least 3 (ms)");
+    }
+    if (options.replicaId !== undefined && (typeof options.replicaId !== "string" || options.replicaId === "")) {
+      throw new TypeError("SharedTaskServer.open: `replicaId` must be a non-empty string");
+    }
+    // The settings as the core reads them (it checks the options).
+    const probe = new TaskServer(/** @type {TaskStoreOptions} */ (options.store ?? null));
+    const config = /** @type {Record<string, unknown>} */ (probe.snapshot().config);
+    probe.free();
+    const server = new SharedTaskServer(storage, config, options);
+    server.unsubscribe = await storage.subscribe((change) => {
+      for (const listener of [...server.changeListeners]) {
+        try {
+          listener(change.id);
+        } catch (e) {
+          server.onError(e);
+        }
+      }
+    });
+    return server;
+  }
+
+  /**
+   * Calls `listener` with the id of every task written by any replica sharing the storage (the
+   * storage's change feed: asynchronous, at most once; read the task again to see it). Returns
+   * the function that stops it.
+   * @param {(taskId: string) => void} listener @returns {() => void}
+   */
+  watchChanges(listener) {
+    this.changeListeners.add(listener);
+    return () => {
+      this.changeListeners.delete(listener);
+    };
+  }
+
+  // ---- the core's operations over the storage ------------------------------------------------------
+
+  /**
+   * Runs `op` on a scratch core holding what `read` read, writes what it wrote, and answers what
+   * it answered; reads and runs again when another writer came first.
+   * @template T
+   * @param {() => Promise<Reads>} read @param {(core: TaskServer) => T} op
+   * @returns {Promise<T>}
+   */
+  async #run(read, op) {
+    if (this.closed) throw new TaskStoreError("Internal error: the store is closed", { code: -32603, kind: "conflict" });
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const reads = await read();
+      const core = this.#scratch(reads);
+      /** @type {T} */
+      let answer;
+      /** @type {CoreChange[]} */
+      let changes;
+      try {
+        answer = op(core);
+        changes = /** @type {CoreChange[]} */ (/** @type {unknown} */ (core.takeChanges()));
+      } finally {
+        core.free();
+      }
+      try {
+        await this.#write(reads, changes);
+      } catch (e) {
+        if (e instanceof Lost) continue;
+        throw e;
+      }
+      return answer;
+    }
+    throw conflict();
+  }
+
+  /** @param {Reads} reads @returns {TaskServer} */
+  #scratch(reads) {
+    let sequence = reads.sequence ?? 0;
+    for (const r of reads.records) sequence = Math.max(sequence, r.seq);
+    /** @type {Record<string, unknown>} */
+    const config = { ...this.config, recordChanges: true };
+    if (reads.capLeft !== undefined) config.maxLiveTasksPerSession = reads.capLeft;
+    try {
+      return TaskServer.restore(
+        { format: SNAPSHOT_FORMAT, config, cursorKey: this.cursorKey, sequence, tasks: reads.records },
+        { maxSnapshotBytes: null },
+      );
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Writes the scratch core's changes: inserts, compare-and-sets on the version read (a lease
+   * carried over while the task is live), deletes. A lost compare-and-set throws `Lost`.
+   * @param {Reads} reads @param {CoreChange[]} changes
+   */
+  async #write(reads, changes) {
+    /** @type {Map<string, LeasedTask>} */
+    const before = new Map(reads.records.map((r) => [r.id, r]));
+    /** @type {Map<string, CoreChange>} the last change of each task */
+    const last = new Map();
+    for (const c of changes) last.set(c.kind === "deleted" ? c.taskId : c.record.id, c);
+    for (const [id, c] of last) {
+      const old = before.get(id);
+      if (c.kind === "deleted") {
+        if (old !== undefined) await this.storage.delete(id);
+        continue;
+      }
+      /** @type {LeasedTask} */
+      const record = { ...c.record };
+      const live = !TERMINAL.includes(record.status);
+      if (c.kind === "created" && reads.lease && live) {
+        record.lease = { owner: this.replicaId, untilMs: Date.now() + this.leaseMs };
+        this.leased.add(id);
+        this.#startRenewing();
+      } else if (old?.lease !== undefined && live) {
+        record.lease = old.lease;
+      }
+      const ok = await this.storage.putIfVersion(record, old === undefined ? null : old.version);
+      if (!ok) throw new Lost();
+    }
+  }
+
+  /** @param {string} id @returns {() => Promise<Reads>} */
+  #readOne(id) {
+    return async () => {
+      const r = await this.storage.get(id);
+      return { records: r === null ? [] : [r] };
+    };
+  }
+
+  /**
+   * The records of a `tasks/list` page: from the cursor's position, enough unexpired ones for a
+   * page and the one that says whether another follows (expired ones too: the core purges them).
+   * @param {string | undefined} cursor @param {string | undefined} session @param {number} now
+   * @returns {Promise<Reads>}
+   */
+  async #readPage(cursor, session, now) {
+    /** @type {{ scope: Scope, after: number }} */
+    let pos;
+    try {
+      pos = JSON.parse(listPosition(this.cursorKey, cursor, session, false, this.config.shareAcrossSessions === true));
+    } catch {
+      return { records: [] }; // a cursor the core refuses: it answers the error itself
+    }
+    const size = Math.min(Math.max(Number(this.config.pageSize) || 1, 1), 1000);
+    /** @type {StoredTask[]} */
+    const records = [];
+    let live = 0;
+    let after = pos.after;
+    while (live <= size) {
+      const batch = await this.storage.rangeAfter(pos.scope, after, size + 1 - live);
+      for (const r of batch) {
+        records.push(r);
+        after = Math.max(after, r.seq);
+        const t = expiresAt(r);
+        if (t === null || t >= now) live += 1;
+      }
+      if (batch.length < size + 1 - live || batch.length === 0) break;
+    }
+    return { records };
+  }
+
+  /**
+   * `TaskServer.handle`: reads the task the request names (or the `tasks/list` page), answers
+   * as the in-memory TaskServer would.
+   * @param {Record<string, unknown> | string} request @param {ServerContext} ctx
+   * @returns {Promise<HandleOutcome>}
+   */
+  async handle(request, ctx) {
+    /** @type {unknown} */
+    let message = request;
+    if (typeof request === "string") {
+      try {
+        message = JSON.parse(request);
+      } catch {
+        message = null;
+      }
+    }
+    const now = readNow(ctx?.now);
+    const ctxNow = { ...ctx, now };
+    /** @type {() => Promise<Reads>} */
+    let read = async () => ({ records: [] });
+    if (isObject(message) && typeof message.method === "string") {
+      const params = isObject(message.params) ? message.params : {};
+      if (TASK_METHODS.includes(message.method) && typeof params.taskId === "string" && params.taskId !== "") {
+        read = this.#readOne(params.taskId);
+      } else if (message.method === "tasks/list") {
+        const cursor = typeof params.cursor === "string" ? params.cursor : undefined;
+        const session = typeof ctx?.session === "string" ? ctx.session : undefined;
+        read = () => this.#readPage(cursor, session, now);
+      }
+    }
+    return this.#run(read, (core) => core.handle(request, ctxNow));
+  }
+
+  /**
+   * `TaskServer.settle`: the response to a pending V25 `tasks/result`, or `null` while its task
+   * is live.
+   * @param {PendingResult} pending @param {number | null} [now]
+   * @returns {Promise<Record<string, unknown> | null>}
+   */
+  async settle(pending, now) {
+    const at = readNow(now);
+    return this.#run(this.#readOne(pending.taskId), (core) => core.settle(pending, at));
+  }
+
+  /**
+   * `TaskServer.planToolCall` (reads nothing: synchronous).
+   * @param {Record<string, unknown> | string} request @param {ServerContext} ctx @param {TaskSupport} taskSupport
+   * @returns {ToolCallPlanned}
+   */
+  planToolCall(request, ctx, taskSupport) {
+    return this.planner.planToolCall(request, ctx, taskSupport);
+  }
+
+  /**
+   * `TaskServer.syncToolResponse` (uses no state: synchronous).
+   * @param {Record<string, unknown> | string} request @param {ServerContext} ctx @param {ToolOutcome} outcome
+   * @returns {Record<string, unknown>}
+   */
+  syncToolResponse(request, ctx, outcome) {
+    return this.planner.syncToolResponse(request, ctx, outcome);
+  }
+
+  /**
+   * `TaskServer.beginToolCall`: a new task takes the storage's next sequence number, and the
+   * session cap counts the session's live tasks in the storage (replicas creating at the same
+   * instant may overshoot it by the tasks in flight). The task carries this replica's lease.
+   * @param {Record<string, unknown> | string} request @param {ServerContext} ctx @param {TaskSupport} taskSupport
+   * @returns {Promise<ToolCallStart>}
+   */
+  async beginToolCall(request, ctx, taskSupport) {
+    const now = readNow(ctx?.now);
+    const ctxNow = { ...ctx, now };
+    const plan = this.planner.planToolCall(request, ctxNow, taskSupport);
+    if (plan.kind !== "task") return plan;
+    const session = typeof ctx?.session === "string" ? ctx.session : null;
+    const cap = /** @type {number | null} */ (this.config.maxLiveTasksPerSession);
+    return this.#run(async () => {
+      /** @type {number | null} */
+      let capLeft = null;
+      if (cap !== null && session !== null) {
+        let live = await this.storage.countLive(session);
+        if (live >= cap) {
+          await this.sweep(now, BATCH); // expired tasks count until purged
+          live = await this.storage.countLive(session);
+        }
+        capLeft = Math.max(0, cap - live);
+      }
+      const sequence = (await this.storage.nextSequence()) - 1;
+      return { records: [], sequence, capLeft, lease: true };
+    }, (core) => core.beginToolCall(request, ctxNow, taskSupport));
+  }
+
+  /**
+   * `TaskServer.finishToolCall`; the task's lease is released.
+   * @param {string} taskId @param {ToolOutcome} outcome @param {number | null} [now]
+   * @returns {Promise<FinishOutcome>}
+   */
+  async finishToolCall(taskId, outcome, now) {
+    const at = readNow(now);
+    try {
+      return await this.#run(this.#readOne(taskId), (core) => core.finishToolCall(taskId, outcome, at));
+    } finally {
+      this.release(taskId);
+    }
+  }
+
+  /**
+   * `TaskServer.getTask`: the task as the host sees it.
+   * @param {string} taskId @param {number | null} [now]
+   * @returns {Promise<StoreTask>}
+   */
+  async getTask(taskId, now) {
+    const at = readNow(now);
+    return this.#run(this.#readOne(taskId), (core) => core.getTask(taskId, at));
+  }
+
+  /**
+   * `TaskServer.setStatus`, as the host.
+   * @param {string} taskId @param {TaskStatus} status @param {string | null} [message] @param {number | null} [now]
+   * @returns {Promise<StoreTask>}
+   */
+  async setStatus(taskId, status, message, now) {
+    const at = readNow(now);
+    return this.#run(this.#readOne(taskId), (core) => core.setStatus(taskId, status, message, at));
+  }
+
+  /**
+   * `TaskServer.raiseInput`, as the host.
+   * @param {string} taskId @param {V26InputRequests} inputRequests @param {string | null} [message] @param {number | null} [now]
+   * @returns {Promise<StoreTask>}
+   */
+  async raiseInput(taskId, inputRequests, message, now) {
+    const at = readNow(now);
+    return this.#run(this.#readOne(taskId), (core) => core.raiseInput(taskId, inputRequests, message, at));
+  }
+
+  /**
+   * Purges expired tasks (at most `limit`, default 1000) and fails the live tasks whose lease
+   * ran out (their replica stopped: LEASE_LOST); answers how many tasks were purged. Any replica
+   * may run it; `McpHttpServer` does on its housekeeping. The lease check reads every record
+   * (in batches): run it every few seconds, not per request.
+   * @param {number | null} [now] @param {number | null} [limit]
+   * @returns {Promise<number>}
+   */
+  async sweep(now, limit) {
+    const at = readNow(now);
+    const max = limit ?? 1000;
+    let purged = 0;
+    while (purged < max) {
+      const ids = await this.storage.expired(at, Math.min(BATCH, max - purged));
+      if (ids.length === 0) break;
+      let n = 0;
+      for (const id of ids) {
+        n += await this.#run(this.#readOne(id), (core) => core.sweep(at, null));
+      }
+      purged += n;
+      if (n === 0) break;
+    }
+    await this.#failLostLeases(at);
+    return purged;
+  }
+
+  /** Fails the live tasks whose lease ran out before `now`. @param {number} now */
+  async #failLostLeases(now) {
+    let after = 0;
+    for (;;) {
+      const batch = /** @type {LeasedTask[]} */ (await this.storage.rangeAfter({ kind: "all" }, after, BATCH));
+      for (const r of batch) {
+        after = Math.max(after, r.seq);
+        if (TERMINAL.includes(r.status) || r.lease === undefined || r.lease.untilMs >= now) continue;
+        try {
+          await this.#run(
+            async () => {
+              const cur = /** @type {LeasedTask | null} */ (await this.storage.get(r.id));
+              // Renewed (or ended) meanwhile: nothing to do (the core is not run on it).
+              const lost = cur !== null && !TERMINAL.includes(cur.status) && cur.lease !== undefined && cur.lease.untilMs < now;
+              return { records: lost && cur !== null ? [cur] : [] };
+            },
+            (core) => {
+              try {
+                core.fail(r.id, LEASE_LOST, null, { host: true, now });
+              } catch (e) {
+                if (!(e instanceof TaskStoreError && (e.kind === "not_found" || e.kind === "already_terminal"))) throw e;
+              }
+            },
+          );
+        } catch (e) {
+          this.onError(e);
+        }
+      }
+      if (batch.length < BATCH) break;
+    }
+  }
+
+  /** The work of `taskId` ended here: its lease is no longer renewed. @param {string} taskId */
+  release(taskId) {
+    this.leased.delete(taskId);
+  }
+
+  #startRenewing() {
+    if (this.renewer !== null || this.closed) return;
+    this.renewer = setInterval(() => {
+      this.#renew().catch((e) => this.onError(e));
+    }, Math.max(1, Math.floor(this.leaseMs / 3)));
+    // Node: the timer alone does not keep the process alive.
+    const t = /** @type {{ unref?: () => void }} */ (/** @type {unknown} */ (this.renewer));
+    if (typeof t.unref === "function") t.unref();
+  }
+
+  /** Renews the lease of every task whose work runs here. */
+  async #renew() {
+    for (const id of [...this.leased]) {
+      for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+        const cur = /** @type {LeasedTask | null} */ (await this.storage.get(id));
+        if (cur === null || TERMINAL.includes(cur.status)) {
+          this.leased.delete(id);
+          break;
+        }
+        /** @type {LeasedTask} */
+        const next = { ...cur, version: cur.version + 1, lease: { owner: this.replicaId, untilMs: Date.now() + this.leaseMs } };
+        if (await this.storage.putIfVersion(next, cur.version)) break;
+      }
+    }
+  }
+
+  /**
+   * §D 98 (as `TaskServer.checkInputRequests`).
+   * @param {Record<string, unknown> | string} request @param {V26InputRequests} inputRequests
+   */
+  static checkInputRequests(request, inputRequests) {
+    TaskServer.checkInputRequests(request, inputRequests);
+  }
+
+  /** Stops the lease renewals and the change feed, and closes the storage. */
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.renewer !== null) clearInterval(this.renewer);
+    this.renewer = null;
+    this.changeListeners.clear();
+    this.planner.free();
+    if (this.unsubscribe) await this.unsubscribe();
+    await this.storage.close();
+  }
+}
+
+export { SharedTaskServer, LEASE_LOST };
