@@ -129,8 +129,8 @@ class Lost extends Error {}
 
 /**
  * What one attempt read: the records the scratch core starts from, the sequence it continues
- * after, and the session cap it applies.
- * @typedef {{ records: LeasedTask[], sequence?: number, capLeft?: number | null, lease?: boolean }} Reads
+ * after, and whether a task it creates carries this replica's lease.
+ * @typedef {{ records: LeasedTask[], sequence?: number, lease?: boolean }} Reads
  */
 
 class SharedTaskServer {
@@ -251,7 +251,6 @@ class SharedTaskServer {
     for (const r of reads.records) sequence = Math.max(sequence, r.seq);
     /** @type {Record<string, unknown>} */
     const config = { ...this.config, recordChanges: true };
-    if (reads.capLeft !== undefined) config.maxLiveTasksPerSession = reads.capLeft;
     try {
       return TaskServer.restore(
         { format: SNAPSHOT_FORMAT, config, cursorKey: this.cursorKey, sequence, tasks: reads.records },
@@ -411,19 +410,40 @@ class SharedTaskServer {
     const session = typeof ctx?.session === "string" ? ctx.session : null;
     const cap = /** @type {number | null} */ (this.config.maxLiveTasksPerSession);
     return this.#run(async () => {
-      /** @type {number | null} */
-      let capLeft = null;
       if (cap !== null && session !== null) {
         let live = await this.storage.countLive(session);
         if (live >= cap) {
           await this.sweep(now, BATCH); // expired tasks count until purged
           live = await this.storage.countLive(session);
         }
-        capLeft = Math.max(0, cap - live);
+        // At the cap: the core refuses (its -32010 answer) a session it sees holding `cap` live
+        // tasks, placeholders standing for the storage's (never written: nothing is created).
+        if (live >= cap) return { records: this.#placeholders(session, cap, now), sequence: cap };
       }
       const sequence = (await this.storage.nextSequence()) - 1;
-      return { records: [], sequence, capLeft, lease: true };
+      return { records: [], sequence, lease: true };
     }, (core) => core.beginToolCall(request, ctxNow, taskSupport));
+  }
+
+  /**
+   * `n` live records of `session` created at `now` (the scratch core's view of a session at its
+   * cap).
+   * @param {string} session @param {number} n @param {number} now @returns {LeasedTask[]}
+   */
+  #placeholders(session, n, now) {
+    const max = /** @type {number | null} */ (this.config.maxTtlMs);
+    const ttl = /** @type {number | null} */ (this.config.defaultTtlMs) ?? max;
+    return Array.from({ length: n }, (_, i) => ({
+      id: (i + 1).toString(16).padStart(32, "0"),
+      version: 1,
+      seq: i + 1,
+      protocol: "2025-11-25",
+      session,
+      status: /** @type {TaskStatus} */ ("working"),
+      createdAtMs: now,
+      lastUpdatedAtMs: now,
+      ttlMs: ttl === null ? null : Math.max(1, max === null ? ttl : Math.min(ttl, max)),
+    }));
   }
 
   /**
