@@ -119,8 +119,9 @@ const TASK_LIMIT_CODE = -32010;
  */
 
 /**
+ * @template {TaskServer | SharedTaskServer} [S=TaskServer]
  * @typedef {object} TaskHostOptions
- * @property {TaskServer | SharedTaskServer} [server] The TaskServer to use (default: a new one
+ * @property {S} [server] The TaskServer to use (default: a new one
  *   with `store`). A SharedTaskServer (tasks in a storage shared by replicas) makes the host
  *   follow its change feed: a cancel made on another replica aborts the work running here,
  *   input answered there wakes it, and `watch` listeners hear of every replica's changes.
@@ -245,11 +246,15 @@ function unreadable(e) {
   return { error: { code: -32603, message: `Internal error: the tool returned an unreadable result (${why})` } };
 }
 
+/**
+ * @template {TaskServer | SharedTaskServer} [S=TaskServer] The server: TaskServer (tasks in this
+ *   process) or SharedTaskServer (tasks in a storage shared by replicas).
+ */
 class TaskHost {
-  /** @param {TaskHostOptions} [options] */
+  /** @param {TaskHostOptions<S>} [options] */
   constructor(options = {}) {
-    /** The TaskServer every request goes through. @type {TaskServer | SharedTaskServer} */
-    this.server = options.server ?? new TaskServer(options.store);
+    /** The TaskServer every request goes through. @type {S} */
+    this.server = options.server ?? /** @type {S} */ (new TaskServer(options.store));
     /** @type {() => number} */
     this.now = options.now ?? Date.now;
     /** @type {(error: unknown, taskId: string) => void} */
@@ -276,7 +281,7 @@ class TaskHost {
     this.shown = new Map();
     /** Stops following the shared server's change feed (`null`: not shared). @type {(() => void) | null} */
     this.unfollow = null;
-    const server = this.server;
+    const server = /** @type {TaskServer | SharedTaskServer} */ (this.server);
     if ("watchChanges" in server) {
       this.unfollow = server.watchChanges((taskId) => {
         this.#heard(taskId).catch((e) => this.onError(e, taskId));
@@ -400,7 +405,7 @@ class TaskHost {
    *   promise of it; its sweep also fails the tasks of replicas that stopped).
    */
   sweep(limit) {
-    const server = this.server;
+    const server = /** @type {TaskServer | SharedTaskServer} */ (this.server);
     if ("watchChanges" in server) {
       return (async () => {
         const purged = await server.sweep(this.now(), limit ?? null);
@@ -428,7 +433,7 @@ class TaskHost {
 
   /** @returns {number | Promise<number>} */
   #stopGone() {
-    const server = this.server;
+    const server = /** @type {TaskServer | SharedTaskServer} */ (this.server);
     if ("watchChanges" in server) {
       return (async () => {
         let stopped = 0;
@@ -729,7 +734,7 @@ class TaskHost {
           ? this.#requestInput(taskId, request, abort.signal, inputWaiters, inputRequests, message)
           : this.#requestInputV25(taskId, channel, abort.signal, inputRequests, message),
       setStatusMessage: (message) => {
-        const server = this.server;
+        const server = /** @type {TaskServer | SharedTaskServer} */ (this.server);
         if ("watchChanges" in server) {
           // Over a shared storage: written in the background (the watchers hear of it by the feed).
           (async () => {

@@ -31,6 +31,7 @@ import { TaskSubscriptions } from "./subscriptions.js";
  * @typedef {import("./host.js").ToolHandler} ToolHandler
  * @typedef {import("./host.js").ToolContext} ToolContext
  * @typedef {import("./host.js").TaskHostOptions} TaskHostOptions
+ * @typedef {import("./shared.js").SharedTaskServer} SharedTaskServer
  * @typedef {import("./host.js").ClientChannel} ClientChannel
  * @typedef {import("./host.js").ClientRequest} ClientRequest
  */
@@ -55,7 +56,7 @@ import { TaskSubscriptions } from "./subscriptions.js";
  * @property {string} version `serverInfo.version`.
  * @property {string} [title] `serverInfo.title`.
  * @property {string} [instructions] Sent in `initialize` and `server/discover` results.
- * @property {TaskHost} [host] The TaskHost to run tools on (default: a new one with
+ * @property {TaskHost | TaskHost<SharedTaskServer>} [host] The TaskHost to run tools on (default: a new one with
  *   `hostOptions`). Register tools through `McpHttpServer.tool`, which lists them too.
  * @property {TaskHostOptions} [hostOptions] Options of the new TaskHost. 2026-07-28 requests are
  *   stateless (no session): their tasks are bounded all together by `maxLiveTasksWithoutSession`
@@ -341,7 +342,8 @@ class McpHttpServer {
     this.serverInfo = { name: options.name, version: options.version };
     if (typeof options.title === "string") this.serverInfo.title = options.title;
     this.instructions = options.instructions;
-    this.host = options.host ?? new TaskHost(options.hostOptions);
+    /** @type {TaskHost} (typed as over TaskServer; over a SharedTaskServer its `sweep` answers a promise) */
+    this.host = /** @type {TaskHost} */ (options.host ?? new TaskHost(options.hostOptions));
     this.path = options.path ?? null;
     const origins = options.allowedOrigins;
     /** @type {(origin: string) => boolean} */
