@@ -49,6 +49,16 @@ import { listPosition } from "./mcp_tasks_wasm.js";
  * @typedef {import("./store.js").TaskStatus} TaskStatus
  * @typedef {import("./store.js").V26InputRequests} V26InputRequests
  * @typedef {import("./store.js").TaskStoreOptions} TaskStoreOptions
+ * @typedef {import("./store.js").TaskContext} TaskContext
+ * @typedef {import("./store.js").CreateTaskParams} CreateTaskParams
+ * @typedef {import("./store.js").ListParams} ListParams
+ * @typedef {import("./store.js").TaskPage} TaskPage
+ * @typedef {import("./store.js").TakeInputOutcome} TakeInputOutcome
+ * @typedef {import("./store.js").CancelOutcome} CancelOutcome
+ * @typedef {import("./store.js").ResultOf} ResultOf
+ * @typedef {import("./store.js").ProtocolVersion} ProtocolVersion
+ * @typedef {import("./store.js").JsonRpcError} JsonRpcError
+ * @typedef {import("./store.js").V26InputResponses} V26InputResponses
  * @typedef {{ kind: "all" } | { kind: "session", session: string | null }} Scope
  * @typedef {{ id: string, version: number, seq: number, session?: string | null, status: TaskStatus,
  *   createdAtMs: number, ttlMs: number | null }} StoredTask The members of a stored record read here.
@@ -108,6 +118,27 @@ function readNow(at) {
   if (at === undefined || at === null) return Date.now();
   if (typeof at === "number" && Number.isSafeInteger(at) && at >= 0) return at;
   throw new TypeError("`now` must be a non-negative integer (Unix milliseconds)");
+}
+
+/**
+ * A `TaskContext` with its time filled in (`Date.now()` when absent); anything else is left for
+ * the core to refuse with the TypeError naming it.
+ * @param {TaskContext | null | undefined} ctx @returns {TaskContext & { now: number }}
+ */
+function readContext(ctx) {
+  if (ctx === undefined || ctx === null) return { now: Date.now() };
+  if (!isObject(ctx)) return /** @type {TaskContext & { now: number }} */ (ctx);
+  const now = /** @type {number | null | undefined} */ (ctx.now); // not a number: the core refuses it
+  return { ...ctx, now: now === undefined || now === null ? Date.now() : now };
+}
+
+/**
+ * The context of a host shorthand: a context object stays; a time (or nothing) means the host.
+ * @param {TaskContext | number | null | undefined} ctxOrNow @returns {TaskContext & { now: number }}
+ */
+function hostContext(ctxOrNow) {
+  if (typeof ctxOrNow === "object" && ctxOrNow !== null) return readContext(ctxOrNow);
+  return { host: true, now: readNow(ctxOrNow) };
 }
 
 /** @returns {string} 16 random bytes as hex */
@@ -295,6 +326,8 @@ class SharedTaskServer {
 
   /** @param {string} id @returns {() => Promise<Reads>} */
   #readOne(id) {
+    // An id the storage cannot hold reads nothing: the core answers it (not found, TypeError).
+    if (typeof id !== "string" || id === "") return async () => ({ records: [] });
     return async () => {
       const r = await this.storage.get(id);
       return { records: r === null ? [] : [r] };
@@ -305,17 +338,18 @@ class SharedTaskServer {
    * The records of a `tasks/list` page: from the cursor's position, enough unexpired ones for a
    * page and the one that says whether another follows (expired ones too: the core purges them).
    * @param {string | undefined} cursor @param {string | undefined} session @param {number} now
+   * @param {boolean} [host] @param {number} [limit]
    * @returns {Promise<Reads>}
    */
-  async #readPage(cursor, session, now) {
+  async #readPage(cursor, session, now, host = false, limit = Infinity) {
     /** @type {{ scope: Scope, after: number }} */
     let pos;
     try {
-      pos = JSON.parse(listPosition(this.cursorKey, cursor, session, false, this.config.shareAcrossSessions === true));
+      pos = JSON.parse(listPosition(this.cursorKey, cursor, session, host, this.config.shareAcrossSessions === true));
     } catch {
       return { records: [] }; // a cursor the core refuses: it answers the error itself
     }
-    const size = Math.min(Math.max(Number(this.config.pageSize) || 1, 1), 1000);
+    const size = Math.min(Math.max(Number(this.config.pageSize) || 1, 1), 1000, Math.max(1, limit));
     /** @type {StoredTask[]} */
     const records = [];
     let live = 0;
@@ -470,24 +504,140 @@ class SharedTaskServer {
     return this.#run(this.#readOne(taskId), (core) => core.getTask(taskId, at));
   }
 
+  // ---- TaskStore's verbs (the same names and arguments, answering promises) -----------------------
+
   /**
-   * `TaskServer.setStatus`, as the host.
-   * @param {string} taskId @param {TaskStatus} status @param {string | null} [message] @param {number | null} [now]
+   * `TaskStore.create`: a task in `working`, bound to `ctx.session` (no lease: no work of this
+   * replica runs it). The session cap counts the storage (see `beginToolCall`).
+   * @param {CreateTaskParams} params @param {TaskContext | null} [ctx]
    * @returns {Promise<StoreTask>}
    */
-  async setStatus(taskId, status, message, now) {
-    const at = readNow(now);
-    return this.#run(this.#readOne(taskId), (core) => core.setStatus(taskId, status, message, at));
+  async create(params, ctx) {
+    const c = readContext(ctx);
+    const session = typeof c.session === "string" ? c.session : null;
+    const cap = /** @type {number | null} */ (this.config.maxLiveTasksPerSession);
+    return this.#run(async () => {
+      if (cap !== null && session !== null) {
+        let live = await this.storage.countLive(session);
+        if (live >= cap) {
+          await this.sweep(c.now, BATCH);
+          live = await this.storage.countLive(session);
+        }
+        if (live >= cap) return { records: this.#placeholders(session, cap, c.now), sequence: cap };
+      }
+      return { records: [], sequence: (await this.storage.nextSequence()) - 1 };
+    }, (core) => core.create(params, c));
   }
 
   /**
-   * `TaskServer.raiseInput`, as the host.
-   * @param {string} taskId @param {V26InputRequests} inputRequests @param {string | null} [message] @param {number | null} [now]
+   * `TaskStore.get`: the task `id` as `ctx` sees it.
+   * @param {string} id @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
+   */
+  async get(id, ctx) {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.get(id, c));
+  }
+
+  /**
+   * `TaskStore.list`: one page of the tasks `ctx` sees, in creation order.
+   * @param {ListParams | null} [page] @param {TaskContext | null} [ctx] @returns {Promise<TaskPage>}
+   */
+  async list(page, ctx) {
+    const c = readContext(ctx);
+    const cursor = typeof page?.cursor === "string" ? page.cursor : undefined;
+    const limit = typeof page?.limit === "number" ? page.limit : Infinity;
+    const session = typeof c.session === "string" ? c.session : undefined;
+    return this.#run(() => this.#readPage(cursor, session, c.now, c.host === true, limit), (core) => core.list(page, c));
+  }
+
+  /**
+   * `TaskServer.setStatus`: given a time (or nothing) instead of a context, as the host.
+   * @param {string} taskId @param {TaskStatus} status @param {string | null} [message]
+   * @param {TaskContext | number | null} [ctxOrNow]
    * @returns {Promise<StoreTask>}
    */
-  async raiseInput(taskId, inputRequests, message, now) {
-    const at = readNow(now);
-    return this.#run(this.#readOne(taskId), (core) => core.raiseInput(taskId, inputRequests, message, at));
+  async setStatus(taskId, status, message, ctxOrNow) {
+    const c = hostContext(ctxOrNow);
+    return this.#run(this.#readOne(taskId), (core) => core.setStatus(taskId, status, message, c));
+  }
+
+  /**
+   * `TaskServer.raiseInput`: given a time (or nothing) instead of a context, as the host.
+   * @param {string} taskId @param {V26InputRequests} inputRequests @param {string | null} [message]
+   * @param {TaskContext | number | null} [ctxOrNow]
+   * @returns {Promise<StoreTask>}
+   */
+  async raiseInput(taskId, inputRequests, message, ctxOrNow) {
+    const c = hostContext(ctxOrNow);
+    return this.#run(this.#readOne(taskId), (core) => core.raiseInput(taskId, inputRequests, message, c));
+  }
+
+  /**
+   * `TaskStore.takeInput`.
+   * @param {string} id @param {V26InputResponses} inputResponses @param {TaskContext | null} [ctx]
+   * @returns {Promise<TakeInputOutcome>}
+   */
+  async takeInput(id, inputResponses, ctx) {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.takeInput(id, inputResponses, c));
+  }
+
+  /**
+   * `TaskStore.complete` (the first terminal outcome wins).
+   * @param {string} id @param {Record<string, unknown>} result @param {string | null} [message]
+   * @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
+   */
+  async complete(id, result, message, ctx) {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.complete(id, result, message, c));
+  }
+
+  /**
+   * `TaskStore.fail`.
+   * @param {string} id @param {JsonRpcError} error @param {string | null} [message]
+   * @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
+   */
+  async fail(id, error, message, ctx) {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.fail(id, error, message, c));
+  }
+
+  /**
+   * `TaskStore.failWithToolResult`.
+   * @param {string} id @param {Record<string, unknown>} result @param {string | null} [message]
+   * @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
+   */
+  async failWithToolResult(id, result, message, ctx) {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.failWithToolResult(id, result, message, c));
+  }
+
+  /**
+   * `TaskStore.resultOf`.
+   * @param {string} id @param {TaskContext | null} [ctx] @returns {Promise<ResultOf>}
+   */
+  async resultOf(id, ctx) {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.resultOf(id, c));
+  }
+
+  /**
+   * `TaskStore.cancel`.
+   * @param {string} id @param {ProtocolVersion} protocolVersion @param {string | null} [message]
+   * @param {TaskContext | null} [ctx] @returns {Promise<CancelOutcome>}
+   */
+  async cancel(id, protocolVersion, message, ctx) {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.cancel(id, protocolVersion, message, c));
+  }
+
+  /**
+   * `TaskStore.remove`: deletes the task now and answers it as it was.
+   * @param {string} id @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
+   */
+  async remove(id, ctx) {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.remove(id, c));
   }
 
   /**

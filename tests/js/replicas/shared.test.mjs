@@ -240,3 +240,87 @@ test("SharedTaskServer.open refuses what it cannot use, with a TypeError naming 
   await s.close();
   await assert.rejects(s.getTask("x"), TaskStoreError);
 });
+
+test("TaskStore's verbs: the same answers and the same errors as the in-memory TaskServer", async () => {
+  const server = await SharedTaskServer.open(new MemoryStorage(), { cursorKey: KEY, store: { pageSize: 2 } });
+  // The same settings and cursor key (cursors are sealed with it).
+  const config = new TaskServer({ pageSize: 2 }).snapshot().config;
+  const mem = TaskServer.restore({ format: "mcp-tasks-wasm/store/1", config, cursorKey: KEY, sequence: 0, tasks: [] });
+  /** Runs `f` on both; compares answers (task ids mapped) or errors (name, code, kind, message). */
+  const ids = [[], []];
+  const norm = (v, i) => {
+    let text = JSON.stringify(v);
+    ids[i].forEach((id, n) => (text = text.replaceAll(id, `ID${n}`)));
+    return text === undefined ? undefined : JSON.parse(text);
+  };
+  async function both(what, f) {
+    const out = [];
+    for (const [i, s] of [server, mem].entries()) {
+      try {
+        out.push({ ok: norm(await f(s, ids[i]), i) });
+      } catch (e) {
+        out.push({ error: { name: e.name, code: e.code, kind: e.kind, message: norm(e.message, i) } });
+      }
+    }
+    assert.deepEqual(out[0], out[1], what);
+    return out[0];
+  }
+  const s = { session: "s", now: 10_000 };
+  for (let n = 0; n < 3; n++) {
+    await both(`create ${n}`, async (x, known) => {
+      const t = await x.create({ protocolVersion: n === 2 ? V26 : V25, ttl: 60_000 }, s);
+      known.push(t.taskId);
+      return t;
+    });
+  }
+  await both("get", (x, k) => x.get(k[0], s));
+  await both("get, other session", (x, k) => x.get(k[0], { session: "t", now: 10_000 }));
+  await both("get, host", (x, k) => x.get(k[0], { host: true, now: 10_000 }));
+  await both("list page 1", (x) => x.list(null, s));
+  await both("list page 2", async (x) => x.list({ cursor: (await x.list(null, s)).nextCursor }, s));
+  await both("list limit 1", (x) => x.list({ limit: 1 }, s));
+  await both("setStatus", (x, k) => x.setStatus(k[0], "input_required", "wait", { ...s, now: 11_000 }));
+  await both("setStatus terminal", (x, k) => x.setStatus(k[0], "completed", null, s));
+  await both("raiseInput", (x, k) => x.raiseInput(k[2], { q: { method: "roots/list" } }, "asking", { ...s, now: 12_000 }));
+  await both("raiseInput reused", (x, k) => x.raiseInput(k[2], { q: { method: "elicitation/create", params: {} } }, null, s));
+  await both("takeInput", (x, k) => x.takeInput(k[2], { q: { roots: [] }, nope: {} }, { ...s, now: 13_000 }));
+  await both("complete", (x, k) => x.complete(k[2], { content: [] }, "done", { ...s, now: 14_000 }));
+  await both("complete again", (x, k) => x.complete(k[2], { content: [] }, null, s));
+  await both("fail", (x, k) => x.fail(k[1], { code: -32000, message: "boom" }, null, s));
+  await both("failWithToolResult", (x, k) => x.failWithToolResult(k[0], { content: [{ type: "text", text: "bad" }], isError: true }, null, s));
+  await both("resultOf", (x, k) => x.resultOf(k[0], s));
+  await both("resultOf failed", (x, k) => x.resultOf(k[1], s));
+  await both("cancel terminal V26", (x, k) => x.cancel(k[2], V26, null, s));
+  await both("cancel terminal V25", (x, k) => x.cancel(k[2], V25, null, s));
+  await both("remove", (x, k) => x.remove(k[1], s));
+  await both("get removed", (x, k) => x.get(k[1], s));
+  await both("get expired", (x, k) => x.get(k[0], { ...s, now: 10_000 + 60_001 }));
+  await both("bad context", (x, k) => x.get(k[2], { session: 5 }));
+  await both("bad id", (x) => x.get("", s));
+  await both("bad params", (x) => x.create({ protocolVersion: "1999" }, s));
+  await server.close();
+  mem.free();
+});
+
+test("a V25 tasks/result blocked on B answers when the work on A ends", async () => {
+  const storage = new MemoryStorage();
+  const A = await replica(shared(storage));
+  const B = await replica(shared(storage));
+  let finish;
+  A.host.tool("gated", { taskSupport: "optional" }, () => new Promise((resolve) => (finish = resolve)));
+  const ctx = { protocolVersion: V25, session: "s" };
+  const created = await A.host.handle(v25("tools/call", { name: "gated", arguments: {}, task: {} }), ctx);
+  const taskId = created.result.task.taskId;
+  let answered = null;
+  const pending = B.host.handle(v25("tasks/result", { taskId }), ctx).then((r) => (answered = r));
+  await waitFor(() => B.host.waiting.has(taskId), "the result request waiting on B");
+  assert.equal(answered, null);
+  finish({ content: [{ type: "text", text: "late" }] });
+  await pending;
+  assert.equal(answered.result.content[0].text, "late");
+  assert.equal(answered.result._meta["io.modelcontextprotocol/related-task"].taskId, taskId);
+  for (const r of [A, B]) {
+    await r.host.close();
+    await r.server.close();
+  }
+});
