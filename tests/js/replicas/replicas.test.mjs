@@ -16,6 +16,8 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { startPostgres, startRedis, waitFor, ROOT } from "../storage/lib.mjs";
 
+const { TaskClient } = await import("../.tmp/install/esm.mjs");
+
 const EXAMPLE = join(ROOT, "examples/conformance-server.mjs");
 /** Where the example finds the storage client libraries (pg, ioredis) installed by setup. */
 const PEERS_DIR = join(ROOT, "tools/storage");
@@ -227,6 +229,41 @@ for (const engine of ["postgres", "redis"]) {
       } finally {
         await sub.close();
       }
+    });
+
+    test("TaskClient (2026-07-28, push) with every request sent to the next replica: input asked on one, answered on another, pushed by a third", async (t) => {
+      // The client's fetch sends each request to the next replica: the subscription, the
+      // tools/call, the tasks/update and any backstop poll land on different processes.
+      const sent = [];
+      const roundRobin = (input, init) => {
+        const r = next();
+        sent.push({ replica: r.name, method: init?.body ? JSON.parse(init.body).method : init?.method });
+        return fetch(r.url, init);
+      };
+      const client = await TaskClient.connect(replicas[0].url, {
+        protocolVersion: V26,
+        fetch: roundRobin,
+        handlers: { elicitation: async () => ({ action: "accept", content: { confirm: true } }) },
+        push: true,
+      });
+      const statuses = [];
+      const seen = (async () => {
+        for await (const e of client.events()) if (e.type === "status") statuses.push(e.status);
+      })();
+      try {
+        const result = await client.callTool("confirm_delete", { filename: "spread.txt" }, { task: {} });
+        assert.equal(result.content[0].text, "Deleted spread.txt");
+      } finally {
+        await client.close();
+        await seen;
+      }
+      const by = (m) => new Set(sent.filter((x) => x.method === m).map((x) => x.replica));
+      t.diagnostic(sent.map((x) => `${x.replica}:${x.method}`).join(" "));
+      assert.ok(by("tools/call").size >= 1 && by("tasks/update").size >= 1, JSON.stringify(sent));
+      assert.ok(by("subscriptions/listen").size >= 1, `the client subscribed: ${JSON.stringify(sent)}`);
+      assert.ok(statuses.includes("input_required"), statuses.join(","));
+      // More than one replica served this client.
+      assert.ok(new Set(sent.map((x) => x.replica)).size > 1, JSON.stringify(sent));
     });
 
     test("A killed (SIGKILL) mid-task and restarted: the task stays readable and fails once A's lease runs out", async () => {
