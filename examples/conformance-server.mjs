@@ -270,11 +270,21 @@ if (storage !== null) {
   });
 }
 
+/**
+ * The MRTR `requestState` signing key of the replicas: derived from the cursor key (one secret
+ * for both), so that a 2026-07-28 call answered with an InputRequiredResult by one replica may be
+ * retried on another.
+ */
+async function requestStateKey(cursorKey) {
+  const bytes = new TextEncoder().encode(`mcp-tasks-wasm example: requestState key from ${cursorKey}`);
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+}
+
 const app = new McpHttpServer({
   name: "mcp-tasks-wasm-conformance-server",
   version: "0.1.0",
   path: "/mcp",
-  ...(shared ? { host: new TaskHost({ server: shared }) } : {}),
+  ...(shared ? { host: new TaskHost({ server: shared, requestState: { key: await requestStateKey(shared.cursorKey) } }) } : {}),
   ...(housekeepingMs !== undefined ? { housekeepingMs } : {}),
 });
 for (const { name, handler, ...options } of TOOLS) app.tool(name, options, handler);

@@ -180,6 +180,24 @@ for (const engine of ["postgres", "redis"]) {
       // come from different replicas (checked in shared.test.mjs).
     });
 
+    test("MRTR: a call answered with an InputRequiredResult on A is retried on B, which creates the task", async () => {
+      const [A, B] = replicas;
+      const first = await call(A, "tools/call", { name: "test_tool_with_task", arguments: {} });
+      assert.equal(first.result?.resultType, "input_required", JSON.stringify(first));
+      const { requestState, inputRequests } = first.result;
+      assert.deepEqual(Object.keys(inputRequests), ["user_name"]);
+      const retry = await call(B, "tools/call", {
+        name: "test_tool_with_task",
+        arguments: {},
+        requestState,
+        inputResponses: { user_name: { action: "accept", content: { name: "Ada" } } },
+      });
+      assert.equal(retry.result?.resultType, "task", JSON.stringify(retry));
+      const taskId = retry.result.taskId;
+      await waitFor(async () => (await getTask(next(), taskId)).status === "completed", "completed");
+      assert.equal((await getTask(A, taskId)).result.content[0].text, "Hello, Ada! (from a task)");
+    });
+
     test("a cancel on B races the completion on A: exactly one terminal outcome, never changed", async (t) => {
       const [A, B] = replicas;
       const outcomes = { completed: 0, cancelled: 0 };
