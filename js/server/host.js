@@ -17,6 +17,12 @@
 // Written in the subset scripts/esm-to-cjs.mjs converts (the CommonJS twin is generated).
 import { TaskServer } from "./store.js";
 /** @typedef {import("./shared.js").SharedTaskServer} SharedTaskServer */
+/**
+ * A count a host method answers: a number over a TaskServer, a promise of it over a
+ * SharedTaskServer (whose storage is asynchronous).
+ * @template S
+ * @typedef {S extends SharedTaskServer ? Promise<number> : number} Counted
+ */
 import { MrtrStates } from "./mrtr.js";
 
 /**
@@ -401,10 +407,15 @@ class TaskHost {
    * Purges expired tasks (`TaskServer.sweep`) and answers the blocked `tasks/result` requests of
    * purged tasks. No timer runs inside the host: call this from your own (say once a minute).
    * @param {number} [limit] At most this many tasks (default all).
-   * @returns {number | Promise<number>} How many tasks were purged (over a SharedTaskServer, a
-   *   promise of it; its sweep also fails the tasks of replicas that stopped).
+   * @returns {Counted<S>} How many tasks were purged (over a SharedTaskServer, a promise of it;
+   *   its sweep also fails the tasks of replicas that stopped).
    */
   sweep(limit) {
+    return /** @type {Counted<S>} */ (this.#sweep(limit));
+  }
+
+  /** @param {number} [limit] @returns {number | Promise<number>} */
+  #sweep(limit) {
     const server = /** @type {TaskServer | SharedTaskServer} */ (this.server);
     if ("watchChanges" in server) {
       return (async () => {
@@ -424,11 +435,10 @@ class TaskHost {
    * Aborts the work of every running task the store no longer has (expired, purged): its signal
    * aborts with an AbortError whose message says "expired", what it returns is dropped and
    * `idle()` settles once the handlers return. `sweep` calls it; so may you, between sweeps.
-   * @returns {number | Promise<number>} How many were aborted now (over a SharedTaskServer, a
-   *   promise of it).
+   * @returns {Counted<S>} How many were aborted now (over a SharedTaskServer, a promise of it).
    */
   stopExpired() {
-    return this.#stopGone();
+    return /** @type {Counted<S>} */ (this.#stopGone());
   }
 
   /** @returns {number | Promise<number>} */

@@ -425,7 +425,8 @@ class McpHttpServer {
   sweep() {
     const now = this.host.now();
     this.lastHousekeeping = now;
-    const purged = this.host.sweep();
+    // A TaskHost over a SharedTaskServer answers a promise (typed as over a TaskServer here).
+    const purged = /** @type {number | Promise<number>} */ (this.host.sweep());
     if (purged instanceof Promise) purged.catch((e) => this.onError(e));
     for (const session of [...this.sessions.values()]) {
       const busy = session.listen !== null || session.resultStreams.size > 0 || session.outgoing.size > 0 || session.inflight.size > 0;

@@ -324,3 +324,36 @@ test("a V25 tasks/result blocked on B answers when the work on A ends", async ()
     await r.server.close();
   }
 });
+
+test("types: a TaskHost over a SharedTaskServer answers promises where one over a TaskServer answers numbers (tsc --strict over the installed declarations)", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const { mkdirSync, writeFileSync } = await import("node:fs");
+  const install = join(import.meta.dirname, "..", ".tmp", "install");
+  const dir = join(install, `shared-types-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    writeFileSync(
+      join(dir, "a.mts"),
+      `import { SharedTaskServer, TaskHost, TaskServer, McpHttpServer } from "mcp-tasks-wasm/server";
+import { MemoryStorage } from "mcp-tasks-wasm/storage";
+const server = await SharedTaskServer.open(new MemoryStorage(), { cursorKey: "0123456789abcdef0123456789abcdef" });
+const host = new TaskHost({ server });
+const purged: Promise<number> = host.sweep();
+const plain = new TaskHost();
+const n: number = plain.sweep();
+const s: TaskServer = plain.server;
+const sh: SharedTaskServer = host.server;
+const app = new McpHttpServer({ name: "x", version: "1", host });
+const t = await server.create({ protocolVersion: "2026-07-28" }, { session: "s" });
+const status: string = (await server.get(t.taskId, { session: "s" })).status;
+// @ts-expect-error a shared host's sweep is not a number
+const wrong: number = host.sweep();
+console.log(purged, n, s, sh, app, status, wrong);
+`,
+    );
+    const tsc = join(import.meta.dirname, "..", "..", "..", "node_modules", ".bin", "tsc");
+    execFileSync(tsc, ["--strict", "--noEmit", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", join(dir, "a.mts")], { cwd: install, encoding: "utf8" });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
