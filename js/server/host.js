@@ -275,6 +275,8 @@ class TaskHost {
     this.states = new MrtrStates(options.requestState);
     /** @type {Set<(task: StoreTask) => void>} */
     this.watchers = new Set();
+    /** What each watcher wants to hear of (absent: everything). @type {Map<(task: StoreTask) => void, (taskId: string) => boolean>} */
+    this.interest = new Map();
     const cap = options.maxLiveTasksWithoutSession ?? DEFAULT_MAX_LIVE_WITHOUT_SESSION;
     if (!(cap === Infinity || (Number.isSafeInteger(cap) && cap >= 0))) {
       throw new TypeError(`maxLiveTasksWithoutSession must be a non-negative integer or Infinity (got ${String(cap)})`);
@@ -308,7 +310,7 @@ class TaskHost {
    */
   async #heard(taskId) {
     const run = this.running.get(taskId);
-    if (run === undefined && !this.waiting.has(taskId) && this.watchers.size === 0) return;
+    if (run === undefined && !this.waiting.has(taskId) && ![...this.watchers].some((w) => this.interest.get(w)?.(taskId) ?? true)) return;
     /** @type {StoreTask | null} */
     let task = null;
     try {
@@ -354,12 +356,19 @@ class TaskHost {
    * answered (`input_required` ⇄ `working`), a status message, the outcome stored, a cancel.
    * (Not at creation: the `CreateTaskResult` says it.) A transport sends
    * `notifications/tasks/status` from here (§D 43). Returns the function that stops it.
-   * @param {(task: StoreTask) => void} listener @returns {() => void}
+   *
+   * Over a SharedTaskServer the listener hears of every replica's changes (the storage's change
+   * feed), each read from the storage: `interested(taskId)` (default: every task) spares the
+   * reads of tasks the listener would ignore.
+   * @param {(task: StoreTask) => void} listener @param {(taskId: string) => boolean} [interested]
+   * @returns {() => void}
    */
-  watch(listener) {
+  watch(listener, interested) {
     this.watchers.add(listener);
+    if (interested) this.interest.set(listener, interested);
     return () => {
       this.watchers.delete(listener);
+      this.interest.delete(listener);
     };
   }
 

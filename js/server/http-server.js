@@ -362,7 +362,10 @@ class McpHttpServer {
     this.replies = new Set();
     this.lastHousekeeping = this.host.now();
     this.closed = false;
-    this.unwatch = this.host.watch((task) => this.#statusChanged(task));
+    this.unwatch = this.host.watch(
+      (task) => this.#statusChanged(task),
+      (taskId) => [...this.sessions.values()].some((s) => s.tasks.has(taskId)),
+    );
     /** 2026-07-28 push: `subscriptions/listen` streams (js/server/subscriptions.js). */
     this.subscriptions = new TaskSubscriptions(this.host, (onCancel) => new SseStream(onCancel, this.keepAliveMs), { serverInfo: this.serverInfo });
 
