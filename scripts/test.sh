@@ -17,8 +17,9 @@
 #                    tests/browser/*.test.mjs and tests/peers/*.test.mjs (real peers, from setup)
 #   storage          tests/js/storage/*.test.mjs: the storage contract kit on memory, SQLite
 #                    (Node 20 and 22), Postgres and Redis (real servers the tests start)
-#   replicas         tests/js/replicas/*.test.mjs: SharedTaskServer in process, and three example
-#                    servers on one Postgres and on one Redis (real servers the tests start)
+#   replicas         tests/js/replicas/*.test.mjs: SharedTaskServer in process; three example
+#                    servers on one Postgres and on one Redis; the conformance suite against the
+#                    example with --storage Postgres and Redis (real servers the tests start)
 #   scripts          every tests/js/*.test.sh (bash)
 #   deno             tests/deno/*.test.ts with the npm-installed deno, no permission flags
 #   packaging        tests/packaging/matrix.test.mjs: the tarball built and run by Node, Deno, Vite,
