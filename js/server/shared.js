@@ -283,8 +283,9 @@ class SharedTaskServer {
     /** @type {Record<string, unknown>} */
     const config = { ...this.config, recordChanges: true };
     try {
+      // As JSON text: the core parses text about twice as fast as it walks a JS object.
       return TaskServer.restore(
-        { format: SNAPSHOT_FORMAT, config, cursorKey: this.cursorKey, sequence, tasks: reads.records },
+        JSON.stringify({ format: SNAPSHOT_FORMAT, config, cursorKey: this.cursorKey, sequence, tasks: reads.records }),
         { maxSnapshotBytes: null },
       );
     } catch (e) {
