@@ -890,6 +890,12 @@ class TaskHost {
     if (this.shared) {
       const seen = JSON.stringify(task.v26);
       if (this.shown.get(taskId) === seen) return;
+      // Not at creation (as without a shared server): the CreateTaskResult says it.
+      const v26 = /** @type {{ createdAt?: string, lastUpdatedAt?: string }} */ (task.v26);
+      if (!this.shown.has(taskId) && task.status === "working" && v26.createdAt === v26.lastUpdatedAt) {
+        this.shown.set(taskId, seen);
+        return;
+      }
       if (["completed", "failed", "cancelled"].includes(task.status)) this.shown.delete(taskId);
       else {
         if (this.shown.size >= 100_000) this.shown.clear();
