@@ -35,7 +35,7 @@ import { MrtrStates } from "./mrtr.js";
  * @typedef {Record<string, unknown>} JsonObject
  * @typedef {import("./mcp_tasks_wasm.js").V26InputRequests} InputRequests
  * @typedef {import("./mcp_tasks_wasm.js").StoreTask} StoreTask
- * @typedef {{ abort: AbortController, done: Promise<void>, inputWaiters: Set<() => void>, asking: number, gone: boolean, session: string | null }} RunningTask
+ * @typedef {{ abort: AbortController, done: Promise<void>, inputWaiters: Set<() => void>, asking: number, gone: boolean, closed: boolean, session: string | null }} RunningTask
  *   The work of one task: `gone` once the store no longer has the task (expired, purged) and
  *   the work was aborted; `session` the session that created it (`null`: none).
  */
@@ -46,6 +46,8 @@ const RELATED_TASK = "io.modelcontextprotocol/related-task";
 const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** The default of `maxLiveTasksWithoutSession`. */
 const DEFAULT_MAX_LIVE_WITHOUT_SESSION = 10_000;
+/** The error a task fails with when the replica running it shuts down (`close`) over a shared storage. */
+const SHUT_DOWN = Object.freeze({ code: -32603, message: "Internal error: the replica running this task shut down before it finished" });
 /** The store's code for a live-task cap (StoreError::SessionCapReached, src/store/error.rs). */
 const TASK_LIMIT_CODE = -32010;
 
@@ -492,8 +494,9 @@ class TaskHost {
   }
 
   /**
-   * Stops every running task's work (its signal aborts, reason `"closed"`); the tasks stay as
-   * they are in the store. Resolves when the handlers have returned.
+   * Stops every running task's work (its signal aborts, reason `"closed"`). Resolves when the
+   * handlers have returned. Over a SharedTaskServer (the tasks outlive this replica) each such
+   * task fails with JSON-RPC error -32603 "the replica running this task shut down".
    */
   async close() {
     this.unfollow?.();
@@ -739,7 +742,7 @@ class TaskHost {
     const inputWaiters = new Set();
     const session = typeof ctx.session === "string" && ctx.session !== "" ? ctx.session : null;
     /** @type {RunningTask} */
-    const run = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, session };
+    const run = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, closed: false, session };
     /** @type {ToolContext} */
     const toolCtx = {
       signal: abort.signal,
@@ -775,7 +778,10 @@ class TaskHost {
     };
     const done = (async () => {
       await null; // the CreateTaskResult is answered before the work starts
-      const outcome = await runTool(handler, args, toolCtx);
+      let outcome = await runTool(handler, args, toolCtx);
+      // Over a shared storage the task outlives this host: work stopped by `close` (a replica
+      // shutting down) fails the task with SHUT_DOWN, not with what the aborted handler returned.
+      if (run.closed && this.shared) outcome = { error: SHUT_DOWN };
       let stored = false;
       try {
         try {
@@ -915,6 +921,7 @@ class TaskHost {
   #stop(taskId, reason) {
     const run = this.running.get(taskId);
     if (run && !run.abort.signal.aborted) {
+      run.closed = reason === "closed";
       const error = new Error(`task ${taskId} ${reason}`);
       error.name = "AbortError";
       run.abort.abort(error);

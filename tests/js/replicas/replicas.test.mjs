@@ -284,6 +284,16 @@ for (const engine of ["postgres", "redis"]) {
       assert.ok(new Set(sent.map((x) => x.replica)).size > 1, JSON.stringify(sent));
     });
 
+    test("A stopped (SIGTERM) mid-task: its task fails at once, read on B", async () => {
+      const [A, B] = replicas;
+      const taskId = await startTask(A, "slow_compute", { seconds: 600, label: "stopped" });
+      await stopReplica(A, "SIGTERM");
+      const failed = await getTask(B, taskId);
+      assert.equal(failed.status, "failed");
+      assert.match(failed.error.message, /replica running this task shut down/);
+      replicas[0] = await startReplica(db.url, "A1");
+    });
+
     test("A killed (SIGKILL) mid-task and restarted: the task stays readable and fails once A's lease runs out", async () => {
       const [A, B, C] = replicas;
       const taskId = await startTask(A, "slow_compute", { seconds: 600, label: "orphan" });

@@ -357,3 +357,17 @@ console.log(purged, n, s, sh, app, status, wrong);
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a replica that closes (shuts down) fails the tasks whose work it ran: they outlive it", async () => {
+  const storage = new MemoryStorage();
+  const A = await replica(shared(storage));
+  const B = await replica(shared(storage));
+  const created = await A.host.handle(req("tools/call", { name: "wait", arguments: {} }), { protocolVersion: V26 });
+  const taskId = created.result.taskId;
+  await A.host.close();
+  assert.deepEqual(A.aborted, [taskId]);
+  const task = await B.host.handle(req("tasks/get", { taskId }), { protocolVersion: V26 });
+  assert.equal(task.result.status, "failed");
+  assert.deepEqual(task.result.error, { code: -32603, message: "Internal error: the replica running this task shut down before it finished" });
+  for (const r of [A, B]) await r.server.close();
+});
