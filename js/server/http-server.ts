@@ -40,6 +40,8 @@ export type ClientChannel = import("./host.js").ClientChannel;
 
 export type ClientRequest = import("./host.js").ClientRequest;
 
+export type SharedTaskServer = import("./shared.js").SharedTaskServer;
+
 /**
  * A tool as `tools/list` shows it, plus how it runs.
  */
@@ -58,7 +60,7 @@ export type McpHttpServerOptions = {
   version: string;
   title?: string;
   instructions?: string;
-  host?: TaskHost;
+  host?: TaskHost | TaskHost<SharedTaskServer>;
   hostOptions?: TaskHostOptions;
   path?: string | null;
   allowedOrigins?: string[] | ((origin: string) => boolean);
@@ -367,7 +369,8 @@ class McpHttpServer {
     this.serverInfo = { name: options.name, version: options.version };
     if (typeof options.title === "string") this.serverInfo.title = options.title;
     this.instructions = options.instructions;
-    this.host = options.host ?? new TaskHost(options.hostOptions);
+    /** @type {TaskHost} (typed as over TaskServer; over a SharedTaskServer its `sweep` answers a promise) */
+    this.host = (options.host ?? new TaskHost(options.hostOptions)) as TaskHost;
     this.path = options.path ?? null;
     const origins = options.allowedOrigins;
     /** @type {(origin: string) => boolean} */
@@ -386,7 +389,10 @@ class McpHttpServer {
     this.replies = new Set();
     this.lastHousekeeping = this.host.now();
     this.closed = false;
-    this.unwatch = this.host.watch((task) => this.#statusChanged(task));
+    this.unwatch = this.host.watch(
+      (task) => this.#statusChanged(task),
+      (taskId) => [...this.sessions.values()].some((s) => s.tasks.has(taskId)),
+    );
     /** 2026-07-28 push: `subscriptions/listen` streams (js/server/subscriptions.js). */
     this.subscriptions = new TaskSubscriptions(this.host, (onCancel) => new SseStream(onCancel, this.keepAliveMs), { serverInfo: this.serverInfo });
 
@@ -443,13 +449,16 @@ class McpHttpServer {
 
   /**
    * Purges expired tasks and ends idle sessions now (it also happens on requests, at most every
-   * `housekeepingMs`). Returns how many tasks were purged.
-   * @returns {number}
+   * `housekeepingMs`). Returns how many tasks were purged (over a SharedTaskServer, a promise of
+   * it: its sweep reads the storage).
+   * @returns {number | Promise<number>}
    */
-  sweep(): number {
+  sweep(): number | Promise<number> {
     const now = this.host.now();
     this.lastHousekeeping = now;
-    const purged = this.host.sweep();
+    // A TaskHost over a SharedTaskServer answers a promise (typed as over a TaskServer here).
+    const purged = this.host.sweep() as number | Promise<number>;
+    if (purged instanceof Promise) purged.catch((e) => this.onError(e));
     for (const session of [...this.sessions.values()]) {
       const busy = session.listen !== null || session.resultStreams.size > 0 || session.outgoing.size > 0 || session.inflight.size > 0;
       if (!busy && now - session.lastSeen > this.sessionTtlMs) this.#endSession(session);

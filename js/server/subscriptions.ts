@@ -82,7 +82,10 @@ class TaskSubscriptions {
     this.byTask = new Map();
     /** Every open subscription. @type {Set<Subscription>} */
     this.open = new Set();
-    this.unwatch = host.watch((task) => this.#changed(task));
+    this.unwatch = host.watch(
+      (task) => this.#changed(task),
+      (taskId) => this.byTask.has(taskId),
+    );
   }
 
   /** How many listen streams are open. */

@@ -8,6 +8,8 @@ mod conversation;
 mod input;
 #[cfg(feature = "store-js")]
 mod random;
+#[cfg(feature = "store-js")]
+mod rules;
 mod schedule;
 #[cfg(feature = "store-js")]
 mod server;

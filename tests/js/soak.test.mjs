@@ -269,6 +269,17 @@ function entryPoints(entry, rand) {
     "function convertTask": [() => convertTask(s.maybe(s.task), s.version())],
     "function convertCreateTaskResult": [() => convertCreateTaskResult(s.maybe(() => ({ task: s.task(), _meta: any() })), s.version())],
     "function rules": [() => rules(any())],
+    // SharedTaskServer's cursor reader (src/wasm/rules.rs): the key, the cursor, the caller.
+    "function listPosition": [
+      () =>
+        entry.listPosition(
+          pick(["00112233445566778899aabbccddeeff", str(), any()]),
+          s.maybe(() => pick([str(), "00".repeat(16), any()])),
+          s.maybe(() => pick(["s1", str(), any()])),
+          pick([true, false, any()]),
+          pick([true, false, any()]),
+        ),
+    ],
     "Conversation constructor": [() => new Conversation(s.maybe(() => ({ version: s.version(), maxTasks: s.maybe(() => int(10)), maxPending: s.maybe(() => int(10)), maxEventsPerTask: s.maybe(() => int(10)), maxIdBytes: s.maybe(() => int(64)), maxKeptBytes: s.maybe(() => int(1e6)), maxBytes: s.maybe(() => int(1e4)), maxIssues: s.maybe(() => int(10)) }))).free()],
     "Conversation observe": [() => conv.observe(s.maybe(s.message), s.maybe(() => ({ from: pick(["client", "server", any()]) })))],
     "Conversation tasks": [() => conv.tasks(any())],

@@ -1,0 +1,788 @@
+// SharedTaskServer: the TaskServer of replicas. Its tasks live in a TaskStorage (the
+// asynchronous storage contract of ./storage/types.js: memory, SQLite, Postgres, Redis) that
+// several processes share, so a task created on one replica is read, answered, cancelled and
+// pushed on any other, and survives the replica that created it.
+//
+// Every operation is the store's own, run by the core (TaskServerCore, in Rust) over the records
+// it needs, read from the storage just before:
+//   read      the task the request names (`get`), a `tasks/list` page (`rangeAfter` from the
+//             position the cursor encodes: `listPosition`, src/wasm/rules.rs), nothing for a new
+//             task but `nextSequence` and the session's `countLive`;
+//   rule      a scratch core restored from those records runs the operation exactly as the
+//             in-memory TaskServer does (the same Rust: responses, errors, state machine, TTLs,
+//             cursors) and records the writes it made;
+//   write     each write goes to the storage as a compare-and-set (`putIfVersion` on the
+//             version read); when another replica wrote first, the whole operation is read and
+//             run again (at most CAS_ATTEMPTS times, then a TaskStoreError of kind `conflict`).
+// No rule is written here: this file moves records between the storage and the core.
+//
+// Replicas share: the storage, the settings (`TaskStoreOptions`, the same on every replica) and
+// the cursor key (`cursorKey`, so a `tasks/list` cursor from one replica works on the others).
+//
+// The change feed (`storage.subscribe`) tells TaskHost of writes made by any replica
+// (`watchChanges`): a cancel made on B aborts the work running on A, input answered on C wakes
+// it, a push subscriber on B hears of A's progress.
+//
+// Leases: a task whose work this replica runs (created by `beginToolCall`) carries a lease in its
+// stored record (`lease: { owner, untilMs }`, next to the core's members; the core ignores it
+// and this file carries it over on every write while the task is live). The replica renews the
+// lease every `leaseMs / 3` while the work runs (`release` when it ends). When a replica dies,
+// its leases run out: any replica's `sweep` then fails each such task with the JSON-RPC error
+// LEASE_LOST (-32603, "the replica running this task stopped"), so a client polling it sees
+// `failed` instead of `working` until its TTL. The task stays readable until its TTL, as always.
+//
+// Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module.
+import { TaskServer } from "./store.js";
+import { TaskStoreError, storeError } from "./errors.js";
+import { listPosition } from "./mcp_tasks_wasm.js";
+
+export type StoreTask = import("./store.js").StoreTask;
+
+export type HandleOutcome = import("./store.js").HandleOutcome;
+
+export type PendingResult = import("./store.js").PendingResult;
+
+export type ServerContext = import("./store.js").ServerContext;
+
+export type TaskSupport = import("./store.js").TaskSupport;
+
+export type ToolCallStart = import("./store.js").ToolCallStart;
+
+export type ToolCallPlanned = import("./store.js").ToolCallPlanned;
+
+export type FinishOutcome = import("./store.js").FinishOutcome;
+
+export type ToolOutcome = import("./store.js").ToolOutcome;
+
+export type TaskStatus = import("./store.js").TaskStatus;
+
+export type V26InputRequests = import("./store.js").V26InputRequests;
+
+export type TaskStoreOptions = import("./store.js").TaskStoreOptions;
+
+export type TaskContext = import("./store.js").TaskContext;
+
+export type CreateTaskParams = import("./store.js").CreateTaskParams;
+
+export type ListParams = import("./store.js").ListParams;
+
+export type TaskPage = import("./store.js").TaskPage;
+
+export type TakeInputOutcome = import("./store.js").TakeInputOutcome;
+
+export type CancelOutcome = import("./store.js").CancelOutcome;
+
+export type ResultOf = import("./store.js").ResultOf;
+
+export type ProtocolVersion = import("./store.js").ProtocolVersion;
+
+export type JsonRpcError = import("./store.js").JsonRpcError;
+
+export type V26InputResponses = import("./store.js").V26InputResponses;
+
+export type Scope = { kind: "all"; } | { kind: "session"; session: string | null; };
+
+export type StoredTask = {
+  id: string; version: number; seq: number; session?: string | null; status: TaskStatus;
+  createdAtMs: number; ttlMs: number | null;
+};
+
+export type TaskStorage = {
+  get: (id: string) => Promise<StoredTask | null>;
+  putIfVersion: (record: StoredTask, expected: number | null) => Promise<boolean>;
+  delete: (id: string) => Promise<StoredTask | null>;
+  rangeAfter: (scope: Scope, after: number, limit: number) => Promise<StoredTask[]>;
+  expired: (nowMs: number, limit: number) => Promise<string[]>;
+  countLive: (session: string | null) => Promise<number>;
+  nextSequence: () => Promise<number>;
+  subscribe: (listener: (change: { kind: "put" | "delete"; id: string; version: number; }) => void) => Promise<() => Promise<void>>;
+  close: () => Promise<void>;
+};
+
+export type LeasedTask = StoredTask & { lease?: { owner: string; untilMs: number; }; };
+
+export type CoreChange = { kind: "created" | "updated"; record: StoredTask; } | { kind: "deleted"; taskId: string; };
+
+export type SharedTaskServerOptions = {
+  cursorKey: string;
+  store?: TaskStoreOptions;
+  replicaId?: string;
+  leaseMs?: number;
+  onError?: (error: unknown) => void;
+};
+
+/** How many times an operation is read and run again after losing a compare-and-set. */
+const CAS_ATTEMPTS = 8;
+/** At most this many records are read per `rangeAfter` / `expired` call. */
+const BATCH = 256;
+/** The format of the scratch core's snapshot (src/store/ops.rs SNAPSHOT_FORMAT). */
+const SNAPSHOT_FORMAT = "mcp-tasks-wasm/store/1";
+/** The error a task fails with when the replica running its work stopped (its lease ran out). */
+const LEASE_LOST = Object.freeze({
+  code: -32603,
+  message: "Internal error: the replica running this task stopped before it finished (its work lease ran out)",
+});
+const TERMINAL = ["completed", "failed", "cancelled"];
+const TASK_METHODS = ["tasks/get", "tasks/result", "tasks/cancel", "tasks/update"];
+
+/** @param {unknown} v @returns {v is Record<string, unknown>} */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** @param {StoredTask} r @returns {number | null} the expiry of clause 5 of the storage contract */
+function expiresAt(r: StoredTask): number | null {
+  return r.ttlMs === null || r.ttlMs === undefined ? null : r.createdAtMs + r.ttlMs;
+}
+
+/** @param {number | null | undefined} at @returns {number} */
+function readNow(at: number | null | undefined): number {
+  if (at === undefined || at === null) return Date.now();
+  if (typeof at === "number" && Number.isSafeInteger(at) && at >= 0) return at;
+  throw new TypeError("`now` must be a non-negative integer (Unix milliseconds)");
+}
+
+/**
+ * A `TaskContext` with its time filled in (`Date.now()` when absent); anything else is left for
+ * the core to refuse with the TypeError naming it.
+ * @param {TaskContext | null | undefined} ctx @returns {TaskContext & { now: number }}
+ */
+function readContext(ctx: TaskContext | null | undefined): TaskContext & { now: number; } {
+  if (ctx === undefined || ctx === null) return { now: Date.now() };
+  if (!isObject(ctx)) return (ctx as TaskContext & { now: number });
+  const now = (ctx.now as number | null | undefined); // not a number: the core refuses it
+  return { ...ctx, now: now === undefined || now === null ? Date.now() : now };
+}
+
+/**
+ * The context of a host shorthand: a context object stays; a time (or nothing) means the host.
+ * @param {TaskContext | number | null | undefined} ctxOrNow @returns {TaskContext & { now: number }}
+ */
+function hostContext(ctxOrNow: TaskContext | number | null | undefined): TaskContext & { now: number; } {
+  if (typeof ctxOrNow === "object" && ctxOrNow !== null) return readContext(ctxOrNow);
+  return { host: true, now: readNow(ctxOrNow) };
+}
+
+/** @returns {string} 16 random bytes as hex */
+function randomHex(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The conflict error of an operation that kept losing its compare-and-set. */
+function conflict() {
+  return new TaskStoreError(`Internal error: the task kept changing under this operation (${CAS_ATTEMPTS} attempts)`, {
+    code: -32603,
+    kind: "conflict",
+  });
+}
+
+/** Thrown inside an attempt when a compare-and-set lost: the operation runs again. */
+class Lost extends Error {}
+
+/**
+ * What one attempt read: the records the scratch core starts from, the sequence it continues
+ * after, and whether a task it creates carries this replica's lease.
+ */
+export type Reads = { records: LeasedTask[]; sequence?: number; lease?: boolean; };
+
+class SharedTaskServer {
+  storage: TaskStorage;
+  config: Record<string, unknown>;
+  cursorKey: string;
+  replicaId: string;
+  leaseMs: number;
+  onError: (error: unknown) => void;
+  planner: TaskServer;
+  leased: Set<string>;
+  changeListeners: Set<(taskId: string) => void>;
+  unsubscribe: (() => Promise<void>) | null;
+  renewer: ReturnType<typeof setInterval> | null;
+  closed: boolean;
+  /**
+   * Use `SharedTaskServer.open`.
+   * @param {TaskStorage} storage @param {Record<string, unknown>} config @param {SharedTaskServerOptions} options
+   */
+  constructor(storage: TaskStorage, config: Record<string, unknown>, options: SharedTaskServerOptions) {
+    /** The storage the tasks live in. */
+    this.storage = storage;
+    /** The core's settings (the `config` of its snapshots). @type {Record<string, unknown>} */
+    this.config = config;
+    this.cursorKey = options.cursorKey;
+    this.replicaId = options.replicaId ?? randomHex();
+    this.leaseMs = options.leaseMs ?? 30_000;
+    /** @type {(error: unknown) => void} */
+    this.onError = options.onError ?? ((e) => console.error("SharedTaskServer:", e));
+    /** For the methods that read no task (planToolCall, syncToolResponse). */
+    this.planner = new TaskServer(((options.store ?? null) as TaskStoreOptions));
+    /** Tasks whose work runs here: their leases are renewed. @type {Set<string>} */
+    this.leased = new Set();
+    /** @type {Set<(taskId: string) => void>} */
+    this.changeListeners = new Set();
+    /** @type {(() => Promise<void>) | null} */
+    this.unsubscribe = null;
+    /** @type {ReturnType<typeof setInterval> | null} */
+    this.renewer = null;
+    this.closed = false;
+  }
+
+  /**
+   * A server over `storage`, once its change feed is live.
+   * @param {TaskStorage} storage @param {SharedTaskServerOptions} options
+   * @returns {Promise<SharedTaskServer>}
+   */
+  static async open(storage: TaskStorage, options: SharedTaskServerOptions): Promise<SharedTaskServer> {
+    if (!isObject(storage) || typeof storage.putIfVersion !== "function" || typeof storage.subscribe !== "function") {
+      throw new TypeError("SharedTaskServer.open: `storage` must be a TaskStorage (mcp-tasks-wasm/storage)");
+    }
+    if (!isObject(options) || typeof options.cursorKey !== "string" || !/^[0-9a-f]{32}$/.test(options.cursorKey) || /^0+$/.test(options.cursorKey)) {
+      throw new TypeError("SharedTaskServer.open: `cursorKey` must be 32 lowercase hex digits, not all zeros, the same on every replica");
+    }
+    const lease = options.leaseMs;
+    if (lease !== undefined && !(Number.isSafeInteger(lease) && lease >= 3)) {
+      throw new TypeError("SharedTaskServer.open: `leaseMs` must be an integer of at least 3 (ms)");
+    }
+    if (options.replicaId !== undefined && (typeof options.replicaId !== "string" || options.replicaId === "")) {
+      throw new TypeError("SharedTaskServer.open: `replicaId` must be a non-empty string");
+    }
+    // The settings as the core reads them (it checks the options).
+    const probe = new TaskServer(((options.store ?? null) as TaskStoreOptions));
+    const config = (probe.snapshot().config as Record<string, unknown>);
+    probe.free();
+    const server = new SharedTaskServer(storage, config, options);
+    server.unsubscribe = await storage.subscribe((change) => {
+      for (const listener of [...server.changeListeners]) {
+        try {
+          listener(change.id);
+        } catch (e) {
+          server.onError(e);
+        }
+      }
+    });
+    return server;
+  }
+
+  /**
+   * Calls `listener` with the id of every task written by any replica sharing the storage (the
+   * storage's change feed: asynchronous, at most once; read the task again to see it). Returns
+   * the function that stops it.
+   * @param {(taskId: string) => void} listener @returns {() => void}
+   */
+  watchChanges(listener: (taskId: string) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => {
+      this.changeListeners.delete(listener);
+    };
+  }
+
+  // ---- the core's operations over the storage ------------------------------------------------------
+
+  /**
+   * Runs `op` on a scratch core holding what `read` read, writes what it wrote, and answers what
+   * it answered; reads and runs again when another writer came first.
+   * @template T
+   * @param {() => Promise<Reads>} read @param {(core: TaskServer) => T} op
+   * @returns {Promise<T>}
+   */
+  async #run<T>(read: () => Promise<Reads>, op: (core: TaskServer) => T): Promise<T> {
+    if (this.closed) throw new TaskStoreError("Internal error: the store is closed", { code: -32603, kind: "conflict" });
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const reads = await read();
+      const core = this.#scratch(reads);
+      /** @type {T} */
+      let answer: T;
+      /** @type {CoreChange[]} */
+      let changes: CoreChange[];
+      try {
+        answer = op(core);
+        changes = ((core.takeChanges() as unknown) as CoreChange[]);
+      } finally {
+        core.free();
+      }
+      try {
+        await this.#write(reads, changes);
+      } catch (e) {
+        if (e instanceof Lost) continue;
+        throw e;
+      }
+      return answer;
+    }
+    throw conflict();
+  }
+
+  /** @param {Reads} reads @returns {TaskServer} */
+  #scratch(reads: Reads): TaskServer {
+    let sequence = reads.sequence ?? 0;
+    for (const r of reads.records) sequence = Math.max(sequence, r.seq);
+    /** @type {Record<string, unknown>} */
+    const config: Record<string, unknown> = { ...this.config, recordChanges: true };
+    try {
+      // As JSON text: the core parses text about twice as fast as it walks a JS object.
+      return TaskServer.restore(
+        JSON.stringify({ format: SNAPSHOT_FORMAT, config, cursorKey: this.cursorKey, sequence, tasks: reads.records }),
+        { maxSnapshotBytes: null },
+      );
+    } catch (e) {
+      throw storeError(e);
+    }
+  }
+
+  /**
+   * Writes the scratch core's changes: inserts, compare-and-sets on the version read (a lease
+   * carried over while the task is live), deletes. A lost compare-and-set throws `Lost`.
+   * @param {Reads} reads @param {CoreChange[]} changes
+   */
+  async #write(reads: Reads, changes: CoreChange[]) {
+    /** @type {Map<string, LeasedTask>} */
+    const before: Map<string, LeasedTask> = new Map(reads.records.map((r) => [r.id, r]));
+    /** @type {Map<string, CoreChange>} the last change of each task */
+    const last: Map<string, CoreChange> = new Map();
+    for (const c of changes) last.set(c.kind === "deleted" ? c.taskId : c.record.id, c);
+    for (const [id, c] of last) {
+      const old = before.get(id);
+      if (c.kind === "deleted") {
+        if (old !== undefined) await this.storage.delete(id);
+        continue;
+      }
+      /** @type {LeasedTask} */
+      const record: LeasedTask = { ...c.record };
+      const live = !TERMINAL.includes(record.status);
+      if (c.kind === "created" && reads.lease && live) {
+        record.lease = { owner: this.replicaId, untilMs: Date.now() + this.leaseMs };
+        this.leased.add(id);
+        this.#startRenewing();
+      } else if (old?.lease !== undefined && live) {
+        record.lease = old.lease;
+      }
+      const ok = await this.storage.putIfVersion(record, old === undefined ? null : old.version);
+      if (!ok) throw new Lost();
+    }
+  }
+
+  /** @param {string} id @returns {() => Promise<Reads>} */
+  #readOne(id: string): () => Promise<Reads> {
+    // An id the storage cannot hold reads nothing: the core answers it (not found, TypeError).
+    if (typeof id !== "string" || id === "") return async () => ({ records: [] });
+    return async () => {
+      const r = await this.storage.get(id);
+      return { records: r === null ? [] : [r] };
+    };
+  }
+
+  /**
+   * The records of a `tasks/list` page: from the cursor's position, enough unexpired ones for a
+   * page and the one that says whether another follows (expired ones too: the core purges them).
+   * @param {string | undefined} cursor @param {string | undefined} session @param {number} now
+   * @param {boolean} [host] @param {number} [limit]
+   * @returns {Promise<Reads>}
+   */
+  async #readPage(cursor: string | undefined, session: string | undefined, now: number, host: boolean = false, limit: number = Infinity): Promise<Reads> {
+    /** @type {{ scope: Scope, after: number }} */
+    let pos: { scope: Scope; after: number; };
+    try {
+      pos = JSON.parse(listPosition(this.cursorKey, cursor, session, host, this.config.shareAcrossSessions === true));
+    } catch {
+      return { records: [] }; // a cursor the core refuses: it answers the error itself
+    }
+    const size = Math.min(Math.max(Number(this.config.pageSize) || 1, 1), 1000, Math.max(1, limit));
+    /** @type {StoredTask[]} */
+    const records: StoredTask[] = [];
+    let live = 0;
+    let after = pos.after;
+    while (live <= size) {
+      const batch = await this.storage.rangeAfter(pos.scope, after, size + 1 - live);
+      for (const r of batch) {
+        records.push(r);
+        after = Math.max(after, r.seq);
+        const t = expiresAt(r);
+        if (t === null || t >= now) live += 1;
+      }
+      if (batch.length < size + 1 - live || batch.length === 0) break;
+    }
+    return { records };
+  }
+
+  /**
+   * `TaskServer.handle`: reads the task the request names (or the `tasks/list` page), answers
+   * as the in-memory TaskServer would.
+   * @param {Record<string, unknown> | string} request @param {ServerContext} ctx
+   * @returns {Promise<HandleOutcome>}
+   */
+  async handle(request: Record<string, unknown> | string, ctx: ServerContext): Promise<HandleOutcome> {
+    /** @type {unknown} */
+    let message: unknown = request;
+    if (typeof request === "string") {
+      try {
+        message = JSON.parse(request);
+      } catch {
+        message = null;
+      }
+    }
+    const now = readNow(ctx?.now);
+    const ctxNow = { ...ctx, now };
+    /** @type {() => Promise<Reads>} */
+    let read: () => Promise<Reads> = async (): Promise<Reads> => ({ records: [] });
+    if (isObject(message) && typeof message.method === "string") {
+      const params = isObject(message.params) ? message.params : {};
+      if (TASK_METHODS.includes(message.method) && typeof params.taskId === "string" && params.taskId !== "") {
+        read = this.#readOne(params.taskId);
+      } else if (message.method === "tasks/list") {
+        const cursor = typeof params.cursor === "string" ? params.cursor : undefined;
+        const session = typeof ctx?.session === "string" ? ctx.session : undefined;
+        read = () => this.#readPage(cursor, session, now);
+      }
+    }
+    return this.#run(read, (core) => core.handle(request, ctxNow));
+  }
+
+  /**
+   * `TaskServer.settle`: the response to a pending V25 `tasks/result`, or `null` while its task
+   * is live.
+   * @param {PendingResult} pending @param {number | null} [now]
+   * @returns {Promise<Record<string, unknown> | null>}
+   */
+  async settle(pending: PendingResult, now?: number | null): Promise<Record<string, unknown> | null> {
+    const at = readNow(now);
+    return this.#run(this.#readOne(pending.taskId), (core) => core.settle(pending, at));
+  }
+
+  /**
+   * `TaskServer.planToolCall` (reads nothing: synchronous).
+   * @param {Record<string, unknown> | string} request @param {ServerContext} ctx @param {TaskSupport} taskSupport
+   * @returns {ToolCallPlanned}
+   */
+  planToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport): ToolCallPlanned {
+    return this.planner.planToolCall(request, ctx, taskSupport);
+  }
+
+  /**
+   * `TaskServer.syncToolResponse` (uses no state: synchronous).
+   * @param {Record<string, unknown> | string} request @param {ServerContext} ctx @param {ToolOutcome} outcome
+   * @returns {Record<string, unknown>}
+   */
+  syncToolResponse(request: Record<string, unknown> | string, ctx: ServerContext, outcome: ToolOutcome): Record<string, unknown> {
+    return this.planner.syncToolResponse(request, ctx, outcome);
+  }
+
+  /**
+   * `TaskServer.beginToolCall`: a new task takes the storage's next sequence number, and the
+   * session cap counts the session's live tasks in the storage (replicas creating at the same
+   * instant may overshoot it by the tasks in flight). The task carries this replica's lease.
+   * @param {Record<string, unknown> | string} request @param {ServerContext} ctx @param {TaskSupport} taskSupport
+   * @returns {Promise<ToolCallStart>}
+   */
+  async beginToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport): Promise<ToolCallStart> {
+    const now = readNow(ctx?.now);
+    const ctxNow = { ...ctx, now };
+    const plan = this.planner.planToolCall(request, ctxNow, taskSupport);
+    if (plan.kind !== "task") return plan;
+    const session = typeof ctx?.session === "string" ? ctx.session : null;
+    const cap = (this.config.maxLiveTasksPerSession as number | null);
+    return this.#run(async () => {
+      if (cap !== null && session !== null) {
+        let live = await this.storage.countLive(session);
+        if (live >= cap) {
+          await this.sweep(now, BATCH); // expired tasks count until purged
+          live = await this.storage.countLive(session);
+        }
+        // At the cap: the core refuses (its -32010 answer) a session it sees holding `cap` live
+        // tasks, placeholders standing for the storage's (never written: nothing is created).
+        if (live >= cap) return { records: this.#placeholders(session, cap, now), sequence: cap };
+      }
+      const sequence = (await this.storage.nextSequence()) - 1;
+      return { records: [], sequence, lease: true };
+    }, (core) => core.beginToolCall(request, ctxNow, taskSupport));
+  }
+
+  /**
+   * `n` live records of `session` created at `now` (the scratch core's view of a session at its
+   * cap).
+   * @param {string} session @param {number} n @param {number} now @returns {LeasedTask[]}
+   */
+  #placeholders(session: string, n: number, now: number): LeasedTask[] {
+    const max = (this.config.maxTtlMs as number | null);
+    const ttl = (this.config.defaultTtlMs as number | null) ?? max;
+    return Array.from({ length: n }, (_, i) => ({
+      id: (i + 1).toString(16).padStart(32, "0"),
+      version: 1,
+      seq: i + 1,
+      protocol: "2025-11-25",
+      session,
+      status: ("working" as TaskStatus),
+      createdAtMs: now,
+      lastUpdatedAtMs: now,
+      ttlMs: ttl === null ? null : Math.max(1, max === null ? ttl : Math.min(ttl, max)),
+    }));
+  }
+
+  /**
+   * `TaskServer.finishToolCall`; the task's lease is released.
+   * @param {string} taskId @param {ToolOutcome} outcome @param {number | null} [now]
+   * @returns {Promise<FinishOutcome>}
+   */
+  async finishToolCall(taskId: string, outcome: ToolOutcome, now?: number | null): Promise<FinishOutcome> {
+    const at = readNow(now);
+    try {
+      return await this.#run(this.#readOne(taskId), (core) => core.finishToolCall(taskId, outcome, at));
+    } finally {
+      this.release(taskId);
+    }
+  }
+
+  /**
+   * `TaskServer.getTask`: the task as the host sees it.
+   * @param {string} taskId @param {number | null} [now]
+   * @returns {Promise<StoreTask>}
+   */
+  async getTask(taskId: string, now?: number | null): Promise<StoreTask> {
+    const at = readNow(now);
+    return this.#run(this.#readOne(taskId), (core) => core.getTask(taskId, at));
+  }
+
+  // ---- TaskStore's verbs (the same names and arguments, answering promises) -----------------------
+
+  /**
+   * `TaskStore.create`: a task in `working`, bound to `ctx.session` (no lease: no work of this
+   * replica runs it). The session cap counts the storage (see `beginToolCall`).
+   * @param {CreateTaskParams} params @param {TaskContext | null} [ctx]
+   * @returns {Promise<StoreTask>}
+   */
+  async create(params: CreateTaskParams, ctx?: TaskContext | null): Promise<StoreTask> {
+    const c = readContext(ctx);
+    const session = typeof c.session === "string" ? c.session : null;
+    const cap = (this.config.maxLiveTasksPerSession as number | null);
+    return this.#run(async () => {
+      if (cap !== null && session !== null) {
+        let live = await this.storage.countLive(session);
+        if (live >= cap) {
+          await this.sweep(c.now, BATCH);
+          live = await this.storage.countLive(session);
+        }
+        if (live >= cap) return { records: this.#placeholders(session, cap, c.now), sequence: cap };
+      }
+      return { records: [], sequence: (await this.storage.nextSequence()) - 1 };
+    }, (core) => core.create(params, c));
+  }
+
+  /**
+   * `TaskStore.get`: the task `id` as `ctx` sees it.
+   * @param {string} id @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
+   */
+  async get(id: string, ctx?: TaskContext | null): Promise<StoreTask> {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.get(id, c));
+  }
+
+  /**
+   * `TaskStore.list`: one page of the tasks `ctx` sees, in creation order.
+   * @param {ListParams | null} [page] @param {TaskContext | null} [ctx] @returns {Promise<TaskPage>}
+   */
+  async list(page?: ListParams | null, ctx?: TaskContext | null): Promise<TaskPage> {
+    const c = readContext(ctx);
+    const cursor = typeof page?.cursor === "string" ? page.cursor : undefined;
+    const limit = typeof page?.limit === "number" ? page.limit : Infinity;
+    const session = typeof c.session === "string" ? c.session : undefined;
+    return this.#run(() => this.#readPage(cursor, session, c.now, c.host === true, limit), (core) => core.list(page, c));
+  }
+
+  /**
+   * `TaskServer.setStatus`: given a time (or nothing) instead of a context, as the host.
+   * @param {string} taskId @param {TaskStatus} status @param {string | null} [message]
+   * @param {TaskContext | number | null} [ctxOrNow]
+   * @returns {Promise<StoreTask>}
+   */
+  async setStatus(taskId: string, status: TaskStatus, message?: string | null, ctxOrNow?: TaskContext | number | null): Promise<StoreTask> {
+    const c = hostContext(ctxOrNow);
+    return this.#run(this.#readOne(taskId), (core) => core.setStatus(taskId, status, message, c));
+  }
+
+  /**
+   * `TaskServer.raiseInput`: given a time (or nothing) instead of a context, as the host.
+   * @param {string} taskId @param {V26InputRequests} inputRequests @param {string | null} [message]
+   * @param {TaskContext | number | null} [ctxOrNow]
+   * @returns {Promise<StoreTask>}
+   */
+  async raiseInput(taskId: string, inputRequests: V26InputRequests, message?: string | null, ctxOrNow?: TaskContext | number | null): Promise<StoreTask> {
+    const c = hostContext(ctxOrNow);
+    return this.#run(this.#readOne(taskId), (core) => core.raiseInput(taskId, inputRequests, message, c));
+  }
+
+  /**
+   * `TaskStore.takeInput`.
+   * @param {string} id @param {V26InputResponses} inputResponses @param {TaskContext | null} [ctx]
+   * @returns {Promise<TakeInputOutcome>}
+   */
+  async takeInput(id: string, inputResponses: V26InputResponses, ctx?: TaskContext | null): Promise<TakeInputOutcome> {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.takeInput(id, inputResponses, c));
+  }
+
+  /**
+   * `TaskStore.complete` (the first terminal outcome wins).
+   * @param {string} id @param {Record<string, unknown>} result @param {string | null} [message]
+   * @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
+   */
+  async complete(id: string, result: Record<string, unknown>, message?: string | null, ctx?: TaskContext | null): Promise<StoreTask> {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.complete(id, result, message, c));
+  }
+
+  /**
+   * `TaskStore.fail`.
+   * @param {string} id @param {JsonRpcError} error @param {string | null} [message]
+   * @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
+   */
+  async fail(id: string, error: JsonRpcError, message?: string | null, ctx?: TaskContext | null): Promise<StoreTask> {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.fail(id, error, message, c));
+  }
+
+  /**
+   * `TaskStore.failWithToolResult`.
+   * @param {string} id @param {Record<string, unknown>} result @param {string | null} [message]
+   * @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
+   */
+  async failWithToolResult(id: string, result: Record<string, unknown>, message?: string | null, ctx?: TaskContext | null): Promise<StoreTask> {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.failWithToolResult(id, result, message, c));
+  }
+
+  /**
+   * `TaskStore.resultOf`.
+   * @param {string} id @param {TaskContext | null} [ctx] @returns {Promise<ResultOf>}
+   */
+  async resultOf(id: string, ctx?: TaskContext | null): Promise<ResultOf> {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.resultOf(id, c));
+  }
+
+  /**
+   * `TaskStore.cancel`.
+   * @param {string} id @param {ProtocolVersion} protocolVersion @param {string | null} [message]
+   * @param {TaskContext | null} [ctx] @returns {Promise<CancelOutcome>}
+   */
+  async cancel(id: string, protocolVersion: ProtocolVersion, message?: string | null, ctx?: TaskContext | null): Promise<CancelOutcome> {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.cancel(id, protocolVersion, message, c));
+  }
+
+  /**
+   * `TaskStore.remove`: deletes the task now and answers it as it was.
+   * @param {string} id @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
+   */
+  async remove(id: string, ctx?: TaskContext | null): Promise<StoreTask> {
+    const c = readContext(ctx);
+    return this.#run(this.#readOne(id), (core) => core.remove(id, c));
+  }
+
+  /**
+   * Purges expired tasks (at most `limit`, default 1000) and fails the live tasks whose lease
+   * ran out (their replica stopped: LEASE_LOST); answers how many tasks were purged. Any replica
+   * may run it; `McpHttpServer` does on its housekeeping. The lease check reads every record
+   * (in batches): run it every few seconds, not per request.
+   * @param {number | null} [now] @param {number | null} [limit]
+   * @returns {Promise<number>}
+   */
+  async sweep(now?: number | null, limit?: number | null): Promise<number> {
+    const at = readNow(now);
+    const max = limit ?? 1000;
+    let purged = 0;
+    while (purged < max) {
+      const ids = await this.storage.expired(at, Math.min(BATCH, max - purged));
+      if (ids.length === 0) break;
+      let n = 0;
+      for (const id of ids) {
+        n += await this.#run(this.#readOne(id), (core) => core.sweep(at, null));
+      }
+      purged += n;
+      if (n === 0) break;
+    }
+    await this.#failLostLeases(at);
+    return purged;
+  }
+
+  /** Fails the live tasks whose lease ran out before `now`. @param {number} now */
+  async #failLostLeases(now: number) {
+    let after = 0;
+    for (;;) {
+      const batch = (await this.storage.rangeAfter({ kind: "all" }, after, BATCH) as LeasedTask[]);
+      for (const r of batch) {
+        after = Math.max(after, r.seq);
+        if (TERMINAL.includes(r.status) || r.lease === undefined || r.lease.untilMs >= now) continue;
+        try {
+          await this.#run(
+            async () => {
+              const cur = (await this.storage.get(r.id) as LeasedTask | null);
+              // Renewed (or ended) meanwhile: nothing to do (the core is not run on it).
+              const lost = cur !== null && !TERMINAL.includes(cur.status) && cur.lease !== undefined && cur.lease.untilMs < now;
+              return { records: lost && cur !== null ? [cur] : [] };
+            },
+            (core) => {
+              try {
+                core.fail(r.id, LEASE_LOST, null, { host: true, now });
+              } catch (e) {
+                if (!(e instanceof TaskStoreError && (e.kind === "not_found" || e.kind === "already_terminal"))) throw e;
+              }
+            },
+          );
+        } catch (e) {
+          this.onError(e);
+        }
+      }
+      if (batch.length < BATCH) break;
+    }
+  }
+
+  /** The work of `taskId` ended here: its lease is no longer renewed. @param {string} taskId */
+  release(taskId: string) {
+    this.leased.delete(taskId);
+  }
+
+  #startRenewing() {
+    if (this.renewer !== null || this.closed) return;
+    this.renewer = setInterval(() => {
+      this.#renew().catch((e) => this.onError(e));
+    }, Math.max(1, Math.floor(this.leaseMs / 3)));
+    // Node: the timer alone does not keep the process alive.
+    const t = ((this.renewer as unknown) as { unref?: () => void });
+    if (typeof t.unref === "function") t.unref();
+  }
+
+  /** Renews the lease of every task whose work runs here. */
+  async #renew() {
+    for (const id of [...this.leased]) {
+      for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+        const cur = (await this.storage.get(id) as LeasedTask | null);
+        if (cur === null || TERMINAL.includes(cur.status)) {
+          this.leased.delete(id);
+          break;
+        }
+        /** @type {LeasedTask} */
+        const next: LeasedTask = { ...cur, version: cur.version + 1, lease: { owner: this.replicaId, untilMs: Date.now() + this.leaseMs } };
+        if (await this.storage.putIfVersion(next, cur.version)) break;
+      }
+    }
+  }
+
+  /**
+   * §D 98 (as `TaskServer.checkInputRequests`).
+   * @param {Record<string, unknown> | string} request @param {V26InputRequests} inputRequests
+   */
+  static checkInputRequests(request: Record<string, unknown> | string, inputRequests: V26InputRequests) {
+    TaskServer.checkInputRequests(request, inputRequests);
+  }
+
+  /** Stops the lease renewals and the change feed, and closes the storage. */
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.renewer !== null) clearInterval(this.renewer);
+    this.renewer = null;
+    this.changeListeners.clear();
+    this.planner.free();
+    if (this.unsubscribe) await this.unsubscribe();
+    await this.storage.close();
+  }
+}
+
+export { SharedTaskServer, LEASE_LOST };
