@@ -12,7 +12,6 @@
 //! Entry points: [`validate_text`] (a JSON string) and [`validate_value`] (parsed JSON). Neither
 //! panics nor fails: every input gives a [`ValidationReport`].
 
-mod any_only;
 pub mod detect;
 pub mod envelope;
 pub mod fast;
