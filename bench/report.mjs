@@ -78,6 +78,7 @@ const val = load("validate.json");
 const cold = load("cold-start.json");
 const size = load("size.json");
 const sizeProfile = load("size-profile.json");
+const sizeVariants = load("size-variants.json");
 const prof = load("profile.json");
 const cpu = load("cpu-profile.json");
 
@@ -163,7 +164,7 @@ function validatorSection() {
   }
   L.push("");
   // The Size section is bench/size-section.mjs's (bench/size.mjs --markdown writes the same).
-  L.push(...sizeSection(size, sizeProfile));
+  L.push(...sizeSection(size, sizeProfile, sizeVariants));
 
   // ---- targets ----------------------------------------------------------------------------------
   const by = Object.fromEntries(val.results.map((r) => [r.id, r]));

@@ -1,10 +1,11 @@
 // The "## Size" section of BENCHMARKS.md, from size.json (bench/size.mjs) and, when present,
-// size-profile.json (bench/size-profile.sh). Used by bench/report.mjs and bench/size.mjs --markdown.
+// size-profile.json (bench/size-profile.sh) and size-variants.json (bench/size-variants.sh). Used by
+// bench/report.mjs and bench/size.mjs --markdown.
 const int = (x) => Math.round(x).toLocaleString("en-US");
 const kb = (b) => `${(b / 1000).toFixed(1)} KB`;
 
 /** @returns {string[]} the section's lines, from its "## Size" heading on. */
-export function sizeSection(size, profile) {
+export function sizeSection(size, profile, variants) {
   const L = [];
   L.push("## Size");
   L.push("");
@@ -34,7 +35,25 @@ export function sizeSection(size, profile) {
     L.push("|---|---:|");
     for (const t of profile.top.slice(0, 15)) L.push(`| \`${t.name.replace(/\|/g, "\\|").slice(0, 110)}\` | ${int(t.bytes)} |`);
     L.push("");
-    L.push("Where the rest goes: the exported shims are the bindings (`src/wasm`) with the core inlined into them (`Conversation.observe`, `TaskServer.restore` and `TaskServer.handle` are the largest); `core` is mostly formatting and `str`/slice code (`<f64 as Display>` and its flt2dec tables, 28 KB raw, were reached only through serde's `Unexpected::Float`, the error of a typed serde_json deserialize: keep every deserialize in the module to `Value`); `char::escape_debug` comes through `{:?}` of strings; `data` is the rule texts, the embedded schema JSON (37 KB raw, 3.5 KB gzip) and panic/format strings.");
+    L.push("Where the rest goes: the exported shims are the bindings (`src/wasm`) with the core inlined into them (`Conversation.observe`, `TaskServer.restore` and `TaskServer.handle` are the largest: their bodies are the core's, not conversion code; marking the argument readers `#[inline(never)]` saved nothing, see below); `core` is mostly formatting and `str`/slice code; `char::escape_debug` and core's printable tables stay even with every `{:?}` of a string in our messages replaced (row below); `data` is the rule texts (`rules()`), the embedded schema JSON (37 KB raw, 3.5 KB gzip) and panic/format strings. `<f64 as Display>` and its flt2dec tables (14 KB raw) are linked by any typed serde_json request (`deserialize_str`, `deserialize_struct`, …: their \"invalid type\" error formats serde's `Unexpected`, floats included): the validator reads `Value` trees, but the fast path (`src/validate/fast.rs`) reads typed structs, and so links them (10.3 KB gzip: see the `any_only` row below). A fast path of hand-written visitors over `deserialize_any` only, each rejecting every other kind of value itself, would drop them without the wrapper's cost.");
+    L.push("");
+  }
+  if (variants) {
+    L.push("### Why 90 KB is not met: what each part weighs");
+    L.push("");
+    L.push(`\`${variants.command}\`: the module built as the package's (release profile, wasm-bindgen, \`wasm-opt -Oz\`) from a copy of the crate with parts left out; gzip -9 of the .wasm and of the web glue.`);
+    L.push("");
+    L.push("| module | .wasm raw | .wasm gzip | glue gzip | wasm + glue gzip |");
+    L.push("|---|---:|---:|---:|---:|");
+    const what = {
+      package: "the package's module (`store-js`: validator, model, `Conversation`, `TaskScheduler`, `TaskServerCore`)",
+      "no-server": "without `store-js` (no `TaskServerCore`)",
+      validator: "without `store-js`, `Conversation` and `TaskScheduler`: `validateMessage`, `rules`, the converters",
+      "validator-no-fast": "the same without the typed fast path (`src/validate/fast.rs`)",
+    };
+    for (const v of variants.variants) L.push(`| ${what[v.name] ?? v.name} | ${int(v.wasm.raw)} | ${int(v.wasm.gzip)} | ${int(v.glue.gzip)} | **${kb(v.wasm.gzip + v.glue.gzip)}** |`);
+    L.push("");
+    L.push("Even the validator alone, without its fast path, weighs more than 90 KB with its glue: the bytes are the rules themselves (the hand-written V25/V26 checks, the schema interpreter and its JSON, the rule texts), serde_json, chrono and `alloc`/`core`, each a few percent, none large enough to take out (the profile above). Meeting the target would mean a second, validator-only module for the main entry (so two modules for an app that imports both entries, against the other target) or dropping one of the validator's two checkers (the schema interpreter and the hand-written checks), which the differential tests hold equal.");
     L.push("");
   }
   L.push("Measured options (2026-11-30, by hand; gzip of the module with `store-js`):");
@@ -46,6 +65,15 @@ export function sizeSection(size, profile) {
   L.push("| no typed serde_json deserialize in the module (`js_text` parses a `Value`, not a `String`): serde's float error formatting and core's `f64` Display (flt2dec) drop out | −12.2 KB (223.4 → 211.2 KB) | yes |");
   L.push("| chrono with `alloc` only (no `std`, no `serde`) | −0.6 KB | yes |");
   L.push("| no serde-wasm-bindgen deserializer (the target version of `convert*` read like every other version) | −0.8 KB, glue −0.8 KB | yes |");
+  L.push("| the fast path's typed structs read through a wrapper deserializer (`any_only`: serde_json asked for `deserialize_any` only, visitor errors that format nothing) instead of `serde_json::from_str` | −10.3 KB (231.5 → 221.3 KB); no `f64` Display left | no: the V25 fast path took 1.01–1.09× (valid `tasks/get`), 1.03–1.06× (bad status), 1.05–1.14× (100-task list) the CPU time (the two modules interleaved in one process, both orders; an error is re-made at every level of nesting) |");
+  L.push("| wasm-bindgen without `enable-interning` (the string cache) | −2.1 KB (231.5 → 229.4 KB), glue +0.04 KB | yes |");
+  L.push("| `[profile.release.package.\"*\"] opt-level = \"z\"` (dependencies `z`, the crate `s`) | +1.4 KB (231.5 → 232.9 KB): under fat LTO the crate's level decides | no |");
+  L.push("| `wasm-opt -Oz --low-memory-unused --zero-filled-memory` | −1.1 KB (all of it from `--low-memory-unused`, which assumes the lowest 1 KB of memory unused: with the stack first it is the stack's deepest end) | no |");
+  L.push("| `wasm-opt -Os` / `-O3` / `-Oz -tnh` / `-Oz --gufa-optimizing -Oz` / `-Oz --zero-filled-memory` | −0.6 / +0.6 / −0.2 / 0.0 / 0.0 KB | no |");
+  L.push("| `#[inline(never)]` on the 29 argument readers and error builders of `src/wasm` (context, id, message, JSON arguments, `store_error`, …) | +0.1 KB | no: the shims' bytes are the inlined core operations |");
+  L.push("| `-C target-feature=-reference-types,-multivalue` (no externref shims) | — | no: wasm-bindgen fails (`__wbindgen_externref_table_dealloc` missing: the prebuilt std has reference types) |");
+  L.push("| strings in messages quoted as JSON (`serde_json`) instead of `{:?}` (to drop `char::escape_debug` and core's printable tables) | +0.2 KB: `escape_debug` stays (other `Debug` paths) | no |");
+  L.push("| the embedded schema compacted or compiled at build time | at most −3.5 KB (the JSON's whole gzip size), minus the decoder it needs | not done |");
   L.push("| one module for both entries instead of two (wasm + web glue) | main entry 167.5 → 222.8 KB (+55.3 KB); main and server together 405.0 → 223.0 KB (−182 KB) | yes (issue 11: each byte loaded once) |");
   L.push("");
   return L;

@@ -52,10 +52,12 @@ const md = arg("--markdown");
 if (md) {
   const profilePath = resolve(HERE, "results/size-profile.json");
   const profile = existsSync(profilePath) ? JSON.parse(readFileSync(profilePath, "utf8")) : null;
+  const variantsPath = resolve(HERE, "results/size-variants.json");
+  const variants = existsSync(variantsPath) ? JSON.parse(readFileSync(variantsPath, "utf8")) : null;
   const text = readFileSync(md, "utf8");
   const start = text.indexOf("\n## Size\n");
   const end = text.indexOf("\n## ", start + 1);
   if (start < 0 || end < 0) throw new Error(`${md} has no "## Size" section followed by another`);
-  writeFileSync(md, `${text.slice(0, start + 1)}${sizeSection(size, profile).join("\n")}\n${text.slice(end)}`);
+  writeFileSync(md, `${text.slice(0, start + 1)}${sizeSection(size, profile, variants).join("\n")}\n${text.slice(end)}`);
   console.log(`wrote the Size section of ${md}`);
 }

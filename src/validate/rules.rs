@@ -38,13 +38,15 @@ macro_rules! rules {
     };
 }
 
-/// One row of the rules table.
-#[derive(Debug, Clone, Copy, Serialize)]
+/// One row of the rules table (`rules()`).
+#[derive(Debug, Clone, Copy, Serialize, Tsify)]
 pub struct Rule {
+    /// The issue code (`Issue.code`).
     pub code: &'static str,
     pub severity: Severity,
     /// The TASKS-SPEC rule numbers (§D) or sections it enforces.
     pub spec: &'static str,
+    /// What the rule means.
     pub summary: &'static str,
 }
 

@@ -323,7 +323,7 @@ pub(crate) fn as_u64(v: &JsValue) -> Option<u64> {
         .map(|m| m as u64)
 }
 
-/// A JS object read member by member (`Reflect.get` with interned keys); a malformed member is
+/// A JS object read member by member (`Reflect.get`); a malformed member is
 /// a `TypeError` naming it.
 pub(crate) struct Members {
     object: JsValue,
@@ -349,7 +349,7 @@ impl Members {
 
     /// The member, `None` when `undefined`; `Some(null)` stays.
     pub(crate) fn raw(&self, key: &str) -> Result<Option<JsValue>, JsValue> {
-        let v = Reflect::get(&self.object, &JsValue::from_str(wasm_bindgen::intern(key)))?;
+        let v = Reflect::get(&self.object, &JsValue::from_str(key))?;
         Ok((!v.is_undefined()).then_some(v))
     }
 

@@ -59,9 +59,7 @@ pub fn validate_message(
 }
 
 /// The rules table: every issue code with the TASKS-SPEC rules it enforces.
-#[wasm_bindgen(
-    unchecked_return_type = "Array<{ code: string; severity: Severity; spec: string; summary: string }>"
-)]
+#[wasm_bindgen(unchecked_return_type = "Rule[]")]
 pub fn rules() -> Result<JsValue, JsError> {
     to_js(&validate::RULES)
 }
