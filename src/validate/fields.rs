@@ -1,7 +1,7 @@
 //! Member checks both versions share: the members of a task (§D 1–5, 63–66), milliseconds,
 //! RFC 3339 timestamps, and the related-task `_meta` (§D 13).
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use super::envelope::type_name;
 use super::report::{pointer, Issues};
@@ -19,9 +19,69 @@ fn ms_names(version: ProtocolVersion) -> (&'static str, &'static str) {
     }
 }
 
+/// A member's value as the task checks see it: borrowed from a parsed `serde_json::Value`, or
+/// read straight from the text by the typed fast path ([`super::fast`]), which thereby reports
+/// exactly the issues (codes, paths, messages, order) of the full validator: both run the same
+/// checks below.
+#[derive(Debug, Clone, Copy)]
+pub enum Seen<'a> {
+    Null,
+    Bool,
+    Number(&'a Number),
+    Str(&'a str),
+    Array,
+    Object,
+}
+
+impl<'a> Seen<'a> {
+    /// The view of a parsed value.
+    pub fn of(v: &'a Value) -> Self {
+        match v {
+            Value::Null => Seen::Null,
+            Value::Bool(_) => Seen::Bool,
+            Value::Number(n) => Seen::Number(n),
+            Value::String(s) => Seen::Str(s),
+            Value::Array(_) => Seen::Array,
+            Value::Object(_) => Seen::Object,
+        }
+    }
+
+    /// The JSON type's name, as [`type_name`] gives it.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Seen::Null => "null",
+            Seen::Bool => "boolean",
+            Seen::Number(n) if n.is_i64() || n.is_u64() => "integer",
+            Seen::Number(_) => "number",
+            Seen::Str(_) => "string",
+            Seen::Array => "array",
+            Seen::Object => "object",
+        }
+    }
+
+    fn millis(self) -> Millis {
+        match self {
+            Seen::Number(n) => millis(&Value::Number(n.clone())),
+            _ => Millis::NotANumber,
+        }
+    }
+}
+
+/// The members of a task object, by name.
+pub trait TaskMembers {
+    /// The member `key`, if present.
+    fn member(&self, key: &str) -> Option<Seen<'_>>;
+}
+
+impl TaskMembers for Map<String, Value> {
+    fn member(&self, key: &str) -> Option<Seen<'_>> {
+        self.get(key).map(Seen::of)
+    }
+}
+
 /// Checks a millisecond member. `nullable` for the TTL. Returns the value when usable.
-fn check_ms(
-    obj: &Map<String, Value>,
+fn check_ms<M: TaskMembers + ?Sized>(
+    obj: &M,
     key: &str,
     path: &str,
     version: ProtocolVersion,
@@ -29,10 +89,10 @@ fn check_ms(
     type_code: Code,
     issues: &mut Issues,
 ) {
-    let Some(v) = obj.get(key) else { return };
+    let Some(v) = obj.member(key) else { return };
     // The pointer is built only when an issue needs it (this runs for every task of a list).
     let p = || pointer(path, key);
-    if v.is_null() && nullable {
+    if matches!(v, Seen::Null) && nullable {
         return;
     }
     let what = if nullable {
@@ -40,7 +100,7 @@ fn check_ms(
     } else {
         "an integer number of milliseconds"
     };
-    match millis(v) {
+    match v.millis() {
         Millis::Ok(ms) => {
             if ms == 0.0 && version == ProtocolVersion::V2026 {
                 issues.push(
@@ -73,19 +133,19 @@ fn check_ms(
         Millis::NotANumber => issues.push(
             type_code,
             &p(),
-            format!("`{key}` must be {what}, found {}", type_name(v)),
+            format!("`{key}` must be {what}, found {}", v.type_name()),
         ),
     }
 }
 
 /// Checks one timestamp member; returns it parsed when valid.
-fn check_timestamp(
-    obj: &Map<String, Value>,
+fn check_timestamp<M: TaskMembers + ?Sized>(
+    obj: &M,
     key: &str,
     path: &str,
     issues: &mut Issues,
 ) -> Option<Instant> {
-    match obj.get(key) {
+    match obj.member(key) {
         None => {
             issues.push(
                 Code::TaskRequiredMember,
@@ -94,7 +154,7 @@ fn check_timestamp(
             );
             None
         }
-        Some(Value::String(s)) => match parse_timestamp(s) {
+        Some(Seen::Str(s)) => match parse_timestamp(s) {
             Some(t) => Some(t),
             None => {
                 issues.push(
@@ -111,7 +171,10 @@ fn check_timestamp(
             issues.push(
                 Code::TimestampFormat,
                 &pointer(path, key),
-                format!("`{key}` must be a string timestamp, found {}", type_name(v)),
+                format!(
+                    "`{key}` must be a string timestamp, found {}",
+                    v.type_name()
+                ),
             );
             None
         }
@@ -120,32 +183,32 @@ fn check_timestamp(
 
 /// What a task check learned.
 #[derive(Debug, Clone, Default)]
-pub struct TaskSummary {
-    pub task_id: Option<String>,
+pub struct TaskSummary<'a> {
+    pub task_id: Option<&'a str>,
     pub status: Option<TaskStatus>,
 }
 
 /// Checks the members every task of `version` has (§D 1–5 for V25, 63–66 for V26). `obj` is the
 /// task object (or the result / params the task is merged into), `path` its pointer.
-pub fn check_task_members(
-    obj: &Map<String, Value>,
+pub fn check_task_members<'a, M: TaskMembers + ?Sized>(
+    obj: &'a M,
     path: &str,
     version: ProtocolVersion,
     issues: &mut Issues,
-) -> TaskSummary {
+) -> TaskSummary<'a> {
     let mut summary = TaskSummary::default();
-    match obj.get("taskId") {
+    match obj.member("taskId") {
         None => issues.push(Code::TaskRequiredMember, path, "the task has no `taskId`"),
-        Some(Value::String(s)) => summary.task_id = Some(s.clone()),
+        Some(Seen::Str(s)) => summary.task_id = Some(s),
         Some(v) => issues.push(
             Code::TaskIdType,
             &pointer(path, "taskId"),
-            format!("`taskId` must be a string, found {}", type_name(v)),
+            format!("`taskId` must be a string, found {}", v.type_name()),
         ),
     }
-    match obj.get("status") {
+    match obj.member("status") {
         None => issues.push(Code::TaskRequiredMember, path, "the task has no `status`"),
-        Some(Value::String(s)) => match TaskStatus::parse(s) {
+        Some(Seen::Str(s)) => match TaskStatus::parse(s) {
             Some(st) => summary.status = Some(st),
             None => issues.push(
                 Code::TaskStatusEnum,
@@ -158,15 +221,15 @@ pub fn check_task_members(
         Some(v) => issues.push(
             Code::TaskStatusEnum,
             &pointer(path, "status"),
-            format!("`status` must be a string, found {}", type_name(v)),
+            format!("`status` must be a string, found {}", v.type_name()),
         ),
     }
-    if let Some(v) = obj.get("statusMessage") {
-        if !v.is_string() {
+    if let Some(v) = obj.member("statusMessage") {
+        if !matches!(v, Seen::Str(_)) {
             issues.push(
                 Code::TaskStatusMessageType,
                 &pointer(path, "statusMessage"),
-                format!("`statusMessage` must be a string, found {}", type_name(v)),
+                format!("`statusMessage` must be a string, found {}", v.type_name()),
             );
         }
     }
@@ -186,8 +249,9 @@ pub fn check_task_members(
         ProtocolVersion::V2025 => ProtocolVersion::V2026,
         ProtocolVersion::V2026 => ProtocolVersion::V2025,
     });
-    if !obj.contains_key(ttl) {
-        if obj.contains_key(other_ttl) {
+    let has = |key: &str| obj.member(key).is_some();
+    if !has(ttl) {
+        if has(other_ttl) {
             let code = match version {
                 ProtocolVersion::V2025 => Code::VersionMismatch,
                 ProtocolVersion::V2026 => Code::LegacyMember,
@@ -207,14 +271,14 @@ pub fn check_task_members(
                 format!("the task has no `{ttl}`; it is required, as null when unlimited"),
             );
         }
-    } else if version == ProtocolVersion::V2026 && obj.contains_key(other_ttl) {
+    } else if version == ProtocolVersion::V2026 && has(other_ttl) {
         issues.push(
             Code::LegacyMember,
             &pointer(path, other_ttl),
             "`ttl` is the 2025-11-25 member; 2026-07-28 tasks carry only `ttlMs`",
         );
     }
-    if version == ProtocolVersion::V2026 && obj.contains_key(other_poll) {
+    if version == ProtocolVersion::V2026 && has(other_poll) {
         issues.push(
             Code::LegacyMember,
             &pointer(path, other_poll),

@@ -222,7 +222,7 @@ pub fn validate_bytes(
                     }
                     valid.report(ctx)
                 }
-                TextVerdict::Report(report) => report,
+                TextVerdict::Fast(report) | TextVerdict::Report(report) => report,
             };
             if report.valid && report.issues.is_empty() {
                 let known =
