@@ -5,7 +5,7 @@
 // code as pkg/ only if target/ was not rebuilt since pkg/ was: the script says which is newer.
 //
 //   node bench/cpu-profile.mjs [--json bench/results/cpu-profile.json]
-import { copyFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { namedCopy, profiledChild, profileStacks } from "./named-profile.mjs";
@@ -34,7 +34,12 @@ if (process.argv[2] === "--child") {
 
 const named = namedCopy({
   repo: REPO,
-  raw: resolve(REPO, "target/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
+  // pkg/ is built from the store-js variant when both entries share one module (SERVER=1), else
+  // from the default target: the newer of the two raw outputs is the one pkg/ was made from.
+  raw: ["target/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm", "target/variant-store_js/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"]
+    .map((f) => resolve(REPO, f))
+    .filter((f) => existsSync(f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? resolve(REPO, "target/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
   pkgWasm: resolve(REPO, "pkg/mcp_tasks_wasm_bg.wasm"),
   dir: NAMED,
   label: "cpu-profile",

@@ -22,7 +22,8 @@ import { OURS_OPTIONS, OURS_CREATE, OURS_CTX, RESULT, loadOurs, median } from ".
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "..");
 const NAMED = resolve(HERE, "results/named-server");
-const OPS = ["get", "get-miss", "create", "complete", "list"];
+// env STORE_PROFILE_OPS=complete,get-miss: profile only those (for iterations; the report wants all).
+const OPS = process.env.STORE_PROFILE_OPS ? process.env.STORE_PROFILE_OPS.split(",") : ["get", "get-miss", "create", "complete", "list"];
 const SECONDS = 3;
 
 if (process.argv[2] === "--child") {

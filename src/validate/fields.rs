@@ -11,11 +11,42 @@ use crate::model::{ProtocolVersion, TaskStatus};
 
 pub use crate::base::time::{millis, parse as parse_timestamp, Instant, Millis, MAX_SAFE_INTEGER};
 
-/// Which member names a version uses for the task's retention and poll interval.
-fn ms_names(version: ProtocolVersion) -> (&'static str, &'static str) {
+/// Which members a version uses for the task's retention and poll interval.
+fn ms_names(version: ProtocolVersion) -> (TaskKey, TaskKey) {
     match version {
-        ProtocolVersion::V2025 => ("ttl", "pollInterval"),
-        ProtocolVersion::V2026 => ("ttlMs", "pollIntervalMs"),
+        ProtocolVersion::V2025 => (TaskKey::Ttl, TaskKey::PollInterval),
+        ProtocolVersion::V2026 => (TaskKey::TtlMs, TaskKey::PollIntervalMs),
+    }
+}
+
+/// The members of a task the checks read (both versions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskKey {
+    TaskId,
+    Status,
+    StatusMessage,
+    CreatedAt,
+    LastUpdatedAt,
+    Ttl,
+    PollInterval,
+    TtlMs,
+    PollIntervalMs,
+}
+
+impl TaskKey {
+    /// The member's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskKey::TaskId => "taskId",
+            TaskKey::Status => "status",
+            TaskKey::StatusMessage => "statusMessage",
+            TaskKey::CreatedAt => "createdAt",
+            TaskKey::LastUpdatedAt => "lastUpdatedAt",
+            TaskKey::Ttl => "ttl",
+            TaskKey::PollInterval => "pollInterval",
+            TaskKey::TtlMs => "ttlMs",
+            TaskKey::PollIntervalMs => "pollIntervalMs",
+        }
     }
 }
 
@@ -70,26 +101,27 @@ impl<'a> Seen<'a> {
 /// The members of a task object, by name.
 pub trait TaskMembers {
     /// The member `key`, if present.
-    fn member(&self, key: &str) -> Option<Seen<'_>>;
+    fn member(&self, key: TaskKey) -> Option<Seen<'_>>;
 }
 
 impl TaskMembers for Map<String, Value> {
-    fn member(&self, key: &str) -> Option<Seen<'_>> {
-        self.get(key).map(Seen::of)
+    fn member(&self, key: TaskKey) -> Option<Seen<'_>> {
+        self.get(key.as_str()).map(Seen::of)
     }
 }
 
 /// Checks a millisecond member. `nullable` for the TTL. Returns the value when usable.
 fn check_ms<M: TaskMembers + ?Sized>(
     obj: &M,
-    key: &str,
+    member: TaskKey,
     path: &str,
     version: ProtocolVersion,
     nullable: bool,
     type_code: Code,
     issues: &mut Issues,
 ) {
-    let Some(v) = obj.member(key) else { return };
+    let Some(v) = obj.member(member) else { return };
+    let key = member.as_str();
     // The pointer is built only when an issue needs it (this runs for every task of a list).
     let p = || pointer(path, key);
     if matches!(v, Seen::Null) && nullable {
@@ -141,11 +173,12 @@ fn check_ms<M: TaskMembers + ?Sized>(
 /// Checks one timestamp member; returns it parsed when valid.
 fn check_timestamp<M: TaskMembers + ?Sized>(
     obj: &M,
-    key: &str,
+    member: TaskKey,
     path: &str,
     issues: &mut Issues,
 ) -> Option<Instant> {
-    match obj.member(key) {
+    let key = member.as_str();
+    match obj.member(member) {
         None => {
             issues.push(
                 Code::TaskRequiredMember,
@@ -197,7 +230,7 @@ pub fn check_task_members<'a, M: TaskMembers + ?Sized>(
     issues: &mut Issues,
 ) -> TaskSummary<'a> {
     let mut summary = TaskSummary::default();
-    match obj.member("taskId") {
+    match obj.member(TaskKey::TaskId) {
         None => issues.push(Code::TaskRequiredMember, path, "the task has no `taskId`"),
         Some(Seen::Str(s)) => summary.task_id = Some(s),
         Some(v) => issues.push(
@@ -206,7 +239,7 @@ pub fn check_task_members<'a, M: TaskMembers + ?Sized>(
             format!("`taskId` must be a string, found {}", v.type_name()),
         ),
     }
-    match obj.member("status") {
+    match obj.member(TaskKey::Status) {
         None => issues.push(Code::TaskRequiredMember, path, "the task has no `status`"),
         Some(Seen::Str(s)) => match TaskStatus::parse(s) {
             Some(st) => summary.status = Some(st),
@@ -224,7 +257,7 @@ pub fn check_task_members<'a, M: TaskMembers + ?Sized>(
             format!("`status` must be a string, found {}", v.type_name()),
         ),
     }
-    if let Some(v) = obj.member("statusMessage") {
+    if let Some(v) = obj.member(TaskKey::StatusMessage) {
         if !matches!(v, Seen::Str(_)) {
             issues.push(
                 Code::TaskStatusMessageType,
@@ -233,8 +266,8 @@ pub fn check_task_members<'a, M: TaskMembers + ?Sized>(
             );
         }
     }
-    let created = check_timestamp(obj, "createdAt", path, issues);
-    let updated = check_timestamp(obj, "lastUpdatedAt", path, issues);
+    let created = check_timestamp(obj, TaskKey::CreatedAt, path, issues);
+    let updated = check_timestamp(obj, TaskKey::LastUpdatedAt, path, issues);
     if let (Some(c), Some(u)) = (created, updated) {
         if u < c {
             issues.push(
@@ -249,7 +282,7 @@ pub fn check_task_members<'a, M: TaskMembers + ?Sized>(
         ProtocolVersion::V2025 => ProtocolVersion::V2026,
         ProtocolVersion::V2026 => ProtocolVersion::V2025,
     });
-    let has = |key: &str| obj.member(key).is_some();
+    let has = |key: TaskKey| obj.member(key).is_some();
     if !has(ttl) {
         if has(other_ttl) {
             let code = match version {
@@ -258,30 +291,35 @@ pub fn check_task_members<'a, M: TaskMembers + ?Sized>(
             };
             issues.push(
                 code,
-                &pointer(path, other_ttl),
+                &pointer(path, other_ttl.as_str()),
                 format!(
-                    "`{other_ttl}` is the member of the other protocol version; {} needs `{ttl}`",
-                    version.as_str()
+                    "`{}` is the member of the other protocol version; {} needs `{}`",
+                    other_ttl.as_str(),
+                    version.as_str(),
+                    ttl.as_str()
                 ),
             );
         } else {
             issues.push(
                 Code::TaskTtlMissing,
                 path,
-                format!("the task has no `{ttl}`; it is required, as null when unlimited"),
+                format!(
+                    "the task has no `{}`; it is required, as null when unlimited",
+                    ttl.as_str()
+                ),
             );
         }
     } else if version == ProtocolVersion::V2026 && has(other_ttl) {
         issues.push(
             Code::LegacyMember,
-            &pointer(path, other_ttl),
+            &pointer(path, other_ttl.as_str()),
             "`ttl` is the 2025-11-25 member; 2026-07-28 tasks carry only `ttlMs`",
         );
     }
     if version == ProtocolVersion::V2026 && has(other_poll) {
         issues.push(
             Code::LegacyMember,
-            &pointer(path, other_poll),
+            &pointer(path, other_poll.as_str()),
             "`pollInterval` is the 2025-11-25 member; 2026-07-28 tasks carry `pollIntervalMs`",
         );
     }
