@@ -592,10 +592,18 @@ impl<'a> From<&'a Change> for WireChange<'a> {
 
 /// `value` as JSON text, its carried lone surrogates written back as escapes.
 pub(super) fn text<T: Serialize>(value: &T) -> Result<String, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| {
+    // Room for a task's text up front (no regrowth while it is written).
+    let mut out = Vec::with_capacity(512);
+    serde_json::to_writer(&mut out, value).map_err(|e| {
         JsValue::from(js_sys::Error::new(&format!(
             "internal: cannot convert the result: {e}"
         )))
+    })?;
+    // serde_json writes UTF-8.
+    let text = String::from_utf8(out).map_err(|_| {
+        JsValue::from(js_sys::Error::new(
+            "internal: cannot convert the result: not UTF-8",
+        ))
     })?;
     Ok(match crate::validate::surrogates::restore(&text) {
         std::borrow::Cow::Borrowed(_) => text,
@@ -958,11 +966,9 @@ impl TaskServerCore {
         let id = read_id(&id, max)?;
         let result = read_object(&result, "result", max)?;
         let message = read_message(message, max)?;
-        let record = self
-            .store_mut()
-            .complete(who.caller(), &id, result, message, who.now)
-            .map_err(store_err)?;
-        task_text(&record)
+        self.store_mut()
+            .complete_then(who.caller(), &id, result, message, who.now, task_text)
+            .map_err(store_err)?
     }
 
     /// Fails the task with a JSON-RPC error.
