@@ -66,12 +66,14 @@ function deepFreeze(value) {
 }
 
 /**
- * A task as it crossed (see the top of this file) as the frozen StoreTask.
+ * A task as it crossed (see the top of this file) as the frozen StoreTask. The objects built
+ * here hold only strings and numbers besides `v25` and `v26`: they are frozen flat; only the
+ * crossed `v26` (payloads) and `inputResponses` are walked.
  * @param {WireTask} w
  * @returns {StoreTask}
  */
 function storeTask(w) {
-  const v26 = /** @type {V26DetailedTask & { statusMessage?: string, pollIntervalMs?: number }} */ (w.v26);
+  const v26 = /** @type {V26DetailedTask & { statusMessage?: string, pollIntervalMs?: number }} */ (deepFreeze(w.v26));
   /** @type {Record<string, unknown>} */
   const v25 = { taskId: v26.taskId, status: v26.status };
   if (v26.statusMessage !== undefined) v25.statusMessage = v26.statusMessage;
@@ -83,10 +85,10 @@ function storeTask(w) {
   const task = { taskId: v26.taskId, status: v26.status, protocolVersion: w.protocolVersion };
   if (w.session !== undefined) task.session = w.session;
   task.expiresAtMs = w.expiresAtMs;
-  if (w.inputResponses !== undefined) task.inputResponses = w.inputResponses;
-  task.v25 = v25;
+  if (w.inputResponses !== undefined) task.inputResponses = deepFreeze(w.inputResponses);
+  task.v25 = Object.freeze(v25);
   task.v26 = v26;
-  return /** @type {StoreTask} */ (/** @type {unknown} */ (deepFreeze(task)));
+  return /** @type {StoreTask} */ (/** @type {unknown} */ (Object.freeze(task)));
 }
 
 // The context the last `readContext` read (plain variables: no object per call).
