@@ -2,8 +2,10 @@
 //! `tasks/list` result, read from the text into borrowed, typed structs (no `serde_json::Value`
 //! tree).
 //!
-//! The members of each task are read as [`Got`] values (numbers and strings kept, borrowed where
-//! the text has no escape; arrays and objects skipped) and checked by the very function the full
+//! Two readings: typed structs that check each member as it is read recognise a valid message
+//! (the cheapest reading: it only ever answers "valid, no issues"); when they refuse it, the
+//! members of each task are read as [`Got`] values (numbers and strings kept, borrowed where the
+//! text has no escape; arrays and objects skipped) and checked by the very function the full
 //! validator runs ([`check_task_members`], over the [`TaskMembers`] view), so a task with wrong
 //! members is reported here with the same issues (codes, JSON Pointers, messages, severities,
 //! order): the messages are written once, in that function. The fast path gives up (`None`) on
@@ -18,12 +20,16 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
-use serde_json::Number;
+use serde_json::{Number, Value};
 
-use super::fields::{check_task_members, Seen, TaskKey, TaskMembers};
+use chrono::{DateTime, FixedOffset};
+
+use super::fields::{
+    check_task_members, millis, parse_timestamp, Millis, Seen, TaskKey, TaskMembers,
+};
 use super::report::{pointer_index, Issues, RpcKind, ValidationReport, VersionSource};
 use super::Context;
-use crate::model::ProtocolVersion;
+use crate::model::{ProtocolVersion, TaskStatus};
 
 /// What the fast path tells of a valid message: the parts of its report that vary (it is a
 /// 2025-11-25 result with no issues, answering `ctx.in_reply_to`).
@@ -103,7 +109,51 @@ pub fn try_valid(text: &str, ctx: &Context) -> Option<ValidationReport> {
 }
 
 /// The fast path's verdict, or `None` (ask the full validator).
+///
+/// A valid message is recognised by typed structs that check each member as it is read (the
+/// cheapest reading); only when they refuse it is the message read again into [`TaskGot`]s, whose
+/// issues [`check_task_members`] reports.
 pub fn check(text: &str, ctx: &Context) -> Option<Verdict> {
+    match check_valid(text, ctx) {
+        Some(valid) => Some(Verdict::Valid(valid)),
+        None => check_issues(text, ctx),
+    }
+}
+
+/// A valid message with no issues, read by the typed structs (`None`: anything else).
+fn check_valid(text: &str, ctx: &Context) -> Option<Valid> {
+    if ctx.headers.is_some() || ctx.version.is_some_and(|v| v != ProtocolVersion::V2025) {
+        return None;
+    }
+    let task = || serde_json::from_str::<Envelope<Task25>>(text).is_ok();
+    let list = || serde_json::from_str::<Envelope<List25>>(text).is_ok();
+    let shape = match ctx.in_reply_to.as_deref() {
+        Some("tasks/get") => task().then_some("GetTaskResult"),
+        Some("tasks/list") => list().then_some("ListTasksResult"),
+        Some(_) => None,
+        None => {
+            if task() {
+                Some("GetTaskResult")
+            } else {
+                list().then_some("ListTasksResult")
+            }
+        }
+    }?;
+    // A V25 task always carries `ttl` and a list a `tasks` array: the shape tells the version
+    // (`tasks/list` exists only in 2025-11-25), unless the options did.
+    Some(Valid {
+        version_source: if ctx.version.is_some() {
+            VersionSource::Option
+        } else {
+            VersionSource::Shape
+        },
+        kind: shape,
+    })
+}
+
+/// The verdict of a message read into [`TaskGot`]s (members of any JSON type) and checked by
+/// [`check_task_members`], or `None` (ask the full validator).
+fn check_issues(text: &str, ctx: &Context) -> Option<Verdict> {
     if ctx.headers.is_some() || ctx.version.is_some_and(|v| v != ProtocolVersion::V2025) {
         return None;
     }
@@ -171,6 +221,181 @@ struct Envelope<R> {
     #[allow(dead_code)]
     id: Id,
     result: R,
+}
+
+/// A 2025-11-25 task, every member checked as [`super::fields::check_task_members`] checks it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Task25Members {
+    #[allow(dead_code)]
+    task_id: AnyStr,
+    #[allow(dead_code)]
+    status: Status,
+    #[allow(dead_code)]
+    #[serde(default, deserialize_with = "present")]
+    status_message: Option<AnyStr>,
+    created_at: Timestamp,
+    last_updated_at: Timestamp,
+    #[allow(dead_code)]
+    ttl: TtlOrNull,
+    #[allow(dead_code)]
+    #[serde(default, deserialize_with = "present")]
+    poll_interval: Option<Ms25>,
+}
+
+/// A task whose members are well-formed and whose `lastUpdatedAt` is not before `createdAt`.
+struct Task25;
+
+impl<'de> Deserialize<'de> for Task25 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let t = Task25Members::deserialize(d)?;
+        if t.last_updated_at.0 < t.created_at.0 {
+            return Err(de::Error::custom("lastUpdatedAt before createdAt"));
+        }
+        Ok(Task25)
+    }
+}
+
+/// A 2025-11-25 `ListTasksResult`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct List25 {
+    #[allow(dead_code)]
+    tasks: Tasks25,
+    #[allow(dead_code)]
+    #[serde(default, deserialize_with = "present")]
+    next_cursor: Option<AnyStr>,
+}
+
+/// An optional member that, when present, must read as `T` (`null` is not "absent").
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// An array of tasks, each checked as it is read (nothing kept).
+struct Tasks25;
+
+impl<'de> Deserialize<'de> for Tasks25 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Tasks25;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array of tasks")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Tasks25, A::Error> {
+                while seq.next_element::<Task25>()?.is_some() {}
+                Ok(Tasks25)
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+/// One of the five task statuses.
+struct Status;
+
+impl<'de> Deserialize<'de> for Status {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Status;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a task status")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Status, E> {
+                TaskStatus::parse(s)
+                    .map(|_| Status)
+                    .ok_or_else(|| E::custom("status"))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// An RFC 3339 timestamp, parsed as [`parse_timestamp`] parses it.
+struct Timestamp(DateTime<FixedOffset>);
+
+impl<'de> Deserialize<'de> for Timestamp {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Timestamp;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an RFC 3339 timestamp")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Timestamp, E> {
+                parse_timestamp(s)
+                    .map(Timestamp)
+                    .ok_or_else(|| E::custom("timestamp"))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// A 2025-11-25 millisecond member that the checks accept: classified by [`millis`] exactly as
+/// the full validator does (a non-negative integer; beyond 2^53 − 1 is not an issue in
+/// 2025-11-25).
+struct Ms25;
+
+fn ms25<E: de::Error>(n: Option<Number>) -> Result<Ms25, E> {
+    match n.map(|n| millis(&Value::Number(n))) {
+        Some(Millis::Ok(_) | Millis::TooLarge) => Ok(Ms25),
+        _ => Err(E::custom("milliseconds")),
+    }
+}
+
+struct MsVisitor;
+
+impl Visitor<'_> for MsVisitor {
+    type Value = Ms25;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("milliseconds")
+    }
+    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Ms25, E> {
+        ms25(Some(Number::from(u)))
+    }
+    fn visit_i64<E: de::Error>(self, i: i64) -> Result<Ms25, E> {
+        ms25(Some(Number::from(i)))
+    }
+    fn visit_f64<E: de::Error>(self, f: f64) -> Result<Ms25, E> {
+        ms25(Number::from_f64(f))
+    }
+}
+
+impl<'de> Deserialize<'de> for Ms25 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(MsVisitor)
+    }
+}
+
+/// The V25 `ttl`: milliseconds or `null` (required: a missing `ttl` is an issue).
+struct TtlOrNull;
+
+impl<'de> Deserialize<'de> for TtlOrNull {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = TtlOrNull;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("milliseconds or null")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<TtlOrNull, E> {
+                Ok(TtlOrNull)
+            }
+            fn visit_u64<E: de::Error>(self, u: u64) -> Result<TtlOrNull, E> {
+                MsVisitor.visit_u64(u).map(|_| TtlOrNull)
+            }
+            fn visit_i64<E: de::Error>(self, i: i64) -> Result<TtlOrNull, E> {
+                MsVisitor.visit_i64(i).map(|_| TtlOrNull)
+            }
+            fn visit_f64<E: de::Error>(self, f: f64) -> Result<TtlOrNull, E> {
+                MsVisitor.visit_f64(f).map(|_| TtlOrNull)
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// A member's value as read from the text: what the task checks need of it.
@@ -645,6 +870,11 @@ mod tests {
                     }
                     let slow = full(&text, &ctx).expect("the full validator parses it");
                     assert_eq!(fast, slow, "{text} {ctx:?}");
+                }
+                // The second reading alone (it also meets the valid messages).
+                if let Some(issues) = check_issues(&text, &ctx) {
+                    let slow = full(&text, &ctx).expect("the full validator parses it");
+                    assert_eq!(issues.into_report(&ctx), slow, "{text} {ctx:?}");
                 }
             }
         }
