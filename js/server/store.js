@@ -10,9 +10,12 @@
 // - parses each answer once: the core sends a task as the JSON text of its V26 `DetailedTask`
 //   plus what the store adds; the V25 task is the same fields under their V25 names
 //   (`ttlMs` → `ttl`, `pollIntervalMs` → `pollInterval`), built here without a second parse;
-// - keeps the last answer of each task while the store has made no write since (the core counts
-//   its writes): `get` of an unchanged, unexpired task answers that same object again. Every
-//   StoreTask is therefore frozen (deeply): copy what you want to change.
+// - keeps the last answer of each task with the task's revision (the record's version, which every
+//   write to that task bumps): `get` of an unexpired task the caller may see answers that same
+//   object again while the store made no write at all since (the core counts its writes), or, after
+//   writes, while the task is still at that revision (one small call: `revision(id)`), so a write
+//   to one task leaves the other tasks' answers kept. Every StoreTask is therefore frozen
+//   (deeply): copy what you want to change.
 //
 // Written in the subset scripts/esm-to-cjs.mjs converts.
 import { TaskServerCore } from "./mcp_tasks_wasm.js";
@@ -44,11 +47,12 @@ import { storeError } from "./errors.js";
  * @typedef {import("./mcp_tasks_wasm.js").V25TaskSupport} TaskSupport
  * @typedef {Extract<HandleOutcome, { kind: "pending" }>} PendingResult
  * @typedef {{ result: Record<string, unknown> } | { error: JsonRpcError }} ToolOutcome
- * @typedef {{ protocolVersion: ProtocolVersion, session?: string, expiresAtMs: number | null,
+ * @typedef {{ revision: number, protocolVersion: ProtocolVersion, session?: string, expiresAtMs: number | null,
  *   inputResponses?: Record<string, unknown>, v26: V26DetailedTask }} WireTask
+ * @typedef {{ task: StoreTask, revision: number, writes: number }} Kept
  */
 
-/** At most this many answers are kept (beyond it, answers are not kept until the next write). */
+/** At most this many answers are kept (beyond it, the kept answers are dropped and keeping starts again). */
 const KEPT_ANSWERS = 16_384;
 
 /**
@@ -167,9 +171,12 @@ class TaskStore {
   #core;
   /** The largest argument accepted, in UTF-16 units checked here (`Infinity`: no limit). */
   #max;
-  /** @type {Map<string, StoreTask>} the last answer of each task, at `#writes` writes */
+  /**
+   * The last answer of each task, the task's revision it shows, and the store's write count when
+   * it was last known current.
+   * @type {Map<string, Kept>}
+   */
   #kept = new Map();
-  #writes = 0;
 
   /**
    * A new, empty store. Throws when `options` is malformed or the runtime has no
@@ -185,7 +192,6 @@ class TaskStore {
       restored = null;
     }
     this.#max = this.#core.maxRequestBytes();
-    this.#writes = this.#core.writes();
   }
 
   /**
@@ -230,18 +236,24 @@ class TaskStore {
   }
 
   /**
-   * Keeps `task` as the last answer of its task (at the store's current write count).
+   * Keeps `task` (at `revision`) as the last answer of its task.
    * @param {StoreTask} task
+   * @param {number} revision
    * @returns {StoreTask}
    */
-  #keep(task) {
-    const writes = this.#core.writes();
-    if (writes !== this.#writes) {
-      this.#kept.clear();
-      this.#writes = writes;
-    }
-    if (this.#kept.size < KEPT_ANSWERS) this.#kept.set(task.taskId, task);
+  #keep(task, revision) {
+    const kept = this.#kept;
+    if (kept.size >= KEPT_ANSWERS && !kept.has(task.taskId)) kept.clear();
+    kept.set(task.taskId, { task, revision, writes: this.#core.writes() });
     return task;
+  }
+
+  /**
+   * A task answer as it crossed, kept.
+   * @param {WireTask} w
+   */
+  #wire(w) {
+    return this.#keep(storeTask(w), w.revision);
   }
 
   /**
@@ -249,7 +261,7 @@ class TaskStore {
    * @param {string} text
    */
   #task(text) {
-    return this.#keep(storeTask(JSON.parse(text)));
+    return this.#wire(JSON.parse(text));
   }
 
   /**
@@ -298,14 +310,16 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
-      if (core.writes() === this.#writes) {
-        const kept = this.#kept.get(id);
-        if (
-          kept !== undefined &&
-          (host || kept.session === session) &&
-          (kept.expiresAtMs === null || now <= kept.expiresAtMs)
-        ) {
-          return kept;
+      const entry = this.#kept.get(id);
+      if (entry !== undefined) {
+        const kept = entry.task;
+        if ((host || kept.session === session) && (kept.expiresAtMs === null || now <= kept.expiresAtMs)) {
+          const writes = core.writes();
+          if (writes === entry.writes) return kept;
+          if (core.revision(id) === entry.revision) {
+            entry.writes = writes;
+            return kept;
+          }
         }
       }
       return this.#task(core.get(id, session, host, now));
@@ -384,7 +398,7 @@ class TaskStore {
     try {
       readContext(core, this.#max, ctx);
       const taken = JSON.parse(core.takeInput(id, inputResponses, session, host, now));
-      taken.task = this.#keep(storeTask(taken.task));
+      taken.task = this.#wire(taken.task);
       return taken;
     } catch (e) {
       throw storeError(e);
@@ -487,7 +501,7 @@ class TaskStore {
     try {
       readContext(core, this.#max, ctx);
       const cancelled = JSON.parse(core.cancel(id, protocolVersion, message, session, host, now));
-      cancelled.task = this.#keep(storeTask(cancelled.task));
+      cancelled.task = this.#wire(cancelled.task);
       return cancelled;
     } catch (e) {
       throw storeError(e);

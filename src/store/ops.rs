@@ -267,6 +267,12 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         self.writes
     }
 
+    /// The revision (record version) of the stored task `id`, if it is stored: an answer made
+    /// at this revision is still the task's (no check of expiry or visibility: the caller's).
+    pub fn revision(&self, id: &str) -> Option<u64> {
+        self.storage.version(id)
+    }
+
     pub fn config(&self) -> &StoreConfig {
         &self.config
     }

@@ -504,6 +504,8 @@ impl Serialize for Answered<'_> {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct WireTask<'a> {
+    /// The record's version: the JS class keeps the answer while the task stays at it.
+    revision: u64,
     protocol_version: ProtocolVersion,
     #[serde(skip_serializing_if = "Option::is_none")]
     session: Option<&'a str>,
@@ -520,6 +522,7 @@ impl<'a> From<&'a TaskRecord> for WireTask<'a> {
             .iter()
             .any(|(_, e)| matches!(e.state, InputState::Answered { .. }));
         WireTask {
+            revision: record.version,
             protocol_version: record.protocol,
             session: record.session.as_deref(),
             expires_at_ms: record.expires_at_ms(),
@@ -786,6 +789,12 @@ impl TaskServerCore {
     /// How many writes the store has made: answers cached at this count are current.
     pub fn writes(&self) -> f64 {
         self.store().writes() as f64
+    }
+
+    /// The revision of the stored task `id` (-1: not stored): an answer made at this revision
+    /// is still the task's (the JS class checks expiry and visibility itself).
+    pub fn revision(&self, id: &str) -> f64 {
+        self.store().revision(id).map_or(-1.0, |v| v as f64)
     }
 
     /// Throws what is wrong with an argument the JS class could not read quickly: `what` is
