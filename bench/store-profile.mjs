@@ -42,7 +42,8 @@ if (process.argv[2] === "--child") {
   };
   const impl = {
     // get answers the kept answer while nothing was written: "get" measures that path,
-    // "get-miss" the read through the core (a status message written between rounds).
+    // "get-miss" the read after a write to another task (a status message written between
+    // rounds): the kept answer after a check of the task's revision.
     get(k) {
       for (let i = 0; i < 200; i++) store.get(ids[(k + i) % ids.length], OURS_CTX);
       return 200;
