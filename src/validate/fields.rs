@@ -111,8 +111,8 @@ impl TaskMembers for Map<String, Value> {
 }
 
 /// Checks a millisecond member. `nullable` for the TTL. Returns the value when usable.
-fn check_ms<M: TaskMembers + ?Sized>(
-    obj: &M,
+fn check_ms(
+    obj: &dyn TaskMembers,
     member: TaskKey,
     path: &str,
     version: ProtocolVersion,
@@ -171,8 +171,8 @@ fn check_ms<M: TaskMembers + ?Sized>(
 }
 
 /// Checks one timestamp member; returns it parsed when valid.
-fn check_timestamp<M: TaskMembers + ?Sized>(
-    obj: &M,
+fn check_timestamp(
+    obj: &dyn TaskMembers,
     member: TaskKey,
     path: &str,
     issues: &mut Issues,
@@ -222,9 +222,10 @@ pub struct TaskSummary<'a> {
 }
 
 /// Checks the members every task of `version` has (§D 1–5 for V25, 63–66 for V26). `obj` is the
-/// task object (or the result / params the task is merged into), `path` its pointer.
-pub fn check_task_members<'a, M: TaskMembers + ?Sized>(
-    obj: &'a M,
+/// task object (or the result / params the task is merged into), `path` its pointer. One
+/// function for every kind of member view (`dyn`: its messages are compiled once).
+pub fn check_task_members<'a>(
+    obj: &'a dyn TaskMembers,
     path: &str,
     version: ProtocolVersion,
     issues: &mut Issues,
