@@ -791,10 +791,13 @@ impl TaskServerCore {
         self.store().writes() as f64
     }
 
-    /// The revision of the stored task `id` (-1: not stored): an answer made at this revision
-    /// is still the task's (the JS class checks expiry and visibility itself).
-    pub fn revision(&self, id: &str) -> f64 {
-        self.store().revision(id).map_or(-1.0, |v| v as f64)
+    /// The revision of the stored task `id` (-1: not stored, or `id` is not a string): an answer
+    /// made at this revision is still the task's (the JS class checks expiry and visibility
+    /// itself).
+    pub fn revision(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> f64 {
+        id.as_string()
+            .and_then(|id| self.store().revision(&id))
+            .map_or(-1.0, |v| v as f64)
     }
 
     /// Throws what is wrong with an argument the JS class could not read quickly: `what` is
