@@ -5,7 +5,7 @@
 // code as pkg/ only if target/ was not rebuilt since pkg/ was: the script says which is newer.
 //
 //   node bench/cpu-profile.mjs [--json bench/results/cpu-profile.json]
-import { copyFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { namedCopy, profiledChild, profileStacks } from "./named-profile.mjs";
@@ -34,7 +34,12 @@ if (process.argv[2] === "--child") {
 
 const named = namedCopy({
   repo: REPO,
-  raw: resolve(REPO, "target/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
+  // pkg/ is built from the store-js variant when both entries share one module (SERVER=1), else
+  // from the default target: the newer of the two raw outputs is the one pkg/ was made from.
+  raw: ["target/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm", "target/variant-store_js/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"]
+    .map((f) => resolve(REPO, f))
+    .filter((f) => existsSync(f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0] ?? resolve(REPO, "target/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"),
   pkgWasm: resolve(REPO, "pkg/mcp_tasks_wasm_bg.wasm"),
   dir: NAMED,
   label: "cpu-profile",
@@ -57,11 +62,13 @@ const STAGES = [
   ["JSON.stringify of the object (object input only)", /__wbg_stringify|^stringify$/],
   ["string copy JS → wasm (glue charCodeAt loop)", /__wbindgen_string_get|passStringToWasm0/],
   ["text → wasm memory (TextEncoder.encodeInto)", /^encodeInto$/],
-  ["typed fast path (valid V25 get/list, no Value)", /validate::fast::/],
+  ["typed fast path (V25 get/list read and checked, no Value; its report built)", /validate::fast::/],
   ["serde_json parse into Value", /serde_json::de::from_str/],
   ["NaN/undefined null walk (object input only)", /find_lossy_nulls/],
   ["validation proper (detect::dispatch)", /validate::detect::dispatch|validate::validate_value/],
   ["drop of the parsed Value", /drop_in_place<.*serde_json::value::Value/],
+  ["report → compact words + one text (Rust, write_compact)", /write_compact/],
+  ["compact report → JS object (readCompact: one TextDecoder, slices)", /^readCompact$/],
   ["report → JSON text (Rust)", /ValidationReport::to_json|surrogates::restore|serde_json::ser/],
   ["report JSON → JS object (TextDecoder + JSON.parse)", /^readJson$|^decode$|js_sys::JSON::parse|__wbg_parse|^parse$/],
   ["JS walk of a parsed object (no JSON.stringify)", /^(knownObject|validateObject)$/],

@@ -14,6 +14,7 @@ const RUN_MS = Number(process.env.BENCH_MS ?? 100);
 const all = buildMessages();
 const small = all.find((m) => m.id === "v25-get-valid");
 const bad = all.find((m) => m.id === "v25-get-bad-status");
+const badTtl = all.find((m) => m.id === "v25-get-bad-ttl");
 const v26 = all.find((m) => m.id === "v26-get-valid");
 const badObj = JSON.parse(bad.text);
 const big = all.find((m) => m.id === "v25-result-64k");
@@ -21,6 +22,7 @@ const smallObj = JSON.parse(small.text);
 const bigObj = JSON.parse(big.text);
 const opts = { inReplyTo: "tasks/get" };
 const optsVersion = { inReplyTo: "tasks/get", version: "2025-11-25" };
+const optsHeaders = { inReplyTo: "tasks/get", headers: {} }; // the wrapper hands it to the export
 const notJsonSmall = "x".repeat(small.text.length); // same length, rejected at the first byte
 const notJsonBig = "x".repeat(big.text.length);
 const validMin = '{"jsonrpc":"2.0","id":1,"result":{}}'; // valid, no inReplyTo: smallest accepted
@@ -51,6 +53,8 @@ const CASES = [
   ["ours: small valid, string, {inReplyTo, version}", () => validateMessage(small.text, optsVersion).valid],
   ["ours: small valid, parsed object, {inReplyTo}", () => validateMessage(smallObj, opts).valid],
   ["ours: small invalid (status \"running\"), string, {inReplyTo}", () => !validateMessage(bad.text, opts).valid],
+  ["ours: small invalid (`ttl` a string), string, {inReplyTo}", () => !validateMessage(badTtl.text, opts).valid],
+  ["ours: small invalid (status \"running\"), string, through the export (full validator: Value tree, report as JSON text + JSON.parse; `headers: {}`)", () => !validateMessage(bad.text, optsHeaders).valid],
   ["ours: small invalid (status \"running\"), parsed object, {inReplyTo}", () => !validateMessage(badObj, opts).valid],
   ["ours: small valid V26 tasks/get (full validator, no fast path), string", () => validateMessage(v26.text, opts).valid],
   ["ours: smallest valid message (36 B, no options)", () => validateMessage(validMin).valid],

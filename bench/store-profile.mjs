@@ -22,7 +22,8 @@ import { OURS_OPTIONS, OURS_CREATE, OURS_CTX, RESULT, loadOurs, median } from ".
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "..");
 const NAMED = resolve(HERE, "results/named-server");
-const OPS = ["get", "get-miss", "create", "complete", "list"];
+// env STORE_PROFILE_OPS=complete,get-miss: profile only those (for iterations; the report wants all).
+const OPS = process.env.STORE_PROFILE_OPS ? process.env.STORE_PROFILE_OPS.split(",") : ["get", "get-miss", "create", "complete", "list"];
 const SECONDS = 3;
 
 if (process.argv[2] === "--child") {
@@ -41,7 +42,8 @@ if (process.argv[2] === "--child") {
   };
   const impl = {
     // get answers the kept answer while nothing was written: "get" measures that path,
-    // "get-miss" the read through the core (a status message written between rounds).
+    // "get-miss" the read after a write to another task (a status message written between
+    // rounds): the kept answer after a check of the task's revision.
     get(k) {
       for (let i = 0; i < 200; i++) store.get(ids[(k + i) % ids.length], OURS_CTX);
       return 200;

@@ -15,7 +15,8 @@
 //              (one store of 10,000 working tasks, ids visited in creation order, round robin,
 //              each read once untimed before timing; ours answers its kept answers: no write)
 //    get-miss  the same, but ours writes once per pass over the tasks (a status message on an
-//              extra task), so each of its reads is the first after a write (through the core)
+//              extra task), so each of its reads follows a write to another task (its kept answer
+//              is used after a check of the task's revision)
 //    complete  ours store.complete(id, result, null, {session}) sdk await storeTaskResult(id, "completed", result, session)
 //              (a fresh store of n working tasks per run, each completed once)
 //    The SDK's methods are async: its figures include one `await` per operation, as any caller

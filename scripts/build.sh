@@ -370,6 +370,8 @@ node scripts/pkg-manifest.mjs "$PKG" || fail "could not derive package.json's fi
 # README.md with install first and no relative link (links to shipped files point at this
 # version on unpkg.com, others become text): scripts/registry-readme.mjs.
 node scripts/registry-readme.mjs README.md "$PKG" || fail "could not write $PKG/README.md"
+# …and the manifest again, now that README.md is in PKG ("files" names every file the build put there).
+node scripts/pkg-manifest.mjs "$PKG" || fail "could not derive package.json's files and exports"
 
 # ---- sizes -------------------------------------------------------------------------------------
 size_line() { # label file...

@@ -1,8 +1,9 @@
 // validateMessage over a byte boundary: JSON text goes into wasm memory by one
 // TextEncoder.encodeInto into a reused buffer and is validated in one call that takes the options
 // as numbers. The answer is one integer: a "valid, no issues" report seen before comes back as a
-// shared frozen object (no report is built or parsed), any other report as JSON text in the same
-// buffer, parsed once here. Anything this path does not handle itself (an object, `headers`,
+// shared frozen object (no report is built or parsed), any other report compactly in the same
+// buffer (a few numbers and its strings as one UTF-8 text, decoded once: readCompact), or, rarely,
+// as JSON text parsed once here. Anything this path does not handle itself (an object, `headers`,
 // options it would have to refuse, a string with lone surrogates or over `maxBytes`) goes to the
 // wasm-bindgen export, which gives the same reports and throws the same TypeErrors.
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
@@ -32,6 +33,9 @@ let size = 0;
 /** Views of the buffer: the `inReplyTo` area and the message area (remade when memory grows). */
 let replyView = new Uint8Array(0);
 let messageView = new Uint8Array(0);
+/** Views of the whole wasm memory, for compact answers (remade when memory grows). */
+let wordsView = new DataView(new ArrayBuffer(0));
+let memoryBytes = new Uint8Array(0);
 /** "Valid, no issues" reports by the number the core gave them. @type {ValidationReport[]} */
 const known: ValidationReport[] = [];
 
@@ -56,6 +60,8 @@ function views() {
   const buffer = (memory as WasmMemory).buffer;
   replyView = new Uint8Array(buffer, address, REPLY_BYTES);
   messageView = new Uint8Array(buffer, address + REPLY_BYTES, size - REPLY_BYTES);
+  wordsView = new DataView(buffer);
+  memoryBytes = new Uint8Array(buffer);
 }
 
 /**
@@ -93,6 +99,57 @@ function room(need: number): boolean {
 function readJson(length: number): any {
   room(length);
   return JSON.parse(decoder.decode(new Uint8Array((memory as WasmMemory).buffer, address, length)));
+}
+
+const VERSIONS = [null, "2025-11-25", "2026-07-28"];
+const SOURCES = ["option", "meta", "shape", "none"];
+const RPCS = ["request", "notification", "result", "error", "invalid"];
+const SEVERITIES = ["error", "warning"];
+
+/**
+ * The report the core wrote compactly at the start of the buffer (the layout is described at
+ * `write_compact` in src/wasm/validate.rs): a fresh object, as JSON.parse would have built it.
+ * The buffer did not move (the core writes a compact answer only where it fits), but memory may
+ * have grown during the call.
+ * @returns {ValidationReport}
+ */
+function readCompact(): ValidationReport {
+  if (memoryBytes.buffer !== (memory as WasmMemory).buffer) views();
+  const dv = wordsView;
+  const head = dv.getUint32(address, true);
+  const n = dv.getUint32(address + 4, true);
+  const textBytes = dv.getUint32(address + 8, true);
+  const hasMethod = (head >> 8) & 1;
+  const textAt = address + 4 * (4 + hasMethod + 4 * n);
+  const text = decoder.decode(memoryBytes.subarray(textAt, textAt + textBytes));
+  let w = address + 12;
+  let t = dv.getUint32(w, true);
+  const kind = text.slice(0, t);
+  /** @type {string | null} */
+  let method: string | null = null;
+  if (hasMethod === 1) {
+    const end = t + dv.getUint32((w += 4), true);
+    method = text.slice(t, end);
+    t = end;
+  }
+  /** @type {ValidationReport["issues"]} */
+  const issues: ValidationReport["issues"] = [];
+  for (let i = 0; i < n; i++) {
+    const severity = (SEVERITIES[dv.getUint32((w += 4), true)] as "error" | "warning");
+    const code = text.slice(t, (t += dv.getUint32((w += 4), true)));
+    const path = text.slice(t, (t += dv.getUint32((w += 4), true)));
+    const message = text.slice(t, (t += dv.getUint32((w += 4), true)));
+    issues.push({ severity, code, path, message });
+  }
+  return {
+    valid: (head & 1) === 1,
+    version: (VERSIONS[(head >> 1) & 3] as ValidationReport["version"]),
+    versionSource: (SOURCES[(head >> 3) & 3] as ValidationReport["versionSource"]),
+    kind,
+    rpc: (RPCS[(head >> 5) & 7] as ValidationReport["rpc"]),
+    method,
+    issues,
+  };
 }
 
 /** @param {unknown} n */
@@ -157,7 +214,7 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
     return validateAny(message, options);
   }
   /** @type {ValidationReport} */
-  const report: ValidationReport = readJson(-answer);
+  const report: ValidationReport = answer === 0 ? readCompact() : readJson(-answer);
   if (report.valid && report.issues.length === 0) {
     const n = __validateNewKnown();
     if (n > 0) {

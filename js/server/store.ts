@@ -10,9 +10,12 @@
 // - parses each answer once: the core sends a task as the JSON text of its V26 `DetailedTask`
 //   plus what the store adds; the V25 task is the same fields under their V25 names
 //   (`ttlMs` → `ttl`, `pollIntervalMs` → `pollInterval`), built here without a second parse;
-// - keeps the last answer of each task while the store has made no write since (the core counts
-//   its writes): `get` of an unchanged, unexpired task answers that same object again. Every
-//   StoreTask is therefore frozen (deeply): copy what you want to change.
+// - keeps the last answer of each task with the task's revision (the record's version, which every
+//   write to that task bumps): `get` of an unexpired task the caller may see answers that same
+//   object again while the store made no write at all since (the core counts its writes), or, after
+//   writes, while the task is still at that revision (one small call: `revision(id)`), so a write
+//   to one task leaves the other tasks' answers kept. Every StoreTask is therefore frozen
+//   (deeply): copy what you want to change.
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskServerCore } from "./mcp_tasks_wasm.js";
@@ -69,11 +72,13 @@ export type PendingResult = Extract<HandleOutcome, { kind: "pending"; }>;
 export type ToolOutcome = { result: Record<string, unknown>; } | { error: JsonRpcError; };
 
 export type WireTask = {
-  protocolVersion: ProtocolVersion; session?: string; expiresAtMs: number | null;
+  revision: number; protocolVersion: ProtocolVersion; session?: string; expiresAtMs: number | null;
   inputResponses?: Record<string, unknown>; v26: V26DetailedTask;
 };
 
-/** At most this many answers are kept (beyond it, answers are not kept until the next write). */
+export type Kept = { task: StoreTask; revision: number; writes: number; };
+
+/** At most this many answers are kept (beyond it, the kept answers are dropped and keeping starts again). */
 const KEPT_ANSWERS = 16_384;
 
 /**
@@ -91,12 +96,14 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * A task as it crossed (see the top of this file) as the frozen StoreTask.
+ * A task as it crossed (see the top of this file) as the frozen StoreTask. The objects built
+ * here hold only strings and numbers besides `v25` and `v26`: they are frozen flat; only the
+ * crossed `v26` (payloads) and `inputResponses` are walked.
  * @param {WireTask} w
  * @returns {StoreTask}
  */
 function storeTask(w: WireTask): StoreTask {
-  const v26 = (w.v26 as V26DetailedTask & { statusMessage?: string, pollIntervalMs?: number });
+  const v26 = (deepFreeze(w.v26) as V26DetailedTask & { statusMessage?: string, pollIntervalMs?: number });
   /** @type {Record<string, unknown>} */
   const v25: Record<string, unknown> = { taskId: v26.taskId, status: v26.status };
   if (v26.statusMessage !== undefined) v25.statusMessage = v26.statusMessage;
@@ -108,10 +115,10 @@ function storeTask(w: WireTask): StoreTask {
   const task: Record<string, unknown> = { taskId: v26.taskId, status: v26.status, protocolVersion: w.protocolVersion };
   if (w.session !== undefined) task.session = w.session;
   task.expiresAtMs = w.expiresAtMs;
-  if (w.inputResponses !== undefined) task.inputResponses = w.inputResponses;
-  task.v25 = v25;
+  if (w.inputResponses !== undefined) task.inputResponses = deepFreeze(w.inputResponses);
+  task.v25 = Object.freeze(v25);
   task.v26 = v26;
-  return ((deepFreeze(task) as unknown) as StoreTask);
+  return ((Object.freeze(task) as unknown) as StoreTask);
 }
 
 // The context the last `readContext` read (plain variables: no object per call).
@@ -190,9 +197,12 @@ class TaskStore {
   #core: TaskServerCore;
   /** The largest argument accepted, in UTF-16 units checked here (`Infinity`: no limit). */
   #max;
-  /** @type {Map<string, StoreTask>} the last answer of each task, at `#writes` writes */
-  #kept: Map<string, StoreTask> = new Map();
-  #writes = 0;
+  /**
+   * The last answer of each task, the task's revision it shows, and the store's write count when
+   * it was last known current.
+   * @type {Map<string, Kept>}
+   */
+  #kept: Map<string, Kept> = new Map();
 
   /**
    * A new, empty store. Throws when `options` is malformed or the runtime has no
@@ -208,7 +218,6 @@ class TaskStore {
       restored = null;
     }
     this.#max = this.#core.maxRequestBytes();
-    this.#writes = this.#core.writes();
   }
 
   /**
@@ -253,18 +262,24 @@ class TaskStore {
   }
 
   /**
-   * Keeps `task` as the last answer of its task (at the store's current write count).
+   * Keeps `task` (at `revision`) as the last answer of its task.
    * @param {StoreTask} task
+   * @param {number} revision
    * @returns {StoreTask}
    */
-  #keep(task: StoreTask): StoreTask {
-    const writes = this.#core.writes();
-    if (writes !== this.#writes) {
-      this.#kept.clear();
-      this.#writes = writes;
-    }
-    if (this.#kept.size < KEPT_ANSWERS) this.#kept.set(task.taskId, task);
+  #keep(task: StoreTask, revision: number): StoreTask {
+    const kept = this.#kept;
+    if (kept.size >= KEPT_ANSWERS && !kept.has(task.taskId)) kept.clear();
+    kept.set(task.taskId, { task, revision, writes: this.#core.writes() });
     return task;
+  }
+
+  /**
+   * A task answer as it crossed, kept.
+   * @param {WireTask} w
+   */
+  #wire(w: WireTask) {
+    return this.#keep(storeTask(w), w.revision);
   }
 
   /**
@@ -272,7 +287,7 @@ class TaskStore {
    * @param {string} text
    */
   #task(text: string) {
-    return this.#keep(storeTask(JSON.parse(text)));
+    return this.#wire(JSON.parse(text));
   }
 
   /**
@@ -321,14 +336,16 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
-      if (core.writes() === this.#writes) {
-        const kept = this.#kept.get(id);
-        if (
-          kept !== undefined &&
-          (host || kept.session === session) &&
-          (kept.expiresAtMs === null || now <= kept.expiresAtMs)
-        ) {
-          return kept;
+      const entry = this.#kept.get(id);
+      if (entry !== undefined) {
+        const kept = entry.task;
+        if ((host || kept.session === session) && (kept.expiresAtMs === null || now <= kept.expiresAtMs)) {
+          const writes = core.writes();
+          if (writes === entry.writes) return kept;
+          if (core.revision(id) === entry.revision) {
+            entry.writes = writes;
+            return kept;
+          }
         }
       }
       return this.#task(core.get(id, session, host, now));
@@ -407,7 +424,7 @@ class TaskStore {
     try {
       readContext(core, this.#max, ctx);
       const taken = JSON.parse(core.takeInput(id, inputResponses, session, host, now));
-      taken.task = this.#keep(storeTask(taken.task));
+      taken.task = this.#wire(taken.task);
       return taken;
     } catch (e) {
       throw storeError(e);
@@ -510,7 +527,7 @@ class TaskStore {
     try {
       readContext(core, this.#max, ctx);
       const cancelled = JSON.parse(core.cancel(id, protocolVersion, message, session, host, now));
-      cancelled.task = this.#keep(storeTask(cancelled.task));
+      cancelled.task = this.#wire(cancelled.task);
       return cancelled;
     } catch (e) {
       throw storeError(e);

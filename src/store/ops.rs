@@ -267,6 +267,12 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         self.writes
     }
 
+    /// The revision (record version) of the stored task `id`, if it is stored: an answer made
+    /// at this revision is still the task's (no check of expiry or visibility: the caller's).
+    pub fn revision(&self, id: &str) -> Option<u64> {
+        self.storage.version(id)
+    }
+
     pub fn config(&self) -> &StoreConfig {
         &self.config
     }
@@ -459,6 +465,27 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         self.mutate_task(caller, id, Action::Complete { result, message }, now_ms)
     }
 
+    /// [`complete`](Self::complete), answering `then` of the completed record (not a copy of
+    /// it): what the wasm class answers is written straight from the new revision.
+    pub fn complete_then<T>(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        result: JsonObject,
+        message: Option<String>,
+        now_ms: u64,
+        then: impl FnMut(&TaskRecord) -> T,
+    ) -> Result<T, StoreError> {
+        self.mutate_with(
+            caller,
+            id,
+            Action::Complete { result, message },
+            now_ms,
+            then,
+        )
+        .map(|(answer, _, _)| answer)
+    }
+
     /// Fails the task with the JSON-RPC error the original request ended with (§D 91).
     pub fn fail(
         &mut self,
@@ -574,21 +601,40 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         action: Action,
         now_ms: u64,
     ) -> Result<(TaskRecord, rules::Applied, bool), StoreError> {
+        self.mutate_with(caller, id, action, now_ms, TaskRecord::clone)
+    }
+
+    /// [`mutate`](Self::mutate), answering `then` of the record as it is after the action (as
+    /// stored, or unchanged when the action changed nothing) instead of the record itself: the
+    /// new revision moves into storage without a copy (its payload included).
+    fn mutate_with<T>(
+        &mut self,
+        caller: Caller<'_>,
+        id: &str,
+        action: Action,
+        now_ms: u64,
+        mut then: impl FnMut(&TaskRecord) -> T,
+    ) -> Result<(T, rules::Applied, bool), StoreError> {
         for _ in 0..CAS_ATTEMPTS {
             let current = self.get(caller, id, now_ms)?;
             let applied = rules::apply(&current, &action, now_ms)?;
             let mut applied = applied;
             let Some(next) = applied.record.take() else {
-                return Ok((current, applied, false));
+                return Ok((then(&current), applied, false));
             };
+            // Answered before the write (wasted only when a concurrent writer wins).
+            let answer = then(&next);
+            let change = self.config.record_changes.then(|| next.clone());
             if self
                 .storage
-                .put_if_version(next.clone(), Some(current.version))
+                .put_if_version(next, Some(current.version))
                 .is_ok()
             {
                 self.writes += 1;
-                self.record(|| Change::Updated { task: next.clone() });
-                return Ok((next, applied, true));
+                if let Some(task) = change {
+                    self.record(|| Change::Updated { task });
+                }
+                return Ok((answer, applied, true));
             }
         }
         Err(StoreError::Conflict)

@@ -61,6 +61,11 @@ pub struct Conflict;
 /// Where task records live. See the module docs for the contract.
 pub trait Storage {
     fn get(&self, id: &str) -> Option<TaskRecord>;
+    /// The stored version of `id` (what `put_if_version` compares), without a copy of the record
+    /// where the storage can (the default reads the record).
+    fn version(&self, id: &str) -> Option<u64> {
+        self.get(id).map(|r| r.version)
+    }
     fn put_if_version(&mut self, record: TaskRecord, expected: Option<u64>)
         -> Result<(), Conflict>;
     fn delete(&mut self, id: &str) -> Option<TaskRecord>;
@@ -187,6 +192,10 @@ impl MemoryStorage {
 impl Storage for MemoryStorage {
     fn get(&self, id: &str) -> Option<TaskRecord> {
         self.records.get(id).cloned()
+    }
+
+    fn version(&self, id: &str) -> Option<u64> {
+        self.records.get(id).map(|r| r.version)
     }
 
     fn put_if_version(

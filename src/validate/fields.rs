@@ -1,7 +1,7 @@
 //! Member checks both versions share: the members of a task (§D 1–5, 63–66), milliseconds,
 //! RFC 3339 timestamps, and the related-task `_meta` (§D 13).
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use super::envelope::type_name;
 use super::report::{pointer, Issues};
@@ -11,28 +11,120 @@ use crate::model::{ProtocolVersion, TaskStatus};
 
 pub use crate::base::time::{millis, parse as parse_timestamp, Instant, Millis, MAX_SAFE_INTEGER};
 
-/// Which member names a version uses for the task's retention and poll interval.
-fn ms_names(version: ProtocolVersion) -> (&'static str, &'static str) {
+/// Which members a version uses for the task's retention and poll interval.
+fn ms_names(version: ProtocolVersion) -> (TaskKey, TaskKey) {
     match version {
-        ProtocolVersion::V2025 => ("ttl", "pollInterval"),
-        ProtocolVersion::V2026 => ("ttlMs", "pollIntervalMs"),
+        ProtocolVersion::V2025 => (TaskKey::Ttl, TaskKey::PollInterval),
+        ProtocolVersion::V2026 => (TaskKey::TtlMs, TaskKey::PollIntervalMs),
+    }
+}
+
+/// The members of a task the checks read (both versions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskKey {
+    TaskId,
+    Status,
+    StatusMessage,
+    CreatedAt,
+    LastUpdatedAt,
+    Ttl,
+    PollInterval,
+    TtlMs,
+    PollIntervalMs,
+}
+
+impl TaskKey {
+    /// The member's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskKey::TaskId => "taskId",
+            TaskKey::Status => "status",
+            TaskKey::StatusMessage => "statusMessage",
+            TaskKey::CreatedAt => "createdAt",
+            TaskKey::LastUpdatedAt => "lastUpdatedAt",
+            TaskKey::Ttl => "ttl",
+            TaskKey::PollInterval => "pollInterval",
+            TaskKey::TtlMs => "ttlMs",
+            TaskKey::PollIntervalMs => "pollIntervalMs",
+        }
+    }
+}
+
+/// A member's value as the task checks see it: borrowed from a parsed `serde_json::Value`, or
+/// read straight from the text by the typed fast path ([`super::fast`]), which thereby reports
+/// exactly the issues (codes, paths, messages, order) of the full validator: both run the same
+/// checks below.
+#[derive(Debug, Clone, Copy)]
+pub enum Seen<'a> {
+    Null,
+    Bool,
+    Number(&'a Number),
+    Str(&'a str),
+    Array,
+    Object,
+}
+
+impl<'a> Seen<'a> {
+    /// The view of a parsed value.
+    pub fn of(v: &'a Value) -> Self {
+        match v {
+            Value::Null => Seen::Null,
+            Value::Bool(_) => Seen::Bool,
+            Value::Number(n) => Seen::Number(n),
+            Value::String(s) => Seen::Str(s),
+            Value::Array(_) => Seen::Array,
+            Value::Object(_) => Seen::Object,
+        }
+    }
+
+    /// The JSON type's name, as [`type_name`] gives it.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Seen::Null => "null",
+            Seen::Bool => "boolean",
+            Seen::Number(n) if n.is_i64() || n.is_u64() => "integer",
+            Seen::Number(_) => "number",
+            Seen::Str(_) => "string",
+            Seen::Array => "array",
+            Seen::Object => "object",
+        }
+    }
+
+    fn millis(self) -> Millis {
+        match self {
+            Seen::Number(n) => millis(&Value::Number(n.clone())),
+            _ => Millis::NotANumber,
+        }
+    }
+}
+
+/// The members of a task object, by name.
+pub trait TaskMembers {
+    /// The member `key`, if present.
+    fn member(&self, key: TaskKey) -> Option<Seen<'_>>;
+}
+
+impl TaskMembers for Map<String, Value> {
+    fn member(&self, key: TaskKey) -> Option<Seen<'_>> {
+        self.get(key.as_str()).map(Seen::of)
     }
 }
 
 /// Checks a millisecond member. `nullable` for the TTL. Returns the value when usable.
 fn check_ms(
-    obj: &Map<String, Value>,
-    key: &str,
+    obj: &dyn TaskMembers,
+    member: TaskKey,
     path: &str,
     version: ProtocolVersion,
     nullable: bool,
     type_code: Code,
     issues: &mut Issues,
 ) {
-    let Some(v) = obj.get(key) else { return };
+    let Some(v) = obj.member(member) else { return };
+    let key = member.as_str();
     // The pointer is built only when an issue needs it (this runs for every task of a list).
     let p = || pointer(path, key);
-    if v.is_null() && nullable {
+    if matches!(v, Seen::Null) && nullable {
         return;
     }
     let what = if nullable {
@@ -40,7 +132,7 @@ fn check_ms(
     } else {
         "an integer number of milliseconds"
     };
-    match millis(v) {
+    match v.millis() {
         Millis::Ok(ms) => {
             if ms == 0.0 && version == ProtocolVersion::V2026 {
                 issues.push(
@@ -73,19 +165,20 @@ fn check_ms(
         Millis::NotANumber => issues.push(
             type_code,
             &p(),
-            format!("`{key}` must be {what}, found {}", type_name(v)),
+            format!("`{key}` must be {what}, found {}", v.type_name()),
         ),
     }
 }
 
 /// Checks one timestamp member; returns it parsed when valid.
 fn check_timestamp(
-    obj: &Map<String, Value>,
-    key: &str,
+    obj: &dyn TaskMembers,
+    member: TaskKey,
     path: &str,
     issues: &mut Issues,
 ) -> Option<Instant> {
-    match obj.get(key) {
+    let key = member.as_str();
+    match obj.member(member) {
         None => {
             issues.push(
                 Code::TaskRequiredMember,
@@ -94,7 +187,7 @@ fn check_timestamp(
             );
             None
         }
-        Some(Value::String(s)) => match parse_timestamp(s) {
+        Some(Seen::Str(s)) => match parse_timestamp(s) {
             Some(t) => Some(t),
             None => {
                 issues.push(
@@ -111,7 +204,10 @@ fn check_timestamp(
             issues.push(
                 Code::TimestampFormat,
                 &pointer(path, key),
-                format!("`{key}` must be a string timestamp, found {}", type_name(v)),
+                format!(
+                    "`{key}` must be a string timestamp, found {}",
+                    v.type_name()
+                ),
             );
             None
         }
@@ -120,32 +216,33 @@ fn check_timestamp(
 
 /// What a task check learned.
 #[derive(Debug, Clone, Default)]
-pub struct TaskSummary {
-    pub task_id: Option<String>,
+pub struct TaskSummary<'a> {
+    pub task_id: Option<&'a str>,
     pub status: Option<TaskStatus>,
 }
 
 /// Checks the members every task of `version` has (§D 1–5 for V25, 63–66 for V26). `obj` is the
-/// task object (or the result / params the task is merged into), `path` its pointer.
-pub fn check_task_members(
-    obj: &Map<String, Value>,
+/// task object (or the result / params the task is merged into), `path` its pointer. One
+/// function for every kind of member view (`dyn`: its messages are compiled once).
+pub fn check_task_members<'a>(
+    obj: &'a dyn TaskMembers,
     path: &str,
     version: ProtocolVersion,
     issues: &mut Issues,
-) -> TaskSummary {
+) -> TaskSummary<'a> {
     let mut summary = TaskSummary::default();
-    match obj.get("taskId") {
+    match obj.member(TaskKey::TaskId) {
         None => issues.push(Code::TaskRequiredMember, path, "the task has no `taskId`"),
-        Some(Value::String(s)) => summary.task_id = Some(s.clone()),
+        Some(Seen::Str(s)) => summary.task_id = Some(s),
         Some(v) => issues.push(
             Code::TaskIdType,
             &pointer(path, "taskId"),
-            format!("`taskId` must be a string, found {}", type_name(v)),
+            format!("`taskId` must be a string, found {}", v.type_name()),
         ),
     }
-    match obj.get("status") {
+    match obj.member(TaskKey::Status) {
         None => issues.push(Code::TaskRequiredMember, path, "the task has no `status`"),
-        Some(Value::String(s)) => match TaskStatus::parse(s) {
+        Some(Seen::Str(s)) => match TaskStatus::parse(s) {
             Some(st) => summary.status = Some(st),
             None => issues.push(
                 Code::TaskStatusEnum,
@@ -158,20 +255,20 @@ pub fn check_task_members(
         Some(v) => issues.push(
             Code::TaskStatusEnum,
             &pointer(path, "status"),
-            format!("`status` must be a string, found {}", type_name(v)),
+            format!("`status` must be a string, found {}", v.type_name()),
         ),
     }
-    if let Some(v) = obj.get("statusMessage") {
-        if !v.is_string() {
+    if let Some(v) = obj.member(TaskKey::StatusMessage) {
+        if !matches!(v, Seen::Str(_)) {
             issues.push(
                 Code::TaskStatusMessageType,
                 &pointer(path, "statusMessage"),
-                format!("`statusMessage` must be a string, found {}", type_name(v)),
+                format!("`statusMessage` must be a string, found {}", v.type_name()),
             );
         }
     }
-    let created = check_timestamp(obj, "createdAt", path, issues);
-    let updated = check_timestamp(obj, "lastUpdatedAt", path, issues);
+    let created = check_timestamp(obj, TaskKey::CreatedAt, path, issues);
+    let updated = check_timestamp(obj, TaskKey::LastUpdatedAt, path, issues);
     if let (Some(c), Some(u)) = (created, updated) {
         if u < c {
             issues.push(
@@ -186,38 +283,44 @@ pub fn check_task_members(
         ProtocolVersion::V2025 => ProtocolVersion::V2026,
         ProtocolVersion::V2026 => ProtocolVersion::V2025,
     });
-    if !obj.contains_key(ttl) {
-        if obj.contains_key(other_ttl) {
+    let has = |key: TaskKey| obj.member(key).is_some();
+    if !has(ttl) {
+        if has(other_ttl) {
             let code = match version {
                 ProtocolVersion::V2025 => Code::VersionMismatch,
                 ProtocolVersion::V2026 => Code::LegacyMember,
             };
             issues.push(
                 code,
-                &pointer(path, other_ttl),
+                &pointer(path, other_ttl.as_str()),
                 format!(
-                    "`{other_ttl}` is the member of the other protocol version; {} needs `{ttl}`",
-                    version.as_str()
+                    "`{}` is the member of the other protocol version; {} needs `{}`",
+                    other_ttl.as_str(),
+                    version.as_str(),
+                    ttl.as_str()
                 ),
             );
         } else {
             issues.push(
                 Code::TaskTtlMissing,
                 path,
-                format!("the task has no `{ttl}`; it is required, as null when unlimited"),
+                format!(
+                    "the task has no `{}`; it is required, as null when unlimited",
+                    ttl.as_str()
+                ),
             );
         }
-    } else if version == ProtocolVersion::V2026 && obj.contains_key(other_ttl) {
+    } else if version == ProtocolVersion::V2026 && has(other_ttl) {
         issues.push(
             Code::LegacyMember,
-            &pointer(path, other_ttl),
+            &pointer(path, other_ttl.as_str()),
             "`ttl` is the 2025-11-25 member; 2026-07-28 tasks carry only `ttlMs`",
         );
     }
-    if version == ProtocolVersion::V2026 && obj.contains_key(other_poll) {
+    if version == ProtocolVersion::V2026 && has(other_poll) {
         issues.push(
             Code::LegacyMember,
-            &pointer(path, other_poll),
+            &pointer(path, other_poll.as_str()),
             "`pollInterval` is the 2025-11-25 member; 2026-07-28 tasks carry `pollIntervalMs`",
         );
     }

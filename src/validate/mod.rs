@@ -165,7 +165,7 @@ pub fn validate_text_with(
 ) -> ValidationReport {
     match validate_text_verdict(text, max_bytes, ctx, plain) {
         TextVerdict::Valid(valid) => valid.report(ctx),
-        TextVerdict::Report(report) => report,
+        TextVerdict::Fast(report) | TextVerdict::Report(report) => report,
     }
 }
 
@@ -174,7 +174,10 @@ pub fn validate_text_with(
 pub enum TextVerdict {
     /// The fast path's "valid, no issues" (the report is not built).
     Valid(fast::Valid),
-    /// Any other report.
+    /// The fast path's report of a message with issues in its task members (the report the
+    /// full validator gives, without a `serde_json::Value` tree).
+    Fast(ValidationReport),
+    /// Any other report (the full validator's).
     Report(ValidationReport),
 }
 
@@ -196,8 +199,10 @@ pub fn validate_text_verdict(
     } else {
         surrogates::carry(text).0
     };
-    if let Some(valid) = fast::check(&carried, ctx) {
-        return TextVerdict::Valid(valid);
+    match fast::check(&carried, ctx) {
+        Some(fast::Verdict::Valid(valid)) => return TextVerdict::Valid(valid),
+        Some(fast::Verdict::Report(report)) => return TextVerdict::Fast(report),
+        None => {}
     }
     TextVerdict::Report(match parse_carried(&carried) {
         Ok(value) => validate_value(&value, ctx),

@@ -504,6 +504,8 @@ impl Serialize for Answered<'_> {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct WireTask<'a> {
+    /// The record's version: the JS class keeps the answer while the task stays at it.
+    revision: u64,
     protocol_version: ProtocolVersion,
     #[serde(skip_serializing_if = "Option::is_none")]
     session: Option<&'a str>,
@@ -520,6 +522,7 @@ impl<'a> From<&'a TaskRecord> for WireTask<'a> {
             .iter()
             .any(|(_, e)| matches!(e.state, InputState::Answered { .. }));
         WireTask {
+            revision: record.version,
             protocol_version: record.protocol,
             session: record.session.as_deref(),
             expires_at_ms: record.expires_at_ms(),
@@ -592,10 +595,18 @@ impl<'a> From<&'a Change> for WireChange<'a> {
 
 /// `value` as JSON text, its carried lone surrogates written back as escapes.
 pub(super) fn text<T: Serialize>(value: &T) -> Result<String, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| {
+    // Room for a task's text up front (no regrowth while it is written).
+    let mut out = Vec::with_capacity(512);
+    serde_json::to_writer(&mut out, value).map_err(|e| {
         JsValue::from(js_sys::Error::new(&format!(
             "internal: cannot convert the result: {e}"
         )))
+    })?;
+    // serde_json writes UTF-8.
+    let text = String::from_utf8(out).map_err(|_| {
+        JsValue::from(js_sys::Error::new(
+            "internal: cannot convert the result: not UTF-8",
+        ))
     })?;
     Ok(match crate::validate::surrogates::restore(&text) {
         std::borrow::Cow::Borrowed(_) => text,
@@ -780,6 +791,15 @@ impl TaskServerCore {
         self.store().writes() as f64
     }
 
+    /// The revision of the stored task `id` (-1: not stored, or `id` is not a string): an answer
+    /// made at this revision is still the task's (the JS class checks expiry and visibility
+    /// itself).
+    pub fn revision(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> f64 {
+        id.as_string()
+            .and_then(|id| self.store().revision(&id))
+            .map_or(-1.0, |v| v as f64)
+    }
+
     /// Throws what is wrong with an argument the JS class could not read quickly: `what` is
     /// `"context"`, `"params"` (of `create`) or `"list"`; returns when it is fine.
     #[wasm_bindgen(js_name = checkArgument)]
@@ -958,11 +978,9 @@ impl TaskServerCore {
         let id = read_id(&id, max)?;
         let result = read_object(&result, "result", max)?;
         let message = read_message(message, max)?;
-        let record = self
-            .store_mut()
-            .complete(who.caller(), &id, result, message, who.now)
-            .map_err(store_err)?;
-        task_text(&record)
+        self.store_mut()
+            .complete_then(who.caller(), &id, result, message, who.now, task_text)
+            .map_err(store_err)?
     }
 
     /// Fails the task with a JSON-RPC error.

@@ -52,6 +52,7 @@ pub fn validate_message(
     #[wasm_bindgen(unchecked_param_type = "unknown")] message: JsValue,
     options: Option<Ts<ValidateOptions>>,
 ) -> Result<JsValue, JsValue> {
+    ROUTE.set(0);
     let options = read_options(options)?;
     let (report, _) = validate_js(&message, &options, &Context::from(&options));
     super::input::parse_json_text(&report.to_json())
@@ -119,7 +120,10 @@ fn not_converted(report: ValidationReport, to: ProtocolVersion) -> ConversionRep
 // The wrapper writes the message (then `inReplyTo`) as UTF-8 into one reused buffer of wasm
 // memory with `TextEncoder.encodeInto`, and makes one call with the options as numbers. The
 // answer is one integer: > 0 names a "valid, no issues" report the wrapper keeps frozen;
-// < 0 is the length of the report as JSON text, written at the start of the same buffer.
+// 0: the report is written compactly at the start of the same buffer ([`write_compact`]: a few
+// little-endian u32 words, then every string of the report as one UTF-8 text the wrapper decodes
+// once and slices; no JSON); < 0 is the length of the report as JSON text, written at the start
+// of the same buffer (a report too long for the buffer, or whose strings carry a lone surrogate).
 
 use std::cell::RefCell;
 
@@ -131,6 +135,15 @@ thread_local! {
     static KNOWN: RefCell<Vec<ValidationReport>> = const { RefCell::new(Vec::new()) };
     static NEW_KNOWN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     static CONTEXT: RefCell<Context> = RefCell::new(Context::default());
+    static ROUTE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Internal (the tests'): how the last call found its report: 1 the typed fast path's "valid, no
+/// issues", 2 the typed fast path's report with issues, 3 the full validator (all three through
+/// `__validateBytes`), 0 the export `validateMessage` (the wrapper's fallback).
+#[wasm_bindgen(js_name = __validateRoute)]
+pub fn validate_route() -> u32 {
+    ROUTE.get()
 }
 
 /// Internal (the JS wrapper's): the address of the input buffer, grown to at least `capacity`
@@ -210,6 +223,11 @@ pub fn validate_bytes(
                     validate::validate_text_verdict(&String::from_utf8_lossy(text), max, ctx, false)
                 }
             };
+            ROUTE.set(match verdict {
+                TextVerdict::Valid(_) => 1,
+                TextVerdict::Fast(_) => 2,
+                TextVerdict::Report(_) => 3,
+            });
             let report = match verdict {
                 TextVerdict::Valid(valid) => {
                     let reply = ctx.in_reply_to.as_deref();
@@ -220,7 +238,7 @@ pub fn validate_bytes(
                     }
                     valid.report(ctx)
                 }
-                TextVerdict::Report(report) => report,
+                TextVerdict::Fast(report) | TextVerdict::Report(report) => report,
             };
             if report.valid && report.issues.is_empty() {
                 let known =
@@ -238,9 +256,103 @@ pub fn validate_bytes(
                     None => {}
                 }
             }
-            write_report(buf, &report)
+            write_compact(buf, &report, plain).unwrap_or_else(|| write_report(buf, &report))
         })
     })
+}
+
+/// A string of a compact report: its length in UTF-16 units (the wrapper slices the decoded
+/// text by them).
+fn utf16_len(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.encode_utf16().count()
+    }
+}
+
+/// Writes `report` at the start of the buffer as words then text, and answers 0; `None` when it
+/// does not fit the buffer as it is (never grown here, so the wrapper's view stays right) or a
+/// string carries a lone surrogate ([`crate::validate::surrogates`]: the JSON text restores it;
+/// `plain`: the message had no `\u` and no U+FDD0, so no string of its report carries one).
+///
+/// Words (u32, little-endian): `valid | version << 1 | source << 3 | rpc << 5 | has_method << 8`
+/// (version 0 none, 1 2025-11-25, 2 2026-07-28; source 0 option, 1 meta, 2 shape, 3 none; rpc 0
+/// request, 1 notification, 2 result, 3 error, 4 invalid), the number of issues, the text's
+/// length in bytes, the UTF-16 length of `kind` (then of `method` when present), then per issue
+/// its severity (0 error, 1 warning) and the UTF-16 lengths of its code, path and message. Then
+/// the text: `kind`, `method`, and each issue's code, path and message, one after the other.
+// Not inlined: the CPU profile (bench/cpu-profile.mjs) names its share.
+#[inline(never)]
+fn write_compact(buf: &mut [u8], report: &ValidationReport, plain: bool) -> Option<i32> {
+    use crate::validate::surrogates::MARK;
+    use crate::validate::{RpcKind, Severity, VersionSource};
+    let mut strings: Vec<&str> = Vec::with_capacity(2 + 3 * report.issues.len());
+    strings.push(&report.kind);
+    if let Some(m) = &report.method {
+        strings.push(m);
+    }
+    for issue in &report.issues {
+        strings.extend([issue.code.as_str(), &issue.path, &issue.message]);
+    }
+    // U+FDD0 is EF B7 90 in UTF-8: a byte scan first (`str::contains` of a char runs a substring
+    // search).
+    if !plain
+        && strings
+            .iter()
+            .any(|s| s.as_bytes().contains(&0xEF) && s.contains(MARK))
+    {
+        return None;
+    }
+    let text: usize = strings.iter().map(|s| s.len()).sum();
+    let words = 3 + strings.len() + report.issues.len();
+    let total = words * 4 + text;
+    let out = buf.get_mut(..total)?;
+    let head = u32::from(report.valid)
+        | match report.version {
+            None => 0,
+            Some(ProtocolVersion::V2025) => 1,
+            Some(ProtocolVersion::V2026) => 2,
+        } << 1
+        | match report.version_source {
+            VersionSource::Option => 0,
+            VersionSource::Meta => 1,
+            VersionSource::Shape => 2,
+            VersionSource::None => 3,
+        } << 3
+        | match report.rpc {
+            RpcKind::Request => 0,
+            RpcKind::Notification => 1,
+            RpcKind::Result => 2,
+            RpcKind::Error => 3,
+            RpcKind::Invalid => 4,
+        } << 5
+        | u32::from(report.method.is_some()) << 8;
+    let mut w: Vec<u32> = Vec::with_capacity(words);
+    w.extend([head, report.issues.len() as u32, text as u32]);
+    w.push(utf16_len(&report.kind) as u32);
+    if let Some(m) = &report.method {
+        w.push(utf16_len(m) as u32);
+    }
+    for issue in &report.issues {
+        w.push(match issue.severity {
+            Severity::Error => 0,
+            Severity::Warning => 1,
+        });
+        for s in [&issue.code, &issue.path, &issue.message] {
+            w.push(utf16_len(s) as u32);
+        }
+    }
+    let (head_bytes, mut rest) = out.split_at_mut_checked(words * 4)?;
+    for (chunk, word) in head_bytes.chunks_exact_mut(4).zip(&w) {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    for s in strings {
+        let (into, after) = std::mem::take(&mut rest).split_at_mut_checked(s.len())?;
+        into.copy_from_slice(s.as_bytes());
+        rest = after;
+    }
+    Some(0)
 }
 
 /// Runs `f` on the input buffer (`Conversation`'s byte path shares it).

@@ -288,6 +288,7 @@ function entryPoints(entry, rand) {
     "function __validateBytes": [() => entry.__validateBytes(pick([0, 1024, int(2e5), any()]), pick([0, int(2e5), 2 ** 32 - 1]), pick([0, int(2000), 2 ** 32 - 1]), int(4), pick([-1, int(1e5), any()]), pick([-1, int(10)]), pick([true, false]))],
     "function __validateMemory": [() => entry.__validateMemory()],
     "function __validateNewKnown": [() => entry.__validateNewKnown()],
+    "function __validateRoute": [() => entry.__validateRoute()],
     "Conversation __observeBytes": [() => conv.__observeBytes(pick([0, 1024, int(2e5), any()]), pick([0, int(2e5), 2 ** 32 - 1]), int(4))],
     "TaskScheduler constructor": [() => new TaskScheduler(s.maybe(() => ({ floorMs: s.maybe(() => 250 + int(1000)), jitter: s.maybe(() => rand()), seed: s.maybe(() => int(100)), budgetPerSecond: s.maybe(() => pick([null, 1 + int(10)])), stuckAfterPolls: s.maybe(() => pick([null, int(5)])) }))).free()],
     "TaskScheduler track": [() => sched.track(s.maybe(() => pick(keys)), s.maybe(() => ({ version: s.version(), task: s.maybe(s.task), deadlineMs: s.maybe(() => T0 + int(1e6)), server: s.maybe(str) })), s.optNow())],
@@ -405,6 +406,7 @@ function entryPoints(entry, rand) {
       "TaskServerCore static restore": [() => TaskServerCore.restore(int(3) === 0 ? core.snapshot() : s.maybe(() => tamper(core.snapshot(), v)), s.maybe(any)).free()],
       "TaskServerCore maxRequestBytes": [() => core.maxRequestBytes()],
       "TaskServerCore writes": [() => core.writes()],
+      "TaskServerCore revision": [() => core.revision(pick([coreId(), str(), any()]))],
       "TaskServerCore checkArgument": [() => core.checkArgument(pick(["context", "params", "list", str()]), any())],
       "TaskServerCore create": [
         () => {

@@ -530,7 +530,7 @@ test("store errors are TaskStoreError instances (exported class, stable code and
   big.free();
 });
 
-test("answers are frozen; an unchanged task answers the same object until the next write or its expiry", () => {
+test("answers are frozen; an unchanged task answers the same object until a write to it or its expiry", () => {
   const store = new TaskStore();
   const ctx = { session: "s", now: T0 };
   const created = store.create({ protocolVersion: V25, ttl: 1000 }, ctx);
@@ -544,10 +544,21 @@ test("answers are frozen; an unchanged task answers the same object until the ne
   assert.equal(store.get(created.taskId, { host: true, now: T0 }), a, "the host sees it too");
   throwsStore(() => store.get(created.taskId, { session: "other", now: T0 }), -32602, "not_found");
   throwsStore(() => store.get(created.taskId, { now: T0 }), -32602, "not_found");
-  // Another task's write changes nothing here, but the answer is read again (and equal).
-  store.create({ protocolVersion: V25 }, ctx);
-  const b = store.get(created.taskId, ctx);
-  assert.deepEqual(b, a);
+  // Another task's writes change nothing here: the task is at the same revision, its answer kept.
+  const other = store.create({ protocolVersion: V25 }, ctx);
+  store.setStatus(other.taskId, "working", "busy", ctx);
+  assert.equal(store.get(created.taskId, ctx), a, "another task's write: the kept answer");
+  assert.equal(store.get(created.taskId, ctx), a);
+  // A write to the task itself (a status message): a new answer, then kept in turn.
+  const c = store.setStatus(created.taskId, "working", "step 2", ctx);
+  assert.notEqual(c, a);
+  assert.equal(c.v25.statusMessage, "step 2");
+  assert.equal(store.get(created.taskId, ctx), c);
+  // Deleted: the kept answer is not used.
+  const gone = store.create({ protocolVersion: V25 }, ctx);
+  assert.equal(store.get(gone.taskId, ctx), gone);
+  store.remove(gone.taskId, ctx);
+  throwsStore(() => store.get(gone.taskId, ctx), -32602, "not_found");
   // A write to the task: the new revision.
   const done = store.complete(created.taskId, result, null, { ...ctx, now: T0 + 10 });
   assert.equal(done.status, "completed");
