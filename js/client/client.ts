@@ -24,14 +24,27 @@ export type JsonObject = Record<string, unknown>;
 
 export type JsonRpcError = { code: number; message: string; data?: unknown; };
 
+/**
+ * Sends one request and resolves with its `result`. A JSON-RPC error rejects with an object (an
+ * Error or not) carrying `code`, `message` and `data`; a transport failure rejects with anything
+ * else. A rejection carrying `retryAfterMs` (a non-negative number of ms, e.g. from an HTTP
+ * `Retry-After` or a 429) is a retry hint: a failed `tasks/get` is not retried sooner. It may carry
+ * a `session` (requestVia and TaskClient.connect give one).
+ */
 export type RequestFn = ((method: string, params: JsonObject) => Promise<JsonObject>) & { session?: RequestSession; };
 
 /**
  * What a `request` knows of its session, read by the TaskClient it is given to.
  */
 export type RequestSession = {
+  /** The version negotiated (undefined while unknown, e.g. not connected yet). */
   protocolVersion: () => string | null | undefined;
+  /** The server's capabilities (2025-11-25: `initialize`'s), undefined while unknown. */
   serverCapabilities: () => unknown;
+  /**
+   * Called by the TaskClient's constructor: the transport hands it the server's notifications
+   * (`notify`) and requests (`handleRequest`).
+   */
   attach?: (client: TaskClient) => void;
 };
 
@@ -39,7 +52,9 @@ export type RequestSession = {
  * How the client waits: real time by default; tests pass a virtual clock.
  */
 export type Clock = {
+  /** Unix ms. */
   now: () => number;
+  /** Resolves after `ms`, or early when `signal` aborts (it must not reject). */
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 };
 
@@ -55,12 +70,32 @@ export type InputHandlers = {
 };
 
 export type TaskClientOptions = {
+  /** Sends one request, answers its `result`. */
   request: RequestFn;
+  /**
+   * The version to speak. An explicit one always wins; without it, the version of the request's
+   * session (requestVia, connect), else 2026-07-28 (a 2025-11-25 answer to `tools/call` switches
+   * the client to 2025-11-25).
+   */
   protocolVersion?: ProtocolVersion;
+  /**
+   * 2025-11-25: the server's `initialize` capabilities, when the request's session does not tell
+   * them. Once they are known, the client augments `tools/call` by the rules of §D 47–48 (reading
+   * `tools/list`); while they are unknown it augments exactly when the caller passes `{ task }`.
+   */
   serverCapabilities?: JsonObject;
   handlers?: InputHandlers;
+  /**
+   * More client capabilities to declare in the V26 `_meta` (the extension and the handlers' kinds
+   * are always declared).
+   */
   clientCapabilities?: JsonObject;
+  /**
+   * Options of the TaskScheduler that decides when to poll (floor, backoff, jitter, budget, stuck
+   * detection).
+   */
   scheduler?: import("./mcp_tasks_wasm.js").TaskSchedulerOptions;
+  /** A name for the server (the scheduler's per-server budget). */
   server?: string;
   clock?: Clock;
 };
@@ -81,8 +116,24 @@ export type TaskClientOptions = {
  * created.
  */
 export type CallToolOptions = {
+  /**
+   * Aborts the call: a running task gets `tasks/cancel`, and the call rejects with a
+   * TaskCancelledError whose `cause` is `signal.reason` (`taskId` empty when the signal aborted
+   * before the server created a task: nothing runs there). An answer that arrives after the abort
+   * is dropped.
+   */
   signal?: AbortSignal;
+  /**
+   * 2025-11-25: ask for a task (`params.task`, with the requested `ttl`). When the server's
+   * capabilities are known (connect, requestVia, or the `serverCapabilities` option) the tool's
+   * `execution.taskSupport` decides (§D 47–48): a `required` tool is always augmented (with this
+   * ttl if given), an `optional` one only when this is given (by default it runs synchronously), a
+   * `forbidden` or unlisted one never (this is then ignored, and the call runs synchronously), nor
+   * any tool of a server without `tasks.requests.tools.call`. While the capabilities are unknown,
+   * given means augmented. 2026-07-28: ignored (the server decides).
+   */
   task?: { ttl?: number; };
+  /** Give up (TaskExpiredError, reason "deadline") this many ms after the task was created. */
   timeoutMs?: number;
 };
 
@@ -90,15 +141,25 @@ export type CallToolOptions = {
  * `TaskClient.connect` options: the TaskClient's (but `request`) and the connection's.
  */
 export type ConnectOptions = {
+  /** Pin the version: no fallback. */
   protocolVersion?: ProtocolVersion;
+  /** Sent with every HTTP request (e.g. Authorization). */
   headers?: Record<string, string>;
+  /** The fetch to use (default: the global one). */
   fetch?: import("./http.js").FetchFn;
+  /** 2025-11-25 `initialize`'s. */
   clientInfo?: { name: string; version: string; };
   handlers?: InputHandlers;
+  /** More client capabilities to declare. */
   clientCapabilities?: JsonObject;
   scheduler?: import("./mcp_tasks_wasm.js").TaskSchedulerOptions;
   server?: string;
   clock?: Clock;
+  /**
+   * Subscribe to status changes when the server offers it (js/client/push.js: 2026-07-28
+   * `subscriptions/listen`, 2025-11-25 the GET stream) and poll only every `backstopMs` (default 30
+   * 000) while subscribed. Default `true`; `false`: poll only.
+   */
   push?: boolean | { backstopMs?: number; };
 };
 
@@ -1344,14 +1405,28 @@ class Handle {
  */
 export type SdkClientLike = {
   request: (req: { method: string; params: JsonObject; }, schema: any) => Promise<unknown>;
+  /** After `connect`: the server's capabilities. */
   getServerCapabilities?: () => unknown;
+  /** Its transport (an HTTP one tells the negotiated `protocolVersion`). */
   transport?: unknown;
   setRequestHandler?: (schema: any, handler: (request: any, extra?: any) => unknown) => void;
   setNotificationHandler?: (schema: any, handler: (notification: any) => unknown) => void;
 };
 
 export type RequestViaOptions = {
+  /**
+   * The SDK's request schemas (`ElicitRequestSchema`, `CreateMessageRequestSchema`,
+   * `ListRootsRequestSchema`) of the kinds the TaskClient's `handlers` should answer when the
+   * server sends them (2025-11-25: while a task waits, on the `tasks/result` stream): each kind
+   * with a handler is registered with `sdkClient.setRequestHandler` (replacing any other; the SDK
+   * client must declare the capability, e.g. `capabilities: { elicitation: {} }`).
+   */
   inputRequests?: { elicitation?: unknown; sampling?: unknown; roots?: unknown; };
+  /**
+   * SDK notification schemas (e.g. `TaskStatusNotificationSchema`,
+   * `ToolListChangedNotificationSchema`) whose notifications are fed to the TaskClient's `notify()`
+   * (`setNotificationHandler`, replacing any other).
+   */
   notifications?: unknown[];
 };
 

@@ -23,6 +23,10 @@ export type JsonObject = Record<string, unknown>;
 
 export type FetchFn = (input: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; }) => Promise<Response>;
 
+/**
+ * The client's capabilities, or a function giving them for a protocol version (they differ between
+ * eras).
+ */
 export type CapabilitiesOption = JsonObject | ((version: string) => JsonObject);
 
 /**
@@ -34,13 +38,29 @@ export type SessionClient = { notify(message: JsonObject): void; handleRequest(m
 export type ConnectionSession = { protocolVersion: () => string | null; serverCapabilities: () => JsonObject | null; attach: (client: SessionClient) => void; };
 
 export type HttpConnectionOptions = {
+  /**
+   * Pin the version ("2026-07-28", "2025-11-25", or an older `initialize` version): no fallback, a
+   * server that does not speak it is a VersionError.
+   */
   protocolVersion?: string;
+  /** Sent with every HTTP request (e.g. Authorization). */
   headers?: Record<string, string>;
+  /** The fetch to use (default: the global one). */
   fetch?: FetchFn;
   clientInfo?: { name: string; version: string; };
+  /**
+   * Declared in `initialize` (2025-11-25) and in the `_meta` of every 2026-07-28 request that does
+   * not carry its own.
+   */
   capabilities?: CapabilitiesOption;
+  /** A notification from the server. */
   onnotification?: (message: JsonObject) => void;
+  /**
+   * A request from the server (other than `ping`): resolve with its result, or throw an object with
+   * `code` and `message` (any other throw answers -32603). Without it, such requests get -32601.
+   */
   onrequest?: (message: JsonObject) => Promise<JsonObject> | JsonObject;
+  /** A failure nobody awaits (e.g. POSTing an answer). */
   onerror?: (error: unknown) => void;
 };
 

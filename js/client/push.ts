@@ -28,12 +28,23 @@ export type JsonObject = Record<string, unknown>;
 
 export type HttpConnection = import("./http.js").HttpConnection;
 
+/** One `subscriptions/listen`: the tasks it asked for and still follows, those acknowledged. */
 export type Listen = { abort: AbortController; alive: boolean; taskIds: Set<string>; accepted: Set<string>; };
 
 export type PushOptions = {
+  /**
+   * The poll interval while a task's push stream is alive (default 30 000 ms; never below the
+   * server's own `pollInterval(Ms)`).
+   */
   backstopMs?: number;
+  /**
+   * The scheduler's interval when the server gives none (restored when push stops;
+   * TaskSchedulerOptions.defaultIntervalMs, default 1000 ms).
+   */
   defaultIntervalMs?: number;
+  /** Push stopped for these tasks: poll them now. */
   onDrop: (taskIds: string[]) => void;
+  /** A stream that failed (for the client's events). */
   onError?: (error: unknown) => void;
 };
 

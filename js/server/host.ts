@@ -43,6 +43,10 @@ export type InputRequests = import("./mcp_tasks_wasm.js").V26InputRequests;
 
 export type StoreTask = import("./mcp_tasks_wasm.js").StoreTask;
 
+/**
+ * The work of one task: `gone` once the store no longer has the task (expired, purged) and the work
+ * was aborted; `session` the session that created it (`null`: none).
+ */
 export type RunningTask = { abort: AbortController; done: Promise<void>; inputWaiters: Set<() => void>; asking: number; gone: boolean; closed: boolean; session: string | null; };
 
 const V25 = "2025-11-25";
@@ -65,8 +69,21 @@ export type ClientRequest = { method: string; params?: JsonObject; };
  * How the transport reaches the client of one request (the third argument of `handle`).
  */
 export type ClientChannel = {
+  /**
+   * 2025-11-25: sends one JSON-RPC request to the client and resolves with its result (rejects with
+   * the JSON-RPC error `{ code, message, data? }` the client answered). With `taskId`, the request
+   * carries related-task `_meta` already and belongs on a stream of the task's session (typically
+   * the `tasks/result` stream, §A.g); with `taskId: null` it belongs on the response stream of the
+   * call itself. `signal` aborts when the work no longer waits (task cancelled, host closed): drop
+   * the request. Without it, requestInput under 2025-11-25 rejects.
+   */
   sendRequest?: (request: ClientRequest, info: { taskId: string | null; signal: AbortSignal; }) => Promise<JsonObject>;
+  /**
+   * 2025-11-25: the capabilities the client declared at `initialize`; requestInput asks only for
+   * what they declare (elicitation, sampling, roots).
+   */
   clientCapabilities?: JsonObject;
+  /** Aborts the work of a synchronous call (the client went away). */
   signal?: AbortSignal;
 };
 
@@ -74,13 +91,43 @@ export type ClientChannel = {
  * What a tool's handler receives besides its arguments.
  */
 export type ToolContext = {
+  /**
+   * Aborted when the task is cancelled (`tasks/cancel`) or the host is closed; the handler should
+   * stop. Whatever it returns after that is discarded.
+   */
   signal: AbortSignal;
+  /** The task running this call; `null` when it runs synchronously. */
   taskId: string | null;
+  /** The context of the `tools/call` request. */
   context: ServerContext;
+  /** The `tools/call` request. */
   request: JsonObject;
+  /**
+   * Asks the client (key → `{ method, params }`) and resolves with the responses by key:
+   * - 2026-07-28 task: the task becomes `input_required` with these input requests; resolves once
+   * the client answered every key through `tasks/update`.
+   * - 2026-07-28 synchronous call (and `prepare`): the call is answered with an InputRequiredResult
+   * (`resultType: "input_required"`, a signed `requestState`); the retry carrying `inputResponses`
+   * runs the handler again from the start, and this time requestInput resolves. Everything before
+   * it runs once per round: keep it side-effect free.
+   * - 2025-11-25 task: sends each request to the client with related-task `_meta` (§D 33); the task
+   * is `input_required` until every answer is in (`message` is its status message).
+   * - 2025-11-25 synchronous call (and `prepare`): sends them on the call's response stream.
+   * Rejects when the task is cancelled or the call aborted, with a JSON-RPC error the client
+   * answered (2025-11-25), and at once for a capability (elicitation, sampling, roots) the client
+   * did not declare (§D 98: in the request's `_meta` for 2026-07-28, at `initialize` for
+   * 2025-11-25) or when 2025-11-25 has no channel to the client.
+   */
   requestInput: (inputRequests: InputRequests, message?: string) => Promise<Record<string, unknown>>;
+  /** Sets the task's `statusMessage` (nothing without a task). */
   setStatusMessage: (message: string) => void;
+  /** What the tool's `prepare` returned (`undefined` without one). */
   prepared: unknown;
+  /**
+   * What the client declared it can do (`elicitation`, `sampling`, `roots`, …): 2026-07-28, the
+   * request's own `_meta`; 2025-11-25, its `initialize` (from the channel; `null` when the
+   * transport did not say).
+   */
   clientCapabilities: JsonObject | null;
 };
 
@@ -99,17 +146,53 @@ export type ToolHandler = (args: JsonObject, ctx: ToolContext) => JsonObject | P
 export type TypedToolHandler<TArgs extends object = JsonObject> = (args: TArgs, ctx: ToolContext) => CallToolResult | Promise<CallToolResult>;
 
 export type ToolOptions = {
+  /**
+   * V25: the tool's `execution.taskSupport` (default `"optional"`). V26: whether the server runs
+   * calls of it as tasks ("forbidden": never, "optional": when the request declares the extension,
+   * "required": refuses other calls).
+   */
   taskSupport?: TaskSupport;
+  /**
+   * Runs on the `tools/call` itself, before the call becomes a task: the place for input the work
+   * needs up front (`ctx.requestInput`: MRTR rounds under 2026-07-28, finished before the task
+   * exists, §D 83; requests on the call's stream under 2025-11-25). What it returns reaches the
+   * handler as `ctx.prepared`. A call that will be refused (-32021, §D 78; -32601, §D 41) is
+   * refused before it runs. A throw ends the call as the handler's would (synchronously).
+   */
   prepare?: (args: JsonObject, ctx: ToolContext) => unknown;
 };
 
 /** Options of a TaskHost over `S` (a TaskServer by default, or a SharedTaskServer). */
 export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer> = {
+  /**
+   * The TaskServer to use (default: a new one with `store`). A SharedTaskServer (tasks in a storage
+   * shared by replicas) makes the host follow its change feed: a cancel made on another replica
+   * aborts the work running here, input answered there wakes it, and `watch` listeners hear of
+   * every replica's changes.
+   */
   server?: S;
+  /** Options of the new TaskServer's store. */
   store?: TaskStoreOptions;
+  /** The clock, Unix ms (default `Date.now`). */
   now?: () => number;
+  /**
+   * Called when storing a finished task's outcome throws, or a `watch` listener throws (default:
+   * `console.error`).
+   */
   onError?: (error: unknown, taskId: string) => void;
+  /**
+   * At most this many tasks of callers without a session (`ctx.session` absent: 2026-07-28
+   * stateless requests, a stdio server) run at once, all such callers together (§D 42;
+   * `maxLiveTasksPerSession` bounds each session). Past it a call that would become a task is
+   * refused like the session cap: JSON-RPC error -32010 with `data.limit` (synchronous calls still
+   * run). Default 10,000; `Infinity` lifts it.
+   */
   maxLiveTasksWithoutSession?: number;
+  /**
+   * The MRTR `requestState` signing: its HMAC-SHA-256 key (give every instance behind one load
+   * balancer the same; default a random key per host) and how long a state is accepted (default 10
+   * min).
+   */
   requestState?: { key?: CryptoKey | Uint8Array; ttlMs?: number; };
 };
 

@@ -48,26 +48,68 @@ export type SharedTaskServer = import("./shared.js").SharedTaskServer;
 export type HttpToolOptions = {
   title?: string;
   description?: string;
+  /** Default `{ type: "object" }`. */
   inputSchema?: JsonObject;
   outputSchema?: JsonObject;
   annotations?: JsonObject;
+  /**
+   * Default `"optional"`. 2025-11-25: the tool's `execution.taskSupport`; 2026-07-28: whether calls
+   * become tasks (see TaskHost.tool).
+   */
   taskSupport?: TaskSupport;
+  /** Input gathered on the call before it becomes a task (see TaskHost's ToolOptions). */
   prepare?: (args: JsonObject, ctx: ToolContext) => unknown;
 };
 
 export type McpHttpServerOptions = {
+  /** `serverInfo.name`. */
   name: string;
+  /** `serverInfo.version`. */
   version: string;
+  /** `serverInfo.title`. */
   title?: string;
+  /** Sent in `initialize` and `server/discover` results. */
   instructions?: string;
+  /**
+   * The TaskHost to run tools on (default: a new one with `hostOptions`). Register tools through
+   * `McpHttpServer.tool`, which lists them too.
+   */
   host?: TaskHost | TaskHost<SharedTaskServer>;
+  /**
+   * Options of the new TaskHost. 2026-07-28 requests are stateless (no session): their tasks are
+   * bounded all together by `maxLiveTasksWithoutSession` (default 10,000; over it -32010, like the
+   * store's per-session `maxLiveTasksPerSession`, which bounds each 2025-11-25 session).
+   */
   hostOptions?: TaskHostOptions;
+  /**
+   * Serve only this path (e.g. `"/mcp"`: 404 elsewhere); default `null`, any path (mount it where
+   * you like).
+   */
   path?: string | null;
+  /**
+   * Browser origins allowed to call (others get 403, against DNS rebinding; requests without
+   * `Origin` always pass); allowed origins get CORS headers. Default: any `localhost`, `127.0.0.1`
+   * or `[::1]` origin.
+   */
   allowedOrigins?: string[] | ((origin: string) => boolean);
+  /**
+   * A 2025-11-25 session idle this long (no request, no open stream) is ended (404 afterwards).
+   * Default 30 minutes.
+   */
   sessionTtlMs?: number;
+  /** Largest request body (413 beyond). Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * At most this often, on a request, expired tasks are purged (`TaskHost.sweep`) and idle sessions
+   * ended; no timer runs. Default 60 s.
+   */
   housekeepingMs?: number;
+  /**
+   * An open SSE stream gets a comment line this often, so that idle streams (the GET stream, a long
+   * `tasks/result`) outlive body timeouts of clients and proxies. Default 15 s; 0 disables.
+   */
   keepAliveMs?: number;
+  /** Unexpected errors (default `console.error`). */
   onError?: (error: unknown) => void;
 };
 
@@ -331,12 +373,18 @@ export type Session = {
   id: string;
   clientCapabilities: JsonObject;
   lastSeen: number;
+  /** The GET stream. */
   listen: SseStream | null;
+  /** Open `tasks/result` requests by task id. */
   resultStreams: Map<string, Set<Reply>>;
+  /** Requests to the client waiting for a stream. */
   queued: Array<{ taskId: string; message: JsonObject; }>;
+  /** Requests sent to the client, by id, waiting for its response. */
   outgoing: Map<string | number, { resolve: (result: JsonObject) => void; reject: (error: unknown) => void; }>;
   nextId: number;
+  /** Ids of the tasks created in this session. */
   tasks: Set<string>;
+  /** Requests being answered, by id. */
   inflight: Map<string | number, Reply>;
 };
 

@@ -11,10 +11,15 @@
  * What a `requestState` holds.
  */
 export type MrtrState = {
+  /** The tool the state was issued for. */
   tool: string;
+  /** The SHA-256 (base64url) of the call's arguments (canonical JSON). */
   args: string;
+  /** Every input response gathered so far, by key. */
   answers: Record<string, unknown>;
+  /** The keys the InputRequiredResult asked for (the retry may answer only these). */
   asked: string[];
+  /** When it was issued (Unix ms). */
   iat: number;
 };
 

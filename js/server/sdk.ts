@@ -24,8 +24,10 @@ export type JsonRpcError = import("./mcp_tasks_wasm.js").JsonRpcError;
 
 export type TaskStatus = import("./mcp_tasks_wasm.js").TaskStatus;
 
+/** The SDK's `Task` (2025-11-25 wire task). */
 export type Task = import("./mcp_tasks_wasm.js").V25Task;
 
+/** A JSON-RPC result object (the SDK's `Result`). */
 export type Result = Record<string, unknown>;
 
 export type StoreErrorKind = import("./errors.js").StoreErrorKind;
@@ -34,8 +36,14 @@ export type StoreErrorKind = import("./errors.js").StoreErrorKind;
  * The SDK's `CreateTaskOptions`: what a task-creating handler passes to `createTask`.
  */
 export type CreateTaskOptions = {
+  /**
+   * The TTL the requestor asked for (`params.task.ttl`), in ms; capped by `maxTtlMs`. `null` or
+   * absent: the store's `defaultTtlMs`.
+   */
   ttl?: number | null;
+  /** Overrides the store's `pollIntervalMs` for this task. */
   pollInterval?: number;
+  /** Ignored. */
   context?: Record<string, unknown>;
 };
 
@@ -55,10 +63,56 @@ export type ErrorFactory = (code: number, message: string, data?: unknown) => Er
  * The adapter's own options.
  */
 export type SdkAdapterOptions = {
+  /**
+   * The TaskStore to use (default: a new one with the other options, which are not allowed with
+   * it).
+   */
   store?: TaskStore;
+  /**
+   * The clock, Unix ms (default `() => Date.now()`, read at every call, so fake timers that replace
+   * `Date.now` after construction reach it).
+   */
   now?: () => number;
+  /**
+   * Makes the errors store failures are thrown as (default: the store's own `TaskStoreError`, an
+   * `Error` with `code`, `message`, `data?`, `kind`). Either way the error has `kind`; a made one
+   * has the store's error as `cause`.
+   */
   createError?: ErrorFactory;
+  /**
+   * `storeTaskResult` on a task that already ended (a cancelled task whose work finished, §D 21) or
+   * is gone (expired, removed) resolves and changes nothing, instead of rejecting with code -32602
+   * (default `false`, like the SDK's own store).
+   */
   ignoreLateResults?: boolean;
+  /**
+   * Whether the work reaches its tasks without a session (default `true`). The SDK passes the
+   * `sessionId` argument on every call it makes on behalf of a client: its
+   * `tasks/get|result|list|cancel` handlers and the request-scoped store it hands tool handlers as
+   * `extra.taskStore` call `getTask(id, extra.sessionId)` and so on, the argument present even when
+   * its value is `undefined` (stateless HTTP, stdio); and each of its client paths that writes
+   * (`tasks/cancel`, `extra.taskStore.updateTaskStatus`) reads the task with `getTask(id,
+   * sessionId)` first. A call that leaves the argument out comes from code holding the store
+   * itself: the work running a task (the SDK's examples finish tasks from a background closure with
+   * `store.storeTaskResult(id, status, result)`), the SDK's own tests, an admin view. With `true`:
+   * - the argument left out (any method): the host (§D 38), which reaches every task by its id, and
+   * `listTasks()` lists every session's tasks, like the 1.32.2 store ("calls that pass no sessionId
+   * are not restricted");
+   * - the writing methods `storeTaskResult` and `updateTaskStatus` with `sessionId` `undefined`,
+   * even given explicitly (a subclass that forwards `super.storeTaskResult(id, status, result,
+   * sessionId)`, as the SDK's simpleTaskInteractive example does): the host too, by exact id;
+   * - the reading methods `getTask`, `getTaskResult`, `listTasks` given `sessionId`, `undefined`
+   * included: fail-closed, the session's own tasks only (`undefined`: the tasks created without a
+   * session). So no client lists, reads, cancels or fetches another session's task through the SDK,
+   * whatever the transport. RISK: (1) code of yours that answers a client by calling the store
+   * directly must pass the client's `sessionId` (even `undefined`) as an argument; leaving it out
+   * acts as the host and crosses sessions. (2) A write with no session (tool code in stateless HTTP
+   * or stdio, whose `extra.sessionId` is undefined) reaches any task whose id it names: the id, 128
+   * random bits (§D 39), is then the only guard, so write only ids your own work created, never an
+   * id taken from a client's arguments. `false`: no call is the host; a call without a session
+   * (left out or `undefined`) sees only tasks created without one, the strictest setting, under
+   * which the work must pass the session the task was created in (`extra.sessionId`).
+   */
   unscopedWork?: boolean;
 };
 

@@ -82,11 +82,13 @@ export type V26InputResponses = import("./store.js").V26InputResponses;
 
 export type Scope = { kind: "all"; } | { kind: "session"; session: string | null; };
 
+/** The members of a stored record read here. */
 export type StoredTask = {
   id: string; version: number; seq: number; session?: string | null; status: TaskStatus;
   createdAtMs: number; ttlMs: number | null;
 };
 
+/** The storage contract (mcp-tasks-wasm/storage, storage/types.js), as far as this file uses it. */
 export type TaskStorage = {
   get: (id: string) => Promise<StoredTask | null>;
   putIfVersion: (record: StoredTask, expected: number | null) => Promise<boolean>;
@@ -104,10 +106,18 @@ export type LeasedTask = StoredTask & { lease?: { owner: string; untilMs: number
 export type CoreChange = { kind: "created" | "updated"; record: StoredTask; } | { kind: "deleted"; taskId: string; };
 
 export type SharedTaskServerOptions = {
+  /**
+   * The key of `tasks/list` cursors: 32 lowercase hex digits, secret, the same on every replica
+   * (e.g. `openssl rand -hex 16`).
+   */
   cursorKey: string;
+  /** The store's settings (the same on every replica; default TaskStore's). */
   store?: TaskStoreOptions;
+  /** This replica's name in the leases it holds (default random). */
   replicaId?: string;
+  /** How long a lease lasts unrenewed, in ms (default 30 000). */
   leaseMs?: number;
+  /** Called when a lease renewal or the change feed fails (default `console.error`). */
   onError?: (error: unknown) => void;
 };
 

@@ -28,6 +28,7 @@ export type PushStream = { write(message: JsonObject): boolean; close(): void; r
 
 export type StreamFactory = (onCancel: () => void) => PushStream;
 
+/** `queued`: changes heard before the acknowledgement went out (`null` once it has). */
 export type Subscription = { id: string | number; stream: PushStream; taskIds: Set<string>; queued: JsonObject[] | null; };
 
 const V26 = "2026-07-28";

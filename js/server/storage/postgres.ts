@@ -30,10 +30,18 @@ export type PgClient = { connect: () => Promise<void>; query: (text: string) => 
 export type PgModule = { Pool: new (config: object) => PgPool; Client: new (config: object) => PgClient; };
 
 export type PostgresStorageOptions = {
+  /** `postgres://user@host:port/db` (or pass `config`). */
   connectionString?: string;
+  /** A `pg` Pool configuration (host, port, user, …), instead of a URL. */
   config?: object;
+  /**
+   * The table name (default `mcp_tasks`; `[a-z_][a-z0-9_]*`, at most 40 characters): several stores
+   * may share a database under different names.
+   */
   table?: string;
+  /** The pool size (default 10). */
   maxConnections?: number;
+  /** The `pg` module, when it should not be imported by name. */
   pg?: PgModule;
 };
 

@@ -23,13 +23,20 @@ export type ChangeListener = import("./types.js").ChangeListener;
 
 export type TaskStorage = import("./types.js").TaskStorage;
 
+/** An ioredis `Redis` instance. */
 export type RedisClient = any;
 
 export type IoRedisModule = { Redis: new (url: string, options: object) => RedisClient; };
 
 export type RedisStorageOptions = {
+  /** `redis://host:port[/db]`. */
   url: string;
+  /**
+   * The key prefix (default `mcp-tasks`; letters, digits, `-_.:`): several stores may share a Redis
+   * under different prefixes.
+   */
   prefix?: string;
+  /** The `ioredis` module, when it should not be imported by name. */
   ioredis?: IoRedisModule;
 };
 

@@ -23,10 +23,15 @@ export type Statement = { get: (...p: unknown[]) => any; all: (...p: unknown[]) 
 export type Database = { prepare: (sql: string) => Statement; exec: (sql: string) => void; close: () => void; };
 
 export type SqliteStorageOptions = {
+  /** The database file (created if missing). */
   path: string;
+  /** The table name (default `mcp_tasks`; `[a-z_][a-z0-9_]*`, at most 40). */
   table?: string;
+  /** Default: node:sqlite if this Node has it, else better-sqlite3. */
   driver?: "node:sqlite" | "better-sqlite3";
+  /** How long a write waits for another process's (default 5000). */
   busyTimeoutMs?: number;
+  /** How often subscribers look for other processes' writes (default 50). */
   pollMs?: number;
 };
 

@@ -52,11 +52,16 @@
  */
 export type StoredTask = {
   id: string;
+  /** The revision compare-and-set writes check (1 at creation, +1 per write). */
   version: number;
+  /** The creation sequence number: the keyset order of listings. */
   seq: number;
+  /** The session the task is bound to (absent or `null`: none). */
   session?: string | null;
   status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  /** Unix milliseconds. */
   createdAtMs: number;
+  /** The effective TTL; `null`: the task never expires. */
   ttlMs: number | null;
 };
 
@@ -70,7 +75,9 @@ export type Scope = { kind: "all"; } | { kind: "session"; session: string | null
  */
 export type Change = {
   kind: "put" | "delete";
+  /** The record's key. */
   id: string;
+  /** The new revision (for a delete: the deleted record's version). */
   version: number;
 };
 
@@ -85,6 +92,7 @@ export type ChangeListener = (change: Change) => void;
  * The asynchronous storage contract (see the clauses at the top of this file).
  */
 export type TaskStorage = {
+  /** The adapter: "memory", "sqlite", "postgres" or "redis". */
   name: string;
   get: (id: string) => Promise<StoredTask | null>;
   putIfVersion: (record: StoredTask, expected: number | null) => Promise<boolean>;
@@ -106,7 +114,9 @@ export type RecordKeys = {
   version: number;
   seq: number;
   session: string | null;
+  /** Not terminal. */
   live: boolean;
+  /** `createdAtMs + ttlMs`, or `null`. */
   expiresAtMs: number | null;
 };
 
