@@ -218,7 +218,6 @@ class TaskError extends Error {
   name: string;
   taskId: string;
   status: string;
-  /** @param {string} message @param {string} taskId @param {string} status */
   constructor(message: string, taskId: string, status: string) {
     super(message);
     this.name = "TaskError";
@@ -241,10 +240,6 @@ class TaskFailedError extends TaskError {
   error: JsonRpcError | undefined;
   statusMessage: string | undefined;
   result: JsonObject | undefined;
-  /**
-   * @param {string} taskId @param {JsonRpcError | null} error
-   * @param {{ statusMessage?: string, result?: JsonObject }} [details]
-   */
   constructor(taskId: string, error: JsonRpcError | null, details: { statusMessage?: string; result?: JsonObject; } = {}) {
     const said = details.statusMessage ?? textOf(details.result);
     const why = error ? (said && said !== error.message ? `${said} (error ${error.code}: ${error.message})` : error.message) : said ?? "the task ended failed";
@@ -252,11 +247,11 @@ class TaskFailedError extends TaskError {
     this.name = "TaskFailedError";
     this.code = error?.code;
     this.data = error?.data;
-    /** The JSON-RPC error, as the server gave it (none when the task gave a tool result). @type {JsonRpcError | undefined} */
+    /** The JSON-RPC error, as the server gave it (none when the task gave a tool result). */
     this.error = error ?? undefined;
-    /** The task's last `statusMessage`, if any. @type {string | undefined} */
+    /** The task's last `statusMessage`, if any. */
     this.statusMessage = details.statusMessage;
-    /** 2025-11-25: what `tasks/result` gave for the failed task (a `CallToolResult`, or not). @type {JsonObject | undefined} */
+    /** 2025-11-25: what `tasks/result` gave for the failed task (a `CallToolResult`, or not). */
     this.result = details.result;
   }
 }
@@ -272,7 +267,6 @@ class TaskCancelledError extends TaskError {
   delivered: boolean;
   cause: unknown;
   deliveryError?: unknown;
-  /** @param {string} taskId @param {{ delivered?: boolean, cause?: unknown, deliveryError?: unknown, status?: string }} [details] */
   constructor(taskId: string, details: { delivered?: boolean; cause?: unknown; deliveryError?: unknown; status?: string; } = {}) {
     const delivered = details.delivered ?? true;
     const failure = details.deliveryError;
@@ -289,7 +283,7 @@ class TaskCancelledError extends TaskError {
     this.name = "TaskCancelledError";
     /** Whether `tasks/cancel` reached the server (or the server itself cancelled the task). */
     this.delivered = delivered;
-    /** The last transport failure of an undelivered cancel. @type {unknown} */
+    /** The last transport failure of an undelivered cancel. */
     this.deliveryError = failure;
     if ("cause" in details) this.cause = details.cause;
   }
@@ -298,7 +292,6 @@ class TaskCancelledError extends TaskError {
 /** The task is gone (-32602 on `tasks/get`), outlived its TTL unchanged, or passed the deadline. */
 class TaskExpiredError extends TaskError {
   name: string;
-  /** @param {string} taskId @param {string} status @param {string} why */
   constructor(taskId: string, status: string, why: string) {
     super(`task ${taskId} expired: ${why}`, taskId, status);
     this.name = "TaskExpiredError";
@@ -316,21 +309,14 @@ class ProtocolError extends Error {
   status: string | undefined;
   statusMessage: string | undefined;
   result: unknown;
-  /**
-   * @param {string} message @param {unknown[]} issues
-   * @param {{ taskId?: string, status?: string, statusMessage?: string, result?: unknown }} [details]
-   */
   constructor(message: string, issues: unknown[], details: { taskId?: string; status?: string; statusMessage?: string; result?: unknown; } = {}) {
     super(message);
     this.name = "ProtocolError";
     this.issues = issues;
-    /** @type {string | undefined} */
     this.taskId = details.taskId;
-    /** @type {string | undefined} */
     this.status = details.status;
-    /** @type {string | undefined} */
     this.statusMessage = details.statusMessage;
-    /** What the server answered. @type {unknown} */
+    /** What the server answered. */
     this.result = details.result;
   }
 }
@@ -345,20 +331,18 @@ class ProtocolError extends Error {
 class TaskSchedulerError extends Error {
   /** Which scheduler error this is. */
   kind: "already_tracked" | "invalid_state";
-  /** @param {string} message @param {"already_tracked" | "invalid_state"} kind */
   constructor(message: string, kind: "already_tracked" | "invalid_state") {
     super(message);
     this.name = "TaskSchedulerError";
     this.kind = kind;
   }
 
-  /** @param {unknown} value @returns {value is TaskSchedulerError} */
   static [Symbol.hasInstance](value: unknown): value is TaskSchedulerError {
     return value instanceof Error && value.name === "TaskSchedulerError";
   }
 }
 
-/** The first text of a tool result, for messages. @param {JsonObject | undefined} result @returns {string | undefined} */
+/** The first text of a tool result, for messages. */
 function textOf(result: JsonObject | undefined): string | undefined {
   const content = result?.content;
   if (!Array.isArray(content)) return undefined;
@@ -366,7 +350,6 @@ function textOf(result: JsonObject | undefined): string | undefined {
   return undefined;
 }
 
-/** @returns {Clock} */
 function realClock(): Clock {
   return { now: () => Date.now(), sleep: sleepClamped };
 }
@@ -390,44 +373,34 @@ class TaskClient {
   push: TaskPush | null;
   /** Whether the version is still to be learnt from the session (not named, not known yet). */
   #versionPending = false;
-  /** 2025-11-25: each tool's `execution.taskSupport` from `tools/list` (null: the server could not list them). @type {Promise<Map<string, string> | null> | null} */
+  /** 2025-11-25: each tool's `execution.taskSupport` from `tools/list` (null: the server could not list them). */
   #toolSupport: Promise<Map<string, string> | null> | null = null;
 
-  /** @param {TaskClientOptions} options */
   constructor(options: TaskClientOptions) {
     if (!isObject(options) || typeof options.request !== "function") {
       throw new TypeError("new TaskClient({ request }): `request(method, params) → Promise<result>` is required");
     }
-    /** @type {RequestFn} */
     this.request = options.request;
-    /** @type {RequestSession | undefined} */
     this.session = isObject(options.request.session) ? options.request.session : undefined;
     this.#versionPending = options.protocolVersion === undefined && this.session !== undefined;
-    /** @type {ProtocolVersion} */
     this.protocolVersion = options.protocolVersion ?? this.#sessionVersion() ?? V26;
     if (this.#versionPending && this.#sessionVersion() !== undefined) this.#versionPending = false;
-    /** @type {JsonObject | undefined} */
     this.serverCapabilities = options.serverCapabilities;
-    /** The HTTP connection of a client made by `TaskClient.connect`. @type {HttpConnection | null} */
+    /** The HTTP connection of a client made by `TaskClient.connect`. */
     this.connection = null;
-    /** @type {InputHandlers} */
     this.handlers = options.handlers ?? {};
-    /** @type {JsonObject} */
     this.clientCapabilities = options.clientCapabilities ?? {};
     this.server = options.server ?? "server";
-    /** @type {Clock} */
     this.clock = options.clock ?? realClock();
     this.scheduler = new (wasmApi().TaskScheduler)(options.scheduler);
-    /** Tracked tasks by id. @type {Map<string, Handle>} */
+    /** Tracked tasks by id. */
     this.tasks = new Map();
-    /** @type {Set<(e: TaskEvent | null) => void>} */
     this.listeners = new Set();
     /** Wakes the polling loop early (a new task, a notification). */
     this.wake = new AbortController();
-    /** @type {Promise<void> | null} */
     this.loop = null;
     this.closed = false;
-    /** Push (a client made by `connect`, unless `push: false`). @type {TaskPush | null} */
+    /** Push (a client made by `connect`, unless `push: false`). */
     this.push = null;
     this.session?.attach?.(this);
   }
@@ -440,8 +413,6 @@ class TaskClient {
    * 2025-11-25 task waits (elicitation, sampling, roots, on the `tasks/result` stream) go to
    * `handlers`, as 2026-07-28 `inputRequests` do. Throws the connection's typed errors
    * (VersionError, HttpError, RpcError, TransportError with the network failure as `cause`).
-   * @param {string | URL} url @param {ConnectOptions} [options]
-   * @returns {Promise<TaskClient>}
    */
   static async connect(url: string | URL, options: ConnectOptions = {}): Promise<TaskClient> {
     if (!isObject(options)) throw new TypeError("TaskClient.connect(url, options): options must be an object");
@@ -483,8 +454,6 @@ class TaskClient {
    * task), TaskCancelledError, TaskExpiredError, ProtocolError, or the request's own rejection.
    * An input request the client cannot answer (its handler throws, or there is none for its
    * kind) cancels the task and rejects with that error (ProtocolError when no handler).
-   * @param {string} name @param {JsonObject} [args] @param {CallToolOptions} [options]
-   * @returns {Promise<JsonObject>}
    */
   callTool<TArgs extends object = JsonObject, TResult = CallToolResult>(name: string, args?: TArgs, options?: CallToolOptions): Promise<TResult>;
   async callTool(name: string, args: JsonObject = {}, options: CallToolOptions = {}): Promise<any> {
@@ -493,7 +462,6 @@ class TaskClient {
     // cancelled by #await, which sees the signal aborted).
     const aborted = () => new TaskCancelledError("", { cause: signal?.reason });
     if (signal?.aborted) throw aborted();
-    /** @type {JsonObject} */
     let params: JsonObject = { name, arguments: args };
     this.#learnVersion();
     if (this.protocolVersion === V25) {
@@ -519,11 +487,7 @@ class TaskClient {
     }
   }
 
-  /**
-   * Follows a task created elsewhere (e.g. listed, or restored) until it ends: as `callTool`.
-   * @param {string} taskId @param {{ signal?: AbortSignal, timeoutMs?: number }} [options]
-   * @returns {Promise<JsonObject>}
-   */
+  /** Follows a task created elsewhere (e.g. listed, or restored) until it ends: as `callTool`. */
   follow<TResult = CallToolResult>(taskId: string, options?: { signal?: AbortSignal; timeoutMs?: number; }): Promise<TResult>;
   follow(taskId: string, options: { signal?: AbortSignal; timeoutMs?: number; } = {}): Promise<any> {
     const handle = this.tasks.get(taskId) ?? this.#track(taskId, null, options.timeoutMs);
@@ -535,7 +499,6 @@ class TaskClient {
    * Feeds an incoming notification (V25 `notifications/tasks/status`, V26 `notifications/tasks`):
    * a tracked task is updated and rescheduled at once; `notifications/tools/list_changed` makes
    * the next 2025-11-25 call read `tools/list` again. Other messages are ignored.
-   * @param {JsonObject} message
    */
   notify(message: JsonObject) {
     if (isObject(message) && message.method === "notifications/tools/list_changed") {
@@ -567,8 +530,7 @@ class TaskClient {
    * kind without a handler rejects with -32601, a handler that throws with -32603 (an Error with
    * `code` and `message`, for the transport to answer); either way the related task, if this
    * client follows it, is cancelled and its call rejects (as for a 2026-07-28 input request).
-   * @param {JsonObject} message The JSON-RPC request (`method`, `params`).
-   * @returns {Promise<JsonObject>}
+   * @param message The JSON-RPC request (`method`, `params`).
    */
   async handleRequest(message: JsonObject): Promise<JsonObject> {
     const method = isObject(message) && typeof message.method === "string" ? message.method : "";
@@ -596,14 +558,11 @@ class TaskClient {
   /**
    * Every task event, as it happens (`taskCreated`, `taskStatus`, `inputRequired`, `result`,
    * `error`, `stuck`, `pollError`: see TaskEvent). Ends when the client is closed.
-   * @returns {AsyncGenerator<TaskEvent>}
    */
   async *events(): AsyncGenerator<TaskEvent> {
-    /** @type {(TaskEvent | null)[]} */
     const queue: (TaskEvent | null)[] = [];
-    /** @type {((e: TaskEvent | null) => void) | null} */
     let waiting: ((e: TaskEvent | null) => void) | null = null;
-    const listener = (/** @type {TaskEvent | null} */ e: TaskEvent | null) => {
+    const listener = (e: TaskEvent | null) => {
       if (waiting) {
         const w = waiting;
         waiting = null;
@@ -625,7 +584,6 @@ class TaskClient {
   /**
    * Everything needed to resume after a reload: the scheduler's state and every tracked task
    * (id, version, answered input keys). JSON-safe.
-   * @returns {JsonObject}
    */
   serialize(): JsonObject {
     return {
@@ -646,11 +604,8 @@ class TaskClient {
   /**
    * A client that resumes the tasks of `state` (from `serialize()`): follow them with
    * `follow(taskId)`; `pending()` lists them.
-   * @param {JsonObject | string} state @param {TaskClientOptions} options
-   * @returns {TaskClient}
    */
   static restore(state: JsonObject | string, options: TaskClientOptions): TaskClient {
-    /** @type {unknown} */
     let s: unknown = state;
     if (typeof state === "string") {
       try {
@@ -662,7 +617,6 @@ class TaskClient {
     // Everything is checked before anything is built: a state that does not add up is refused
     // with the field it names, and no polling starts.
     const checked = checkClientState(s);
-    /** @type {import("./mcp_tasks_wasm.js").TaskScheduler} */
     let scheduler: import("./mcp_tasks_wasm.js").TaskScheduler;
     try {
       scheduler = wasmApi().TaskScheduler.restore(checked.scheduler);
@@ -686,12 +640,12 @@ class TaskClient {
     return client;
   }
 
-  /** The ids of the tasks being followed. @returns {string[]} */
+  /** The ids of the tasks being followed. */
   pending(): string[] {
     return [...this.tasks.keys()];
   }
 
-  /** Whether `taskId`'s status reaches this client by push now (see the `push` option). @param {string} taskId */
+  /** Whether `taskId`'s status reaches this client by push now (see the `push` option). */
   pushed(taskId: string) {
     return this.push?.pushed(taskId) ?? false;
   }
@@ -700,7 +654,6 @@ class TaskClient {
    * Stops polling; unsettled calls reject with an AbortError. Tasks keep running on the server.
    * A client made by `connect` also closes its connection (a 2025-11-25 session is deleted):
    * await the promise for that.
-   * @returns {Promise<void>}
    */
   async close(): Promise<void> {
     this.closed = true;
@@ -720,7 +673,7 @@ class TaskClient {
     return { [META_VERSION]: V26, [META_CAPS]: v26Capabilities(this.clientCapabilities, this.handlers) };
   }
 
-  /** The version the request's session negotiated, as the client speaks it; undefined if unknown. @returns {ProtocolVersion | undefined} */
+  /** The version the request's session negotiated, as the client speaks it; undefined if unknown. */
   #sessionVersion(): ProtocolVersion | undefined {
     const v = this.session?.protocolVersion();
     if (v === V26) return V26;
@@ -737,17 +690,14 @@ class TaskClient {
     this.#versionPending = false;
   }
 
-  /** The server's capabilities, if known. @returns {JsonObject | undefined} */
+  /** The server's capabilities, if known. */
   #capabilities(): JsonObject | undefined {
     if (this.serverCapabilities) return this.serverCapabilities;
     const caps = this.session?.serverCapabilities();
     return isObject(caps) ? caps : undefined;
   }
 
-  /**
-   * 2025-11-25: the `params.task` of a call of `name`, or undefined (§D 47, 48).
-   * @param {string} name @param {{ ttl?: number } | undefined} asked @returns {Promise<JsonObject | undefined>}
-   */
+  /** 2025-11-25: the `params.task` of a call of `name`, or undefined (§D 47, 48). */
   async #augmentation(name: string, asked: { ttl?: number; } | undefined): Promise<JsonObject | undefined> {
     const wanted = isObject(asked) ? { ...asked } : undefined;
     const caps = this.#capabilities();
@@ -766,14 +716,11 @@ class TaskClient {
   /**
    * Each tool's `taskSupport` from `tools/list` (every page), cached until the server says the
    * list changed; null when the server answers `tools/list` with an error.
-   * @returns {Promise<Map<string, string> | null>}
    */
   #listToolSupport(): Promise<Map<string, string> | null> {
     if (this.#toolSupport) return this.#toolSupport;
     const listing = (async () => {
-      /** @type {Map<string, string>} */
       const support: Map<string, string> = new Map();
-      /** @type {string | undefined} */
       let cursor: string | undefined;
       for (let page = 0; page < MAX_TOOL_PAGES; page++) {
         let result;
@@ -801,10 +748,7 @@ class TaskClient {
     return listing;
   }
 
-  /**
-   * Sends a request in the client's version and checks the answer with the validator.
-   * @param {string} method @param {JsonObject} params @returns {Promise<JsonObject>}
-   */
+  /** Sends a request in the client's version and checks the answer with the validator. */
   async #send(method: string, params: JsonObject): Promise<JsonObject> {
     this.#learnVersion();
     const p = this.protocolVersion === V26 ? { ...params, _meta: { ...((params._meta as JsonObject) ?? {}), ...this.#meta() } } : params;
@@ -821,7 +765,6 @@ class TaskClient {
     return result;
   }
 
-  /** @param {JsonObject} result @returns {"complete" | "task" | "input_required"} */
   #kindOfCallAnswer(result: JsonObject): "complete" | "task" | "input_required" {
     if (isObject(result.task)) return "task"; // V25 CreateTaskResult
     const rt = result.resultType ?? "complete"; // §D 115
@@ -829,7 +772,6 @@ class TaskClient {
     throw new ProtocolError(`tools/call: unknown resultType ${JSON.stringify(rt)}`, []);
   }
 
-  /** @param {JsonObject} created @param {CallToolOptions} options */
   #startTask(created: JsonObject, options: CallToolOptions) {
     const task = ((isObject(created.task) ? created.task : created) as JsonObject);
     const taskId = (task.taskId as string);
@@ -838,7 +780,6 @@ class TaskClient {
     return this.#track(taskId, task, options.timeoutMs);
   }
 
-  /** @param {string} taskId @param {JsonObject | null} task @param {number} [timeoutMs] */
   #track(taskId: string, task: JsonObject | null, timeoutMs?: number) {
     const handle = new Handle(taskId, this.protocolVersion);
     if (typeof task?.createdAt === "string") handle.createdAt = task.createdAt;
@@ -846,7 +787,6 @@ class TaskClient {
     this.tasks.set(taskId, handle);
     this.push?.follow(taskId, handle.version);
     if (this.scheduler.info(taskId) === null) {
-      /** @type {import("./mcp_tasks_wasm.js").TrackParams} */
       const params: import("./mcp_tasks_wasm.js").TrackParams = { server: this.server, version: handle.version };
       if (task) params.task = task;
       if (timeoutMs !== undefined) params.deadlineMs = timeoutMs;
@@ -861,7 +801,6 @@ class TaskClient {
     return handle;
   }
 
-  /** @param {Handle} handle @param {AbortSignal} [signal] @returns {Promise<JsonObject>} */
   #await(handle: Handle, signal?: AbortSignal): Promise<JsonObject> {
     if (signal) {
       const onAbort = () => this.#cancel(handle, signal.reason);
@@ -879,7 +818,6 @@ class TaskClient {
    * CANCEL_RETRY_MS; when every try failed the call rejects with a TaskCancelledError whose
    * `delivered` is false (the `error` event carries it), never a delivered cancel. Either way
    * its `cause` is `reason` (the signal's).
-   * @param {Handle} handle @param {unknown} reason
    */
   async #cancel(handle: Handle, reason: unknown) {
     if (handle.done) return;
@@ -896,10 +834,8 @@ class TaskClient {
   /**
    * Sends `tasks/cancel` until the server answers it (a result or a JSON-RPC error) or every
    * try of CANCEL_RETRY_MS failed in transport: `null` when delivered, else the last failure.
-   * @param {Handle} handle @returns {Promise<{ error: unknown } | null>}
    */
   async #deliverCancel(handle: Handle): Promise<{ error: unknown; } | null> {
-    /** @type {unknown} */
     let last: unknown;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -949,10 +885,7 @@ class TaskClient {
     }
   }
 
-  /**
-   * Acts on one scheduler event; `task` is the snapshot that caused it, if any.
-   * @param {import("./mcp_tasks_wasm.js").SchedulerEvent} ev @param {JsonObject | null} task
-   */
+  /** Acts on one scheduler event; `task` is the snapshot that caused it, if any. */
   async #event(ev: import("./mcp_tasks_wasm.js").SchedulerEvent, task: JsonObject | null) {
     const handle = this.tasks.get(ev.key);
     if (!handle) {
@@ -996,14 +929,13 @@ class TaskClient {
     }
   }
 
-  /** `tasks/get`, reported to the scheduler. @param {Handle} handle */
+  /** `tasks/get`, reported to the scheduler. */
   async #poll(handle: Handle) {
     let task;
     try {
       task = await this.#send("tasks/get", { taskId: handle.taskId });
     } catch (e) {
       if (handle.done) return;
-      /** @type {import("./mcp_tasks_wasm.js").PollErrorInfo} */
       const err: import("./mcp_tasks_wasm.js").PollErrorInfo = isErrorObject(e) ? { code: e.code, message: e.message } : { message: e instanceof Error ? e.message : String(e) };
       const hint = isObject(e) || e instanceof Error ? (e as JsonObject).retryAfterMs : undefined;
       if (typeof hint === "number" && Number.isFinite(hint) && hint >= 0) err.retryAfterMs = Math.ceil(hint);
@@ -1015,7 +947,7 @@ class TaskClient {
     await this.#observe(handle, task);
   }
 
-  /** A fresh snapshot of a tracked task (a poll or a notification). @param {Handle} handle @param {JsonObject} task */
+  /** A fresh snapshot of a tracked task (a poll or a notification). */
   async #observe(handle: Handle, task: JsonObject) {
     if (handle.done) return;
     // §D 34: an answer about another task is not this task's state (nor its result).
@@ -1035,7 +967,7 @@ class TaskClient {
     await this.#afterSnapshot(handle, task, this.scheduler.observe(handle.taskId, seen, this.clock.now()));
   }
 
-  /** Push stopped for these tasks: poll each now, and on at the server's interval. @param {string[]} taskIds */
+  /** Push stopped for these tasks: poll each now, and on at the server's interval. */
   #pushDropped(taskIds: string[]) {
     for (const taskId of taskIds) {
       const handle = this.tasks.get(taskId);
@@ -1045,7 +977,6 @@ class TaskClient {
 
   /**
    * Acts on the scheduler's events for a snapshot of a tracked task, then on its input requests.
-   * @param {Handle} handle @param {JsonObject} task @param {import("./mcp_tasks_wasm.js").SchedulerEvent[]} events
    */
   async #afterSnapshot(handle: Handle, task: JsonObject, events: import("./mcp_tasks_wasm.js").SchedulerEvent[]) {
     for (const ev of events) await this.#event(ev, task);
@@ -1056,7 +987,7 @@ class TaskClient {
     else await this.#answerTask(handle, ((task.inputRequests ?? {}) as JsonObject));
   }
 
-  /** The first terminal snapshot is final. @param {Handle} handle @param {JsonObject} task */
+  /** The first terminal snapshot is final. */
   async #terminal(handle: Handle, task: JsonObject) {
     const status = (task.status as string);
     if (status === "cancelled") {
@@ -1073,11 +1004,10 @@ class TaskClient {
     await handle.resultOpen;
   }
 
-  /** V25: `tasks/result` (blocks until the task ends, and lets the server deliver its input requests). @param {Handle} handle */
+  /** V25: `tasks/result` (blocks until the task ends, and lets the server deliver its input requests). */
   #openResult(handle: Handle) {
     if (handle.resultOpen) return;
     handle.resultOpen = (async () => {
-      /** @type {JsonObject} */
       let result: JsonObject;
       try {
         result = await this.#send("tasks/result", { taskId: handle.taskId });
@@ -1107,7 +1037,6 @@ class TaskClient {
    * settled by one `tasks/get` (§D 44: an `isError` task SHOULD be `failed`; a server may end it
    * `completed`, and then the result resolves). An answer that is no `CallToolResult` (no
    * `content` array) of a task not seen `failed` is a ProtocolError (§D 30).
-   * @param {Handle} handle @param {JsonObject} result
    */
   async #settleResult(handle: Handle, result: JsonObject) {
     const taskId = handle.taskId;
@@ -1134,7 +1063,6 @@ class TaskClient {
   /**
    * Ends the call of `handle` with a ProtocolError: the server answered `tasks/get` about the
    * task with a task of another id (§D 34).
-   * @param {Handle} handle @param {JsonObject} task
    */
   #foreignAnswer(handle: Handle, task: JsonObject) {
     const error = new ProtocolError(
@@ -1145,9 +1073,8 @@ class TaskClient {
     this.#finish(handle, error, { status: handle.status });
   }
 
-  /** One `tasks/get` for the task's status now (its failure leaves the status as it was). @param {Handle} handle */
+  /** One `tasks/get` for the task's status now (its failure leaves the status as it was). */
   async #statusNow(handle: Handle) {
-    /** @type {JsonObject} */
     let task: JsonObject;
     try {
       task = await this.#send("tasks/get", { taskId: handle.taskId });
@@ -1162,7 +1089,6 @@ class TaskClient {
   /**
    * V26 `input_required`: answers the keys not answered yet (§D 105–107) with `tasks/update`;
    * keys count as answered only once the update is acknowledged.
-   * @param {Handle} handle @param {JsonObject} requests
    */
   async #answerTask(handle: Handle, requests: JsonObject) {
     const requested = Object.keys(requests);
@@ -1179,7 +1105,6 @@ class TaskClient {
     if (open.length === 0 && resend.length === 0) return this.#kick();
     const keys = [...resend, ...open];
     for (const k of keys) handle.inFlight.add(k);
-    /** @type {JsonObject} */
     const todo: JsonObject = {};
     for (const k of open) todo[k] = requests[k];
     try {
@@ -1192,7 +1117,6 @@ class TaskClient {
       return;
     }
     try {
-      /** @type {JsonObject} */
       const inputResponses: JsonObject = {};
       for (const k of keys) inputResponses[k] = handle.unacked[k];
       await this.#send("tasks/update", { taskId: handle.taskId, inputResponses });
@@ -1211,7 +1135,6 @@ class TaskClient {
   /**
    * Gives up on a task the client cannot serve: one `tasks/cancel` (best effort), then the call
    * rejects with `reason`.
-   * @param {Handle} handle @param {unknown} reason
    */
   async #abandon(handle: Handle, reason: unknown) {
     if (handle.done) return;
@@ -1220,9 +1143,8 @@ class TaskClient {
     this.#finish(handle, error, { status: handle.status });
   }
 
-  /** Runs the handler of every input request. @param {JsonObject} requests @returns {Promise<JsonObject>} */
+  /** Runs the handler of every input request. */
   async #answerAll(requests: JsonObject): Promise<JsonObject> {
-    /** @type {JsonObject} */
     const out: JsonObject = {};
     for (const [key, req] of Object.entries(requests)) {
       if (!isObject(req) || typeof req.method !== "string") throw new ProtocolError(`input request ${key} is not { method, params }`, []);
@@ -1238,7 +1160,6 @@ class TaskClient {
    * Ends the call of `handle` with `outcome` and reports it: `result` (a result to resolve with)
    * or `error` (an Error to reject with), with the task's status (`seen.status`, else the error's,
    * else the last known) and the snapshot that ended it, if any.
-   * @param {Handle} handle @param {unknown} outcome @param {{ status?: string, task?: JsonObject }} [seen]
    */
   #finish(handle: Handle, outcome: unknown, seen: { status?: string; task?: JsonObject } = {}) {
     if (handle.done) return;
@@ -1254,7 +1175,6 @@ class TaskClient {
       : { type: "result", taskId, status, ...task, result: outcome as JsonObject });
   }
 
-  /** @param {TaskEvent} event */
   #emit(event: TaskEvent) {
     for (const l of this.listeners) l(event);
   }
@@ -1275,11 +1195,8 @@ const PHASE_FINISHED = 2;
  * once; its version; `createdAt`; `answered`), and the scheduler's rows of the listed tasks (a
  * listed task must not be finished there; every number a safe integer, every time one a `Date`
  * holds). The scheduler's own restore checks the rest.
- * @param {unknown} s
- * @returns {{ protocolVersion: ProtocolVersion, server: string | undefined, scheduler: JsonObject, tasks: { taskId: string, version: ProtocolVersion, createdAt: string | null, answered: string[] }[] }}
  */
 function checkClientState(s: unknown): { protocolVersion: ProtocolVersion; server: string | undefined; scheduler: JsonObject; tasks: { taskId: string; version: ProtocolVersion; createdAt: string | null; answered: string[]; }[]; } {
-  /** @param {string} field @param {string} why @returns {never} */
   const fail: (field: string, why: string) => never = (field, why) => {
     throw new TypeError(`TaskClient.restore: ${field} ${why}`);
   };
@@ -1295,7 +1212,6 @@ function checkClientState(s: unknown): { protocolVersion: ProtocolVersion; serve
   if (!Number.isSafeInteger(clock) || (clock as number) < 0 || (clock as number) > MAX_DATE_MS) {
     fail("scheduler.clock", `is ${JSON.stringify(clock)}, not a time in ms`);
   }
-  /** @type {Map<string, unknown[]>} */
   const rowOf: Map<string, unknown[]> = new Map();
   rows.forEach((row, i) => {
     if (!Array.isArray(row) || row.length !== ROW_FIELDS.length + 1) fail(`scheduler.tasks[${i}]`, `is not [key, ${ROW_FIELDS.length} numbers]`);
@@ -1310,7 +1226,6 @@ function checkClientState(s: unknown): { protocolVersion: ProtocolVersion; serve
     });
     rowOf.set(key, values);
   });
-  /** @type {Set<string>} */
   const seen: Set<string> = new Set();
   const tasks = s.tasks.map((t, i) => {
     const at = `tasks[${i}]`;
@@ -1360,29 +1275,25 @@ class Handle {
   resolve: (v: JsonObject) => void;
   reject: (e: unknown) => void;
   promise: Promise<JsonObject>;
-  /** @param {string} taskId @param {ProtocolVersion} version */
   constructor(taskId: string, version: ProtocolVersion) {
     this.taskId = taskId;
     this.version = version;
     this.status = "working";
-    /** The latest `statusMessage` seen. @type {string | undefined} */
+    /** The latest `statusMessage` seen. */
     this.statusMessage = undefined;
     this.done = false;
-    /** The task's `createdAt` as first seen: a snapshot with another one is another task. @type {string | null} */
+    /** The task's `createdAt` as first seen: a snapshot with another one is another task. */
     this.createdAt = null;
-    /** Input keys answered and acknowledged. @type {Set<string>} */
+    /** Input keys answered and acknowledged. */
     this.answered = new Set();
-    /** Keys being answered now. @type {Set<string>} */
+    /** Keys being answered now. */
     this.inFlight = new Set();
-    /** Answers sent but not acknowledged yet: resent with the next update. @type {JsonObject} */
+    /** Answers sent but not acknowledged yet: resent with the next update. */
     this.unacked = {};
-    /** V25: the open tasks/result. @type {Promise<void> | null} */
+    /** V25: the open tasks/result. */
     this.resultOpen = null;
-    /** @type {(v: JsonObject) => void} */
     this.resolve = (): void => {};
-    /** @type {(e: unknown) => void} */
     this.reject = (): void => {};
-    /** @type {Promise<JsonObject>} */
     this.promise = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -1391,7 +1302,6 @@ class Handle {
     this.promise.catch(() => {});
   }
 
-  /** @param {unknown} outcome */
   settle(outcome: unknown) {
     if (this.done) return;
     this.done = true;
@@ -1439,13 +1349,8 @@ export type RequestViaOptions = {
  * 2025-11-25 rules apply) and the server's capabilities (so `taskSupport` decides augmentation).
  * Connect the SDK client before the first call. The schemas are passed in because this package
  * does not depend on the SDK.
- * @param {SdkClientLike} sdkClient
- * @param {unknown} resultSchema
- * @param {RequestViaOptions} [options]
- * @returns {RequestFn}
  */
 function requestVia(sdkClient: SdkClientLike, resultSchema: unknown, options: RequestViaOptions = {}): RequestFn {
-  /** @type {RequestFn} */
   const request: RequestFn = async (method, params) => (await sdkClient.request({ method, params }, resultSchema) as JsonObject);
   request.session = {
     protocolVersion: () => {
@@ -1472,7 +1377,7 @@ function requestVia(sdkClient: SdkClientLike, resultSchema: unknown, options: Re
   return request;
 }
 
-/** The input kind of a request method, or null. @param {string} method @returns {"elicitation" | "sampling" | "roots" | null} */
+/** The input kind of a request method, or null. */
 function inputKind(method: string): "elicitation" | "sampling" | "roots" | null {
   if (method === "elicitation/create") return "elicitation";
   if (method === "sampling/createMessage") return "sampling";
@@ -1483,11 +1388,9 @@ function inputKind(method: string): "elicitation" | "sampling" | "roots" | null 
 /**
  * 2026-07-28: the client capabilities of every request's `_meta` (§D 100): the extension, and
  * the kinds of input the handlers answer.
- * @param {JsonObject} extra @param {InputHandlers} handlers @returns {JsonObject}
  */
 function v26Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject {
   const extensions = isObject(extra.extensions) ? extra.extensions : {};
-  /** @type {JsonObject} */
   const caps: JsonObject = { ...extra, extensions: { ...extensions, [EXT]: {} } };
   if (handlers.elicitation) caps.elicitation = caps.elicitation ?? {};
   if (handlers.sampling) caps.sampling = caps.sampling ?? {};
@@ -1501,11 +1404,9 @@ function v26Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject
  * elicitation or sampling request is answered directly, its `params.task` ignored as §A.e
  * requires of a receiver that did not declare it), and the kinds of input the handlers answer.
  * The 2026 `extensions` are left out (they enable nothing under 2025-11-25).
- * @param {JsonObject} extra @param {InputHandlers} handlers @returns {JsonObject}
  */
 function v25Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject {
   const { extensions: _ignored, ...rest } = extra;
-  /** @type {JsonObject} */
   const caps: JsonObject = { ...rest, tasks: isObject(rest.tasks) ? rest.tasks : {} };
   if (handlers.elicitation) caps.elicitation = caps.elicitation ?? {};
   if (handlers.sampling) caps.sampling = caps.sampling ?? {};
@@ -1513,7 +1414,6 @@ function v25Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject
   return caps;
 }
 
-/** @param {string} message */
 function abortError(message: string) {
   const e = new Error(message);
   e.name = "AbortError";

@@ -57,10 +57,7 @@ export type ChangeListener = import("./types.js").ChangeListener;
 export type TaskStorage = import("./types.js").TaskStorage;
 
 
-/**
- * Imports `pg` (an optional peer dependency).
- * @returns {Promise<PgModule>}
- */
+/** Imports `pg` (an optional peer dependency). */
 async function importPg(): Promise<PgModule> {
   const name = "pg";
   try {
@@ -83,12 +80,6 @@ class PostgresStorage {
   hub: ChangeHub;
   listener: Promise<PgClient> | null;
   closed: boolean;
-  /**
-   * @param {PgModule} pg
-   * @param {PgPool} pool
-   * @param {object} config
-   * @param {string} table
-   */
   constructor(pg: PgModule, pool: PgPool, config: object, table: string) {
     this.name = "postgres";
     this.pg = pg;
@@ -98,16 +89,10 @@ class PostgresStorage {
     this.meta = `${table}_meta`;
     this.channel = `${table}_changes`;
     this.hub = new ChangeHub();
-    /** @type {Promise<PgClient> | null} */
     this.listener = null;
     this.closed = false;
   }
 
-  /**
-   * @param {string} text
-   * @param {unknown[]} values
-   * @param {string} what
-   */
   async q(text: string, values: unknown[], what: string) {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
     try {
@@ -120,7 +105,6 @@ class PostgresStorage {
   /** Creates or migrates the schema (one transaction under an advisory lock). */
   async migrate() {
     const t = this.table;
-    /** @type {PgPoolClient} */
     let c: PgPoolClient;
     try {
       c = await this.pool.connect();
@@ -162,17 +146,12 @@ class PostgresStorage {
     }
   }
 
-  /** @param {string} id */
   async get(id: string) {
     const r = await this.q(`SELECT record FROM ${this.table} WHERE id = $1`, [checkId(id)], "get");
     const row = r.rows[0];
     return row ? parseRecord(row.record, `postgres: ${id}`) : null;
   }
 
-  /**
-   * @param {StoredTask} record
-   * @param {number | null} expected
-   */
   async putIfVersion(record: StoredTask, expected: number | null) {
     const k = recordKeys(record);
     const want = checkExpected(expected);
@@ -202,7 +181,6 @@ class PostgresStorage {
     return r.rows.length === 1;
   }
 
-  /** @param {string} id */
   async delete(id: string) {
     const r = await this.q(
       `WITH w AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING id, version, record)
@@ -214,11 +192,6 @@ class PostgresStorage {
     return row ? parseRecord(row.record, `postgres: ${id}`) : null;
   }
 
-  /**
-   * @param {Scope} scope
-   * @param {number} after
-   * @param {number} limit
-   */
   async rangeAfter(scope: Scope, after: number, limit: number) {
     const s = checkScope(scope);
     checkCount(after, "after");
@@ -236,10 +209,6 @@ class PostgresStorage {
     return r.rows.map((row) => parseRecord(row.record, "postgres: rangeAfter"));
   }
 
-  /**
-   * @param {number} nowMs
-   * @param {number} limit
-   */
   async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
@@ -251,7 +220,6 @@ class PostgresStorage {
     return r.rows.map((row) => (row.id as string));
   }
 
-  /** @param {string | null} session */
   async countLive(session: string | null) {
     const s = checkSession(session);
     const r =
@@ -274,15 +242,14 @@ class PostgresStorage {
   /** The LISTEN connection, opened at the first subscription. */
   listen() {
     if (!this.listener) {
-      /** @type {Promise<PgClient>} */
       const current: Promise<PgClient> = (async () => {
         const c = new this.pg.Client(this.config);
-        c.on("notification", (/** @type {{ channel: string, payload?: string }} */ msg: { channel: string; payload?: string; }) => {
+        c.on("notification", (msg: { channel: string; payload?: string; }) => {
           const change = msg.channel === this.channel && msg.payload ? parseChange(msg.payload) : null;
           if (change) this.hub.emit(change);
         });
         let lost = false;
-        const reconnect = (/** @type {unknown} */ e: unknown) => {
+        const reconnect = (e: unknown) => {
           if (lost) return;
           lost = true;
           if (this.listener === current) this.listener = null;
@@ -310,7 +277,6 @@ class PostgresStorage {
   /**
    * Opens the LISTEN connection again after a loss, while there are subscribers (backing off up
    * to 5 s between attempts).
-   * @param {number} attempt
    */
   relisten(attempt: number) {
     const timer = setTimeout(() => {
@@ -320,7 +286,6 @@ class PostgresStorage {
     (timer as any).unref?.();
   }
 
-  /** @param {ChangeListener} listener */
   async subscribe(listener: ChangeListener) {
     const l = checkListener(listener);
     if (this.closed) throw new StorageError("closed", "the storage is closed");
@@ -346,11 +311,7 @@ class PostgresStorage {
   }
 }
 
-/**
- * Opens (and creates or migrates) a Postgres storage.
- * @param {PostgresStorageOptions} options
- * @returns {Promise<PostgresStorage>}
- */
+/** Opens (and creates or migrates) a Postgres storage. */
 async function openPostgresStorage(options: PostgresStorageOptions): Promise<PostgresStorage> {
   if (typeof options !== "object" || options === null) {
     throw new StorageError("invalid", "options: must be an object with connectionString or config");
@@ -372,7 +333,7 @@ async function openPostgresStorage(options: PostgresStorageOptions): Promise<Pos
   const base = connectionString !== undefined ? { connectionString } : { ...config };
   const pool = new pg.Pool({ ...base, max: maxConnections });
   // An idle client's error (the server went away) must not crash the process.
-  (pool as any).on?.("error", (/** @type {unknown} */ e: unknown) => console.error("postgres storage: idle connection failed:", e));
+  (pool as any).on?.("error", (e: unknown) => console.error("postgres storage: idle connection failed:", e));
   const s = new PostgresStorage(pg, pool, base, table);
   try {
     await s.migrate();
