@@ -64,8 +64,11 @@ export type Clock = {
  * (§D 106). A kind without a handler is not declared to the server.
  */
 export type InputHandlers = {
+  /** Answers `elicitation/create`: its `params` in, its result out. */
   elicitation?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
+  /** Answers `sampling/createMessage`: its `params` in, its result out. */
   sampling?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
+  /** Answers `roots/list`: its `params` in, its result out. */
   roots?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
 };
 
@@ -84,6 +87,11 @@ export type TaskClientOptions = {
    * `tools/list`); while they are unknown it augments exactly when the caller passes `{ task }`.
    */
   serverCapabilities?: JsonObject;
+  /**
+   * The client's answers to the server's input requests, by kind: 2026-07-28 `inputRequests` and
+   * 2025-11-25 requests (on the `tasks/result` stream) go to them. A request of a kind without a
+   * handler cancels its task and rejects the call (ProtocolError).
+   */
   handlers?: InputHandlers;
   /**
    * More client capabilities to declare in the V26 `_meta` (the extension and the handlers' kinds
@@ -97,6 +105,7 @@ export type TaskClientOptions = {
   scheduler?: import("./mcp_tasks_wasm.js").TaskSchedulerOptions;
   /** A name for the server (the scheduler's per-server budget). */
   server?: string;
+  /** How the client waits (default: real time; tests pass a virtual clock). */
   clock?: Clock;
 };
 
@@ -149,11 +158,22 @@ export type ConnectOptions = {
   fetch?: import("./http.js").FetchFn;
   /** 2025-11-25 `initialize`'s. */
   clientInfo?: { name: string; version: string; };
+  /**
+   * The client's answers to the server's input requests, by kind: 2026-07-28 `inputRequests` and
+   * 2025-11-25 requests (on the `tasks/result` stream) go to them. A request of a kind without a
+   * handler cancels its task and rejects the call (ProtocolError).
+   */
   handlers?: InputHandlers;
   /** More client capabilities to declare. */
   clientCapabilities?: JsonObject;
+  /**
+   * Options of the TaskScheduler that decides when to poll (floor, backoff, jitter, budget, stuck
+   * detection).
+   */
   scheduler?: import("./mcp_tasks_wasm.js").TaskSchedulerOptions;
+  /** A name for the server (the scheduler's per-server budget). */
   server?: string;
+  /** How the client waits (default: real time; tests pass a virtual clock). */
   clock?: Clock;
   /**
    * Subscribe to status changes when the server offers it (js/client/push.js: 2026-07-28

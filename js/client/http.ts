@@ -47,6 +47,7 @@ export type HttpConnectionOptions = {
   headers?: Record<string, string>;
   /** The fetch to use (default: the global one). */
   fetch?: FetchFn;
+  /** The `clientInfo` of `initialize` (2025-11-25); default `{ name: "mcp-tasks-wasm", version: "0.1.0" }`. */
   clientInfo?: { name: string; version: string; };
   /**
    * Declared in `initialize` (2025-11-25) and in the `_meta` of every 2026-07-28 request that does
