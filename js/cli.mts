@@ -134,7 +134,6 @@ class Out {
   parts: string[];
   size: number;
   constructor() {
-    /** @type {string[]} */
     this.parts = [];
     this.size = 0;
   }
@@ -160,10 +159,8 @@ class Out {
  * The lines of a byte stream, as Buffers without their "\n" (nor a "\r" before it), each with
  * its 1-based number; a line longer than `max` bytes is not kept: it comes as
  * `{ tooLong: byteCount }`. Memory: one chunk of the stream plus at most `max` bytes.
- * @param {AsyncIterable<Buffer>} stream
  */
 async function* lines(stream: AsyncIterable<Buffer>, max = MAX_LINE_BYTES): AsyncGenerator<Line> {
-  /** @type {Buffer[]} */
   let carry: Buffer[] = [];
   let carryBytes = 0;
   let tooLong = false;
@@ -184,7 +181,6 @@ async function* lines(stream: AsyncIterable<Buffer>, max = MAX_LINE_BYTES): Asyn
     if (buf.length > max) return { number, tooLong: buf.length };
     return { number, buf };
   };
-  /** @type {AsyncIterator<Buffer>} */
   const chunks: AsyncIterator<Buffer> = stream[Symbol.asyncIterator]();
   try {
     for (;;) {

@@ -24,14 +24,27 @@ export type JsonObject = Record<string, unknown>;
 
 export type JsonRpcError = { code: number; message: string; data?: unknown; };
 
+/**
+ * Sends one request and resolves with its `result`. A JSON-RPC error rejects with an object (an
+ * Error or not) carrying `code`, `message` and `data`; a transport failure rejects with anything
+ * else. A rejection carrying `retryAfterMs` (a non-negative number of ms, e.g. from an HTTP
+ * `Retry-After` or a 429) is a retry hint: a failed `tasks/get` is not retried sooner. It may carry
+ * a `session` (requestVia and TaskClient.connect give one).
+ */
 export type RequestFn = ((method: string, params: JsonObject) => Promise<JsonObject>) & { session?: RequestSession; };
 
 /**
  * What a `request` knows of its session, read by the TaskClient it is given to.
  */
 export type RequestSession = {
+  /** The version negotiated (undefined while unknown, e.g. not connected yet). */
   protocolVersion: () => string | null | undefined;
+  /** The server's capabilities (2025-11-25: `initialize`'s), undefined while unknown. */
   serverCapabilities: () => unknown;
+  /**
+   * Called by the TaskClient's constructor: the transport hands it the server's notifications
+   * (`notify`) and requests (`handleRequest`).
+   */
   attach?: (client: TaskClient) => void;
 };
 
@@ -39,7 +52,9 @@ export type RequestSession = {
  * How the client waits: real time by default; tests pass a virtual clock.
  */
 export type Clock = {
+  /** Unix ms. */
   now: () => number;
+  /** Resolves after `ms`, or early when `signal` aborts (it must not reject). */
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 };
 
@@ -49,19 +64,48 @@ export type Clock = {
  * (§D 106). A kind without a handler is not declared to the server.
  */
 export type InputHandlers = {
+  /** Answers `elicitation/create`: its `params` in, its result out. */
   elicitation?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
+  /** Answers `sampling/createMessage`: its `params` in, its result out. */
   sampling?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
+  /** Answers `roots/list`: its `params` in, its result out. */
   roots?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
 };
 
 export type TaskClientOptions = {
+  /** Sends one request, answers its `result`. */
   request: RequestFn;
+  /**
+   * The version to speak. An explicit one always wins; without it, the version of the request's
+   * session (requestVia, connect), else 2026-07-28 (a 2025-11-25 answer to `tools/call` switches
+   * the client to 2025-11-25).
+   */
   protocolVersion?: ProtocolVersion;
+  /**
+   * 2025-11-25: the server's `initialize` capabilities, when the request's session does not tell
+   * them. Once they are known, the client augments `tools/call` by the rules of §D 47–48 (reading
+   * `tools/list`); while they are unknown it augments exactly when the caller passes `{ task }`.
+   */
   serverCapabilities?: JsonObject;
+  /**
+   * The client's answers to the server's input requests, by kind: 2026-07-28 `inputRequests` and
+   * 2025-11-25 requests (on the `tasks/result` stream) go to them. A request of a kind without a
+   * handler cancels its task and rejects the call (ProtocolError).
+   */
   handlers?: InputHandlers;
+  /**
+   * More client capabilities to declare in the V26 `_meta` (the extension and the handlers' kinds
+   * are always declared).
+   */
   clientCapabilities?: JsonObject;
+  /**
+   * Options of the TaskScheduler that decides when to poll (floor, backoff, jitter, budget, stuck
+   * detection).
+   */
   scheduler?: import("./mcp_tasks_wasm.js").TaskSchedulerOptions;
+  /** A name for the server (the scheduler's per-server budget). */
   server?: string;
+  /** How the client waits (default: real time; tests pass a virtual clock). */
   clock?: Clock;
 };
 
@@ -81,8 +125,24 @@ export type TaskClientOptions = {
  * created.
  */
 export type CallToolOptions = {
+  /**
+   * Aborts the call: a running task gets `tasks/cancel`, and the call rejects with a
+   * TaskCancelledError whose `cause` is `signal.reason` (`taskId` empty when the signal aborted
+   * before the server created a task: nothing runs there). An answer that arrives after the abort
+   * is dropped.
+   */
   signal?: AbortSignal;
+  /**
+   * 2025-11-25: ask for a task (`params.task`, with the requested `ttl`). When the server's
+   * capabilities are known (connect, requestVia, or the `serverCapabilities` option) the tool's
+   * `execution.taskSupport` decides (§D 47–48): a `required` tool is always augmented (with this
+   * ttl if given), an `optional` one only when this is given (by default it runs synchronously), a
+   * `forbidden` or unlisted one never (this is then ignored, and the call runs synchronously), nor
+   * any tool of a server without `tasks.requests.tools.call`. While the capabilities are unknown,
+   * given means augmented. 2026-07-28: ignored (the server decides).
+   */
   task?: { ttl?: number; };
+  /** Give up (TaskExpiredError, reason "deadline") this many ms after the task was created. */
   timeoutMs?: number;
 };
 
@@ -90,15 +150,36 @@ export type CallToolOptions = {
  * `TaskClient.connect` options: the TaskClient's (but `request`) and the connection's.
  */
 export type ConnectOptions = {
+  /** Pin the version: no fallback. */
   protocolVersion?: ProtocolVersion;
+  /** Sent with every HTTP request (e.g. Authorization). */
   headers?: Record<string, string>;
+  /** The fetch to use (default: the global one). */
   fetch?: import("./http.js").FetchFn;
+  /** 2025-11-25 `initialize`'s. */
   clientInfo?: { name: string; version: string; };
+  /**
+   * The client's answers to the server's input requests, by kind: 2026-07-28 `inputRequests` and
+   * 2025-11-25 requests (on the `tasks/result` stream) go to them. A request of a kind without a
+   * handler cancels its task and rejects the call (ProtocolError).
+   */
   handlers?: InputHandlers;
+  /** More client capabilities to declare. */
   clientCapabilities?: JsonObject;
+  /**
+   * Options of the TaskScheduler that decides when to poll (floor, backoff, jitter, budget, stuck
+   * detection).
+   */
   scheduler?: import("./mcp_tasks_wasm.js").TaskSchedulerOptions;
+  /** A name for the server (the scheduler's per-server budget). */
   server?: string;
+  /** How the client waits (default: real time; tests pass a virtual clock). */
   clock?: Clock;
+  /**
+   * Subscribe to status changes when the server offers it (js/client/push.js: 2026-07-28
+   * `subscriptions/listen`, 2025-11-25 the GET stream) and poll only every `backstopMs` (default 30
+   * 000) while subscribed. Default `true`; `false`: poll only.
+   */
   push?: boolean | { backstopMs?: number; };
 };
 
@@ -157,7 +238,6 @@ class TaskError extends Error {
   name: string;
   taskId: string;
   status: string;
-  /** @param {string} message @param {string} taskId @param {string} status */
   constructor(message: string, taskId: string, status: string) {
     super(message);
     this.name = "TaskError";
@@ -180,10 +260,6 @@ class TaskFailedError extends TaskError {
   error: JsonRpcError | undefined;
   statusMessage: string | undefined;
   result: JsonObject | undefined;
-  /**
-   * @param {string} taskId @param {JsonRpcError | null} error
-   * @param {{ statusMessage?: string, result?: JsonObject }} [details]
-   */
   constructor(taskId: string, error: JsonRpcError | null, details: { statusMessage?: string; result?: JsonObject; } = {}) {
     const said = details.statusMessage ?? textOf(details.result);
     const why = error ? (said && said !== error.message ? `${said} (error ${error.code}: ${error.message})` : error.message) : said ?? "the task ended failed";
@@ -191,11 +267,11 @@ class TaskFailedError extends TaskError {
     this.name = "TaskFailedError";
     this.code = error?.code;
     this.data = error?.data;
-    /** The JSON-RPC error, as the server gave it (none when the task gave a tool result). @type {JsonRpcError | undefined} */
+    /** The JSON-RPC error, as the server gave it (none when the task gave a tool result). */
     this.error = error ?? undefined;
-    /** The task's last `statusMessage`, if any. @type {string | undefined} */
+    /** The task's last `statusMessage`, if any. */
     this.statusMessage = details.statusMessage;
-    /** 2025-11-25: what `tasks/result` gave for the failed task (a `CallToolResult`, or not). @type {JsonObject | undefined} */
+    /** 2025-11-25: what `tasks/result` gave for the failed task (a `CallToolResult`, or not). */
     this.result = details.result;
   }
 }
@@ -211,7 +287,6 @@ class TaskCancelledError extends TaskError {
   delivered: boolean;
   cause: unknown;
   deliveryError?: unknown;
-  /** @param {string} taskId @param {{ delivered?: boolean, cause?: unknown, deliveryError?: unknown, status?: string }} [details] */
   constructor(taskId: string, details: { delivered?: boolean; cause?: unknown; deliveryError?: unknown; status?: string; } = {}) {
     const delivered = details.delivered ?? true;
     const failure = details.deliveryError;
@@ -228,7 +303,7 @@ class TaskCancelledError extends TaskError {
     this.name = "TaskCancelledError";
     /** Whether `tasks/cancel` reached the server (or the server itself cancelled the task). */
     this.delivered = delivered;
-    /** The last transport failure of an undelivered cancel. @type {unknown} */
+    /** The last transport failure of an undelivered cancel. */
     this.deliveryError = failure;
     if ("cause" in details) this.cause = details.cause;
   }
@@ -237,7 +312,6 @@ class TaskCancelledError extends TaskError {
 /** The task is gone (-32602 on `tasks/get`), outlived its TTL unchanged, or passed the deadline. */
 class TaskExpiredError extends TaskError {
   name: string;
-  /** @param {string} taskId @param {string} status @param {string} why */
   constructor(taskId: string, status: string, why: string) {
     super(`task ${taskId} expired: ${why}`, taskId, status);
     this.name = "TaskExpiredError";
@@ -255,21 +329,14 @@ class ProtocolError extends Error {
   status: string | undefined;
   statusMessage: string | undefined;
   result: unknown;
-  /**
-   * @param {string} message @param {unknown[]} issues
-   * @param {{ taskId?: string, status?: string, statusMessage?: string, result?: unknown }} [details]
-   */
   constructor(message: string, issues: unknown[], details: { taskId?: string; status?: string; statusMessage?: string; result?: unknown; } = {}) {
     super(message);
     this.name = "ProtocolError";
     this.issues = issues;
-    /** @type {string | undefined} */
     this.taskId = details.taskId;
-    /** @type {string | undefined} */
     this.status = details.status;
-    /** @type {string | undefined} */
     this.statusMessage = details.statusMessage;
-    /** What the server answered. @type {unknown} */
+    /** What the server answered. */
     this.result = details.result;
   }
 }
@@ -284,20 +351,18 @@ class ProtocolError extends Error {
 class TaskSchedulerError extends Error {
   /** Which scheduler error this is. */
   kind: "already_tracked" | "invalid_state";
-  /** @param {string} message @param {"already_tracked" | "invalid_state"} kind */
   constructor(message: string, kind: "already_tracked" | "invalid_state") {
     super(message);
     this.name = "TaskSchedulerError";
     this.kind = kind;
   }
 
-  /** @param {unknown} value @returns {value is TaskSchedulerError} */
   static [Symbol.hasInstance](value: unknown): value is TaskSchedulerError {
     return value instanceof Error && value.name === "TaskSchedulerError";
   }
 }
 
-/** The first text of a tool result, for messages. @param {JsonObject | undefined} result @returns {string | undefined} */
+/** The first text of a tool result, for messages. */
 function textOf(result: JsonObject | undefined): string | undefined {
   const content = result?.content;
   if (!Array.isArray(content)) return undefined;
@@ -305,7 +370,6 @@ function textOf(result: JsonObject | undefined): string | undefined {
   return undefined;
 }
 
-/** @returns {Clock} */
 function realClock(): Clock {
   return { now: () => Date.now(), sleep: sleepClamped };
 }
@@ -329,44 +393,34 @@ class TaskClient {
   push: TaskPush | null;
   /** Whether the version is still to be learnt from the session (not named, not known yet). */
   #versionPending = false;
-  /** 2025-11-25: each tool's `execution.taskSupport` from `tools/list` (null: the server could not list them). @type {Promise<Map<string, string> | null> | null} */
+  /** 2025-11-25: each tool's `execution.taskSupport` from `tools/list` (null: the server could not list them). */
   #toolSupport: Promise<Map<string, string> | null> | null = null;
 
-  /** @param {TaskClientOptions} options */
   constructor(options: TaskClientOptions) {
     if (!isObject(options) || typeof options.request !== "function") {
       throw new TypeError("new TaskClient({ request }): `request(method, params) → Promise<result>` is required");
     }
-    /** @type {RequestFn} */
     this.request = options.request;
-    /** @type {RequestSession | undefined} */
     this.session = isObject(options.request.session) ? options.request.session : undefined;
     this.#versionPending = options.protocolVersion === undefined && this.session !== undefined;
-    /** @type {ProtocolVersion} */
     this.protocolVersion = options.protocolVersion ?? this.#sessionVersion() ?? V26;
     if (this.#versionPending && this.#sessionVersion() !== undefined) this.#versionPending = false;
-    /** @type {JsonObject | undefined} */
     this.serverCapabilities = options.serverCapabilities;
-    /** The HTTP connection of a client made by `TaskClient.connect`. @type {HttpConnection | null} */
+    /** The HTTP connection of a client made by `TaskClient.connect`. */
     this.connection = null;
-    /** @type {InputHandlers} */
     this.handlers = options.handlers ?? {};
-    /** @type {JsonObject} */
     this.clientCapabilities = options.clientCapabilities ?? {};
     this.server = options.server ?? "server";
-    /** @type {Clock} */
     this.clock = options.clock ?? realClock();
     this.scheduler = new (wasmApi().TaskScheduler)(options.scheduler);
-    /** Tracked tasks by id. @type {Map<string, Handle>} */
+    /** Tracked tasks by id. */
     this.tasks = new Map();
-    /** @type {Set<(e: TaskEvent | null) => void>} */
     this.listeners = new Set();
     /** Wakes the polling loop early (a new task, a notification). */
     this.wake = new AbortController();
-    /** @type {Promise<void> | null} */
     this.loop = null;
     this.closed = false;
-    /** Push (a client made by `connect`, unless `push: false`). @type {TaskPush | null} */
+    /** Push (a client made by `connect`, unless `push: false`). */
     this.push = null;
     this.session?.attach?.(this);
   }
@@ -379,8 +433,6 @@ class TaskClient {
    * 2025-11-25 task waits (elicitation, sampling, roots, on the `tasks/result` stream) go to
    * `handlers`, as 2026-07-28 `inputRequests` do. Throws the connection's typed errors
    * (VersionError, HttpError, RpcError, TransportError with the network failure as `cause`).
-   * @param {string | URL} url @param {ConnectOptions} [options]
-   * @returns {Promise<TaskClient>}
    */
   static async connect(url: string | URL, options: ConnectOptions = {}): Promise<TaskClient> {
     if (!isObject(options)) throw new TypeError("TaskClient.connect(url, options): options must be an object");
@@ -422,8 +474,6 @@ class TaskClient {
    * task), TaskCancelledError, TaskExpiredError, ProtocolError, or the request's own rejection.
    * An input request the client cannot answer (its handler throws, or there is none for its
    * kind) cancels the task and rejects with that error (ProtocolError when no handler).
-   * @param {string} name @param {JsonObject} [args] @param {CallToolOptions} [options]
-   * @returns {Promise<JsonObject>}
    */
   callTool<TArgs extends object = JsonObject, TResult = CallToolResult>(name: string, args?: TArgs, options?: CallToolOptions): Promise<TResult>;
   async callTool(name: string, args: JsonObject = {}, options: CallToolOptions = {}): Promise<any> {
@@ -432,7 +482,6 @@ class TaskClient {
     // cancelled by #await, which sees the signal aborted).
     const aborted = () => new TaskCancelledError("", { cause: signal?.reason });
     if (signal?.aborted) throw aborted();
-    /** @type {JsonObject} */
     let params: JsonObject = { name, arguments: args };
     this.#learnVersion();
     if (this.protocolVersion === V25) {
@@ -458,11 +507,7 @@ class TaskClient {
     }
   }
 
-  /**
-   * Follows a task created elsewhere (e.g. listed, or restored) until it ends: as `callTool`.
-   * @param {string} taskId @param {{ signal?: AbortSignal, timeoutMs?: number }} [options]
-   * @returns {Promise<JsonObject>}
-   */
+  /** Follows a task created elsewhere (e.g. listed, or restored) until it ends: as `callTool`. */
   follow<TResult = CallToolResult>(taskId: string, options?: { signal?: AbortSignal; timeoutMs?: number; }): Promise<TResult>;
   follow(taskId: string, options: { signal?: AbortSignal; timeoutMs?: number; } = {}): Promise<any> {
     const handle = this.tasks.get(taskId) ?? this.#track(taskId, null, options.timeoutMs);
@@ -474,7 +519,6 @@ class TaskClient {
    * Feeds an incoming notification (V25 `notifications/tasks/status`, V26 `notifications/tasks`):
    * a tracked task is updated and rescheduled at once; `notifications/tools/list_changed` makes
    * the next 2025-11-25 call read `tools/list` again. Other messages are ignored.
-   * @param {JsonObject} message
    */
   notify(message: JsonObject) {
     if (isObject(message) && message.method === "notifications/tools/list_changed") {
@@ -506,8 +550,7 @@ class TaskClient {
    * kind without a handler rejects with -32601, a handler that throws with -32603 (an Error with
    * `code` and `message`, for the transport to answer); either way the related task, if this
    * client follows it, is cancelled and its call rejects (as for a 2026-07-28 input request).
-   * @param {JsonObject} message The JSON-RPC request (`method`, `params`).
-   * @returns {Promise<JsonObject>}
+   * @param message The JSON-RPC request (`method`, `params`).
    */
   async handleRequest(message: JsonObject): Promise<JsonObject> {
     const method = isObject(message) && typeof message.method === "string" ? message.method : "";
@@ -535,14 +578,11 @@ class TaskClient {
   /**
    * Every task event, as it happens (`taskCreated`, `taskStatus`, `inputRequired`, `result`,
    * `error`, `stuck`, `pollError`: see TaskEvent). Ends when the client is closed.
-   * @returns {AsyncGenerator<TaskEvent>}
    */
   async *events(): AsyncGenerator<TaskEvent> {
-    /** @type {(TaskEvent | null)[]} */
     const queue: (TaskEvent | null)[] = [];
-    /** @type {((e: TaskEvent | null) => void) | null} */
     let waiting: ((e: TaskEvent | null) => void) | null = null;
-    const listener = (/** @type {TaskEvent | null} */ e: TaskEvent | null) => {
+    const listener = (e: TaskEvent | null) => {
       if (waiting) {
         const w = waiting;
         waiting = null;
@@ -564,7 +604,6 @@ class TaskClient {
   /**
    * Everything needed to resume after a reload: the scheduler's state and every tracked task
    * (id, version, answered input keys). JSON-safe.
-   * @returns {JsonObject}
    */
   serialize(): JsonObject {
     return {
@@ -585,11 +624,8 @@ class TaskClient {
   /**
    * A client that resumes the tasks of `state` (from `serialize()`): follow them with
    * `follow(taskId)`; `pending()` lists them.
-   * @param {JsonObject | string} state @param {TaskClientOptions} options
-   * @returns {TaskClient}
    */
   static restore(state: JsonObject | string, options: TaskClientOptions): TaskClient {
-    /** @type {unknown} */
     let s: unknown = state;
     if (typeof state === "string") {
       try {
@@ -601,7 +637,6 @@ class TaskClient {
     // Everything is checked before anything is built: a state that does not add up is refused
     // with the field it names, and no polling starts.
     const checked = checkClientState(s);
-    /** @type {import("./mcp_tasks_wasm.js").TaskScheduler} */
     let scheduler: import("./mcp_tasks_wasm.js").TaskScheduler;
     try {
       scheduler = wasmApi().TaskScheduler.restore(checked.scheduler);
@@ -625,12 +660,12 @@ class TaskClient {
     return client;
   }
 
-  /** The ids of the tasks being followed. @returns {string[]} */
+  /** The ids of the tasks being followed. */
   pending(): string[] {
     return [...this.tasks.keys()];
   }
 
-  /** Whether `taskId`'s status reaches this client by push now (see the `push` option). @param {string} taskId */
+  /** Whether `taskId`'s status reaches this client by push now (see the `push` option). */
   pushed(taskId: string) {
     return this.push?.pushed(taskId) ?? false;
   }
@@ -639,7 +674,6 @@ class TaskClient {
    * Stops polling; unsettled calls reject with an AbortError. Tasks keep running on the server.
    * A client made by `connect` also closes its connection (a 2025-11-25 session is deleted):
    * await the promise for that.
-   * @returns {Promise<void>}
    */
   async close(): Promise<void> {
     this.closed = true;
@@ -659,7 +693,7 @@ class TaskClient {
     return { [META_VERSION]: V26, [META_CAPS]: v26Capabilities(this.clientCapabilities, this.handlers) };
   }
 
-  /** The version the request's session negotiated, as the client speaks it; undefined if unknown. @returns {ProtocolVersion | undefined} */
+  /** The version the request's session negotiated, as the client speaks it; undefined if unknown. */
   #sessionVersion(): ProtocolVersion | undefined {
     const v = this.session?.protocolVersion();
     if (v === V26) return V26;
@@ -676,17 +710,14 @@ class TaskClient {
     this.#versionPending = false;
   }
 
-  /** The server's capabilities, if known. @returns {JsonObject | undefined} */
+  /** The server's capabilities, if known. */
   #capabilities(): JsonObject | undefined {
     if (this.serverCapabilities) return this.serverCapabilities;
     const caps = this.session?.serverCapabilities();
     return isObject(caps) ? caps : undefined;
   }
 
-  /**
-   * 2025-11-25: the `params.task` of a call of `name`, or undefined (§D 47, 48).
-   * @param {string} name @param {{ ttl?: number } | undefined} asked @returns {Promise<JsonObject | undefined>}
-   */
+  /** 2025-11-25: the `params.task` of a call of `name`, or undefined (§D 47, 48). */
   async #augmentation(name: string, asked: { ttl?: number; } | undefined): Promise<JsonObject | undefined> {
     const wanted = isObject(asked) ? { ...asked } : undefined;
     const caps = this.#capabilities();
@@ -705,14 +736,11 @@ class TaskClient {
   /**
    * Each tool's `taskSupport` from `tools/list` (every page), cached until the server says the
    * list changed; null when the server answers `tools/list` with an error.
-   * @returns {Promise<Map<string, string> | null>}
    */
   #listToolSupport(): Promise<Map<string, string> | null> {
     if (this.#toolSupport) return this.#toolSupport;
     const listing = (async () => {
-      /** @type {Map<string, string>} */
       const support: Map<string, string> = new Map();
-      /** @type {string | undefined} */
       let cursor: string | undefined;
       for (let page = 0; page < MAX_TOOL_PAGES; page++) {
         let result;
@@ -740,10 +768,7 @@ class TaskClient {
     return listing;
   }
 
-  /**
-   * Sends a request in the client's version and checks the answer with the validator.
-   * @param {string} method @param {JsonObject} params @returns {Promise<JsonObject>}
-   */
+  /** Sends a request in the client's version and checks the answer with the validator. */
   async #send(method: string, params: JsonObject): Promise<JsonObject> {
     this.#learnVersion();
     const p = this.protocolVersion === V26 ? { ...params, _meta: { ...((params._meta as JsonObject) ?? {}), ...this.#meta() } } : params;
@@ -760,7 +785,6 @@ class TaskClient {
     return result;
   }
 
-  /** @param {JsonObject} result @returns {"complete" | "task" | "input_required"} */
   #kindOfCallAnswer(result: JsonObject): "complete" | "task" | "input_required" {
     if (isObject(result.task)) return "task"; // V25 CreateTaskResult
     const rt = result.resultType ?? "complete"; // §D 115
@@ -768,7 +792,6 @@ class TaskClient {
     throw new ProtocolError(`tools/call: unknown resultType ${JSON.stringify(rt)}`, []);
   }
 
-  /** @param {JsonObject} created @param {CallToolOptions} options */
   #startTask(created: JsonObject, options: CallToolOptions) {
     const task = ((isObject(created.task) ? created.task : created) as JsonObject);
     const taskId = (task.taskId as string);
@@ -777,7 +800,6 @@ class TaskClient {
     return this.#track(taskId, task, options.timeoutMs);
   }
 
-  /** @param {string} taskId @param {JsonObject | null} task @param {number} [timeoutMs] */
   #track(taskId: string, task: JsonObject | null, timeoutMs?: number) {
     const handle = new Handle(taskId, this.protocolVersion);
     if (typeof task?.createdAt === "string") handle.createdAt = task.createdAt;
@@ -785,7 +807,6 @@ class TaskClient {
     this.tasks.set(taskId, handle);
     this.push?.follow(taskId, handle.version);
     if (this.scheduler.info(taskId) === null) {
-      /** @type {import("./mcp_tasks_wasm.js").TrackParams} */
       const params: import("./mcp_tasks_wasm.js").TrackParams = { server: this.server, version: handle.version };
       if (task) params.task = task;
       if (timeoutMs !== undefined) params.deadlineMs = timeoutMs;
@@ -800,7 +821,6 @@ class TaskClient {
     return handle;
   }
 
-  /** @param {Handle} handle @param {AbortSignal} [signal] @returns {Promise<JsonObject>} */
   #await(handle: Handle, signal?: AbortSignal): Promise<JsonObject> {
     if (signal) {
       const onAbort = () => this.#cancel(handle, signal.reason);
@@ -818,7 +838,6 @@ class TaskClient {
    * CANCEL_RETRY_MS; when every try failed the call rejects with a TaskCancelledError whose
    * `delivered` is false (the `error` event carries it), never a delivered cancel. Either way
    * its `cause` is `reason` (the signal's).
-   * @param {Handle} handle @param {unknown} reason
    */
   async #cancel(handle: Handle, reason: unknown) {
     if (handle.done) return;
@@ -835,10 +854,8 @@ class TaskClient {
   /**
    * Sends `tasks/cancel` until the server answers it (a result or a JSON-RPC error) or every
    * try of CANCEL_RETRY_MS failed in transport: `null` when delivered, else the last failure.
-   * @param {Handle} handle @returns {Promise<{ error: unknown } | null>}
    */
   async #deliverCancel(handle: Handle): Promise<{ error: unknown; } | null> {
-    /** @type {unknown} */
     let last: unknown;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -888,10 +905,7 @@ class TaskClient {
     }
   }
 
-  /**
-   * Acts on one scheduler event; `task` is the snapshot that caused it, if any.
-   * @param {import("./mcp_tasks_wasm.js").SchedulerEvent} ev @param {JsonObject | null} task
-   */
+  /** Acts on one scheduler event; `task` is the snapshot that caused it, if any. */
   async #event(ev: import("./mcp_tasks_wasm.js").SchedulerEvent, task: JsonObject | null) {
     const handle = this.tasks.get(ev.key);
     if (!handle) {
@@ -935,14 +949,13 @@ class TaskClient {
     }
   }
 
-  /** `tasks/get`, reported to the scheduler. @param {Handle} handle */
+  /** `tasks/get`, reported to the scheduler. */
   async #poll(handle: Handle) {
     let task;
     try {
       task = await this.#send("tasks/get", { taskId: handle.taskId });
     } catch (e) {
       if (handle.done) return;
-      /** @type {import("./mcp_tasks_wasm.js").PollErrorInfo} */
       const err: import("./mcp_tasks_wasm.js").PollErrorInfo = isErrorObject(e) ? { code: e.code, message: e.message } : { message: e instanceof Error ? e.message : String(e) };
       const hint = isObject(e) || e instanceof Error ? (e as JsonObject).retryAfterMs : undefined;
       if (typeof hint === "number" && Number.isFinite(hint) && hint >= 0) err.retryAfterMs = Math.ceil(hint);
@@ -954,7 +967,7 @@ class TaskClient {
     await this.#observe(handle, task);
   }
 
-  /** A fresh snapshot of a tracked task (a poll or a notification). @param {Handle} handle @param {JsonObject} task */
+  /** A fresh snapshot of a tracked task (a poll or a notification). */
   async #observe(handle: Handle, task: JsonObject) {
     if (handle.done) return;
     // §D 34: an answer about another task is not this task's state (nor its result).
@@ -974,7 +987,7 @@ class TaskClient {
     await this.#afterSnapshot(handle, task, this.scheduler.observe(handle.taskId, seen, this.clock.now()));
   }
 
-  /** Push stopped for these tasks: poll each now, and on at the server's interval. @param {string[]} taskIds */
+  /** Push stopped for these tasks: poll each now, and on at the server's interval. */
   #pushDropped(taskIds: string[]) {
     for (const taskId of taskIds) {
       const handle = this.tasks.get(taskId);
@@ -984,7 +997,6 @@ class TaskClient {
 
   /**
    * Acts on the scheduler's events for a snapshot of a tracked task, then on its input requests.
-   * @param {Handle} handle @param {JsonObject} task @param {import("./mcp_tasks_wasm.js").SchedulerEvent[]} events
    */
   async #afterSnapshot(handle: Handle, task: JsonObject, events: import("./mcp_tasks_wasm.js").SchedulerEvent[]) {
     for (const ev of events) await this.#event(ev, task);
@@ -995,7 +1007,7 @@ class TaskClient {
     else await this.#answerTask(handle, ((task.inputRequests ?? {}) as JsonObject));
   }
 
-  /** The first terminal snapshot is final. @param {Handle} handle @param {JsonObject} task */
+  /** The first terminal snapshot is final. */
   async #terminal(handle: Handle, task: JsonObject) {
     const status = (task.status as string);
     if (status === "cancelled") {
@@ -1012,11 +1024,10 @@ class TaskClient {
     await handle.resultOpen;
   }
 
-  /** V25: `tasks/result` (blocks until the task ends, and lets the server deliver its input requests). @param {Handle} handle */
+  /** V25: `tasks/result` (blocks until the task ends, and lets the server deliver its input requests). */
   #openResult(handle: Handle) {
     if (handle.resultOpen) return;
     handle.resultOpen = (async () => {
-      /** @type {JsonObject} */
       let result: JsonObject;
       try {
         result = await this.#send("tasks/result", { taskId: handle.taskId });
@@ -1046,7 +1057,6 @@ class TaskClient {
    * settled by one `tasks/get` (§D 44: an `isError` task SHOULD be `failed`; a server may end it
    * `completed`, and then the result resolves). An answer that is no `CallToolResult` (no
    * `content` array) of a task not seen `failed` is a ProtocolError (§D 30).
-   * @param {Handle} handle @param {JsonObject} result
    */
   async #settleResult(handle: Handle, result: JsonObject) {
     const taskId = handle.taskId;
@@ -1073,7 +1083,6 @@ class TaskClient {
   /**
    * Ends the call of `handle` with a ProtocolError: the server answered `tasks/get` about the
    * task with a task of another id (§D 34).
-   * @param {Handle} handle @param {JsonObject} task
    */
   #foreignAnswer(handle: Handle, task: JsonObject) {
     const error = new ProtocolError(
@@ -1084,9 +1093,8 @@ class TaskClient {
     this.#finish(handle, error, { status: handle.status });
   }
 
-  /** One `tasks/get` for the task's status now (its failure leaves the status as it was). @param {Handle} handle */
+  /** One `tasks/get` for the task's status now (its failure leaves the status as it was). */
   async #statusNow(handle: Handle) {
-    /** @type {JsonObject} */
     let task: JsonObject;
     try {
       task = await this.#send("tasks/get", { taskId: handle.taskId });
@@ -1101,7 +1109,6 @@ class TaskClient {
   /**
    * V26 `input_required`: answers the keys not answered yet (§D 105–107) with `tasks/update`;
    * keys count as answered only once the update is acknowledged.
-   * @param {Handle} handle @param {JsonObject} requests
    */
   async #answerTask(handle: Handle, requests: JsonObject) {
     const requested = Object.keys(requests);
@@ -1118,7 +1125,6 @@ class TaskClient {
     if (open.length === 0 && resend.length === 0) return this.#kick();
     const keys = [...resend, ...open];
     for (const k of keys) handle.inFlight.add(k);
-    /** @type {JsonObject} */
     const todo: JsonObject = {};
     for (const k of open) todo[k] = requests[k];
     try {
@@ -1131,7 +1137,6 @@ class TaskClient {
       return;
     }
     try {
-      /** @type {JsonObject} */
       const inputResponses: JsonObject = {};
       for (const k of keys) inputResponses[k] = handle.unacked[k];
       await this.#send("tasks/update", { taskId: handle.taskId, inputResponses });
@@ -1150,7 +1155,6 @@ class TaskClient {
   /**
    * Gives up on a task the client cannot serve: one `tasks/cancel` (best effort), then the call
    * rejects with `reason`.
-   * @param {Handle} handle @param {unknown} reason
    */
   async #abandon(handle: Handle, reason: unknown) {
     if (handle.done) return;
@@ -1159,9 +1163,8 @@ class TaskClient {
     this.#finish(handle, error, { status: handle.status });
   }
 
-  /** Runs the handler of every input request. @param {JsonObject} requests @returns {Promise<JsonObject>} */
+  /** Runs the handler of every input request. */
   async #answerAll(requests: JsonObject): Promise<JsonObject> {
-    /** @type {JsonObject} */
     const out: JsonObject = {};
     for (const [key, req] of Object.entries(requests)) {
       if (!isObject(req) || typeof req.method !== "string") throw new ProtocolError(`input request ${key} is not { method, params }`, []);
@@ -1177,7 +1180,6 @@ class TaskClient {
    * Ends the call of `handle` with `outcome` and reports it: `result` (a result to resolve with)
    * or `error` (an Error to reject with), with the task's status (`seen.status`, else the error's,
    * else the last known) and the snapshot that ended it, if any.
-   * @param {Handle} handle @param {unknown} outcome @param {{ status?: string, task?: JsonObject }} [seen]
    */
   #finish(handle: Handle, outcome: unknown, seen: { status?: string; task?: JsonObject } = {}) {
     if (handle.done) return;
@@ -1193,7 +1195,6 @@ class TaskClient {
       : { type: "result", taskId, status, ...task, result: outcome as JsonObject });
   }
 
-  /** @param {TaskEvent} event */
   #emit(event: TaskEvent) {
     for (const l of this.listeners) l(event);
   }
@@ -1214,11 +1215,8 @@ const PHASE_FINISHED = 2;
  * once; its version; `createdAt`; `answered`), and the scheduler's rows of the listed tasks (a
  * listed task must not be finished there; every number a safe integer, every time one a `Date`
  * holds). The scheduler's own restore checks the rest.
- * @param {unknown} s
- * @returns {{ protocolVersion: ProtocolVersion, server: string | undefined, scheduler: JsonObject, tasks: { taskId: string, version: ProtocolVersion, createdAt: string | null, answered: string[] }[] }}
  */
 function checkClientState(s: unknown): { protocolVersion: ProtocolVersion; server: string | undefined; scheduler: JsonObject; tasks: { taskId: string; version: ProtocolVersion; createdAt: string | null; answered: string[]; }[]; } {
-  /** @param {string} field @param {string} why @returns {never} */
   const fail: (field: string, why: string) => never = (field, why) => {
     throw new TypeError(`TaskClient.restore: ${field} ${why}`);
   };
@@ -1234,7 +1232,6 @@ function checkClientState(s: unknown): { protocolVersion: ProtocolVersion; serve
   if (!Number.isSafeInteger(clock) || (clock as number) < 0 || (clock as number) > MAX_DATE_MS) {
     fail("scheduler.clock", `is ${JSON.stringify(clock)}, not a time in ms`);
   }
-  /** @type {Map<string, unknown[]>} */
   const rowOf: Map<string, unknown[]> = new Map();
   rows.forEach((row, i) => {
     if (!Array.isArray(row) || row.length !== ROW_FIELDS.length + 1) fail(`scheduler.tasks[${i}]`, `is not [key, ${ROW_FIELDS.length} numbers]`);
@@ -1249,7 +1246,6 @@ function checkClientState(s: unknown): { protocolVersion: ProtocolVersion; serve
     });
     rowOf.set(key, values);
   });
-  /** @type {Set<string>} */
   const seen: Set<string> = new Set();
   const tasks = s.tasks.map((t, i) => {
     const at = `tasks[${i}]`;
@@ -1299,29 +1295,25 @@ class Handle {
   resolve: (v: JsonObject) => void;
   reject: (e: unknown) => void;
   promise: Promise<JsonObject>;
-  /** @param {string} taskId @param {ProtocolVersion} version */
   constructor(taskId: string, version: ProtocolVersion) {
     this.taskId = taskId;
     this.version = version;
     this.status = "working";
-    /** The latest `statusMessage` seen. @type {string | undefined} */
+    /** The latest `statusMessage` seen. */
     this.statusMessage = undefined;
     this.done = false;
-    /** The task's `createdAt` as first seen: a snapshot with another one is another task. @type {string | null} */
+    /** The task's `createdAt` as first seen: a snapshot with another one is another task. */
     this.createdAt = null;
-    /** Input keys answered and acknowledged. @type {Set<string>} */
+    /** Input keys answered and acknowledged. */
     this.answered = new Set();
-    /** Keys being answered now. @type {Set<string>} */
+    /** Keys being answered now. */
     this.inFlight = new Set();
-    /** Answers sent but not acknowledged yet: resent with the next update. @type {JsonObject} */
+    /** Answers sent but not acknowledged yet: resent with the next update. */
     this.unacked = {};
-    /** V25: the open tasks/result. @type {Promise<void> | null} */
+    /** V25: the open tasks/result. */
     this.resultOpen = null;
-    /** @type {(v: JsonObject) => void} */
     this.resolve = (): void => {};
-    /** @type {(e: unknown) => void} */
     this.reject = (): void => {};
-    /** @type {Promise<JsonObject>} */
     this.promise = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -1330,7 +1322,6 @@ class Handle {
     this.promise.catch(() => {});
   }
 
-  /** @param {unknown} outcome */
   settle(outcome: unknown) {
     if (this.done) return;
     this.done = true;
@@ -1344,14 +1335,28 @@ class Handle {
  */
 export type SdkClientLike = {
   request: (req: { method: string; params: JsonObject; }, schema: any) => Promise<unknown>;
+  /** After `connect`: the server's capabilities. */
   getServerCapabilities?: () => unknown;
+  /** Its transport (an HTTP one tells the negotiated `protocolVersion`). */
   transport?: unknown;
   setRequestHandler?: (schema: any, handler: (request: any, extra?: any) => unknown) => void;
   setNotificationHandler?: (schema: any, handler: (notification: any) => unknown) => void;
 };
 
 export type RequestViaOptions = {
+  /**
+   * The SDK's request schemas (`ElicitRequestSchema`, `CreateMessageRequestSchema`,
+   * `ListRootsRequestSchema`) of the kinds the TaskClient's `handlers` should answer when the
+   * server sends them (2025-11-25: while a task waits, on the `tasks/result` stream): each kind
+   * with a handler is registered with `sdkClient.setRequestHandler` (replacing any other; the SDK
+   * client must declare the capability, e.g. `capabilities: { elicitation: {} }`).
+   */
   inputRequests?: { elicitation?: unknown; sampling?: unknown; roots?: unknown; };
+  /**
+   * SDK notification schemas (e.g. `TaskStatusNotificationSchema`,
+   * `ToolListChangedNotificationSchema`) whose notifications are fed to the TaskClient's `notify()`
+   * (`setNotificationHandler`, replacing any other).
+   */
   notifications?: unknown[];
 };
 
@@ -1364,13 +1369,8 @@ export type RequestViaOptions = {
  * 2025-11-25 rules apply) and the server's capabilities (so `taskSupport` decides augmentation).
  * Connect the SDK client before the first call. The schemas are passed in because this package
  * does not depend on the SDK.
- * @param {SdkClientLike} sdkClient
- * @param {unknown} resultSchema
- * @param {RequestViaOptions} [options]
- * @returns {RequestFn}
  */
 function requestVia(sdkClient: SdkClientLike, resultSchema: unknown, options: RequestViaOptions = {}): RequestFn {
-  /** @type {RequestFn} */
   const request: RequestFn = async (method, params) => (await sdkClient.request({ method, params }, resultSchema) as JsonObject);
   request.session = {
     protocolVersion: () => {
@@ -1397,7 +1397,7 @@ function requestVia(sdkClient: SdkClientLike, resultSchema: unknown, options: Re
   return request;
 }
 
-/** The input kind of a request method, or null. @param {string} method @returns {"elicitation" | "sampling" | "roots" | null} */
+/** The input kind of a request method, or null. */
 function inputKind(method: string): "elicitation" | "sampling" | "roots" | null {
   if (method === "elicitation/create") return "elicitation";
   if (method === "sampling/createMessage") return "sampling";
@@ -1408,11 +1408,9 @@ function inputKind(method: string): "elicitation" | "sampling" | "roots" | null 
 /**
  * 2026-07-28: the client capabilities of every request's `_meta` (§D 100): the extension, and
  * the kinds of input the handlers answer.
- * @param {JsonObject} extra @param {InputHandlers} handlers @returns {JsonObject}
  */
 function v26Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject {
   const extensions = isObject(extra.extensions) ? extra.extensions : {};
-  /** @type {JsonObject} */
   const caps: JsonObject = { ...extra, extensions: { ...extensions, [EXT]: {} } };
   if (handlers.elicitation) caps.elicitation = caps.elicitation ?? {};
   if (handlers.sampling) caps.sampling = caps.sampling ?? {};
@@ -1426,11 +1424,9 @@ function v26Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject
  * elicitation or sampling request is answered directly, its `params.task` ignored as §A.e
  * requires of a receiver that did not declare it), and the kinds of input the handlers answer.
  * The 2026 `extensions` are left out (they enable nothing under 2025-11-25).
- * @param {JsonObject} extra @param {InputHandlers} handlers @returns {JsonObject}
  */
 function v25Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject {
   const { extensions: _ignored, ...rest } = extra;
-  /** @type {JsonObject} */
   const caps: JsonObject = { ...rest, tasks: isObject(rest.tasks) ? rest.tasks : {} };
   if (handlers.elicitation) caps.elicitation = caps.elicitation ?? {};
   if (handlers.sampling) caps.sampling = caps.sampling ?? {};
@@ -1438,7 +1434,6 @@ function v25Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject
   return caps;
 }
 
-/** @param {string} message */
 function abortError(message: string) {
   const e = new Error(message);
   e.name = "AbortError";

@@ -23,6 +23,10 @@ export type JsonObject = Record<string, unknown>;
 
 export type FetchFn = (input: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; }) => Promise<Response>;
 
+/**
+ * The client's capabilities, or a function giving them for a protocol version (they differ between
+ * eras).
+ */
 export type CapabilitiesOption = JsonObject | ((version: string) => JsonObject);
 
 /**
@@ -34,13 +38,30 @@ export type SessionClient = { notify(message: JsonObject): void; handleRequest(m
 export type ConnectionSession = { protocolVersion: () => string | null; serverCapabilities: () => JsonObject | null; attach: (client: SessionClient) => void; };
 
 export type HttpConnectionOptions = {
+  /**
+   * Pin the version ("2026-07-28", "2025-11-25", or an older `initialize` version): no fallback, a
+   * server that does not speak it is a VersionError.
+   */
   protocolVersion?: string;
+  /** Sent with every HTTP request (e.g. Authorization). */
   headers?: Record<string, string>;
+  /** The fetch to use (default: the global one). */
   fetch?: FetchFn;
+  /** The `clientInfo` of `initialize` (2025-11-25); default `{ name: "mcp-tasks-wasm", version: "0.1.0" }`. */
   clientInfo?: { name: string; version: string; };
+  /**
+   * Declared in `initialize` (2025-11-25) and in the `_meta` of every 2026-07-28 request that does
+   * not carry its own.
+   */
   capabilities?: CapabilitiesOption;
+  /** A notification from the server. */
   onnotification?: (message: JsonObject) => void;
+  /**
+   * A request from the server (other than `ping`): resolve with its result, or throw an object with
+   * `code` and `message` (any other throw answers -32603). Without it, such requests get -32601.
+   */
   onrequest?: (message: JsonObject) => Promise<JsonObject> | JsonObject;
+  /** A failure nobody awaits (e.g. POSTing an answer). */
   onerror?: (error: unknown) => void;
 };
 
@@ -64,7 +85,6 @@ class HttpError extends Error {
   status: number;
   body: string;
   retryAfterMs: number | undefined;
-  /** @param {string} message @param {number} status @param {string} body @param {number} [retryAfterMs] */
   constructor(message: string, status: number, body: string, retryAfterMs?: number) {
     super(message);
     this.name = "HttpError";
@@ -72,7 +92,7 @@ class HttpError extends Error {
     this.status = status;
     /** The start of the body (text). */
     this.body = body;
-    /** From `Retry-After`, in ms. @type {number | undefined} */
+    /** From `Retry-After`, in ms. */
     this.retryAfterMs = retryAfterMs;
   }
 }
@@ -84,7 +104,6 @@ class RpcError extends Error {
   data: unknown;
   status: number;
   retryAfterMs: number | undefined;
-  /** @param {{ code: number, message: string, data?: unknown }} error @param {number} status @param {number} [retryAfterMs] */
   constructor(error: { code: number; message: string; data?: unknown; }, status: number, retryAfterMs?: number) {
     super(error.message);
     this.name = "RpcError";
@@ -92,7 +111,7 @@ class RpcError extends Error {
     this.data = error.data;
     /** The HTTP status it came with. */
     this.status = status;
-    /** From `Retry-After`, in ms. @type {number | undefined} */
+    /** From `Retry-After`, in ms. */
     this.retryAfterMs = retryAfterMs;
   }
 }
@@ -100,7 +119,6 @@ class RpcError extends Error {
 /** The exchange did not complete: the network failed (`cause`), the connection was closed, or the answer was unreadable. */
 class TransportError extends Error {
   name: string;
-  /** @param {string} message @param {unknown} [cause] */
   constructor(message: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = "TransportError";
@@ -112,7 +130,6 @@ class VersionError extends Error {
   name: string;
   requested: string | null;
   supported: string[];
-  /** @param {string} message @param {string | null} requested @param {string[]} supported */
   constructor(message: string, requested: string | null, supported: string[]) {
     super(message);
     this.name = "VersionError";
@@ -121,17 +138,15 @@ class VersionError extends Error {
   }
 }
 
-/** @param {unknown} v @returns {v is JsonObject} */
 function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** @param {unknown} e @returns {e is { code: number, message: string, data?: unknown }} */
 function isErrorObject(e: unknown): e is { code: number; message: string; data?: unknown; } {
   return isObject(e) && Number.isInteger(e.code) && typeof e.message === "string";
 }
 
-/** `Retry-After` (seconds or an HTTP date) in ms, or undefined. @param {string | null} value */
+/** `Retry-After` (seconds or an HTTP date) in ms, or undefined. */
 function retryAfter(value: string | null) {
   if (value === null) return undefined;
   const v = value.trim();
@@ -143,7 +158,6 @@ function retryAfter(value: string | null) {
 /**
  * A header value as sent: as is when header-safe (visible ASCII, inner spaces), else the Base64
  * sentinel `=?base64?…?=` of its UTF-8 bytes (§B.b).
- * @param {string} value
  */
 function headerValue(value: string) {
   if (/^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value)) return value;
@@ -152,7 +166,7 @@ function headerValue(value: string) {
   return `=?base64?${btoa(binary)}?=`;
 }
 
-/** The target `Mcp-Name` names for a method (§D 111; SEP-2243), if any. @param {string} method @param {JsonObject} params */
+/** The target `Mcp-Name` names for a method (§D 111; SEP-2243), if any. */
 function nameOf(method: string, params: JsonObject) {
   if (method === "tasks/get" || method === "tasks/update" || method === "tasks/cancel") return params.taskId;
   if (method === "tools/call" || method === "prompts/get") return params.name;
@@ -170,21 +184,19 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /**
  * Resolves after `ms` (or at once when `signal` aborts), never handing `setTimeout` more than
  * MAX_TIMER_MS: a longer wait re-arms until its end. Never rejects. (TaskClient's real clock too.)
- * @param {number} ms @param {AbortSignal} signal @returns {Promise<void>}
  */
 function sleepClamped(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const wait = Number.isNaN(ms) ? 0 : Math.max(0, ms);
     const end = Date.now() + wait;
-    /** @type {ReturnType<typeof setTimeout> | undefined} */
     let t: ReturnType<typeof setTimeout> | undefined;
     const done = () => {
       clearTimeout(t);
       signal.removeEventListener("abort", done);
       resolve();
     };
-    const arm = (/** @type {number} */ left: number) => {
+    const arm = (left: number) => {
       t = setTimeout(() => {
         const rest = end - Date.now();
         if (rest > 0 && left >= MAX_TIMER_MS) arm(rest); // a clamped timer fired: wait on
@@ -210,8 +222,6 @@ class HttpConnection {
   /**
    * Opens a connection: negotiates the version (see the file's head) and resolves once the server
    * can be called. Throws VersionError, HttpError, RpcError or TransportError.
-   * @param {string | URL} url @param {HttpConnectionOptions} [options]
-   * @returns {Promise<HttpConnection>}
    */
   static async open(url: string | URL, options: HttpConnectionOptions = {}): Promise<HttpConnection> {
     const connection = new HttpConnection(url, options);
@@ -219,26 +229,23 @@ class HttpConnection {
     return connection;
   }
 
-  /** @type {FetchFn} */
   #fetch: FetchFn;
-  /** The pinned version, if any. @type {string | null} */
+  /** The pinned version, if any. */
   #pinned: string | null;
-  /** @type {{ name: string, version: string }} */
   #clientInfo: { name: string; version: string; };
-  /** @type {CapabilitiesOption} */
   #capabilities: CapabilitiesOption;
   #nextId = 1;
   /** Aborts every exchange in flight on close. */
   #aborter = new AbortController();
-  /** The streams `openStream` opened and not ended yet (aborted on close). @type {Set<AbortController>} */
+  /** The streams `openStream` opened and not ended yet (aborted on close). */
   #streams: Set<AbortController> = new Set();
 
-  /** A connection not opened yet (`connect()` opens it). @param {string | URL} url @param {HttpConnectionOptions} [options] */
+  /** A connection not opened yet (`connect()` opens it). */
   constructor(url: string | URL, options: HttpConnectionOptions = {}) {
     if (!isObject(options)) throw new TypeError("new HttpConnection(url, options): options must be an object");
     /** The endpoint. */
     this.url = new URL(url).href;
-    /** Sent with every HTTP request (change them, e.g. a renewed token, at any time). @type {Record<string, string>} */
+    /** Sent with every HTTP request (change them, e.g. a renewed token, at any time). */
     this.headers = { ...(options.headers ?? {}) };
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#pinned = options.protocolVersion ?? null;
@@ -247,28 +254,22 @@ class HttpConnection {
     }
     this.#clientInfo = options.clientInfo ?? { name: "mcp-tasks-wasm", version: "0.1.0" };
     this.#capabilities = options.capabilities ?? {};
-    /** The version in use once connected. @type {string | null} */
+    /** The version in use once connected. */
     this.protocolVersion = null;
-    /** What the server declared (`initialize` or `server/discover`). @type {JsonObject | null} */
+    /** What the server declared (`initialize` or `server/discover`). */
     this.serverCapabilities = null;
-    /** @type {JsonObject | null} */
     this.serverInfo = null;
-    /** 2025-11-25: the session, when the server gave one. @type {string | null} */
+    /** 2025-11-25: the session, when the server gave one. */
     this.sessionId = null;
-    /** @type {((message: JsonObject) => void) | null} */
     this.onnotification = options.onnotification ?? null;
-    /** @type {((message: JsonObject) => Promise<JsonObject> | JsonObject) | null} */
     this.onrequest = options.onrequest ?? null;
-    /** @type {((error: unknown) => void) | null} */
     this.onerror = options.onerror ?? null;
     this.closed = false;
-    /** @type {((method: string, params?: JsonObject) => Promise<JsonObject>) & { session: ConnectionSession }} */
     this.request = Object.assign(this.request.bind(this), {
       // What a TaskClient given this `request` learns from it (TaskClient.connect does this).
       session: {
         protocolVersion: () => this.protocolVersion,
         serverCapabilities: () => this.serverCapabilities,
-        /** @param {SessionClient} client */
         attach: (client: SessionClient) => {
           this.onnotification = (m) => client.notify(m);
           this.onrequest = (m) => client.handleRequest(m);
@@ -281,7 +282,6 @@ class HttpConnection {
   /**
    * Negotiates the version (unless connected already). On failure the connection stays unusable
    * (a session `initialize` opened is deleted).
-   * @returns {Promise<void>}
    */
   async connect(): Promise<void> {
     if (this.protocolVersion !== null) return;
@@ -306,11 +306,9 @@ class HttpConnection {
    * 2026-07-28: `server/discover`. Resolves null when the server speaks 2026-07-28 (now in use),
    * else the versions it named (maybe none) for the fallback. Network failures and
    * authentication refusals are thrown, not fallen back from.
-   * @param {boolean} pinned @returns {Promise<string[] | null>}
    */
   async #discover(pinned: boolean): Promise<string[] | null> {
     this.protocolVersion = V26;
-    /** @type {JsonObject} */
     let result: JsonObject;
     try {
       result = await this.request("server/discover", {});
@@ -345,11 +343,9 @@ class HttpConnection {
    * 2025-11-25 and older: `initialize` with the first of `versions`, then
    * `notifications/initialized`. A -32022 (or an error naming `data.supported`) retries once
    * with a version both sides speak, unless pinned.
-   * @param {string[]} versions @param {boolean} pinned @returns {Promise<void>}
    */
   async #initialize(versions: string[], pinned: boolean): Promise<void> {
     const requested = versions[0];
-    /** @type {JsonObject} */
     let result: JsonObject;
     try {
       result = await this.request("initialize", { protocolVersion: requested, capabilities: this.#capabilitiesFor(requested), clientInfo: this.#clientInfo });
@@ -381,7 +377,6 @@ class HttpConnection {
    * Sends one request and resolves with its `result`. A JSON-RPC error rejects with RpcError, an
    * HTTP error without one with HttpError, anything else with TransportError. Under 2026-07-28,
    * params without `_meta` get the protocol version and the client's capabilities.
-   * @param {string} method @param {JsonObject} [params] @returns {Promise<JsonObject>}
    */
   async request(method: string, params: JsonObject = {}): Promise<JsonObject> {
     if (this.closed) throw new TransportError(`${method}: the connection is closed`);
@@ -395,13 +390,9 @@ class HttpConnection {
     return this.#read(res, id, method);
   }
 
-  /**
-   * Sends one notification (HTTP 202 expected).
-   * @param {string} method @param {JsonObject} [params] @returns {Promise<void>}
-   */
+  /** Sends one notification (HTTP 202 expected). */
   async notify(method: string, params?: JsonObject): Promise<void> {
     if (this.closed) throw new TransportError(`${method}: the connection is closed`);
-    /** @type {JsonObject} */
     const message: JsonObject = { jsonrpc: "2.0", method };
     const p = params !== undefined && this.protocolVersion === V26 ? this.#withMeta(params) : params;
     if (p !== undefined) message.params = p;
@@ -412,7 +403,6 @@ class HttpConnection {
   /**
    * Ends the connection: exchanges in flight reject with TransportError; a 2025-11-25 session is
    * deleted (HTTP DELETE; a server that refuses, e.g. 405, is fine).
-   * @returns {Promise<void>}
    */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -427,8 +417,6 @@ class HttpConnection {
    * (`subscriptions/listen`) POSTed with `params` (the `_meta` added as for `request`);
    * 2025-11-25, `method` null, the session's GET stream. Resolves with the HTTP response, its
    * body not read; `signal` (or closing the connection) ends it. Throws TransportError.
-   * @param {string | null} method @param {JsonObject} params @param {AbortSignal} signal
-   * @returns {Promise<Response>}
    */
   async openStream(method: string | null, params: JsonObject, signal: AbortSignal): Promise<Response> {
     if (this.closed) throw new TransportError(`${method ?? "GET stream"}: the connection is closed`);
@@ -443,7 +431,6 @@ class HttpConnection {
     });
     const p = method !== null && this.protocolVersion === V26 ? this.#withMeta(params) : params;
     const headers = this.#headersFor(method, p);
-    /** @type {{ method: string, headers: Record<string, string>, body?: string, signal: AbortSignal }} */
     const init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal; } = { method: "POST", headers, signal: abort.signal };
     if (method === null) {
       init.method = "GET";
@@ -460,7 +447,6 @@ class HttpConnection {
   /**
    * Hands on a message read from a stream opened with `openStream`: notifications to
    * `onnotification`, requests to `onrequest` (answered by POST), as on any answer's stream.
-   * @param {JsonObject} message
    */
   receive(message: JsonObject) {
     this.#dispatch(message);
@@ -468,22 +454,20 @@ class HttpConnection {
 
   // ---- internals -----------------------------------------------------------------------------
 
-  /** The client's capabilities for `version`. @param {string} version @returns {JsonObject} */
+  /** The client's capabilities for `version`. */
   #capabilitiesFor(version: string): JsonObject {
     const c = this.#capabilities;
     return typeof c === "function" ? c(version) : c;
   }
 
-  /** @param {JsonObject} params @returns {JsonObject} */
   #withMeta(params: JsonObject): JsonObject {
     const meta = isObject(params._meta) ? params._meta : {};
     if (META_VERSION in meta) return params;
     return { ...params, _meta: { ...meta, [META_VERSION]: V26, [META_CAPS]: this.#capabilitiesFor(V26) } };
   }
 
-  /** The headers of one HTTP request. @param {string | null} method @param {JsonObject} params @returns {Record<string, string>} */
+  /** The headers of one HTTP request. */
   #headersFor(method: string | null, params: JsonObject): Record<string, string> {
-    /** @type {Record<string, string>} */
     const h: Record<string, string> = { ...this.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     if (this.protocolVersion !== null) h["MCP-Protocol-Version"] = this.protocolVersion;
     if (this.sessionId !== null) h["Mcp-Session-Id"] = this.sessionId;
@@ -495,7 +479,7 @@ class HttpConnection {
     return h;
   }
 
-  /** POSTs one message. @param {JsonObject} message @param {string | null} method @param {JsonObject} params @returns {Promise<Response>} */
+  /** POSTs one message. */
   async #post(message: JsonObject, method: string | null, params: JsonObject): Promise<Response> {
     try {
       return await this.#fetch(this.url, { method: "POST", headers: this.#headersFor(method, params), body: JSON.stringify(message), signal: this.#aborter.signal });
@@ -504,14 +488,13 @@ class HttpConnection {
     }
   }
 
-  /** A notification or an answer was accepted (2xx; its body, if any, is read for messages). @param {Response} res @param {string} what */
+  /** A notification or an answer was accepted (2xx; its body, if any, is read for messages). */
   async #expectAccepted(res: Response, what: string) {
     if (res.ok) {
       await res.body?.cancel().catch(() => {});
       return;
     }
     const text = await res.text().catch(() => "");
-    /** @type {unknown} */
     let body: unknown = null;
     try {
       body = JSON.parse(text);
@@ -523,10 +506,7 @@ class HttpConnection {
     throw new HttpError(`${what}: HTTP ${res.status} ${res.statusText}`.trim(), res.status, text.slice(0, BODY_KEPT), wait);
   }
 
-  /**
-   * Reads the answer to request `id` from `res` (JSON or SSE), handing other messages on.
-   * @param {Response} res @param {number} id @param {string} method @returns {Promise<JsonObject>}
-   */
+  /** Reads the answer to request `id` from `res` (JSON or SSE), handing other messages on. */
   async #read(res: Response, id: number, method: string): Promise<JsonObject> {
     const wait = retryAfter(res.headers.get("retry-after"));
     const type = (res.headers.get("content-type") ?? "").toLowerCase();
@@ -537,7 +517,6 @@ class HttpConnection {
     } catch (e) {
       throw new TransportError(`${method}: the answer could not be read: ${e instanceof Error ? e.message : String(e)}`, e);
     }
-    /** @type {unknown} */
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -546,7 +525,6 @@ class HttpConnection {
       throw new TransportError(`${method}: the answer is not JSON (HTTP ${res.status}, ${type || "no content type"})`);
     }
     const messages = Array.isArray(body) ? body : [body];
-    /** @type {JsonObject | undefined} */
     let answer: JsonObject | undefined;
     for (const m of messages) {
       if (isObject(m) && m.id === id && !("method" in m)) answer = m;
@@ -563,16 +541,12 @@ class HttpConnection {
   /**
    * Reads an SSE stream until the answer to `id`; every other message is dispatched. A stream
    * that ends first is resumed (GET with Last-Event-ID) when it had event ids and a session.
-   * @param {ReadableStream<Uint8Array>} body @param {number} id @param {string} method @param {number} resumes
-   * @returns {Promise<JsonObject>}
    */
   async #readStream(body: ReadableStream<Uint8Array>, id: number, method: string, resumes: number): Promise<JsonObject> {
     const stream = { lastEventId: (null as string | null), retryMs: 1000 };
-    /** @type {JsonObject | null} */
     let answer: JsonObject | null = null;
     try {
       for await (const text of sseData(body, stream)) {
-        /** @type {unknown} */
         let message: unknown;
         try {
           message = JSON.parse(text);
@@ -603,7 +577,7 @@ class HttpConnection {
     throw new TransportError(`${method}: the event stream ended before the answer`);
   }
 
-  /** GET the stream again from `lastEventId`. @param {string} lastEventId @param {number} id @param {string} method @param {number} resumes @returns {Promise<JsonObject>} */
+  /** GET the stream again from `lastEventId`. */
   async #resume(lastEventId: string, id: number, method: string, resumes: number): Promise<JsonObject> {
     const headers = this.#headersFor(null, {});
     delete headers["Content-Type"];
@@ -623,7 +597,7 @@ class HttpConnection {
     return this.#readStream(res.body, id, method, resumes);
   }
 
-  /** A message from the server that is not the awaited answer. @param {JsonObject} message */
+  /** A message from the server that is not the awaited answer. */
   #dispatch(message: JsonObject) {
     if (typeof message.method !== "string") return;
     if (!("id" in message)) {
@@ -637,12 +611,10 @@ class HttpConnection {
     this.#answer(message).catch((e) => this.#report(e));
   }
 
-  /** Answers a request from the server and POSTs the answer back. @param {JsonObject} message */
+  /** Answers a request from the server and POSTs the answer back. */
   async #answer(message: JsonObject) {
-    /** @type {JsonObject} */
     let reply: JsonObject;
     try {
-      /** @type {JsonObject} */
       let result: JsonObject;
       if (message.method === "ping") result = {};
       else if (this.onrequest) result = await this.onrequest(message);
@@ -671,7 +643,6 @@ class HttpConnection {
     }
   }
 
-  /** @param {unknown} error */
   #report(error: unknown) {
     if (this.onerror) this.onerror(error);
   }
@@ -683,15 +654,11 @@ class HttpConnection {
  * The data of each `message` event of an SSE body, in order, until the body ends (a read error
  * propagates; stopping early cancels the body). `stream` follows the body's `id:` and `retry:`
  * fields as they are read (for a resume with Last-Event-ID).
- * @param {ReadableStream<Uint8Array>} body
- * @param {{ lastEventId: string | null, retryMs: number }} [stream]
- * @returns {AsyncGenerator<string>}
  */
 async function* sseData(body: ReadableStream<Uint8Array>, stream: { lastEventId: string | null; retryMs: number; } = { lastEventId: null, retryMs: 1000 }): AsyncGenerator<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
-  /** @type {string[]} */
   let data: string[] = [];
   let event = "";
   try {

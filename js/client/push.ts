@@ -28,12 +28,23 @@ export type JsonObject = Record<string, unknown>;
 
 export type HttpConnection = import("./http.js").HttpConnection;
 
+/** One `subscriptions/listen`: the tasks it asked for and still follows, those acknowledged. */
 export type Listen = { abort: AbortController; alive: boolean; taskIds: Set<string>; accepted: Set<string>; };
 
 export type PushOptions = {
+  /**
+   * The poll interval while a task's push stream is alive (default 30 000 ms; never below the
+   * server's own `pollInterval(Ms)`).
+   */
   backstopMs?: number;
+  /**
+   * The scheduler's interval when the server gives none (restored when push stops;
+   * TaskSchedulerOptions.defaultIntervalMs, default 1000 ms).
+   */
   defaultIntervalMs?: number;
+  /** Push stopped for these tasks: poll them now. */
   onDrop: (taskIds: string[]) => void;
+  /** A stream that failed (for the client's events). */
   onError?: (error: unknown) => void;
 };
 
@@ -49,11 +60,9 @@ const BATCH_MS = 20;
 /**
  * The JSON-RPC messages of an SSE body, in order, until it ends (or fails: the error propagates);
  * an event that is not JSON is no message.
- * @param {ReadableStream<Uint8Array>} body @returns {AsyncGenerator<JsonObject>}
  */
 async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<JsonObject> {
   for await (const text of sseData(body)) {
-    /** @type {unknown} */
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -64,7 +73,7 @@ async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<Js
   }
 }
 
-/** Whether `res` is an open event stream. @param {Response} res */
+/** Whether `res` is an open event stream. */
 function isEventStream(res: Response) {
   return res.ok && (res.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream") && res.body !== null;
 }
@@ -84,7 +93,6 @@ class TaskPush {
   heard: Set<string>;
   boosted: Set<string>;
   closed: boolean;
-  /** @param {HttpConnection} connection @param {PushOptions} options */
   constructor(connection: HttpConnection, options: PushOptions) {
     this.connection = connection;
     const backstop = options.backstopMs ?? DEFAULT_BACKSTOP_MS;
@@ -93,26 +101,25 @@ class TaskPush {
     this.defaultIntervalMs = options.defaultIntervalMs ?? 1000;
     this.onDrop = options.onDrop;
     this.onError = options.onError ?? (() => {});
-    /** 2026-07-28: each followed task's listen. @type {Map<string, Listen>} */
+    /** 2026-07-28: each followed task's listen. */
     this.listens = new Map();
-    /** 2026-07-28: tasks to subscribe at the end of this batch (BATCH_MS). @type {Set<string>} */
+    /** 2026-07-28: tasks to subscribe at the end of this batch (BATCH_MS). */
     this.pending = new Set();
-    /** @type {ReturnType<typeof setTimeout> | null} */
     this.flushTimer = null;
     /** Set once the server refused a listen as unknown (-32601, 404, 405): not asked again. */
     this.unsupported = false;
-    /** 2025-11-25: the GET stream (`null`: not open). @type {{ abort: AbortController, alive: boolean } | null} */
+    /** 2025-11-25: the GET stream (`null`: not open). */
     this.session = null;
-    /** 2025-11-25: followed tasks. @type {Set<string>} */
+    /** 2025-11-25: followed tasks. */
     this.followed = new Set();
-    /** 2025-11-25: tasks the GET stream proved it pushes. @type {Set<string>} */
+    /** 2025-11-25: tasks the GET stream proved it pushes. */
     this.heard = new Set();
-    /** Tasks whose scheduler interval was raised (restored when push stops). @type {Set<string>} */
+    /** Tasks whose scheduler interval was raised (restored when push stops). */
     this.boosted = new Set();
     this.closed = false;
   }
 
-  /** Starts pushing `taskId` of protocol `version`, if the server offers it. @param {string} taskId @param {string} version */
+  /** Starts pushing `taskId` of protocol `version`, if the server offers it. */
   follow(taskId: string, version: string) {
     if (this.closed || this.unsupported) return;
     if (version === V26) {
@@ -128,7 +135,7 @@ class TaskPush {
     if (this.session === null) this.#openSession();
   }
 
-  /** Stops pushing `taskId` (it ended, or the client stopped following it). @param {string} taskId */
+  /** Stops pushing `taskId` (it ended, or the client stopped following it). */
   unfollow(taskId: string) {
     this.boosted.delete(taskId);
     this.heard.delete(taskId);
@@ -143,7 +150,7 @@ class TaskPush {
     }
   }
 
-  /** Whether `taskId`'s status reaches the client by push now. @param {string} taskId */
+  /** Whether `taskId`'s status reaches the client by push now. */
   pushed(taskId: string) {
     const l = this.listens.get(taskId);
     if (l && l.alive && l.accepted.has(taskId)) return true;
@@ -153,7 +160,6 @@ class TaskPush {
   /**
    * A valid 2025-11-25 status notification arrived (TaskClient.notify calls this after its
    * validation): from now the task counts as pushed while the GET stream is open.
-   * @param {JsonObject} message
    */
   heardOf(message: JsonObject) {
     const params = message.params;
@@ -165,7 +171,6 @@ class TaskPush {
   /**
    * The snapshot the scheduler should see: while pushed, its poll interval raised to the
    * backstop; after push stopped, the server's interval (or the default) back.
-   * @param {string} taskId @param {string} version @param {JsonObject} task @returns {JsonObject}
    */
   adjust(taskId: string, version: string, task: JsonObject): JsonObject {
     const key = version === V25 ? "pollInterval" : "pollIntervalMs";
@@ -199,9 +204,8 @@ class TaskPush {
     for (let i = 0; i < ids.length; i += MAX_IDS_PER_LISTEN) this.#listen(ids.slice(i, i + MAX_IDS_PER_LISTEN));
   }
 
-  /** 2026-07-28: one `subscriptions/listen` for `taskIds`, read until it ends. @param {string[]} taskIds */
+  /** 2026-07-28: one `subscriptions/listen` for `taskIds`, read until it ends. */
   #listen(taskIds: string[]) {
-    /** @type {Listen} */
     const entry: Listen = { abort: new AbortController(), alive: false, taskIds: new Set(taskIds), accepted: new Set() };
     for (const taskId of taskIds) this.listens.set(taskId, entry);
     this.#run(entry, async () => {
@@ -209,7 +213,6 @@ class TaskPush {
       if (!isEventStream(res) || res.body === null) {
         // A JSON answer: a JSON-RPC error (-32601 or HTTP 404/405: no subscriptions here).
         const text = await res.text().catch(() => "");
-        /** @type {unknown} */
         let code: unknown;
         try {
           const body = JSON.parse(text);
@@ -243,9 +246,6 @@ class TaskPush {
    * Reads one stream (`read`) to its end: a failure is reported unless the stream was aborted on
    * purpose; then the stream is marked dead and aborted, and `ended` is told whether it had been
    * alive.
-   * @param {{ abort: AbortController, alive: boolean }} entry
-   * @param {() => Promise<void>} read
-   * @param {(wasAlive: boolean) => void} ended
    */
   #run(entry: { abort: AbortController; alive: boolean; }, read: () => Promise<void>, ended: (wasAlive: boolean) => void) {
     read()
@@ -263,7 +263,6 @@ class TaskPush {
   /**
    * The task ids a listen stream's first message acknowledges: none unless it is a valid
    * acknowledgement (§D 74).
-   * @param {JsonObject} m @returns {string[]}
    */
   #acknowledged(m: JsonObject): string[] {
     if (m.method !== "notifications/subscriptions/acknowledged") return [];

@@ -37,9 +37,13 @@ export type ContentBlock = {
 
 /** A tool's result (MCP `CallToolResult`): what a tool handler returns and `callTool` answers. */
 export type CallToolResult = {
+  /** What the tool answers, as content blocks. */
   content: ContentBlock[];
+  /** The answer as a JSON object (matching the tool's `outputSchema` when it declares one). */
   structuredContent?: Record<string, unknown>;
+  /** `true`: a tool execution error (said in `content`), not a JSON-RPC error. */
   isError?: boolean;
+  /** Metadata (MCP `_meta`). */
   _meta?: Record<string, unknown>;
   [key: string]: unknown;
 };

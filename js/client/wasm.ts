@@ -10,19 +10,16 @@ export type WasmApi = {
   validateMessage: typeof import("./mcp_tasks_wasm.js").validateMessage;
 };
 
-/** @type {WasmApi[]} */
 const provided: WasmApi[] = [];
 
 /**
  * Called by every entry file with its glue's functions once the module is loaded (at import; the
  * /bytes entries in their init() and initSync()). The first one given is used.
- * @param {WasmApi} api
  */
 function provideWasm(api: WasmApi) {
   provided.push(api);
 }
 
-/** @returns {WasmApi} */
 function wasmApi(): WasmApi {
   const api = provided[0];
   if (api === undefined) {

@@ -18,10 +18,6 @@ class TaskStoreError extends Error {
   code: number;
   kind: StoreErrorKind;
   data: unknown;
-  /**
-   * @param {string} message
-   * @param {{ code: number, kind: StoreErrorKind, data?: unknown }} info
-   */
   constructor(message: string, info: { code: number; kind: StoreErrorKind; data?: unknown; }) {
     super(message);
     this.name = "TaskStoreError";
@@ -29,7 +25,7 @@ class TaskStoreError extends Error {
     this.code = info.code;
     /** Which store error this is. */
     this.kind = info.kind;
-    /** @type {unknown} The JSON-RPC error's `data`, when it has one. */
+    /** The JSON-RPC error's `data`, when it has one. */
     this.data = undefined;
     if (info.data === undefined) delete this.data;
     else this.data = info.data;
@@ -39,8 +35,6 @@ class TaskStoreError extends Error {
 /**
  * What a core call threw, as thrown to the caller: the core's store errors (plain `Error`s named
  * "TaskStoreError") become `TaskStoreError`s; anything else (a `TypeError`, …) is unchanged.
- * @param {unknown} e
- * @returns {unknown}
  */
 function storeError(e: unknown): unknown {
   if (e instanceof Error && e.name === "TaskStoreError" && !(e instanceof TaskStoreError)) {

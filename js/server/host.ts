@@ -43,6 +43,10 @@ export type InputRequests = import("./mcp_tasks_wasm.js").V26InputRequests;
 
 export type StoreTask = import("./mcp_tasks_wasm.js").StoreTask;
 
+/**
+ * The work of one task: `gone` once the store no longer has the task (expired, purged) and the work
+ * was aborted; `session` the session that created it (`null`: none).
+ */
 export type RunningTask = { abort: AbortController; done: Promise<void>; inputWaiters: Set<() => void>; asking: number; gone: boolean; closed: boolean; session: string | null; };
 
 const V25 = "2025-11-25";
@@ -65,8 +69,21 @@ export type ClientRequest = { method: string; params?: JsonObject; };
  * How the transport reaches the client of one request (the third argument of `handle`).
  */
 export type ClientChannel = {
+  /**
+   * 2025-11-25: sends one JSON-RPC request to the client and resolves with its result (rejects with
+   * the JSON-RPC error `{ code, message, data? }` the client answered). With `taskId`, the request
+   * carries related-task `_meta` already and belongs on a stream of the task's session (typically
+   * the `tasks/result` stream, §A.g); with `taskId: null` it belongs on the response stream of the
+   * call itself. `signal` aborts when the work no longer waits (task cancelled, host closed): drop
+   * the request. Without it, requestInput under 2025-11-25 rejects.
+   */
   sendRequest?: (request: ClientRequest, info: { taskId: string | null; signal: AbortSignal; }) => Promise<JsonObject>;
+  /**
+   * 2025-11-25: the capabilities the client declared at `initialize`; requestInput asks only for
+   * what they declare (elicitation, sampling, roots).
+   */
   clientCapabilities?: JsonObject;
+  /** Aborts the work of a synchronous call (the client went away). */
   signal?: AbortSignal;
 };
 
@@ -74,13 +91,43 @@ export type ClientChannel = {
  * What a tool's handler receives besides its arguments.
  */
 export type ToolContext = {
+  /**
+   * Aborted when the task is cancelled (`tasks/cancel`) or the host is closed; the handler should
+   * stop. Whatever it returns after that is discarded.
+   */
   signal: AbortSignal;
+  /** The task running this call; `null` when it runs synchronously. */
   taskId: string | null;
+  /** The context of the `tools/call` request. */
   context: ServerContext;
+  /** The `tools/call` request. */
   request: JsonObject;
+  /**
+   * Asks the client (key → `{ method, params }`) and resolves with the responses by key:
+   * - 2026-07-28 task: the task becomes `input_required` with these input requests; resolves once
+   * the client answered every key through `tasks/update`.
+   * - 2026-07-28 synchronous call (and `prepare`): the call is answered with an InputRequiredResult
+   * (`resultType: "input_required"`, a signed `requestState`); the retry carrying `inputResponses`
+   * runs the handler again from the start, and this time requestInput resolves. Everything before
+   * it runs once per round: keep it side-effect free.
+   * - 2025-11-25 task: sends each request to the client with related-task `_meta` (§D 33); the task
+   * is `input_required` until every answer is in (`message` is its status message).
+   * - 2025-11-25 synchronous call (and `prepare`): sends them on the call's response stream.
+   * Rejects when the task is cancelled or the call aborted, with a JSON-RPC error the client
+   * answered (2025-11-25), and at once for a capability (elicitation, sampling, roots) the client
+   * did not declare (§D 98: in the request's `_meta` for 2026-07-28, at `initialize` for
+   * 2025-11-25) or when 2025-11-25 has no channel to the client.
+   */
   requestInput: (inputRequests: InputRequests, message?: string) => Promise<Record<string, unknown>>;
+  /** Sets the task's `statusMessage` (nothing without a task). */
   setStatusMessage: (message: string) => void;
+  /** What the tool's `prepare` returned (`undefined` without one). */
   prepared: unknown;
+  /**
+   * What the client declared it can do (`elicitation`, `sampling`, `roots`, …): 2026-07-28, the
+   * request's own `_meta`; 2025-11-25, its `initialize` (from the channel; `null` when the
+   * transport did not say).
+   */
   clientCapabilities: JsonObject | null;
 };
 
@@ -89,31 +136,63 @@ export type ToolContext = {
  * throws. A thrown object with an integer `code` and a string `message` (such as the SDK's
  * `McpError`) is a JSON-RPC error (V25 and V26: the task `failed`); any other throw becomes a
  * tool execution error result (`isError: true`), as the official SDKs do.
- * @callback ToolHandler
- * @param {JsonObject} args The call's `arguments` (`{}` when absent).
- * @param {ToolContext} ctx
- * @returns {JsonObject | Promise<JsonObject>}
+ * @param args The call's `arguments` (`{}` when absent).
  */
 export type ToolHandler = (args: JsonObject, ctx: ToolContext) => JsonObject | Promise<JsonObject>;
 /** A tool handler as `tool()` types it: its arguments' type, a `CallToolResult`. */
 export type TypedToolHandler<TArgs extends object = JsonObject> = (args: TArgs, ctx: ToolContext) => CallToolResult | Promise<CallToolResult>;
 
 export type ToolOptions = {
+  /**
+   * V25: the tool's `execution.taskSupport` (default `"optional"`). V26: whether the server runs
+   * calls of it as tasks ("forbidden": never, "optional": when the request declares the extension,
+   * "required": refuses other calls).
+   */
   taskSupport?: TaskSupport;
+  /**
+   * Runs on the `tools/call` itself, before the call becomes a task: the place for input the work
+   * needs up front (`ctx.requestInput`: MRTR rounds under 2026-07-28, finished before the task
+   * exists, §D 83; requests on the call's stream under 2025-11-25). What it returns reaches the
+   * handler as `ctx.prepared`. A call that will be refused (-32021, §D 78; -32601, §D 41) is
+   * refused before it runs. A throw ends the call as the handler's would (synchronously).
+   */
   prepare?: (args: JsonObject, ctx: ToolContext) => unknown;
 };
 
 /** Options of a TaskHost over `S` (a TaskServer by default, or a SharedTaskServer). */
 export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer> = {
+  /**
+   * The TaskServer to use (default: a new one with `store`). A SharedTaskServer (tasks in a storage
+   * shared by replicas) makes the host follow its change feed: a cancel made on another replica
+   * aborts the work running here, input answered there wakes it, and `watch` listeners hear of
+   * every replica's changes.
+   */
   server?: S;
+  /** Options of the new TaskServer's store. */
   store?: TaskStoreOptions;
+  /** The clock, Unix ms (default `Date.now`). */
   now?: () => number;
+  /**
+   * Called when storing a finished task's outcome throws, or a `watch` listener throws (default:
+   * `console.error`).
+   */
   onError?: (error: unknown, taskId: string) => void;
+  /**
+   * At most this many tasks of callers without a session (`ctx.session` absent: 2026-07-28
+   * stateless requests, a stdio server) run at once, all such callers together (§D 42;
+   * `maxLiveTasksPerSession` bounds each session). Past it a call that would become a task is
+   * refused like the session cap: JSON-RPC error -32010 with `data.limit` (synchronous calls still
+   * run). Default 10,000; `Infinity` lifts it.
+   */
   maxLiveTasksWithoutSession?: number;
+  /**
+   * The MRTR `requestState` signing: its HMAC-SHA-256 key (give every instance behind one load
+   * balancer the same; default a random key per host) and how long a state is accepted (default 10
+   * min).
+   */
   requestState?: { key?: CryptoKey | Uint8Array; ttlMs?: number; };
 };
 
-/** @param {unknown} e @returns {e is { code: number, message: string, data?: unknown }} */
 function isJsonRpcError(e: unknown): e is { code: number; message: string; data?: unknown; } {
   return (
     typeof e === "object" &&
@@ -126,11 +205,9 @@ function isJsonRpcError(e: unknown): e is { code: number; message: string; data?
 /**
  * The outcome a throw ends a call with: a JSON-RPC error for a thrown `{ code, message }`, else
  * a tool execution error result.
- * @param {unknown} e @returns {ToolOutcome}
  */
 function thrownOutcome(e: unknown): ToolOutcome {
   if (isJsonRpcError(e)) {
-    /** @type {{ code: number, message: string, data?: unknown }} */
     const error: { code: number; message: string; data?: unknown; } = { code: e.code, message: e.message };
     if (e.data !== undefined) error.data = e.data;
     return { error };
@@ -139,11 +216,7 @@ function thrownOutcome(e: unknown): ToolOutcome {
   return { result: { content: [{ type: "text", text }], isError: true } };
 }
 
-/**
- * Runs `handler` to a `ToolOutcome` (never throws).
- * @param {ToolHandler} handler @param {JsonObject} args @param {ToolContext} ctx
- * @returns {Promise<ToolOutcome>}
- */
+/** Runs `handler` to a `ToolOutcome` (never throws). */
 async function runTool(handler: ToolHandler, args: JsonObject, ctx: ToolContext): Promise<ToolOutcome> {
   try {
     const result = await handler(args, ctx);
@@ -153,10 +226,7 @@ async function runTool(handler: ToolHandler, args: JsonObject, ctx: ToolContext)
   }
 }
 
-/**
- * Rejects with `signal.reason` once `signal` aborts, else settles as `promise`.
- * @template T @param {Promise<T>} promise @param {AbortSignal} signal @returns {Promise<T>}
- */
+/** Rejects with `signal.reason` once `signal` aborts, else settles as `promise`. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
@@ -175,11 +245,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/**
- * The client capabilities a call's ToolContext shows.
- * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
- * @returns {JsonObject | null}
- */
+/** The client capabilities a call's ToolContext shows. */
 function capabilitiesOf(request: JsonObject, ctx: ServerContext, channel: ClientChannel): JsonObject | null {
   if (ctx.protocolVersion !== V26) return channel.clientCapabilities ?? null;
   const params = (request.params as { _meta?: JsonObject } | undefined);
@@ -187,12 +253,11 @@ function capabilitiesOf(request: JsonObject, ctx: ServerContext, channel: Client
   return typeof caps === "object" && caps !== null ? (caps as JsonObject) : {};
 }
 
-/** Whether `e` is the store's "no such task" (expired, purged). @param {unknown} e @returns {boolean} */
+/** Whether `e` is the store's "no such task" (expired, purged). */
 function isNotFound(e: unknown): boolean {
   return typeof e === "object" && e !== null && (e as { kind?: unknown }).kind === "not_found";
 }
 
-/** @param {unknown} e @returns {string} */
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -212,17 +277,14 @@ class InputRequired extends Error {
   }
 }
 
-/**
- * The outcome of a tool whose result could not be read (the bindings threw a TypeError).
- * @param {unknown} e @returns {ToolOutcome}
- */
+/** The outcome of a tool whose result could not be read (the bindings threw a TypeError). */
 function unreadable(e: unknown): ToolOutcome {
   const why = e instanceof Error ? e.message : String(e);
   return { error: { code: -32603, message: `Internal error: the tool returned an unreadable result (${why})` } };
 }
 
 /**
- * @template {TaskServer | SharedTaskServer} [S=TaskServer] The server: TaskServer (tasks in this
+ * @template [S=TaskServer] The server: TaskServer (tasks in this
  *   process) or SharedTaskServer (tasks in a storage shared by replicas).
  */
 class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
@@ -239,25 +301,20 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   sessionless: Set<string>;
   shown: Map<string, string>;
   unfollow: (() => void) | null;
-  /** @param {TaskHostOptions<S>} [options] */
   constructor(options: TaskHostOptions<S> = {}) {
-    /** The TaskServer every request goes through. @type {S} */
+    /** The TaskServer every request goes through. */
     this.server = options.server ?? (new TaskServer(options.store) as S);
-    /** @type {() => number} */
     this.now = options.now ?? Date.now;
-    /** @type {(error: unknown, taskId: string) => void} */
     this.onError = options.onError ?? ((error, taskId) => console.error(`task ${taskId}:`, error));
-    /** @type {Map<string, { options: ToolOptions, handler: ToolHandler }>} */
     this.tools = new Map();
-    /** Running task work by task id. @type {Map<string, RunningTask>} */
+    /** Running task work by task id. */
     this.running = new Map();
-    /** Blocked V25 `tasks/result` requests by task id. @type {Map<string, Array<{ pending: PendingResult, resolve: (response: JsonObject) => void }>>} */
+    /** Blocked V25 `tasks/result` requests by task id. */
     this.waiting = new Map();
     /** MRTR `requestState` signing. */
     this.states = new MrtrStates(options.requestState);
-    /** @type {Set<(task: StoreTask) => void>} */
     this.watchers = new Set();
-    /** What each watcher wants to hear of (absent: everything). @type {Map<(task: StoreTask) => void, (taskId: string) => boolean>} */
+    /** What each watcher wants to hear of (absent: everything). */
     this.interest = new Map();
     const cap = options.maxLiveTasksWithoutSession ?? DEFAULT_MAX_LIVE_WITHOUT_SESSION;
     if (!(cap === Infinity || (Number.isSafeInteger(cap) && cap >= 0))) {
@@ -265,11 +322,11 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     }
     /** The cap on live tasks of callers without a session (all together). */
     this.maxLiveTasksWithoutSession = cap;
-    /** Ids of the running tasks of callers without a session, not aborted. @type {Set<string>} */
+    /** Ids of the running tasks of callers without a session, not aborted. */
     this.sessionless = new Set();
-    /** The last task each watcher call showed (shared servers: the feed repeats). @type {Map<string, string>} */
+    /** The last task each watcher call showed (shared servers: the feed repeats). */
     this.shown = new Map();
-    /** Stops following the shared server's change feed (`null`: not shared). @type {(() => void) | null} */
+    /** Stops following the shared server's change feed (`null`: not shared). */
     this.unfollow = null;
     const server = (this.server as TaskServer | SharedTaskServer);
     if ("watchChanges" in server) {
@@ -288,12 +345,10 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * A write to `taskId` by any replica (the shared server's change feed): stops its work here
    * when it ended elsewhere (cancelled, failed on a lost lease, purged), wakes the work waiting
    * for input, answers blocked `tasks/result` requests, tells the watchers.
-   * @param {string} taskId
    */
   async #heard(taskId: string) {
     const run = this.running.get(taskId);
     if (run === undefined && !this.waiting.has(taskId) && ![...this.watchers].some((w) => this.interest.get(w)?.(taskId) ?? true)) return;
-    /** @type {StoreTask | null} */
     let task: StoreTask | null = null;
     try {
       task = await this.server.getTask(taskId, this.now());
@@ -312,11 +367,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     if (task !== null) this.#show(task);
   }
 
-  /**
-   * Registers a tool that `handle` runs for `tools/call` (synchronously or as a task).
-   * @param {string} name @param {ToolOptions} options @param {ToolHandler} handler
-   * @returns {this}
-   */
+  /** Registers a tool that `handle` runs for `tools/call` (synchronously or as a task). */
   tool<TArgs extends object = JsonObject>(name: string, options: ToolOptions, handler: TypedToolHandler<TArgs>): this;
   tool(name: string, options: ToolOptions, handler: ToolHandler): this {
     if (typeof name !== "string" || name === "") throw new TypeError("tool name must be a non-empty string");
@@ -327,7 +378,6 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     }
     const prepare = options?.prepare;
     if (prepare !== undefined && typeof prepare !== "function") throw new TypeError(`tool ${name}: prepare must be a function`);
-    /** @type {ToolOptions} */
     const kept: ToolOptions = { taskSupport: support };
     if (prepare) kept.prepare = prepare;
     this.tools.set(name, { options: kept, handler });
@@ -343,8 +393,6 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * Over a SharedTaskServer the listener hears of every replica's changes (the storage's change
    * feed), each read from the storage: `interested(taskId)` (default: every task) spares the
    * reads of tasks the listener would ignore.
-   * @param {(task: StoreTask) => void} listener @param {(taskId: string) => boolean} [interested]
-   * @returns {() => void}
    */
   watch(listener: (task: StoreTask) => void, interested?: (taskId: string) => boolean): () => void {
     this.watchers.add(listener);
@@ -360,16 +408,13 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * (a notification) or the message is not for this host (not `tasks/*`, not a `tools/call` of a
    * registered tool: route it yourself). A V25 `tasks/result` on a live task resolves when the
    * task ends. Throws a `TypeError` on a malformed `ctx`.
-   * @param {JsonObject | string} message
-   * @param {Omit<ServerContext, "now">} context
-   * @param {ClientChannel} [channel] How to reach the client (2025-11-25 input; see
+   * @param [channel] How to reach the client (2025-11-25 input; see
    *   `ClientChannel`); a task keeps the channel of the call that created it.
-   * @returns {Promise<Record<string, any> | null>} The JSON-RPC response (`result`, whose shape
+   * @returns The JSON-RPC response (`result`, whose shape
    *   depends on the method, or `error`: typed loosely), or `null`.
    */
   handle<M extends string = string, V extends string = ServerContext["protocolVersion"]>(message: string | (JsonObject & { method?: M }), context: HandleContext<V>, channel?: ClientChannel): Promise<JsonRpcAnswer<ResultOfMethod<M, V>> | null>;
   async handle(message: JsonObject | string, context: Omit<ServerContext, "now">, channel: ClientChannel = {}): Promise<any> {
-    /** @type {ServerContext} */
     const ctx: ServerContext = { ...context, now: this.now() };
     const out = await this.server.handle(message, ctx);
     switch (out.kind) {
@@ -400,15 +445,14 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   /**
    * Purges expired tasks (`TaskServer.sweep`) and answers the blocked `tasks/result` requests of
    * purged tasks. No timer runs inside the host: call this from your own (say once a minute).
-   * @param {number} [limit] At most this many tasks (default all).
-   * @returns {Counted<S>} How many tasks were purged (over a SharedTaskServer, a promise of it;
+   * @param [limit] At most this many tasks (default all).
+   * @returns How many tasks were purged (over a SharedTaskServer, a promise of it;
    *   its sweep also fails the tasks of replicas that stopped).
    */
   sweep(limit?: number): Counted<S> {
     return (this.#sweep(limit) as Counted<S>);
   }
 
-  /** @param {number} [limit] @returns {number | Promise<number>} */
   #sweep(limit?: number): number | Promise<number> {
     const server = (this.server as TaskServer | SharedTaskServer);
     if ("watchChanges" in server) {
@@ -429,13 +473,12 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * Aborts the work of every running task the store no longer has (expired, purged): its signal
    * aborts with an AbortError whose message says "expired", what it returns is dropped and
    * `idle()` settles once the handlers return. `sweep` calls it; so may you, between sweeps.
-   * @returns {Counted<S>} How many were aborted now (over a SharedTaskServer, a promise of it).
+   * @returns How many were aborted now (over a SharedTaskServer, a promise of it).
    */
   stopExpired(): Counted<S> {
     return (this.#stopGone() as Counted<S>);
   }
 
-  /** @returns {number | Promise<number>} */
   #stopGone(): number | Promise<number> {
     const server = (this.server as TaskServer | SharedTaskServer);
     if ("watchChanges" in server) {
@@ -489,10 +532,6 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
 
   // ---- internals ---------------------------------------------------------------------------------
 
-  /**
-   * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
-   * @returns {Promise<JsonObject | null>}
-   */
   async #toolCall(request: JsonObject, ctx: ServerContext, channel: ClientChannel): Promise<JsonObject | null> {
     if (request?.method !== "tools/call") return null;
     const params = (request.params as JsonObject | undefined);
@@ -511,7 +550,6 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       const plan = this.server.planToolCall(request, ctx, support);
       if (plan.kind === "reject") return plan.response;
     }
-    /** @type {Rounds} */
     const rounds: Rounds = { answers: {}, pending: null };
     if (retry) {
       const opened = await this.states.open(params?.requestState, name, args, this.now());
@@ -527,11 +565,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       }
     }
 
-    /** @type {unknown} */
     let prepared: unknown;
     if (tool.options.prepare) {
       const prepare = tool.options.prepare;
-      /** @type {{ value: unknown, failed: ToolOutcome | null }} */
       const phase: { value: unknown; failed: ToolOutcome | null; } = { value: undefined, failed: null };
       const run = await this.#runSync(request, ctx, channel, rounds, undefined, async (c) => {
         try {
@@ -564,8 +600,6 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   /**
    * The -32010 refusal of a call that would become a task of a caller without a session while
    * `maxLiveTasksWithoutSession` of them are live (§D 42), else `null`.
-   * @param {JsonObject} request @param {ServerContext} ctx @param {TaskSupport} support
-   * @returns {JsonObject | null}
    */
   #sessionlessCap(request: JsonObject, ctx: ServerContext, support: TaskSupport): JsonObject | null {
     if (typeof ctx.session === "string" && ctx.session !== "") return null;
@@ -579,10 +613,6 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     };
   }
 
-  /**
-   * @param {JsonObject} request @param {ServerContext} ctx @param {ToolOutcome} outcome
-   * @returns {JsonObject}
-   */
   #syncResponse(request: JsonObject, ctx: ServerContext, outcome: ToolOutcome): JsonObject {
     try {
       return this.server.syncToolResponse(request, ctx, outcome);
@@ -595,10 +625,6 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   /**
    * Runs one synchronous phase of a call (`prepare` or the handler): its outcome, or `null` when
    * it asked for input a 2026-07-28 client must give in another round (`rounds.pending`).
-   * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
-   * @param {Rounds} rounds @param {unknown} prepared
-   * @param {(ctx: ToolContext) => JsonObject | Promise<JsonObject>} body
-   * @returns {Promise<ToolOutcome | null>}
    */
   async #runSync(request: JsonObject, ctx: ServerContext, channel: ClientChannel, rounds: Rounds, prepared: unknown, body: (ctx: ToolContext) => JsonObject | Promise<JsonObject>): Promise<ToolOutcome | null> {
     const abort = new AbortController();
@@ -624,12 +650,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     }
   }
 
-  /**
-   * requestInput outside a task.
-   * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
-   * @param {AbortSignal} signal @param {Rounds} rounds @param {InputRequests} inputRequests
-   * @returns {Promise<Record<string, unknown>>}
-   */
+  /** requestInput outside a task. */
   async #syncInput(request: JsonObject, ctx: ServerContext, channel: ClientChannel, signal: AbortSignal, rounds: Rounds, inputRequests: InputRequests): Promise<Record<string, unknown>> {
     signal.throwIfAborted();
     if (ctx.protocolVersion !== V26) {
@@ -655,8 +676,6 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   /**
    * The InputRequiredResult that ends this round (SEP-2322): what is still to ask, and the signed
    * state carrying every answer so far.
-   * @param {JsonObject} request @param {string} tool @param {JsonObject} args @param {Rounds} rounds
-   * @returns {Promise<JsonObject>}
    */
   async #inputRequired(request: JsonObject, tool: string, args: JsonObject, rounds: Rounds): Promise<JsonObject> {
     const pending = rounds.pending ?? {};
@@ -677,7 +696,6 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   /**
    * §D 98 for 2025-11-25: only methods the client can answer, per its `initialize` capabilities
    * (every input method when the channel does not say). Throws the TaskStoreError.
-   * @param {ClientChannel} channel @param {InputRequests} inputRequests
    */
   #checkV25Input(channel: ClientChannel, inputRequests: InputRequests) {
     if (!channel.sendRequest) {
@@ -690,18 +708,13 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     TaskServer.checkInputRequests(probe, inputRequests);
   }
 
-  /**
-   * Sends every input request to the client (2025-11-25) and resolves with the results by key.
-   * @param {ClientChannel} channel @param {string | null} taskId @param {InputRequests} inputRequests
-   * @param {AbortSignal} signal @returns {Promise<Record<string, unknown>>}
-   */
+  /** Sends every input request to the client (2025-11-25) and resolves with the results by key. */
   async #askClient(channel: ClientChannel, taskId: string | null, inputRequests: InputRequests, signal: AbortSignal): Promise<Record<string, unknown>> {
     const send = channel.sendRequest;
     if (!send) throw new Error("requestInput: no channel to the client");
     const entries = Object.entries(inputRequests);
     const results = await Promise.all(
       entries.map(([, input]) => {
-        /** @type {JsonObject} */
         const params: JsonObject = { ...((input.params as JsonObject | undefined) ?? {}) };
         if (taskId !== null) {
           // §D 33: every request about the task carries its id.
@@ -713,20 +726,12 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     return Object.fromEntries(entries.map(([key], i) => [key, results[i]]));
   }
 
-  /**
-   * Runs a task's work in the background and stores its outcome.
-   * @param {string} taskId @param {ToolHandler} handler @param {JsonObject} args
-   * @param {JsonObject} request @param {ServerContext} ctx @param {ClientChannel} channel
-   * @param {unknown} prepared
-   */
+  /** Runs a task's work in the background and stores its outcome. */
   #start(taskId: string, handler: ToolHandler, args: JsonObject, request: JsonObject, ctx: ServerContext, channel: ClientChannel, prepared: unknown) {
     const abort = new AbortController();
-    /** @type {Set<() => void>} */
     const inputWaiters: Set<() => void> = new Set();
     const session = typeof ctx.session === "string" && ctx.session !== "" ? ctx.session : null;
-    /** @type {RunningTask} */
     const run: RunningTask = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, closed: false, session };
-    /** @type {ToolContext} */
     const toolCtx: ToolContext = {
       signal: abort.signal,
       taskId,
@@ -789,10 +794,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
 
   /**
    * requestInput of a 2026-07-28 task: input requests on the task, answered by `tasks/update`.
-   * @param {string} taskId @param {JsonObject} request The `tools/call` that created the task.
-   * @param {AbortSignal} signal @param {Set<() => void>} waiters
-   * @param {InputRequests} inputRequests @param {string} [message]
-   * @returns {Promise<Record<string, unknown>>}
+   * @param request The `tools/call` that created the task.
    */
   async #requestInput(taskId: string, request: JsonObject, signal: AbortSignal, waiters: Set<() => void>, inputRequests: InputRequests, message?: string): Promise<Record<string, unknown>> {
     signal.throwIfAborted();
@@ -825,9 +827,6 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   /**
    * requestInput of a 2025-11-25 task: real requests to the client (§A.g), the task
    * `input_required` until every answer is in (§D 32).
-   * @param {string} taskId @param {ClientChannel} channel @param {AbortSignal} signal
-   * @param {InputRequests} inputRequests @param {string} [message]
-   * @returns {Promise<Record<string, unknown>>}
    */
   async #requestInputV25(taskId: string, channel: ClientChannel, signal: AbortSignal, inputRequests: InputRequests, message?: string): Promise<Record<string, unknown>> {
     signal.throwIfAborted();
@@ -859,11 +858,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   /**
    * Tells the watchers about a change of `taskId` (over a shared server the change feed does,
    * for every replica's changes: nothing to do here).
-   * @param {string} taskId
    */
   async #changed(taskId: string) {
     if (this.watchers.size === 0 || this.shared) return;
-    /** @type {StoreTask} */
     let task: StoreTask;
     try {
       task = await this.server.getTask(taskId, this.now());
@@ -873,7 +870,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     this.#show(task);
   }
 
-  /** Calls the watchers with `task` (a shared server's feed: once per distinct state). @param {StoreTask} task */
+  /** Calls the watchers with `task` (a shared server's feed: once per distinct state). */
   #show(task: StoreTask) {
     const taskId = task.taskId;
     if (this.shared) {
@@ -900,7 +897,6 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     }
   }
 
-  /** @param {string} taskId @param {string} reason */
   #stop(taskId: string, reason: string) {
     const run = this.running.get(taskId);
     if (run && !run.abort.signal.aborted) {
@@ -913,18 +909,16 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     this.#settle(taskId).catch((e) => this.onError(e, taskId));
   }
 
-  /** @param {string} taskId */
   #wake(taskId: string) {
     const run = this.running.get(taskId);
     if (run) for (const wake of [...run.inputWaiters]) wake();
   }
 
-  /** Answers the blocked `tasks/result` requests of `taskId` that can be answered now. @param {string} taskId */
+  /** Answers the blocked `tasks/result` requests of `taskId` that can be answered now. */
   async #settle(taskId: string) {
     const list = this.waiting.get(taskId);
     if (!list) return;
     const now = this.now();
-    /** @type {typeof list} */
     const still: typeof list = [];
     for (const w of list) {
       const response = await this.server.settle(w.pending, now);

@@ -48,26 +48,68 @@ export type SharedTaskServer = import("./shared.js").SharedTaskServer;
 export type HttpToolOptions = {
   title?: string;
   description?: string;
+  /** Default `{ type: "object" }`. */
   inputSchema?: JsonObject;
   outputSchema?: JsonObject;
   annotations?: JsonObject;
+  /**
+   * Default `"optional"`. 2025-11-25: the tool's `execution.taskSupport`; 2026-07-28: whether calls
+   * become tasks (see TaskHost.tool).
+   */
   taskSupport?: TaskSupport;
+  /** Input gathered on the call before it becomes a task (see TaskHost's ToolOptions). */
   prepare?: (args: JsonObject, ctx: ToolContext) => unknown;
 };
 
 export type McpHttpServerOptions = {
+  /** `serverInfo.name`. */
   name: string;
+  /** `serverInfo.version`. */
   version: string;
+  /** `serverInfo.title`. */
   title?: string;
+  /** Sent in `initialize` and `server/discover` results. */
   instructions?: string;
+  /**
+   * The TaskHost to run tools on (default: a new one with `hostOptions`). Register tools through
+   * `McpHttpServer.tool`, which lists them too.
+   */
   host?: TaskHost | TaskHost<SharedTaskServer>;
+  /**
+   * Options of the new TaskHost. 2026-07-28 requests are stateless (no session): their tasks are
+   * bounded all together by `maxLiveTasksWithoutSession` (default 10,000; over it -32010, like the
+   * store's per-session `maxLiveTasksPerSession`, which bounds each 2025-11-25 session).
+   */
   hostOptions?: TaskHostOptions;
+  /**
+   * Serve only this path (e.g. `"/mcp"`: 404 elsewhere); default `null`, any path (mount it where
+   * you like).
+   */
   path?: string | null;
+  /**
+   * Browser origins allowed to call (others get 403, against DNS rebinding; requests without
+   * `Origin` always pass); allowed origins get CORS headers. Default: any `localhost`, `127.0.0.1`
+   * or `[::1]` origin.
+   */
   allowedOrigins?: string[] | ((origin: string) => boolean);
+  /**
+   * A 2025-11-25 session idle this long (no request, no open stream) is ended (404 afterwards).
+   * Default 30 minutes.
+   */
   sessionTtlMs?: number;
+  /** Largest request body (413 beyond). Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * At most this often, on a request, expired tasks are purged (`TaskHost.sweep`) and idle sessions
+   * ended; no timer runs. Default 60 s.
+   */
   housekeepingMs?: number;
+  /**
+   * An open SSE stream gets a comment line this often, so that idle streams (the GET stream, a long
+   * `tasks/result`) outlive body timeouts of clients and proxies. Default 15 s; 0 disables.
+   */
   keepAliveMs?: number;
+  /** Unexpected errors (default `console.error`). */
   onError?: (error: unknown) => void;
 };
 
@@ -110,49 +152,37 @@ const BAD_REQUEST_CODES = [PARSE_ERROR, INVALID_REQUEST, HEADER_MISMATCH, -32021
 
 const ENCODER = new TextEncoder();
 
-/** @param {unknown} v @returns {v is JsonObject} */
 function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** @param {unknown} id @returns {id is string | number} */
 function isId(id: unknown): id is string | number {
   return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
 }
 
-/**
- * @param {unknown} id @param {number} code @param {string} message @param {unknown} [data]
- * @returns {JsonObject}
- */
 function rpcError(id: unknown, code: number, message: string, data?: unknown): JsonObject {
-  /** @type {JsonObject} */
   const error: JsonObject = { code, message };
   if (data !== undefined) error.data = data;
   return { jsonrpc: "2.0", id: isId(id) ? id : null, error };
 }
 
-/** @param {unknown} id @param {JsonObject} result @returns {JsonObject} */
 function ok(id: unknown, result: JsonObject): JsonObject {
   return { jsonrpc: "2.0", id, result };
 }
 
-/** The HTTP status of a JSON-RPC response. @param {JsonObject} response @returns {number} */
+/** The HTTP status of a JSON-RPC response. */
 function statusOf(response: JsonObject): number {
   const error = response.error;
   const code = isObject(error) ? error.code : undefined;
   return typeof code === "number" && BAD_REQUEST_CODES.includes(code) ? 400 : 200;
 }
 
-/**
- * @param {number} status @param {JsonObject | null} body @param {Record<string, string>} [headers]
- * @returns {Response}
- */
 function jsonResponse(status: number, body: JsonObject | null, headers: Record<string, string> = {}): Response {
   if (body === null) return new Response(null, { status, headers });
   return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": "application/json" } });
 }
 
-/** The default origin rule: local pages only. @param {string} origin @returns {boolean} */
+/** The default origin rule: local pages only. */
 function isLocalOrigin(origin: string): boolean {
   try {
     return ["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname);
@@ -168,17 +198,14 @@ class SseStream {
   timer: ReturnType<typeof setInterval> | null;
   body: ReadableStream<Uint8Array>;
   /**
-   * @param {() => void} onCancel Called when the client goes away (the body is cancelled).
-   * @param {number} keepAliveMs Sends an SSE comment this often while open (0: never), so that
+   * @param onCancel Called when the client goes away (the body is cancelled).
+   * @param keepAliveMs Sends an SSE comment this often while open (0: never), so that
    *   idle streams survive clients' and proxies' body timeouts (undici: 300 s).
    */
   constructor(onCancel: () => void, keepAliveMs: number) {
     this.closed = false;
-    /** @type {ReadableStreamDefaultController<Uint8Array> | null} */
     this.controller = null;
-    /** @type {ReturnType<typeof setInterval> | null} */
     this.timer = null;
-    /** @type {ReadableStream<Uint8Array>} */
     this.body = new ReadableStream({
       start: (controller) => {
         this.controller = controller;
@@ -207,7 +234,7 @@ class SseStream {
     this.timer = null;
   }
 
-  /** Sends one JSON-RPC message; `false` once the stream is closed. @param {JsonObject} message */
+  /** Sends one JSON-RPC message; `false` once the stream is closed. */
   write(message: JsonObject) {
     if (this.closed || this.controller === null) return false;
     try {
@@ -230,7 +257,6 @@ class SseStream {
     }
   }
 
-  /** @param {Record<string, string>} headers @returns {Response} */
   response(headers: Record<string, string>): Response {
     return new Response(this.body, {
       status: 200,
@@ -255,10 +281,11 @@ class Reply {
   response: Promise<Response>;
   onGone: Set<() => void>;
   /**
-   * @param {unknown} id The request's id. @param {boolean} canStream The client accepts SSE.
-   * @param {Record<string, string>} headers Headers of the HTTP response.
-   * @param {AbortSignal} requestSignal Aborts when the client goes away.
-   * @param {number} keepAliveMs See SseStream.
+   * @param id The request's id.
+   * @param canStream The client accepts SSE.
+   * @param headers Headers of the HTTP response.
+   * @param requestSignal Aborts when the client goes away.
+   * @param keepAliveMs See SseStream.
    */
   constructor(id: unknown, canStream: boolean, headers: Record<string, string>, requestSignal: AbortSignal, keepAliveMs: number) {
     this.id = id;
@@ -266,17 +293,13 @@ class Reply {
     this.canStream = canStream;
     this.headers = headers;
     this.done = false;
-    /** @type {SseStream | null} */
     this.stream = null;
     /** Aborts when the client goes away before the final answer. */
     this.abort = new AbortController();
-    /** @type {(response: Response) => void} */
     this.resolve = (): void => {};
-    /** @type {Promise<Response>} */
     this.response = new Promise((resolve) => {
       this.resolve = resolve;
     });
-    /** @type {Set<() => void>} */
     this.onGone = new Set();
     const gone = () => this.#gone();
     if (requestSignal.aborted) gone();
@@ -287,7 +310,7 @@ class Reply {
     return this.abort.signal;
   }
 
-  /** Sends `message` before the final answer (switching to SSE); `false` when it cannot. @param {JsonObject} message */
+  /** Sends `message` before the final answer (switching to SSE); `false` when it cannot. */
   send(message: JsonObject) {
     if (this.done || !this.canStream || this.abort.signal.aborted) return false;
     if (this.stream === null) {
@@ -297,7 +320,7 @@ class Reply {
     return this.stream.write(message);
   }
 
-  /** The final answer (`null`: none, HTTP 202). @param {JsonObject | null} message @param {number} [status] */
+  /** The final answer (`null`: none, HTTP 202). */
   finish(message: JsonObject | null, status?: number) {
     if (this.done) return;
     this.done = true;
@@ -331,12 +354,18 @@ export type Session = {
   id: string;
   clientCapabilities: JsonObject;
   lastSeen: number;
+  /** The GET stream. */
   listen: SseStream | null;
+  /** Open `tasks/result` requests by task id. */
   resultStreams: Map<string, Set<Reply>>;
+  /** Requests to the client waiting for a stream. */
   queued: Array<{ taskId: string; message: JsonObject; }>;
+  /** Requests sent to the client, by id, waiting for its response. */
   outgoing: Map<string | number, { resolve: (result: JsonObject) => void; reject: (error: unknown) => void; }>;
   nextId: number;
+  /** Ids of the tasks created in this session. */
   tasks: Set<string>;
+  /** Requests being answered, by id. */
   inflight: Map<string | number, Reply>;
 };
 
@@ -360,32 +389,26 @@ class McpHttpServer {
   subscriptions: TaskSubscriptions;
   fetch: (request: Request) => Promise<Response>;
   node: (req: NodeRequest, res: NodeResponse) => void;
-  /** @param {McpHttpServerOptions} options */
   constructor(options: McpHttpServerOptions) {
     if (!isObject(options) || typeof options.name !== "string" || typeof options.version !== "string") {
       throw new TypeError("McpHttpServer needs { name, version } (the serverInfo)");
     }
-    /** @type {JsonObject} */
     this.serverInfo = { name: options.name, version: options.version };
     if (typeof options.title === "string") this.serverInfo.title = options.title;
     this.instructions = options.instructions;
-    /** @type {TaskHost} (typed as over TaskServer; over a SharedTaskServer its `sweep` answers a promise) */
+    /** (typed as over TaskServer; over a SharedTaskServer its `sweep` answers a promise) */
     this.host = (options.host ?? new TaskHost(options.hostOptions)) as TaskHost;
     this.path = options.path ?? null;
     const origins = options.allowedOrigins;
-    /** @type {(origin: string) => boolean} */
     this.originAllowed = typeof origins === "function" ? origins : Array.isArray(origins) ? (o) => origins.includes(o) : isLocalOrigin;
     this.sessionTtlMs = options.sessionTtlMs ?? 30 * 60_000;
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.housekeepingMs = options.housekeepingMs ?? 60_000;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
-    /** @type {(error: unknown) => void} */
     this.onError = options.onError ?? ((error) => console.error("McpHttpServer:", error));
-    /** @type {Map<string, { descriptor: JsonObject, taskSupport: TaskSupport }>} */
     this.tools = new Map();
-    /** @type {Map<string, Session>} */
     this.sessions = new Map();
-    /** Replies not finished yet (closed with an error by `close`). @type {Set<Reply>} */
+    /** Replies not finished yet (closed with an error by `close`). */
     this.replies = new Set();
     this.lastHousekeeping = this.host.now();
     this.closed = false;
@@ -396,15 +419,11 @@ class McpHttpServer {
     /** 2026-07-28 push: `subscriptions/listen` streams (js/server/subscriptions.js). */
     this.subscriptions = new TaskSubscriptions(this.host, (onCancel) => new SseStream(onCancel, this.keepAliveMs), { serverInfo: this.serverInfo });
 
-    /**
-     * The fetch-style handler: `Deno.serve(app.fetch)`, `export default { fetch: app.fetch }`.
-     * @type {(request: Request) => Promise<Response>}
-     */
+    /** The fetch-style handler: `Deno.serve(app.fetch)`, `export default { fetch: app.fetch }`. */
     this.fetch = (request): Promise<Response> => this.#fetch(request);
     /**
      * The node:http handler: `http.createServer(app.node)`. Streams SSE responses; a client that
      * closes its connection aborts its request.
-     * @type {(req: NodeRequest, res: NodeResponse) => void}
      */
     this.node = (req, res): void => {
       this.#node(req, res).catch((e) => {
@@ -417,20 +436,14 @@ class McpHttpServer {
     };
   }
 
-  /**
-   * Registers a tool: TaskHost runs it (synchronously or as a task), `tools/list` shows it.
-   * @param {string} name @param {HttpToolOptions} options @param {ToolHandler} handler
-   * @returns {this}
-   */
+  /** Registers a tool: TaskHost runs it (synchronously or as a task), `tools/list` shows it. */
   tool<TArgs extends object = JsonObject>(name: string, options: HttpToolOptions, handler: import("./host.js").TypedToolHandler<TArgs>): this;
   tool(name: string, options: HttpToolOptions, handler: import("./host.js").TypedToolHandler): this {
     const o = options ?? {};
     const taskSupport = o.taskSupport ?? "optional";
-    /** @type {import("./host.js").ToolOptions} */
     const hostOptions: import("./host.js").ToolOptions = { taskSupport };
     if (o.prepare) hostOptions.prepare = o.prepare;
     this.host.tool(name, hostOptions, handler);
-    /** @type {JsonObject} */
     const descriptor: JsonObject = { name };
     if (o.title !== undefined) descriptor.title = o.title;
     if (o.description !== undefined) descriptor.description = o.description;
@@ -451,7 +464,6 @@ class McpHttpServer {
    * Purges expired tasks and ends idle sessions now (it also happens on requests, at most every
    * `housekeepingMs`). Returns how many tasks were purged (over a SharedTaskServer, a promise of
    * it: its sweep reads the storage).
-   * @returns {number | Promise<number>}
    */
   sweep(): number | Promise<number> {
     const now = this.host.now();
@@ -484,9 +496,7 @@ class McpHttpServer {
 
   // ---- HTTP --------------------------------------------------------------------------------------
 
-  /** @param {Request} request @returns {Promise<Response>} */
   async #fetch(request: Request): Promise<Response> {
-    /** @type {Record<string, string>} */
     const cors: Record<string, string> = {};
     const origin = request.headers.get("origin");
     try {
@@ -533,7 +543,6 @@ class McpHttpServer {
     }
   }
 
-  /** @param {NodeRequest} req @param {NodeResponse} res */
   async #node(req: NodeRequest, res: NodeResponse) {
     const abort = new AbortController();
     res.on("close", () => {
@@ -551,11 +560,9 @@ class McpHttpServer {
       url = new URL(req.url ?? "/", "http://localhost");
     }
     const method = req.method ?? "GET";
-    /** @type {Uint8Array<ArrayBuffer> | null} */
     let body: Uint8Array<ArrayBuffer> | null = null;
     if (method !== "GET" && method !== "HEAD") {
       // Read at most one byte past the limit: the fetch handler answers 413 for it.
-      /** @type {Uint8Array[]} */
       const chunks: Uint8Array[] = [];
       let size = 0;
       for await (const chunk of req) {
@@ -571,7 +578,6 @@ class McpHttpServer {
       }
     }
     const response = await this.fetch(new Request(url, { method, headers, body, signal: abort.signal }));
-    /** @type {Record<string, string>} */
     const out: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       out[name] = value;
@@ -594,7 +600,6 @@ class McpHttpServer {
     res.end();
   }
 
-  /** @param {Request} request @param {Record<string, string>} cors @returns {Promise<Response>} */
   async #post(request: Request, cors: Record<string, string>): Promise<Response> {
     const type = request.headers.get("content-type");
     if (type !== null && !type.toLowerCase().includes("application/json")) {
@@ -604,7 +609,6 @@ class McpHttpServer {
     if (declared > this.maxBodyBytes) return jsonResponse(413, rpcError(null, INVALID_REQUEST, "Request body too large"), cors);
     const bytes = await this.#readBody(request);
     if (bytes === null) return jsonResponse(413, rpcError(null, INVALID_REQUEST, "Request body too large"), cors);
-    /** @type {unknown} */
     let message: unknown;
     try {
       message = JSON.parse(new TextDecoder().decode(bytes));
@@ -621,7 +625,6 @@ class McpHttpServer {
       return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Invalid Request: `id` must be a string or an integer"), cors);
     }
 
-    /** @type {Record<string, string>} */
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
       headers[name] = value;
@@ -648,11 +651,10 @@ class McpHttpServer {
     );
   }
 
-  /** The body, or `null` when it is larger than allowed. @param {Request} request @returns {Promise<Uint8Array | null>} */
+  /** The body, or `null` when it is larger than allowed. */
   async #readBody(request: Request): Promise<Uint8Array | null> {
     if (request.body === null) return new Uint8Array(0);
     const reader = request.body.getReader();
-    /** @type {Uint8Array[]} */
     const chunks: Uint8Array[] = [];
     let size = 0;
     for (;;) {
@@ -674,7 +676,6 @@ class McpHttpServer {
     return out;
   }
 
-  /** @param {unknown} id @param {string} requested @returns {JsonObject} */
   #unsupported(id: unknown, requested: string): JsonObject {
     return rpcError(id, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, {
       supported: SUPPORTED_VERSIONS,
@@ -684,10 +685,6 @@ class McpHttpServer {
 
   // ---- 2026-07-28 --------------------------------------------------------------------------------
 
-  /**
-   * @param {JsonObject} message @param {Record<string, string>} headers @param {Request} request
-   * @param {Record<string, string>} cors @returns {Promise<Response>}
-   */
   async #modern(message: JsonObject, headers: Record<string, string>, request: Request, cors: Record<string, string>): Promise<Response> {
     // The package's validator checks the message against 2026-07-28 and the standard headers
     // (Mcp-Method = method; Mcp-Name = params.taskId on tasks/get|update|cancel, or the tool's
@@ -698,7 +695,6 @@ class McpHttpServer {
       return jsonResponse(400, rpcError(message.id, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC request"), cors);
     }
     const id = message.id;
-    /** @param {string} code */
     const issue = (code: string) => report.issues.find((i) => i.code === code);
     const mismatch = issue("header-mismatch");
     if (mismatch) return jsonResponse(400, rpcError(id, HEADER_MISMATCH, `Header mismatch: ${mismatch.message}`), cors);
@@ -708,11 +704,9 @@ class McpHttpServer {
     const requested = (params._meta as JsonObject)[META_PROTOCOL_VERSION];
     if (requested !== V26) return jsonResponse(400, this.#unsupported(id, String(requested)), cors);
 
-    /** @type {JsonObject | null} */
     let response: JsonObject | null;
     switch (message.method) {
       case "server/discover": {
-        /** @type {JsonObject} */
         const result: JsonObject = {
           resultType: "complete",
           supportedVersions: SUPPORTED_VERSIONS,
@@ -761,7 +755,7 @@ class McpHttpServer {
     return jsonResponse(statusOf(response), response, cors);
   }
 
-  /** A request the host did not answer: an unknown tool or method. @param {JsonObject} message @returns {JsonObject} */
+  /** A request the host did not answer: an unknown tool or method. */
   #notForHost(message: JsonObject): JsonObject {
     if (message.method === "tools/call") {
       const name = isObject(message.params) ? message.params.name : undefined;
@@ -772,7 +766,6 @@ class McpHttpServer {
 
   // ---- 2025-11-25 --------------------------------------------------------------------------------
 
-  /** @param {JsonObject} message @param {Record<string, string>} cors @returns {Response} */
   #initialize(message: JsonObject, cors: Record<string, string>): Response {
     const id = message.id;
     if (!isId(id)) return jsonResponse(400, rpcError(id, INVALID_REQUEST, "Invalid Request: initialize must be a request with an id"), cors);
@@ -781,7 +774,6 @@ class McpHttpServer {
       return jsonResponse(200, rpcError(id, INVALID_PARAMS, "Invalid params: initialize needs params.protocolVersion (a string)"), cors);
     }
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
-    /** @type {Session} */
     const session: Session = {
       id: crypto.randomUUID(),
       clientCapabilities: capabilities,
@@ -795,7 +787,6 @@ class McpHttpServer {
       inflight: new Map(),
     };
     this.sessions.set(session.id, session);
-    /** @type {JsonObject} */
     const result: JsonObject = {
       // The client's version when it is 2025-11-25; otherwise the one this server speaks in a
       // session (an older client may accept it or disconnect).
@@ -811,10 +802,6 @@ class McpHttpServer {
     return jsonResponse(200, ok(id, result), { ...cors, "Mcp-Session-Id": session.id });
   }
 
-  /**
-   * @param {JsonObject} message @param {string} sessionId @param {Record<string, string>} headers
-   * @param {Request} request @param {Record<string, string>} cors @returns {Promise<Response>}
-   */
   async #legacy(message: JsonObject, sessionId: string, headers: Record<string, string>, request: Request, cors: Record<string, string>): Promise<Response> {
     const session = this.sessions.get(sessionId);
     if (!session) {
@@ -883,13 +870,9 @@ class McpHttpServer {
     return reply.response;
   }
 
-  /**
-   * `tools/call` and `tasks/*` in a session: through the host, with a channel to the client.
-   * @param {JsonObject} message @param {string | number} id @param {Session} session @param {Reply} reply
-   */
+  /** `tools/call` and `tasks/*` in a session: through the host, with a channel to the client. */
   async #answerLegacy(message: JsonObject, id: string | number, session: Session, reply: Reply) {
     const ctx = { protocolVersion: (V25 as "2025-11-25"), session: session.id, declared: { list: true, cancel: true, toolCalls: true } };
-    /** @type {ClientChannel} */
     const channel: ClientChannel = {
       clientCapabilities: session.clientCapabilities,
       signal: reply.signal,
@@ -925,12 +908,9 @@ class McpHttpServer {
    * Sends one request to the client and resolves with its result: on `reply` (a synchronous
    * call's own stream), or for a task on a `tasks/result` stream of it, else the GET stream, else
    * queued until one opens.
-   * @param {Session} session @param {ClientRequest} req @param {string | null} taskId
-   * @param {Reply | null} reply @param {AbortSignal} signal @returns {Promise<JsonObject>}
    */
   #sendToClient(session: Session, req: ClientRequest, taskId: string | null, reply: Reply | null, signal: AbortSignal): Promise<JsonObject> {
     const id = session.nextId++;
-    /** @type {JsonObject} */
     const message: JsonObject = { jsonrpc: "2.0", id, method: req.method };
     if (req.params !== undefined) message.params = req.params;
     return new Promise((resolve, reject) => {
@@ -960,7 +940,6 @@ class McpHttpServer {
   /**
    * Delivers the queued requests of `taskId` (every task's when `null`): on a `tasks/result`
    * stream of the task, else on the GET stream.
-   * @param {Session} session @param {string | null} taskId
    */
   #flush(session: Session, taskId: string | null) {
     session.queued = session.queued.filter((q) => {
@@ -973,7 +952,6 @@ class McpHttpServer {
   /**
    * §D 43: `notifications/tasks/status` (the full flat Task, no related-task `_meta`) on a stream
    * of the task's session: its `tasks/result` stream, else the GET stream; none open, none sent.
-   * @param {StoreTask} task
    */
   #statusChanged(task: StoreTask) {
     if (task.protocolVersion !== V25 || task.session === undefined) return;
@@ -984,7 +962,6 @@ class McpHttpServer {
     session.listen?.write(note);
   }
 
-  /** @param {Request} request @param {Record<string, string>} cors @returns {Response} */
   #get(request: Request, cors: Record<string, string>): Response {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId === null) {
@@ -1009,7 +986,6 @@ class McpHttpServer {
     return response;
   }
 
-  /** @param {Request} request @param {Record<string, string>} cors @returns {Response} */
   #delete(request: Request, cors: Record<string, string>): Response {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId === null) return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Bad Request: DELETE needs the Mcp-Session-Id to end"), cors);
@@ -1022,7 +998,6 @@ class McpHttpServer {
   /**
    * Ends a session: its streams close, requests to its client are abandoned, and (unless the
    * server is closing) its live tasks are cancelled, since nobody else may read them (§D 38).
-   * @param {Session} session @param {boolean} [cancelTasks]
    */
   #endSession(session: Session, cancelTasks: boolean = true) {
     this.sessions.delete(session.id);

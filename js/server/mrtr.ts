@@ -11,21 +11,24 @@
  * What a `requestState` holds.
  */
 export type MrtrState = {
+  /** The tool the state was issued for. */
   tool: string;
+  /** The SHA-256 (base64url) of the call's arguments (canonical JSON). */
   args: string;
+  /** Every input response gathered so far, by key. */
   answers: Record<string, unknown>;
+  /** The keys the InputRequiredResult asked for (the retry may answer only these). */
   asked: string[];
+  /** When it was issued (Unix ms). */
   iat: number;
 };
 
-/** @param {Uint8Array} bytes @returns {string} */
 function base64url(bytes: Uint8Array): string {
   let s = "";
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** @param {string} text @returns {Uint8Array<ArrayBuffer> | null} */
 function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
   try {
@@ -41,7 +44,6 @@ function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
 /**
  * JSON with object keys sorted at every depth: the same value gives the same text whatever order
  * the client wrote its members in.
- * @param {unknown} value @returns {string}
  */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
@@ -63,24 +65,21 @@ class MrtrStates {
   keyPromise: Promise<CryptoKey> | null;
   ttlMs: number;
   /**
-   * @param {object} [options]
-   * @param {CryptoKey | Uint8Array} [options.key] The HMAC-SHA-256 key (a CryptoKey for
+   * @param [options]
+   * @param [options.key] The HMAC-SHA-256 key (a CryptoKey for
    *   sign/verify, or its raw bytes, at least 32). Give every instance behind one load balancer
    *   the same key; default: a random key made at first use (states die with the process).
-   * @param {number} [options.ttlMs] How long a state stays acceptable (default 10 minutes).
+   * @param [options.ttlMs] How long a state stays acceptable (default 10 minutes).
    */
   constructor(options: { key?: CryptoKey | Uint8Array; ttlMs?: number; } = {}) {
     const key = options.key;
     if (key instanceof Uint8Array && key.length < 32) throw new TypeError("the requestState key must have at least 32 bytes");
-    /** @type {CryptoKey | Uint8Array<ArrayBuffer> | undefined} */
     this.keySource = key instanceof Uint8Array ? new Uint8Array(key) : key;
-    /** @type {Promise<CryptoKey> | null} */
     this.keyPromise = null;
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     if (!Number.isFinite(this.ttlMs) || this.ttlMs <= 0) throw new TypeError("ttlMs must be a positive number of milliseconds");
   }
 
-  /** @returns {Promise<CryptoKey>} */
   key(): Promise<CryptoKey> {
     if (this.keyPromise === null) {
       const src = this.keySource;
@@ -96,19 +95,13 @@ class MrtrStates {
     return this.keyPromise;
   }
 
-  /**
-   * The digest `args` is bound by.
-   * @param {unknown} args @returns {Promise<string>}
-   */
+  /** The digest `args` is bound by. */
   async digest(args: unknown): Promise<string> {
     const bytes = new TextEncoder().encode(canonicalJson(args ?? {}));
     return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
   }
 
-  /**
-   * A signed `requestState` for `state`.
-   * @param {MrtrState} state @returns {Promise<string>}
-   */
+  /** A signed `requestState` for `state`. */
   async issue(state: MrtrState): Promise<string> {
     const body = base64url(new TextEncoder().encode(JSON.stringify(state)));
     const mac = await crypto.subtle.sign("HMAC", await this.key(), new TextEncoder().encode(body));
@@ -118,8 +111,6 @@ class MrtrStates {
   /**
    * Reads back a `requestState` for a call of `tool` with `args` at `now`: the state, or a
    * sentence saying why it is refused (forged, altered, for another call, expired).
-   * @param {unknown} token @param {string} tool @param {unknown} args @param {number} now
-   * @returns {Promise<{ state: MrtrState } | { refused: string }>}
    */
   async open(token: unknown, tool: string, args: unknown, now: number): Promise<{ state: MrtrState; } | { refused: string; }> {
     if (typeof token !== "string") return { refused: "requestState must be a string" };
@@ -129,7 +120,6 @@ class MrtrStates {
     if (extra !== undefined || !body || !macBytes || !bodyBytes) return { refused: "requestState was not issued by this server" };
     const ok = await crypto.subtle.verify("HMAC", await this.key(), macBytes, new TextEncoder().encode(body));
     if (!ok) return { refused: "requestState was not issued by this server" };
-    /** @type {MrtrState} */
     let state: MrtrState;
     try {
       state = JSON.parse(new TextDecoder().decode(bodyBytes));

@@ -24,8 +24,10 @@ export type JsonRpcError = import("./mcp_tasks_wasm.js").JsonRpcError;
 
 export type TaskStatus = import("./mcp_tasks_wasm.js").TaskStatus;
 
+/** The SDK's `Task` (2025-11-25 wire task). */
 export type Task = import("./mcp_tasks_wasm.js").V25Task;
 
+/** A JSON-RPC result object (the SDK's `Result`). */
 export type Result = Record<string, unknown>;
 
 export type StoreErrorKind = import("./errors.js").StoreErrorKind;
@@ -34,8 +36,14 @@ export type StoreErrorKind = import("./errors.js").StoreErrorKind;
  * The SDK's `CreateTaskOptions`: what a task-creating handler passes to `createTask`.
  */
 export type CreateTaskOptions = {
+  /**
+   * The TTL the requestor asked for (`params.task.ttl`), in ms; capped by `maxTtlMs`. `null` or
+   * absent: the store's `defaultTtlMs`.
+   */
   ttl?: number | null;
+  /** Overrides the store's `pollIntervalMs` for this task. */
   pollInterval?: number;
+  /** Ignored. */
   context?: Record<string, unknown>;
 };
 
@@ -43,11 +51,6 @@ export type CreateTaskOptions = {
  * Makes the `Error` a failing method throws from a JSON-RPC error: say
  * `(code, message, data) => new McpError(code, message, data)`, so that the SDK recognises it
  * (its `tasks/cancel` handler keeps the code only of an `McpError`).
- * @callback ErrorFactory
- * @param {number} code
- * @param {string} message
- * @param {unknown} [data]
- * @returns {Error}
  */
 export type ErrorFactory = (code: number, message: string, data?: unknown) => Error;
 
@@ -55,10 +58,56 @@ export type ErrorFactory = (code: number, message: string, data?: unknown) => Er
  * The adapter's own options.
  */
 export type SdkAdapterOptions = {
+  /**
+   * The TaskStore to use (default: a new one with the other options, which are not allowed with
+   * it).
+   */
   store?: TaskStore;
+  /**
+   * The clock, Unix ms (default `() => Date.now()`, read at every call, so fake timers that replace
+   * `Date.now` after construction reach it).
+   */
   now?: () => number;
+  /**
+   * Makes the errors store failures are thrown as (default: the store's own `TaskStoreError`, an
+   * `Error` with `code`, `message`, `data?`, `kind`). Either way the error has `kind`; a made one
+   * has the store's error as `cause`.
+   */
   createError?: ErrorFactory;
+  /**
+   * `storeTaskResult` on a task that already ended (a cancelled task whose work finished, §D 21) or
+   * is gone (expired, removed) resolves and changes nothing, instead of rejecting with code -32602
+   * (default `false`, like the SDK's own store).
+   */
   ignoreLateResults?: boolean;
+  /**
+   * Whether the work reaches its tasks without a session (default `true`). The SDK passes the
+   * `sessionId` argument on every call it makes on behalf of a client: its
+   * `tasks/get|result|list|cancel` handlers and the request-scoped store it hands tool handlers as
+   * `extra.taskStore` call `getTask(id, extra.sessionId)` and so on, the argument present even when
+   * its value is `undefined` (stateless HTTP, stdio); and each of its client paths that writes
+   * (`tasks/cancel`, `extra.taskStore.updateTaskStatus`) reads the task with `getTask(id,
+   * sessionId)` first. A call that leaves the argument out comes from code holding the store
+   * itself: the work running a task (the SDK's examples finish tasks from a background closure with
+   * `store.storeTaskResult(id, status, result)`), the SDK's own tests, an admin view. With `true`:
+   * - the argument left out (any method): the host (§D 38), which reaches every task by its id, and
+   * `listTasks()` lists every session's tasks, like the 1.32.2 store ("calls that pass no sessionId
+   * are not restricted");
+   * - the writing methods `storeTaskResult` and `updateTaskStatus` with `sessionId` `undefined`,
+   * even given explicitly (a subclass that forwards `super.storeTaskResult(id, status, result,
+   * sessionId)`, as the SDK's simpleTaskInteractive example does): the host too, by exact id;
+   * - the reading methods `getTask`, `getTaskResult`, `listTasks` given `sessionId`, `undefined`
+   * included: fail-closed, the session's own tasks only (`undefined`: the tasks created without a
+   * session). So no client lists, reads, cancels or fetches another session's task through the SDK,
+   * whatever the transport. RISK: (1) code of yours that answers a client by calling the store
+   * directly must pass the client's `sessionId` (even `undefined`) as an argument; leaving it out
+   * acts as the host and crosses sessions. (2) A write with no session (tool code in stateless HTTP
+   * or stdio, whose `extra.sessionId` is undefined) reaches any task whose id it names: the id, 128
+   * random bits (§D 39), is then the only guard, so write only ids your own work created, never an
+   * id taken from a client's arguments. `false`: no call is the host; a call without a session
+   * (left out or `undefined`) sees only tasks created without one, the strictest setting, under
+   * which the work must pass the session the task was created in (`extra.sessionId`).
+   */
   unscopedWork?: boolean;
 };
 
@@ -79,10 +128,6 @@ const SDK_PAGE_SIZE = 10;
 /** The longest cursor an "Invalid cursor: …" message repeats in full. */
 const CURSOR_ECHO_MAX = 200;
 
-/**
- * @param {unknown} e
- * @returns {e is Error & { code: number, data?: unknown, kind: string }}
- */
 function isStoreError(e: unknown): e is Error & { code: number; data?: unknown; kind: string; } {
   return e instanceof Error && e.name === "TaskStoreError" && Number.isInteger((e as { code?: unknown }).code);
 }
@@ -91,8 +136,6 @@ function isStoreError(e: unknown): e is Error & { code: number; data?: unknown; 
  * The error a failed task's `tasks/result` answers: a `TaskFailedError` (the package's one class,
  * with `code`, `data` and `error`) with the stored message unchanged (the SDK answers
  * `{ code, message, data }` from it, §D 30).
- * @param {string} taskId @param {JsonRpcError} error
- * @returns {TaskFailedError}
  */
 function storedError(taskId: string, error: JsonRpcError): TaskFailedError {
   const e = new TaskFailedError(taskId, error);
@@ -107,7 +150,6 @@ class SdkTaskStore {
   createError: ErrorFactory | undefined;
   ignoreLateResults: boolean;
   unscopedWork: boolean;
-  /** @param {SdkTaskStoreOptions} [options] */
   constructor(options: SdkTaskStoreOptions = {}) {
     const { store, now, createError, ignoreLateResults, unscopedWork, ...storeOptions } = options ?? {};
     if (store !== undefined && Object.keys(storeOptions).length > 0) {
@@ -120,9 +162,7 @@ class SdkTaskStore {
       ...storeOptions,
       pageSize: storeOptions.pageSize === undefined ? SDK_PAGE_SIZE : storeOptions.pageSize,
     });
-    /** @type {() => number} */
     this.now = now ?? (() => Date.now());
-    /** @type {ErrorFactory | undefined} */
     this.createError = createError;
     this.ignoreLateResults = ignoreLateResults === true;
     /** The work reaches its tasks without a session (see the `unscopedWork` option). */
@@ -134,15 +174,11 @@ class SdkTaskStore {
    * requestor asked for is capped by `maxTtlMs` and the task reports the TTL granted (§D 25).
    * A malformed `ttl`/`pollInterval` (negative, fractional): code -32602. Over the session's
    * live-task cap: code -32010.
-   * @param {CreateTaskOptions} taskParams
-   * @param {string | number} _requestId The JSON-RPC id of the creating request (unused).
-   * @param {{ method: string, params?: Record<string, unknown> }} _request The creating request
+   * @param _requestId The JSON-RPC id of the creating request (unused).
+   * @param _request The creating request
    *   (unused: the SDK keeps the handler's work, the store only its outcome).
-   * @param {string} [sessionId]
-   * @returns {Promise<Task>}
    */
   async createTask(taskParams: CreateTaskOptions, _requestId: string | number, _request: { method: string; params?: Record<string, unknown>; }, sessionId?: string): Promise<Task> {
-    /** @type {CreateTaskParams} */
     const params: CreateTaskParams = { protocolVersion: V25 };
     if (taskParams?.ttl != null) params.ttl = taskParams.ttl;
     if (taskParams?.pollInterval != null) params.pollIntervalMs = taskParams.pollInterval;
@@ -160,9 +196,7 @@ class SdkTaskStore {
   /**
    * SDK `getTask`: the task as the session sees it, or `null` when it is unknown, expired,
    * purged or another session's (§D 35, 38): the SDK answers -32602 then.
-   * @param {string} taskId
-   * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
-   * @returns {Promise<Task | null>}
+   * @param [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
    */
   async getTask(taskId: string, sessionId?: string): Promise<Task | null> {
     try {
@@ -180,11 +214,7 @@ class SdkTaskStore {
    * `invalid_tool_failure`). The first terminal outcome wins (§D 21): on a task that already
    * ended this rejects with code -32602 (kind `already_terminal`) and changes nothing, or
    * resolves with `ignoreLateResults`.
-   * @param {string} taskId
-   * @param {"completed" | "failed"} status
-   * @param {Result} result
-   * @param {string} [sessionId] The caller's session; `undefined` (left out or given): the work, which reaches any task by its id (see `unscopedWork`).
-   * @returns {Promise<void>}
+   * @param [sessionId] The caller's session; `undefined` (left out or given): the work, which reaches any task by its id (see `unscopedWork`).
    */
   async storeTaskResult(taskId: string, status: "completed" | "failed", result: Result, sessionId?: string): Promise<void> {
     const ctx = this.#ctx(sessionId, sessionId === undefined);
@@ -210,12 +240,9 @@ class SdkTaskStore {
    * and `data`); `cancelled`: rejects with code -32602 (kind `cancelled`, "Task … has no result
    * stored (it was cancelled)"). A live task has no result yet (the SDK waits for a terminal
    * status first): code -32603 (kind `not_terminal`). Unknown: code -32602.
-   * @param {string} taskId
-   * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
-   * @returns {Promise<Result>}
+   * @param [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
    */
   async getTaskResult(taskId: string, sessionId?: string): Promise<Result> {
-    /** @type {import("./mcp_tasks_wasm.js").ResultOf} */
     let outcome: import("./mcp_tasks_wasm.js").ResultOf;
     const ctx = this.#ctx(sessionId, arguments.length < 2);
     try {
@@ -246,11 +273,7 @@ class SdkTaskStore {
    * with the empty result `{}`, which `tasks/result` then answers: store the real result with
    * `storeTaskResult` instead (the SDK's own store leaves the task with no result at all, and its
    * `tasks/result` fails). A terminal task never changes (§D 20): -32602.
-   * @param {string} taskId
-   * @param {TaskStatus} status
-   * @param {string} [statusMessage]
-   * @param {string} [sessionId] The caller's session; `undefined` (left out or given): the work, which reaches any task by its id (see `unscopedWork`).
-   * @returns {Promise<void>}
+   * @param [sessionId] The caller's session; `undefined` (left out or given): the work, which reaches any task by its id (see `unscopedWork`).
    */
   async updateTaskStatus(taskId: string, status: TaskStatus, statusMessage?: string, sessionId?: string): Promise<void> {
     const ctx = this.#ctx(sessionId, sessionId === undefined);
@@ -279,14 +302,11 @@ class SdkTaskStore {
    * SDK `listTasks`: one page of the session's tasks in creation order (§D 36, 37, 38), with
    * `nextCursor` exactly when more follow. Cursors are opaque and bound to the session; one
    * this store did not issue to this session rejects with code -32602 (kind `invalid_cursor`).
-   * @param {string} [cursor]
-   * @param {string} [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
-   * @returns {Promise<{ tasks: Task[], nextCursor?: string }>}
+   * @param [sessionId] The client's session (the SDK always passes the argument, `undefined` included); left out: the host, which reaches every task (see `unscopedWork`).
    */
   async listTasks(cursor?: string, sessionId?: string): Promise<{ tasks: Task[]; nextCursor?: string; }> {
     try {
       const page = this.store.list(cursor == null ? null : { cursor }, this.#ctx(sessionId, arguments.length < 2));
-      /** @type {{ tasks: Task[], nextCursor?: string }} */
       const out: { tasks: Task[]; nextCursor?: string; } = { tasks: page.tasks.map((t) => t.v25) };
       if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
       return out;
@@ -303,8 +323,8 @@ class SdkTaskStore {
    * Purges expired tasks now (`TaskStore.sweep`). Expired tasks are never answered anyway (the
    * store purges what it meets); this frees their memory. No timer runs inside: call it from
    * your own (say once a minute).
-   * @param {number} [limit] At most this many tasks (default all).
-   * @returns {number} How many tasks were purged.
+   * @param [limit] At most this many tasks (default all).
+   * @returns How many tasks were purged.
    */
   sweep(limit?: number): number {
     return this.store.sweep(this.now(), limit ?? null);
@@ -314,11 +334,9 @@ class SdkTaskStore {
    * Every task of every session, as `getTask` answers each (expired ones are left out): the
    * debugging helper of the SDK's `InMemoryTaskStore`, outside the `TaskStore` interface. It
    * crosses sessions: never answer a client with it.
-   * @returns {Task[]}
    */
   getAllTasks(): Task[] {
     const now = this.now();
-    /** @type {Task[]} */
     const tasks: Task[] = [];
     for (const record of this.#records()) {
       try {
@@ -333,7 +351,6 @@ class SdkTaskStore {
   /**
    * Removes every task of every session, as the SDK's `InMemoryTaskStore.cleanup()` does (it
    * also stops its TTL timers; no timer runs here). For tests and shutdown.
-   * @returns {void}
    */
   cleanup(): void {
     const now = this.now();
@@ -348,10 +365,7 @@ class SdkTaskStore {
 
   // ---- internals ---------------------------------------------------------------------------------
 
-  /**
-   * The id and session of every stored task, in creation order (from the store's snapshot).
-   * @returns {{ id: string, session: string | null }[]}
-   */
+  /** The id and session of every stored task, in creation order (from the store's snapshot). */
   #records(): { id: string; session: string | null; }[] {
     const tasks = (this.store.snapshot() as { tasks?: unknown }).tasks;
     if (!Array.isArray(tasks)) return [];
@@ -366,9 +380,6 @@ class SdkTaskStore {
    * session, which sees only tasks created without one). `asHost`: the call is the work's (the
    * `sessionId` argument left out, or a write without a session): the host, which reaches every
    * task, unless `unscopedWork` is `false`.
-   * @param {string | undefined} sessionId
-   * @param {boolean} [asHost]
-   * @returns {TaskContext}
    */
   #ctx(sessionId: string | undefined, asHost: boolean = false): TaskContext {
     if (asHost && this.unscopedWork) return { host: true, now: this.now() };
@@ -381,11 +392,6 @@ class SdkTaskStore {
    * phrases of the SDK's `InMemoryTaskStore` so that code matching them still works (code and
    * kind are the store's): not found is "Task with ID … not found", and a task already ended
    * gets `terminalMessage(status)` (the status read back from the store).
-   * @param {unknown} e
-   * @param {string} [taskId]
-   * @param {TaskContext} [ctx]
-   * @param {(terminal: string) => string} [terminalMessage]
-   * @returns {unknown}
    */
   #mapped(e: unknown, taskId?: string, ctx?: TaskContext, terminalMessage?: (terminal: string) => string): unknown {
     if (!isStoreError(e)) return e;
@@ -408,14 +414,8 @@ class SdkTaskStore {
     return this.#error(e.code, message, e.data, e.kind, e);
   }
 
-  /**
-   * A new error `{ code, message, data?, kind }` (through `createError` when given).
-   * @param {number} code @param {string} message @param {unknown} data @param {string} kind
-   * @param {unknown} [cause]
-   * @returns {Error}
-   */
+  /** A new error `{ code, message, data?, kind }` (through `createError` when given). */
   #error(code: number, message: string, data: unknown, kind: string, cause?: unknown): Error {
-    /** @type {Error} */
     let error: Error;
     if (this.createError) {
       error = this.createError(code, message, data);

@@ -82,11 +82,13 @@ export type V26InputResponses = import("./store.js").V26InputResponses;
 
 export type Scope = { kind: "all"; } | { kind: "session"; session: string | null; };
 
+/** The members of a stored record read here. */
 export type StoredTask = {
   id: string; version: number; seq: number; session?: string | null; status: TaskStatus;
   createdAtMs: number; ttlMs: number | null;
 };
 
+/** The storage contract (mcp-tasks-wasm/storage, storage/types.js), as far as this file uses it. */
 export type TaskStorage = {
   get: (id: string) => Promise<StoredTask | null>;
   putIfVersion: (record: StoredTask, expected: number | null) => Promise<boolean>;
@@ -104,10 +106,18 @@ export type LeasedTask = StoredTask & { lease?: { owner: string; untilMs: number
 export type CoreChange = { kind: "created" | "updated"; record: StoredTask; } | { kind: "deleted"; taskId: string; };
 
 export type SharedTaskServerOptions = {
+  /**
+   * The key of `tasks/list` cursors: 32 lowercase hex digits, secret, the same on every replica
+   * (e.g. `openssl rand -hex 16`).
+   */
   cursorKey: string;
+  /** The store's settings (the same on every replica; default TaskStore's). */
   store?: TaskStoreOptions;
+  /** This replica's name in the leases it holds (default random). */
   replicaId?: string;
+  /** How long a lease lasts unrenewed, in ms (default 30 000). */
   leaseMs?: number;
+  /** Called when a lease renewal or the change feed fails (default `console.error`). */
   onError?: (error: unknown) => void;
 };
 
@@ -125,17 +135,15 @@ const LEASE_LOST = Object.freeze({
 const TERMINAL = ["completed", "failed", "cancelled"];
 const TASK_METHODS = ["tasks/get", "tasks/result", "tasks/cancel", "tasks/update"];
 
-/** @param {unknown} v @returns {v is Record<string, unknown>} */
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** @param {StoredTask} r @returns {number | null} the expiry of clause 5 of the storage contract */
+/** @returns the expiry of clause 5 of the storage contract */
 function expiresAt(r: StoredTask): number | null {
   return r.ttlMs === null || r.ttlMs === undefined ? null : r.createdAtMs + r.ttlMs;
 }
 
-/** @param {number | null | undefined} at @returns {number} */
 function readNow(at: number | null | undefined): number {
   if (at === undefined || at === null) return Date.now();
   if (typeof at === "number" && Number.isSafeInteger(at) && at >= 0) return at;
@@ -145,7 +153,6 @@ function readNow(at: number | null | undefined): number {
 /**
  * A `TaskContext` with its time filled in (`Date.now()` when absent); anything else is left for
  * the core to refuse with the TypeError naming it.
- * @param {TaskContext | null | undefined} ctx @returns {TaskContext & { now: number }}
  */
 function readContext(ctx: TaskContext | null | undefined): TaskContext & { now: number; } {
   if (ctx === undefined || ctx === null) return { now: Date.now() };
@@ -154,16 +161,13 @@ function readContext(ctx: TaskContext | null | undefined): TaskContext & { now: 
   return { ...ctx, now: now === undefined || now === null ? Date.now() : now };
 }
 
-/**
- * The context of a host shorthand: a context object stays; a time (or nothing) means the host.
- * @param {TaskContext | number | null | undefined} ctxOrNow @returns {TaskContext & { now: number }}
- */
+/** The context of a host shorthand: a context object stays; a time (or nothing) means the host. */
 function hostContext(ctxOrNow: TaskContext | number | null | undefined): TaskContext & { now: number; } {
   if (typeof ctxOrNow === "object" && ctxOrNow !== null) return readContext(ctxOrNow);
   return { host: true, now: readNow(ctxOrNow) };
 }
 
-/** @returns {string} 16 random bytes as hex */
+/** @returns 16 random bytes as hex */
 function randomHex(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -199,38 +203,27 @@ class SharedTaskServer {
   unsubscribe: (() => Promise<void>) | null;
   renewer: ReturnType<typeof setInterval> | null;
   closed: boolean;
-  /**
-   * Use `SharedTaskServer.open`.
-   * @param {TaskStorage} storage @param {Record<string, unknown>} config @param {SharedTaskServerOptions} options
-   */
+  /** Use `SharedTaskServer.open`. */
   constructor(storage: TaskStorage, config: Record<string, unknown>, options: SharedTaskServerOptions) {
     /** The storage the tasks live in. */
     this.storage = storage;
-    /** The core's settings (the `config` of its snapshots). @type {Record<string, unknown>} */
+    /** The core's settings (the `config` of its snapshots). */
     this.config = config;
     this.cursorKey = options.cursorKey;
     this.replicaId = options.replicaId ?? randomHex();
     this.leaseMs = options.leaseMs ?? 30_000;
-    /** @type {(error: unknown) => void} */
     this.onError = options.onError ?? ((e) => console.error("SharedTaskServer:", e));
     /** For the methods that read no task (planToolCall, syncToolResponse). */
     this.planner = new TaskServer(((options.store ?? null) as TaskStoreOptions));
-    /** Tasks whose work runs here: their leases are renewed. @type {Set<string>} */
+    /** Tasks whose work runs here: their leases are renewed. */
     this.leased = new Set();
-    /** @type {Set<(taskId: string) => void>} */
     this.changeListeners = new Set();
-    /** @type {(() => Promise<void>) | null} */
     this.unsubscribe = null;
-    /** @type {ReturnType<typeof setInterval> | null} */
     this.renewer = null;
     this.closed = false;
   }
 
-  /**
-   * A server over `storage`, once its change feed is live.
-   * @param {TaskStorage} storage @param {SharedTaskServerOptions} options
-   * @returns {Promise<SharedTaskServer>}
-   */
+  /** A server over `storage`, once its change feed is live. */
   static async open(storage: TaskStorage, options: SharedTaskServerOptions): Promise<SharedTaskServer> {
     if (!isObject(storage) || typeof storage.putIfVersion !== "function" || typeof storage.subscribe !== "function") {
       throw new TypeError("SharedTaskServer.open: `storage` must be a TaskStorage (mcp-tasks-wasm/storage)");
@@ -266,7 +259,6 @@ class SharedTaskServer {
    * Calls `listener` with the id of every task written by any replica sharing the storage (the
    * storage's change feed: asynchronous, at most once; read the task again to see it). Returns
    * the function that stops it.
-   * @param {(taskId: string) => void} listener @returns {() => void}
    */
   watchChanges(listener: (taskId: string) => void): () => void {
     this.changeListeners.add(listener);
@@ -280,18 +272,13 @@ class SharedTaskServer {
   /**
    * Runs `op` on a scratch core holding what `read` read, writes what it wrote, and answers what
    * it answered; reads and runs again when another writer came first.
-   * @template T
-   * @param {() => Promise<Reads>} read @param {(core: TaskServer) => T} op
-   * @returns {Promise<T>}
    */
   async #run<T>(read: () => Promise<Reads>, op: (core: TaskServer) => T): Promise<T> {
     if (this.closed) throw new TaskStoreError("Internal error: the store is closed", { code: -32603, kind: "conflict" });
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       const reads = await read();
       const core = this.#scratch(reads);
-      /** @type {T} */
       let answer: T;
-      /** @type {CoreChange[]} */
       let changes: CoreChange[];
       try {
         answer = op(core);
@@ -310,11 +297,9 @@ class SharedTaskServer {
     throw conflict();
   }
 
-  /** @param {Reads} reads @returns {TaskServer} */
   #scratch(reads: Reads): TaskServer {
     let sequence = reads.sequence ?? 0;
     for (const r of reads.records) sequence = Math.max(sequence, r.seq);
-    /** @type {Record<string, unknown>} */
     const config: Record<string, unknown> = { ...this.config, recordChanges: true };
     try {
       // As JSON text: the core parses text about twice as fast as it walks a JS object.
@@ -330,12 +315,10 @@ class SharedTaskServer {
   /**
    * Writes the scratch core's changes: inserts, compare-and-sets on the version read (a lease
    * carried over while the task is live), deletes. A lost compare-and-set throws `Lost`.
-   * @param {Reads} reads @param {CoreChange[]} changes
    */
   async #write(reads: Reads, changes: CoreChange[]) {
-    /** @type {Map<string, LeasedTask>} */
     const before: Map<string, LeasedTask> = new Map(reads.records.map((r) => [r.id, r]));
-    /** @type {Map<string, CoreChange>} the last change of each task */
+    /** the last change of each task */
     const last: Map<string, CoreChange> = new Map();
     for (const c of changes) last.set(c.kind === "deleted" ? c.taskId : c.record.id, c);
     for (const [id, c] of last) {
@@ -344,7 +327,6 @@ class SharedTaskServer {
         if (old !== undefined) await this.storage.delete(id);
         continue;
       }
-      /** @type {LeasedTask} */
       const record: LeasedTask = { ...c.record };
       const live = !TERMINAL.includes(record.status);
       if (c.kind === "created" && reads.lease && live) {
@@ -359,7 +341,6 @@ class SharedTaskServer {
     }
   }
 
-  /** @param {string} id @returns {() => Promise<Reads>} */
   #readOne(id: string): () => Promise<Reads> {
     // An id the storage cannot hold reads nothing: the core answers it (not found, TypeError).
     if (typeof id !== "string" || id === "") return async () => ({ records: [] });
@@ -372,12 +353,8 @@ class SharedTaskServer {
   /**
    * The records of a `tasks/list` page: from the cursor's position, enough unexpired ones for a
    * page and the one that says whether another follows (expired ones too: the core purges them).
-   * @param {string | undefined} cursor @param {string | undefined} session @param {number} now
-   * @param {boolean} [host] @param {number} [limit]
-   * @returns {Promise<Reads>}
    */
   async #readPage(cursor: string | undefined, session: string | undefined, now: number, host: boolean = false, limit: number = Infinity): Promise<Reads> {
-    /** @type {{ scope: Scope, after: number }} */
     let pos: { scope: Scope; after: number; };
     try {
       pos = JSON.parse(listPosition(this.cursorKey, cursor, session, host, this.config.shareAcrossSessions === true));
@@ -385,7 +362,6 @@ class SharedTaskServer {
       return { records: [] }; // a cursor the core refuses: it answers the error itself
     }
     const size = Math.min(Math.max(Number(this.config.pageSize) || 1, 1), 1000, Math.max(1, limit));
-    /** @type {StoredTask[]} */
     const records: StoredTask[] = [];
     let live = 0;
     let after = pos.after;
@@ -405,11 +381,8 @@ class SharedTaskServer {
   /**
    * `TaskServer.handle`: reads the task the request names (or the `tasks/list` page), answers
    * as the in-memory TaskServer would.
-   * @param {Record<string, unknown> | string} request @param {ServerContext} ctx
-   * @returns {Promise<HandleOutcome>}
    */
   async handle(request: Record<string, unknown> | string, ctx: ServerContext): Promise<HandleOutcome> {
-    /** @type {unknown} */
     let message: unknown = request;
     if (typeof request === "string") {
       try {
@@ -420,7 +393,6 @@ class SharedTaskServer {
     }
     const now = readNow(ctx?.now);
     const ctxNow = { ...ctx, now };
-    /** @type {() => Promise<Reads>} */
     let read: () => Promise<Reads> = async (): Promise<Reads> => ({ records: [] });
     if (isObject(message) && typeof message.method === "string") {
       const params = isObject(message.params) ? message.params : {};
@@ -438,28 +410,18 @@ class SharedTaskServer {
   /**
    * `TaskServer.settle`: the response to a pending V25 `tasks/result`, or `null` while its task
    * is live.
-   * @param {PendingResult} pending @param {number | null} [now]
-   * @returns {Promise<Record<string, unknown> | null>}
    */
   async settle(pending: PendingResult, now?: number | null): Promise<Record<string, unknown> | null> {
     const at = readNow(now);
     return this.#run(this.#readOne(pending.taskId), (core) => core.settle(pending, at));
   }
 
-  /**
-   * `TaskServer.planToolCall` (reads nothing: synchronous).
-   * @param {Record<string, unknown> | string} request @param {ServerContext} ctx @param {TaskSupport} taskSupport
-   * @returns {ToolCallPlanned}
-   */
+  /** `TaskServer.planToolCall` (reads nothing: synchronous). */
   planToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport): ToolCallPlanned {
     return this.planner.planToolCall(request, ctx, taskSupport);
   }
 
-  /**
-   * `TaskServer.syncToolResponse` (uses no state: synchronous).
-   * @param {Record<string, unknown> | string} request @param {ServerContext} ctx @param {ToolOutcome} outcome
-   * @returns {Record<string, unknown>}
-   */
+  /** `TaskServer.syncToolResponse` (uses no state: synchronous). */
   syncToolResponse(request: Record<string, unknown> | string, ctx: ServerContext, outcome: ToolOutcome): Record<string, unknown> {
     return this.planner.syncToolResponse(request, ctx, outcome);
   }
@@ -468,8 +430,6 @@ class SharedTaskServer {
    * `TaskServer.beginToolCall`: a new task takes the storage's next sequence number, and the
    * session cap counts the session's live tasks in the storage (replicas creating at the same
    * instant may overshoot it by the tasks in flight). The task carries this replica's lease.
-   * @param {Record<string, unknown> | string} request @param {ServerContext} ctx @param {TaskSupport} taskSupport
-   * @returns {Promise<ToolCallStart>}
    */
   async beginToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport): Promise<ToolCallStart> {
     const now = readNow(ctx?.now);
@@ -497,7 +457,6 @@ class SharedTaskServer {
   /**
    * `n` live records of `session` created at `now` (the scratch core's view of a session at its
    * cap).
-   * @param {string} session @param {number} n @param {number} now @returns {LeasedTask[]}
    */
   #placeholders(session: string, n: number, now: number): LeasedTask[] {
     const max = (this.config.maxTtlMs as number | null);
@@ -515,11 +474,7 @@ class SharedTaskServer {
     }));
   }
 
-  /**
-   * `TaskServer.finishToolCall`; the task's lease is released.
-   * @param {string} taskId @param {ToolOutcome} outcome @param {number | null} [now]
-   * @returns {Promise<FinishOutcome>}
-   */
+  /** `TaskServer.finishToolCall`; the task's lease is released. */
   async finishToolCall(taskId: string, outcome: ToolOutcome, now?: number | null): Promise<FinishOutcome> {
     const at = readNow(now);
     try {
@@ -529,11 +484,7 @@ class SharedTaskServer {
     }
   }
 
-  /**
-   * `TaskServer.getTask`: the task as the host sees it.
-   * @param {string} taskId @param {number | null} [now]
-   * @returns {Promise<StoreTask>}
-   */
+  /** `TaskServer.getTask`: the task as the host sees it. */
   async getTask(taskId: string, now?: number | null): Promise<StoreTask> {
     const at = readNow(now);
     return this.#run(this.#readOne(taskId), (core) => core.getTask(taskId, at));
@@ -544,8 +495,6 @@ class SharedTaskServer {
   /**
    * `TaskStore.create`: a task in `working`, bound to `ctx.session` (no lease: no work of this
    * replica runs it). The session cap counts the storage (see `beginToolCall`).
-   * @param {CreateTaskParams} params @param {TaskContext | null} [ctx]
-   * @returns {Promise<StoreTask>}
    */
   async create(params: CreateTaskParams, ctx?: TaskContext | null): Promise<StoreTask> {
     const c = readContext(ctx);
@@ -564,19 +513,13 @@ class SharedTaskServer {
     }, (core) => core.create(params, c));
   }
 
-  /**
-   * `TaskStore.get`: the task `id` as `ctx` sees it.
-   * @param {string} id @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
-   */
+  /** `TaskStore.get`: the task `id` as `ctx` sees it. */
   async get(id: string, ctx?: TaskContext | null): Promise<StoreTask> {
     const c = readContext(ctx);
     return this.#run(this.#readOne(id), (core) => core.get(id, c));
   }
 
-  /**
-   * `TaskStore.list`: one page of the tasks `ctx` sees, in creation order.
-   * @param {ListParams | null} [page] @param {TaskContext | null} [ctx] @returns {Promise<TaskPage>}
-   */
+  /** `TaskStore.list`: one page of the tasks `ctx` sees, in creation order. */
   async list(page?: ListParams | null, ctx?: TaskContext | null): Promise<TaskPage> {
     const c = readContext(ctx);
     const cursor = typeof page?.cursor === "string" ? page.cursor : undefined;
@@ -585,91 +528,55 @@ class SharedTaskServer {
     return this.#run(() => this.#readPage(cursor, session, c.now, c.host === true, limit), (core) => core.list(page, c));
   }
 
-  /**
-   * `TaskServer.setStatus`: given a time (or nothing) instead of a context, as the host.
-   * @param {string} taskId @param {TaskStatus} status @param {string | null} [message]
-   * @param {TaskContext | number | null} [ctxOrNow]
-   * @returns {Promise<StoreTask>}
-   */
+  /** `TaskServer.setStatus`: given a time (or nothing) instead of a context, as the host. */
   async setStatus(taskId: string, status: TaskStatus, message?: string | null, ctxOrNow?: TaskContext | number | null): Promise<StoreTask> {
     const c = hostContext(ctxOrNow);
     return this.#run(this.#readOne(taskId), (core) => core.setStatus(taskId, status, message, c));
   }
 
-  /**
-   * `TaskServer.raiseInput`: given a time (or nothing) instead of a context, as the host.
-   * @param {string} taskId @param {V26InputRequests} inputRequests @param {string | null} [message]
-   * @param {TaskContext | number | null} [ctxOrNow]
-   * @returns {Promise<StoreTask>}
-   */
+  /** `TaskServer.raiseInput`: given a time (or nothing) instead of a context, as the host. */
   async raiseInput(taskId: string, inputRequests: V26InputRequests, message?: string | null, ctxOrNow?: TaskContext | number | null): Promise<StoreTask> {
     const c = hostContext(ctxOrNow);
     return this.#run(this.#readOne(taskId), (core) => core.raiseInput(taskId, inputRequests, message, c));
   }
 
-  /**
-   * `TaskStore.takeInput`.
-   * @param {string} id @param {V26InputResponses} inputResponses @param {TaskContext | null} [ctx]
-   * @returns {Promise<TakeInputOutcome>}
-   */
+  /** `TaskStore.takeInput`. */
   async takeInput(id: string, inputResponses: V26InputResponses, ctx?: TaskContext | null): Promise<TakeInputOutcome> {
     const c = readContext(ctx);
     return this.#run(this.#readOne(id), (core) => core.takeInput(id, inputResponses, c));
   }
 
-  /**
-   * `TaskStore.complete` (the first terminal outcome wins).
-   * @param {string} id @param {Record<string, unknown>} result @param {string | null} [message]
-   * @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
-   */
+  /** `TaskStore.complete` (the first terminal outcome wins). */
   async complete(id: string, result: Record<string, unknown>, message?: string | null, ctx?: TaskContext | null): Promise<StoreTask> {
     const c = readContext(ctx);
     return this.#run(this.#readOne(id), (core) => core.complete(id, result, message, c));
   }
 
-  /**
-   * `TaskStore.fail`.
-   * @param {string} id @param {JsonRpcError} error @param {string | null} [message]
-   * @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
-   */
+  /** `TaskStore.fail`. */
   async fail(id: string, error: JsonRpcError, message?: string | null, ctx?: TaskContext | null): Promise<StoreTask> {
     const c = readContext(ctx);
     return this.#run(this.#readOne(id), (core) => core.fail(id, error, message, c));
   }
 
-  /**
-   * `TaskStore.failWithToolResult`.
-   * @param {string} id @param {Record<string, unknown>} result @param {string | null} [message]
-   * @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
-   */
+  /** `TaskStore.failWithToolResult`. */
   async failWithToolResult(id: string, result: Record<string, unknown>, message?: string | null, ctx?: TaskContext | null): Promise<StoreTask> {
     const c = readContext(ctx);
     return this.#run(this.#readOne(id), (core) => core.failWithToolResult(id, result, message, c));
   }
 
-  /**
-   * `TaskStore.resultOf`.
-   * @param {string} id @param {TaskContext | null} [ctx] @returns {Promise<ResultOf>}
-   */
+  /** `TaskStore.resultOf`. */
   async resultOf(id: string, ctx?: TaskContext | null): Promise<ResultOf> {
     const c = readContext(ctx);
     return this.#run(this.#readOne(id), (core) => core.resultOf(id, c));
   }
 
-  /**
-   * `TaskStore.cancel`.
-   * @param {string} id @param {ProtocolVersion} protocolVersion @param {string | null} [message]
-   * @param {TaskContext | null} [ctx] @returns {Promise<CancelOutcome>}
-   */
+  /** `TaskStore.cancel`. */
   async cancel(id: string, protocolVersion: ProtocolVersion, message?: string | null, ctx?: TaskContext | null): Promise<CancelOutcome> {
     const c = readContext(ctx);
     return this.#run(this.#readOne(id), (core) => core.cancel(id, protocolVersion, message, c));
   }
 
-  /**
-   * `TaskStore.remove`: deletes the task now and answers it as it was.
-   * @param {string} id @param {TaskContext | null} [ctx] @returns {Promise<StoreTask>}
-   */
+  /** `TaskStore.remove`: deletes the task now and answers it as it was. */
   async remove(id: string, ctx?: TaskContext | null): Promise<StoreTask> {
     const c = readContext(ctx);
     return this.#run(this.#readOne(id), (core) => core.remove(id, c));
@@ -680,8 +587,6 @@ class SharedTaskServer {
    * ran out (their replica stopped: LEASE_LOST); answers how many tasks were purged. Any replica
    * may run it; `McpHttpServer` does on its housekeeping. The lease check reads every record
    * (in batches): run it every few seconds, not per request.
-   * @param {number | null} [now] @param {number | null} [limit]
-   * @returns {Promise<number>}
    */
   async sweep(now?: number | null, limit?: number | null): Promise<number> {
     const at = readNow(now);
@@ -701,7 +606,7 @@ class SharedTaskServer {
     return purged;
   }
 
-  /** Fails the live tasks whose lease ran out before `now`. @param {number} now */
+  /** Fails the live tasks whose lease ran out before `now`. */
   async #failLostLeases(now: number) {
     let after = 0;
     for (;;) {
@@ -733,7 +638,7 @@ class SharedTaskServer {
     }
   }
 
-  /** The work of `taskId` ended here: its lease is no longer renewed. @param {string} taskId */
+  /** The work of `taskId` ended here: its lease is no longer renewed. */
   release(taskId: string) {
     this.leased.delete(taskId);
   }
@@ -757,17 +662,13 @@ class SharedTaskServer {
           this.leased.delete(id);
           break;
         }
-        /** @type {LeasedTask} */
         const next: LeasedTask = { ...cur, version: cur.version + 1, lease: { owner: this.replicaId, untilMs: Date.now() + this.leaseMs } };
         if (await this.storage.putIfVersion(next, cur.version)) break;
       }
     }
   }
 
-  /**
-   * §D 98 (as `TaskServer.checkInputRequests`).
-   * @param {Record<string, unknown> | string} request @param {V26InputRequests} inputRequests
-   */
+  /** §D 98 (as `TaskServer.checkInputRequests`). */
   static checkInputRequests(request: Record<string, unknown> | string, inputRequests: V26InputRequests) {
     TaskServer.checkInputRequests(request, inputRequests);
   }

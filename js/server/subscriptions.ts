@@ -28,6 +28,7 @@ export type PushStream = { write(message: JsonObject): boolean; close(): void; r
 
 export type StreamFactory = (onCancel: () => void) => PushStream;
 
+/** `queued`: changes heard before the acknowledgement went out (`null` once it has). */
 export type Subscription = { id: string | number; stream: PushStream; taskIds: Set<string>; queued: JsonObject[] | null; };
 
 const V26 = "2026-07-28";
@@ -40,20 +41,16 @@ const MAX_TASK_IDS = 1000;
 /** At most this many open listen streams at once (more: -32000, HTTP 503). */
 const DEFAULT_MAX_STREAMS = 10_000;
 
-/** @param {unknown} v @returns {v is JsonObject} */
 function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** @param {unknown} id @param {number} code @param {string} message @param {unknown} [data] @returns {JsonObject} */
 function rpcError(id: unknown, code: number, message: string, data?: unknown): JsonObject {
-  /** @type {JsonObject} */
   const error: JsonObject = { code, message };
   if (data !== undefined) error.data = data;
   return { jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error };
 }
 
-/** @param {number} status @param {JsonObject} body @param {Record<string, string>} headers */
 function json(status: number, body: JsonObject, headers: Record<string, string>) {
   return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": "application/json" } });
 }
@@ -67,10 +64,10 @@ class TaskSubscriptions {
   open: Set<Subscription>;
   unwatch: () => void;
   /**
-   * @param {TaskHost} host The host whose tasks are pushed (its `watch` feeds the streams).
-   * @param {StreamFactory} openStream Opens an SSE response body (McpHttpServer's, with its
+   * @param host The host whose tasks are pushed (its `watch` feeds the streams).
+   * @param openStream Opens an SSE response body (McpHttpServer's, with its
    *   keepalive); `onCancel` runs when the client goes away.
-   * @param {{ maxStreams?: number, serverInfo?: JsonObject }} [options] `serverInfo`: named in
+   * @param [options] `serverInfo`: named in
    *   the `_meta` of the result that ends a listen when the server closes.
    */
   constructor(host: TaskHost, openStream: StreamFactory, options: { maxStreams?: number; serverInfo?: JsonObject; } = {}) {
@@ -78,9 +75,9 @@ class TaskSubscriptions {
     this.host = host;
     this.openStream = openStream;
     this.maxStreams = options.maxStreams ?? DEFAULT_MAX_STREAMS;
-    /** Open subscriptions by subscribed task id. @type {Map<string, Set<Subscription>>} */
+    /** Open subscriptions by subscribed task id. */
     this.byTask = new Map();
-    /** Every open subscription. @type {Set<Subscription>} */
+    /** Every open subscription. */
     this.open = new Set();
     this.unwatch = host.watch(
       (task) => this.#changed(task),
@@ -95,8 +92,8 @@ class TaskSubscriptions {
 
   /**
    * Answers one validated 2026-07-28 `subscriptions/listen` request.
-   * @param {JsonObject} message @param {Record<string, string>} headers The request's headers
-   *   (lower-case names). @param {Record<string, string>} cors @returns {Promise<Response>}
+   * @param headers The request's headers
+   *   (lower-case names).
    */
   async listen(message: JsonObject, headers: Record<string, string>, cors: Record<string, string>): Promise<Response> {
     const id = (message.id as string | number);
@@ -134,7 +131,6 @@ class TaskSubscriptions {
       return json(503, rpcError(id, -32000, `Server busy: ${this.maxStreams} subscriptions are open; try again later`), { ...cors, "Retry-After": "5" });
     }
     const wanted = [...new Set(((asked ?? []) as string[]))];
-    /** @type {Subscription} */
     const sub: Subscription = { id, stream: ((null as unknown) as PushStream), taskIds: new Set(), queued: [] };
     sub.stream = this.openStream(() => this.#drop(sub));
     // The reads and the registration happen in the same turn (TaskHost answers `tasks/get`
@@ -146,9 +142,7 @@ class TaskSubscriptions {
     for (const taskId of wanted) this.#add(sub, taskId);
     this.open.add(sub);
     const answers = await Promise.all(reads);
-    /** @type {string[]} */
     const accepted: string[] = [];
-    /** @type {JsonObject[]} */
     const snapshots: JsonObject[] = [];
     wanted.forEach((taskId, i) => {
       const result = answers[i]?.result;
@@ -181,7 +175,6 @@ class TaskSubscriptions {
   close() {
     this.unwatch();
     for (const sub of [...this.open]) {
-      /** @type {JsonObject} */
       const meta: JsonObject = { [SUBSCRIPTION_ID]: sub.id };
       if (this.serverInfo) meta["io.modelcontextprotocol/serverInfo"] = this.serverInfo;
       if (sub.queued === null) sub.stream.write({ jsonrpc: "2.0", id: sub.id, result: { resultType: "complete", _meta: meta } });
@@ -190,7 +183,6 @@ class TaskSubscriptions {
     }
   }
 
-  /** @param {Subscription} sub @param {string} taskId */
   #add(sub: Subscription, taskId: string) {
     sub.taskIds.add(taskId);
     const set = this.byTask.get(taskId) ?? new Set();
@@ -198,7 +190,6 @@ class TaskSubscriptions {
     this.byTask.set(taskId, set);
   }
 
-  /** @param {Subscription} sub @param {string} taskId */
   #remove(sub: Subscription, taskId: string) {
     sub.taskIds.delete(taskId);
     const set = this.byTask.get(taskId);
@@ -207,13 +198,13 @@ class TaskSubscriptions {
     if (set.size === 0) this.byTask.delete(taskId);
   }
 
-  /** The client closed the stream. @param {Subscription} sub */
+  /** The client closed the stream. */
   #drop(sub: Subscription) {
     this.open.delete(sub);
     for (const taskId of [...sub.taskIds]) this.#remove(sub, taskId);
   }
 
-  /** TaskHost changed a task: push it to its subscribers. @param {StoreTask} task */
+  /** TaskHost changed a task: push it to its subscribers. */
   #changed(task: StoreTask) {
     const set = this.byTask.get(task.taskId);
     if (!set) return;

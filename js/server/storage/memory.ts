@@ -22,14 +22,7 @@ export type Entry = { record: StoredTask; keys: RecordKeys; };
 
 export type SessionIndex = { seqs: number[]; live: number; };
 
-/**
- * The first index of `xs` (sorted ascending by `key`) whose key is greater than `k`.
- * @template T
- * @param {T[]} xs
- * @param {(x: T) => number} key
- * @param {number} k
- * @returns {number}
- */
+/** The first index of `xs` (sorted ascending by `key`) whose key is greater than `k`. */
 function upperBound<T>(xs: T[], key: (x: T) => number, k: number): number {
   let lo = 0;
   let hi = xs.length;
@@ -41,36 +34,21 @@ function upperBound<T>(xs: T[], key: (x: T) => number, k: number): number {
   return lo;
 }
 
-/** @param {number} x */
 const self = (x: number) => x;
 
-/**
- * Inserts `seq` into the sorted array `xs` (appending is the common case: seqs grow).
- * @param {number[]} xs
- * @param {number} seq
- */
+/** Inserts `seq` into the sorted array `xs` (appending is the common case: seqs grow). */
 function insertSorted(xs: number[], seq: number) {
   const last = xs[xs.length - 1];
   if (last === undefined || last < seq) xs.push(seq);
   else xs.splice(upperBound(xs, self, seq), 0, seq);
 }
 
-/**
- * @param {number[]} xs
- * @param {number} seq
- */
 function removeSorted(xs: number[], seq: number) {
   const i = upperBound(xs, self, seq) - 1;
   if (i >= 0 && xs[i] === seq) xs.splice(i, 1);
 }
 
-/**
- * The first index of the sorted pairs `xs` greater than `(t, seq)`.
- * @param {Array<[number, number]>} xs
- * @param {number} t
- * @param {number} seq
- * @returns {number}
- */
+/** The first index of the sorted pairs `xs` greater than `(t, seq)`. */
 function pairUpperBound(xs: Array<[number, number]>, t: number, seq: number): number {
   let lo = 0;
   let hi = xs.length;
@@ -83,7 +61,6 @@ function pairUpperBound(xs: Array<[number, number]>, t: number, seq: number): nu
   return lo;
 }
 
-/** @param {string | null} session */
 const sessionKey = (session: string | null) => (session === null ? "\u0000none" : `s:${session}`);
 
 /** @implements {TaskStorage} */
@@ -99,15 +76,13 @@ class MemoryStorage {
   hub: ChangeHub;
   constructor() {
     this.name = "memory";
-    /** @type {Map<string, Entry>} */
     this.records = new Map();
-    /** @type {Map<number, string>} seq → id */
+    /** seq → id */
     this.ids = new Map();
-    /** @type {number[]} every seq, ascending */
+    /** every seq, ascending */
     this.all = [];
-    /** @type {Map<string, SessionIndex>} */
     this.sessions = new Map();
-    /** @type {Array<[number, number]>} (expiresAtMs, seq), ascending */
+    /** (expiresAtMs, seq), ascending */
     this.byExpiry = [];
     this.sequence = 0;
     this.closed = false;
@@ -118,7 +93,6 @@ class MemoryStorage {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
   }
 
-  /** @param {Entry} e */
   unindex(e: Entry) {
     const k = e.keys;
     this.ids.delete(k.seq);
@@ -137,7 +111,6 @@ class MemoryStorage {
     }
   }
 
-  /** @param {Entry} e */
   index(e: Entry) {
     const k = e.keys;
     this.ids.set(k.seq, k.id);
@@ -156,24 +129,18 @@ class MemoryStorage {
     this.sequence = Math.max(this.sequence, k.seq);
   }
 
-  /** @param {string} id */
   async get(id: string) {
     this.open();
     const e = this.records.get(checkId(id));
     return e ? structuredClone(e.record) : null;
   }
 
-  /**
-   * @param {StoredTask} record
-   * @param {number | null} expected
-   */
   async putIfVersion(record: StoredTask, expected: number | null) {
     this.open();
     const keys = recordKeys(record);
     const want = checkExpected(expected);
     const old = this.records.get(keys.id);
     if ((old ? old.keys.version : null) !== want) return false;
-    /** @type {StoredTask} */
     let copy: StoredTask;
     try {
       copy = structuredClone(record);
@@ -188,7 +155,6 @@ class MemoryStorage {
     return true;
   }
 
-  /** @param {string} id */
   async delete(id: string) {
     this.open();
     const e = this.records.get(checkId(id));
@@ -199,19 +165,12 @@ class MemoryStorage {
     return e.record;
   }
 
-  /**
-   * @param {Scope} scope
-   * @param {number} after
-   * @param {number} limit
-   */
   async rangeAfter(scope: Scope, after: number, limit: number) {
     this.open();
     const s = checkScope(scope);
     checkCount(after, "after");
     checkCount(limit, "limit");
-    /** @type {number[] | undefined} */
     const seqs: number[] | undefined = s.kind === "all" ? this.all : this.sessions.get(sessionKey(s.session))?.seqs;
-    /** @type {StoredTask[]} */
     const out: StoredTask[] = [];
     if (!seqs) return out;
     for (let i = upperBound(seqs, self, after); i < seqs.length && out.length < limit; i++) {
@@ -222,15 +181,10 @@ class MemoryStorage {
     return out;
   }
 
-  /**
-   * @param {number} nowMs
-   * @param {number} limit
-   */
   async expired(nowMs: number, limit: number) {
     this.open();
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
-    /** @type {string[]} */
     const out: string[] = [];
     for (const [t, seq] of this.byExpiry) {
       if (t >= nowMs || out.length >= limit) break;
@@ -240,7 +194,6 @@ class MemoryStorage {
     return out;
   }
 
-  /** @param {string | null} session */
   async countLive(session: string | null) {
     this.open();
     return this.sessions.get(sessionKey(checkSession(session)))?.live ?? 0;
@@ -257,7 +210,6 @@ class MemoryStorage {
     return this.sequence;
   }
 
-  /** @param {ChangeListener} listener */
   async subscribe(listener: ChangeListener) {
     this.open();
     const l = checkListener(listener);

@@ -30,10 +30,18 @@ export type PgClient = { connect: () => Promise<void>; query: (text: string) => 
 export type PgModule = { Pool: new (config: object) => PgPool; Client: new (config: object) => PgClient; };
 
 export type PostgresStorageOptions = {
+  /** `postgres://user@host:port/db` (or pass `config`). */
   connectionString?: string;
+  /** A `pg` Pool configuration (host, port, user, …), instead of a URL. */
   config?: object;
+  /**
+   * The table name (default `mcp_tasks`; `[a-z_][a-z0-9_]*`, at most 40 characters): several stores
+   * may share a database under different names.
+   */
   table?: string;
+  /** The pool size (default 10). */
   maxConnections?: number;
+  /** The `pg` module, when it should not be imported by name. */
   pg?: PgModule;
 };
 
@@ -49,10 +57,7 @@ export type ChangeListener = import("./types.js").ChangeListener;
 export type TaskStorage = import("./types.js").TaskStorage;
 
 
-/**
- * Imports `pg` (an optional peer dependency).
- * @returns {Promise<PgModule>}
- */
+/** Imports `pg` (an optional peer dependency). */
 async function importPg(): Promise<PgModule> {
   const name = "pg";
   try {
@@ -75,12 +80,6 @@ class PostgresStorage {
   hub: ChangeHub;
   listener: Promise<PgClient> | null;
   closed: boolean;
-  /**
-   * @param {PgModule} pg
-   * @param {PgPool} pool
-   * @param {object} config
-   * @param {string} table
-   */
   constructor(pg: PgModule, pool: PgPool, config: object, table: string) {
     this.name = "postgres";
     this.pg = pg;
@@ -90,16 +89,10 @@ class PostgresStorage {
     this.meta = `${table}_meta`;
     this.channel = `${table}_changes`;
     this.hub = new ChangeHub();
-    /** @type {Promise<PgClient> | null} */
     this.listener = null;
     this.closed = false;
   }
 
-  /**
-   * @param {string} text
-   * @param {unknown[]} values
-   * @param {string} what
-   */
   async q(text: string, values: unknown[], what: string) {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
     try {
@@ -112,7 +105,6 @@ class PostgresStorage {
   /** Creates or migrates the schema (one transaction under an advisory lock). */
   async migrate() {
     const t = this.table;
-    /** @type {PgPoolClient} */
     let c: PgPoolClient;
     try {
       c = await this.pool.connect();
@@ -154,17 +146,12 @@ class PostgresStorage {
     }
   }
 
-  /** @param {string} id */
   async get(id: string) {
     const r = await this.q(`SELECT record FROM ${this.table} WHERE id = $1`, [checkId(id)], "get");
     const row = r.rows[0];
     return row ? parseRecord(row.record, `postgres: ${id}`) : null;
   }
 
-  /**
-   * @param {StoredTask} record
-   * @param {number | null} expected
-   */
   async putIfVersion(record: StoredTask, expected: number | null) {
     const k = recordKeys(record);
     const want = checkExpected(expected);
@@ -194,7 +181,6 @@ class PostgresStorage {
     return r.rows.length === 1;
   }
 
-  /** @param {string} id */
   async delete(id: string) {
     const r = await this.q(
       `WITH w AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING id, version, record)
@@ -206,11 +192,6 @@ class PostgresStorage {
     return row ? parseRecord(row.record, `postgres: ${id}`) : null;
   }
 
-  /**
-   * @param {Scope} scope
-   * @param {number} after
-   * @param {number} limit
-   */
   async rangeAfter(scope: Scope, after: number, limit: number) {
     const s = checkScope(scope);
     checkCount(after, "after");
@@ -228,10 +209,6 @@ class PostgresStorage {
     return r.rows.map((row) => parseRecord(row.record, "postgres: rangeAfter"));
   }
 
-  /**
-   * @param {number} nowMs
-   * @param {number} limit
-   */
   async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
@@ -243,7 +220,6 @@ class PostgresStorage {
     return r.rows.map((row) => (row.id as string));
   }
 
-  /** @param {string | null} session */
   async countLive(session: string | null) {
     const s = checkSession(session);
     const r =
@@ -266,15 +242,14 @@ class PostgresStorage {
   /** The LISTEN connection, opened at the first subscription. */
   listen() {
     if (!this.listener) {
-      /** @type {Promise<PgClient>} */
       const current: Promise<PgClient> = (async () => {
         const c = new this.pg.Client(this.config);
-        c.on("notification", (/** @type {{ channel: string, payload?: string }} */ msg: { channel: string; payload?: string; }) => {
+        c.on("notification", (msg: { channel: string; payload?: string; }) => {
           const change = msg.channel === this.channel && msg.payload ? parseChange(msg.payload) : null;
           if (change) this.hub.emit(change);
         });
         let lost = false;
-        const reconnect = (/** @type {unknown} */ e: unknown) => {
+        const reconnect = (e: unknown) => {
           if (lost) return;
           lost = true;
           if (this.listener === current) this.listener = null;
@@ -302,7 +277,6 @@ class PostgresStorage {
   /**
    * Opens the LISTEN connection again after a loss, while there are subscribers (backing off up
    * to 5 s between attempts).
-   * @param {number} attempt
    */
   relisten(attempt: number) {
     const timer = setTimeout(() => {
@@ -312,7 +286,6 @@ class PostgresStorage {
     (timer as any).unref?.();
   }
 
-  /** @param {ChangeListener} listener */
   async subscribe(listener: ChangeListener) {
     const l = checkListener(listener);
     if (this.closed) throw new StorageError("closed", "the storage is closed");
@@ -338,11 +311,7 @@ class PostgresStorage {
   }
 }
 
-/**
- * Opens (and creates or migrates) a Postgres storage.
- * @param {PostgresStorageOptions} options
- * @returns {Promise<PostgresStorage>}
- */
+/** Opens (and creates or migrates) a Postgres storage. */
 async function openPostgresStorage(options: PostgresStorageOptions): Promise<PostgresStorage> {
   if (typeof options !== "object" || options === null) {
     throw new StorageError("invalid", "options: must be an object with connectionString or config");
@@ -364,7 +333,7 @@ async function openPostgresStorage(options: PostgresStorageOptions): Promise<Pos
   const base = connectionString !== undefined ? { connectionString } : { ...config };
   const pool = new pg.Pool({ ...base, max: maxConnections });
   // An idle client's error (the server went away) must not crash the process.
-  (pool as any).on?.("error", (/** @type {unknown} */ e: unknown) => console.error("postgres storage: idle connection failed:", e));
+  (pool as any).on?.("error", (e: unknown) => console.error("postgres storage: idle connection failed:", e));
   const s = new PostgresStorage(pg, pool, base, table);
   try {
     await s.migrate();

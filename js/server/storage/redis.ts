@@ -23,13 +23,20 @@ export type ChangeListener = import("./types.js").ChangeListener;
 
 export type TaskStorage = import("./types.js").TaskStorage;
 
+/** An ioredis `Redis` instance. */
 export type RedisClient = any;
 
 export type IoRedisModule = { Redis: new (url: string, options: object) => RedisClient; };
 
 export type RedisStorageOptions = {
+  /** `redis://host:port[/db]`. */
   url: string;
+  /**
+   * The key prefix (default `mcp-tasks`; letters, digits, `-_.:`): several stores may share a Redis
+   * under different prefixes.
+   */
   prefix?: string;
+  /** The `ioredis` module, when it should not be imported by name. */
   ioredis?: IoRedisModule;
 };
 
@@ -90,11 +97,9 @@ end
 return out
 `;
 
-/** @param {string | null} session */
 const sessionKey = (session: string | null) => (session === null ? "n" : `s${session}`);
 
 
-/** @returns {Promise<IoRedisModule>} */
 async function importIoredis(): Promise<IoRedisModule> {
   const name = "ioredis";
   try {
@@ -114,17 +119,12 @@ class RedisStorage {
   hub: ChangeHub;
   subscriber: Promise<RedisClient> | null;
   closed: boolean;
-  /**
-   * @param {RedisClient} redis
-   * @param {string} prefix
-   */
   constructor(redis: RedisClient, prefix: string) {
     this.name = "redis";
     this.redis = redis;
     this.p = `{${prefix}}`;
     this.channel = `${this.p}:changes`;
     this.hub = new ChangeHub();
-    /** @type {Promise<RedisClient> | null} */
     this.subscriber = null;
     this.closed = false;
     redis.defineCommand("mcpTasksPut", { numberOfKeys: 1, lua: PUT });
@@ -132,12 +132,6 @@ class RedisStorage {
     redis.defineCommand("mcpTasksRange", { numberOfKeys: 1, lua: RANGE });
   }
 
-  /**
-   * @template T
-   * @param {string} what
-   * @param {(r: RedisClient) => Promise<T>} fn
-   * @returns {Promise<T>}
-   */
   async run<T>(what: string, fn: (r: RedisClient) => Promise<T>): Promise<T> {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
     try {
@@ -158,17 +152,12 @@ class RedisStorage {
     });
   }
 
-  /** @param {string} id */
   async get(id: string) {
     const key = `${this.p}:t:${checkId(id)}`;
     const text = await this.run<string | null>("get", (r) => r.hget(key, "rec"));
     return text === null ? null : parseRecord(text, `redis: ${id}`);
   }
 
-  /**
-   * @param {StoredTask} record
-   * @param {number | null} expected
-   */
   async putIfVersion(record: StoredTask, expected: number | null) {
     const k = recordKeys(record);
     const want = checkExpected(expected);
@@ -179,41 +168,28 @@ class RedisStorage {
     return Number(ok) === 1;
   }
 
-  /** @param {string} id */
   async delete(id: string) {
     const text = await this.run<string | null>("delete", (r) => r.mcpTasksDelete(this.p, checkId(id)));
     return text === null ? null : parseRecord(text, `redis: ${id}`);
   }
 
-  /**
-   * @param {Scope} scope
-   * @param {number} after
-   * @param {number} limit
-   */
   async rangeAfter(scope: Scope, after: number, limit: number) {
     const s = checkScope(scope);
     checkCount(after, "after");
     checkCount(limit, "limit");
     const set = s.kind === "all" ? "all" : `s:${sessionKey(s.session)}`;
-    /** @type {string[]} */
     const texts: string[] = limit === 0 ? await this.run("rangeAfter", async () => []) : await this.run("rangeAfter", (r) => r.mcpTasksRange(this.p, set, String(after), String(limit)));
     return texts.map((t) => parseRecord(t, "redis: rangeAfter"));
   }
 
-  /**
-   * @param {number} nowMs
-   * @param {number} limit
-   */
   async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
     if (limit === 0) return this.run("expired", async () => []);
-    /** @type {string[]} */
     const members: string[] = await this.run("expired", (r) => r.zrangebyscore(`${this.p}:exp`, "-inf", `(${nowMs}`, "LIMIT", 0, limit));
     return members.map((m) => m.slice(17));
   }
 
-  /** @param {string | null} session */
   async countLive(session: string | null) {
     const sk = sessionKey(checkSession(session));
     const n = await this.run("countLive", (r) => r.hget(`${this.p}:live`, sk));
@@ -233,11 +209,11 @@ class RedisStorage {
     if (!this.subscriber) {
       this.subscriber = (async () => {
         const sub = this.redis.duplicate();
-        sub.on("message", (/** @type {string} */ channel: string, /** @type {string} */ message: string) => {
+        sub.on("message", (channel: string, message: string) => {
           const change = channel === this.channel ? parseChange(message) : null;
           if (change) this.hub.emit(change);
         });
-        sub.on("error", (/** @type {unknown} */ e: unknown) => console.error("redis storage: the SUBSCRIBE connection failed:", e));
+        sub.on("error", (e: unknown) => console.error("redis storage: the SUBSCRIBE connection failed:", e));
         await sub.connect();
         await sub.subscribe(this.channel);
         return sub;
@@ -249,7 +225,6 @@ class RedisStorage {
     return this.subscriber;
   }
 
-  /** @param {ChangeListener} listener */
   async subscribe(listener: ChangeListener) {
     const l = checkListener(listener);
     await this.run("SUBSCRIBE", () => this.listen());
@@ -270,11 +245,7 @@ class RedisStorage {
   }
 }
 
-/**
- * Opens (and creates or migrates) a Redis storage.
- * @param {RedisStorageOptions} options
- * @returns {Promise<RedisStorage>}
- */
+/** Opens (and creates or migrates) a Redis storage. */
 async function openRedisStorage(options: RedisStorageOptions): Promise<RedisStorage> {
   if (typeof options !== "object" || options === null || typeof options.url !== "string") {
     throw new StorageError("invalid", "options.url: must be a redis:// URL");
@@ -285,7 +256,7 @@ async function openRedisStorage(options: RedisStorageOptions): Promise<RedisStor
   }
   const { Redis } = options.ioredis ?? (await importIoredis());
   // While the server is away, operations fail at once (no queue) and the client reconnects.
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: (/** @type {number} */ n: number) => Math.min(100 * n, 2000) });
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: (n: number) => Math.min(100 * n, 2000) });
   redis.on("error", () => {}); // reported through the failing operations
   try {
     await redis.connect();

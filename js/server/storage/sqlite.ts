@@ -23,10 +23,15 @@ export type Statement = { get: (...p: unknown[]) => any; all: (...p: unknown[]) 
 export type Database = { prepare: (sql: string) => Statement; exec: (sql: string) => void; close: () => void; };
 
 export type SqliteStorageOptions = {
+  /** The database file (created if missing). */
   path: string;
+  /** The table name (default `mcp_tasks`; `[a-z_][a-z0-9_]*`, at most 40). */
   table?: string;
+  /** Default: node:sqlite if this Node has it, else better-sqlite3. */
   driver?: "node:sqlite" | "better-sqlite3";
+  /** How long a write waits for another process's (default 5000). */
   busyTimeoutMs?: number;
+  /** How often subscribers look for other processes' writes (default 50). */
   pollMs?: number;
 };
 
@@ -44,14 +49,8 @@ const SCHEMA_VERSION = 1;
 const KEEP_CHANGES = 10_000;
 
 
-/**
- * Opens the file with the chosen (or the first available) driver.
- * @param {string} path
- * @param {"node:sqlite" | "better-sqlite3" | undefined} driver
- * @returns {Promise<{ db: Database, driver: string }>}
- */
+/** Opens the file with the chosen (or the first available) driver. */
 async function openDatabase(path: string, driver: "node:sqlite" | "better-sqlite3" | undefined): Promise<{ db: Database; driver: string; }> {
-  /** @type {unknown} */
   let nodeError: unknown;
   if (driver === undefined || driver === "node:sqlite") {
     const name = "node:sqlite";
@@ -64,7 +63,6 @@ async function openDatabase(path: string, driver: "node:sqlite" | "better-sqlite
     }
   }
   const name = "better-sqlite3";
-  /** @type {any} */
   let mod: any;
   try {
     mod = await import(name);
@@ -92,12 +90,6 @@ class SqliteStorage {
   dataVersion: number | null;
   timer: unknown;
   statements: Map<string, Statement>;
-  /**
-   * @param {Database} db
-   * @param {string} driver
-   * @param {string} table
-   * @param {number} pollMs
-   */
   constructor(db: Database, driver: string, table: string, pollMs: number) {
     this.name = "sqlite";
     this.driver = driver;
@@ -108,15 +100,11 @@ class SqliteStorage {
     this.closed = false;
     /** The last change row delivered to subscribers. */
     this.changeCursor = 0;
-    /** @type {number | null} */
     this.dataVersion = null;
-    /** @type {unknown} */
     this.timer = null;
-    /** @type {Map<string, Statement>} */
     this.statements = new Map();
   }
 
-  /** @param {string} sql */
   st(sql: string) {
     let s = this.statements.get(sql);
     if (!s) {
@@ -126,14 +114,7 @@ class SqliteStorage {
     return s;
   }
 
-  /**
-   * Runs `fn` (synchronous statements), in an IMMEDIATE transaction when `write`.
-   * @template T
-   * @param {string} what
-   * @param {boolean} write
-   * @param {() => T} fn
-   * @returns {T}
-   */
+  /** Runs `fn` (synchronous statements), in an IMMEDIATE transaction when `write`. */
   run<T>(what: string, write: boolean, fn: () => T): T {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
     try {
@@ -152,9 +133,6 @@ class SqliteStorage {
     }
   }
 
-  /**
-   * @param {number} busyTimeoutMs
-   */
   migrate(busyTimeoutMs: number) {
     const t = this.t;
     try {
@@ -185,12 +163,7 @@ class SqliteStorage {
     });
   }
 
-  /**
-   * Records a change for subscribers (inside the write's transaction).
-   * @param {"put" | "delete"} kind
-   * @param {string} id
-   * @param {number} version
-   */
+  /** Records a change for subscribers (inside the write's transaction). */
   logChange(kind: "put" | "delete", id: string, version: number) {
     const n = Number(this.st(`INSERT INTO ${this.t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`).get(kind, id, version).n);
     if (n % 100 === 0) this.st(`DELETE FROM ${this.t}_changes WHERE n <= ?`).run(n - KEEP_CHANGES);
@@ -215,17 +188,12 @@ class SqliteStorage {
     if (this.hub.size > 0) queueMicrotask(() => this.deliver());
   }
 
-  /** @param {string} id */
   async get(id: string) {
     const key = checkId(id);
     const row = this.run("get", false, () => this.st(`SELECT record FROM ${this.t} WHERE id = ?`).get(key));
     return row ? parseRecord(row.record, `sqlite: ${id}`) : null;
   }
 
-  /**
-   * @param {StoredTask} record
-   * @param {number | null} expected
-   */
   async putIfVersion(record: StoredTask, expected: number | null) {
     const k = recordKeys(record);
     const want = checkExpected(expected);
@@ -250,7 +218,6 @@ class SqliteStorage {
     return ok;
   }
 
-  /** @param {string} id */
   async delete(id: string) {
     const key = checkId(id);
     const row = this.run("delete", true, () => {
@@ -263,11 +230,6 @@ class SqliteStorage {
     return parseRecord(row.record, `sqlite: ${id}`);
   }
 
-  /**
-   * @param {Scope} scope
-   * @param {number} after
-   * @param {number} limit
-   */
   async rangeAfter(scope: Scope, after: number, limit: number) {
     const s = checkScope(scope);
     checkCount(after, "after");
@@ -281,10 +243,6 @@ class SqliteStorage {
     return rows.map((r) => parseRecord(r.record, "sqlite: rangeAfter"));
   }
 
-  /**
-   * @param {number} nowMs
-   * @param {number} limit
-   */
   async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
@@ -293,7 +251,6 @@ class SqliteStorage {
     return rows.map((r) => String(r.id));
   }
 
-  /** @param {string | null} session */
   async countLive(session: string | null) {
     const s = checkSession(session);
     const row = this.run("countLive", false, () =>
@@ -327,7 +284,6 @@ class SqliteStorage {
     }
   }
 
-  /** @param {ChangeListener} listener */
   async subscribe(listener: ChangeListener) {
     const l = checkListener(listener);
     if (this.hub.size === 0) {
@@ -367,11 +323,7 @@ class SqliteStorage {
   }
 }
 
-/**
- * Opens (and creates or migrates) a SQLite storage.
- * @param {SqliteStorageOptions} options
- * @returns {Promise<SqliteStorage>}
- */
+/** Opens (and creates or migrates) a SQLite storage. */
 async function openSqliteStorage(options: SqliteStorageOptions): Promise<SqliteStorage> {
   if (typeof options !== "object" || options === null || typeof options.path !== "string" || options.path === "") {
     throw new StorageError("invalid", "options.path: must be the database file's path");

@@ -52,11 +52,16 @@
  */
 export type StoredTask = {
   id: string;
+  /** The revision compare-and-set writes check (1 at creation, +1 per write). */
   version: number;
+  /** The creation sequence number: the keyset order of listings. */
   seq: number;
+  /** The session the task is bound to (absent or `null`: none). */
   session?: string | null;
   status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  /** Unix milliseconds. */
   createdAtMs: number;
+  /** The effective TTL; `null`: the task never expires. */
   ttlMs: number | null;
 };
 
@@ -70,21 +75,19 @@ export type Scope = { kind: "all"; } | { kind: "session"; session: string | null
  */
 export type Change = {
   kind: "put" | "delete";
+  /** The record's key. */
   id: string;
+  /** The new revision (for a delete: the deleted record's version). */
   version: number;
 };
 
-/**
- * @callback ChangeListener
- * @param {Change} change
- * @returns {void}
- */
 export type ChangeListener = (change: Change) => void;
 
 /**
  * The asynchronous storage contract (see the clauses at the top of this file).
  */
 export type TaskStorage = {
+  /** The adapter: "memory", "sqlite", "postgres" or "redis". */
   name: string;
   get: (id: string) => Promise<StoredTask | null>;
   putIfVersion: (record: StoredTask, expected: number | null) => Promise<boolean>;
@@ -106,7 +109,9 @@ export type RecordKeys = {
   version: number;
   seq: number;
   session: string | null;
+  /** Not terminal. */
   live: boolean;
+  /** `createdAtMs + ttlMs`, or `null`. */
   expiresAtMs: number | null;
 };
 
@@ -116,15 +121,9 @@ export type StorageErrorKind = "invalid" | "engine" | "missing_client" | "schema
 class StorageError extends Error {
   name: string;
   kind: StorageErrorKind;
-  /**
-   * @param {StorageErrorKind} kind
-   * @param {string} message
-   * @param {unknown} [cause]
-   */
   constructor(kind: StorageErrorKind, message: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = "StorageError";
-    /** @type {StorageErrorKind} */
     this.kind = kind;
   }
 }
@@ -132,28 +131,15 @@ class StorageError extends Error {
 const STATUSES = ["working", "input_required", "completed", "failed", "cancelled"];
 const TERMINAL = ["completed", "failed", "cancelled"];
 
-/**
- * @param {unknown} v
- * @returns {v is number}
- */
 function isCount(v: unknown): v is number {
   return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 }
 
-/**
- * @param {boolean} ok
- * @param {string} what
- * @returns {asserts ok}
- */
 function need(ok: boolean, what: string): asserts ok {
   if (!ok) throw new StorageError("invalid", what);
 }
 
-/**
- * Checks the members of a record the storage relies on and returns its index fields.
- * @param {unknown} record
- * @returns {RecordKeys}
- */
+/** Checks the members of a record the storage relies on and returns its index fields. */
 function recordKeys(record: unknown): RecordKeys {
   need(typeof record === "object" && record !== null && !Array.isArray(record), "record: must be an object (a stored task)");
   const r = (record as Record<string, unknown>);
@@ -179,28 +165,16 @@ function recordKeys(record: unknown): RecordKeys {
   };
 }
 
-/**
- * @param {unknown} id
- * @returns {string}
- */
 function checkId(id: unknown): string {
   need(typeof id === "string" && id.length > 0, "id: must be a non-empty string");
   return (id as string);
 }
 
-/**
- * @param {unknown} expected
- * @returns {number | null}
- */
 function checkExpected(expected: unknown): number | null {
   need(expected === null || (isCount(expected) && expected >= 1), "expected: must be null (insert) or a positive safe integer (the stored version)");
   return (expected as number | null);
 }
 
-/**
- * @param {unknown} scope
- * @returns {Scope}
- */
 function checkScope(scope: unknown): Scope {
   need(typeof scope === "object" && scope !== null, 'scope: must be { kind: "all" } or { kind: "session", session }');
   const s = (scope as Record<string, unknown>);
@@ -210,41 +184,23 @@ function checkScope(scope: unknown): Scope {
   return { kind: "session", session: (s.session as string | null) };
 }
 
-/**
- * @param {unknown} v
- * @param {string} name
- * @returns {number}
- */
 function checkCount(v: unknown, name: string): number {
   need(isCount(v), `${name}: must be a non-negative safe integer`);
   return (v as number);
 }
 
-/**
- * @param {unknown} session
- * @returns {string | null}
- */
 function checkSession(session: unknown): string | null {
   need(session === null || typeof session === "string", "session: must be a string or null");
   return (session as string | null);
 }
 
-/**
- * @param {unknown} listener
- * @returns {ChangeListener}
- */
 function checkListener(listener: unknown): ChangeListener {
   need(typeof listener === "function", "listener: must be a function");
   return (listener as ChangeListener);
 }
 
-/**
- * Parses a change published by another process; `null` when it is not one.
- * @param {string} text
- * @returns {Change | null}
- */
+/** Parses a change published by another process; `null` when it is not one. */
 function parseChange(text: string): Change | null {
-  /** @type {unknown} */
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -257,12 +213,7 @@ function parseChange(text: string): Change | null {
   return { kind: c.kind, id: c.id, version: c.version };
 }
 
-/**
- * Parses a stored record's JSON text.
- * @param {string} text
- * @param {string} where
- * @returns {StoredTask}
- */
+/** Parses a stored record's JSON text. */
 function parseRecord(text: string, where: string): StoredTask {
   try {
     return (JSON.parse(text) as StoredTask);
@@ -275,16 +226,13 @@ function parseRecord(text: string, where: string): StoredTask {
 class ChangeHub {
   listeners: Set<ChangeListener>;
   constructor() {
-    /** @type {Set<ChangeListener>} */
     this.listeners = new Set();
   }
 
-  /** @param {ChangeListener} listener */
   add(listener: ChangeListener) {
     this.listeners.add(listener);
   }
 
-  /** @param {ChangeListener} listener */
   remove(listener: ChangeListener) {
     this.listeners.delete(listener);
   }
@@ -293,7 +241,6 @@ class ChangeHub {
     return this.listeners.size;
   }
 
-  /** @param {Change} change */
   emit(change: Change) {
     for (const listener of this.listeners) {
       queueMicrotask(() => {
@@ -311,8 +258,6 @@ class ChangeHub {
 /**
  * Throws `e` as the storage error it is, or as an `engine` error of `engine` (the adapter's name)
  * naming what failed, the engine's error kept as `cause`.
- * @param {string} engine @param {unknown} e @param {string} what
- * @returns {never}
  */
 function engineError(engine: string, e: unknown, what: string): never {
   if (e instanceof StorageError) throw e;
