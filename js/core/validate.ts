@@ -36,14 +36,12 @@ let messageView = new Uint8Array(0);
 /** Views of the whole wasm memory, for compact answers (remade when memory grows). */
 let wordsView = new DataView(new ArrayBuffer(0));
 let memoryBytes = new Uint8Array(0);
-/** "Valid, no issues" reports by the number the core gave them. @type {ValidationReport[]} */
+/** "Valid, no issues" reports by the number the core gave them. */
 const known: ValidationReport[] = [];
 
 /**
  * Grows the buffer to at least `want` bytes (doubling when it can); false when wasm memory cannot
  * hold that much (the buffer is then as it was, and the caller takes the export's own path).
- * @param {number} want
- * @returns {boolean}
  */
 function grow(want: number): boolean {
   let next = Math.max(want, size * 2, 64 * 1024);
@@ -67,8 +65,6 @@ function views() {
 /**
  * Makes the buffer hold at least `need` bytes, and the views see the memory as it is now; false
  * when wasm memory cannot hold that much.
- * @param {number} need
- * @returns {boolean}
  */
 function room(need: number): boolean {
   if (memory === null) {
@@ -93,8 +89,6 @@ function room(need: number): boolean {
 /**
  * The JSON text of `length` bytes the core wrote at the start of the buffer (which moved if the
  * text was longer than the buffer), parsed.
- * @param {number} length
- * @returns {any}
  */
 function readJson(length: number): any {
   room(length);
@@ -111,7 +105,6 @@ const SEVERITIES = ["error", "warning"];
  * `write_compact` in src/wasm/validate.rs): a fresh object, as JSON.parse would have built it.
  * The buffer did not move (the core writes a compact answer only where it fits), but memory may
  * have grown during the call.
- * @returns {ValidationReport}
  */
 function readCompact(): ValidationReport {
   if (memoryBytes.buffer !== (memory as WasmMemory).buffer) views();
@@ -125,14 +118,12 @@ function readCompact(): ValidationReport {
   let w = address + 12;
   let t = dv.getUint32(w, true);
   const kind = text.slice(0, t);
-  /** @type {string | null} */
   let method: string | null = null;
   if (hasMethod === 1) {
     const end = t + dv.getUint32((w += 4), true);
     method = text.slice(t, end);
     t = end;
   }
-  /** @type {ValidationReport["issues"]} */
   const issues: ValidationReport["issues"] = [];
   for (let i = 0; i < n; i++) {
     const severity = (SEVERITIES[dv.getUint32((w += 4), true)] as "error" | "warning");
@@ -152,7 +143,6 @@ function readCompact(): ValidationReport {
   };
 }
 
-/** @param {unknown} n */
 function isU32(n: unknown) {
   return typeof n === "number" && Number.isInteger(n) && n >= 0 && n <= 0xffffffff;
 }
@@ -162,17 +152,12 @@ function isU32(n: unknown) {
  * Never throws on a bad message: the report says what is wrong. Throws a `TypeError` only when
  * `options` itself is malformed. Pass the text as received when you have it (the fastest path);
  * a "valid, no issues" report may be a shared frozen object.
- *
- * @param {unknown} message
- * @param {ValidateOptions | null} [options]
- * @returns {ValidationReport}
  */
 function validateMessage(message: unknown, options?: ValidateOptions | null): ValidationReport {
   if (typeof message !== "string") return validateObject(message, options);
   let version = 0;
   let maxBytes = -1;
   let maxIssues = -1;
-  /** @type {unknown} */
   let reply: unknown;
   if (options !== undefined && options !== null) {
     if (typeof options !== "object" || Array.isArray(options) || options.headers !== undefined) return validateAny(message, options);
@@ -213,7 +198,6 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
     if (report !== undefined) return report;
     return validateAny(message, options);
   }
-  /** @type {ValidationReport} */
   const report: ValidationReport = answer === 0 ? readCompact() : readJson(-answer);
   if (report.valid && report.issues.length === 0) {
     const n = __validateNewKnown();
@@ -237,23 +221,18 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
 const TASK_KEYS = new Set(["taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"]);
 const STATUSES = new Set(["working", "input_required", "completed", "failed", "cancelled"]);
 
-/** "Valid, no issues" reports of the object path, by version source, kind and method. @type {Map<string, ValidationReport>} */
+/** "Valid, no issues" reports of the object path, by version source, kind and method. */
 const objectReports: Map<string, ValidationReport> = new Map();
 
-/** @param {unknown} v @returns {v is Record<string, unknown>} */
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype && !("toJSON" in v);
 }
 
-/** @param {number} y @param {number} m */
 function daysInMonth(y: number, m: number) {
   return m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
 }
 
-/**
- * The decimal number of `s` from `at` for `n` digits, or -1.
- * @param {string} s @param {number} at @param {number} n
- */
+/** The decimal number of `s` from `at` for `n` digits, or -1. */
 function digits(s: string, at: number, n: number) {
   let v = 0;
   for (let i = at; i < at + n; i++) {
@@ -268,7 +247,6 @@ function digits(s: string, at: number, n: number) {
  * A timestamp as seconds since 1970 and nanoseconds (`out[0]`, `out[1]`), or false when outside
  * the strict subset of RFC 3339 the core surely accepts: `YYYY-MM-DDTHH:MM:SS`, an optional
  * fraction of 1–9 digits, then `Z` or `±HH:MM` (upper-case T and Z).
- * @param {unknown} s @param {number[]} out
  */
 function instant(s: unknown, out: number[]) {
   if (typeof s !== "string" || s.length < 20 || s.length > 35) return false;
@@ -310,7 +288,7 @@ function instant(s: unknown, out: number[]) {
 const created = [0, 0];
 const updated = [0, 0];
 
-/** A 2025-11-25 millisecond member the core accepts: a non-negative integer. @param {unknown} v */
+/** A 2025-11-25 millisecond member the core accepts: a non-negative integer. */
 function isMs(v: unknown) {
   return typeof v === "number" && Number.isInteger(v) && v >= 0;
 }
@@ -318,7 +296,6 @@ function isMs(v: unknown) {
 /**
  * Bytes of JSON text a value of these members takes at most (a string unit is at most 6 bytes,
  * `\uXXXX`; a number at most 24).
- * @param {string} s
  */
 function strBytes(s: string) {
   return s.length * 6 + 3;
@@ -327,7 +304,6 @@ function strBytes(s: string) {
 /**
  * Whether `t` is a 2025-11-25 task the core finds nothing wrong with; answers the most bytes its
  * JSON takes, or -1.
- * @param {unknown} t
  */
 function task25(t: unknown) {
   if (!isPlainObject(t)) return -1;
@@ -360,14 +336,9 @@ function task25(t: unknown) {
 /**
  * The report of a valid `tasks/get` or `tasks/list` answer given as an object, or null (ask the
  * core).
- * @param {unknown} message
- * @param {unknown} options
- * @returns {ValidationReport | null}
  */
 function knownObject(message: unknown, options: unknown): ValidationReport | null {
-  /** @type {"shape" | "option"} */
   let source: "shape" | "option" = "shape";
-  /** @type {unknown} */
   let reply: unknown;
   if (options !== undefined && options !== null) {
     if (!isPlainObject(options)) return null;
@@ -421,7 +392,6 @@ function knownObject(message: unknown, options: unknown): ValidationReport | nul
   const key = `${source} ${kind} ${method}`;
   let report = objectReports.get(key);
   if (report === undefined) {
-    /** @type {ValidationReport} */
     const fresh: ValidationReport = { valid: true, version: "2025-11-25", versionSource: source, kind, rpc: "result", method, issues: [] };
     Object.freeze(fresh.issues);
     report = Object.freeze(fresh);
@@ -430,12 +400,7 @@ function knownObject(message: unknown, options: unknown): ValidationReport | nul
   return report;
 }
 
-/**
- * `validateMessage` of a value that is not a string.
- * @param {unknown} message
- * @param {ValidateOptions | null | undefined} options
- * @returns {ValidationReport}
- */
+/** `validateMessage` of a value that is not a string. */
 function validateObject(message: unknown, options: ValidateOptions | null | undefined): ValidationReport {
   return knownObject(message, options) ?? validateAny(message, options);
 }
@@ -456,10 +421,6 @@ const INTERNAL = -2147483648;
  * Observes the next message (a JS value or a JSON string). Never throws on a bad message: the
  * report says what is wrong, and the message still counts. `options.from` (`"client"` or
  * `"server"`) names the sender; throws a `TypeError` on a malformed option.
- * @this {Conversation}
- * @param {unknown} message
- * @param {ObserveOptions | null} [options]
- * @returns {ObserveReport}
  */
 function observe(this: Conversation, message: unknown, options?: ObserveOptions | null): ObserveReport {
   if (typeof message !== "string") return observeAny.call(this, message, options);

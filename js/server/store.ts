@@ -81,12 +81,7 @@ export type Kept = { task: StoreTask; revision: number; writes: number; };
 /** At most this many answers are kept (beyond it, the kept answers are dropped and keeping starts again). */
 const KEPT_ANSWERS = 16_384;
 
-/**
- * Freezes `value` and everything in it (answers are fresh trees from JSON.parse).
- * @template T
- * @param {T} value
- * @returns {T}
- */
+/** Freezes `value` and everything in it (answers are fresh trees from JSON.parse). */
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {
     Object.freeze(value);
@@ -99,19 +94,15 @@ function deepFreeze<T>(value: T): T {
  * A task as it crossed (see the top of this file) as the frozen StoreTask. The objects built
  * here hold only strings and numbers besides `v25` and `v26`: they are frozen flat; only the
  * crossed `v26` (payloads) and `inputResponses` are walked.
- * @param {WireTask} w
- * @returns {StoreTask}
  */
 function storeTask(w: WireTask): StoreTask {
   const v26 = (deepFreeze(w.v26) as V26DetailedTask & { statusMessage?: string, pollIntervalMs?: number });
-  /** @type {Record<string, unknown>} */
   const v25: Record<string, unknown> = { taskId: v26.taskId, status: v26.status };
   if (v26.statusMessage !== undefined) v25.statusMessage = v26.statusMessage;
   v25.createdAt = v26.createdAt;
   v25.lastUpdatedAt = v26.lastUpdatedAt;
   v25.ttl = v26.ttlMs;
   if (v26.pollIntervalMs !== undefined) v25.pollInterval = v26.pollIntervalMs;
-  /** @type {Record<string, unknown>} */
   const task: Record<string, unknown> = { taskId: v26.taskId, status: v26.status, protocolVersion: w.protocolVersion };
   if (w.session !== undefined) task.session = w.session;
   task.expiresAtMs = w.expiresAtMs;
@@ -122,7 +113,6 @@ function storeTask(w: WireTask): StoreTask {
 }
 
 // The context the last `readContext` read (plain variables: no object per call).
-/** @type {string | undefined} */
 let session: string | undefined;
 let host = false;
 let now = 0;
@@ -130,7 +120,6 @@ let now = 0;
 /**
  * Reads `ctx` into `session`, `host`, `now`. Anything it does not accept as is goes to the
  * core, which throws the TypeError (or the `too_large` TaskStoreError) naming the problem.
- * @param {TaskServerCore} core @param {number} max @param {unknown} ctx
  */
 function readContext(core: TaskServerCore, max: number, ctx: unknown) {
   if (ctx === undefined || ctx === null) {
@@ -160,21 +149,17 @@ function readContext(core: TaskServerCore, max: number, ctx: unknown) {
   throw new TypeError("invalid context"); // not reached: the core throws the precise error
 }
 
-/**
- * `now` of the host methods (Unix ms, default `Date.now()`).
- * @param {unknown} at
- * @returns {number}
- */
+/** `now` of the host methods (Unix ms, default `Date.now()`). */
 function readNow(at: unknown): number {
   if (at === undefined || at === null) return Date.now();
   if (typeof at === "number" && Number.isSafeInteger(at) && at >= 0) return at;
   throw new TypeError("`now` must be a non-negative integer (Unix milliseconds)");
 }
 
-/** @type {TaskServerCore | null} the core `restore` hands to the constructor */
+/** the core `restore` hands to the constructor */
 let restored: TaskServerCore | null = null;
 
-/** @type {(store: TaskStore) => TaskServerCore} the core of a store, for TaskServer */
+/** the core of a store, for TaskServer */
 let coreOf: (store: TaskStore) => TaskServerCore;
 
 /**
@@ -193,21 +178,18 @@ let coreOf: (store: TaskStore) => TaskServerCore;
  * requests (`handle`, `beginToolCall`, …).
  */
 class TaskStore {
-  /** @type {TaskServerCore} */
   #core: TaskServerCore;
   /** The largest argument accepted, in UTF-16 units checked here (`Infinity`: no limit). */
   #max;
   /**
    * The last answer of each task, the task's revision it shows, and the store's write count when
    * it was last known current.
-   * @type {Map<string, Kept>}
    */
   #kept: Map<string, Kept> = new Map();
 
   /**
    * A new, empty store. Throws when `options` is malformed or the runtime has no
    * `crypto.getRandomValues`.
-   * @param {TaskStoreOptions | null} [options]
    */
   constructor(options?: TaskStoreOptions | null) {
     try {
@@ -228,11 +210,6 @@ class TaskStore {
    * snapshot's JSON text, measured before it is copied into wasm memory: over it, a
    * `TaskStoreError` (kind `too_large`). The restored store keeps the snapshot's settings
    * (`maxRequestBytes` included).
-   * @template {typeof TaskStore} C
-   * @this {C}
-   * @param {Record<string, unknown> | string} snapshot
-   * @param {RestoreOptions | null} [options]
-   * @returns {InstanceType<C>}
    */
   static restore<C extends typeof TaskStore>(this: C, snapshot: Record<string, unknown> | string, options?: RestoreOptions | null): InstanceType<C> {
     try {
@@ -249,10 +226,7 @@ class TaskStore {
     this.#core.free();
   }
 
-  /**
-   * The core, for TaskServer (module-private).
-   * @param {TaskStore} store
-   */
+  /** The core, for TaskServer (module-private). */
   static #coreOf(store: TaskStore) {
     return store.#core;
   }
@@ -261,12 +235,7 @@ class TaskStore {
     coreOf = TaskStore.#coreOf;
   }
 
-  /**
-   * Keeps `task` (at `revision`) as the last answer of its task.
-   * @param {StoreTask} task
-   * @param {number} revision
-   * @returns {StoreTask}
-   */
+  /** Keeps `task` (at `revision`) as the last answer of its task. */
   #keep(task: StoreTask, revision: number): StoreTask {
     const kept = this.#kept;
     if (kept.size >= KEPT_ANSWERS && !kept.has(task.taskId)) kept.clear();
@@ -274,18 +243,12 @@ class TaskStore {
     return task;
   }
 
-  /**
-   * A task answer as it crossed, kept.
-   * @param {WireTask} w
-   */
+  /** A task answer as it crossed, kept. */
   #wire(w: WireTask) {
     return this.#keep(storeTask(w), w.revision);
   }
 
-  /**
-   * A task answer from the core's text, kept.
-   * @param {string} text
-   */
+  /** A task answer from the core's text, kept. */
   #task(text: string) {
     return this.#wire(JSON.parse(text));
   }
@@ -293,9 +256,6 @@ class TaskStore {
   /**
    * Creates a task in `working`, bound to `ctx.session`. Throws code -32010 when the session
    * holds `maxLiveTasksPerSession` live tasks.
-   * @param {CreateTaskParams} params
-   * @param {TaskContext | null} [ctx]
-   * @returns {StoreTask}
    */
   create(params: CreateTaskParams, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
@@ -328,9 +288,6 @@ class TaskStore {
   /**
    * The task `id` as `ctx` sees it. Unknown, expired, purged and other sessions' tasks all
    * throw code -32602 (kind `not_found`).
-   * @param {string} id
-   * @param {TaskContext | null} [ctx]
-   * @returns {StoreTask}
    */
   get(id: string, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
@@ -357,9 +314,6 @@ class TaskStore {
   /**
    * One page of the tasks `ctx` sees, in creation order (V25 `tasks/list`). A cursor this
    * store did not issue to this caller throws code -32602 (kind `invalid_cursor`).
-   * @param {ListParams | null} [page]
-   * @param {TaskContext | null} [ctx]
-   * @returns {TaskPage}
    */
   list(page?: ListParams | null, ctx?: TaskContext | null): TaskPage {
     const core = this.#core;
@@ -376,11 +330,6 @@ class TaskStore {
   /**
    * Moves a live task between `working` and `input_required` (or sets a new status message).
    * Terminal statuses go through `complete`, `fail` and `cancel` (else code -32603).
-   * @param {string} id
-   * @param {TaskStatus} status
-   * @param {string | null} [message]
-   * @param {TaskContext | null} [ctx]
-   * @returns {StoreTask}
    */
   setStatus(id: string, status: TaskStatus, message?: string | null, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
@@ -395,11 +344,6 @@ class TaskStore {
   /**
    * Issues V26 input requests (key → bare `{ method, params }`); the task becomes
    * `input_required`. Keys are unique over the task's life (a reused key: code -32603).
-   * @param {string} id
-   * @param {V26InputRequests} inputRequests
-   * @param {string | null} [message]
-   * @param {TaskContext | null} [ctx]
-   * @returns {StoreTask}
    */
   raiseInput(id: string, inputRequests: V26InputRequests, message?: string | null, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
@@ -414,10 +358,6 @@ class TaskStore {
   /**
    * Takes V26 `tasks/update` input responses (key → result). Keys not outstanding are ignored
    * and reported; the task returns to `working` when nothing is outstanding.
-   * @param {string} id
-   * @param {V26InputResponses} inputResponses
-   * @param {TaskContext | null} [ctx]
-   * @returns {TakeInputOutcome}
    */
   takeInput(id: string, inputResponses: V26InputResponses, ctx?: TaskContext | null): TakeInputOutcome {
     const core = this.#core;
@@ -435,11 +375,6 @@ class TaskStore {
    * Completes the task with the original request's result. The first terminal outcome wins:
    * on a terminal task this throws code -32602 (kind `already_terminal`) and changes nothing,
    * which a worker may ignore.
-   * @param {string} id
-   * @param {Record<string, unknown>} result
-   * @param {string | null} [message]
-   * @param {TaskContext | null} [ctx]
-   * @returns {StoreTask}
    */
   complete(id: string, result: Record<string, unknown>, message?: string | null, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
@@ -454,11 +389,6 @@ class TaskStore {
   /**
    * Fails the task with the JSON-RPC error the original request ended with. On a terminal
    * task: as `complete`.
-   * @param {string} id
-   * @param {JsonRpcError} error
-   * @param {string | null} [message]
-   * @param {TaskContext | null} [ctx]
-   * @returns {StoreTask}
    */
   fail(id: string, error: JsonRpcError, message?: string | null, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
@@ -476,11 +406,6 @@ class TaskStore {
    * `invalid_tool_failure`) when `result.isError` is not `true` or the task was created under
    * 2026-07-28 (where such a result completes the task, §D 91). On a terminal task: as
    * `complete`.
-   * @param {string} id
-   * @param {Record<string, unknown>} result
-   * @param {string | null} [message]
-   * @param {TaskContext | null} [ctx]
-   * @returns {StoreTask}
    */
   failWithToolResult(id: string, result: Record<string, unknown>, message?: string | null, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
@@ -498,9 +423,6 @@ class TaskStore {
    * completed result, or the `isError` result that failed it); `{ kind: "error", error }` (the
    * JSON-RPC error it failed with; -32602 for a cancelled task). Unknown, expired and other
    * sessions' tasks throw code -32602 (kind `not_found`).
-   * @param {string} id
-   * @param {TaskContext | null} [ctx]
-   * @returns {ResultOf}
    */
   resultOf(id: string, ctx?: TaskContext | null): ResultOf {
     const core = this.#core;
@@ -516,11 +438,6 @@ class TaskStore {
    * Cancels the task; `protocolVersion` is that of the cancel request. An already terminal
    * task: under 2025-11-25 throws code -32602 (kind `already_terminal`); under 2026-07-28
    * answers it unchanged with `changed: false`.
-   * @param {string} id
-   * @param {ProtocolVersion} protocolVersion
-   * @param {string | null} [message]
-   * @param {TaskContext | null} [ctx]
-   * @returns {CancelOutcome}
    */
   cancel(id: string, protocolVersion: ProtocolVersion, message?: string | null, ctx?: TaskContext | null): CancelOutcome {
     const core = this.#core;
@@ -534,12 +451,7 @@ class TaskStore {
     }
   }
 
-  /**
-   * Deletes the task now and answers it as it was.
-   * @param {string} id
-   * @param {TaskContext | null} [ctx]
-   * @returns {StoreTask}
-   */
+  /** Deletes the task now and answers it as it was. */
   remove(id: string, ctx?: TaskContext | null): StoreTask {
     const core = this.#core;
     try {
@@ -554,9 +466,6 @@ class TaskStore {
    * Purges expired tasks (at most `limit`, default all), earliest deadline first, at `now`
    * (Unix ms, default `Date.now()`); answers how many. Call it when you like: there is no
    * timer.
-   * @param {number | null} [now]
-   * @param {number | null} [limit]
-   * @returns {number}
    */
   sweep(now?: number | null, limit?: number | null): number {
     try {
@@ -569,7 +478,6 @@ class TaskStore {
   /**
    * The whole store as a JSON object (settings, cursor key, every record): for `restore`. It
    * holds the cursor key: keep it private.
-   * @returns {Record<string, unknown>}
    */
   snapshot(): Record<string, unknown> {
     return this.#core.snapshot();
@@ -579,7 +487,6 @@ class TaskStore {
    * The writes since the last call, oldest first (always empty unless `recordChanges`):
    * persist them to keep a durable copy between snapshots. `record` is the stored record
    * exactly as `snapshot().tasks` holds it (opaque), `task` its view.
-   * @returns {StoreChange[]}
    */
   takeChanges(): StoreChange[] {
     const changes = JSON.parse(this.#core.takeChanges());
@@ -615,9 +522,6 @@ class TaskServer extends TaskStore {
    * Answers one incoming message (an object or its JSON text). A message larger than
    * `maxRequestBytes` is refused before it is copied into wasm memory: the response is a
    * JSON-RPC error -32600 with `id: null` and `data: { maxRequestBytes }`.
-   * @param {Record<string, unknown> | string} request
-   * @param {ServerContext} ctx
-   * @returns {HandleOutcome}
    */
   handle(request: Record<string, unknown> | string, ctx: ServerContext): HandleOutcome {
     try {
@@ -631,9 +535,6 @@ class TaskServer extends TaskStore {
    * The response to a pending V25 `tasks/result` (the `pending` outcome of `handle`): `null`
    * while its task is live; the original result (with related-task `_meta`) or error once it
    * is terminal; -32602 once it is gone.
-   * @param {PendingResult} pending
-   * @param {number | null} [now]
-   * @returns {Record<string, unknown> | null}
    */
   settle(pending: PendingResult, now?: number | null): Record<string, unknown> | null {
     try {
@@ -648,10 +549,6 @@ class TaskServer extends TaskStore {
    * `execution.taskSupport`, absent = "forbidden"; V26: the server's policy for the call). A
    * task is stored before its `CreateTaskResult` is returned. A session at its live-task cap
    * gets a `reject` response with code -32010.
-   * @param {Record<string, unknown> | string} request
-   * @param {ServerContext} ctx
-   * @param {TaskSupport} taskSupport
-   * @returns {ToolCallStart}
    */
   beginToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport): ToolCallStart {
     try {
@@ -667,10 +564,6 @@ class TaskServer extends TaskStore {
    * (MRTR rounds, §D 83): a call that will be refused is refused before any input is asked
    * (-32021, §D 78). `beginToolCall` decides again afterwards (and may still refuse, e.g. a
    * session at its live-task cap).
-   * @param {Record<string, unknown> | string} request
-   * @param {ServerContext} ctx
-   * @param {TaskSupport} taskSupport
-   * @returns {ToolCallPlanned}
    */
   planToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport): ToolCallPlanned {
     try {
@@ -685,10 +578,6 @@ class TaskServer extends TaskStore {
    * `{ error: { code, message, data? } }` (a thrown JSON-RPC error). A V25 result with
    * `isError: true` fails the task; V26 completes it. An already terminal task (cancelled
    * first) keeps its outcome: `already-terminal`. Then `settle` the pending results of it.
-   * @param {string} taskId
-   * @param {ToolOutcome} outcome
-   * @param {number | null} [now]
-   * @returns {FinishOutcome}
    */
   finishToolCall(taskId: string, outcome: ToolOutcome, now?: number | null): FinishOutcome {
     try {
@@ -704,10 +593,6 @@ class TaskServer extends TaskStore {
    * The synchronous answer to a `tools/call` that ran to `outcome` (`{ result }` or
    * `{ error }`): the result (V26: with `resultType: "complete"` added when absent) or the
    * error. Uses no server state.
-   * @param {Record<string, unknown> | string} request
-   * @param {ServerContext} ctx
-   * @param {ToolOutcome} outcome
-   * @returns {Record<string, unknown>}
    */
   syncToolResponse(request: Record<string, unknown> | string, ctx: ServerContext, outcome: ToolOutcome): Record<string, unknown> {
     try {
@@ -720,34 +605,17 @@ class TaskServer extends TaskStore {
   /**
    * The task `taskId` as the host sees it (any session). Unknown, expired and purged tasks
    * throw code -32602 (kind `not_found`).
-   * @param {string} taskId
-   * @param {number | null} [now]
-   * @returns {StoreTask}
    */
   getTask(taskId: string, now?: number | null): StoreTask {
     return this.get(taskId, { host: true, now: readNow(now) });
   }
 
-  /**
-   * `TaskStore.setStatus`; given a time (or nothing) instead of a context, as the host.
-   * @param {string} taskId
-   * @param {TaskStatus} status
-   * @param {string | null} [message]
-   * @param {TaskContext | number | null} [ctxOrNow]
-   * @returns {StoreTask}
-   */
+  /** `TaskStore.setStatus`; given a time (or nothing) instead of a context, as the host. */
   setStatus(taskId: string, status: TaskStatus, message?: string | null, ctxOrNow?: TaskContext | number | null): StoreTask {
     return super.setStatus(taskId, status, message, hostContext(ctxOrNow));
   }
 
-  /**
-   * `TaskStore.raiseInput`; given a time (or nothing) instead of a context, as the host.
-   * @param {string} taskId
-   * @param {V26InputRequests} inputRequests
-   * @param {string | null} [message]
-   * @param {TaskContext | number | null} [ctxOrNow]
-   * @returns {StoreTask}
-   */
+  /** `TaskStore.raiseInput`; given a time (or nothing) instead of a context, as the host. */
   raiseInput(taskId: string, inputRequests: V26InputRequests, message?: string | null, ctxOrNow?: TaskContext | number | null): StoreTask {
     return super.raiseInput(taskId, inputRequests, message, hostContext(ctxOrNow));
   }
@@ -758,8 +626,6 @@ class TaskServer extends TaskStore {
    * (the V26 `tools/call` that created the task) declared in its own `_meta`: elicitation,
    * sampling, roots. Call it before `raiseInput` (TaskHost does). Either argument larger than
    * the default `maxRequestBytes` (16 MiB) throws a `TaskStoreError` (kind `too_large`).
-   * @param {Record<string, unknown> | string} request
-   * @param {V26InputRequests} inputRequests
    */
   static checkInputRequests(request: Record<string, unknown> | string, inputRequests: V26InputRequests) {
     try {
@@ -773,8 +639,6 @@ class TaskServer extends TaskStore {
 /**
  * The context of a TaskServer host shorthand: a context object stays; a time (or nothing)
  * means the host at that time.
- * @param {TaskContext | number | null | undefined} ctxOrNow
- * @returns {TaskContext}
  */
 function hostContext(ctxOrNow: TaskContext | number | null | undefined): TaskContext {
   if (typeof ctxOrNow === "object" && ctxOrNow !== null) return ctxOrNow;
