@@ -298,10 +298,17 @@ server.listen(port, "127.0.0.1", () => {
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.once(signal, async () => {
+    // A bounded graceful shutdown: what has not closed after 10 s is abandoned (the process exits
+    // all the same, saying so), as a supervisor would do with SIGKILL.
+    const grace = setTimeout(() => {
+      console.error(`shutdown: still closing after 10 s (${shared ? "storage" : "server"}); exiting`);
+      process.exit(1);
+    }, 10_000);
     server.close();
     await app.close(); // ends the open streams, aborts the running tasks' work
     await shared?.close(); // the tasks stay in the storage
     server.closeAllConnections();
+    clearTimeout(grace);
     process.exit(0);
   });
 }
