@@ -96,7 +96,7 @@ export function clientSection({ meta, sched, pol }) {
     `| ${MODE_LABEL[mode]} | ${who} | ${o.total} | ${o.gets} | ${r.firstPollAt ?? r.minFirstPollAt ?? "—"} ms | ${(r.minGetGap ?? "—") === "—" ? "— (one poll)" : `${r.minGetGap} ms`} | ${r.maxPerFloorWindow} | ${o.ended} |`;
   for (const [mode, m] of Object.entries(pol.modes)) {
     const o = m.ours;
-    const oEnd = o.runs[0].outcome === "still following at the end" ? `still following${o.runs[0].events["poll-error"] ? ` (${o.runs[0].events["poll-error"]} poll-error events)` : ""}` : o.runs[0].outcome;
+    const oEnd = o.runs[0].outcome === "still following at the end" ? `still following${o.runs[0].events.pollError ? ` (${o.runs[0].events.pollError} pollError events)` : ""}` : o.runs[0].outcome;
     L.push(row(mode, "**ours**", o, { total: `${o.totalMedian}${o.totalMin !== o.totalMax ? ` (${o.totalMin}–${o.totalMax})` : ""}`, gets: o.getsMedian, ended: oEnd }));
     const s = m.sdk;
     const sEnd = s.outcome.startsWith("the stream yielded an error") ? `**stream ended with an error at ${s.streamEndedAt} ms** (\`${s.outcome.replace(/^the stream yielded an error and ended: /, "")}\`); the task was left running` : s.outcome;

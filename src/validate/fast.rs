@@ -4,7 +4,7 @@
 //!
 //! Two readings: typed structs that check each member as it is read recognise a valid message
 //! (the cheapest reading: it only ever answers "valid, no issues"); when they refuse it, the
-//! members of each task are read as [`Got`] values (numbers and strings kept, borrowed where the
+//! members of each task are read as `Got` values (numbers and strings kept, borrowed where the
 //! text has no escape; arrays and objects skipped) and checked by the very function the full
 //! validator runs ([`check_task_members`], over the [`TaskMembers`] view), so a task with wrong
 //! members is reported here with the same issues (codes, JSON Pointers, messages, severities,
@@ -111,7 +111,7 @@ pub fn try_valid(text: &str, ctx: &Context) -> Option<ValidationReport> {
 /// The fast path's verdict, or `None` (ask the full validator).
 ///
 /// A valid message is recognised by typed structs that check each member as it is read (the
-/// cheapest reading); only when they refuse it is the message read again into [`TaskGot`]s, whose
+/// cheapest reading); only when they refuse it is the message read again into `TaskGot`s, whose
 /// issues [`check_task_members`] reports.
 pub fn check(text: &str, ctx: &Context) -> Option<Verdict> {
     match check_valid(text, ctx) {
@@ -151,7 +151,7 @@ fn check_valid(text: &str, ctx: &Context) -> Option<Valid> {
     })
 }
 
-/// The verdict of a message read into [`TaskGot`]s (members of any JSON type) and checked by
+/// The verdict of a message read into `TaskGot`s (members of any JSON type) and checked by
 /// [`check_task_members`], or `None` (ask the full validator).
 fn check_issues(text: &str, ctx: &Context) -> Option<Verdict> {
     if ctx.headers.is_some() || ctx.version.is_some_and(|v| v != ProtocolVersion::V2025) {

@@ -13,7 +13,7 @@ Deno.test("TaskScheduler hands out a poll after the server's interval", () => {
   const task = { taskId: "t", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: null, pollIntervalMs: 2000 };
   s.track("t", { version: "2026-07-28", task }, t0);
   assertEquals(s.nextDue(t0 + 1999), []);
-  assertEquals(s.nextDue(t0 + 2000).map((e) => e.kind), ["poll"]);
+  assertEquals(s.nextDue(t0 + 2000).map((e) => e.type), ["poll"]);
 });
 
 Deno.test("TaskClient gets a V26 task's result from a TaskHost", async () => {

@@ -208,7 +208,7 @@ function declared(dts, extra = []) {
   for (const file of [dts, ...extra]) {
     const text = readFileSync(file, "utf8");
     if (file === dts) functions.push(...[...text.matchAll(/^export function (\w+)\(/gm)].map((m) => m[1]).filter((f) => f !== "initSync"));
-    for (const m of text.matchAll(/^export class (\w+)(?: extends (\w+))? \{([\s\S]*?)^\}/gm)) {
+    for (const m of text.matchAll(/^(?:export (?:declare )?|declare )class (\w+)(?: extends (\w+))? \{([\s\S]*?)^\}/gm)) {
       classes[m[1]] = [...m[3].matchAll(/^ {4}(static )?(\w+)[<(]/gm)].map((x) => (x[1] ? `static ${x[2]}` : x[2])).filter((n) => n !== "constructor" && n !== "free");
       if (m[2]) parents[m[1]] = m[2];
     }

@@ -266,7 +266,7 @@ for (const engine of ["postgres", "redis"]) {
       });
       const statuses = [];
       const seen = (async () => {
-        for await (const e of client.events()) if (e.type === "status") statuses.push(e.status);
+        for await (const e of client.events()) if (e.type === "taskStatus" || e.type === "inputRequired") statuses.push(e.status);
       })();
       try {
         const result = await client.callTool("confirm_delete", { filename: "spread.txt" }, { task: {} });
