@@ -617,8 +617,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
     ) -> Result<(T, rules::Applied, bool), StoreError> {
         for _ in 0..CAS_ATTEMPTS {
             let current = self.get(caller, id, now_ms)?;
-            let applied = rules::apply(&current, &action, now_ms)?;
-            let mut applied = applied;
+            let mut applied = rules::apply(&current, &action, now_ms)?;
             let Some(next) = applied.record.take() else {
                 return Ok((then(&current), applied, false));
             };
