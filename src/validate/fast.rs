@@ -265,16 +265,19 @@ pub fn check(text: &str, ctx: &Context) -> Option<Verdict> {
         None => Want::Either,
     };
     let mut found = Collector::new(text, ctx.max_issues());
+    // The task is read in place (a `tasks/get` result, or each listed task in turn): never moved.
+    let mut task = TaskGot::default();
     let mut de = serde_json::Deserializer::from_str(text);
     let read = EnvelopeSeed {
         want,
         found: &mut found,
+        task: &mut task,
     }
     .deserialize(&mut de)
     .ok()?;
     de.end().ok()?;
     let kind = match read {
-        Read::Task(task) => {
+        Read::Task => {
             // Without the version in the options, the shape must tell it (a V25 `ttl` or
             // `pollInterval`), and without `inReplyTo` a `taskId` or `status` must make it a
             // task: otherwise the full validator decides (§C).
@@ -419,33 +422,35 @@ enum Want {
     Either,
 }
 
-/// What was read of a known message (returned once per message: its size does not matter).
-#[allow(clippy::large_enum_variant)]
-enum Read<'de> {
-    Task(TaskGot<'de>),
+/// What was read of a known message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// A task (read into the caller's [`TaskGot`]).
+    Task,
     /// A list (its tasks checked as they were read).
     List,
 }
 
 /// `{"jsonrpc":"2.0","id":…,"result":…}` and nothing else (each member once).
-struct EnvelopeSeed<'c> {
+struct EnvelopeSeed<'c, 'de> {
     want: Want,
     found: &'c mut Collector,
+    task: &'c mut TaskGot<'de>,
 }
 
-impl<'de> DeserializeSeed<'de> for EnvelopeSeed<'_> {
-    type Value = Read<'de>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Read<'de>, D::Error> {
+impl<'de> DeserializeSeed<'de> for EnvelopeSeed<'_, 'de> {
+    type Value = Read;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Read, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
-    type Value = Read<'de>;
+impl<'de> Visitor<'de> for EnvelopeSeed<'_, 'de> {
+    type Value = Read;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON-RPC result")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Read<'de>, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Read, A::Error> {
         let (mut rpc, mut id, mut result) = (false, false, None);
         while let Some(key) = map.next_key_seed(KeySeed)? {
             match key {
@@ -461,6 +466,7 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
                     result = Some(map.next_value_seed(ResultSeed {
                         want: self.want,
                         found: &mut *self.found,
+                        task: &mut *self.task,
                     })?);
                 }
                 _ => return Err(refused()),
@@ -505,19 +511,25 @@ impl<'de> Visitor<'de> for KeySeed {
         f.write_str("a member name")
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<usize, E> {
-        Ok(match s {
-            "taskId" => ID,
-            "status" => STATUS,
-            "statusMessage" => MESSAGE,
-            "createdAt" => CREATED,
-            "lastUpdatedAt" => UPDATED,
-            "ttl" => TTL,
-            "pollInterval" => POLL,
-            "tasks" => TASKS,
-            "nextCursor" => CURSOR,
-            "jsonrpc" => ENV_JSONRPC,
-            "id" => ENV_ID,
-            "result" => ENV_RESULT,
+        // By length first, then one comparison with a literal (inlined: no `memcmp` call).
+        let is = |name: &str, key: usize| if s == name { key } else { OTHER };
+        Ok(match s.len() {
+            2 => is("id", ENV_ID),
+            3 => is("ttl", TTL),
+            5 => is("tasks", TASKS),
+            6 => match s.as_bytes().first() {
+                Some(b't') => is("taskId", ID),
+                Some(b's') => is("status", STATUS),
+                _ => is("result", ENV_RESULT),
+            },
+            7 => is("jsonrpc", ENV_JSONRPC),
+            9 => is("createdAt", CREATED),
+            10 => is("nextCursor", CURSOR),
+            12 => is("pollInterval", POLL),
+            13 => match s.as_bytes().first() {
+                Some(b's') => is("statusMessage", MESSAGE),
+                _ => is("lastUpdatedAt", UPDATED),
+            },
             _ => OTHER,
         })
     }
@@ -525,37 +537,38 @@ impl<'de> Visitor<'de> for KeySeed {
 }
 
 /// The `result`: a task or a list, as `want` says.
-struct ResultSeed<'c> {
+struct ResultSeed<'c, 'de> {
     want: Want,
     found: &'c mut Collector,
+    task: &'c mut TaskGot<'de>,
 }
 
-impl<'de> DeserializeSeed<'de> for ResultSeed<'_> {
-    type Value = Read<'de>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Read<'de>, D::Error> {
+impl<'de> DeserializeSeed<'de> for ResultSeed<'_, 'de> {
+    type Value = Read;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Read, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for ResultSeed<'_> {
-    type Value = Read<'de>;
+impl<'de> Visitor<'de> for ResultSeed<'_, 'de> {
+    type Value = Read;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a task or a task list")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Read<'de>, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Read, A::Error> {
         let mut want = self.want;
-        let mut task = TaskGot::default();
         let (mut tasks, mut cursor) = (false, false);
         while let Some(key) = map.next_key_seed(KeySeed)? {
             match key {
                 ID..=POLL if want != Want::List => {
                     want = Want::Task;
-                    task.read(key, &mut map)?;
+                    self.task.read(key, &mut map)?;
                 }
                 TASKS if want != Want::Task && !tasks => {
                     want = Want::List;
                     map.next_value_seed(TasksSeed {
                         found: &mut *self.found,
+                        task: &mut *self.task,
                     })?;
                     tasks = true;
                 }
@@ -570,34 +583,40 @@ impl<'de> Visitor<'de> for ResultSeed<'_> {
         match want {
             Want::List if tasks => Ok(Read::List),
             Want::List => Err(refused()),
-            Want::Task | Want::Either => Ok(Read::Task(task)),
+            Want::Task | Want::Either => Ok(Read::Task),
         }
     }
     refuse!('de; unit, bool, num, str, seq);
 }
 
-/// The `tasks` array: each task checked as it is read (nothing is kept of a task).
-struct TasksSeed<'c> {
+/// The `tasks` array: each task read into `task` and checked (nothing is kept of a task).
+struct TasksSeed<'c, 'de> {
     found: &'c mut Collector,
+    task: &'c mut TaskGot<'de>,
 }
 
-impl<'de> DeserializeSeed<'de> for TasksSeed<'_> {
+impl<'de> DeserializeSeed<'de> for TasksSeed<'_, 'de> {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for TasksSeed<'_> {
+impl<'de> Visitor<'de> for TasksSeed<'_, 'de> {
     type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("an array of tasks")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut i: u32 = 0;
-        while let Some(task) = seq.next_element_seed(TaskSeed)? {
-            if !task.fine() {
-                self.found.check(Some(i), &task);
+        while seq
+            .next_element_seed(TaskSeed {
+                task: &mut *self.task,
+            })?
+            .is_some()
+        {
+            if !self.task.fine() {
+                self.found.check(Some(i), self.task);
             }
             i = i.checked_add(1).ok_or_else(refused)?;
         }
@@ -606,27 +625,29 @@ impl<'de> Visitor<'de> for TasksSeed<'_> {
     refuse!('de; unit, bool, num, str, map);
 }
 
-/// A listed task: an object of task members only.
-struct TaskSeed;
+/// A listed task: an object of task members only, read into `task` (cleared first).
+struct TaskSeed<'c, 'de> {
+    task: &'c mut TaskGot<'de>,
+}
 
-impl<'de> DeserializeSeed<'de> for TaskSeed {
-    type Value = TaskGot<'de>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<TaskGot<'de>, D::Error> {
+impl<'de> DeserializeSeed<'de> for TaskSeed<'_, 'de> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for TaskSeed {
-    type Value = TaskGot<'de>;
+impl<'de> Visitor<'de> for TaskSeed<'_, 'de> {
+    type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a task object")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TaskGot<'de>, A::Error> {
-        let mut task = TaskGot::default();
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.task.clear();
         while let Some(key) = map.next_key_seed(KeySeed)? {
-            task.read(key, &mut map)?;
+            self.task.read(key, &mut map)?;
         }
-        Ok(task)
+        Ok(())
     }
     refuse!('de; unit, bool, num, str, seq);
 }
@@ -737,13 +758,27 @@ impl<'de> TaskGot<'de> {
         self.members.get(slot).and_then(Option::as_ref)
     }
 
+    /// Forgets what was read (for the next listed task).
+    fn clear(&mut self) {
+        self.members.iter_mut().for_each(|m| *m = None);
+        self.bad = false;
+        self.created = None;
+        self.updated = None;
+    }
+
     /// Reads the value of the member `slot` (a task member read once, else a refusal).
     fn read<A: MapAccess<'de>>(&mut self, slot: usize, map: &mut A) -> Result<(), A::Error> {
-        let at = self.members.get_mut(slot).ok_or_else(refused)?;
-        if at.is_some() {
+        if self.get(slot).is_some() || slot > POLL {
             return Err(refused());
         }
         let got = map.next_value_seed(GotSeed)?;
+        self.put(slot, got);
+        Ok(())
+    }
+
+    /// Keeps the value of the member `slot` (a task member not yet read), noting whether the
+    /// checks accept it.
+    fn put(&mut self, slot: usize, got: Got<'de>) {
         let ok = match slot {
             STATUS => got.as_str().is_some_and(|s| TaskStatus::parse(s).is_some()),
             CREATED | UPDATED => match got.as_str().and_then(parse_timestamp) {
@@ -763,8 +798,9 @@ impl<'de> TaskGot<'de> {
             _ => matches!(got, Got::Str(_)),
         };
         self.bad |= !ok;
-        *at = Some(got);
-        Ok(())
+        if let Some(at) = self.members.get_mut(slot) {
+            *at = Some(got);
+        }
     }
 
     /// Whether the task has nothing to report: every member present accepted, the required
