@@ -829,6 +829,15 @@ impl TaskMembers for TaskGot<'_> {
         };
         self.get(slot).map(Got::seen)
     }
+
+    /// As read (a string member that did not parse is `None`).
+    fn timestamp(&self, key: TaskKey, _: &str) -> Option<Instant> {
+        match key {
+            TaskKey::CreatedAt => self.created,
+            TaskKey::LastUpdatedAt => self.updated,
+            _ => None,
+        }
+    }
 }
 
 /// `"2.0"`.

@@ -102,6 +102,12 @@ impl<'a> Seen<'a> {
 pub trait TaskMembers {
     /// The member `key`, if present.
     fn member(&self, key: TaskKey) -> Option<Seen<'_>>;
+
+    /// The timestamp member `key`, whose value is the string `s`, parsed ([`parse_timestamp`];
+    /// a view that parsed it already answers what it found).
+    fn timestamp(&self, _key: TaskKey, s: &str) -> Option<Instant> {
+        parse_timestamp(s)
+    }
 }
 
 impl TaskMembers for Map<String, Value> {
@@ -363,7 +369,7 @@ fn check_timestamp<'a>(
             issue(sink, K::Missing, member, Hole::None);
             None
         }
-        Some(Seen::Str(s)) => match parse_timestamp(s) {
+        Some(Seen::Str(s)) => match obj.timestamp(member, s) {
             Some(t) => Some(t),
             None => {
                 issue(sink, K::TimestampValue, member, Hole::Text(s));
