@@ -254,6 +254,8 @@ pub fn try_valid(text: &str, ctx: &Context) -> Option<ValidationReport> {
 }
 
 /// The fast path's verdict, or `None` (ask the full validator).
+// Not inlined: the CPU profile (bench/cpu-profile.mjs) names its share.
+#[inline(never)]
 pub fn check(text: &str, ctx: &Context) -> Option<Verdict> {
     if ctx.headers.is_some() || ctx.version.is_some_and(|v| v != ProtocolVersion::V2025) {
         return None;

@@ -307,10 +307,13 @@ fn write_templated(buf: &mut [u8], found: &validate::fast::Findings) -> i32 {
     };
     let head = u32::from(found.valid.is_list())
         | u32::from(found.valid.version_source == VersionSource::Shape) << 1;
-    let mut words = out.chunks_exact_mut(4);
+    // Four bytes at a time as arrays (a `copy_from_slice` of each word was a call).
+    let mut words = out
+        .chunks_exact_mut(4)
+        .filter_map(|c| <&mut [u8; 4]>::try_from(c).ok());
     let mut put = |w: u32| {
-        if let Some(chunk) = words.next() {
-            chunk.copy_from_slice(&w.to_le_bytes());
+        if let Some(word) = words.next() {
+            *word = w.to_le_bytes();
         }
     };
     put(found.list.len() as u32);
