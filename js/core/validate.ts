@@ -8,7 +8,7 @@
 // options it would have to refuse, a string with lone surrogates or over `maxBytes`) goes to the
 // wasm-bindgen export, which gives the same reports and throws the same TypeErrors.
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
-import { validateMessage as validateAny, Conversation, __validateBuffer, __validateBytes, __validateMemory, __validateNewKnown, __validateTemplate } from "./mcp_tasks_wasm.js";
+import { validateMessage as validateAny, Conversation, __validateBuffer, __validateBytes, __validateMemory, __validateNewKnown, __validateTemplate, __validateBufferAt } from "./mcp_tasks_wasm.js";
 
 export type ValidationReport = import("./mcp_tasks_wasm.js").ValidationReport;
 export type ValidateOptions = import("./mcp_tasks_wasm.js").ValidateOptions;
@@ -37,6 +37,9 @@ let messageView = new Uint8Array(0);
 /** Views of the whole wasm memory, for compact answers (remade when memory grows). */
 let wordsView = new DataView(new ArrayBuffer(0));
 let memoryBytes = new Uint8Array(0);
+let memoryWords = new Uint32Array(0);
+/** Where (in u32 units) the core notes the buffer's address (`__validateBufferAt`). */
+let bufferAt = 0;
 /** "Valid, no issues" reports by the number the core gave them. */
 const known: ValidationReport[] = [];
 
@@ -61,6 +64,7 @@ function views() {
   messageView = new Uint8Array(buffer, address + REPLY_BYTES, size - REPLY_BYTES);
   wordsView = new DataView(buffer);
   memoryBytes = new Uint8Array(buffer);
+  memoryWords = new Uint32Array(buffer);
 }
 
 /**
@@ -70,17 +74,19 @@ function views() {
 function room(need: number): boolean {
   if (memory === null) {
     memory = (__validateMemory() as WasmMemory);
+    bufferAt = __validateBufferAt() >>> 2;
     if (!grow(0)) {
       memory = null;
       return false;
     }
   }
   if (need > size) return grow(need);
-  // The address is asked every call (one small crossing): nothing may have moved the buffer
-  // since, but the exports are public and a direct call of __validateBuffer could have.
-  const at = __validateBuffer(size);
-  if (at === 0) return false;
-  if (at !== address || messageView.buffer !== memory.buffer) {
+  // Memory grew (its old views are detached: length 0), or the buffer moved (nothing here moves
+  // it without knowing, but the exports are public and a direct call of __validateBuffer could
+  // have): both are read without a call, the address where the core notes it.
+  if (memoryBytes.length === 0) views();
+  const at = memoryWords[bufferAt];
+  if (at !== address) {
     address = at;
     views();
   }
@@ -108,7 +114,7 @@ const SEVERITIES = ["error", "warning"];
  * have grown during the call.
  */
 function readCompact(): ValidationReport {
-  if (memoryBytes.buffer !== (memory as WasmMemory).buffer) views();
+  if (memoryBytes.length === 0) views();
   const dv = wordsView;
   const head = dv.getUint32(address, true);
   const n = dv.getUint32(address + 4, true);
@@ -166,7 +172,7 @@ function template(n: number): Template | undefined {
  * offsets are string offsets); null if a template is unknown.
  */
 function readTemplated(message: string, reply: unknown): ValidationReport | null {
-  if (wordsView.buffer !== (memory as WasmMemory).buffer) views();
+  if (memoryBytes.length === 0) views();
   const dv = wordsView;
   const n = dv.getUint32(address, true);
   const head = dv.getUint32(address + 4, true);

@@ -126,6 +126,27 @@ fn not_converted(report: ValidationReport, to: ProtocolVersion) -> ConversionRep
 // of the same buffer (a report too long for the buffer, or whose strings carry a lone surrogate).
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Where the input buffer is now: the wrapper reads it at this fixed address (given once by
+/// `__validateBufferAt`) before each call instead of asking with a call.
+static BUFFER_AT: AtomicU32 = AtomicU32::new(0);
+
+/// Runs `f` on the input buffer, then notes where it is ([`BUFFER_AT`]: it moves when it grows).
+fn on_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    BUFFER.with_borrow_mut(|b| {
+        let r = f(b);
+        BUFFER_AT.store(b.as_ptr() as u32, Ordering::Relaxed);
+        r
+    })
+}
+
+/// Internal (the JS wrapper's): the address of the u32 that holds the input buffer's address,
+/// kept up to date by every call that can move the buffer.
+#[wasm_bindgen(js_name = __validateBufferAt)]
+pub fn validate_buffer_at() -> u32 {
+    BUFFER_AT.as_ptr() as u32
+}
 
 /// Most distinct "valid, no issues" reports given a number (the rest travel as JSON).
 const MAX_KNOWN: usize = 64;
@@ -152,7 +173,7 @@ pub fn validate_route() -> u32 {
 /// abort.
 #[wasm_bindgen(js_name = __validateBuffer)]
 pub fn validate_buffer(capacity: u32) -> u32 {
-    BUFFER.with_borrow_mut(|b| {
+    on_buffer(|b| {
         let want = capacity as usize;
         if b.len() < want {
             if b.try_reserve_exact(want - b.len()).is_err() {
@@ -200,7 +221,7 @@ pub fn validate_bytes(
 ) -> i32 {
     NEW_KNOWN.set(0);
     let plain = flags & 1 != 0;
-    BUFFER.with_borrow_mut(|buf| {
+    on_buffer(|buf| {
         CONTEXT.with_borrow_mut(|ctx| {
             let at = text_at as usize;
             let max = optional(max_bytes).map_or(DEFAULT_MAX_BYTES, |m| m as usize);
@@ -440,7 +461,7 @@ fn write_compact(buf: &mut [u8], report: &ValidationReport, plain: bool) -> Opti
 
 /// Runs `f` on the input buffer (`Conversation`'s byte path shares it).
 pub(crate) fn with_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
-    BUFFER.with_borrow_mut(f)
+    on_buffer(f)
 }
 
 /// Writes the report as JSON text at the start of the buffer; answers minus its length.

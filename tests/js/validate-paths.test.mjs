@@ -17,7 +17,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { initSync, validateMessage as coreValidate, Conversation as GeneratedConversation, __validateRoute } from "../../pkg/mcp_tasks_wasm.js";
+import { initSync, validateMessage as coreValidate, Conversation as GeneratedConversation, __validateRoute, __validateBuffer } from "../../pkg/mcp_tasks_wasm.js";
 
 // The glue first, alone: its methods as wasm-bindgen generated them, before the package's
 // entry (which loads js/core/validate.js) replaces `observe`.
@@ -166,6 +166,27 @@ test("text: odd strings, sizes and options take the core's path with the same re
   assert.equal(validateMessage(valid, { inReplyTo: "tasks/get" }), a);
   assert.ok(Object.isFrozen(a) && Object.isFrozen(a.issues));
   assert.notEqual(validateMessage(valid), a);
+});
+
+test("the buffer moved by a direct call of the public export, or memory grown, between calls: the same reports", () => {
+  const valid = JSON.stringify({ jsonrpc: "2.0", id: 3, result: task(0) });
+  const bad = valid.replace('"working"', '"running"');
+  const opts = { inReplyTo: "tasks/get" };
+  const expected = [valid, bad].map((t) => coreValidate(t, opts));
+  let moved = 0;
+  for (let i = 0; i < 4; i++) {
+    // The wrapper learns where the buffer is without a call (the core notes its address).
+    const before = __validateBuffer(0);
+    const after = __validateBuffer((1 << 20) * (i + 2));
+    if (after !== before) moved++;
+    assert.deepEqual(validateMessage(bad, opts), expected[1]);
+    assert.equal(__validateRoute(), 4);
+    assert.deepEqual(validateMessage(valid, opts), expected[0]);
+    // A long message grows the buffer (and memory) from inside the wrapper.
+    const long = valid.replace("Building", "x".repeat((1 << 20) * (i + 3)));
+    assert.deepEqual(validateMessage(long, opts), coreValidate(long, opts));
+  }
+  assert.ok(moved > 0);
 });
 
 test("malformed options: the same TypeError on every path", () => {
