@@ -883,6 +883,8 @@ struct TaskGot<'de> {
     members: [Option<Got<'de>>; 7],
     /// The members present, by slot (bit `1 << slot`): read whole or lightly.
     seen: u8,
+    /// Whether values were kept (read whole).
+    kept: bool,
     bad: bool,
     created: Option<Instant>,
     updated: Option<Instant>,
@@ -895,8 +897,9 @@ impl<'de> TaskGot<'de> {
 
     /// Forgets what was read (for the next listed task).
     fn clear(&mut self) {
-        if self.seen != 0 {
+        if self.kept {
             self.members.iter_mut().for_each(|m| *m = None);
+            self.kept = false;
         }
         self.seen = 0;
         self.bad = false;
@@ -951,6 +954,7 @@ impl<'de> TaskGot<'de> {
             _ => false,
         };
         self.bad |= !ok;
+        self.kept = true;
         if let Some(at) = self.members.get_mut(slot) {
             *at = Some(got);
         }
