@@ -14,6 +14,10 @@
 //! kind, the member, the value as a span of the text), so that a caller can send them as numbers
 //! ([`template`]) or have the report built ([`Findings::report`]).
 //!
+//! The tasks of a list are read lighter still ([`Light`]: each member checked as it is read,
+//! no value kept); the rare listed task with something to report is read again, whole, from its
+//! first member.
+//!
 //! The fast path gives up (`None`) on anything else it does not fully know (an unknown or
 //! duplicate member, `_meta`, an envelope problem, a listed task that is not an object, a shape
 //! that leaves the version unknown, other options or versions), and the caller then runs the full
