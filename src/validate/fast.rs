@@ -14,7 +14,7 @@
 //! kind, the member, the value as a span of the text), so that a caller can send them as numbers
 //! ([`template`]) or have the report built ([`Findings::report`]).
 //!
-//! The tasks of a list are read lighter still ([`Light`]: each member checked as it is read,
+//! The tasks of a list are read lighter still (`Light`: each member checked as it is read,
 //! no value kept); the rare listed task with something to report is read again, whole, from its
 //! first member.
 //!
