@@ -4,9 +4,10 @@
 // shared frozen object (no report is built or parsed); the issues of a 2025-11-25 task's members
 // as numbers only (template numbers, task indexes and spans of the message text: readTemplated,
 // no text decoded); any other report compactly in the same buffer (a few numbers and its strings
-// as one UTF-8 text, decoded once: readCompact), or, rarely, as JSON text parsed once here. Anything this path does not handle itself (an object, `headers`,
-// options it would have to refuse, a string with lone surrogates or over `maxBytes`) goes to the
-// wasm-bindgen export, which gives the same reports and throws the same TypeErrors.
+// as one UTF-8 text, decoded once: readCompact), or, rarely, as JSON text parsed once here.
+// Anything this path does not handle itself (an object, `headers`, options it would have to
+// refuse, a string with lone surrogates or over `maxBytes`) goes to the wasm-bindgen export,
+// which gives the same reports and throws the same TypeErrors.
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { validateMessage as validateAny, Conversation, __validateBuffer, __validateBytes, __validateMemory, __validateNewKnown, __validateTemplate, __validateBufferAt } from "./mcp_tasks_wasm.js";
 
