@@ -1,13 +1,15 @@
 // validateMessage over a byte boundary: JSON text goes into wasm memory by one
 // TextEncoder.encodeInto into a reused buffer and is validated in one call that takes the options
 // as numbers. The answer is one integer: a "valid, no issues" report seen before comes back as a
-// shared frozen object (no report is built or parsed), any other report compactly in the same
-// buffer (a few numbers and its strings as one UTF-8 text, decoded once: readCompact), or, rarely,
-// as JSON text parsed once here. Anything this path does not handle itself (an object, `headers`,
-// options it would have to refuse, a string with lone surrogates or over `maxBytes`) goes to the
-// wasm-bindgen export, which gives the same reports and throws the same TypeErrors.
+// shared frozen object (no report is built or parsed); the issues of a 2025-11-25 task's members
+// as numbers only (template numbers, task indexes and spans of the message text: readTemplated,
+// no text decoded); any other report compactly in the same buffer (a few numbers and its strings
+// as one UTF-8 text, decoded once: readCompact), or, rarely, as JSON text parsed once here.
+// Anything this path does not handle itself (an object, `headers`, options it would have to
+// refuse, a string with lone surrogates or over `maxBytes`) goes to the wasm-bindgen export,
+// which gives the same reports and throws the same TypeErrors.
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
-import { validateMessage as validateAny, Conversation, __validateBuffer, __validateBytes, __validateMemory, __validateNewKnown } from "./mcp_tasks_wasm.js";
+import { validateMessage as validateAny, Conversation, __validateBuffer, __validateBytes, __validateMemory, __validateNewKnown, __validateTemplate, __validateBufferAt } from "./mcp_tasks_wasm.js";
 
 export type ValidationReport = import("./mcp_tasks_wasm.js").ValidationReport;
 export type ValidateOptions = import("./mcp_tasks_wasm.js").ValidateOptions;
@@ -36,6 +38,9 @@ let messageView = new Uint8Array(0);
 /** Views of the whole wasm memory, for compact answers (remade when memory grows). */
 let wordsView = new DataView(new ArrayBuffer(0));
 let memoryBytes = new Uint8Array(0);
+let memoryWords = new Uint32Array(0);
+/** Where (in u32 units) the core notes the buffer's address (`__validateBufferAt`). */
+let bufferAt = 0;
 /** "Valid, no issues" reports by the number the core gave them. */
 const known: ValidationReport[] = [];
 
@@ -60,6 +65,7 @@ function views() {
   messageView = new Uint8Array(buffer, address + REPLY_BYTES, size - REPLY_BYTES);
   wordsView = new DataView(buffer);
   memoryBytes = new Uint8Array(buffer);
+  memoryWords = new Uint32Array(buffer);
 }
 
 /**
@@ -69,17 +75,19 @@ function views() {
 function room(need: number): boolean {
   if (memory === null) {
     memory = (__validateMemory() as WasmMemory);
+    bufferAt = __validateBufferAt() >>> 2;
     if (!grow(0)) {
       memory = null;
       return false;
     }
   }
   if (need > size) return grow(need);
-  // The address is asked every call (one small crossing): nothing may have moved the buffer
-  // since, but the exports are public and a direct call of __validateBuffer could have.
-  const at = __validateBuffer(size);
-  if (at === 0) return false;
-  if (at !== address || messageView.buffer !== memory.buffer) {
+  // Memory grew (its old views are detached: length 0), or the buffer moved (nothing here moves
+  // it without knowing, but the exports are public and a direct call of __validateBuffer could
+  // have): both are read without a call, the address where the core notes it.
+  if (memoryBytes.length === 0) views();
+  const at = memoryWords[bufferAt];
+  if (at !== address) {
     address = at;
     views();
   }
@@ -107,7 +115,7 @@ const SEVERITIES = ["error", "warning"];
  * have grown during the call.
  */
 function readCompact(): ValidationReport {
-  if (memoryBytes.buffer !== (memory as WasmMemory).buffer) views();
+  if (memoryBytes.length === 0) views();
   const dv = wordsView;
   const head = dv.getUint32(address, true);
   const n = dv.getUint32(address + 4, true);
@@ -139,6 +147,56 @@ function readCompact(): ValidationReport {
     kind,
     rpc: (RPCS[(head >> 5) & 7] as ValidationReport["rpc"]),
     method,
+    issues,
+  };
+}
+
+/** An issue template of `__validateTemplate`, by its number. */
+type Template = { code: string; severity: "error" | "warning"; path: string; prefix: string; suffix: string };
+const templates: (Template | undefined)[] = [];
+/** The answer of a templated report (`TEMPLATED` in src/wasm/validate.rs). */
+const TEMPLATED = 1 << 30;
+
+/** Template `n`, asked of the core once; undefined for a number it does not know. */
+function template(n: number): Template | undefined {
+  const parts = __validateTemplate(n).split("\0");
+  if (parts.length < 4) return undefined;
+  const t: Template = { code: parts[0], severity: parts[1] === "warning" ? "warning" : "error", path: parts[2], prefix: parts[3], suffix: parts[4] ?? "" };
+  templates[n] = t;
+  return t;
+}
+
+/**
+ * The report the core wrote as numbers at the start of the buffer (the layout is described at
+ * `write_templated` in src/wasm/validate.rs): the issues of a 2025-11-25 task's members, each a
+ * template, the index of its task and the span of `message` its value is (an ASCII text: byte
+ * offsets are string offsets); null if a template is unknown.
+ */
+function readTemplated(message: string, reply: unknown): ValidationReport | null {
+  if (memoryBytes.length === 0) views();
+  const dv = wordsView;
+  const n = dv.getUint32(address, true);
+  const head = dv.getUint32(address + 4, true);
+  const list = (head & 1) === 1;
+  const issues: ValidationReport["issues"] = [];
+  let valid = true;
+  for (let i = 0, w = address + 8; i < n; i++, w += 16) {
+    const number = dv.getUint32(w, true);
+    const t = templates[number] ?? template(number);
+    if (t === undefined) return null;
+    const a = dv.getUint32(w + 8, true);
+    const b = dv.getUint32(w + 12, true);
+    const path = (list ? "/result/tasks/" + dv.getUint32(w + 4, true) : "/result") + t.path;
+    if (t.severity === "error") valid = false;
+    issues.push({ severity: t.severity, code: t.code, path, message: a === b ? t.prefix + t.suffix : t.prefix + message.slice(a, b) + t.suffix });
+  }
+  return {
+    valid,
+    version: "2025-11-25",
+    versionSource: (head & 2) !== 0 ? "shape" : "option",
+    kind: list ? "ListTasksResult" : "GetTaskResult",
+    rpc: "result",
+    method: typeof reply === "string" ? reply : null,
     issues,
   };
 }
@@ -192,7 +250,10 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
   }
   // No `\u` escape and no U+FDD0: no lone surrogate for the core to carry (V8 scans faster).
   const plain = message.indexOf("\\u") < 0 && message.indexOf("\ufdd0") < 0;
-  const answer = __validateBytes(REPLY_BYTES, done.written, replyLength, version, maxBytes, maxIssues, plain);
+  // ASCII (the message and `inReplyTo`): the core may answer spans of the text as byte offsets.
+  const ascii = done.written === units && (typeof reply !== "string" || replyLength === reply.length);
+  const answer = __validateBytes(REPLY_BYTES, done.written, replyLength, version, maxBytes, maxIssues, (plain ? 1 : 0) | (ascii ? 2 : 0));
+  if (answer === TEMPLATED) return readTemplated(message, reply) ?? validateAny(message, options);
   if (answer > 0) {
     const report = known[answer];
     if (report !== undefined) return report;

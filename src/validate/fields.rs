@@ -102,6 +102,12 @@ impl<'a> Seen<'a> {
 pub trait TaskMembers {
     /// The member `key`, if present.
     fn member(&self, key: TaskKey) -> Option<Seen<'_>>;
+
+    /// The timestamp member `key`, whose value is the string `s`, parsed ([`parse_timestamp`];
+    /// a view that parsed it already answers what it found).
+    fn timestamp(&self, _key: TaskKey, s: &str) -> Option<Instant> {
+        parse_timestamp(s)
+    }
 }
 
 impl TaskMembers for Map<String, Value> {
@@ -110,105 +116,268 @@ impl TaskMembers for Map<String, Value> {
     }
 }
 
-/// Checks a millisecond member. `nullable` for the TTL. Returns the value when usable.
-fn check_ms(
-    obj: &dyn TaskMembers,
-    member: TaskKey,
-    path: &str,
-    version: ProtocolVersion,
-    nullable: bool,
-    type_code: Code,
-    issues: &mut Issues,
-) {
-    let Some(v) = obj.member(member) else { return };
-    let key = member.as_str();
-    // The pointer is built only when an issue needs it (this runs for every task of a list).
-    let p = || pointer(path, key);
-    if matches!(v, Seen::Null) && nullable {
-        return;
-    }
-    let what = if nullable {
-        "an integer number of milliseconds or null"
-    } else {
-        "an integer number of milliseconds"
-    };
-    match v.millis() {
-        Millis::Ok(ms) => {
-            if ms == 0.0 && version == ProtocolVersion::V2026 {
-                issues.push(
-                    Code::TaskZeroMs,
-                    &p(),
-                    if nullable {
-                        format!("`{key}` must be null or a positive integer under 2026-07-28; 0 is not a retention (§D 65)")
-                    } else {
-                        format!("`{key}` must be a positive integer under 2026-07-28; 0 asks for polling without pause (§D 65)")
-                    },
-                );
-            }
-        }
-        Millis::Negative => issues.push(
-            Code::TaskNegativeMs,
-            &p(),
-            format!("`{key}` is negative; milliseconds must be ≥ 0"),
-        ),
-        Millis::Fractional => issues.push(
-            type_code,
-            &p(),
-            format!("`{key}` must be {what}, found a fraction"),
-        ),
-        Millis::TooLarge if version == ProtocolVersion::V2026 => issues.push(
-            type_code,
-            &p(),
-            format!("`{key}` is larger than 2^53 − 1, which JSON numbers cannot carry exactly"),
-        ),
-        Millis::TooLarge => {}
-        Millis::NotANumber => issues.push(
-            type_code,
-            &p(),
-            format!("`{key}` must be {what}, found {}", v.type_name()),
-        ),
+/// The JSON type names a member's value can have, as [`Seen::type_name`] gives them (the fast
+/// path sends a type as its index here).
+pub const TYPE_NAMES: [&str; 7] = [
+    "null", "boolean", "integer", "number", "string", "array", "object",
+];
+
+/// What is wrong with a task member: with the member ([`TaskKey`]) and the value's part of the
+/// message ([`Hole`]), all an issue needs. [`TaskIssue::message_with`] writes every message of
+/// the task checks: the one place they are written (the full validator formats them; the fast
+/// path's JS side gets them as a template, split where the value goes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskIssueKind {
+    /// A required member is absent (the path is the task's).
+    Missing,
+    IdType,
+    StatusValue,
+    StatusType,
+    StatusMessageType,
+    TimestampValue,
+    TimestampType,
+    TimestampOrder,
+    /// The retention member of the other version instead of this one's (`key` is the other's).
+    OtherVersionTtl,
+    /// No retention member (the path is the task's).
+    TtlMissing,
+    LegacyTtl,
+    LegacyPoll,
+    ZeroMs,
+    NegativeMs,
+    FractionMs,
+    TooLargeMs,
+    TypeMs,
+}
+
+impl TaskIssueKind {
+    /// Every kind, by its number.
+    pub const ALL: [TaskIssueKind; 17] = [
+        TaskIssueKind::Missing,
+        TaskIssueKind::IdType,
+        TaskIssueKind::StatusValue,
+        TaskIssueKind::StatusType,
+        TaskIssueKind::StatusMessageType,
+        TaskIssueKind::TimestampValue,
+        TaskIssueKind::TimestampType,
+        TaskIssueKind::TimestampOrder,
+        TaskIssueKind::OtherVersionTtl,
+        TaskIssueKind::TtlMissing,
+        TaskIssueKind::LegacyTtl,
+        TaskIssueKind::LegacyPoll,
+        TaskIssueKind::ZeroMs,
+        TaskIssueKind::NegativeMs,
+        TaskIssueKind::FractionMs,
+        TaskIssueKind::TooLargeMs,
+        TaskIssueKind::TypeMs,
+    ];
+}
+
+impl TaskKey {
+    /// Every member, by its number.
+    pub const ALL: [TaskKey; 9] = [
+        TaskKey::TaskId,
+        TaskKey::Status,
+        TaskKey::StatusMessage,
+        TaskKey::CreatedAt,
+        TaskKey::LastUpdatedAt,
+        TaskKey::Ttl,
+        TaskKey::PollInterval,
+        TaskKey::TtlMs,
+        TaskKey::PollIntervalMs,
+    ];
+
+    /// The retention members (nullable).
+    fn is_ttl(self) -> bool {
+        matches!(self, TaskKey::Ttl | TaskKey::TtlMs)
     }
 }
 
-/// Checks one timestamp member; returns it parsed when valid.
-fn check_timestamp(
-    obj: &dyn TaskMembers,
+/// The part of an issue's message taken from the message checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hole<'a> {
+    None,
+    /// A JSON type name ([`TYPE_NAMES`]).
+    Type(&'static str),
+    /// A string of the message (a status, a timestamp).
+    Text(&'a str),
+}
+
+/// One issue of a task's members, before it is formatted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskIssue<'a> {
+    pub kind: TaskIssueKind,
+    pub key: TaskKey,
+    pub hole: Hole<'a>,
+}
+
+impl TaskIssue<'_> {
+    /// The issue's code.
+    pub fn code(&self) -> Code {
+        use TaskIssueKind as K;
+        match self.kind {
+            K::Missing => Code::TaskRequiredMember,
+            K::IdType => Code::TaskIdType,
+            K::StatusValue | K::StatusType => Code::TaskStatusEnum,
+            K::StatusMessageType => Code::TaskStatusMessageType,
+            K::TimestampValue | K::TimestampType => Code::TimestampFormat,
+            K::TimestampOrder => Code::TimestampOrder,
+            // `ttlMs` where 2025-11-25 needs `ttl`; `ttl` where 2026-07-28 needs `ttlMs`.
+            K::OtherVersionTtl if self.key == TaskKey::TtlMs => Code::VersionMismatch,
+            K::OtherVersionTtl | K::LegacyTtl | K::LegacyPoll => Code::LegacyMember,
+            K::TtlMissing => Code::TaskTtlMissing,
+            K::ZeroMs => Code::TaskZeroMs,
+            K::NegativeMs => Code::TaskNegativeMs,
+            K::FractionMs | K::TooLargeMs | K::TypeMs if self.key.is_ttl() => Code::TaskTtlType,
+            K::FractionMs | K::TooLargeMs | K::TypeMs => Code::TaskPollIntervalType,
+        }
+    }
+
+    /// Whether the issue's path is the member's (else the task's).
+    pub fn at_member(&self) -> bool {
+        !matches!(
+            self.kind,
+            TaskIssueKind::Missing | TaskIssueKind::TtlMissing
+        )
+    }
+
+    /// The issue's JSON Pointer, for a task at `path`.
+    pub fn path(&self, path: &str) -> String {
+        if self.at_member() {
+            pointer(path, self.key.as_str())
+        } else {
+            path.to_string()
+        }
+    }
+
+    /// The value's part of the message.
+    pub fn hole_str(&self) -> &str {
+        match self.hole {
+            Hole::None => "",
+            Hole::Type(s) => s,
+            Hole::Text(s) => s,
+        }
+    }
+
+    /// The message, with its value.
+    pub fn message(&self) -> String {
+        self.message_with(self.hole_str())
+    }
+
+    /// The message with `hole` where its value goes (every message of the task checks).
+    pub fn message_with(&self, hole: &str) -> String {
+        use TaskIssueKind as K;
+        let key = self.key.as_str();
+        let what = if self.key.is_ttl() {
+            "an integer number of milliseconds or null"
+        } else {
+            "an integer number of milliseconds"
+        };
+        match self.kind {
+            K::Missing => format!("the task has no `{key}`"),
+            K::IdType | K::StatusType | K::StatusMessageType => {
+                format!("`{key}` must be a string, found {hole}")
+            }
+            K::StatusValue => format!(
+                "`{key}` \"{hole}\" is not one of working, input_required, completed, failed, cancelled"
+            ),
+            K::TimestampValue => format!(
+                "`{key}` is not an RFC 3339 date-time with a time zone (like 2025-11-25T10:30:00Z): \"{hole}\""
+            ),
+            K::TimestampType => format!("`{key}` must be a string timestamp, found {hole}"),
+            K::TimestampOrder => "`lastUpdatedAt` is before `createdAt`".to_string(),
+            K::OtherVersionTtl => {
+                let (version, ttl) = if self.key == TaskKey::TtlMs {
+                    (ProtocolVersion::V2025, TaskKey::Ttl)
+                } else {
+                    (ProtocolVersion::V2026, TaskKey::TtlMs)
+                };
+                format!(
+                    "`{key}` is the member of the other protocol version; {} needs `{}`",
+                    version.as_str(),
+                    ttl.as_str()
+                )
+            }
+            K::TtlMissing => {
+                format!("the task has no `{key}`; it is required, as null when unlimited")
+            }
+            K::LegacyTtl => {
+                "`ttl` is the 2025-11-25 member; 2026-07-28 tasks carry only `ttlMs`".to_string()
+            }
+            K::LegacyPoll => {
+                "`pollInterval` is the 2025-11-25 member; 2026-07-28 tasks carry `pollIntervalMs`"
+                    .to_string()
+            }
+            K::ZeroMs if self.key.is_ttl() => format!(
+                "`{key}` must be null or a positive integer under 2026-07-28; 0 is not a retention (§D 65)"
+            ),
+            K::ZeroMs => format!(
+                "`{key}` must be a positive integer under 2026-07-28; 0 asks for polling without pause (§D 65)"
+            ),
+            K::NegativeMs => format!("`{key}` is negative; milliseconds must be ≥ 0"),
+            K::FractionMs => format!("`{key}` must be {what}, found a fraction"),
+            K::TooLargeMs => format!(
+                "`{key}` is larger than 2^53 − 1, which JSON numbers cannot carry exactly"
+            ),
+            K::TypeMs => format!("`{key}` must be {what}, found {hole}"),
+        }
+    }
+}
+
+/// The issues of a task's members go to this.
+pub type TaskSink<'s, 'a> = &'s mut dyn FnMut(TaskIssue<'a>);
+
+fn issue<'a>(sink: TaskSink<'_, 'a>, kind: TaskIssueKind, key: TaskKey, hole: Hole<'a>) {
+    sink(TaskIssue { kind, key, hole });
+}
+
+/// Checks a millisecond member. `nullable` for the TTL.
+fn check_ms<'a>(
+    obj: &'a dyn TaskMembers,
     member: TaskKey,
-    path: &str,
-    issues: &mut Issues,
+    version: ProtocolVersion,
+    sink: TaskSink<'_, 'a>,
+) {
+    use TaskIssueKind as K;
+    let Some(v) = obj.member(member) else { return };
+    if matches!(v, Seen::Null) && member.is_ttl() {
+        return;
+    }
+    let kind = match v.millis() {
+        Millis::Ok(ms) if ms == 0.0 && version == ProtocolVersion::V2026 => K::ZeroMs,
+        Millis::Ok(_) => return,
+        Millis::Negative => K::NegativeMs,
+        Millis::Fractional => K::FractionMs,
+        Millis::TooLarge if version == ProtocolVersion::V2026 => K::TooLargeMs,
+        Millis::TooLarge => return,
+        Millis::NotANumber => {
+            return issue(sink, K::TypeMs, member, Hole::Type(v.type_name()));
+        }
+    };
+    issue(sink, kind, member, Hole::None);
+}
+
+/// Checks one timestamp member; returns it parsed when valid.
+fn check_timestamp<'a>(
+    obj: &'a dyn TaskMembers,
+    member: TaskKey,
+    sink: TaskSink<'_, 'a>,
 ) -> Option<Instant> {
-    let key = member.as_str();
+    use TaskIssueKind as K;
     match obj.member(member) {
         None => {
-            issues.push(
-                Code::TaskRequiredMember,
-                path,
-                format!("the task has no `{key}`"),
-            );
+            issue(sink, K::Missing, member, Hole::None);
             None
         }
-        Some(Seen::Str(s)) => match parse_timestamp(s) {
+        Some(Seen::Str(s)) => match obj.timestamp(member, s) {
             Some(t) => Some(t),
             None => {
-                issues.push(
-                    Code::TimestampFormat,
-                    &pointer(path, key),
-                    format!(
-                        "`{key}` is not an RFC 3339 date-time with a time zone (like 2025-11-25T10:30:00Z): \"{s}\""
-                    ),
-                );
+                issue(sink, K::TimestampValue, member, Hole::Text(s));
                 None
             }
         },
         Some(v) => {
-            issues.push(
-                Code::TimestampFormat,
-                &pointer(path, key),
-                format!(
-                    "`{key}` must be a string timestamp, found {}",
-                    v.type_name()
-                ),
-            );
+            issue(sink, K::TimestampType, member, Hole::Type(v.type_name()));
             None
         }
     }
@@ -230,52 +399,52 @@ pub fn check_task_members<'a>(
     version: ProtocolVersion,
     issues: &mut Issues,
 ) -> TaskSummary<'a> {
+    task_issues(obj, version, &mut |i: TaskIssue<'a>| {
+        issues.push(i.code(), &i.path(path), i.message());
+    })
+}
+
+/// [`check_task_members`], each issue handed to `sink` unformatted, in the report's order.
+pub fn task_issues<'a>(
+    obj: &'a dyn TaskMembers,
+    version: ProtocolVersion,
+    sink: TaskSink<'_, 'a>,
+) -> TaskSummary<'a> {
+    use TaskIssueKind as K;
     let mut summary = TaskSummary::default();
     match obj.member(TaskKey::TaskId) {
-        None => issues.push(Code::TaskRequiredMember, path, "the task has no `taskId`"),
+        None => issue(sink, K::Missing, TaskKey::TaskId, Hole::None),
         Some(Seen::Str(s)) => summary.task_id = Some(s),
-        Some(v) => issues.push(
-            Code::TaskIdType,
-            &pointer(path, "taskId"),
-            format!("`taskId` must be a string, found {}", v.type_name()),
-        ),
+        Some(v) => issue(sink, K::IdType, TaskKey::TaskId, Hole::Type(v.type_name())),
     }
     match obj.member(TaskKey::Status) {
-        None => issues.push(Code::TaskRequiredMember, path, "the task has no `status`"),
+        None => issue(sink, K::Missing, TaskKey::Status, Hole::None),
         Some(Seen::Str(s)) => match TaskStatus::parse(s) {
             Some(st) => summary.status = Some(st),
-            None => issues.push(
-                Code::TaskStatusEnum,
-                &pointer(path, "status"),
-                format!(
-                    "`status` \"{s}\" is not one of working, input_required, completed, failed, cancelled"
-                ),
-            ),
+            None => issue(sink, K::StatusValue, TaskKey::Status, Hole::Text(s)),
         },
-        Some(v) => issues.push(
-            Code::TaskStatusEnum,
-            &pointer(path, "status"),
-            format!("`status` must be a string, found {}", v.type_name()),
+        Some(v) => issue(
+            sink,
+            K::StatusType,
+            TaskKey::Status,
+            Hole::Type(v.type_name()),
         ),
     }
     if let Some(v) = obj.member(TaskKey::StatusMessage) {
         if !matches!(v, Seen::Str(_)) {
-            issues.push(
-                Code::TaskStatusMessageType,
-                &pointer(path, "statusMessage"),
-                format!("`statusMessage` must be a string, found {}", v.type_name()),
+            issue(
+                sink,
+                K::StatusMessageType,
+                TaskKey::StatusMessage,
+                Hole::Type(v.type_name()),
             );
         }
     }
-    let created = check_timestamp(obj, TaskKey::CreatedAt, path, issues);
-    let updated = check_timestamp(obj, TaskKey::LastUpdatedAt, path, issues);
+    let created = check_timestamp(obj, TaskKey::CreatedAt, sink);
+    let updated = check_timestamp(obj, TaskKey::LastUpdatedAt, sink);
     if let (Some(c), Some(u)) = (created, updated) {
         if u < c {
-            issues.push(
-                Code::TimestampOrder,
-                &pointer(path, "lastUpdatedAt"),
-                "`lastUpdatedAt` is before `createdAt`",
-            );
+            issue(sink, K::TimestampOrder, TaskKey::LastUpdatedAt, Hole::None);
         }
     }
     let (ttl, poll) = ms_names(version);
@@ -286,54 +455,18 @@ pub fn check_task_members<'a>(
     let has = |key: TaskKey| obj.member(key).is_some();
     if !has(ttl) {
         if has(other_ttl) {
-            let code = match version {
-                ProtocolVersion::V2025 => Code::VersionMismatch,
-                ProtocolVersion::V2026 => Code::LegacyMember,
-            };
-            issues.push(
-                code,
-                &pointer(path, other_ttl.as_str()),
-                format!(
-                    "`{}` is the member of the other protocol version; {} needs `{}`",
-                    other_ttl.as_str(),
-                    version.as_str(),
-                    ttl.as_str()
-                ),
-            );
+            issue(sink, K::OtherVersionTtl, other_ttl, Hole::None);
         } else {
-            issues.push(
-                Code::TaskTtlMissing,
-                path,
-                format!(
-                    "the task has no `{}`; it is required, as null when unlimited",
-                    ttl.as_str()
-                ),
-            );
+            issue(sink, K::TtlMissing, ttl, Hole::None);
         }
     } else if version == ProtocolVersion::V2026 && has(other_ttl) {
-        issues.push(
-            Code::LegacyMember,
-            &pointer(path, other_ttl.as_str()),
-            "`ttl` is the 2025-11-25 member; 2026-07-28 tasks carry only `ttlMs`",
-        );
+        issue(sink, K::LegacyTtl, other_ttl, Hole::None);
     }
     if version == ProtocolVersion::V2026 && has(other_poll) {
-        issues.push(
-            Code::LegacyMember,
-            &pointer(path, other_poll.as_str()),
-            "`pollInterval` is the 2025-11-25 member; 2026-07-28 tasks carry `pollIntervalMs`",
-        );
+        issue(sink, K::LegacyPoll, other_poll, Hole::None);
     }
-    check_ms(obj, ttl, path, version, true, Code::TaskTtlType, issues);
-    check_ms(
-        obj,
-        poll,
-        path,
-        version,
-        false,
-        Code::TaskPollIntervalType,
-        issues,
-    );
+    check_ms(obj, ttl, version, sink);
+    check_ms(obj, poll, version, sink);
     summary
 }
 

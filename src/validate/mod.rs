@@ -165,7 +165,8 @@ pub fn validate_text_with(
 ) -> ValidationReport {
     match validate_text_verdict(text, max_bytes, ctx, plain) {
         TextVerdict::Valid(valid) => valid.report(ctx),
-        TextVerdict::Fast(report) | TextVerdict::Report(report) => report,
+        TextVerdict::Fast(found) => found.report(ctx, text),
+        TextVerdict::Report(report) => report,
     }
 }
 
@@ -174,9 +175,10 @@ pub fn validate_text_with(
 pub enum TextVerdict {
     /// The fast path's "valid, no issues" (the report is not built).
     Valid(fast::Valid),
-    /// The fast path's report of a message with issues in its task members (the report the
-    /// full validator gives, without a `serde_json::Value` tree).
-    Fast(ValidationReport),
+    /// The fast path's issues of a message's task members, unformatted (their values are
+    /// spans of the text given to [`validate_text_verdict`]; [`fast::Findings::report`] builds
+    /// the report the full validator gives, without a `serde_json::Value` tree).
+    Fast(fast::Findings),
     /// Any other report (the full validator's).
     Report(ValidationReport),
 }
@@ -201,7 +203,13 @@ pub fn validate_text_verdict(
     };
     match fast::check(&carried, ctx) {
         Some(fast::Verdict::Valid(valid)) => return TextVerdict::Valid(valid),
-        Some(fast::Verdict::Report(report)) => return TextVerdict::Fast(report),
+        Some(fast::Verdict::Issues(mut found)) => {
+            // Spans of a text with carried surrogates are not spans of `text`: copied out.
+            if let std::borrow::Cow::Owned(carried) = &carried {
+                found.detach(carried);
+            }
+            return TextVerdict::Fast(found);
+        }
         None => {}
     }
     TextVerdict::Report(match parse_carried(&carried) {

@@ -126,6 +126,27 @@ fn not_converted(report: ValidationReport, to: ProtocolVersion) -> ConversionRep
 // of the same buffer (a report too long for the buffer, or whose strings carry a lone surrogate).
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Where the input buffer is now: the wrapper reads it at this fixed address (given once by
+/// `__validateBufferAt`) before each call instead of asking with a call.
+static BUFFER_AT: AtomicU32 = AtomicU32::new(0);
+
+/// Runs `f` on the input buffer, then notes where it is ([`BUFFER_AT`]: it moves when it grows).
+fn on_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    BUFFER.with_borrow_mut(|b| {
+        let r = f(b);
+        BUFFER_AT.store(b.as_ptr() as u32, Ordering::Relaxed);
+        r
+    })
+}
+
+/// Internal (the JS wrapper's): the address of the u32 that holds the input buffer's address,
+/// kept up to date by every call that can move the buffer.
+#[wasm_bindgen(js_name = __validateBufferAt)]
+pub fn validate_buffer_at() -> u32 {
+    BUFFER_AT.as_ptr() as u32
+}
 
 /// Most distinct "valid, no issues" reports given a number (the rest travel as JSON).
 const MAX_KNOWN: usize = 64;
@@ -139,8 +160,9 @@ thread_local! {
 }
 
 /// Internal (the tests'): how the last call found its report: 1 the typed fast path's "valid, no
-/// issues", 2 the typed fast path's report with issues, 3 the full validator (all three through
-/// `__validateBytes`), 0 the export `validateMessage` (the wrapper's fallback).
+/// issues", 2 the typed fast path's report with issues (compact), 4 the same as a templated
+/// report (numbers only), 3 the full validator (all through `__validateBytes`), 0 the export
+/// `validateMessage` (the wrapper's fallback).
 #[wasm_bindgen(js_name = __validateRoute)]
 pub fn validate_route() -> u32 {
     ROUTE.get()
@@ -151,7 +173,7 @@ pub fn validate_route() -> u32 {
 /// abort.
 #[wasm_bindgen(js_name = __validateBuffer)]
 pub fn validate_buffer(capacity: u32) -> u32 {
-    BUFFER.with_borrow_mut(|b| {
+    on_buffer(|b| {
         let want = capacity as usize;
         if b.len() < want {
             if b.try_reserve_exact(want - b.len()).is_err() {
@@ -183,8 +205,10 @@ fn optional(n: f64) -> Option<u32> {
 
 /// Internal (the JS wrapper's): validates the `len` bytes of the buffer from `text_at` (UTF-8
 /// JSON text) with `inReplyTo` its first `reply_len` bytes (`u32::MAX`: none), `version` 0 (none), 1
-/// (2025-11-25) or 2 (2026-07-28), `max_bytes` and `max_issues` (negative: default); `plain`:
-/// the text holds no `\u` and no U+FDD0 (nothing to carry, see `validate::surrogates`).
+/// (2025-11-25) or 2 (2026-07-28), `max_bytes` and `max_issues` (negative: default); `flags` bit
+/// 0 (`plain`): the text holds no `\u` and no U+FDD0 (nothing to carry, see
+/// `validate::surrogates`); bit 1 (`ascii`): the text and `inReplyTo` are ASCII (byte offsets in
+/// the text are UTF-16 offsets in the wrapper's string, so a templated answer may name spans).
 #[wasm_bindgen(js_name = __validateBytes)]
 pub fn validate_bytes(
     text_at: u32,
@@ -193,10 +217,11 @@ pub fn validate_bytes(
     version: u32,
     max_bytes: f64,
     max_issues: f64,
-    plain: bool,
+    flags: u32,
 ) -> i32 {
     NEW_KNOWN.set(0);
-    BUFFER.with_borrow_mut(|buf| {
+    let plain = flags & 1 != 0;
+    on_buffer(|buf| {
         CONTEXT.with_borrow_mut(|ctx| {
             let at = text_at as usize;
             let max = optional(max_bytes).map_or(DEFAULT_MAX_BYTES, |m| m as usize);
@@ -213,16 +238,19 @@ pub fn validate_bytes(
             if ctx.in_reply_to.as_deref().map(str::as_bytes) != reply {
                 ctx.in_reply_to = reply.map(|b| String::from_utf8_lossy(b).into_owned());
             }
-            let text = buf
+            let bytes = buf
                 .get(at..at.saturating_add(len as usize))
                 .unwrap_or_default();
             // encodeInto writes well-formed UTF-8.
-            let verdict = match std::str::from_utf8(text) {
-                Ok(text) => validate::validate_text_verdict(text, max, ctx, plain),
+            let lossy;
+            let (text, plain, ascii) = match std::str::from_utf8(bytes) {
+                Ok(text) => (text, plain, flags & 2 != 0),
                 Err(_) => {
-                    validate::validate_text_verdict(&String::from_utf8_lossy(text), max, ctx, false)
+                    lossy = String::from_utf8_lossy(bytes).into_owned();
+                    (lossy.as_str(), false, false)
                 }
             };
+            let verdict = validate::validate_text_verdict(text, max, ctx, plain);
             ROUTE.set(match verdict {
                 TextVerdict::Valid(_) => 1,
                 TextVerdict::Fast(_) => 2,
@@ -238,7 +266,18 @@ pub fn validate_bytes(
                     }
                     valid.report(ctx)
                 }
-                TextVerdict::Fast(report) | TextVerdict::Report(report) => report,
+                TextVerdict::Fast(found) => {
+                    if ascii
+                        && found.templated()
+                        && found.list.len() <= MAX_TEMPLATED
+                        && buf.len() >= templated_bytes(&found)
+                    {
+                        ROUTE.set(4);
+                        return write_templated(buf, &found);
+                    }
+                    found.report(ctx, text)
+                }
+                TextVerdict::Report(report) => report,
             };
             if report.valid && report.issues.is_empty() {
                 let known =
@@ -259,6 +298,71 @@ pub fn validate_bytes(
             write_compact(buf, &report, plain).unwrap_or_else(|| write_report(buf, &report))
         })
     })
+}
+
+/// The answer of a templated report ([`write_templated`]).
+const TEMPLATED: i32 = 1 << 30;
+
+/// Most issues a templated report carries (the rest travel compactly).
+const MAX_TEMPLATED: usize = 8;
+
+/// The bytes of a templated report.
+fn templated_bytes(found: &validate::fast::Findings) -> usize {
+    8 + 16 * found.list.len()
+}
+
+/// Writes the issues of the fast path as numbers at the start of the buffer and answers
+/// [`TEMPLATED`] (`i32::MAX`, a number no report has, which sends the wrapper to the export,
+/// when they do not fit: the caller checked they do). Words (u32,
+/// little-endian): the number of issues, `list | shape << 1` (a `tasks/list` result; the version
+/// told by the shape, else by the option), then per issue its template number
+/// ([`validate::fast::template`], which the wrapper asks for once by `__validateTemplate`), the
+/// index of the listed task (`u32::MAX`: the `tasks/get` result) and the span of the text the
+/// message takes its value from (byte offsets from the start of the message: `0, 0` for none).
+/// The rest of the report the wrapper knows: version 2025-11-25, rpc `result`, method its
+/// `inReplyTo`, valid when no issue is an error.
+fn write_templated(buf: &mut [u8], found: &validate::fast::Findings) -> i32 {
+    use crate::validate::VersionSource;
+    let Some(out) = buf.get_mut(..templated_bytes(found)) else {
+        return i32::MAX;
+    };
+    let head = u32::from(found.valid.is_list())
+        | u32::from(found.valid.version_source == VersionSource::Shape) << 1;
+    // Four bytes at a time as arrays (a `copy_from_slice` of each word was a call).
+    let mut words = out
+        .chunks_exact_mut(4)
+        .filter_map(|c| <&mut [u8; 4]>::try_from(c).ok());
+    let mut put = |w: u32| {
+        if let Some(word) = words.next() {
+            *word = w.to_le_bytes();
+        }
+    };
+    put(found.list.len() as u32);
+    put(head);
+    for f in &found.list {
+        let (a, b) = f.span();
+        put(f.template());
+        put(f.task.unwrap_or(u32::MAX));
+        put(a);
+        put(b);
+    }
+    TEMPLATED
+}
+
+/// Internal (the JS wrapper's): the template `n` of a templated report's issue
+/// ([`write_templated`]): its code, severity, path after the task's, and message before and
+/// after the value, joined by NUL characters; "" for a number no issue has.
+#[wasm_bindgen(js_name = __validateTemplate)]
+pub fn validate_template(n: u32) -> String {
+    use crate::validate::Severity;
+    let Some((code, path, prefix, suffix)) = validate::fast::template(n) else {
+        return String::new();
+    };
+    let severity = match code.severity() {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    [code.as_str(), severity, &path, &prefix, &suffix].join("\0")
 }
 
 /// A string of a compact report: its length in UTF-16 units (the wrapper slices the decoded
@@ -357,7 +461,7 @@ fn write_compact(buf: &mut [u8], report: &ValidationReport, plain: bool) -> Opti
 
 /// Runs `f` on the input buffer (`Conversation`'s byte path shares it).
 pub(crate) fn with_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
-    BUFFER.with_borrow_mut(f)
+    on_buffer(f)
 }
 
 /// Writes the report as JSON text at the start of the buffer; answers minus its length.

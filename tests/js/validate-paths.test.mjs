@@ -11,12 +11,13 @@
 //   reports, message by message, and the same timelines;
 // * both fast paths must actually be taken for the valid variants (a shared frozen report), and
 //   the typed path's own reports of wrong task members (no serde_json::Value, the report in the
-//   compact form js/core/validate.js reads without JSON.parse) for the invalid ones, so this test
+//   compact form js/core/validate.js reads without JSON.parse, or, for ASCII texts, as template
+//   numbers and spans of the text, read with no text decoded) for the invalid ones, so this test
 //   cannot pass by always falling back.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { initSync, validateMessage as coreValidate, Conversation as GeneratedConversation, __validateRoute } from "../../pkg/mcp_tasks_wasm.js";
+import { initSync, validateMessage as coreValidate, Conversation as GeneratedConversation, __validateRoute, __validateBuffer } from "../../pkg/mcp_tasks_wasm.js";
 
 // The glue first, alone: its methods as wasm-bindgen generated them, before the package's
 // entry (which loads js/core/validate.js) replaces `observe`.
@@ -100,6 +101,7 @@ function check(base) {
   let fastObject = 0;
   let fastText = 0;
   let typedIssues = 0;
+  let templated = 0;
   let n = 0;
   for (const message of variants(base)) {
     let text;
@@ -118,29 +120,30 @@ function check(base) {
       if (typeof text === "string") {
         const expectedText = coreValidate(text, opts());
         const gotText = validateMessage(text, opts());
-        // 2: the typed fast path reported the issues (the export, which answered expectedText
-        // and any fallback, sets 0).
+        // 2: the typed fast path reported the issues, 4: as a templated report (the export,
+        // which answered expectedText and any fallback, sets 0).
         const route = __validateRoute();
         assert.deepEqual(gotText, expectedText, `text ${text} ${JSON.stringify(options)}`);
         if (Object.isFrozen(gotText)) fastText++;
-        if (route === 2) {
+        if (route === 2 || route === 4) {
           assert.ok(gotText.issues.length > 0 && !Object.isFrozen(gotText));
           typedIssues++;
+          if (route === 4) templated++;
         }
       }
     }
   }
-  return { n, fastObject, fastText, typedIssues };
+  return { n, fastObject, fastText, typedIssues, templated };
 }
 
 test("tasks/get: the fast paths give the core's reports", () => {
   const r = check({ jsonrpc: "2.0", id: 3, result: task(0) });
-  assert.ok(r.fastObject > 100 && r.fastText > 100 && r.typedIssues > 500, JSON.stringify(r));
+  assert.ok(r.fastObject > 100 && r.fastText > 100 && r.typedIssues > 500 && r.templated > 400, JSON.stringify(r));
 });
 
 test("tasks/list: the fast paths give the core's reports", () => {
   const r = check({ jsonrpc: "2.0", id: "a", result: { tasks: [task(1), task(2)], nextCursor: "page-2" } });
-  assert.ok(r.fastObject > 100 && r.fastText > 100 && r.typedIssues > 500, JSON.stringify(r));
+  assert.ok(r.fastObject > 100 && r.fastText > 100 && r.typedIssues > 500 && r.templated > 400, JSON.stringify(r));
   const empty = check({ jsonrpc: "2.0", id: 1, result: { tasks: [] } });
   assert.ok(empty.fastObject > 5 && empty.fastText > 5, JSON.stringify(empty));
 });
@@ -163,6 +166,27 @@ test("text: odd strings, sizes and options take the core's path with the same re
   assert.equal(validateMessage(valid, { inReplyTo: "tasks/get" }), a);
   assert.ok(Object.isFrozen(a) && Object.isFrozen(a.issues));
   assert.notEqual(validateMessage(valid), a);
+});
+
+test("the buffer moved by a direct call of the public export, or memory grown, between calls: the same reports", () => {
+  const valid = JSON.stringify({ jsonrpc: "2.0", id: 3, result: task(0) });
+  const bad = valid.replace('"working"', '"running"');
+  const opts = { inReplyTo: "tasks/get" };
+  const expected = [valid, bad].map((t) => coreValidate(t, opts));
+  let moved = 0;
+  for (let i = 0; i < 4; i++) {
+    // The wrapper learns where the buffer is without a call (the core notes its address).
+    const before = __validateBuffer(0);
+    const after = __validateBuffer((1 << 20) * (i + 2));
+    if (after !== before) moved++;
+    assert.deepEqual(validateMessage(bad, opts), expected[1]);
+    assert.equal(__validateRoute(), 4);
+    assert.deepEqual(validateMessage(valid, opts), expected[0]);
+    // A long message grows the buffer (and memory) from inside the wrapper.
+    const long = valid.replace("Building", "x".repeat((1 << 20) * (i + 3)));
+    assert.deepEqual(validateMessage(long, opts), coreValidate(long, opts));
+  }
+  assert.ok(moved > 0);
 });
 
 test("malformed options: the same TypeError on every path", () => {
