@@ -83,11 +83,28 @@ const KEPT_ANSWERS = 16_384;
 
 /** Freezes `value` and everything in it (answers are fresh trees from JSON.parse). */
 function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null) {
-    Object.freeze(value);
-    for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
+  if (typeof value !== "object" || value === null) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+  } else {
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) deepFreeze((value as Record<string, unknown>)[keys[i]]);
   }
   return value;
+}
+
+// The last instant formatted by `isoTime` (writes often share a millisecond).
+let isoMs = -1;
+let isoText = "";
+
+/** Unix ms as the core writes timestamps: RFC 3339 UTC with milliseconds (`toISOString`). */
+function isoTime(ms: number): string {
+  if (ms !== isoMs) {
+    isoText = new Date(ms).toISOString();
+    isoMs = ms;
+  }
+  return isoText;
 }
 
 /**
@@ -110,6 +127,39 @@ function storeTask(w: WireTask): StoreTask {
   task.v25 = Object.freeze(v25);
   task.v26 = v26;
   return ((Object.freeze(task) as unknown) as StoreTask);
+}
+
+/**
+ * `value` as the JSON text `JSON.stringify` writes, when the text shows that nothing was lost
+ * (no `null`, which NaN, Infinity and `undefined` array items also become) and it is within
+ * `max` UTF-16 units; else `undefined`, and the core reads the value itself (and names what is
+ * wrong with it). The core checks the text as it checks a value (bytes, depth, an object).
+ */
+function jsonText(value: unknown, max: number): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+  if (typeof text !== "string" || text.length > max || text.includes("null")) return undefined;
+  return text;
+}
+
+/** A JSON-RPC error object as the core keeps it: `code`, `message`, and `data` when present. */
+function rpcError(value: Record<string, unknown>): Record<string, unknown> {
+  const error: Record<string, unknown> = { code: value.code, message: value.message };
+  if ("data" in value) error.data = value.data;
+  return Object.freeze(error);
+}
+
+/** The V26 error of a task failed by a tool result (`{ code, message }` from the core, once). */
+let toolFailure: { code: number; message: string; } | undefined;
+
+function toolFailureError(result: unknown): Record<string, unknown> {
+  toolFailure ??= (TaskServerCore.toolFailure() as { code: number; message: string; });
+  return Object.freeze({ code: toolFailure.code, message: toolFailure.message, data: Object.freeze({ toolResult: result }) });
 }
 
 // The context the last `readContext` read (plain variables: no object per call).
@@ -147,6 +197,17 @@ function readContext(core: TaskServerCore, max: number, ctx: unknown) {
   }
   core.checkArgument("context", ctx);
   throw new TypeError("invalid context"); // not reached: the core throws the precise error
+}
+
+/**
+ * Checks a task id in JS (a string of at most `max` UTF-16 units), so that it crosses as a
+ * plain string; anything else goes to the core, which throws the TypeError (or the `too_large`
+ * TaskStoreError) naming it.
+ */
+function readId(core: TaskServerCore, max: number, id: unknown): string {
+  if (typeof id === "string" && id.length <= max) return id;
+  core.checkArgument("id", id);
+  throw new TypeError("invalid task id"); // not reached: the core throws the precise error
 }
 
 /** `now` of the host methods (Unix ms, default `Date.now()`). */
@@ -293,6 +354,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       const entry = this.#kept.get(id);
       if (entry !== undefined) {
         const kept = entry.task;
@@ -335,6 +397,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       return this.#task(core.setStatus(id, status, message, session, host, now));
     } catch (e) {
       throw storeError(e);
@@ -349,6 +412,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       return this.#task(core.raiseInput(id, inputRequests, message, session, host, now));
     } catch (e) {
       throw storeError(e);
@@ -363,6 +427,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       const taken = JSON.parse(core.takeInput(id, inputResponses, session, host, now));
       taken.task = this.#wire(taken.task);
       return taken;
@@ -380,7 +445,10 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
-      return this.#task(core.complete(id, result, message, session, host, now));
+      readId(core, this.#max, id);
+      const text = jsonText(result, this.#max);
+      const revision = core.complete(id, result, text, message, session, host, now);
+      return this.#written(id, revision, "completed", message, "result", text, result);
     } catch (e) {
       throw storeError(e);
     }
@@ -394,7 +462,10 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
-      return this.#task(core.fail(id, error, message, session, host, now));
+      readId(core, this.#max, id);
+      const text = jsonText(error, this.#max);
+      const revision = core.fail(id, error, text, message, session, host, now);
+      return this.#written(id, revision, "failed", message, "error", text, error);
     } catch (e) {
       throw storeError(e);
     }
@@ -411,10 +482,61 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
-      return this.#task(core.failWithToolResult(id, result, message, session, host, now));
+      readId(core, this.#max, id);
+      const text = jsonText(result, this.#max);
+      const revision = core.failWithToolResult(id, result, text, message, session, host, now);
+      return this.#written(id, revision, "failed", message, "toolResult", text, result);
     } catch (e) {
       throw storeError(e);
     }
+  }
+
+  /**
+   * The answer of a terminal write (`complete`, `fail`, `failWithToolResult`) at `revision`:
+   * the kept answer of the revision before, with the new status, `lastUpdatedAt` (the core's
+   * `stamp()`), status message and payload (parsed from the text that crossed, or written as
+   * the core holds it); without a kept answer of the revision before, the task as `get` answers
+   * it (as the host: the write showed the caller may see it).
+   */
+  #written(id: string, revision: number, status: "completed" | "failed", message: string | null | undefined,
+    payload: "result" | "error" | "toolResult", text: string | undefined, given: unknown): StoreTask {
+    const core = this.#core;
+    const entry = this.#kept.get(id);
+    if (entry === undefined || entry.revision !== revision - 1) {
+      return this.#task(core.get(id, undefined, true, now));
+    }
+    const prev = entry.task;
+    const p26 = (prev.v26 as V26DetailedTask & { statusMessage?: string, pollIntervalMs?: number });
+    const statusMessage = message ?? core.lastMessage();
+    const at = isoTime(core.stamp());
+    const v26: Record<string, unknown> = { taskId: prev.taskId };
+    if (statusMessage !== undefined) v26.statusMessage = statusMessage;
+    v26.createdAt = p26.createdAt;
+    v26.lastUpdatedAt = at;
+    v26.ttlMs = p26.ttlMs;
+    if (p26.pollIntervalMs !== undefined) v26.pollIntervalMs = p26.pollIntervalMs;
+    v26.status = status;
+    // The payload is parsed when first read (a getter: `util.inspect` shows `[Getter]`; JSON,
+    // spreading, structuredClone and deepStrictEqual see the value).
+    const json = text ?? JSON.stringify(given);
+    let value: unknown;
+    const read = payload === "result" ? () => (value ??= deepFreeze(JSON.parse(json)))
+      : payload === "error" ? () => (value ??= rpcError(deepFreeze(JSON.parse(json)) as Record<string, unknown>))
+      : () => (value ??= toolFailureError(deepFreeze(JSON.parse(json))));
+    Object.defineProperty(v26, payload === "result" ? "result" : "error", { get: read, enumerable: true });
+    const v25: Record<string, unknown> = { taskId: prev.taskId, status };
+    if (statusMessage !== undefined) v25.statusMessage = statusMessage;
+    v25.createdAt = p26.createdAt;
+    v25.lastUpdatedAt = at;
+    v25.ttl = p26.ttlMs;
+    if (p26.pollIntervalMs !== undefined) v25.pollInterval = p26.pollIntervalMs;
+    const task: Record<string, unknown> = { taskId: prev.taskId, status, protocolVersion: prev.protocolVersion };
+    if (prev.session !== undefined) task.session = prev.session;
+    task.expiresAtMs = prev.expiresAtMs;
+    if (prev.inputResponses !== undefined) task.inputResponses = prev.inputResponses;
+    task.v25 = Object.freeze(v25);
+    task.v26 = Object.freeze(v26);
+    return this.#keep(((Object.freeze(task) as unknown) as StoreTask), revision);
   }
 
   /**
@@ -428,6 +550,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       return core.resultOf(id, session, host, now);
     } catch (e) {
       throw storeError(e);
@@ -443,6 +566,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       const cancelled = JSON.parse(core.cancel(id, protocolVersion, message, session, host, now));
       cancelled.task = this.#wire(cancelled.task);
       return cancelled;
@@ -456,6 +580,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       return storeTask(JSON.parse(core.remove(id, session, host, now)));
     } catch (e) {
       throw storeError(e);

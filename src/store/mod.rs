@@ -84,7 +84,7 @@ pub use ops::{
     DEFAULT_MAX_REQUEST_BYTES,
 };
 pub use random::{DeterministicRandom, RandomSource};
-pub use record::{InputEntry, InputState, Inputs, TaskRecord, TaskState};
+pub use record::{InputEntry, InputState, Inputs, Payload, TaskRecord, TaskState};
 pub use rules::Caller;
 pub use storage::{Conflict, MemoryStorage, Scope, Storage};
 

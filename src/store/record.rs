@@ -23,7 +23,7 @@ pub enum TaskState {
     InputRequired,
     /// Exactly what the original request would have returned (§D 30, 92).
     Completed {
-        result: JsonObject,
+        result: Payload,
     },
     /// The JSON-RPC error the underlying request ended with (§D 91).
     Failed {
@@ -34,10 +34,14 @@ pub enum TaskState {
     /// (2026-07-28 keeps such a result `completed`, §D 91). Its V26 view is `failed` with the
     /// derived error of [`tool_failure_error`].
     ToolFailed {
-        result: JsonObject,
+        result: Payload,
     },
     Cancelled,
 }
+
+/// A result as a record holds it: shared between the revisions of a task (and the action that
+/// made it), never copied by an update; immutable once stored.
+pub type Payload = std::rc::Rc<JsonObject>;
 
 /// Whether a tool result reports a tool error (`isError: true`).
 pub fn is_tool_error(result: &JsonObject) -> bool {
@@ -339,7 +343,7 @@ impl TaskRecord {
         );
         match &self.state {
             TaskState::Completed { result } | TaskState::ToolFailed { result } => {
-                o.insert("result".into(), Value::Object(result.clone()));
+                o.insert("result".into(), Value::Object(JsonObject::clone(result)));
             }
             TaskState::Failed { error } => {
                 o.insert("error".into(), error_to_json(error));
@@ -453,10 +457,14 @@ fn state_of(
         (TaskStatus::Working, None, None) => Ok(TaskState::Working),
         (TaskStatus::InputRequired, None, None) => Ok(TaskState::InputRequired),
         (TaskStatus::Cancelled, None, None) => Ok(TaskState::Cancelled),
-        (TaskStatus::Completed, Some(result), None) => Ok(TaskState::Completed { result }),
+        (TaskStatus::Completed, Some(result), None) => Ok(TaskState::Completed {
+            result: result.into(),
+        }),
         (TaskStatus::Failed, None, Some(error)) => Ok(TaskState::Failed { error }),
         (TaskStatus::Failed, Some(result), None) if is_tool_error(&result) => {
-            Ok(TaskState::ToolFailed { result })
+            Ok(TaskState::ToolFailed {
+                result: result.into(),
+            })
         }
         (TaskStatus::Failed, Some(_), None) => {
             Err("a failed task's result must have isError: true".into())
@@ -544,7 +552,7 @@ impl TaskRecord {
                 input_requests: self.input_requests(),
             },
             TaskState::Completed { result } => V26TaskPayload::Completed {
-                result: result.clone(),
+                result: JsonObject::clone(result),
             },
             TaskState::Failed { error } => V26TaskPayload::Failed {
                 error: error.clone(),
@@ -600,7 +608,7 @@ impl Serialize for V26View<'_> {
         match &r.state {
             TaskState::Working | TaskState::Cancelled => {}
             TaskState::InputRequired => m.serialize_entry("inputRequests", &Outstanding(r))?,
-            TaskState::Completed { result } => m.serialize_entry("result", result)?,
+            TaskState::Completed { result } => m.serialize_entry("result", &**result)?,
             TaskState::Failed { error } => m.serialize_entry("error", error)?,
             TaskState::ToolFailed { result } => {
                 m.serialize_entry("error", &tool_failure_error(result))?
@@ -653,7 +661,7 @@ mod tests {
     #[test]
     fn wire_shapes_of_both_versions() {
         let mut r = record(TaskState::Completed {
-            result: json!({"content": []}).as_object().unwrap().clone(),
+            result: json!({"content": []}).as_object().unwrap().clone().into(),
         });
         let v25 = serde_json::to_value(r.to_v25()).unwrap();
         assert_eq!(v25["ttl"], 60_000);
@@ -698,7 +706,7 @@ mod tests {
             plain,
             input,
             record(TaskState::Completed {
-                result: result.clone(),
+                result: result.clone().into(),
             }),
             record(TaskState::Failed {
                 error: JsonRpcError {
@@ -707,7 +715,9 @@ mod tests {
                     data: Some(json!({"x": 1})),
                 },
             }),
-            record(TaskState::ToolFailed { result }),
+            record(TaskState::ToolFailed {
+                result: result.into(),
+            }),
             record(TaskState::Cancelled),
         ] {
             assert_eq!(
@@ -769,7 +779,7 @@ mod tests {
     fn tool_failed_round_trips_and_bad_states_are_rejected() {
         let result = json!({"content": [], "isError": true});
         let r = record(TaskState::ToolFailed {
-            result: result.as_object().unwrap().clone(),
+            result: result.as_object().unwrap().clone().into(),
         });
         let v = serde_json::to_value(&r).unwrap();
         assert_eq!(v["status"], "failed");

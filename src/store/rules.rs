@@ -7,7 +7,7 @@ use crate::model::{ProtocolVersion, TaskStatus};
 
 use super::error::StoreError;
 use super::record::{
-    is_tool_error, tool_error_message, InputEntry, InputState, TaskRecord, TaskState,
+    is_tool_error, tool_error_message, InputEntry, InputState, Payload, TaskRecord, TaskState,
 };
 use super::storage::Scope;
 
@@ -75,7 +75,7 @@ pub enum Action {
     /// Answers from `tasks/update` (key → result).
     TakeInput { responses: JsonObject },
     Complete {
-        result: JsonObject,
+        result: Payload,
         message: Option<String>,
     },
     Fail {
@@ -84,7 +84,7 @@ pub enum Action {
     },
     /// V25 only: the tool result has `isError: true`, so the task fails keeping it (§D 44).
     FailWithToolResult {
-        result: JsonObject,
+        result: Payload,
         message: Option<String>,
     },
     /// A cancel request under `protocol` (decides what cancelling a terminal task answers).
@@ -160,7 +160,7 @@ pub fn apply(record: &TaskRecord, action: &Action, now_ms: u64) -> Result<Applie
         Action::Complete { result, message } => enter(
             record,
             TaskState::Completed {
-                result: result.clone(),
+                result: Payload::clone(result),
             },
             message.clone(),
             now_ms,
@@ -197,7 +197,7 @@ pub fn apply(record: &TaskRecord, action: &Action, now_ms: u64) -> Result<Applie
             enter(
                 record,
                 TaskState::ToolFailed {
-                    result: result.clone(),
+                    result: Payload::clone(result),
                 },
                 message,
                 now_ms,

@@ -19,6 +19,7 @@ use crate::model::common::{JsonObject, JsonRpcError};
 use crate::model::v2025::V25Task;
 use crate::model::v2026::V26DetailedTask;
 use crate::model::{ProtocolVersion, TaskStatus};
+use crate::store::rules::Action;
 use crate::store::{
     Caller, Change, DeleteReason, InputState, MemoryStorage, NewTask, Store, StoreConfig,
     StoreError, TaskRecord,
@@ -441,15 +442,23 @@ pub(super) fn read_json_within(value: &JsValue, what: &str, max: usize) -> Resul
         if report.issues.first().is_some_and(|i| i.code == "too-large") {
             return Unread::TooLarge;
         }
-        let why = report.issues.first().map_or_else(String::new, |issue| {
-            if issue.path.is_empty() {
-                issue.message.clone()
-            } else {
-                format!("{} (at {})", issue.message, issue.path)
-            }
-        });
-        Unread::Bad(bad(format!("invalid `{what}`: {why}")))
+        Unread::Bad(unread(report, what, max))
     })
+}
+
+/// The error of a JSON argument that was not read (see [`read_json`]).
+fn unread(report: crate::validate::ValidationReport, what: &str, max: usize) -> JsValue {
+    if report.issues.first().is_some_and(|i| i.code == "too-large") {
+        return too_large(what, max);
+    }
+    let why = report.issues.first().map_or_else(String::new, |issue| {
+        if issue.path.is_empty() {
+            issue.message.clone()
+        } else {
+            format!("{} (at {})", issue.message, issue.path)
+        }
+    });
+    bad(format!("invalid `{what}`: {why}"))
 }
 
 /// A JSON value handed in by the host: a `TypeError` when it is not JSON, a `TaskStoreError`
@@ -467,6 +476,16 @@ pub(super) fn read_object(value: &JsValue, what: &str, max: usize) -> Result<Jso
         return Err(bad(format!("`{what}` must be an object")));
     }
     match read_json(value, what, max)? {
+        Value::Object(map) => Ok(map),
+        _ => Err(bad(format!("`{what}` must be an object"))),
+    }
+}
+
+/// A JSON object argument as the JS class wrote it with `JSON.stringify` (when it could tell
+/// that nothing was lost: no `null` in it, within the limit in UTF-16 units): the checks of
+/// [`read_object`] but the NaN one (size in bytes, depth, an object).
+fn read_text(text: &str, what: &str, max: usize) -> Result<JsonObject, JsValue> {
+    match crate::validate::parse(text, max).map_err(|report| unread(report, what, max))? {
         Value::Object(map) => Ok(map),
         _ => Err(bad(format!("`{what}` must be an object"))),
     }
@@ -667,8 +686,7 @@ struct Who {
 }
 
 impl Who {
-    fn read(session: &JsValue, host: bool, now: f64, max: usize) -> Result<Who, JsValue> {
-        let session = opt_string(session, "context.session", max)?;
+    fn read(session: Option<String>, host: bool, now: f64) -> Result<Who, JsValue> {
         if host && session.is_some() {
             return Err(bad(
                 "invalid context: give `session` or `host: true`, not both".to_string(),
@@ -758,6 +776,28 @@ pub(super) fn changes_text(changes: &[Change]) -> Result<String, JsValue> {
 #[wasm_bindgen]
 pub struct TaskServerCore {
     pub(super) inner: crate::server::TaskServer<MemoryStorage, CryptoRandom>,
+    /// What the last `complete` / `fail` / `failWithToolResult` wrote besides its revision.
+    pub(super) written: Written,
+}
+
+/// What a terminal write answers besides the revision, read by the JS class with `stamp()` and
+/// `lastMessage()` (numbers and a short string instead of the task as JSON text).
+#[derive(Default)]
+pub(super) struct Written {
+    /// The new revision's `lastUpdatedAt`, Unix ms.
+    stamp: u64,
+    /// Its `statusMessage`.
+    message: Option<String>,
+}
+
+impl Written {
+    fn of(record: &TaskRecord) -> (u64, Written) {
+        let written = Written {
+            stamp: record.last_updated_at_ms,
+            message: record.status_message.clone(),
+        };
+        (record.version, written)
+    }
 }
 
 impl TaskServerCore {
@@ -772,6 +812,36 @@ impl TaskServerCore {
     /// The largest argument accepted (`maxRequestBytes`).
     pub(super) fn max(&self) -> usize {
         request_limit(self.inner.store().config())
+    }
+
+    /// One terminal write of `payload` (a JSON object or its text, named `what`), made an action
+    /// with the status message by `action`; answered as the new revision, the rest kept in
+    /// [`Written`]. Arguments are read in order: context, id, payload, message.
+    #[allow(clippy::too_many_arguments)]
+    fn terminal(
+        &mut self,
+        id: String,
+        payload: (&JsValue, Option<String>),
+        what: &str,
+        message: JsValue,
+        session: Option<String>,
+        host: bool,
+        now: f64,
+        action: impl FnOnce(JsonObject, Option<String>) -> Result<Action, JsValue>,
+    ) -> Result<f64, JsValue> {
+        let max = self.max();
+        let who = Who::read(session, host, now)?;
+        let payload = match payload {
+            (_, Some(text)) => read_text(&text, what, max)?,
+            (value, None) => read_object(value, what, max)?,
+        };
+        let action = action(payload, read_message(message, max)?)?;
+        let (revision, written) = self
+            .store_mut()
+            .act_then(who.caller(), &id, action, who.now, Written::of)
+            .map_err(store_err)?;
+        self.written = written;
+        Ok(revision as f64)
     }
 }
 
@@ -791,17 +861,16 @@ impl TaskServerCore {
         self.store().writes() as f64
     }
 
-    /// The revision of the stored task `id` (-1: not stored, or `id` is not a string): an answer
+    /// The revision of the stored task `id` (-1: not stored): an answer
     /// made at this revision is still the task's (the JS class checks expiry and visibility
     /// itself).
-    pub fn revision(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> f64 {
-        id.as_string()
-            .and_then(|id| self.store().revision(&id))
-            .map_or(-1.0, |v| v as f64)
+    pub fn revision(&self, id: &str) -> f64 {
+        self.store().revision(id).map_or(-1.0, |v| v as f64)
     }
 
     /// Throws what is wrong with an argument the JS class could not read quickly: `what` is
-    /// `"context"`, `"params"` (of `create`) or `"list"`; returns when it is fine.
+    /// `"context"`, `"params"` (of `create`), `"list"` or `"id"` (a task id: a string within
+    /// `maxRequestBytes`); returns when it is fine.
     #[wasm_bindgen(js_name = checkArgument)]
     pub fn check_argument(&self, what: JsValue, value: JsValue) -> Result<(), JsValue> {
         let max = self.max();
@@ -809,8 +878,9 @@ impl TaskServerCore {
             Some("context") => read_context(value, max).map(|_| ()),
             Some("params") => read_create(value, max).map(|_| ()),
             Some("list") => read_list(value, max).map(|_| ()),
+            Some("id") => read_id(&value, max).map(|_| ()),
             _ => Err(bad(
-                "`what` must be \"context\", \"params\" or \"list\"".to_string()
+                "`what` must be \"context\", \"params\", \"list\" or \"id\"".to_string(),
             )),
         }
     }
@@ -823,7 +893,7 @@ impl TaskServerCore {
         ttl: Option<f64>,
         poll_interval_ms: Option<f64>,
         status_message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
@@ -834,7 +904,7 @@ impl TaskServerCore {
                     .to_string(),
             ));
         }
-        let who = Who::read(&session, false, now, max)?;
+        let who = Who::read(session, false, now)?;
         let protocol = protocol
             .as_string()
             .as_deref()
@@ -858,13 +928,12 @@ impl TaskServerCore {
     /// The task `id` as the caller sees it.
     pub fn get(
         &mut self,
-        id: JsValue,
-        session: JsValue,
+        id: String,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
-        let id = read_id(&id, self.max())?;
+        let who = Who::read(session, host, now)?;
         let record = self
             .store_mut()
             .get(who.caller(), &id, who.now)
@@ -876,11 +945,11 @@ impl TaskServerCore {
     pub fn list(
         &mut self,
         page: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
+        let who = Who::read(session, host, now)?;
         let page = read_list(page, self.max())?;
         let listed = self
             .store_mut()
@@ -896,16 +965,15 @@ impl TaskServerCore {
     #[wasm_bindgen(js_name = setStatus)]
     pub fn set_status(
         &mut self,
-        id: JsValue,
+        id: String,
         status: JsValue,
         message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
         let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
+        let who = Who::read(session, host, now)?;
         let status = read_status(&status)?;
         let message = read_message(message, max)?;
         let record = self
@@ -919,16 +987,15 @@ impl TaskServerCore {
     #[wasm_bindgen(js_name = raiseInput)]
     pub fn raise_input(
         &mut self,
-        id: JsValue,
+        id: String,
         requests: JsValue,
         message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
         let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
+        let who = Who::read(session, host, now)?;
         let requests = read_object(&requests, "inputRequests", max)?;
         let message = read_message(message, max)?;
         let record = self
@@ -942,15 +1009,14 @@ impl TaskServerCore {
     #[wasm_bindgen(js_name = takeInput)]
     pub fn take_input(
         &mut self,
-        id: JsValue,
+        id: String,
         responses: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
         let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
+        let who = Who::read(session, host, now)?;
         let responses = read_object(&responses, "inputResponses", max)?;
         let taken = self
             .store_mut()
@@ -963,84 +1029,126 @@ impl TaskServerCore {
         })
     }
 
-    /// Completes the task with the original request's result.
+    /// Completes the task with the original request's result (`result`: the object, or its
+    /// JSON text as the JS class wrote it). Answers the new revision (the rest of the answer:
+    /// `stamp()`, `lastMessage()`; the JS class builds the task from its last answer).
+    #[allow(clippy::too_many_arguments)]
     pub fn complete(
         &mut self,
-        id: JsValue,
+        id: String,
         result: JsValue,
+        text: Option<String>,
         message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
-    ) -> Result<String, JsValue> {
-        let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
-        let result = read_object(&result, "result", max)?;
-        let message = read_message(message, max)?;
-        self.store_mut()
-            .complete_then(who.caller(), &id, result, message, who.now, task_text)
-            .map_err(store_err)?
+    ) -> Result<f64, JsValue> {
+        self.terminal(
+            id,
+            (&result, text),
+            "result",
+            message,
+            session,
+            host,
+            now,
+            |result, message| {
+                Ok(Action::Complete {
+                    result: result.into(),
+                    message,
+                })
+            },
+        )
     }
 
-    /// Fails the task with a JSON-RPC error.
+    /// Fails the task with a JSON-RPC error (the object, or its JSON text); answers as
+    /// `complete`.
+    #[allow(clippy::too_many_arguments)]
     pub fn fail(
         &mut self,
-        id: JsValue,
+        id: String,
         error: JsValue,
+        text: Option<String>,
         message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
-    ) -> Result<String, JsValue> {
-        let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
-        let error = read_object(&error, "error", max)?;
-        let error = error_from_json(&Value::Object(error))
-            .map_err(|e| bad(format!("invalid `error`: {e}")))?;
-        let message = read_message(message, max)?;
-        let record = self
-            .store_mut()
-            .fail(who.caller(), &id, error, message, who.now)
-            .map_err(store_err)?;
-        task_text(&record)
+    ) -> Result<f64, JsValue> {
+        self.terminal(
+            id,
+            (&error, text),
+            "error",
+            message,
+            session,
+            host,
+            now,
+            |error, message| {
+                let error = error_from_json(&Value::Object(error))
+                    .map_err(|e| bad(format!("invalid `error`: {e}")))?;
+                Ok(Action::Fail { error, message })
+            },
+        )
     }
 
-    /// Fails a 2025-11-25 task with its `isError: true` tool result (§D 44).
+    /// Fails a 2025-11-25 task with its `isError: true` tool result (§D 44); answers as
+    /// `complete`.
+    #[allow(clippy::too_many_arguments)]
     #[wasm_bindgen(js_name = failWithToolResult)]
     pub fn fail_with_tool_result(
         &mut self,
-        id: JsValue,
+        id: String,
         result: JsValue,
+        text: Option<String>,
         message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
-    ) -> Result<String, JsValue> {
-        let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
-        let result = read_object(&result, "result", max)?;
-        let message = read_message(message, max)?;
-        let record = self
-            .store_mut()
-            .fail_with_tool_result(who.caller(), &id, result, message, who.now)
-            .map_err(store_err)?;
-        task_text(&record)
+    ) -> Result<f64, JsValue> {
+        self.terminal(
+            id,
+            (&result, text),
+            "result",
+            message,
+            session,
+            host,
+            now,
+            |result, message| {
+                Ok(Action::FailWithToolResult {
+                    result: result.into(),
+                    message,
+                })
+            },
+        )
+    }
+
+    /// The error a task failed by a tool result shows in its V26 view, for an empty result (the
+    /// JS class puts the result in `data.toolResult`).
+    #[wasm_bindgen(js_name = toolFailure)]
+    pub fn tool_failure() -> Result<JsValue, JsValue> {
+        answer(&crate::store::record::tool_failure_error(&JsonObject::new()))
+    }
+
+    /// `lastUpdatedAt` (Unix ms) of the revision the last `complete` / `fail` /
+    /// `failWithToolResult` wrote.
+    pub fn stamp(&self) -> f64 {
+        self.written.stamp as f64
+    }
+
+    /// Its `statusMessage`.
+    #[wasm_bindgen(js_name = lastMessage)]
+    pub fn last_message(&self) -> Option<String> {
+        self.written.message.clone()
     }
 
     /// What a 2025-11-25 `tasks/result` answers for the task (`ResultOf`).
     #[wasm_bindgen(js_name = resultOf)]
     pub fn result_of(
         &mut self,
-        id: JsValue,
-        session: JsValue,
+        id: String,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<JsValue, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
-        let id = read_id(&id, self.max())?;
+        let who = Who::read(session, host, now)?;
         let outcome = crate::server::result_outcome(self.store_mut(), who.caller(), &id, who.now)
             .map_err(store_err)?;
         answer(&match outcome {
@@ -1054,16 +1162,15 @@ impl TaskServerCore {
     #[allow(clippy::too_many_arguments)]
     pub fn cancel(
         &mut self,
-        id: JsValue,
+        id: String,
         protocol: JsValue,
         message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
         let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
+        let who = Who::read(session, host, now)?;
         let protocol = read_version(&protocol)?;
         let message = read_message(message, max)?;
         let cancelled = self
@@ -1079,13 +1186,12 @@ impl TaskServerCore {
     /// Deletes the task now and answers it as it was.
     pub fn remove(
         &mut self,
-        id: JsValue,
-        session: JsValue,
+        id: String,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
-        let id = read_id(&id, self.max())?;
+        let who = Who::read(session, host, now)?;
         let record = self
             .store_mut()
             .remove(who.caller(), &id, who.now)
