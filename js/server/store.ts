@@ -78,6 +78,12 @@ export type WireTask = {
 
 export type Kept = { task: StoreTask; revision: number; writes: number; };
 
+/** What a terminal write leaves as it was: the kept answer of the revision before, or the core's `writtenBase`. */
+type Base = {
+  taskId: string; protocolVersion: ProtocolVersion; session?: string; expiresAtMs: number | null;
+  inputResponses?: Record<string, unknown>; v26: { createdAt: string; ttlMs: number | null; pollIntervalMs?: number; };
+};
+
 /** At most this many answers are kept (beyond it, the kept answers are dropped and keeping starts again). */
 const KEPT_ANSWERS = 16_384;
 
@@ -94,17 +100,27 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-// The last instant formatted by `isoTime` (writes often share a millisecond).
+// The last two instants formatted by `isoTime` (writes often share a millisecond; a write
+// answered without a kept answer formats its creation time too).
 let isoMs = -1;
 let isoText = "";
+let isoMs2 = -1;
+let isoText2 = "";
 
 /** Unix ms as the core writes timestamps: RFC 3339 UTC with milliseconds (`toISOString`). */
 function isoTime(ms: number): string {
-  if (ms !== isoMs) {
-    isoText = new Date(ms).toISOString();
-    isoMs = ms;
+  if (ms === isoMs) return isoText;
+  if (ms !== isoMs2) {
+    isoMs2 = ms;
+    isoText2 = new Date(ms).toISOString();
   }
-  return isoText;
+  // The hit (or the new one) goes first; the other one second.
+  const text = isoText2;
+  isoMs2 = isoMs;
+  isoText2 = isoText;
+  isoMs = ms;
+  isoText = text;
+  return text;
 }
 
 /**
@@ -131,6 +147,9 @@ function storeTask(w: WireTask): StoreTask {
 
 /**
  * `value` as the JSON text `JSON.stringify` writes, when the text shows that nothing was lost
+
+/**
+ * `value` as the JSON text `JSON.stringify` writes, when the text shows that nothing was lost
  * (no `null`, which NaN, Infinity and `undefined` array items also become) and it is within
  * `max` UTF-16 units; else `undefined`, and the core reads the value itself (and names what is
  * wrong with it). The core checks the text as it checks a value (bytes, depth, an object).
@@ -153,6 +172,9 @@ function rpcError(value: Record<string, unknown>): Record<string, unknown> {
   if ("data" in value) error.data = value.data;
   return Object.freeze(error);
 }
+
+/** The protocol versions as the core numbers them (`writtenFields`), asked once. */
+let versions: ProtocolVersion[] | undefined;
 
 /** The V26 error of a task failed by a tool result (`{ code, message }` from the core, once). */
 let toolFailure: { code: number; message: string; } | undefined;
@@ -492,21 +514,40 @@ class TaskStore {
   }
 
   /**
-   * The answer of a terminal write (`complete`, `fail`, `failWithToolResult`) at `revision`:
-   * the kept answer of the revision before, with the new status, `lastUpdatedAt` (the core's
-   * `stamp()`), status message and payload (parsed from the text that crossed, or written as
-   * the core holds it); without a kept answer of the revision before, the task as `get` answers
-   * it (as the host: the write showed the caller may see it).
+   * The answer of a terminal write (`complete`, `fail`, `failWithToolResult`) at `revision`,
+   * built here instead of crossing as JSON text: what the write left as it was comes from the
+   * kept answer of the revision before (else from the core's `writtenFields`, numbers, or when
+   * they do not say everything its `writtenBase`, a short text without payload); the new status, `lastUpdatedAt` (the core's `stamp()`) and status message (the
+   * argument, else the core's `lastMessage()`); the payload parsed from the JSON text that
+   * crossed.
    */
   #written(id: string, revision: number, status: "completed" | "failed", message: string | null | undefined,
     payload: "result" | "error" | "toolResult", text: string | undefined, given: unknown): StoreTask {
     const core = this.#core;
     const entry = this.#kept.get(id);
-    if (entry === undefined || entry.revision !== revision - 1) {
-      return this.#task(core.get(id, undefined, true, now));
+    let prev: Base;
+    if (entry !== undefined && entry.revision === revision - 1) {
+      prev = entry.task;
+    } else {
+      const f = core.writtenFields();
+      if (f[5] === 0) {
+        versions ??= (TaskServerCore.protocolVersions() as ProtocolVersion[]);
+        const poll = f[4] < 0 ? undefined : f[4];
+        prev = {
+          taskId: id, protocolVersion: versions[f[0]], session, expiresAtMs: f[1] < 0 ? null : f[1],
+          v26: { createdAt: isoTime(f[2]), ttlMs: f[3] < 0 ? null : f[3], pollIntervalMs: poll },
+        };
+      } else {
+        const b = JSON.parse(core.writtenBase(id) ?? "null");
+        if (b === null) throw new Error("internal: the task just written is not stored");
+        prev = {
+          taskId: id, protocolVersion: b.protocolVersion, session: b.session, expiresAtMs: b.expiresAtMs,
+          inputResponses: b.inputResponses === undefined ? undefined : deepFreeze(b.inputResponses),
+          v26: { createdAt: b.createdAt, ttlMs: b.ttlMs, pollIntervalMs: b.pollIntervalMs },
+        };
+      }
     }
-    const prev = entry.task;
-    const p26 = (prev.v26 as V26DetailedTask & { statusMessage?: string, pollIntervalMs?: number });
+    const p26 = prev.v26;
     const statusMessage = message ?? core.lastMessage();
     const at = isoTime(core.stamp());
     const v26: Record<string, unknown> = { taskId: prev.taskId };
@@ -516,14 +557,12 @@ class TaskStore {
     v26.ttlMs = p26.ttlMs;
     if (p26.pollIntervalMs !== undefined) v26.pollIntervalMs = p26.pollIntervalMs;
     v26.status = status;
-    // The payload is parsed when first read (a getter: `util.inspect` shows `[Getter]`; JSON,
-    // spreading, structuredClone and deepStrictEqual see the value).
-    const json = text ?? JSON.stringify(given);
-    let value: unknown;
-    const read = payload === "result" ? () => (value ??= deepFreeze(JSON.parse(json)))
-      : payload === "error" ? () => (value ??= rpcError(deepFreeze(JSON.parse(json)) as Record<string, unknown>))
-      : () => (value ??= toolFailureError(deepFreeze(JSON.parse(json))));
-    Object.defineProperty(v26, payload === "result" ? "result" : "error", { get: read, enumerable: true });
+    // The payload, parsed from the text that crossed (a getter parsing it when first read
+    // measured slower: V8 builds and freezes objects with accessors on a slow path).
+    const value = deepFreeze(JSON.parse(text ?? JSON.stringify(given)));
+    if (payload === "result") v26.result = value;
+    else if (payload === "error") v26.error = rpcError(value);
+    else v26.error = toolFailureError(value);
     const v25: Record<string, unknown> = { taskId: prev.taskId, status };
     if (statusMessage !== undefined) v25.statusMessage = statusMessage;
     v25.createdAt = p26.createdAt;

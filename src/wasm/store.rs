@@ -20,6 +20,7 @@ use crate::model::v2025::V25Task;
 use crate::model::v2026::V26DetailedTask;
 use crate::model::{ProtocolVersion, TaskStatus};
 use crate::store::rules::Action;
+use crate::store::Storage;
 use crate::store::{
     Caller, Change, DeleteReason, InputState, MemoryStorage, NewTask, Store, StoreConfig,
     StoreError, TaskRecord,
@@ -551,6 +552,37 @@ impl<'a> From<&'a TaskRecord> for WireTask<'a> {
     }
 }
 
+/// The fields of a task a terminal write leaves as they were (see `writtenBase`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WrittenBase<'a> {
+    protocol_version: ProtocolVersion,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session: Option<&'a str>,
+    expires_at_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_responses: Option<Answered<'a>>,
+    created_at: String,
+    ttl_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    poll_interval_ms: Option<u64>,
+}
+
+impl<'a> From<&'a TaskRecord> for WrittenBase<'a> {
+    fn from(record: &'a TaskRecord) -> Self {
+        let wire = WireTask::from(record);
+        WrittenBase {
+            protocol_version: record.protocol,
+            session: wire.session,
+            expires_at_ms: wire.expires_at_ms,
+            input_responses: wire.input_responses,
+            created_at: crate::store::record::timestamp(record.created_at_ms),
+            ttl_ms: record.ttl_ms,
+            poll_interval_ms: record.poll_interval_ms,
+        }
+    }
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct WirePage<'a> {
@@ -780,21 +812,52 @@ pub struct TaskServerCore {
     pub(super) written: Written,
 }
 
-/// What a terminal write answers besides the revision, read by the JS class with `stamp()` and
-/// `lastMessage()` (numbers and a short string instead of the task as JSON text).
+/// What a terminal write answers besides the revision, read by the JS class with `stamp()`,
+/// `lastMessage()` and `writtenFields()` (numbers and a short string instead of the task as JSON
+/// text).
 #[derive(Default)]
 pub(super) struct Written {
     /// The new revision's `lastUpdatedAt`, Unix ms.
     stamp: u64,
     /// Its `statusMessage`.
     message: Option<String>,
+    /// What the write left as it was, as numbers (see `writtenFields`).
+    fields: [f64; 6],
 }
 
+/// `writtenFields()[5]`: the task's session is the caller's, and it holds no answered input.
+const FIELDS_COMPLETE: f64 = 0.0;
+/// `writtenFields()[5]`: read the rest from `writtenBase`.
+const FIELDS_PARTIAL: f64 = 1.0;
+
 impl Written {
-    fn of(record: &TaskRecord) -> (u64, Written) {
+    /// The answer of `record` as written for a caller of `session`.
+    fn of(record: &TaskRecord, session: Option<&str>) -> (u64, Written) {
+        let opt = |v: Option<u64>| v.map_or(-1.0, |v| v as f64);
+        let plain = record.session.as_deref() == session
+            && !record
+                .inputs
+                .iter()
+                .any(|(_, e)| matches!(e.state, InputState::Answered { .. }));
+        let protocol = ProtocolVersion::ALL
+            .iter()
+            .position(|p| *p == record.protocol)
+            .unwrap_or(0);
         let written = Written {
             stamp: record.last_updated_at_ms,
             message: record.status_message.clone(),
+            fields: [
+                protocol as f64,
+                opt(record.expires_at_ms()),
+                record.created_at_ms as f64,
+                opt(record.ttl_ms),
+                opt(record.poll_interval_ms),
+                if plain {
+                    FIELDS_COMPLETE
+                } else {
+                    FIELDS_PARTIAL
+                },
+            ],
         };
         (record.version, written)
     }
@@ -836,9 +899,12 @@ impl TaskServerCore {
             (value, None) => read_object(value, what, max)?,
         };
         let action = action(payload, read_message(message, max)?)?;
+        let session = who.session.as_deref();
         let (revision, written) = self
             .store_mut()
-            .act_then(who.caller(), &id, action, who.now, Written::of)
+            .act_then(who.caller(), &id, action, who.now, |r| {
+                Written::of(r, session)
+            })
             .map_err(store_err)?;
         self.written = written;
         Ok(revision as f64)
@@ -1125,6 +1191,35 @@ impl TaskServerCore {
     #[wasm_bindgen(js_name = toolFailure)]
     pub fn tool_failure() -> Result<JsValue, JsValue> {
         answer(&crate::store::record::tool_failure_error(&JsonObject::new()))
+    }
+
+    /// What the JS class takes from its kept answer when it has none of the revision before a
+    /// terminal write: the JSON text of the stored task `id` without what the write changed
+    /// (`WrittenBase`), or `null` when it is not stored.
+    #[wasm_bindgen(js_name = writtenBase)]
+    pub fn written_base(&self, id: &str) -> Result<Option<String>, JsValue> {
+        self.store()
+            .storage()
+            .read(id, |record| text(&WrittenBase::from(record)))
+            .transpose()
+    }
+
+    /// What the last terminal write left as it was: `[protocol (index in
+    /// protocolVersions()), expiresAtMs, createdAt (Unix ms), ttlMs, pollIntervalMs (-1: null or
+    /// absent), 0 when that is all (the session is the caller's, no answered input) or 1 (read
+    /// `writtenBase`)]`.
+    #[wasm_bindgen(js_name = writtenFields)]
+    pub fn written_fields(&self) -> Box<[f64]> {
+        Box::new(self.written.fields)
+    }
+
+    /// The protocol versions, in the order `writtenFields` numbers them.
+    #[wasm_bindgen(js_name = protocolVersions)]
+    pub fn protocol_versions() -> Vec<String> {
+        ProtocolVersion::ALL
+            .iter()
+            .map(|p| p.as_str().to_string())
+            .collect()
     }
 
     /// `lastUpdatedAt` (Unix ms) of the revision the last `complete` / `fail` /
