@@ -39,14 +39,7 @@ pub enum TaskState {
     Cancelled,
 }
 
-/// A result as a record holds it: shared between the revisions of a task (and the action that
-/// made it), never copied by an update; immutable once stored.
-pub type Payload = std::rc::Rc<JsonObject>;
-
-/// Whether a tool result reports a tool error (`isError: true`).
-pub fn is_tool_error(result: &JsonObject) -> bool {
-    result.get("isError") == Some(&Value::Bool(true))
-}
+pub use super::payload::{is_tool_error, Payload};
 
 /// The JSON-RPC error a [`TaskState::ToolFailed`] task shows in its V26 view (a V26 `failed`
 /// must carry one, §D 91): -32603 with the tool result in `data.toolResult`. Derived, never
@@ -55,11 +48,16 @@ pub fn tool_failure_error(result: &JsonObject) -> JsonRpcError {
     let mut data = JsonObject::new();
     data.insert("toolResult".into(), Value::Object(result.clone()));
     JsonRpcError {
-        code: -32603,
-        message: "Tool execution error (the tool result has isError: true)".into(),
+        code: TOOL_FAILURE_CODE,
+        message: TOOL_FAILURE_MESSAGE.into(),
         data: Some(Value::Object(data)),
     }
 }
+
+/// The code of [`tool_failure_error`].
+const TOOL_FAILURE_CODE: i64 = -32603;
+/// The message of [`tool_failure_error`].
+const TOOL_FAILURE_MESSAGE: &str = "Tool execution error (the tool result has isError: true)";
 
 /// The `statusMessage` of a task failed by a tool error (§D 44 SHOULD: a diagnostic):
 /// "Tool reported an error: <its first text content, at most 200 characters>".
@@ -343,7 +341,7 @@ impl TaskRecord {
         );
         match &self.state {
             TaskState::Completed { result } | TaskState::ToolFailed { result } => {
-                o.insert("result".into(), Value::Object(JsonObject::clone(result)));
+                o.insert("result".into(), Value::Object(result.object()));
             }
             TaskState::Failed { error } => {
                 o.insert("error".into(), error_to_json(error));
@@ -552,13 +550,13 @@ impl TaskRecord {
                 input_requests: self.input_requests(),
             },
             TaskState::Completed { result } => V26TaskPayload::Completed {
-                result: JsonObject::clone(result),
+                result: result.object(),
             },
             TaskState::Failed { error } => V26TaskPayload::Failed {
                 error: error.clone(),
             },
             TaskState::ToolFailed { result } => V26TaskPayload::Failed {
-                error: tool_failure_error(result),
+                error: tool_failure_error(&result.object()),
             },
             TaskState::Cancelled => V26TaskPayload::Cancelled {},
         };
@@ -608,12 +606,36 @@ impl Serialize for V26View<'_> {
         match &r.state {
             TaskState::Working | TaskState::Cancelled => {}
             TaskState::InputRequired => m.serialize_entry("inputRequests", &Outstanding(r))?,
-            TaskState::Completed { result } => m.serialize_entry("result", &**result)?,
+            TaskState::Completed { result } => m.serialize_entry("result", result)?,
             TaskState::Failed { error } => m.serialize_entry("error", error)?,
-            TaskState::ToolFailed { result } => {
-                m.serialize_entry("error", &tool_failure_error(result))?
-            }
+            TaskState::ToolFailed { result } => m.serialize_entry("error", &ToolFailure(result))?,
         }
+        m.end()
+    }
+}
+
+/// [`tool_failure_error`] of a payload, written without parsing it.
+struct ToolFailure<'a>(&'a Payload);
+
+/// `{ "toolResult": payload }`.
+struct ToolResultData<'a>(&'a Payload);
+
+impl Serialize for ToolFailure<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("code", &TOOL_FAILURE_CODE)?;
+        m.serialize_entry("message", TOOL_FAILURE_MESSAGE)?;
+        m.serialize_entry("data", &ToolResultData(self.0))?;
+        m.end()
+    }
+}
+
+impl Serialize for ToolResultData<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry("toolResult", self.0)?;
         m.end()
     }
 }

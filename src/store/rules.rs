@@ -6,9 +6,7 @@ use crate::model::common::{JsonObject, JsonRpcError};
 use crate::model::{ProtocolVersion, TaskStatus};
 
 use super::error::StoreError;
-use super::record::{
-    is_tool_error, tool_error_message, InputEntry, InputState, Payload, TaskRecord, TaskState,
-};
+use super::record::{tool_error_message, InputEntry, InputState, Payload, TaskRecord, TaskState};
 use super::storage::Scope;
 
 /// Who performs an operation.
@@ -187,13 +185,15 @@ pub fn apply(record: &TaskRecord, action: &Action, now_ms: u64) -> Result<Applie
                             .into(),
                     });
                 }
-                if !is_tool_error(result) {
+                if !result.is_error() {
                     return Err(StoreError::InvalidToolFailure {
                         reason: "the tool result does not have isError: true".into(),
                     });
                 }
             }
-            let message = message.clone().or_else(|| Some(tool_error_message(result)));
+            let message = message
+                .clone()
+                .or_else(|| Some(tool_error_message(&result.object())));
             enter(
                 record,
                 TaskState::ToolFailed {
@@ -378,7 +378,7 @@ pub fn check_invariants(record: &TaskRecord) -> Result<(), String> {
                 record.id
             ));
         }
-        if !is_tool_error(result) {
+        if !result.is_error() {
             return Err(format!(
                 "task {}: failed with a tool result without isError: true",
                 record.id

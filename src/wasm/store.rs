@@ -25,6 +25,7 @@ use crate::store::{
     Caller, Change, DeleteReason, InputState, MemoryStorage, NewTask, Store, StoreConfig,
     StoreError, TaskRecord,
 };
+use crate::store::{Payload, PayloadError};
 
 use super::input::{js_to_json, read_limit, read_now, to_js};
 use super::random::CryptoRandom;
@@ -483,13 +484,20 @@ pub(super) fn read_object(value: &JsValue, what: &str, max: usize) -> Result<Jso
 }
 
 /// A JSON object argument as the JS class wrote it with `JSON.stringify` (when it could tell
-/// that nothing was lost: no `null` in it, within the limit in UTF-16 units): the checks of
-/// [`read_object`] but the NaN one (size in bytes, depth, an object).
-fn read_text(text: &str, what: &str, max: usize) -> Result<JsonObject, JsValue> {
-    match crate::validate::parse(text, max).map_err(|report| unread(report, what, max))? {
-        Value::Object(map) => Ok(map),
-        _ => Err(bad(format!("`{what}` must be an object"))),
+/// that nothing was lost: no `null` in it, within the limit in UTF-16 units), kept as text: the
+/// checks of [`read_object`] but the NaN one (size in bytes, depth, an object), no tree built.
+fn read_text(text: String, what: &str, max: usize) -> Result<Payload, JsValue> {
+    if text.len() > max {
+        return Err(too_large(what, max));
     }
+    let carried = match crate::validate::surrogates::carry(&text) {
+        (std::borrow::Cow::Owned(carried), _) => Some(carried),
+        (std::borrow::Cow::Borrowed(_), _) => None,
+    };
+    Payload::from_carried_text(carried.unwrap_or(text)).map_err(|e| match e {
+        PayloadError::NotObject => bad(format!("`{what}` must be an object")),
+        e => bad(format!("invalid `{what}`: {e}")),
+    })
 }
 
 pub(super) fn answer<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
@@ -890,13 +898,13 @@ impl TaskServerCore {
         session: Option<String>,
         host: bool,
         now: f64,
-        action: impl FnOnce(JsonObject, Option<String>) -> Result<Action, JsValue>,
+        action: impl FnOnce(Payload, Option<String>) -> Result<Action, JsValue>,
     ) -> Result<f64, JsValue> {
         let max = self.max();
         let who = Who::read(session, host, now)?;
         let payload = match payload {
-            (_, Some(text)) => read_text(&text, what, max)?,
-            (value, None) => read_object(value, what, max)?,
+            (_, Some(text)) => read_text(text, what, max)?,
+            (value, None) => Payload::from(read_object(value, what, max)?),
         };
         let action = action(payload, read_message(message, max)?)?;
         let session = who.session.as_deref();
@@ -1117,12 +1125,7 @@ impl TaskServerCore {
             session,
             host,
             now,
-            |result, message| {
-                Ok(Action::Complete {
-                    result: result.into(),
-                    message,
-                })
-            },
+            |result, message| Ok(Action::Complete { result, message }),
         )
     }
 
@@ -1148,7 +1151,7 @@ impl TaskServerCore {
             host,
             now,
             |error, message| {
-                let error = error_from_json(&Value::Object(error))
+                let error = error_from_json(&Value::Object(error.object()))
                     .map_err(|e| bad(format!("invalid `error`: {e}")))?;
                 Ok(Action::Fail { error, message })
             },
@@ -1177,12 +1180,7 @@ impl TaskServerCore {
             session,
             host,
             now,
-            |result, message| {
-                Ok(Action::FailWithToolResult {
-                    result: result.into(),
-                    message,
-                })
-            },
+            |result, message| Ok(Action::FailWithToolResult { result, message }),
         )
     }
 
