@@ -514,16 +514,20 @@ class TaskStore {
   }
 
   /**
-   * The answer of a terminal write (`complete`, `fail`, `failWithToolResult`) at `revision`,
-   * built here instead of crossing as JSON text: what the write left as it was comes from the
-   * kept answer of the revision before (else from the core's `writtenFields`, numbers, or when
-   * they do not say everything its `writtenBase`, a short text without payload); the new status, `lastUpdatedAt` (the core's `stamp()`) and status message (the
-   * argument, else the core's `lastMessage()`); the payload parsed from the JSON text that
-   * crossed.
+   * The answer of a terminal write (`complete`, `fail`, `failWithToolResult`), built here
+   * instead of crossing as JSON text. `answered` is the core's answer: the new revision, negated
+   * when the core derived the status message (then read with `lastMessage()`; else it is
+   * `message`). What the write left as it was comes from the kept answer of the revision before,
+   * else from the core's `writtenFields` (numbers) or, when they do not say everything, its
+   * `writtenBase` (a short text without payload); `lastUpdatedAt` is the core's `stamp()`; the
+   * payload is parsed from the JSON text that crossed.
    */
-  #written(id: string, revision: number, status: "completed" | "failed", message: string | null | undefined,
+  #written(id: string, answered: number, status: "completed" | "failed", message: string | null | undefined,
     payload: "result" | "error" | "toolResult", text: string | undefined, given: unknown): StoreTask {
     const core = this.#core;
+    // Negative: the core derived the status message (read it); else it is `message`.
+    const revision = answered < 0 ? -answered : answered;
+    const statusMessage = answered < 0 ? core.lastMessage() : message ?? undefined;
     const entry = this.#kept.get(id);
     let prev: Base;
     if (entry !== undefined && entry.revision === revision - 1) {
@@ -548,7 +552,6 @@ class TaskStore {
       }
     }
     const p26 = prev.v26;
-    const statusMessage = message ?? core.lastMessage();
     const at = isoTime(core.stamp());
     const v26: Record<string, unknown> = { taskId: prev.taskId };
     if (statusMessage !== undefined) v26.statusMessage = statusMessage;

@@ -886,7 +886,8 @@ impl TaskServerCore {
     }
 
     /// One terminal write of `payload` (a JSON object or its text, named `what`), made an action
-    /// with the status message by `action`; answered as the new revision, the rest kept in
+    /// with the status message by `action`; answered as the new revision (negated when the
+    /// status message written is not `message`: read it with `lastMessage()`), the rest kept in
     /// [`Written`]. Arguments are read in order: context, id, payload, message.
     #[allow(clippy::too_many_arguments)]
     fn terminal(
@@ -906,7 +907,9 @@ impl TaskServerCore {
             (_, Some(text)) => read_text(text, what, max)?,
             (value, None) => Payload::from(read_object(value, what, max)?),
         };
-        let action = action(payload, read_message(message, max)?)?;
+        let message = read_message(message, max)?;
+        let given = message.clone();
+        let action = action(payload, message)?;
         let session = who.session.as_deref();
         let (revision, written) = self
             .store_mut()
@@ -914,8 +917,14 @@ impl TaskServerCore {
                 Written::of(r, session)
             })
             .map_err(store_err)?;
+        // Negative when the status message is not the one given (the core derived it).
+        let derived = written.message != given;
         self.written = written;
-        Ok(revision as f64)
+        Ok(if derived {
+            -(revision as f64)
+        } else {
+            revision as f64
+        })
     }
 }
 
