@@ -173,8 +173,11 @@ function rpcError(value: Record<string, unknown>): Record<string, unknown> {
   return Object.freeze(error);
 }
 
-/** The protocol versions as the core numbers them (`writtenFields`), asked once. */
+/** The protocol versions as the core numbers them (`writtenAt`), asked once. */
 let versions: ProtocolVersion[] | undefined;
+
+/** The wasm module's memory, asked once. */
+let memory: WebAssembly.Memory | undefined;
 
 /** The V26 error of a task failed by a tool result (`{ code, message }` from the core, once). */
 let toolFailure: { code: number; message: string; } | undefined;
@@ -269,6 +272,8 @@ class TaskStore {
    * it was last known current.
    */
   #kept: Map<string, Kept> = new Map();
+  /** The numbers of the core's last terminal write (`writtenAt`), a view of wasm memory. */
+  #fields = new Float64Array(0);
 
   /**
    * A new, empty store. Throws when `options` is malformed or the runtime has no
@@ -518,9 +523,9 @@ class TaskStore {
    * instead of crossing as JSON text. `answered` is the core's answer: the new revision, negated
    * when the core derived the status message (then read with `lastMessage()`; else it is
    * `message`). What the write left as it was comes from the kept answer of the revision before,
-   * else from the core's `writtenFields` (numbers) or, when they do not say everything, its
-   * `writtenBase` (a short text without payload); `lastUpdatedAt` is the core's `stamp()`; the
-   * payload is parsed from the JSON text that crossed.
+   * else from the core's numbers (`writtenAt`, read from wasm memory) or, when they do not say
+   * everything, its `writtenBase` (a short text without payload); `lastUpdatedAt` is among those
+   * numbers; the payload is parsed from the JSON text that crossed.
    */
   #written(id: string, answered: number, status: "completed" | "failed", message: string | null | undefined,
     payload: "result" | "error" | "toolResult", text: string | undefined, given: unknown): StoreTask {
@@ -528,18 +533,23 @@ class TaskStore {
     // Negative: the core derived the status message (read it); else it is `message`.
     const revision = answered < 0 ? -answered : answered;
     const statusMessage = answered < 0 ? core.lastMessage() : message ?? undefined;
+    let f = this.#fields;
+    if (f.length === 0) {
+      // First use, or the memory grew (which detaches the old buffer).
+      memory ??= (TaskServerCore.memory() as WebAssembly.Memory);
+      f = this.#fields = new Float64Array(memory.buffer, core.writtenAt(), 7);
+    }
     const entry = this.#kept.get(id);
     let prev: Base;
     if (entry !== undefined && entry.revision === revision - 1) {
       prev = entry.task;
     } else {
-      const f = core.writtenFields();
-      if (f[5] === 0) {
+      if (f[6] === 0) {
         versions ??= (TaskServerCore.protocolVersions() as ProtocolVersion[]);
-        const poll = f[4] < 0 ? undefined : f[4];
+        const poll = f[5] < 0 ? undefined : f[5];
         prev = {
-          taskId: id, protocolVersion: versions[f[0]], session, expiresAtMs: f[1] < 0 ? null : f[1],
-          v26: { createdAt: isoTime(f[2]), ttlMs: f[3] < 0 ? null : f[3], pollIntervalMs: poll },
+          taskId: id, protocolVersion: versions[f[1]], session, expiresAtMs: f[2] < 0 ? null : f[2],
+          v26: { createdAt: isoTime(f[3]), ttlMs: f[4] < 0 ? null : f[4], pollIntervalMs: poll },
         };
       } else {
         const b = JSON.parse(core.writtenBase(id) ?? "null");
@@ -552,7 +562,7 @@ class TaskStore {
       }
     }
     const p26 = prev.v26;
-    const at = isoTime(core.stamp());
+    const at = isoTime(f[0]);
     const v26: Record<string, unknown> = { taskId: prev.taskId };
     if (statusMessage !== undefined) v26.statusMessage = statusMessage;
     v26.createdAt = p26.createdAt;

@@ -820,22 +820,22 @@ pub struct TaskServerCore {
     pub(super) written: Written,
 }
 
-/// What a terminal write answers besides the revision, read by the JS class with `stamp()`,
-/// `lastMessage()` and `writtenFields()` (numbers and a short string instead of the task as JSON
-/// text).
+/// What a terminal write answers besides the revision, read by the JS class from wasm memory
+/// (`writtenAt()`: numbers, no call) and with `lastMessage()` instead of the task as JSON text.
 #[derive(Default)]
 pub(super) struct Written {
-    /// The new revision's `lastUpdatedAt`, Unix ms.
-    stamp: u64,
     /// Its `statusMessage`.
     message: Option<String>,
-    /// What the write left as it was, as numbers (see `writtenFields`).
-    fields: [f64; 6],
+    /// `[lastUpdatedAt (Unix ms), protocol (index in protocolVersions()), expiresAtMs,
+    /// createdAt (Unix ms), ttlMs, pollIntervalMs (-1: null or absent), 0 when that is all the
+    /// write left unchanged (the session is the caller's, no answered input) or 1 (read
+    /// `writtenBase`)]`.
+    fields: [f64; 7],
 }
 
-/// `writtenFields()[5]`: the task's session is the caller's, and it holds no answered input.
+/// `Written::fields[6]`: the task's session is the caller's, and it holds no answered input.
 const FIELDS_COMPLETE: f64 = 0.0;
-/// `writtenFields()[5]`: read the rest from `writtenBase`.
+/// `Written::fields[6]`: read the rest from `writtenBase`.
 const FIELDS_PARTIAL: f64 = 1.0;
 
 impl Written {
@@ -852,9 +852,9 @@ impl Written {
             .position(|p| *p == record.protocol)
             .unwrap_or(0);
         let written = Written {
-            stamp: record.last_updated_at_ms,
             message: record.status_message.clone(),
             fields: [
+                record.last_updated_at_ms as f64,
                 protocol as f64,
                 opt(record.expires_at_ms()),
                 record.created_at_ms as f64,
@@ -1112,9 +1112,9 @@ impl TaskServerCore {
         })
     }
 
-    /// Completes the task with the original request's result (`result`: the object, or its
-    /// JSON text as the JS class wrote it). Answers the new revision (the rest of the answer:
-    /// `stamp()`, `lastMessage()`; the JS class builds the task from its last answer).
+    /// Completes the task with the original request's result (`result`: the object; `text`: its
+    /// JSON text when the JS class could write it). Answers the new revision (see `terminal`;
+    /// the rest of the answer: `writtenAt`, `lastMessage()`; the JS class builds the task).
     #[allow(clippy::too_many_arguments)]
     pub fn complete(
         &mut self,
@@ -1211,16 +1211,20 @@ impl TaskServerCore {
             .transpose()
     }
 
-    /// What the last terminal write left as it was: `[protocol (index in
-    /// protocolVersions()), expiresAtMs, createdAt (Unix ms), ttlMs, pollIntervalMs (-1: null or
-    /// absent), 0 when that is all (the session is the caller's, no answered input) or 1 (read
-    /// `writtenBase`)]`.
-    #[wasm_bindgen(js_name = writtenFields)]
-    pub fn written_fields(&self) -> Box<[f64]> {
-        Box::new(self.written.fields)
+    /// Where in wasm memory the numbers of the last terminal write are (`Written::fields`: seven
+    /// f64, at the same place for the life of this object), for a `Float64Array` over
+    /// `memory()`.
+    #[wasm_bindgen(js_name = writtenAt)]
+    pub fn written_at(&self) -> u32 {
+        self.written.fields.as_ptr() as usize as u32
     }
 
-    /// The protocol versions, in the order `writtenFields` numbers them.
+    /// The module's memory (for `writtenAt`).
+    pub fn memory() -> JsValue {
+        wasm_bindgen::memory()
+    }
+
+    /// The protocol versions, in the order `writtenAt`'s numbers name them.
     #[wasm_bindgen(js_name = protocolVersions)]
     pub fn protocol_versions() -> Vec<String> {
         ProtocolVersion::ALL
@@ -1229,13 +1233,7 @@ impl TaskServerCore {
             .collect()
     }
 
-    /// `lastUpdatedAt` (Unix ms) of the revision the last `complete` / `fail` /
-    /// `failWithToolResult` wrote.
-    pub fn stamp(&self) -> f64 {
-        self.written.stamp as f64
-    }
-
-    /// Its `statusMessage`.
+    /// The `statusMessage` of the last terminal write.
     #[wasm_bindgen(js_name = lastMessage)]
     pub fn last_message(&self) -> Option<String> {
         self.written.message.clone()
