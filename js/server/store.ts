@@ -10,6 +10,10 @@
 // - parses each answer once: the core sends a task as the JSON text of its V26 `DetailedTask`
 //   plus what the store adds; the V25 task is the same fields under their V25 names
 //   (`ttlMs` → `ttl`, `pollIntervalMs` → `pollInterval`), built here without a second parse;
+// - `complete`, `fail` and `failWithToolResult` send the result (error) as the JSON text
+//   `JSON.stringify` writes and get numbers back (`#written`): the answer is the kept answer of
+//   the task with the new status, time and message, and the payload parsed from that text, so
+//   the payload does not cross back;
 // - keeps the last answer of each task with the task's revision (the record's version, which every
 //   write to that task bumps): `get` of an unexpired task the caller may see answers that same
 //   object again while the store made no write at all since (the core counts its writes), or, after

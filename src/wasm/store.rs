@@ -1,13 +1,14 @@
 //! The store methods of the one core class, `TaskServerCore` (declared here),
 //! over the task store core ([`crate::store`]); the argument and answer types of the JS
-//! `TaskStore` / `TaskServer` (js/server/store.js), declared once here for the .d.ts; the one
+//! `TaskStore` / `TaskServer` (js/server/store.ts), declared once here for the .d.ts; the one
 //! conversion of a [`StoreError`] into the thrown JS error. Every method converts its arguments,
-//! delegates to one core operation and answers JSON text (parsed once by the JS class); no rule
-//! lives here.
+//! delegates to one core operation and answers JSON text (parsed once by the JS class), except
+//! the terminal writes (`complete`, `fail`, `failWithToolResult`), which answer the revision and
+//! leave the rest as numbers in wasm memory ([`Written`]); no rule lives here.
 //!
 //! Argument convention: the operation's own arguments first, then the context as the JS class
-//! read it (`session`, `host`, `now`). Randomness is `crypto.getRandomValues`
-//! ([`CryptoRandom`]).
+//! read it (`session`, `host`, `now`); the JS class checks ids and sessions, which cross as plain
+//! strings. Randomness is `crypto.getRandomValues` ([`CryptoRandom`]).
 
 use js_sys::Reflect;
 use serde::Serialize;
