@@ -543,17 +543,22 @@ class TaskStore {
       memory ??= (TaskServerCore.memory() as WebAssembly.Memory);
       f = this.#fields = new Float64Array(memory.buffer, core.writtenAt(), 7);
     }
+    // Read before any other call into wasm (one that allocates may grow the memory).
+    const stamp = f[0];
+    const protocol = f[1], expiresAtMs = f[2], createdAtMs = f[3], ttlMs = f[4], pollIntervalMs = f[5], partial = f[6];
     const entry = this.#kept.get(id);
     let prev: Base;
     if (entry !== undefined && entry.revision === revision - 1) {
       prev = entry.task;
     } else {
-      if (f[6] === 0) {
+      if (partial === 0) {
         versions ??= (TaskServerCore.protocolVersions() as ProtocolVersion[]);
-        const poll = f[5] < 0 ? undefined : f[5];
         prev = {
-          taskId: id, protocolVersion: versions[f[1]], session, expiresAtMs: f[2] < 0 ? null : f[2],
-          v26: { createdAt: isoTime(f[3]), ttlMs: f[4] < 0 ? null : f[4], pollIntervalMs: poll },
+          taskId: id, protocolVersion: versions[protocol], session, expiresAtMs: expiresAtMs < 0 ? null : expiresAtMs,
+          v26: {
+            createdAt: isoTime(createdAtMs), ttlMs: ttlMs < 0 ? null : ttlMs,
+            pollIntervalMs: pollIntervalMs < 0 ? undefined : pollIntervalMs,
+          },
         };
       } else {
         const b = JSON.parse(core.writtenBase(id) ?? "null");
@@ -566,7 +571,7 @@ class TaskStore {
       }
     }
     const p26 = prev.v26;
-    const at = isoTime(f[0]);
+    const at = isoTime(stamp);
     const v26: Record<string, unknown> = { taskId: prev.taskId };
     if (statusMessage !== undefined) v26.statusMessage = statusMessage;
     v26.createdAt = p26.createdAt;
