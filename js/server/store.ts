@@ -10,6 +10,10 @@
 // - parses each answer once: the core sends a task as the JSON text of its V26 `DetailedTask`
 //   plus what the store adds; the V25 task is the same fields under their V25 names
 //   (`ttlMs` → `ttl`, `pollIntervalMs` → `pollInterval`), built here without a second parse;
+// - `complete`, `fail` and `failWithToolResult` send the result (error) as the JSON text
+//   `JSON.stringify` writes and get numbers back (`#written`): the answer is the kept answer of
+//   the task with the new status, time and message, and the payload parsed from that text, so
+//   the payload does not cross back;
 // - keeps the last answer of each task with the task's revision (the record's version, which every
 //   write to that task bumps): `get` of an unexpired task the caller may see answers that same
 //   object again while the store made no write at all since (the core counts its writes), or, after
@@ -78,16 +82,49 @@ export type WireTask = {
 
 export type Kept = { task: StoreTask; revision: number; writes: number; };
 
+/** What a terminal write leaves as it was: the kept answer of the revision before, or the core's `writtenBase`. */
+type Base = {
+  taskId: string; protocolVersion: ProtocolVersion; session?: string; expiresAtMs: number | null;
+  inputResponses?: Record<string, unknown>; v26: { createdAt: string; ttlMs: number | null; pollIntervalMs?: number; };
+};
+
 /** At most this many answers are kept (beyond it, the kept answers are dropped and keeping starts again). */
 const KEPT_ANSWERS = 16_384;
 
 /** Freezes `value` and everything in it (answers are fresh trees from JSON.parse). */
 function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null) {
-    Object.freeze(value);
-    for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
+  if (typeof value !== "object" || value === null) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+  } else {
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) deepFreeze((value as Record<string, unknown>)[keys[i]]);
   }
   return value;
+}
+
+// The last two instants formatted by `isoTime` (writes often share a millisecond; a write
+// answered without a kept answer formats its creation time too).
+let isoMs = -1;
+let isoText = "";
+let isoMs2 = -1;
+let isoText2 = "";
+
+/** Unix ms as the core writes timestamps: RFC 3339 UTC with milliseconds (`toISOString`). */
+function isoTime(ms: number): string {
+  if (ms === isoMs) return isoText;
+  if (ms !== isoMs2) {
+    isoMs2 = ms;
+    isoText2 = new Date(ms).toISOString();
+  }
+  // The hit (or the new one) goes first; the other one second.
+  const text = isoText2;
+  isoMs2 = isoMs;
+  isoText2 = isoText;
+  isoMs = ms;
+  isoText = text;
+  return text;
 }
 
 /**
@@ -110,6 +147,48 @@ function storeTask(w: WireTask): StoreTask {
   task.v25 = Object.freeze(v25);
   task.v26 = v26;
   return ((Object.freeze(task) as unknown) as StoreTask);
+}
+
+/**
+ * `value` as the JSON text `JSON.stringify` writes, when the text shows that nothing was lost
+
+/**
+ * `value` as the JSON text `JSON.stringify` writes, when the text shows that nothing was lost
+ * (no `null`, which NaN, Infinity and `undefined` array items also become) and it is within
+ * `max` UTF-16 units; else `undefined`, and the core reads the value itself (and names what is
+ * wrong with it). The core checks the text as it checks a value (bytes, depth, an object).
+ */
+function jsonText(value: unknown, max: number): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+  if (typeof text !== "string" || text.length > max || text.includes("null")) return undefined;
+  return text;
+}
+
+/** A JSON-RPC error object as the core keeps it: `code`, `message`, and `data` when present. */
+function rpcError(value: Record<string, unknown>): Record<string, unknown> {
+  const error: Record<string, unknown> = { code: value.code, message: value.message };
+  if ("data" in value) error.data = value.data;
+  return Object.freeze(error);
+}
+
+/** The protocol versions as the core numbers them (`writtenAt`), asked once. */
+let versions: ProtocolVersion[] | undefined;
+
+/** The wasm module's memory, asked once. */
+let memory: WebAssembly.Memory | undefined;
+
+/** The V26 error of a task failed by a tool result (`{ code, message }` from the core, once). */
+let toolFailure: { code: number; message: string; } | undefined;
+
+function toolFailureError(result: unknown): Record<string, unknown> {
+  toolFailure ??= (TaskServerCore.toolFailure() as { code: number; message: string; });
+  return Object.freeze({ code: toolFailure.code, message: toolFailure.message, data: Object.freeze({ toolResult: result }) });
 }
 
 // The context the last `readContext` read (plain variables: no object per call).
@@ -149,6 +228,17 @@ function readContext(core: TaskServerCore, max: number, ctx: unknown) {
   throw new TypeError("invalid context"); // not reached: the core throws the precise error
 }
 
+/**
+ * Checks a task id in JS (a string of at most `max` UTF-16 units), so that it crosses as a
+ * plain string; anything else goes to the core, which throws the TypeError (or the `too_large`
+ * TaskStoreError) naming it.
+ */
+function readId(core: TaskServerCore, max: number, id: unknown): string {
+  if (typeof id === "string" && id.length <= max) return id;
+  core.checkArgument("id", id);
+  throw new TypeError("invalid task id"); // not reached: the core throws the precise error
+}
+
 /** `now` of the host methods (Unix ms, default `Date.now()`). */
 function readNow(at: unknown): number {
   if (at === undefined || at === null) return Date.now();
@@ -186,6 +276,8 @@ class TaskStore {
    * it was last known current.
    */
   #kept: Map<string, Kept> = new Map();
+  /** The numbers of the core's last terminal write (`writtenAt`), a view of wasm memory. */
+  #fields = new Float64Array(0);
 
   /**
    * A new, empty store. Throws when `options` is malformed or the runtime has no
@@ -293,6 +385,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       const entry = this.#kept.get(id);
       if (entry !== undefined) {
         const kept = entry.task;
@@ -335,6 +428,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       return this.#task(core.setStatus(id, status, message, session, host, now));
     } catch (e) {
       throw storeError(e);
@@ -349,6 +443,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       return this.#task(core.raiseInput(id, inputRequests, message, session, host, now));
     } catch (e) {
       throw storeError(e);
@@ -363,6 +458,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       const taken = JSON.parse(core.takeInput(id, inputResponses, session, host, now));
       taken.task = this.#wire(taken.task);
       return taken;
@@ -380,7 +476,10 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
-      return this.#task(core.complete(id, result, message, session, host, now));
+      readId(core, this.#max, id);
+      const text = jsonText(result, this.#max);
+      const revision = core.complete(id, result, text, message, session, host, now);
+      return this.#written(id, revision, "completed", message, "result", text, result);
     } catch (e) {
       throw storeError(e);
     }
@@ -394,7 +493,10 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
-      return this.#task(core.fail(id, error, message, session, host, now));
+      readId(core, this.#max, id);
+      const text = jsonText(error, this.#max);
+      const revision = core.fail(id, error, text, message, session, host, now);
+      return this.#written(id, revision, "failed", message, "error", text, error);
     } catch (e) {
       throw storeError(e);
     }
@@ -411,10 +513,91 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
-      return this.#task(core.failWithToolResult(id, result, message, session, host, now));
+      readId(core, this.#max, id);
+      const text = jsonText(result, this.#max);
+      const revision = core.failWithToolResult(id, result, text, message, session, host, now);
+      return this.#written(id, revision, "failed", message, "toolResult", text, result);
     } catch (e) {
       throw storeError(e);
     }
+  }
+
+  /**
+   * The answer of a terminal write (`complete`, `fail`, `failWithToolResult`), built here
+   * instead of crossing as JSON text. `answered` is the core's answer: the new revision, negated
+   * when the core derived the status message (then read with `lastMessage()`; else it is
+   * `message`). What the write left as it was comes from the kept answer of the revision before,
+   * else from the core's numbers (`writtenAt`, read from wasm memory) or, when they do not say
+   * everything, its `writtenBase` (a short text without payload); `lastUpdatedAt` is among those
+   * numbers; the payload is parsed from the JSON text that crossed.
+   */
+  #written(id: string, answered: number, status: "completed" | "failed", message: string | null | undefined,
+    payload: "result" | "error" | "toolResult", text: string | undefined, given: unknown): StoreTask {
+    const core = this.#core;
+    // Negative: the core derived the status message (read it); else it is `message`.
+    const revision = answered < 0 ? -answered : answered;
+    const statusMessage = answered < 0 ? core.lastMessage() : message ?? undefined;
+    let f = this.#fields;
+    if (f.length === 0) {
+      // First use, or the memory grew (which detaches the old buffer).
+      memory ??= (TaskServerCore.memory() as WebAssembly.Memory);
+      f = this.#fields = new Float64Array(memory.buffer, core.writtenAt(), 7);
+    }
+    // Read before any other call into wasm (one that allocates may grow the memory).
+    const stamp = f[0];
+    const protocol = f[1], expiresAtMs = f[2], createdAtMs = f[3], ttlMs = f[4], pollIntervalMs = f[5], partial = f[6];
+    const entry = this.#kept.get(id);
+    let prev: Base;
+    if (entry !== undefined && entry.revision === revision - 1) {
+      prev = entry.task;
+    } else {
+      if (partial === 0) {
+        versions ??= (TaskServerCore.protocolVersions() as ProtocolVersion[]);
+        prev = {
+          taskId: id, protocolVersion: versions[protocol], session, expiresAtMs: expiresAtMs < 0 ? null : expiresAtMs,
+          v26: {
+            createdAt: isoTime(createdAtMs), ttlMs: ttlMs < 0 ? null : ttlMs,
+            pollIntervalMs: pollIntervalMs < 0 ? undefined : pollIntervalMs,
+          },
+        };
+      } else {
+        const b = JSON.parse(core.writtenBase(id) ?? "null");
+        if (b === null) throw new Error("internal: the task just written is not stored");
+        prev = {
+          taskId: id, protocolVersion: b.protocolVersion, session: b.session, expiresAtMs: b.expiresAtMs,
+          inputResponses: b.inputResponses === undefined ? undefined : deepFreeze(b.inputResponses),
+          v26: { createdAt: b.createdAt, ttlMs: b.ttlMs, pollIntervalMs: b.pollIntervalMs },
+        };
+      }
+    }
+    const p26 = prev.v26;
+    const at = isoTime(stamp);
+    const v26: Record<string, unknown> = { taskId: prev.taskId };
+    if (statusMessage !== undefined) v26.statusMessage = statusMessage;
+    v26.createdAt = p26.createdAt;
+    v26.lastUpdatedAt = at;
+    v26.ttlMs = p26.ttlMs;
+    if (p26.pollIntervalMs !== undefined) v26.pollIntervalMs = p26.pollIntervalMs;
+    v26.status = status;
+    // The payload, parsed from the text that crossed (a getter parsing it when first read
+    // measured slower: V8 builds and freezes objects with accessors on a slow path).
+    const value = deepFreeze(JSON.parse(text ?? JSON.stringify(given)));
+    if (payload === "result") v26.result = value;
+    else if (payload === "error") v26.error = rpcError(value);
+    else v26.error = toolFailureError(value);
+    const v25: Record<string, unknown> = { taskId: prev.taskId, status };
+    if (statusMessage !== undefined) v25.statusMessage = statusMessage;
+    v25.createdAt = p26.createdAt;
+    v25.lastUpdatedAt = at;
+    v25.ttl = p26.ttlMs;
+    if (p26.pollIntervalMs !== undefined) v25.pollInterval = p26.pollIntervalMs;
+    const task: Record<string, unknown> = { taskId: prev.taskId, status, protocolVersion: prev.protocolVersion };
+    if (prev.session !== undefined) task.session = prev.session;
+    task.expiresAtMs = prev.expiresAtMs;
+    if (prev.inputResponses !== undefined) task.inputResponses = prev.inputResponses;
+    task.v25 = Object.freeze(v25);
+    task.v26 = Object.freeze(v26);
+    return this.#keep(((Object.freeze(task) as unknown) as StoreTask), revision);
   }
 
   /**
@@ -428,6 +611,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       return core.resultOf(id, session, host, now);
     } catch (e) {
       throw storeError(e);
@@ -443,6 +627,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       const cancelled = JSON.parse(core.cancel(id, protocolVersion, message, session, host, now));
       cancelled.task = this.#wire(cancelled.task);
       return cancelled;
@@ -456,6 +641,7 @@ class TaskStore {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
+      readId(core, this.#max, id);
       return storeTask(JSON.parse(core.remove(id, session, host, now)));
     } catch (e) {
       throw storeError(e);

@@ -193,7 +193,7 @@ pub fn result_outcome<S: Storage, R: RandomSource>(
     Ok(match record.state {
         TaskState::Working | TaskState::InputRequired => ResultOutcome::Pending,
         TaskState::Completed { result } | TaskState::ToolFailed { result } => {
-            ResultOutcome::Result(result)
+            ResultOutcome::Result(result.object())
         }
         TaskState::Failed { error } => ResultOutcome::Error(error),
         TaskState::Cancelled => ResultOutcome::Error(rpc::cancelled_has_no_result(task_id)),

@@ -70,6 +70,7 @@
 pub mod cursor;
 pub mod error;
 pub mod ops;
+pub mod payload;
 pub mod random;
 pub mod record;
 pub mod rules;
@@ -83,6 +84,7 @@ pub use ops::{
     Cancelled, Change, DeleteReason, InputTaken, ListPage, NewTask, Store, StoreConfig,
     DEFAULT_MAX_REQUEST_BYTES,
 };
+pub use payload::{Payload, PayloadError};
 pub use random::{DeterministicRandom, RandomSource};
 pub use record::{InputEntry, InputState, Inputs, TaskRecord, TaskState};
 pub use rules::Caller;

@@ -226,6 +226,22 @@ pub struct Cancelled {
     pub changed: bool,
 }
 
+/// What [`Store::mutate_with`] found under the stored record.
+// A value on the stack, moved once: boxing the next revision would cost the allocation this
+// avoids.
+#[allow(clippy::large_enum_variant)]
+enum Step<T> {
+    Expired,
+    /// Not visible to the caller.
+    Hidden,
+    /// The rules refused the action.
+    Refused(StoreError),
+    /// The action changes nothing: the answer of the record as it is.
+    Unchanged(T, rules::Applied),
+    /// The next revision, to write over the stored `version`.
+    Next(TaskRecord, rules::Applied, u64),
+}
+
 /// The task store: rules over a storage, with injected time (`now_ms`, Unix milliseconds) and
 /// randomness. (No `Debug`: it would print the cursor key.)
 pub struct Store<S: Storage, R: RandomSource> {
@@ -462,28 +478,30 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         message: Option<String>,
         now_ms: u64,
     ) -> Result<TaskRecord, StoreError> {
-        self.mutate_task(caller, id, Action::Complete { result, message }, now_ms)
+        self.mutate_task(
+            caller,
+            id,
+            Action::Complete {
+                result: result.into(),
+                message,
+            },
+            now_ms,
+        )
     }
 
-    /// [`complete`](Self::complete), answering `then` of the completed record (not a copy of
-    /// it): what the wasm class answers is written straight from the new revision.
-    pub fn complete_then<T>(
+    /// A write of `action` (complete, fail, …), answering `then` of the record as written (not a
+    /// copy of it): what the wasm class answers is taken straight from the new revision. On a
+    /// terminal task: as the action's own method.
+    pub fn act_then<T>(
         &mut self,
         caller: Caller<'_>,
         id: &str,
-        result: JsonObject,
-        message: Option<String>,
+        action: Action,
         now_ms: u64,
         then: impl FnMut(&TaskRecord) -> T,
     ) -> Result<T, StoreError> {
-        self.mutate_with(
-            caller,
-            id,
-            Action::Complete { result, message },
-            now_ms,
-            then,
-        )
-        .map(|(answer, _, _)| answer)
+        self.mutate_with(caller, id, action, now_ms, then)
+            .map(|(answer, _, _)| answer)
     }
 
     /// Fails the task with the JSON-RPC error the original request ended with (§D 91).
@@ -514,7 +532,10 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         self.mutate_task(
             caller,
             id,
-            Action::FailWithToolResult { result, message },
+            Action::FailWithToolResult {
+                result: result.into(),
+                message,
+            },
             now_ms,
         )
     }
@@ -615,20 +636,38 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         now_ms: u64,
         mut then: impl FnMut(&TaskRecord) -> T,
     ) -> Result<(T, rules::Applied, bool), StoreError> {
+        let share = self.config.share_across_sessions;
         for _ in 0..CAS_ATTEMPTS {
-            let current = self.get(caller, id, now_ms)?;
-            let mut applied = rules::apply(&current, &action, now_ms)?;
-            let Some(next) = applied.record.take() else {
-                return Ok((then(&current), applied, false));
+            // The rules see the stored record itself (no copy); what `get` refuses, this refuses.
+            let step = self.storage.read(id, |current| {
+                if rules::is_expired(current, now_ms) {
+                    return Step::Expired;
+                }
+                if !rules::visible(current, caller, share) {
+                    return Step::Hidden;
+                }
+                match rules::apply(current, &action, now_ms) {
+                    Err(e) => Step::Refused(e),
+                    Ok(mut applied) => match applied.record.take() {
+                        None => Step::Unchanged(then(current), applied),
+                        Some(next) => Step::Next(next, applied, current.version),
+                    },
+                }
+            });
+            let (next, applied, version) = match step {
+                None | Some(Step::Hidden) => return Err(StoreError::NotFound),
+                Some(Step::Expired) => {
+                    self.purge(id, DeleteReason::Expired);
+                    return Err(StoreError::NotFound);
+                }
+                Some(Step::Refused(e)) => return Err(e),
+                Some(Step::Unchanged(answer, applied)) => return Ok((answer, applied, false)),
+                Some(Step::Next(next, applied, version)) => (next, applied, version),
             };
             // Answered before the write (wasted only when a concurrent writer wins).
             let answer = then(&next);
             let change = self.config.record_changes.then(|| next.clone());
-            if self
-                .storage
-                .put_if_version(next, Some(current.version))
-                .is_ok()
-            {
+            if self.storage.put_if_version(next, Some(version)).is_ok() {
                 self.writes += 1;
                 if let Some(task) = change {
                     self.record(|| Change::Updated { task });

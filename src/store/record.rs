@@ -23,7 +23,7 @@ pub enum TaskState {
     InputRequired,
     /// Exactly what the original request would have returned (§D 30, 92).
     Completed {
-        result: JsonObject,
+        result: Payload,
     },
     /// The JSON-RPC error the underlying request ended with (§D 91).
     Failed {
@@ -34,15 +34,12 @@ pub enum TaskState {
     /// (2026-07-28 keeps such a result `completed`, §D 91). Its V26 view is `failed` with the
     /// derived error of [`tool_failure_error`].
     ToolFailed {
-        result: JsonObject,
+        result: Payload,
     },
     Cancelled,
 }
 
-/// Whether a tool result reports a tool error (`isError: true`).
-pub fn is_tool_error(result: &JsonObject) -> bool {
-    result.get("isError") == Some(&Value::Bool(true))
-}
+pub use super::payload::{is_tool_error, Payload};
 
 /// The JSON-RPC error a [`TaskState::ToolFailed`] task shows in its V26 view (a V26 `failed`
 /// must carry one, §D 91): -32603 with the tool result in `data.toolResult`. Derived, never
@@ -51,11 +48,16 @@ pub fn tool_failure_error(result: &JsonObject) -> JsonRpcError {
     let mut data = JsonObject::new();
     data.insert("toolResult".into(), Value::Object(result.clone()));
     JsonRpcError {
-        code: -32603,
-        message: "Tool execution error (the tool result has isError: true)".into(),
+        code: TOOL_FAILURE_CODE,
+        message: TOOL_FAILURE_MESSAGE.into(),
         data: Some(Value::Object(data)),
     }
 }
+
+/// The code of [`tool_failure_error`].
+const TOOL_FAILURE_CODE: i64 = -32603;
+/// The message of [`tool_failure_error`].
+const TOOL_FAILURE_MESSAGE: &str = "Tool execution error (the tool result has isError: true)";
 
 /// The `statusMessage` of a task failed by a tool error (§D 44 SHOULD: a diagnostic):
 /// "Tool reported an error: <its first text content, at most 200 characters>".
@@ -339,7 +341,7 @@ impl TaskRecord {
         );
         match &self.state {
             TaskState::Completed { result } | TaskState::ToolFailed { result } => {
-                o.insert("result".into(), Value::Object(result.clone()));
+                o.insert("result".into(), Value::Object(result.object()));
             }
             TaskState::Failed { error } => {
                 o.insert("error".into(), error_to_json(error));
@@ -453,10 +455,14 @@ fn state_of(
         (TaskStatus::Working, None, None) => Ok(TaskState::Working),
         (TaskStatus::InputRequired, None, None) => Ok(TaskState::InputRequired),
         (TaskStatus::Cancelled, None, None) => Ok(TaskState::Cancelled),
-        (TaskStatus::Completed, Some(result), None) => Ok(TaskState::Completed { result }),
+        (TaskStatus::Completed, Some(result), None) => Ok(TaskState::Completed {
+            result: result.into(),
+        }),
         (TaskStatus::Failed, None, Some(error)) => Ok(TaskState::Failed { error }),
         (TaskStatus::Failed, Some(result), None) if is_tool_error(&result) => {
-            Ok(TaskState::ToolFailed { result })
+            Ok(TaskState::ToolFailed {
+                result: result.into(),
+            })
         }
         (TaskStatus::Failed, Some(_), None) => {
             Err("a failed task's result must have isError: true".into())
@@ -544,13 +550,13 @@ impl TaskRecord {
                 input_requests: self.input_requests(),
             },
             TaskState::Completed { result } => V26TaskPayload::Completed {
-                result: result.clone(),
+                result: result.object(),
             },
             TaskState::Failed { error } => V26TaskPayload::Failed {
                 error: error.clone(),
             },
             TaskState::ToolFailed { result } => V26TaskPayload::Failed {
-                error: tool_failure_error(result),
+                error: tool_failure_error(&result.object()),
             },
             TaskState::Cancelled => V26TaskPayload::Cancelled {},
         };
@@ -602,10 +608,34 @@ impl Serialize for V26View<'_> {
             TaskState::InputRequired => m.serialize_entry("inputRequests", &Outstanding(r))?,
             TaskState::Completed { result } => m.serialize_entry("result", result)?,
             TaskState::Failed { error } => m.serialize_entry("error", error)?,
-            TaskState::ToolFailed { result } => {
-                m.serialize_entry("error", &tool_failure_error(result))?
-            }
+            TaskState::ToolFailed { result } => m.serialize_entry("error", &ToolFailure(result))?,
         }
+        m.end()
+    }
+}
+
+/// [`tool_failure_error`] of a payload, written without parsing it.
+struct ToolFailure<'a>(&'a Payload);
+
+/// `{ "toolResult": payload }`.
+struct ToolResultData<'a>(&'a Payload);
+
+impl Serialize for ToolFailure<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("code", &TOOL_FAILURE_CODE)?;
+        m.serialize_entry("message", TOOL_FAILURE_MESSAGE)?;
+        m.serialize_entry("data", &ToolResultData(self.0))?;
+        m.end()
+    }
+}
+
+impl Serialize for ToolResultData<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry("toolResult", self.0)?;
         m.end()
     }
 }
@@ -653,7 +683,7 @@ mod tests {
     #[test]
     fn wire_shapes_of_both_versions() {
         let mut r = record(TaskState::Completed {
-            result: json!({"content": []}).as_object().unwrap().clone(),
+            result: json!({"content": []}).as_object().unwrap().clone().into(),
         });
         let v25 = serde_json::to_value(r.to_v25()).unwrap();
         assert_eq!(v25["ttl"], 60_000);
@@ -698,7 +728,7 @@ mod tests {
             plain,
             input,
             record(TaskState::Completed {
-                result: result.clone(),
+                result: result.clone().into(),
             }),
             record(TaskState::Failed {
                 error: JsonRpcError {
@@ -707,7 +737,9 @@ mod tests {
                     data: Some(json!({"x": 1})),
                 },
             }),
-            record(TaskState::ToolFailed { result }),
+            record(TaskState::ToolFailed {
+                result: result.into(),
+            }),
             record(TaskState::Cancelled),
         ] {
             assert_eq!(
@@ -769,7 +801,7 @@ mod tests {
     fn tool_failed_round_trips_and_bad_states_are_rejected() {
         let result = json!({"content": [], "isError": true});
         let r = record(TaskState::ToolFailed {
-            result: result.as_object().unwrap().clone(),
+            result: result.as_object().unwrap().clone().into(),
         });
         let v = serde_json::to_value(&r).unwrap();
         assert_eq!(v["status"], "failed");

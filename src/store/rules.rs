@@ -6,9 +6,7 @@ use crate::model::common::{JsonObject, JsonRpcError};
 use crate::model::{ProtocolVersion, TaskStatus};
 
 use super::error::StoreError;
-use super::record::{
-    is_tool_error, tool_error_message, InputEntry, InputState, TaskRecord, TaskState,
-};
+use super::record::{tool_error_message, InputEntry, InputState, Payload, TaskRecord, TaskState};
 use super::storage::Scope;
 
 /// Who performs an operation.
@@ -75,7 +73,7 @@ pub enum Action {
     /// Answers from `tasks/update` (key → result).
     TakeInput { responses: JsonObject },
     Complete {
-        result: JsonObject,
+        result: Payload,
         message: Option<String>,
     },
     Fail {
@@ -84,7 +82,7 @@ pub enum Action {
     },
     /// V25 only: the tool result has `isError: true`, so the task fails keeping it (§D 44).
     FailWithToolResult {
-        result: JsonObject,
+        result: Payload,
         message: Option<String>,
     },
     /// A cancel request under `protocol` (decides what cancelling a terminal task answers).
@@ -160,7 +158,7 @@ pub fn apply(record: &TaskRecord, action: &Action, now_ms: u64) -> Result<Applie
         Action::Complete { result, message } => enter(
             record,
             TaskState::Completed {
-                result: result.clone(),
+                result: Payload::clone(result),
             },
             message.clone(),
             now_ms,
@@ -187,17 +185,19 @@ pub fn apply(record: &TaskRecord, action: &Action, now_ms: u64) -> Result<Applie
                             .into(),
                     });
                 }
-                if !is_tool_error(result) {
+                if !result.is_error() {
                     return Err(StoreError::InvalidToolFailure {
                         reason: "the tool result does not have isError: true".into(),
                     });
                 }
             }
-            let message = message.clone().or_else(|| Some(tool_error_message(result)));
+            let message = message
+                .clone()
+                .or_else(|| Some(tool_error_message(&result.object())));
             enter(
                 record,
                 TaskState::ToolFailed {
-                    result: result.clone(),
+                    result: Payload::clone(result),
                 },
                 message,
                 now_ms,
@@ -378,7 +378,7 @@ pub fn check_invariants(record: &TaskRecord) -> Result<(), String> {
                 record.id
             ));
         }
-        if !is_tool_error(result) {
+        if !result.is_error() {
             return Err(format!(
                 "task {}: failed with a tool result without isError: true",
                 record.id

@@ -61,6 +61,14 @@ pub struct Conflict;
 /// Where task records live. See the module docs for the contract.
 pub trait Storage {
     fn get(&self, id: &str) -> Option<TaskRecord>;
+    /// `f` of the stored record of `id` (`None`: not stored), without a copy of the record where
+    /// the storage can (the default reads a copy with [`get`](Storage::get)).
+    fn read<T>(&self, id: &str, f: impl FnOnce(&TaskRecord) -> T) -> Option<T>
+    where
+        Self: Sized,
+    {
+        self.get(id).as_ref().map(f)
+    }
     /// The stored version of `id` (what `put_if_version` compares), without a copy of the record
     /// where the storage can (the default reads the record).
     fn version(&self, id: &str) -> Option<u64> {
@@ -192,6 +200,10 @@ impl MemoryStorage {
 impl Storage for MemoryStorage {
     fn get(&self, id: &str) -> Option<TaskRecord> {
         self.records.get(id).cloned()
+    }
+
+    fn read<T>(&self, id: &str, f: impl FnOnce(&TaskRecord) -> T) -> Option<T> {
+        self.records.get(id).map(f)
     }
 
     fn version(&self, id: &str) -> Option<u64> {

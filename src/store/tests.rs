@@ -289,7 +289,7 @@ fn d44_tool_error_fails_v25_task_with_its_result() {
     assert_eq!(
         t.state,
         TaskState::ToolFailed {
-            result: result.clone()
+            result: result.clone().into()
         }
     );
     assert_eq!(t.status(), TaskStatus::Failed);

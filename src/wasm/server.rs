@@ -24,7 +24,7 @@ use super::random::CryptoRandom;
 use super::store::{
     answer, as_u64, bad, read_id, read_json, read_json_within, read_object, read_options,
     restore_store, store_error, text, too_large, within, Members, StoreTask, TaskServerCore,
-    Unread, WireTask,
+    Unread, WireTask, Written,
 };
 use crate::store::record::error_from_json;
 use crate::store::{StoreError, DEFAULT_MAX_REQUEST_BYTES};
@@ -341,13 +341,17 @@ impl TaskServerCore {
         let config = read_options(options)?.into_config();
         let inner = server::TaskServer::in_memory(config, CryptoRandom::new()?)
             .map_err(|e| store_error(&e))?;
-        Ok(TaskServerCore { inner })
+        Ok(TaskServerCore {
+            inner,
+            written: Written::default(),
+        })
     }
 
     /// The core a `snapshot()` describes (the object or its JSON text; `RestoreOptions`).
     pub fn restore(snapshot: JsValue, options: JsValue) -> Result<TaskServerCore, JsValue> {
         Ok(TaskServerCore {
             inner: server::TaskServer::new(restore_store(&snapshot, options)?),
+            written: Written::default(),
         })
     }
 

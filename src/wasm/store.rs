@@ -1,13 +1,14 @@
 //! The store methods of the one core class, `TaskServerCore` (declared here),
 //! over the task store core ([`crate::store`]); the argument and answer types of the JS
-//! `TaskStore` / `TaskServer` (js/server/store.js), declared once here for the .d.ts; the one
+//! `TaskStore` / `TaskServer` (js/server/store.ts), declared once here for the .d.ts; the one
 //! conversion of a [`StoreError`] into the thrown JS error. Every method converts its arguments,
-//! delegates to one core operation and answers JSON text (parsed once by the JS class); no rule
-//! lives here.
+//! delegates to one core operation and answers JSON text (parsed once by the JS class), except
+//! the terminal writes (`complete`, `fail`, `failWithToolResult`), which answer the revision and
+//! leave the rest as numbers in wasm memory ([`Written`]); no rule lives here.
 //!
 //! Argument convention: the operation's own arguments first, then the context as the JS class
-//! read it (`session`, `host`, `now`). Randomness is `crypto.getRandomValues`
-//! ([`CryptoRandom`]).
+//! read it (`session`, `host`, `now`); the JS class checks ids and sessions, which cross as plain
+//! strings. Randomness is `crypto.getRandomValues` ([`CryptoRandom`]).
 
 use js_sys::Reflect;
 use serde::Serialize;
@@ -19,10 +20,13 @@ use crate::model::common::{JsonObject, JsonRpcError};
 use crate::model::v2025::V25Task;
 use crate::model::v2026::V26DetailedTask;
 use crate::model::{ProtocolVersion, TaskStatus};
+use crate::store::rules::Action;
+use crate::store::Storage;
 use crate::store::{
     Caller, Change, DeleteReason, InputState, MemoryStorage, NewTask, Store, StoreConfig,
     StoreError, TaskRecord,
 };
+use crate::store::{Payload, PayloadError};
 
 use super::input::{js_to_json, read_limit, read_now, to_js};
 use super::random::CryptoRandom;
@@ -441,15 +445,23 @@ pub(super) fn read_json_within(value: &JsValue, what: &str, max: usize) -> Resul
         if report.issues.first().is_some_and(|i| i.code == "too-large") {
             return Unread::TooLarge;
         }
-        let why = report.issues.first().map_or_else(String::new, |issue| {
-            if issue.path.is_empty() {
-                issue.message.clone()
-            } else {
-                format!("{} (at {})", issue.message, issue.path)
-            }
-        });
-        Unread::Bad(bad(format!("invalid `{what}`: {why}")))
+        Unread::Bad(unread(report, what, max))
     })
+}
+
+/// The error of a JSON argument that was not read (see [`read_json`]).
+fn unread(report: crate::validate::ValidationReport, what: &str, max: usize) -> JsValue {
+    if report.issues.first().is_some_and(|i| i.code == "too-large") {
+        return too_large(what, max);
+    }
+    let why = report.issues.first().map_or_else(String::new, |issue| {
+        if issue.path.is_empty() {
+            issue.message.clone()
+        } else {
+            format!("{} (at {})", issue.message, issue.path)
+        }
+    });
+    bad(format!("invalid `{what}`: {why}"))
 }
 
 /// A JSON value handed in by the host: a `TypeError` when it is not JSON, a `TaskStoreError`
@@ -470,6 +482,23 @@ pub(super) fn read_object(value: &JsValue, what: &str, max: usize) -> Result<Jso
         Value::Object(map) => Ok(map),
         _ => Err(bad(format!("`{what}` must be an object"))),
     }
+}
+
+/// A JSON object argument as the JS class wrote it with `JSON.stringify` (when it could tell
+/// that nothing was lost: no `null` in it, within the limit in UTF-16 units), kept as text: the
+/// checks of [`read_object`] but the NaN one (size in bytes, depth, an object), no tree built.
+fn read_text(text: String, what: &str, max: usize) -> Result<Payload, JsValue> {
+    if text.len() > max {
+        return Err(too_large(what, max));
+    }
+    let carried = match crate::validate::surrogates::carry(&text) {
+        (std::borrow::Cow::Owned(carried), _) => Some(carried),
+        (std::borrow::Cow::Borrowed(_), _) => None,
+    };
+    Payload::from_carried_text(carried.unwrap_or(text)).map_err(|e| match e {
+        PayloadError::NotObject => bad(format!("`{what}` must be an object")),
+        e => bad(format!("invalid `{what}`: {e}")),
+    })
 }
 
 pub(super) fn answer<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
@@ -528,6 +557,37 @@ impl<'a> From<&'a TaskRecord> for WireTask<'a> {
             expires_at_ms: record.expires_at_ms(),
             input_responses: answered.then_some(Answered(record)),
             v26: V26View(record),
+        }
+    }
+}
+
+/// The fields of a task a terminal write leaves as they were (see `writtenBase`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WrittenBase<'a> {
+    protocol_version: ProtocolVersion,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session: Option<&'a str>,
+    expires_at_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_responses: Option<Answered<'a>>,
+    created_at: String,
+    ttl_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    poll_interval_ms: Option<u64>,
+}
+
+impl<'a> From<&'a TaskRecord> for WrittenBase<'a> {
+    fn from(record: &'a TaskRecord) -> Self {
+        let wire = WireTask::from(record);
+        WrittenBase {
+            protocol_version: record.protocol,
+            session: wire.session,
+            expires_at_ms: wire.expires_at_ms,
+            input_responses: wire.input_responses,
+            created_at: crate::store::record::timestamp(record.created_at_ms),
+            ttl_ms: record.ttl_ms,
+            poll_interval_ms: record.poll_interval_ms,
         }
     }
 }
@@ -667,8 +727,7 @@ struct Who {
 }
 
 impl Who {
-    fn read(session: &JsValue, host: bool, now: f64, max: usize) -> Result<Who, JsValue> {
-        let session = opt_string(session, "context.session", max)?;
+    fn read(session: Option<String>, host: bool, now: f64) -> Result<Who, JsValue> {
         if host && session.is_some() {
             return Err(bad(
                 "invalid context: give `session` or `host: true`, not both".to_string(),
@@ -758,6 +817,59 @@ pub(super) fn changes_text(changes: &[Change]) -> Result<String, JsValue> {
 #[wasm_bindgen]
 pub struct TaskServerCore {
     pub(super) inner: crate::server::TaskServer<MemoryStorage, CryptoRandom>,
+    /// What the last `complete` / `fail` / `failWithToolResult` wrote besides its revision.
+    pub(super) written: Written,
+}
+
+/// What a terminal write answers besides the revision, read by the JS class from wasm memory
+/// (`writtenAt()`: numbers, no call) and with `lastMessage()` instead of the task as JSON text.
+#[derive(Default)]
+pub(super) struct Written {
+    /// Its `statusMessage`.
+    message: Option<String>,
+    /// `[lastUpdatedAt (Unix ms), protocol (index in protocolVersions()), expiresAtMs,
+    /// createdAt (Unix ms), ttlMs, pollIntervalMs (-1: null or absent), 0 when that is all the
+    /// write left unchanged (the session is the caller's, no answered input) or 1 (read
+    /// `writtenBase`)]`.
+    fields: [f64; 7],
+}
+
+/// `Written::fields[6]`: the task's session is the caller's, and it holds no answered input.
+const FIELDS_COMPLETE: f64 = 0.0;
+/// `Written::fields[6]`: read the rest from `writtenBase`.
+const FIELDS_PARTIAL: f64 = 1.0;
+
+impl Written {
+    /// The answer of `record` as written for a caller of `session`.
+    fn of(record: &TaskRecord, session: Option<&str>) -> (u64, Written) {
+        let opt = |v: Option<u64>| v.map_or(-1.0, |v| v as f64);
+        let plain = record.session.as_deref() == session
+            && !record
+                .inputs
+                .iter()
+                .any(|(_, e)| matches!(e.state, InputState::Answered { .. }));
+        let protocol = ProtocolVersion::ALL
+            .iter()
+            .position(|p| *p == record.protocol)
+            .unwrap_or(0);
+        let written = Written {
+            message: record.status_message.clone(),
+            fields: [
+                record.last_updated_at_ms as f64,
+                protocol as f64,
+                opt(record.expires_at_ms()),
+                record.created_at_ms as f64,
+                opt(record.ttl_ms),
+                opt(record.poll_interval_ms),
+                if plain {
+                    FIELDS_COMPLETE
+                } else {
+                    FIELDS_PARTIAL
+                },
+            ],
+        };
+        (record.version, written)
+    }
 }
 
 impl TaskServerCore {
@@ -772,6 +884,48 @@ impl TaskServerCore {
     /// The largest argument accepted (`maxRequestBytes`).
     pub(super) fn max(&self) -> usize {
         request_limit(self.inner.store().config())
+    }
+
+    /// One terminal write of `payload` (a JSON object or its text, named `what`), made an action
+    /// with the status message by `action`; answered as the new revision (negated when the
+    /// status message written is not `message`: read it with `lastMessage()`), the rest kept in
+    /// [`Written`]. Arguments are read in order: context, id, payload, message.
+    #[allow(clippy::too_many_arguments)]
+    fn terminal(
+        &mut self,
+        id: String,
+        payload: (&JsValue, Option<String>),
+        what: &str,
+        message: JsValue,
+        session: Option<String>,
+        host: bool,
+        now: f64,
+        action: impl FnOnce(Payload, Option<String>) -> Result<Action, JsValue>,
+    ) -> Result<f64, JsValue> {
+        let max = self.max();
+        let who = Who::read(session, host, now)?;
+        let payload = match payload {
+            (_, Some(text)) => read_text(text, what, max)?,
+            (value, None) => Payload::from(read_object(value, what, max)?),
+        };
+        let message = read_message(message, max)?;
+        let given = message.clone();
+        let action = action(payload, message)?;
+        let session = who.session.as_deref();
+        let (revision, written) = self
+            .store_mut()
+            .act_then(who.caller(), &id, action, who.now, |r| {
+                Written::of(r, session)
+            })
+            .map_err(store_err)?;
+        // Negative when the status message is not the one given (the core derived it).
+        let derived = written.message != given;
+        self.written = written;
+        Ok(if derived {
+            -(revision as f64)
+        } else {
+            revision as f64
+        })
     }
 }
 
@@ -791,17 +945,16 @@ impl TaskServerCore {
         self.store().writes() as f64
     }
 
-    /// The revision of the stored task `id` (-1: not stored, or `id` is not a string): an answer
+    /// The revision of the stored task `id` (-1: not stored): an answer
     /// made at this revision is still the task's (the JS class checks expiry and visibility
     /// itself).
-    pub fn revision(&self, #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue) -> f64 {
-        id.as_string()
-            .and_then(|id| self.store().revision(&id))
-            .map_or(-1.0, |v| v as f64)
+    pub fn revision(&self, id: &str) -> f64 {
+        self.store().revision(id).map_or(-1.0, |v| v as f64)
     }
 
     /// Throws what is wrong with an argument the JS class could not read quickly: `what` is
-    /// `"context"`, `"params"` (of `create`) or `"list"`; returns when it is fine.
+    /// `"context"`, `"params"` (of `create`), `"list"` or `"id"` (a task id: a string within
+    /// `maxRequestBytes`); returns when it is fine.
     #[wasm_bindgen(js_name = checkArgument)]
     pub fn check_argument(&self, what: JsValue, value: JsValue) -> Result<(), JsValue> {
         let max = self.max();
@@ -809,8 +962,9 @@ impl TaskServerCore {
             Some("context") => read_context(value, max).map(|_| ()),
             Some("params") => read_create(value, max).map(|_| ()),
             Some("list") => read_list(value, max).map(|_| ()),
+            Some("id") => read_id(&value, max).map(|_| ()),
             _ => Err(bad(
-                "`what` must be \"context\", \"params\" or \"list\"".to_string()
+                "`what` must be \"context\", \"params\", \"list\" or \"id\"".to_string(),
             )),
         }
     }
@@ -823,7 +977,7 @@ impl TaskServerCore {
         ttl: Option<f64>,
         poll_interval_ms: Option<f64>,
         status_message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
@@ -834,7 +988,7 @@ impl TaskServerCore {
                     .to_string(),
             ));
         }
-        let who = Who::read(&session, false, now, max)?;
+        let who = Who::read(session, false, now)?;
         let protocol = protocol
             .as_string()
             .as_deref()
@@ -858,13 +1012,12 @@ impl TaskServerCore {
     /// The task `id` as the caller sees it.
     pub fn get(
         &mut self,
-        id: JsValue,
-        session: JsValue,
+        id: String,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
-        let id = read_id(&id, self.max())?;
+        let who = Who::read(session, host, now)?;
         let record = self
             .store_mut()
             .get(who.caller(), &id, who.now)
@@ -876,11 +1029,11 @@ impl TaskServerCore {
     pub fn list(
         &mut self,
         page: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
+        let who = Who::read(session, host, now)?;
         let page = read_list(page, self.max())?;
         let listed = self
             .store_mut()
@@ -896,16 +1049,15 @@ impl TaskServerCore {
     #[wasm_bindgen(js_name = setStatus)]
     pub fn set_status(
         &mut self,
-        id: JsValue,
+        id: String,
         status: JsValue,
         message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
         let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
+        let who = Who::read(session, host, now)?;
         let status = read_status(&status)?;
         let message = read_message(message, max)?;
         let record = self
@@ -919,16 +1071,15 @@ impl TaskServerCore {
     #[wasm_bindgen(js_name = raiseInput)]
     pub fn raise_input(
         &mut self,
-        id: JsValue,
+        id: String,
         requests: JsValue,
         message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
         let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
+        let who = Who::read(session, host, now)?;
         let requests = read_object(&requests, "inputRequests", max)?;
         let message = read_message(message, max)?;
         let record = self
@@ -942,15 +1093,14 @@ impl TaskServerCore {
     #[wasm_bindgen(js_name = takeInput)]
     pub fn take_input(
         &mut self,
-        id: JsValue,
+        id: String,
         responses: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
         let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
+        let who = Who::read(session, host, now)?;
         let responses = read_object(&responses, "inputResponses", max)?;
         let taken = self
             .store_mut()
@@ -963,84 +1113,143 @@ impl TaskServerCore {
         })
     }
 
-    /// Completes the task with the original request's result.
+    /// Completes the task with the original request's result (`result`: the object; `text`: its
+    /// JSON text when the JS class could write it). Answers the new revision (see `terminal`;
+    /// the rest of the answer: `writtenAt`, `lastMessage()`; the JS class builds the task).
+    #[allow(clippy::too_many_arguments)]
     pub fn complete(
         &mut self,
-        id: JsValue,
+        id: String,
         result: JsValue,
+        text: Option<String>,
         message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
-    ) -> Result<String, JsValue> {
-        let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
-        let result = read_object(&result, "result", max)?;
-        let message = read_message(message, max)?;
-        self.store_mut()
-            .complete_then(who.caller(), &id, result, message, who.now, task_text)
-            .map_err(store_err)?
+    ) -> Result<f64, JsValue> {
+        self.terminal(
+            id,
+            (&result, text),
+            "result",
+            message,
+            session,
+            host,
+            now,
+            |result, message| Ok(Action::Complete { result, message }),
+        )
     }
 
-    /// Fails the task with a JSON-RPC error.
+    /// Fails the task with a JSON-RPC error (the object, or its JSON text); answers as
+    /// `complete`.
+    #[allow(clippy::too_many_arguments)]
     pub fn fail(
         &mut self,
-        id: JsValue,
+        id: String,
         error: JsValue,
+        text: Option<String>,
         message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
-    ) -> Result<String, JsValue> {
-        let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
-        let error = read_object(&error, "error", max)?;
-        let error = error_from_json(&Value::Object(error))
-            .map_err(|e| bad(format!("invalid `error`: {e}")))?;
-        let message = read_message(message, max)?;
-        let record = self
-            .store_mut()
-            .fail(who.caller(), &id, error, message, who.now)
-            .map_err(store_err)?;
-        task_text(&record)
+    ) -> Result<f64, JsValue> {
+        self.terminal(
+            id,
+            (&error, text),
+            "error",
+            message,
+            session,
+            host,
+            now,
+            |error, message| {
+                let error = error_from_json(&Value::Object(error.object()))
+                    .map_err(|e| bad(format!("invalid `error`: {e}")))?;
+                Ok(Action::Fail { error, message })
+            },
+        )
     }
 
-    /// Fails a 2025-11-25 task with its `isError: true` tool result (§D 44).
+    /// Fails a 2025-11-25 task with its `isError: true` tool result (§D 44); answers as
+    /// `complete`.
+    #[allow(clippy::too_many_arguments)]
     #[wasm_bindgen(js_name = failWithToolResult)]
     pub fn fail_with_tool_result(
         &mut self,
-        id: JsValue,
+        id: String,
         result: JsValue,
+        text: Option<String>,
         message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
-    ) -> Result<String, JsValue> {
-        let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
-        let result = read_object(&result, "result", max)?;
-        let message = read_message(message, max)?;
-        let record = self
-            .store_mut()
-            .fail_with_tool_result(who.caller(), &id, result, message, who.now)
-            .map_err(store_err)?;
-        task_text(&record)
+    ) -> Result<f64, JsValue> {
+        self.terminal(
+            id,
+            (&result, text),
+            "result",
+            message,
+            session,
+            host,
+            now,
+            |result, message| Ok(Action::FailWithToolResult { result, message }),
+        )
+    }
+
+    /// The error a task failed by a tool result shows in its V26 view, for an empty result (the
+    /// JS class puts the result in `data.toolResult`).
+    #[wasm_bindgen(js_name = toolFailure)]
+    pub fn tool_failure() -> Result<JsValue, JsValue> {
+        answer(&crate::store::record::tool_failure_error(&JsonObject::new()))
+    }
+
+    /// What the JS class takes from its kept answer when it has none of the revision before a
+    /// terminal write: the JSON text of the stored task `id` without what the write changed
+    /// (`WrittenBase`), or `null` when it is not stored.
+    #[wasm_bindgen(js_name = writtenBase)]
+    pub fn written_base(&self, id: &str) -> Result<Option<String>, JsValue> {
+        self.store()
+            .storage()
+            .read(id, |record| text(&WrittenBase::from(record)))
+            .transpose()
+    }
+
+    /// Where in wasm memory the numbers of the last terminal write are (`Written::fields`: seven
+    /// f64, at the same place for the life of this object), for a `Float64Array` over
+    /// `memory()`.
+    #[wasm_bindgen(js_name = writtenAt)]
+    pub fn written_at(&self) -> u32 {
+        self.written.fields.as_ptr() as usize as u32
+    }
+
+    /// The module's memory (for `writtenAt`).
+    pub fn memory() -> JsValue {
+        wasm_bindgen::memory()
+    }
+
+    /// The protocol versions, in the order `writtenAt`'s numbers name them.
+    #[wasm_bindgen(js_name = protocolVersions)]
+    pub fn protocol_versions() -> Vec<String> {
+        ProtocolVersion::ALL
+            .iter()
+            .map(|p| p.as_str().to_string())
+            .collect()
+    }
+
+    /// The `statusMessage` of the last terminal write.
+    #[wasm_bindgen(js_name = lastMessage)]
+    pub fn last_message(&self) -> Option<String> {
+        self.written.message.clone()
     }
 
     /// What a 2025-11-25 `tasks/result` answers for the task (`ResultOf`).
     #[wasm_bindgen(js_name = resultOf)]
     pub fn result_of(
         &mut self,
-        id: JsValue,
-        session: JsValue,
+        id: String,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<JsValue, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
-        let id = read_id(&id, self.max())?;
+        let who = Who::read(session, host, now)?;
         let outcome = crate::server::result_outcome(self.store_mut(), who.caller(), &id, who.now)
             .map_err(store_err)?;
         answer(&match outcome {
@@ -1054,16 +1263,15 @@ impl TaskServerCore {
     #[allow(clippy::too_many_arguments)]
     pub fn cancel(
         &mut self,
-        id: JsValue,
+        id: String,
         protocol: JsValue,
         message: JsValue,
-        session: JsValue,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
         let max = self.max();
-        let who = Who::read(&session, host, now, max)?;
-        let id = read_id(&id, max)?;
+        let who = Who::read(session, host, now)?;
         let protocol = read_version(&protocol)?;
         let message = read_message(message, max)?;
         let cancelled = self
@@ -1079,13 +1287,12 @@ impl TaskServerCore {
     /// Deletes the task now and answers it as it was.
     pub fn remove(
         &mut self,
-        id: JsValue,
-        session: JsValue,
+        id: String,
+        session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<String, JsValue> {
-        let who = Who::read(&session, host, now, self.max())?;
-        let id = read_id(&id, self.max())?;
+        let who = Who::read(session, host, now)?;
         let record = self
             .store_mut()
             .remove(who.caller(), &id, who.now)

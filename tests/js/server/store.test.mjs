@@ -611,3 +611,68 @@ test("TaskServer is a TaskStore with the request methods; its host shorthands ta
   server.free();
   restored.free();
 });
+
+// complete, fail and failWithToolResult answer the revision; the class builds the task from its
+// kept answer, or from the core's numbers (writtenFields) or its short text (writtenBase). Every
+// path must answer what get answers from the core's own text: a store restored from a snapshot
+// has no kept answer, so its get reads the record.
+test("terminal writes answer the task as the core holds it, with a kept answer or without", () => {
+  const errorWithExtras = { code: -32001, message: "backend down", data: null, extra: "dropped" };
+  const toolError = { content: [{ type: "text", text: "boom" }], isError: true };
+  const withNull = { content: [{ type: "text", text: "x" }], structuredContent: { value: null } };
+  const writes = [
+    ["complete", (s, id, ctx) => s.complete(id, result, null, ctx)],
+    ["complete with a message and a null in the result", (s, id, ctx) => s.complete(id, withNull, "done at last", ctx)],
+    ["fail", (s, id, ctx) => s.fail(id, errorWithExtras, null, ctx)],
+    ["fail with a message", (s, id, ctx) => s.fail(id, { code: -32603, message: "m" }, "failed here", ctx)],
+    ["failWithToolResult", (s, id, ctx) => s.failWithToolResult(id, toolError, null, ctx)],
+  ];
+  const fresh = (store, id, ctx) => TaskStore.restore(store.snapshot()).get(id, ctx);
+  for (const [name, write] of writes) {
+    for (const path of ["kept", "numbers", "host (text)", "answered input (text)", "no session"]) {
+      if (name === "failWithToolResult" && path === "answered input (text)") continue; // V25 only
+      const version = path === "answered input (text)" ? V26 : V25;
+      let store = new TaskStore();
+      const session = path === "no session" ? undefined : "s";
+      const ctx = { session, now: T0 };
+      const t = store.create({ protocolVersion: version, ttl: HOUR, statusMessage: "started" }, ctx);
+      if (path === "answered input (text)") {
+        store.raiseInput(t.taskId, { r: { method: "roots/list", params: {} } }, "need roots", ctx);
+        store.takeInput(t.taskId, { r: { roots: [] } }, { session, now: T0 + 5 });
+      }
+      if (path !== "kept") store = TaskStore.restore(store.snapshot()); // nothing kept
+      const writeCtx = path === "host (text)" ? { host: true, now: T0 + 10 } : { session, now: T0 + 10 };
+      const answered = write(store, t.taskId, writeCtx);
+      const label = `${name}, ${path}`;
+      assert.deepStrictEqual(answered, fresh(store, t.taskId, ctx), label);
+      assert.deepStrictEqual(answered, store.get(t.taskId, ctx), label);
+      assert.equal(answered.v26.lastUpdatedAt, new Date(T0 + 10).toISOString(), label);
+      assert.ok(Object.isFrozen(answered) && Object.isFrozen(answered.v25) && Object.isFrozen(answered.v26), label);
+      const payload = answered.v26.result ?? answered.v26.error;
+      assert.ok(Object.isFrozen(payload), label);
+      assertValidGet(answered);
+      // The caller's object is neither kept nor frozen.
+      assert.equal(Object.isFrozen(errorWithExtras) || Object.isFrozen(toolError) || Object.isFrozen(withNull), false);
+    }
+  }
+  // What the core derives shows in the answer: fail's message defaults to the error's,
+  // failWithToolResult's to a diagnostic, its V26 error is derived; extra error members go.
+  const store = new TaskStore();
+  const ctx = { session: "s", now: T0 };
+  const a = store.create({ protocolVersion: V25 }, ctx);
+  const failed = store.fail(a.taskId, errorWithExtras, null, ctx);
+  assert.equal(failed.v26.statusMessage, "backend down");
+  assert.deepStrictEqual(failed.v26.error, { code: -32001, message: "backend down", data: null });
+  const b = store.create({ protocolVersion: V25 }, ctx);
+  const toolFailed = store.failWithToolResult(b.taskId, toolError, null, ctx);
+  assert.equal(toolFailed.v26.statusMessage, "Tool reported an error: boom");
+  assert.deepStrictEqual(toolFailed.v26.error.data, { toolResult: toolError });
+  assert.equal(toolFailed.v26.error.code, -32603);
+  // A result JSON would lose a value of is refused as before (the class sends such results as
+  // objects), and the task stays working.
+  const c = store.create({ protocolVersion: V25 }, ctx);
+  throwsType(() => store.complete(c.taskId, { content: [], n: NaN }, null, ctx), /NaN, Infinity or undefined/);
+  throwsType(() => store.complete(c.taskId, '{"content":[]}', null, ctx), /must be an object/);
+  throwsType(() => store.complete(42, result, null, ctx), /task id must be a string/);
+  assert.equal(store.get(c.taskId, ctx).status, "working");
+});

@@ -1,0 +1,268 @@
+//! [`Payload`]: a result (a `CallToolResult`, or what another request returned) as a record
+//! holds it: its JSON text, checked once, shared between the revisions of a task.
+//!
+//! A result is written back far more often than it is looked into (every answer of a completed
+//! task carries it; the rules only ask whether it has `isError: true`), so it is kept as text
+//! and written verbatim ([`serde_json::value::RawValue`]) instead of as a `serde_json::Value`
+//! tree: taking one in builds no tree (a map of the tree costs an allocation of over 256 bytes,
+//! a slow one in a store's fragmented heap) and writing it out walks nothing. The text is the
+//! caller's JSON with its lone surrogates carried ([`crate::validate::surrogates`]), so answers
+//! restore them as they restore those of any other string. What needs the members (a snapshot,
+//! V25 `tasks/result`, the diagnostic of a tool error) parses it: [`Payload::object`].
+
+use std::rc::Rc;
+
+use serde::de::{IgnoredAny, MapAccess, Visitor};
+use serde::{Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::model::common::JsonObject;
+
+/// A result as a record holds it (see the module docs). Cloning shares it.
+#[derive(Clone)]
+pub struct Payload(Rc<Inner>);
+
+struct Inner {
+    /// The JSON text of an object, lone surrogates carried.
+    text: Box<RawValue>,
+    /// Whether the object has `isError: true` (its last `isError` member, as `serde_json` reads
+    /// duplicate members).
+    is_error: bool,
+}
+
+/// Why JSON text is not a payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PayloadError {
+    /// Nested deeper than 128 levels.
+    TooDeep,
+    /// Not JSON (`serde_json`'s message).
+    NotJson(String),
+    /// JSON, but not an object.
+    NotObject,
+}
+
+impl std::fmt::Display for PayloadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PayloadError::TooDeep => f.write_str("the JSON nests deeper than 128 levels"),
+            PayloadError::NotJson(why) => write!(f, "not JSON: {why}"),
+            PayloadError::NotObject => f.write_str("not an object"),
+        }
+    }
+}
+
+/// Whether a tool result reports a tool error (`isError: true`).
+pub fn is_tool_error(result: &JsonObject) -> bool {
+    result.get("isError") == Some(&Value::Bool(true))
+}
+
+/// The deepest nesting of arrays and objects a `serde_json::Value` is read with (its recursion
+/// limit of 128 refuses one more).
+const MAX_NESTING: usize = 127;
+
+/// How deep arrays and objects nest in JSON text (valid JSON: strings are skipped by their
+/// quotes and escapes).
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for b in text.bytes() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// Reads a JSON object's `isError` member, skipping everything else (no tree is built).
+struct Probe;
+
+impl<'de> Visitor<'de> for Probe {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        let mut is_error = false;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == "isError" {
+                is_error = map.next_value::<Value>()? == Value::Bool(true);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(is_error)
+    }
+}
+
+impl Payload {
+    /// A payload from JSON text whose lone surrogates are carried already
+    /// ([`crate::validate::surrogates::carry`]): checked to be one JSON object (serde_json's
+    /// limit of 128 levels of nesting included), without building a tree.
+    pub fn from_carried_text(text: String) -> Result<Payload, PayloadError> {
+        let is_error = {
+            let mut de = serde_json::Deserializer::from_str(&text);
+            let probed = de.deserialize_map(Probe).and_then(|e| de.end().map(|()| e));
+            probed.map_err(|e| {
+                let why = e.to_string();
+                if why.contains("recursion limit") {
+                    PayloadError::TooDeep
+                } else if e.classify() == serde_json::error::Category::Data {
+                    PayloadError::NotObject
+                } else {
+                    PayloadError::NotJson(why)
+                }
+            })?
+        };
+        // serde_json skips ignored values without recursion, so without its depth limit: the
+        // limit a `Value` tree has is checked here.
+        if nesting(&text) > MAX_NESTING {
+            return Err(PayloadError::TooDeep);
+        }
+        let text = RawValue::from_string(text).map_err(|e| PayloadError::NotJson(e.to_string()))?;
+        Ok(Payload(Rc::new(Inner { text, is_error })))
+    }
+
+    /// A payload of `object` (written as JSON text).
+    pub fn from_object(object: &JsonObject) -> Payload {
+        let text =
+            serde_json::value::to_raw_value(object).unwrap_or_else(|_| RawValue::NULL.to_owned());
+        Payload(Rc::new(Inner {
+            text,
+            is_error: is_tool_error(object),
+        }))
+    }
+
+    /// Whether it has `isError: true` (a tool error result).
+    pub fn is_error(&self) -> bool {
+        self.0.is_error
+    }
+
+    /// Its JSON text (lone surrogates carried).
+    pub fn text(&self) -> &str {
+        self.0.text.get()
+    }
+
+    /// Its members, parsed from the text.
+    pub fn object(&self) -> JsonObject {
+        match serde_json::from_str(self.text()) {
+            Ok(Value::Object(map)) => map,
+            _ => JsonObject::new(),
+        }
+    }
+}
+
+impl From<JsonObject> for Payload {
+    fn from(object: JsonObject) -> Self {
+        Payload::from_object(&object)
+    }
+}
+
+/// Written verbatim into JSON text; as the object into any other serializer.
+impl Serialize for Payload {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.text.serialize(s)
+    }
+}
+
+/// Equal when their texts are (the store compares records it wrote itself).
+impl PartialEq for Payload {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.text() == other.text()
+    }
+}
+
+impl std::fmt::Debug for Payload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn text_is_checked_once_and_written_verbatim() {
+        let p = Payload::from_carried_text(r#"{"content":[],"isError":true}"#.into()).unwrap();
+        assert!(p.is_error());
+        assert_eq!(
+            serde_json::to_string(&p).unwrap(),
+            r#"{"content":[],"isError":true}"#
+        );
+        assert_eq!(
+            p.object(),
+            json!({"content": [], "isError": true})
+                .as_object()
+                .unwrap()
+                .clone()
+        );
+        let last =
+            Payload::from_carried_text(r#"{"isError":true,"isError":false}"#.into()).unwrap();
+        assert!(
+            !last.is_error(),
+            "the last duplicate member counts, as serde_json reads it"
+        );
+        assert!(!Payload::from_carried_text(r#"{"isError":"true"}"#.into())
+            .unwrap()
+            .is_error());
+        assert_eq!(
+            Payload::from_carried_text("[1]".into()),
+            Err(PayloadError::NotObject)
+        );
+        assert_eq!(
+            Payload::from_carried_text("1".into()),
+            Err(PayloadError::NotObject)
+        );
+        assert!(matches!(
+            Payload::from_carried_text("{".into()),
+            Err(PayloadError::NotJson(_))
+        ));
+        assert!(matches!(
+            Payload::from_carried_text("{} x".into()),
+            Err(PayloadError::NotJson(_))
+        ));
+        let deep = format!("{{\"a\":{}{}}}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(Payload::from_carried_text(deep), Err(PayloadError::TooDeep));
+    }
+
+    // The depth limit is the one `validate::parse` (a `Value` tree) keeps, to the level.
+    #[test]
+    fn nesting_is_limited_as_for_a_value() {
+        for depth in 120..135 {
+            let text = format!("{{\"a\":{}{}}}", "[".repeat(depth), "]".repeat(depth));
+            let tree = crate::validate::parse(&text, usize::MAX).is_ok();
+            let payload = Payload::from_carried_text(text).is_ok();
+            assert_eq!(payload, tree, "depth {depth}");
+        }
+    }
+
+    #[test]
+    fn an_object_becomes_text_and_back() {
+        let o = json!({"content": [{"type": "text", "text": "x"}], "isError": true});
+        let p = Payload::from_object(o.as_object().unwrap());
+        assert!(p.is_error());
+        assert_eq!(Value::Object(p.object()), o);
+        assert_eq!(serde_json::to_value(&p).unwrap(), o);
+        assert_eq!(p.clone(), p);
+    }
+}
