@@ -90,7 +90,17 @@ fn nesting(text: &str) -> usize {
 }
 
 /// Reads a JSON object's `isError` member, skipping everything else (no tree is built).
+/// Only `deserialize_any` is asked for, and every kind of value but an object is refused here
+/// without formatting it: serde's default refusals format `Unexpected`, floats included, which
+/// would link core's float formatting into the module.
 struct Probe;
+
+/// The refusal of a payload that is JSON but not an object (a `Data` error of `serde_json`).
+const NOT_OBJECT: &str = "not an object";
+
+fn not_object<E: serde::de::Error>() -> E {
+    E::custom(NOT_OBJECT)
+}
 
 impl<'de> Visitor<'de> for Probe {
     type Value = bool;
@@ -101,14 +111,55 @@ impl<'de> Visitor<'de> for Probe {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
         let mut is_error = false;
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            if key == "isError" {
+        while let Some(key) = map.next_key_seed(IsErrorKey)? {
+            if key {
                 is_error = map.next_value::<Value>()? == Value::Bool(true);
             } else {
                 map.next_value::<IgnoredAny>()?;
             }
         }
         Ok(is_error)
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<bool, E> {
+        Err(not_object())
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<bool, E> {
+        Err(not_object())
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<bool, E> {
+        Err(not_object())
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<bool, E> {
+        Err(not_object())
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<bool, E> {
+        Err(not_object())
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<bool, E> {
+        Err(not_object())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<bool, A::Error> {
+        Err(not_object())
+    }
+}
+
+/// A member name of the probed object: whether it is `isError` (read by `deserialize_any`).
+struct IsErrorKey;
+
+impl<'de> serde::de::DeserializeSeed<'de> for IsErrorKey {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for IsErrorKey {
+    type Value = bool;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<bool, E> {
+        Ok(s == "isError")
     }
 }
 
@@ -119,7 +170,7 @@ impl Payload {
     pub fn from_carried_text(text: String) -> Result<Payload, PayloadError> {
         let is_error = {
             let mut de = serde_json::Deserializer::from_str(&text);
-            let probed = de.deserialize_map(Probe).and_then(|e| de.end().map(|()| e));
+            let probed = de.deserialize_any(Probe).and_then(|e| de.end().map(|()| e));
             probed.map_err(|e| {
                 let why = e.to_string();
                 if why.contains("recursion limit") {
