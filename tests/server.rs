@@ -1810,8 +1810,10 @@ mod random_sequences {
             for op in ops {
                 w.run(op);
             }
-            // Everything still pending settles once its task is gone.
-            w.h.now += 10_000_000;
+            // Everything still pending settles once its task is gone: past the longest TTL a
+            // task can have (the default maximum; a task lives through its last millisecond).
+            let max_ttl = StoreConfig::default().max_ttl_ms.unwrap_or(86_400_000);
+            w.h.now += max_ttl + 1;
             w.settle();
             prop_assert!(w.pending.is_empty());
         }
