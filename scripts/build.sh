@@ -148,10 +148,26 @@ assemble() {
   ' "$out/node.cjs" "$load_line" "$(locate_wasm_cjs "$spec")"
   cp "$work/node/$NAME.d.ts" "$out/node.d.cts"
 
+  # A `String` / `&str` parameter of an export is copied in by the glue's passStringToWasm0, which
+  # trusts `arg` to be a string: given another value (`true`, a number), it asks the module for a
+  # zero-byte block and then reallocates that dangling block, corrupting the allocator (the next
+  # calls trap with "memory access out of bounds"). The JS classes pass checked strings, but every
+  # export must survive a direct call with any value (tests/js/soak.test.mjs): both glues refuse a
+  # non-string there with a TypeError, before the module is called.
+  local f guard_line='function passStringToWasm0(arg, malloc, realloc) {'
+  for f in "$out/$NAME.js" "$out/node.cjs"; do
+    grep -qxF "$guard_line" "$f" || fail "$f: the glue's line '$guard_line' changed: update build.sh"
+    node -e '
+      const fs = require("node:fs");
+      const [file, line] = process.argv.slice(1);
+      const guard = "    if (typeof arg !== \"string\") throw new TypeError(`expected a string argument, found ${typeof arg}`);";
+      fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(line + "\n", line + "\n" + guard + "\n"));
+    ' "$f" "$guard_line"
+  done
+
   # wasm-bindgen declares `[Symbol.dispose](): void` on classes. Without lib esnext.disposable
   # (TypeScript >= 5.2) a strict consumer gets TS2550 inside our .d.ts: reference the lib there,
   # as @types/node does. The declarations themselves stay exactly as generated.
-  local f
   for f in "$out/$NAME.d.ts" "$out/node.d.cts"; do
     if grep -q 'Symbol\.dispose' "$f"; then
       { echo '/// <reference lib="esnext.disposable" />'; cat "$f"; } >"$f.tmp" && mv "$f.tmp" "$f"

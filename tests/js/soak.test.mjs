@@ -403,6 +403,16 @@ function entryPoints(entry, rand) {
     const flag = () => pick([true, false, any()]);
     const at = () => pick([T0 + int(1e6), any()]);
     const num = () => s.maybe(() => pick([int(1e6), v.num(), any()]));
+    const payloadText = (value) => {
+      const choice = int(4);
+      if (choice === 0) return undefined;
+      if (choice === 1) return pick([str(), any()]);
+      try {
+        return JSON.stringify(value);
+      } catch {
+        return undefined;
+      }
+    };
     Object.assign(points, {
       "TaskServerCore constructor": [() => new TaskServerCore(s.maybe(() => ({ maxRequestBytes: s.maybe(() => pick([null, int(1e5)])), pageSize: s.maybe(() => int(2000)) }))).free()],
       "TaskServerCore static restore": [() => TaskServerCore.restore(int(3) === 0 ? core.snapshot() : s.maybe(() => tamper(core.snapshot(), v)), s.maybe(any)).free()],
@@ -423,9 +433,18 @@ function entryPoints(entry, rand) {
       "TaskServerCore setStatus": [() => core.setStatus(coreId(), s.maybe(() => pick(["working", "input_required", any()])), s.msg(), session(), flag(), at())],
       "TaskServerCore raiseInput": [() => core.raiseInput(coreId(), s.maybe(() => ({ [str()]: { method: pick(["elicitation/create", "roots/list", str()]) } })), s.msg(), session(), flag(), at())],
       "TaskServerCore takeInput": [() => core.takeInput(coreId(), s.maybe(() => ({ [str()]: any() })), session(), flag(), at())],
-      "TaskServerCore complete": [() => core.complete(coreId(), s.maybe(() => ({ content: [], extra: any() })), s.msg(), session(), flag(), at())],
-      "TaskServerCore fail": [() => core.fail(coreId(), s.maybe(() => ({ code: v.num(), message: str(), data: any() })), s.msg(), session(), flag(), at())],
-      "TaskServerCore failWithToolResult": [() => core.failWithToolResult(coreId(), s.maybe(() => ({ content: [], isError: s.maybe(() => true) })), s.msg(), session(), flag(), at())],
+      // Terminal writes take the payload as the object and, when the JS class could write it,
+      // its JSON text: here the text is the object's, any string, or absent.
+      "TaskServerCore complete": [() => { const r = s.maybe(() => ({ content: [], extra: any() })); return core.complete(coreId(), r, payloadText(r), s.msg(), session(), flag(), at()); }],
+      "TaskServerCore fail": [() => { const e = s.maybe(() => ({ code: v.num(), message: str(), data: any() })); return core.fail(coreId(), e, payloadText(e), s.msg(), session(), flag(), at()); }],
+      "TaskServerCore failWithToolResult": [() => { const r = s.maybe(() => ({ content: [], isError: s.maybe(() => true) })); return core.failWithToolResult(coreId(), r, payloadText(r), s.msg(), session(), flag(), at()); }],
+      // What the JS class reads after a terminal write (numbers in memory, the message, the base).
+      "TaskServerCore lastMessage": [() => core.lastMessage()],
+      "TaskServerCore writtenAt": [() => { const at = core.writtenAt(); const mem = TaskServerCore.memory(); assert.ok(at + 56 <= mem.buffer.byteLength); }],
+      "TaskServerCore writtenBase": [() => core.writtenBase(coreId())],
+      "TaskServerCore static memory": [() => TaskServerCore.memory()],
+      "TaskServerCore static protocolVersions": [() => assert.deepEqual(TaskServerCore.protocolVersions(), ["2025-11-25", "2026-07-28"])],
+      "TaskServerCore static toolFailure": [() => TaskServerCore.toolFailure()],
       "TaskServerCore resultOf": [() => core.resultOf(coreId(), session(), flag(), at())],
       "TaskServerCore cancel": [() => core.cancel(coreId(), s.maybe(s.version), s.msg(), session(), flag(), at())],
       "TaskServerCore remove": [() => int(10) === 0 && core.remove(coreId(), session(), flag(), at())],
@@ -443,7 +462,9 @@ function entryPoints(entry, rand) {
     checks.push(
       () => {
         const t = JSON.parse(core.create("2026-07-28", undefined, undefined, undefined, "check", false, T0));
-        assert.equal(JSON.parse(core.complete(t.v26.taskId, { content: [] }, null, undefined, true, T0)).v26.status, "completed");
+        // A terminal write answers the new revision (the JS class builds the task); read it back.
+        assert.ok(Math.abs(core.complete(t.v26.taskId, { content: [] }, undefined, null, undefined, true, T0)) > 1);
+        assert.equal(JSON.parse(core.get(t.v26.taskId, undefined, true, T0)).v26.status, "completed");
         TaskServerCore.restore(core.snapshot()).free();
       },
     );
