@@ -89,14 +89,13 @@ fn feed(v: &Value, h: &mut DefaultHasher) {
         Value::Object(map) => {
             h.write_u8(5);
             h.write_usize(map.len());
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            for k in keys {
+            // serde_json's `Map` (without its `preserve_order` feature) is a `BTreeMap`: its
+            // members come in key order already (no sort, so no sort code in the module; the
+            // test `fingerprint_ignores_member_order` holds it).
+            for (k, item) in map {
                 h.write_usize(k.len());
                 h.write(k.as_bytes());
-                if let Some(item) = map.get(k) {
-                    feed(item, h);
-                }
+                feed(item, h);
             }
         }
     }
@@ -828,5 +827,27 @@ fn article(kind: &str) -> String {
     match kind {
         "error" => "an error".to_string(),
         k => format!("a {k}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fingerprint;
+
+    #[test]
+    fn fingerprint_ignores_member_order() {
+        // Parsed from text, so that each object's members arrive in the written order.
+        let a: serde_json::Value =
+            serde_json::from_str(r#"{"b":1,"a":{"y":[1,"x"],"x":null},"c":true}"#)
+                .unwrap_or_default();
+        let b: serde_json::Value =
+            serde_json::from_str(r#"{"c":true,"a":{"x":null,"y":[1,"x"]},"b":1}"#)
+                .unwrap_or_default();
+        assert!(a.is_object());
+        assert_eq!(Fingerprint::of(&a), Fingerprint::of(&b));
+        let c: serde_json::Value =
+            serde_json::from_str(r#"{"c":true,"a":{"x":null,"y":["x",1]},"b":1}"#)
+                .unwrap_or_default();
+        assert_ne!(Fingerprint::of(&a), Fingerprint::of(&c));
     }
 }
