@@ -576,8 +576,8 @@ impl TaskState {
                         pointer(&s.base, "lastUpdatedAt"),
                         format!(
                             "task {id} showed lastUpdatedAt {} before this request was sent, and the answer shows {} (earlier) (§E 18: monotonic lastUpdatedAt is never stated by the spec)",
-                            known.to_rfc3339(),
-                            n.to_rfc3339()
+                            crate::base::time::rfc3339(&known),
+                            crate::base::time::rfc3339(&n)
                         ),
                     );
                 }
@@ -677,10 +677,10 @@ impl TaskState {
                             format!(
                                 "task {id} shows {} at {}, but message {} showed it {} at {} (later): it left the terminal status",
                                 st.as_str(),
-                                n.to_rfc3339(),
+                                crate::base::time::rfc3339(&n),
                                 open.index,
                                 open.status.as_str(),
-                                open.at.map(|o| o.to_rfc3339()).unwrap_or_default()
+                                open.at.map(|o| crate::base::time::rfc3339(&o)).unwrap_or_default()
                             ),
                         );
                     }
