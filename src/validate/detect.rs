@@ -237,7 +237,7 @@ fn resolves(message: &Value, path: &str) -> bool {
             Value::Object(map) => map.get(&token),
             // serde_json's array index: digits, no sign, no leading zero.
             Value::Array(list)
-                if !token.starts_with('+') && !(token.starts_with('0') && token.len() != 1) =>
+                if !(token.starts_with('+') || token.starts_with('0') && token.len() != 1) =>
             {
                 token.parse::<usize>().ok().and_then(|i| list.get(i))
             }
@@ -303,10 +303,32 @@ mod tests {
             "0": [[], [5]],
         });
         let paths = [
-            "", "/", "//", "/a", "/a/", "/a/b~1c", "/a/b/c", "/a/b~1c/0", "/a/b~1c/1/~0x",
-            "/a/b~1c/1/~01", "/a/b~1c/1/~0~1", "/a/b~1c/01", "/a/b~1c/+1", "/a/b~1c/1/", "/a/b~1c/2",
-            "/a/b~1c/-1", "/a/b~1c/ 1", "/0/1/0", "/0/00", "/0/1/0/x", "a", "~1", "/a/~", "/a//",
-            "/a/b~1c/1/~~1", "/a/b~1c/18446744073709551616",
+            "",
+            "/",
+            "//",
+            "/a",
+            "/a/",
+            "/a/b~1c",
+            "/a/b/c",
+            "/a/b~1c/0",
+            "/a/b~1c/1/~0x",
+            "/a/b~1c/1/~01",
+            "/a/b~1c/1/~0~1",
+            "/a/b~1c/01",
+            "/a/b~1c/+1",
+            "/a/b~1c/1/",
+            "/a/b~1c/2",
+            "/a/b~1c/-1",
+            "/a/b~1c/ 1",
+            "/0/1/0",
+            "/0/00",
+            "/0/1/0/x",
+            "a",
+            "~1",
+            "/a/~",
+            "/a//",
+            "/a/b~1c/1/~~1",
+            "/a/b~1c/18446744073709551616",
         ];
         for p in paths {
             assert_eq!(resolves(&v, p), v.pointer(p).is_some(), "{p}");
