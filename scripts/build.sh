@@ -362,6 +362,11 @@ fi
 node scripts/build-ts.mjs "$PKG" "$TMP/ts" "$SERVER" || fail "the helpers did not compile"
 chmod +x "$PKG/cli.mjs"
 
+# The doc comments out of the JS every entry loads at start (the glue carries every Rust doc
+# comment; validate.js its JSDoc): the .d.ts files keep them for editors. -7 KB gzip per entry.
+node scripts/strip-js-docs.mjs "$PKG/$NAME.js" "$PKG/node.cjs" "$PKG/validate.js" "$PKG/validate.cjs" ||
+  fail "could not strip the doc comments"
+
 # ---- package.json: the fields naming files, derived from what was built ------------------------------
 # files, exports, main/module/types, sideEffects, typesVersions (see the script); the other fields
 # are pkg/package.json's as committed.
