@@ -53,7 +53,7 @@
 mod shape;
 mod task;
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -368,7 +368,9 @@ pub struct Conversation {
     tasks_bytes: usize,
     /// The task numbers changed by the message being observed.
     dirty: Vec<usize>,
-    warned_unknown: HashSet<String>,
+    /// The task ids warned about as unknown (the values unused: a map of `by_id`'s type, not a
+    /// `HashSet`, shares its hash table code: 2.1 KB raw, 0.6 KB gzip of the module).
+    warned_unknown: HashMap<String, usize>,
     warned_order: VecDeque<String>,
     warned_bytes: usize,
     /// The tools the `tools/list` answers named (V25), by name; cleared by
@@ -407,7 +409,7 @@ impl Conversation {
             by_id: HashMap::new(),
             tasks_bytes: 0,
             dirty: Vec::new(),
-            warned_unknown: HashSet::new(),
+            warned_unknown: HashMap::new(),
             warned_order: VecDeque::new(),
             warned_bytes: 0,
             tools: HashMap::new(),
@@ -772,7 +774,7 @@ impl Conversation {
     fn check_known(&mut self, task_id: &str, path: &str, f: &mut Findings) {
         if self.state(task_id).is_some()
             || task_id.len() > self.limits.max_id_bytes
-            || self.warned_unknown.contains(task_id)
+            || self.warned_unknown.contains_key(task_id)
         {
             return;
         }
@@ -783,7 +785,7 @@ impl Conversation {
             }
         }
         self.warned_bytes += task_id.len() + ITEM_BYTES;
-        self.warned_unknown.insert(task_id.to_string());
+        self.warned_unknown.insert(task_id.to_string(), 0);
         self.warned_order.push_back(task_id.to_string());
         f.push(
             None,
