@@ -37,6 +37,8 @@ export function sizeSection(size, profile, variants) {
     L.push("");
     L.push("Where the rest goes: the exported shims are the bindings (`src/wasm`) with the core inlined into them (`Conversation.observe`, `TaskServer.restore` and `TaskServer.handle` are the largest: their bodies are the core's, not conversion code; marking the argument readers `#[inline(never)]` saved nothing, see below); `core` is mostly formatting and `str`/slice code; `char::escape_debug` and core's printable tables stay even with every `{:?}` of a string in our messages replaced (row below); `data` is the rule texts (`rules()`), the embedded schema JSON (37 KB raw, 3.5 KB gzip) and panic/format strings. `<f64 as Display>` and its flt2dec tables (14 KB raw) are linked by any typed serde_json request (`deserialize_str`, `deserialize_struct`, …: their \"invalid type\" error formats serde's `Unexpected`, floats included): none is left, the validator reads `Value` trees and the fast path (`src/validate/fast.rs`) hand-written visitors over `deserialize_any` only, each refusing every other kind of value itself (see the row below).");
     L.push("");
+    L.push("Since the size work of 2026-12-01 (rows below): no sort code is left (the conversation's payload fingerprint walks the `Map` in its key order), the conversation's string-keyed tables share one hash table type, chrono is down to its calendar (RFC 3339 text is read and written by `src/base/time.rs`), and the JS glue and `validate.js` ship without their doc comments (the `.d.ts` files keep them).");
+    L.push("");
   }
   if (variants) {
     L.push("### Why 90 KB is not met: what each part weighs");
@@ -53,13 +55,27 @@ export function sizeSection(size, profile, variants) {
     };
     for (const v of variants.variants) L.push(`| ${what[v.name] ?? v.name} | ${int(v.wasm.raw)} | ${int(v.wasm.gzip)} | ${int(v.glue.gzip)} | **${kb(v.wasm.gzip + v.glue.gzip)}** |`);
     L.push("");
-    L.push("Even the validator alone, without its fast path, weighs more than 90 KB with its glue: the bytes are the rules themselves (the hand-written V25/V26 checks, the schema interpreter and its JSON, the rule texts), serde_json, chrono and `alloc`/`core`, each a few percent, none large enough to take out (the profile above). Meeting the target would mean a second, validator-only module for the main entry (so two modules for an app that imports both entries, against the other target) or dropping one of the validator's two checkers (the schema interpreter and the hand-written checks), which the differential tests hold equal.");
+    L.push("Even the validator alone, without its fast path, weighs more than 90 KB with its glue: the bytes are the rules themselves (the hand-written V25/V26 checks, the schema interpreter and its JSON, the rule texts), serde_json, `alloc`/`core` and the allocator, each a few percent, none large enough to take out (the profile above). Meeting the target would mean a second, validator-only module for the main entry (so two modules for an app that imports both entries, against the other target) or dropping one of the validator's two checkers (the schema interpreter and the hand-written checks), which the differential tests hold equal.");
     L.push("");
   }
-  L.push("Measured options (2026-11-30, by hand; gzip of the module with `store-js`):");
+  L.push("Measured options (2026-11-30 and 2026-12-01, by hand; `gzip -9` of the module with `store-js`, each against the module before it; speed: `validateMessage` of the bench messages, the two modules interleaved in one process):");
   L.push("");
   L.push("| option | module gzip | kept? |");
   L.push("|---|---:|---|");
+  L.push("| the conversation's payload fingerprint walks an object's members in the `Map`'s own (key) order instead of sorting the keys (`serde_json::Map` is a `BTreeMap`; a test holds the order): the only stable sort of the module goes | −6.0 KB raw, −2.5 KB (239.4 → 236.9 KB) | yes |");
+  L.push("| RFC 3339 read and written by `src/base/time.rs` instead of chrono's `parse_from_rfc3339` / `to_rfc3339` (exactly as they do: compared with chrono on generated input), chrono kept for its calendar (`NaiveDate::from_ymd_opt`) | −6.0 KB raw, −1.9 KB (236.9 → 235.0 KB) | yes (parsing as fast as chrono's natively; a first version with its own day arithmetic, −2.0 KB, parsed 1.2–1.6× slower) |");
+  L.push("| issue paths clamped by the validator's own pointer lookup instead of `Value::pointer` (its `str::replace` goes) | −0.5 KB raw, −0.3 KB | yes |");
+  L.push("| `wasm-opt --strip-producers --strip-target-features` (toolchain metadata) | −0.3 KB raw, −0.2 KB | yes |");
+  L.push("| the conversation's two other string-keyed tables (task ids warned about, tools' task support) of the same type as its task index (`HashMap<String, usize>`) instead of a `HashSet<String>` and a `HashMap<String, TaskSupport>`: their hash table code is shared | −3.4 KB raw, −1.4 KB (234.7 → 233.4 KB) | yes |");
+  L.push("| the doc comments out of the JS an entry loads at start (`scripts/strip-js-docs.mjs`, checked by esbuild to leave the code as it was; the `.d.ts` files keep them) | glue 10.8 → 5.9 KB, `validate.js` 6.1 → 3.8 KB, node ESM entry −7.3 KB | yes |");
+  L.push("| no chrono at all: `base::time::Instant` its own type (seconds, nanoseconds, offset; ordered, elapsed ms and leap seconds as chrono's; compared with chrono in tests, chrono a dev-dependency) | −2.8 KB raw, −1.9 KB (234.4 → 232.4 KB); parsing as fast | to apply after the new fast path (`bench/patches/no-chrono.patch`: the old `src/validate/fast.rs` names chrono's `DateTime`, the new one `Instant`) |");
+  L.push("| the JS glue and `validate.js` also whitespace-minified (esbuild `minifyWhitespace`) | −0.5 KB and −0.4 KB | no: the shipped glue stays readable (stack traces, debugging) |");
+  L.push("| serde_json without its `std` feature (`alloc` only) | −7.2 KB raw, −2.6 KB (239.4 → 236.8 KB) | to apply: needs `serde_json::to_writer` in `src/wasm/store.rs` replaced by `to_vec` (the store helper's file) |");
+  L.push("| `opt-level = \"z\"`, measured again on the current code | −24.4 KB (239.4 → 215.0 KB) | no: 1.03–1.98× the time (small `tasks/get` from text 1.55×, 100-task list 1.98×) |");
+  L.push("| `opt-level = \"z\"` and `wasm-opt -O3` (to inline back) | −23.1 KB | no: still 1.29–1.44× the time |");
+  L.push("| `-C llvm-args=-inline-threshold=40` (or `=10`) with `opt-level = \"s\"` | −1.7 KB (−2.7 KB) | no: small `tasks/get` from text 1.44× the time |");
+  L.push("| the talc allocator (`talc::wasm::new_wasm_dynamic_allocator`) instead of std's dlmalloc | −2.0 KB | no: small messages 1.0–1.26× the time (64 KiB ones 0.7–0.8×) |");
+  L.push("| `Value`'s `Display` out of the schema interpreter's messages (`serde_json::to_string` instead) | +0.1 KB: the serializer's monomorphs stay, one for `String` comes | no |");
   L.push("| `opt-level = \"z\"` instead of `\"s\"` | −24 KB (223 → 199 KB) | no: `validateMessage` took 0.94–1.46× the time on the bench messages (1.3–1.45× for most; the two modules interleaved in one process, 7 runs each, load 8) |");
   L.push("| `wasm-opt -Oz --converge`, or `--inlining-optimizing` | −0.1 KB | no |");
   L.push("| no typed serde_json deserialize in the module (`js_text` parses a `Value`, not a `String`): serde's float error formatting and core's `f64` Display (flt2dec) drop out | −12.2 KB (223.4 → 211.2 KB) | yes |");

@@ -130,8 +130,9 @@ assemble() {
   cmp -s "$work/web/${NAME}_bg.wasm" "$work/node/${NAME}_bg.wasm" ||
     fail "the web and nodejs targets produced different .wasm files; one file cannot serve both"
 
-  say "wasm-opt -Oz ($("$WASM_OPT" --version))"
-  "$WASM_OPT" -Oz "$work/web/${NAME}_bg.wasm" -o "$out/${NAME}_bg.wasm"
+  # The producers and target_features custom sections are for toolchains, not engines (0.2 KB gzip).
+  say "wasm-opt -Oz --strip-producers --strip-target-features ($("$WASM_OPT" --version))"
+  "$WASM_OPT" -Oz --strip-producers --strip-target-features "$work/web/${NAME}_bg.wasm" -o "$out/${NAME}_bg.wasm"
   cp "$work/web/$NAME.js" "$out/$NAME.js"
   cp "$work/web/$NAME.d.ts" "$out/$NAME.d.ts"
 
@@ -376,6 +377,11 @@ fi
 # load them); js/cli.mts → pkg/cli.mjs. tsc --strict, then esbuild for the *.cjs (see the script).
 node scripts/build-ts.mjs "$PKG" "$TMP/ts" "$SERVER" || fail "the helpers did not compile"
 chmod +x "$PKG/cli.mjs"
+
+# The doc comments out of the JS every entry loads at start (the glue carries every Rust doc
+# comment; validate.js its JSDoc): the .d.ts files keep them for editors. -7 KB gzip per entry.
+node scripts/strip-js-docs.mjs "$PKG/$NAME.js" "$PKG/node.cjs" "$PKG/validate.js" "$PKG/validate.cjs" ||
+  fail "could not strip the doc comments"
 
 # ---- package.json: the fields naming files, derived from what was built ------------------------------
 # files, exports, main/module/types, sideEffects, typesVersions (see the script); the other fields

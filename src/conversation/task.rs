@@ -89,14 +89,13 @@ fn feed(v: &Value, h: &mut DefaultHasher) {
         Value::Object(map) => {
             h.write_u8(5);
             h.write_usize(map.len());
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            for k in keys {
+            // serde_json's `Map` (without its `preserve_order` feature) is a `BTreeMap`: its
+            // members come in key order already (no sort, so no sort code in the module; the
+            // test `fingerprint_ignores_member_order` holds it).
+            for (k, item) in map {
                 h.write_usize(k.len());
                 h.write(k.as_bytes());
-                if let Some(item) = map.get(k) {
-                    feed(item, h);
-                }
+                feed(item, h);
             }
         }
     }
@@ -577,8 +576,8 @@ impl TaskState {
                         pointer(&s.base, "lastUpdatedAt"),
                         format!(
                             "task {id} showed lastUpdatedAt {} before this request was sent, and the answer shows {} (earlier) (§E 18: monotonic lastUpdatedAt is never stated by the spec)",
-                            known.to_rfc3339(),
-                            n.to_rfc3339()
+                            crate::base::time::rfc3339(&known),
+                            crate::base::time::rfc3339(&n)
                         ),
                     );
                 }
@@ -678,10 +677,10 @@ impl TaskState {
                             format!(
                                 "task {id} shows {} at {}, but message {} showed it {} at {} (later): it left the terminal status",
                                 st.as_str(),
-                                n.to_rfc3339(),
+                                crate::base::time::rfc3339(&n),
                                 open.index,
                                 open.status.as_str(),
-                                open.at.map(|o| o.to_rfc3339()).unwrap_or_default()
+                                open.at.map(|o| crate::base::time::rfc3339(&o)).unwrap_or_default()
                             ),
                         );
                     }
@@ -828,5 +827,27 @@ fn article(kind: &str) -> String {
     match kind {
         "error" => "an error".to_string(),
         k => format!("a {k}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fingerprint;
+
+    #[test]
+    fn fingerprint_ignores_member_order() {
+        // Parsed from text, so that each object's members arrive in the written order.
+        let a: serde_json::Value =
+            serde_json::from_str(r#"{"b":1,"a":{"y":[1,"x"],"x":null},"c":true}"#)
+                .unwrap_or_default();
+        let b: serde_json::Value =
+            serde_json::from_str(r#"{"c":true,"a":{"x":null,"y":[1,"x"]},"b":1}"#)
+                .unwrap_or_default();
+        assert!(a.is_object());
+        assert_eq!(Fingerprint::of(&a), Fingerprint::of(&b));
+        let c: serde_json::Value =
+            serde_json::from_str(r#"{"c":true,"a":{"x":null,"y":["x",1]},"b":1}"#)
+                .unwrap_or_default();
+        assert_ne!(Fingerprint::of(&a), Fingerprint::of(&c));
     }
 }

@@ -216,12 +216,54 @@ pub fn dispatch(message: &Value, ctx: &Context) -> ValidationReport {
 /// The longest prefix of `path` that resolves in `message`: an issue about a member that is
 /// missing, or inside a value of the wrong type, points at the deepest part that exists.
 fn clamp_pointer(message: &Value, path: &mut String) {
-    while !path.is_empty() && message.pointer(path).is_none() {
+    while !path.is_empty() && !resolves(message, path) {
         match path.rfind('/') {
             Some(i) => path.truncate(i),
             None => path.clear(),
         }
     }
+}
+
+/// `message.pointer(path).is_some()`, without `Value::pointer` (whose two `str::replace` per
+/// token link a substring replacer no other code needs): `~1` then `~0` unescaped as it does.
+fn resolves(message: &Value, path: &str) -> bool {
+    let Some(rest) = path.strip_prefix('/') else {
+        return path.is_empty();
+    };
+    let mut target = message;
+    for raw in rest.split('/') {
+        let token = unescape(&unescape(raw, '1', "/"), '0', "~");
+        let next = match target {
+            Value::Object(map) => map.get(&token),
+            // serde_json's array index: digits, no sign, no leading zero.
+            Value::Array(list)
+                if !(token.starts_with('+') || token.starts_with('0') && token.len() != 1) =>
+            {
+                token.parse::<usize>().ok().and_then(|i| list.get(i))
+            }
+            _ => None,
+        };
+        match next {
+            Some(v) => target = v,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// `s` with every `~` + `code` (left to right, not overlapping) replaced by `with`.
+fn unescape(s: &str, code: char, with: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '~' && chars.peek() == Some(&code) {
+            chars.next();
+            out.push_str(with);
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn finish(
@@ -247,5 +289,49 @@ fn finish(
         method,
         issues,
         omitted,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resolves;
+
+    #[test]
+    fn resolves_as_value_pointer() {
+        let v = serde_json::json!({
+            "a": {"b/c": [1, {"~x": true, "~1": 2, "~/": 3}], "": {"": 0}},
+            "0": [[], [5]],
+        });
+        let paths = [
+            "",
+            "/",
+            "//",
+            "/a",
+            "/a/",
+            "/a/b~1c",
+            "/a/b/c",
+            "/a/b~1c/0",
+            "/a/b~1c/1/~0x",
+            "/a/b~1c/1/~01",
+            "/a/b~1c/1/~0~1",
+            "/a/b~1c/01",
+            "/a/b~1c/+1",
+            "/a/b~1c/1/",
+            "/a/b~1c/2",
+            "/a/b~1c/-1",
+            "/a/b~1c/ 1",
+            "/0/1/0",
+            "/0/00",
+            "/0/1/0/x",
+            "a",
+            "~1",
+            "/a/~",
+            "/a//",
+            "/a/b~1c/1/~~1",
+            "/a/b~1c/18446744073709551616",
+        ];
+        for p in paths {
+            assert_eq!(resolves(&v, p), v.pointer(p).is_some(), "{p}");
+        }
     }
 }

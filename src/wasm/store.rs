@@ -655,9 +655,8 @@ impl<'a> From<&'a Change> for WireChange<'a> {
 
 /// `value` as JSON text, its carried lone surrogates written back as escapes.
 pub(super) fn text<T: Serialize>(value: &T) -> Result<String, JsValue> {
-    // Room for a task's text up front (no regrowth while it is written).
-    let mut out = Vec::with_capacity(512);
-    serde_json::to_writer(&mut out, value).map_err(|e| {
+    // serde_json is built without "std", so without `to_writer` (Cargo.toml).
+    let out = serde_json::to_vec(value).map_err(|e| {
         JsValue::from(js_sys::Error::new(&format!(
             "internal: cannot convert the result: {e}"
         )))
