@@ -20,7 +20,7 @@ CARGO_PROFILE_RELEASE_STRIP=none CARGO_TARGET_DIR=$DIR \
   cargo build --release --target wasm32-unknown-unknown --lib --features store-js >&2
 wasm-bindgen --target web --keep-debug --out-dir "$WORK" --out-name m \
   "$DIR/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"
-"$ROOT/node_modules/.bin/wasm-opt" -Oz --debuginfo --strip-dwarf "$WORK/m_bg.wasm" -o "$WORK/named.wasm"
+"$ROOT/node_modules/.bin/wasm-opt" -Oz --one-caller-inline-max-function-size=200 --debuginfo --strip-dwarf "$WORK/m_bg.wasm" -o "$WORK/named.wasm"
 twiggy top -n 100000 --format csv "$WORK/named.wasm" >"$WORK/top.csv"
 mkdir -p "$(dirname "$OUT")"
 node "$ROOT/bench/size-profile.mjs" "$WORK/top.csv" "$WORK/named.wasm" "$OUT"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What each part of the module weighs: builds the module as scripts/build.sh does (release
-# profile, wasm-bindgen, wasm-opt -Oz --strip-producers --strip-target-features) from a copy of
+# profile, wasm-bindgen, wasm-opt -Oz --one-caller-inline-max-function-size=200 --strip-producers --strip-target-features) from a copy of
 # the crate with parts left out, and writes
 # the sizes (raw and gzip -9 of the .wasm and of the web glue, its doc comments stripped as the
 # package's):
@@ -42,7 +42,7 @@ variant() {
     cargo build --release --target wasm32-unknown-unknown --lib ${features:+--features "$features"} >&2)
   wasm-bindgen --target web --out-dir "$WORK/out" --out-name m \
     "$ROOT/target/size-variants/wasm32-unknown-unknown/release/mcp_tasks_wasm.wasm"
-  "$WASM_OPT" -Oz --strip-producers --strip-target-features "$WORK/out/m_bg.wasm" -o "$WORK/out/o.wasm"
+  "$WASM_OPT" -Oz --one-caller-inline-max-function-size=200 --strip-producers --strip-target-features "$WORK/out/m_bg.wasm" -o "$WORK/out/o.wasm"
   node scripts/strip-js-docs.mjs "$WORK/out/m.js"   # as scripts/build.sh ships the glue
   rows+=("$(printf '{"name":"%s","wasm":{"raw":%d,"gzip":%d},"glue":{"raw":%d,"gzip":%d}}' "$name" \
     "$(wc -c <"$WORK/out/o.wasm")" "$(gzip -9c "$WORK/out/o.wasm" | wc -c)" \

@@ -131,8 +131,13 @@ assemble() {
     fail "the web and nodejs targets produced different .wasm files; one file cannot serve both"
 
   # The producers and target_features custom sections are for toolchains, not engines (0.2 KB gzip).
-  say "wasm-opt -Oz --strip-producers --strip-target-features ($("$WASM_OPT" --version))"
-  "$WASM_OPT" -Oz --strip-producers --strip-target-features "$work/web/${NAME}_bg.wasm" -o "$out/${NAME}_bg.wasm"
+  # --one-caller-inline-max-function-size=200: wasm-opt inlines a function with one caller whatever
+  # its size by default, which folded the whole fast path into one 21 KB function that V8 compiles
+  # (lazily) on the first validateMessage: 3.6 ms of a 20.5 ms cold start. Capped at 200 bytes: first
+  # call 1.9 ms, module -6.5 KB gzip, the bench messages 0.99-1.06x the time (BENCHMARKS.md "Size").
+  say "wasm-opt -Oz --one-caller-inline-max-function-size=200 --strip-producers --strip-target-features ($("$WASM_OPT" --version))"
+  "$WASM_OPT" -Oz --one-caller-inline-max-function-size=200 --strip-producers --strip-target-features \
+    "$work/web/${NAME}_bg.wasm" -o "$out/${NAME}_bg.wasm"
   cp "$work/web/$NAME.js" "$out/$NAME.js"
   cp "$work/web/$NAME.d.ts" "$out/$NAME.d.ts"
 
