@@ -5,7 +5,8 @@
 //! * [`pointer`](mod@pointer): JSON Pointers (RFC 6901);
 //! * [`random`]: the deterministic PRNG (SplitMix64) of tests, simulations and the scheduler's
 //!   jitter;
-//! * [`hex`]: lowercase hex.
+//! * [`hex`]: lowercase hex;
+//! * [`visit`]: the refusing visitor methods of `deserialize_any`-only serde visitors.
 //!
 //! The layers above, lowest first: `base` → `model` → `validate` → `convert`, `conversation`,
 //! `schedule` → `store` → `server` → the bindings (`wasm`).
@@ -14,3 +15,4 @@ pub mod hex;
 pub mod pointer;
 pub mod random;
 pub mod time;
+pub mod visit;

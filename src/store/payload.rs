@@ -17,6 +17,7 @@ use serde::{Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::base::visit::refuse;
 use crate::model::common::JsonObject;
 
 /// A result as a record holds it (see the module docs). Cloning shares it.
@@ -120,27 +121,7 @@ impl<'de> Visitor<'de> for Probe {
         }
         Ok(is_error)
     }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<bool, E> {
-        Err(not_object())
-    }
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<bool, E> {
-        Err(not_object())
-    }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<bool, E> {
-        Err(not_object())
-    }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<bool, E> {
-        Err(not_object())
-    }
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<bool, E> {
-        Err(not_object())
-    }
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<bool, E> {
-        Err(not_object())
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<bool, A::Error> {
-        Err(not_object())
-    }
+    refuse!('de, not_object; unit, bool, num, str, seq);
 }
 
 /// A member name of the probed object: whether it is `isError` (read by `deserialize_any`).

@@ -39,6 +39,7 @@ use super::report::{
 };
 use super::rules::Code;
 use super::Context;
+use crate::base::visit::refuse;
 use crate::model::{ProtocolVersion, TaskStatus};
 
 /// What the fast path tells of a message it knows: the parts of its report that vary (it is a
@@ -387,38 +388,6 @@ fn refused<E: de::Error>() -> E {
     E::custom(REFUSED)
 }
 
-/// The visitor methods `serde_json`'s `deserialize_any` calls, refusing the value (none of the
-/// default methods may be used: they format serde's `Unexpected`, floats included).
-macro_rules! refuse {
-    ($de:lifetime;) => {};
-    ($de:lifetime; unit $(, $rest:ident)*) => {
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> { Err(refused()) }
-        refuse!($de; $($rest),*);
-    };
-    ($de:lifetime; bool $(, $rest:ident)*) => {
-        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> { Err(refused()) }
-        refuse!($de; $($rest),*);
-    };
-    ($de:lifetime; num $(, $rest:ident)*) => {
-        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> { Err(refused()) }
-        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> { Err(refused()) }
-        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> { Err(refused()) }
-        refuse!($de; $($rest),*);
-    };
-    ($de:lifetime; str $(, $rest:ident)*) => {
-        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> { Err(refused()) }
-        refuse!($de; $($rest),*);
-    };
-    ($de:lifetime; seq $(, $rest:ident)*) => {
-        fn visit_seq<A: SeqAccess<$de>>(self, _: A) -> Result<Self::Value, A::Error> { Err(refused()) }
-        refuse!($de; $($rest),*);
-    };
-    ($de:lifetime; map $(, $rest:ident)*) => {
-        fn visit_map<A: MapAccess<$de>>(self, _: A) -> Result<Self::Value, A::Error> { Err(refused()) }
-        refuse!($de; $($rest),*);
-    };
-}
-
 /// What the `result` is read as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Want {
@@ -486,7 +455,7 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_, 'de> {
             _ => Err(refused()),
         }
     }
-    refuse!('de; unit, bool, num, str, seq);
+    refuse!('de, refused; unit, bool, num, str, seq);
 }
 
 // Member names, as [`KeySeed`] reads them: a task member's slot, or one of these.
@@ -548,7 +517,7 @@ impl<'de> Visitor<'de> for KeySeed {
     fn visit_str<E: de::Error>(self, s: &str) -> Result<usize, E> {
         Ok(member_key(s))
     }
-    refuse!('de; unit, bool, num, seq, map);
+    refuse!('de, refused; unit, bool, num, seq, map);
 }
 
 /// The `result`: a task or a list, as `want` says.
@@ -603,7 +572,7 @@ impl<'de> Visitor<'de> for ResultSeed<'_, 'de> {
             Want::Task | Want::Either => Ok(Read::Task),
         }
     }
-    refuse!('de; unit, bool, num, str, seq);
+    refuse!('de, refused; unit, bool, num, str, seq);
 }
 
 /// The `tasks` array: each task read lightly into `task` (what the checks accept noted, no value
@@ -652,7 +621,7 @@ impl<'de> Visitor<'de> for TasksSeed<'_, 'de> {
         }
         Ok(())
     }
-    refuse!('de; unit, bool, num, str, map);
+    refuse!('de, refused; unit, bool, num, str, map);
 }
 
 /// A listed task read lightly: an object of task members only, each checked as it is read (no
@@ -694,7 +663,7 @@ impl<'de> Visitor<'de> for LightTaskSeed<'_, 'de> {
             }
         }
     }
-    refuse!('de; unit, bool, num, str, seq);
+    refuse!('de, refused; unit, bool, num, str, seq);
 }
 
 /// A member name and its address in the text (`None`: it has an escape, so it is not there).
@@ -718,7 +687,7 @@ impl<'de> Visitor<'de> for KeyAtSeed {
     fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
         Ok((member_key(s), None))
     }
-    refuse!('de; unit, bool, num, seq, map);
+    refuse!('de, refused; unit, bool, num, seq, map);
 }
 
 /// The value of the member `slot` of a listed task: whether the checks accept it (the
@@ -793,7 +762,7 @@ impl<'de> Visitor<'de> for TaskSeed<'_, 'de> {
         }
         Ok(())
     }
-    refuse!('de; unit, bool, num, str, seq);
+    refuse!('de, refused; unit, bool, num, str, seq);
 }
 
 /// A member's value as read from the text: what the task checks need of it.
@@ -1022,7 +991,7 @@ impl<'de> Visitor<'de> for JsonRpc20 {
             Err(refused())
         }
     }
-    refuse!('de; unit, bool, num, seq, map);
+    refuse!('de, refused; unit, bool, num, seq, map);
 }
 
 /// A response id: a string or an integer (`5.0` counts, as [`super::envelope::is_integer`]).
@@ -1056,7 +1025,7 @@ impl<'de> Visitor<'de> for Id {
             Err(refused())
         }
     }
-    refuse!('de; unit, bool, seq, map);
+    refuse!('de, refused; unit, bool, seq, map);
 }
 
 /// Any string (its content is not needed).
@@ -1077,7 +1046,7 @@ impl<'de> Visitor<'de> for AnyStr {
     fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
         Ok(())
     }
-    refuse!('de; unit, bool, num, seq, map);
+    refuse!('de, refused; unit, bool, num, seq, map);
 }
 
 #[cfg(test)]
