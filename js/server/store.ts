@@ -473,16 +473,7 @@ class TaskStore {
    * which a worker may ignore.
    */
   complete(id: string, result: Record<string, unknown>, message?: string | null, ctx?: TaskContext | null): StoreTask {
-    const core = this.#core;
-    try {
-      readContext(core, this.#max, ctx);
-      readId(core, this.#max, id);
-      const text = jsonText(result, this.#max);
-      const revision = core.complete(id, result, text, message, session, host, now);
-      return this.#written(id, revision, "completed", message, "result", text, result);
-    } catch (e) {
-      throw storeError(e);
-    }
+    return this.#terminal("complete", id, result, message, ctx, "completed", "result");
   }
 
   /**
@@ -490,16 +481,7 @@ class TaskStore {
    * task: as `complete`.
    */
   fail(id: string, error: JsonRpcError, message?: string | null, ctx?: TaskContext | null): StoreTask {
-    const core = this.#core;
-    try {
-      readContext(core, this.#max, ctx);
-      readId(core, this.#max, id);
-      const text = jsonText(error, this.#max);
-      const revision = core.fail(id, error, text, message, session, host, now);
-      return this.#written(id, revision, "failed", message, "error", text, error);
-    } catch (e) {
-      throw storeError(e);
-    }
+    return this.#terminal("fail", id, error, message, ctx, "failed", "error");
   }
 
   /**
@@ -510,13 +492,23 @@ class TaskStore {
    * `complete`.
    */
   failWithToolResult(id: string, result: Record<string, unknown>, message?: string | null, ctx?: TaskContext | null): StoreTask {
+    return this.#terminal("failWithToolResult", id, result, message, ctx, "failed", "toolResult");
+  }
+
+  /**
+   * A terminal write (`complete`, `fail`, `failWithToolResult`: the core's method of that name)
+   * of `payload`: its JSON text crosses when it can be written (`jsonText`), and the answer is
+   * built by `#written`.
+   */
+  #terminal(write: "complete" | "fail" | "failWithToolResult", id: string, payload: object, message: string | null | undefined,
+    ctx: TaskContext | null | undefined, status: "completed" | "failed", kind: "result" | "error" | "toolResult"): StoreTask {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
       readId(core, this.#max, id);
-      const text = jsonText(result, this.#max);
-      const revision = core.failWithToolResult(id, result, text, message, session, host, now);
-      return this.#written(id, revision, "failed", message, "toolResult", text, result);
+      const text = jsonText(payload, this.#max);
+      const revision = core[write](id, payload, text, message, session, host, now);
+      return this.#written(id, revision, status, message, kind, text, payload);
     } catch (e) {
       throw storeError(e);
     }
