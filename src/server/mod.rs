@@ -9,6 +9,7 @@
 //! | `v25` | `tasks/get`, `tasks/list`, `tasks/cancel`, `tasks/result` of 2025-11-25 |
 //! | `v26` | `tasks/get`, `tasks/update`, `tasks/cancel` of 2026-07-28 (gated by the extension) |
 //! | [`tools`] | answering a `tools/call`: run it, make it a task, or refuse; storing its outcome |
+//! | [`answer`] | the answers as they cross to the JS classes |
 //!
 //! # What [`TaskServer::handle`] answers
 //!
@@ -27,6 +28,7 @@
 //! Anything that is not a `tasks/*` request is [`Outcome::NotHandled`]: the host routes it
 //! (`tools/call` goes through [`TaskServer::begin_tool_call`]).
 
+pub mod answer;
 pub mod context;
 pub mod rpc;
 pub mod tools;

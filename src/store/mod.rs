@@ -13,6 +13,7 @@
 //! | [`cursor`] | opaque `tasks/list` cursors: encrypted position, SipHash-2-4 MAC |
 //! | [`random`] | [`RandomSource`] (fallible), task ids, `OsRandom` for native hosts, a deterministic source for tests |
 //! | [`error`] | [`StoreError`] and the JSON-RPC code of each |
+//! | [`answer`] | the answers as JSON text for the JS classes (tasks, pages, changes) |
 //! | `contract` | the reusable storage contract test (doc-hidden) |
 //!
 //! # Rules, per TASKS-SPEC §D
@@ -67,6 +68,7 @@
 //!   included; format `mcp-tasks-wasm/store/1`, written and read by hand, see [`TaskRecord`]); with [`StoreConfig::record_changes`] every write leaves a [`Change`] for
 //!   [`Store::take_changes`], so a host can persist each transition.
 
+pub mod answer;
 pub mod cursor;
 pub mod error;
 pub mod ops;

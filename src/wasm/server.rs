@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::model::{ProtocolVersion, TaskStatus};
 use crate::server::{
-    self, Finished, Outcome, PendingResult, RequestContext, TaskEvent, TaskSupport,
+    self, answer::WireFinish, Outcome, PendingResult, RequestContext, TaskEvent, TaskSupport,
     ToolCallDecision, ToolCallPlan, ToolOutcome, V25Declared,
 };
 
@@ -24,7 +24,7 @@ use super::random::CryptoRandom;
 use super::store::{
     answer, as_u64, bad, read_id, read_json, read_json_within, read_object, read_options,
     restore_store, store_error, text, too_large, within, Members, StoreTask, TaskServerCore,
-    Unread, WireTask, Written,
+    Unread, Written,
 };
 use crate::store::record::error_from_json;
 use crate::store::{StoreError, DEFAULT_MAX_REQUEST_BYTES};
@@ -324,15 +324,6 @@ fn outcome_to_js(outcome: Outcome) -> HandleOutcome {
     }
 }
 
-/// The answer of `finishToolCall` as it crosses (the task as [`WireTask`]).
-#[derive(Serialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-enum WireFinish<'a> {
-    Stored { task: WireTask<'a> },
-    AlreadyTerminal { status: TaskStatus },
-    Gone,
-}
-
 #[wasm_bindgen]
 impl TaskServerCore {
     /// A new core over an empty store (`TaskStoreOptions`).
@@ -445,13 +436,7 @@ impl TaskServerCore {
             .inner
             .finish_tool_call(&task_id, outcome, now)
             .map_err(|e| store_error(&e))?;
-        text(&match &finished {
-            Finished::Stored(record) => WireFinish::Stored {
-                task: WireTask::from(record.as_ref()),
-            },
-            Finished::AlreadyTerminal { status } => WireFinish::AlreadyTerminal { status: *status },
-            Finished::Gone => WireFinish::Gone,
-        })
+        text(&WireFinish::from(&finished))
     }
 
     /// The synchronous answer to a `tools/call` that ran to `outcome`.

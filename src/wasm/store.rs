@@ -20,6 +20,7 @@ use crate::model::common::{JsonObject, JsonRpcError};
 use crate::model::v2025::V25Task;
 use crate::model::v2026::V26DetailedTask;
 use crate::model::{ProtocolVersion, TaskStatus};
+use crate::store::answer::{self, WireCancel, WirePage, WireTakeInput, WrittenBase};
 use crate::store::rules::Action;
 use crate::store::Storage;
 use crate::store::{
@@ -30,7 +31,7 @@ use crate::store::{Payload, PayloadError};
 
 use super::input::{js_to_json, read_limit, read_now, to_js};
 use super::random::CryptoRandom;
-use crate::store::record::{error_from_json, V26View};
+use crate::store::record::error_from_json;
 
 // ---- argument types (generated into the .d.ts; read member by member) -------------------------
 
@@ -206,16 +207,6 @@ pub struct CancelOutcome {
     pub changed: bool,
 }
 
-/// Why a task left the store.
-#[derive(Debug, Clone, Copy, Serialize, Tsify)]
-#[serde(rename_all = "snake_case")]
-pub enum DeletedBecause {
-    /// Its TTL elapsed.
-    Expired,
-    /// `remove` (or a failed id draw).
-    Removed,
-}
-
 /// One write, from `takeChanges()`: `record` is the stored record exactly as `snapshot().tasks`
 /// holds it (opaque), `task` its view (e.g. for `notifications/tasks`).
 #[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
@@ -235,7 +226,7 @@ pub enum StoreChange {
     Deleted {
         #[serde(rename = "taskId")]
         task_id: String,
-        reason: DeletedBecause,
+        reason: DeleteReason,
     },
 }
 
@@ -505,177 +496,19 @@ pub(super) fn answer<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     to_js(value).map_err(JsValue::from)
 }
 
-// ---- answers as JSON text ----------------------------------------------------------------------
-//
-// An answer crosses as one JSON text, which the JS classes parse once (js/server/store.js). A
-// task crosses without what it repeats (`taskId`, `status`, the `v25` task): the JS class takes
-// them from `v26`, whose fields are the V25 task's under their V25 names (`ttlMs` → `ttl`,
-// `pollIntervalMs` → `pollInterval`).
-
-/// The answered input responses of a record, written as a JSON object in place.
-struct Answered<'a>(&'a TaskRecord);
-
-impl Serialize for Answered<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(
-            self.0
-                .inputs
-                .iter()
-                .filter_map(|(key, entry)| match &entry.state {
-                    InputState::Answered { response } => Some((key, response)),
-                    _ => None,
-                }),
-        )
-    }
-}
-
-/// A `StoreTask` as it crosses (see above).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct WireTask<'a> {
-    /// The record's version: the JS class keeps the answer while the task stays at it.
-    revision: u64,
-    protocol_version: ProtocolVersion,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    session: Option<&'a str>,
-    expires_at_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    input_responses: Option<Answered<'a>>,
-    v26: V26View<'a>,
-}
-
-impl<'a> From<&'a TaskRecord> for WireTask<'a> {
-    fn from(record: &'a TaskRecord) -> Self {
-        let answered = record
-            .inputs
-            .iter()
-            .any(|(_, e)| matches!(e.state, InputState::Answered { .. }));
-        WireTask {
-            revision: record.version,
-            protocol_version: record.protocol,
-            session: record.session.as_deref(),
-            expires_at_ms: record.expires_at_ms(),
-            input_responses: answered.then_some(Answered(record)),
-            v26: V26View(record),
-        }
-    }
-}
-
-/// The fields of a task a terminal write leaves as they were (see `writtenBase`).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct WrittenBase<'a> {
-    protocol_version: ProtocolVersion,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    session: Option<&'a str>,
-    expires_at_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    input_responses: Option<Answered<'a>>,
-    created_at: String,
-    ttl_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    poll_interval_ms: Option<u64>,
-}
-
-impl<'a> From<&'a TaskRecord> for WrittenBase<'a> {
-    fn from(record: &'a TaskRecord) -> Self {
-        let wire = WireTask::from(record);
-        WrittenBase {
-            protocol_version: record.protocol,
-            session: wire.session,
-            expires_at_ms: wire.expires_at_ms,
-            input_responses: wire.input_responses,
-            created_at: crate::store::record::timestamp(record.created_at_ms),
-            ttl_ms: record.ttl_ms,
-            poll_interval_ms: record.poll_interval_ms,
-        }
-    }
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct WirePage<'a> {
-    tasks: Vec<WireTask<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    next_cursor: Option<String>,
-}
-
-#[derive(Serialize)]
-struct WireTakeInput<'a> {
-    task: WireTask<'a>,
-    accepted: Vec<String>,
-    ignored: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct WireCancel<'a> {
-    task: WireTask<'a>,
-    changed: bool,
-}
-
-#[derive(Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum WireChange<'a> {
-    Created {
-        task: WireTask<'a>,
-        record: &'a TaskRecord,
-    },
-    Updated {
-        task: WireTask<'a>,
-        record: &'a TaskRecord,
-    },
-    Deleted {
-        #[serde(rename = "taskId")]
-        task_id: &'a str,
-        reason: DeletedBecause,
-    },
-}
-
-impl<'a> From<&'a Change> for WireChange<'a> {
-    fn from(change: &'a Change) -> Self {
-        match change {
-            Change::Created { task } => WireChange::Created {
-                task: WireTask::from(task),
-                record: task,
-            },
-            Change::Updated { task } => WireChange::Updated {
-                task: WireTask::from(task),
-                record: task,
-            },
-            Change::Deleted { id, reason } => WireChange::Deleted {
-                task_id: id,
-                reason: match reason {
-                    DeleteReason::Expired => DeletedBecause::Expired,
-                    DeleteReason::Removed => DeletedBecause::Removed,
-                },
-            },
-        }
-    }
-}
-
-/// `value` as JSON text, its carried lone surrogates written back as escapes.
+/// `value` as JSON text ([`answer::json_text`]), for the JS class to parse once.
 pub(super) fn text<T: Serialize>(value: &T) -> Result<String, JsValue> {
-    // serde_json is built without "std", so without `to_writer` (Cargo.toml).
-    let out = serde_json::to_vec(value).map_err(|e| {
-        JsValue::from(js_sys::Error::new(&format!(
-            "internal: cannot convert the result: {e}"
-        )))
-    })?;
-    // serde_json writes UTF-8.
-    let text = String::from_utf8(out).map_err(|_| {
-        JsValue::from(js_sys::Error::new(
-            "internal: cannot convert the result: not UTF-8",
-        ))
-    })?;
-    Ok(match crate::validate::surrogates::restore(&text) {
-        std::borrow::Cow::Borrowed(_) => text,
-        std::borrow::Cow::Owned(restored) => restored,
-    })
+    answer::json_text(value).map_err(internal)
 }
 
-/// A record as the JSON text of its `StoreTask` (see above).
+/// A serialization the core could not make (never for its own types): an `Error`.
+fn internal(e: serde_json::Error) -> JsValue {
+    js_sys::Error::new(&format!("internal: cannot convert the result: {e}")).into()
+}
+
+/// A record as the JSON text of its `StoreTask` ([`answer::task_text`]).
 pub(super) fn task_text(record: &TaskRecord) -> Result<String, JsValue> {
-    text(&WireTask::from(record))
+    answer::task_text(record).map_err(internal)
 }
 
 /// The largest integer a JS number carries exactly.
@@ -793,10 +626,9 @@ pub(crate) fn restore_store(
     Store::restore(value, CryptoRandom::new()?).map_err(|e| store_error(&e))
 }
 
-/// The writes since the last call, as the JSON text of `StoreChange[]` (tasks as they cross).
+/// The writes since the last call, as the JSON text of `StoreChange[]` ([`answer::changes_text`]).
 pub(super) fn changes_text(changes: &[Change]) -> Result<String, JsValue> {
-    let changes: Vec<WireChange<'_>> = changes.iter().map(WireChange::from).collect();
-    text(&changes)
+    answer::changes_text(changes).map_err(internal)
 }
 
 // ---- the store methods of the one core class ---------------------------------------------------
@@ -1038,10 +870,7 @@ impl TaskServerCore {
             .store_mut()
             .list(who.caller(), page.cursor.as_deref(), page.limit, who.now)
             .map_err(store_err)?;
-        text(&WirePage {
-            tasks: listed.tasks.iter().map(WireTask::from).collect(),
-            next_cursor: listed.next_cursor,
-        })
+        text(&WirePage::from(&listed))
     }
 
     /// `working` ⇄ `input_required`, or a new status message.
@@ -1105,11 +934,7 @@ impl TaskServerCore {
             .store_mut()
             .take_input(who.caller(), &id, responses, who.now)
             .map_err(store_err)?;
-        text(&WireTakeInput {
-            task: WireTask::from(&taken.task),
-            accepted: taken.accepted,
-            ignored: taken.ignored,
-        })
+        text(&WireTakeInput::from(&taken))
     }
 
     /// Completes the task with the original request's result (`result`: the object; `text`: its
@@ -1277,10 +1102,7 @@ impl TaskServerCore {
             .store_mut()
             .cancel(who.caller(), &id, protocol, message, who.now)
             .map_err(store_err)?;
-        text(&WireCancel {
-            task: WireTask::from(&cancelled.task),
-            changed: cancelled.changed,
-        })
+        text(&WireCancel::from(&cancelled))
     }
 
     /// Deletes the task now and answers it as it was.

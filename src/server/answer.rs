@@ -1,0 +1,50 @@
+//! The server's answers as they cross to the JS classes (js/server/store.ts): the answer of
+//! `finishToolCall` as JSON text, its task as [`crate::store::answer::WireTask`].
+
+use serde::Serialize;
+
+use crate::model::TaskStatus;
+use crate::store::answer::WireTask;
+
+use super::tools::Finished;
+
+/// [`Finished`] as it crosses (the declared shape: the bindings' `FinishOutcome`).
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum WireFinish<'a> {
+    Stored { task: WireTask<'a> },
+    AlreadyTerminal { status: TaskStatus },
+    Gone,
+}
+
+impl<'a> From<&'a Finished> for WireFinish<'a> {
+    fn from(finished: &'a Finished) -> Self {
+        match finished {
+            Finished::Stored(record) => WireFinish::Stored {
+                task: WireTask::from(record.as_ref()),
+            },
+            Finished::AlreadyTerminal { status } => WireFinish::AlreadyTerminal { status: *status },
+            Finished::Gone => WireFinish::Gone,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn finished_crosses_tagged_by_kind() {
+        let text = |f: &Finished| serde_json::to_value(WireFinish::from(f)).unwrap();
+        assert_eq!(text(&Finished::Gone), json!({"kind": "gone"}));
+        assert_eq!(
+            text(&Finished::AlreadyTerminal {
+                status: TaskStatus::Cancelled
+            }),
+            json!({"kind": "already-terminal", "status": "cancelled"})
+        );
+    }
+}

@@ -1,0 +1,336 @@
+//! The store's answers as JSON text, as they cross to the JS classes (js/server/store.ts), which
+//! parse each once. A task crosses without what it repeats (`taskId`, `status`, the `v25` task):
+//! the JS class takes them from `v26`, whose fields are the V25 task's under their V25 names
+//! (`ttlMs` → `ttl`, `pollIntervalMs` → `pollInterval`). Written straight from the records
+//! (no copy of a payload); the text's carried lone surrogates are written back as escapes
+//! ([`json_text`]). The declared (TypeScript) shapes are the bindings' `StoreTask`, `TaskPage`,
+//! `TakeInputOutcome`, `CancelOutcome` and `StoreChange`.
+
+use serde::Serialize;
+
+use crate::model::ProtocolVersion;
+
+use super::ops::{Cancelled, Change, InputTaken, ListPage};
+use super::record::{timestamp, InputState, TaskRecord, V26View};
+
+/// `value` as JSON text, its carried lone surrogates written back as escapes
+/// ([`crate::validate::surrogates::restore`]).
+pub fn json_text<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
+    // serde_json is built without "std", so without `to_writer` (Cargo.toml); it writes UTF-8.
+    let text = serde_json::to_string(value)?;
+    Ok(match crate::validate::surrogates::restore(&text) {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(restored) => restored,
+    })
+}
+
+/// Whether the record holds an answered input response.
+pub fn has_answered_input(record: &TaskRecord) -> bool {
+    record
+        .inputs
+        .iter()
+        .any(|(_, e)| matches!(e.state, InputState::Answered { .. }))
+}
+
+/// The answered input responses of a record, written as a JSON object in place.
+pub struct Answered<'a>(pub &'a TaskRecord);
+
+impl Serialize for Answered<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(
+            self.0
+                .inputs
+                .iter()
+                .filter_map(|(key, entry)| match &entry.state {
+                    InputState::Answered { response } => Some((key, response)),
+                    _ => None,
+                }),
+        )
+    }
+}
+
+/// A task as it crosses (see the module).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WireTask<'a> {
+    /// The record's version: the JS class keeps the answer while the task stays at it.
+    revision: u64,
+    protocol_version: ProtocolVersion,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session: Option<&'a str>,
+    expires_at_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_responses: Option<Answered<'a>>,
+    v26: V26View<'a>,
+}
+
+impl<'a> From<&'a TaskRecord> for WireTask<'a> {
+    fn from(record: &'a TaskRecord) -> Self {
+        WireTask {
+            revision: record.version,
+            protocol_version: record.protocol,
+            session: record.session.as_deref(),
+            expires_at_ms: record.expires_at_ms(),
+            input_responses: has_answered_input(record).then_some(Answered(record)),
+            v26: V26View(record),
+        }
+    }
+}
+
+/// The fields of a task a terminal write leaves as they were (the bindings' `writtenBase`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WrittenBase<'a> {
+    protocol_version: ProtocolVersion,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session: Option<&'a str>,
+    expires_at_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_responses: Option<Answered<'a>>,
+    created_at: String,
+    ttl_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    poll_interval_ms: Option<u64>,
+}
+
+impl<'a> From<&'a TaskRecord> for WrittenBase<'a> {
+    fn from(record: &'a TaskRecord) -> Self {
+        WrittenBase {
+            protocol_version: record.protocol,
+            session: record.session.as_deref(),
+            expires_at_ms: record.expires_at_ms(),
+            input_responses: has_answered_input(record).then_some(Answered(record)),
+            created_at: timestamp(record.created_at_ms),
+            ttl_ms: record.ttl_ms,
+            poll_interval_ms: record.poll_interval_ms,
+        }
+    }
+}
+
+/// One `list` page as it crosses.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WirePage<'a> {
+    tasks: Vec<WireTask<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_cursor: Option<&'a str>,
+}
+
+impl<'a> From<&'a ListPage> for WirePage<'a> {
+    fn from(page: &'a ListPage) -> Self {
+        WirePage {
+            tasks: page.tasks.iter().map(WireTask::from).collect(),
+            next_cursor: page.next_cursor.as_deref(),
+        }
+    }
+}
+
+/// What `take_input` did, as it crosses.
+#[derive(Serialize)]
+pub struct WireTakeInput<'a> {
+    task: WireTask<'a>,
+    accepted: &'a [String],
+    ignored: &'a [String],
+}
+
+impl<'a> From<&'a InputTaken> for WireTakeInput<'a> {
+    fn from(taken: &'a InputTaken) -> Self {
+        WireTakeInput {
+            task: WireTask::from(&taken.task),
+            accepted: &taken.accepted,
+            ignored: &taken.ignored,
+        }
+    }
+}
+
+/// What `cancel` did, as it crosses.
+#[derive(Serialize)]
+pub struct WireCancel<'a> {
+    task: WireTask<'a>,
+    changed: bool,
+}
+
+impl<'a> From<&'a Cancelled> for WireCancel<'a> {
+    fn from(cancelled: &'a Cancelled) -> Self {
+        WireCancel {
+            task: WireTask::from(&cancelled.task),
+            changed: cancelled.changed,
+        }
+    }
+}
+
+/// One write as it crosses (`takeChanges()`): the task's view and its stored record.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WireChange<'a> {
+    Created {
+        task: WireTask<'a>,
+        record: &'a TaskRecord,
+    },
+    Updated {
+        task: WireTask<'a>,
+        record: &'a TaskRecord,
+    },
+    Deleted {
+        #[serde(rename = "taskId")]
+        task_id: &'a str,
+        reason: super::ops::DeleteReason,
+    },
+}
+
+impl<'a> From<&'a Change> for WireChange<'a> {
+    fn from(change: &'a Change) -> Self {
+        match change {
+            Change::Created { task } => WireChange::Created {
+                task: WireTask::from(task),
+                record: task,
+            },
+            Change::Updated { task } => WireChange::Updated {
+                task: WireTask::from(task),
+                record: task,
+            },
+            Change::Deleted { id, reason } => WireChange::Deleted {
+                task_id: id,
+                reason: *reason,
+            },
+        }
+    }
+}
+
+/// A record as the JSON text of its task (see the module).
+pub fn task_text(record: &TaskRecord) -> Result<String, serde_json::Error> {
+    json_text(&WireTask::from(record))
+}
+
+/// Writes as the JSON text of `StoreChange[]` (tasks as they cross).
+pub fn changes_text(changes: &[Change]) -> Result<String, serde_json::Error> {
+    let changes: Vec<WireChange<'_>> = changes.iter().map(WireChange::from).collect();
+    json_text(&changes)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::store::{Caller, DeterministicRandom, MemoryStorage, NewTask, Store, StoreConfig};
+
+    const T0: u64 = 1_764_066_600_000;
+
+    fn store() -> Store<MemoryStorage, DeterministicRandom> {
+        let config = StoreConfig {
+            record_changes: true,
+            ..StoreConfig::default()
+        };
+        Store::in_memory(config, DeterministicRandom::new(7)).unwrap()
+    }
+
+    fn parse(text: &str) -> Value {
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn a_task_crosses_without_what_it_repeats() {
+        let mut s = store();
+        let new = NewTask::new(ProtocolVersion::V2025)
+            .session("s1")
+            .ttl(60_000);
+        let record = s.create(new, T0).unwrap();
+        let wire = parse(&task_text(&record).unwrap());
+        assert_eq!(
+            wire,
+            json!({
+                "revision": 1,
+                "protocolVersion": "2025-11-25",
+                "session": "s1",
+                "expiresAtMs": T0 + 60_000,
+                "v26": serde_json::to_value(record.to_v26_detailed()).unwrap(),
+            })
+        );
+    }
+
+    #[test]
+    fn answered_input_crosses_and_the_written_base_keeps_it() {
+        let mut s = store();
+        let id = s
+            .create(NewTask::new(ProtocolVersion::V2026), T0)
+            .unwrap()
+            .id;
+        let requests = json!({"k": {"method": "elicitation/create", "params": {}}});
+        let requests = requests.as_object().unwrap().clone();
+        s.raise_input(Caller::Host, &id, requests, None, T0 + 1)
+            .unwrap();
+        let responses = json!({"k": {"action": "accept"}, "x": {}});
+        let taken = s
+            .take_input(
+                Caller::Host,
+                &id,
+                responses.as_object().unwrap().clone(),
+                T0 + 2,
+            )
+            .unwrap();
+        let wire = parse(&json_text(&WireTakeInput::from(&taken)).unwrap());
+        assert_eq!(wire["accepted"], json!(["k"]));
+        assert_eq!(wire["ignored"], json!(["x"]));
+        assert_eq!(
+            wire["task"]["inputResponses"],
+            json!({"k": {"action": "accept"}})
+        );
+        assert!(wire["task"].get("session").is_none());
+        let base = parse(&json_text(&WrittenBase::from(&taken.task)).unwrap());
+        assert_eq!(
+            base,
+            json!({
+                "protocolVersion": "2026-07-28",
+                "expiresAtMs": taken.task.expires_at_ms(),
+                "inputResponses": {"k": {"action": "accept"}},
+                "createdAt": "2025-11-25T10:30:00.000Z",
+                "ttlMs": taken.task.ttl_ms,
+                "pollIntervalMs": taken.task.poll_interval_ms,
+            })
+        );
+    }
+
+    #[test]
+    fn pages_cancels_and_changes_cross_with_their_tasks() {
+        let mut s = store();
+        let a = s.create(NewTask::new(ProtocolVersion::V2025), T0).unwrap();
+        s.create(NewTask::new(ProtocolVersion::V2025), T0).unwrap();
+        let page = s.list(Caller::Host, None, Some(1), T0).unwrap();
+        let wire = parse(&json_text(&WirePage::from(&page)).unwrap());
+        assert_eq!(wire["tasks"][0]["v26"]["taskId"], json!(a.id));
+        assert!(wire["nextCursor"].is_string());
+        let cancelled = s
+            .cancel(Caller::Host, &a.id, ProtocolVersion::V2026, None, T0 + 5)
+            .unwrap();
+        let wire = parse(&json_text(&WireCancel::from(&cancelled)).unwrap());
+        assert_eq!(wire["changed"], json!(true));
+        assert_eq!(wire["task"]["v26"]["status"], json!("cancelled"));
+        s.remove(Caller::Host, &a.id, T0 + 6).unwrap();
+        let changes = parse(&changes_text(&s.take_changes()).unwrap());
+        let kinds: Vec<&str> = changes
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["kind"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, ["created", "created", "updated", "deleted"]);
+        assert_eq!(
+            changes[2]["record"],
+            serde_json::to_value(&cancelled.task).unwrap()
+        );
+        assert_eq!(
+            changes[3],
+            json!({"kind": "deleted", "taskId": a.id, "reason": "removed"})
+        );
+    }
+
+    #[test]
+    fn carried_lone_surrogates_are_written_back_as_escapes() {
+        let (carried, _) = crate::validate::surrogates::carry(r#"{"m":"a\ud800b"}"#);
+        let value: Value = serde_json::from_str(&carried).unwrap();
+        assert_eq!(json_text(&value).unwrap(), r#"{"m":"a\ud800b"}"#);
+        assert_eq!(json_text(&json!({"m": "é"})).unwrap(), r#"{"m":"é"}"#);
+    }
+}
