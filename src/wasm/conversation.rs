@@ -78,7 +78,7 @@ impl Conversation {
                 Err(report) => self.inner.observe_rejected(report),
             };
             match serde_json::to_string(&report) {
-                Ok(json) => super::validate::write_json(buf, &json),
+                Ok(json) => crate::validate::compact::write_json(buf, &json),
                 Err(_) => i32::MIN,
             }
         })

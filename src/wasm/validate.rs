@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::model::ProtocolVersion;
 use crate::validate::{
-    self, Context, TextVerdict, ValidateOptions, ValidationReport, DEFAULT_MAX_BYTES,
+    self, compact, Context, TextVerdict, ValidateOptions, ValidationReport, DEFAULT_MAX_BYTES,
 };
 
 pub(crate) use super::input::to_js;
@@ -269,11 +269,11 @@ pub fn validate_bytes(
                 TextVerdict::Fast(found) => {
                     if ascii
                         && found.templated()
-                        && found.list.len() <= MAX_TEMPLATED
-                        && buf.len() >= templated_bytes(&found)
+                        && found.list.len() <= compact::MAX_TEMPLATED
+                        && buf.len() >= compact::templated_bytes(&found)
                     {
                         ROUTE.set(4);
-                        return write_templated(buf, &found);
+                        return compact::write_templated(buf, &found);
                     }
                     found.report(ctx, text)
                 }
@@ -295,58 +295,10 @@ pub fn validate_bytes(
                     None => {}
                 }
             }
-            write_compact(buf, &report, plain).unwrap_or_else(|| write_report(buf, &report))
+            compact::write_compact(buf, &report, plain)
+                .unwrap_or_else(|| compact::write_report(buf, &report))
         })
     })
-}
-
-/// The answer of a templated report ([`write_templated`]).
-const TEMPLATED: i32 = 1 << 30;
-
-/// Most issues a templated report carries (the rest travel compactly).
-const MAX_TEMPLATED: usize = 8;
-
-/// The bytes of a templated report.
-fn templated_bytes(found: &validate::fast::Findings) -> usize {
-    8 + 16 * found.list.len()
-}
-
-/// Writes the issues of the fast path as numbers at the start of the buffer and answers
-/// [`TEMPLATED`] (`i32::MAX`, a number no report has, which sends the wrapper to the export,
-/// when they do not fit: the caller checked they do). Words (u32,
-/// little-endian): the number of issues, `list | shape << 1` (a `tasks/list` result; the version
-/// told by the shape, else by the option), then per issue its template number
-/// ([`validate::fast::template`], which the wrapper asks for once by `__validateTemplate`), the
-/// index of the listed task (`u32::MAX`: the `tasks/get` result) and the span of the text the
-/// message takes its value from (byte offsets from the start of the message: `0, 0` for none).
-/// The rest of the report the wrapper knows: version 2025-11-25, rpc `result`, method its
-/// `inReplyTo`, valid when no issue is an error.
-fn write_templated(buf: &mut [u8], found: &validate::fast::Findings) -> i32 {
-    use crate::validate::VersionSource;
-    let Some(out) = buf.get_mut(..templated_bytes(found)) else {
-        return i32::MAX;
-    };
-    let head = u32::from(found.valid.is_list())
-        | u32::from(found.valid.version_source == VersionSource::Shape) << 1;
-    // Four bytes at a time as arrays (a `copy_from_slice` of each word was a call).
-    let mut words = out
-        .chunks_exact_mut(4)
-        .filter_map(|c| <&mut [u8; 4]>::try_from(c).ok());
-    let mut put = |w: u32| {
-        if let Some(word) = words.next() {
-            *word = w.to_le_bytes();
-        }
-    };
-    put(found.list.len() as u32);
-    put(head);
-    for f in &found.list {
-        let (a, b) = f.span();
-        put(f.template());
-        put(f.task.unwrap_or(u32::MAX));
-        put(a);
-        put(b);
-    }
-    TEMPLATED
 }
 
 /// Internal (the JS wrapper's): the template `n` of a templated report's issue
@@ -354,132 +306,10 @@ fn write_templated(buf: &mut [u8], found: &validate::fast::Findings) -> i32 {
 /// after the value, joined by NUL characters; "" for a number no issue has.
 #[wasm_bindgen(js_name = __validateTemplate)]
 pub fn validate_template(n: u32) -> String {
-    use crate::validate::Severity;
-    let Some((code, path, prefix, suffix)) = validate::fast::template(n) else {
-        return String::new();
-    };
-    let severity = match code.severity() {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    };
-    [code.as_str(), severity, &path, &prefix, &suffix].join("\0")
-}
-
-/// A string of a compact report: its length in UTF-16 units (the wrapper slices the decoded
-/// text by them).
-fn utf16_len(s: &str) -> usize {
-    if s.is_ascii() {
-        s.len()
-    } else {
-        s.encode_utf16().count()
-    }
-}
-
-/// Writes `report` at the start of the buffer as words then text, and answers 0; `None` when it
-/// does not fit the buffer as it is (never grown here, so the wrapper's view stays right) or a
-/// string carries a lone surrogate ([`crate::validate::surrogates`]: the JSON text restores it;
-/// `plain`: the message had no `\u` and no U+FDD0, so no string of its report carries one).
-///
-/// Words (u32, little-endian): `valid | version << 1 | source << 3 | rpc << 5 | has_method << 8`
-/// (version 0 none, 1 2025-11-25, 2 2026-07-28; source 0 option, 1 meta, 2 shape, 3 none; rpc 0
-/// request, 1 notification, 2 result, 3 error, 4 invalid), the number of issues, the text's
-/// length in bytes, the UTF-16 length of `kind` (then of `method` when present), then per issue
-/// its severity (0 error, 1 warning) and the UTF-16 lengths of its code, path and message. Then
-/// the text: `kind`, `method`, and each issue's code, path and message, one after the other.
-// Not inlined: the CPU profile (bench/cpu-profile.mjs) names its share.
-#[inline(never)]
-fn write_compact(buf: &mut [u8], report: &ValidationReport, plain: bool) -> Option<i32> {
-    use crate::validate::surrogates::MARK;
-    use crate::validate::{RpcKind, Severity, VersionSource};
-    let mut strings: Vec<&str> = Vec::with_capacity(2 + 3 * report.issues.len());
-    strings.push(&report.kind);
-    if let Some(m) = &report.method {
-        strings.push(m);
-    }
-    for issue in &report.issues {
-        strings.extend([issue.code.as_str(), &issue.path, &issue.message]);
-    }
-    // U+FDD0 is EF B7 90 in UTF-8: a byte scan first (`str::contains` of a char runs a substring
-    // search).
-    if !plain
-        && strings
-            .iter()
-            .any(|s| s.as_bytes().contains(&0xEF) && s.contains(MARK))
-    {
-        return None;
-    }
-    let text: usize = strings.iter().map(|s| s.len()).sum();
-    let words = 3 + strings.len() + report.issues.len();
-    let total = words * 4 + text;
-    let out = buf.get_mut(..total)?;
-    let head = u32::from(report.valid)
-        | match report.version {
-            None => 0,
-            Some(ProtocolVersion::V2025) => 1,
-            Some(ProtocolVersion::V2026) => 2,
-        } << 1
-        | match report.version_source {
-            VersionSource::Option => 0,
-            VersionSource::Meta => 1,
-            VersionSource::Shape => 2,
-            VersionSource::None => 3,
-        } << 3
-        | match report.rpc {
-            RpcKind::Request => 0,
-            RpcKind::Notification => 1,
-            RpcKind::Result => 2,
-            RpcKind::Error => 3,
-            RpcKind::Invalid => 4,
-        } << 5
-        | u32::from(report.method.is_some()) << 8;
-    let mut w: Vec<u32> = Vec::with_capacity(words);
-    w.extend([head, report.issues.len() as u32, text as u32]);
-    w.push(utf16_len(&report.kind) as u32);
-    if let Some(m) = &report.method {
-        w.push(utf16_len(m) as u32);
-    }
-    for issue in &report.issues {
-        w.push(match issue.severity {
-            Severity::Error => 0,
-            Severity::Warning => 1,
-        });
-        for s in [&issue.code, &issue.path, &issue.message] {
-            w.push(utf16_len(s) as u32);
-        }
-    }
-    let (head_bytes, mut rest) = out.split_at_mut_checked(words * 4)?;
-    for (chunk, word) in head_bytes.chunks_exact_mut(4).zip(&w) {
-        chunk.copy_from_slice(&word.to_le_bytes());
-    }
-    for s in strings {
-        let (into, after) = std::mem::take(&mut rest).split_at_mut_checked(s.len())?;
-        into.copy_from_slice(s.as_bytes());
-        rest = after;
-    }
-    Some(0)
+    validate::compact::template_text(n)
 }
 
 /// Runs `f` on the input buffer (`Conversation`'s byte path shares it).
 pub(crate) fn with_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
     on_buffer(f)
-}
-
-/// Writes the report as JSON text at the start of the buffer; answers minus its length.
-fn write_report(buf: &mut Vec<u8>, report: &ValidationReport) -> i32 {
-    write_json(buf, &report.to_json())
-}
-
-/// Writes JSON text from the core at the start of the buffer, its carried lone surrogates
-/// written back as escapes; answers minus its length.
-pub(crate) fn write_json(buf: &mut Vec<u8>, json: &str) -> i32 {
-    let json = crate::validate::surrogates::restore(json);
-    // Written over the input; the buffer never shrinks (the wrapper knows its size), and it
-    // moves only when the report is longer (the wrapper asks for its address again).
-    if buf.len() < json.len() {
-        buf.resize(json.len(), 0);
-    }
-    if let Some(out) = buf.get_mut(..json.len()) {
-        out.copy_from_slice(json.as_bytes());
-    }
-    -(json.len().min(i32::MAX as usize) as i32)
 }
