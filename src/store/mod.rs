@@ -13,6 +13,7 @@
 //! | [`cursor`] | opaque `tasks/list` cursors: encrypted position, SipHash-2-4 MAC |
 //! | [`random`] | [`RandomSource`] (fallible), task ids, `OsRandom` for native hosts, a deterministic source for tests |
 //! | [`error`] | [`StoreError`] and the JSON-RPC code of each |
+//! | [`options`] | the JS host's settings (`TaskStoreOptions`, `RestoreOptions`) and their defaults |
 //! | [`answer`] | the answers as JSON text for the JS classes (tasks, pages, changes) |
 //! | `contract` | the reusable storage contract test (doc-hidden) |
 //!
@@ -72,6 +73,7 @@ pub mod answer;
 pub mod cursor;
 pub mod error;
 pub mod ops;
+pub mod options;
 pub mod payload;
 pub mod random;
 pub mod record;

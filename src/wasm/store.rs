@@ -21,11 +21,11 @@ use crate::model::v2025::V25Task;
 use crate::model::v2026::V26DetailedTask;
 use crate::model::{ProtocolVersion, TaskStatus};
 use crate::store::answer::{self, WireCancel, WirePage, WireTakeInput, WrittenBase};
+use crate::store::options::{request_limit, RestoreOptions, TaskStoreOptions};
 use crate::store::rules::Action;
 use crate::store::Storage;
 use crate::store::{
-    Caller, Change, DeleteReason, InputState, MemoryStorage, NewTask, Store, StoreConfig,
-    StoreError, TaskRecord,
+    Caller, Change, DeleteReason, InputState, MemoryStorage, NewTask, Store, StoreError, TaskRecord,
 };
 use crate::store::{Payload, PayloadError};
 
@@ -34,63 +34,6 @@ use super::random::CryptoRandom;
 use crate::store::record::error_from_json;
 
 // ---- argument types (generated into the .d.ts; read member by member) -------------------------
-
-/// Settings of a `TaskStore`. Every member is optional; where `null` is allowed it means
-/// "none" (no cap, no default), which differs from leaving the member out (the default).
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct TaskStoreOptions {
-    /// The largest TTL granted, in ms (default 86 400 000 = 24 h); `null` = unlimited retention.
-    #[tsify(optional, type = "number | null")]
-    pub max_ttl_ms: Option<Option<u64>>,
-    /// The TTL of tasks created without one (every V26 task), in ms (default 3 600 000 = 1 h);
-    /// `null` = no default (the maximum applies).
-    #[tsify(optional, type = "number | null")]
-    pub default_ttl_ms: Option<Option<u64>>,
-    /// The poll interval suggested to pollers, in ms (default 1000); `null` = none.
-    #[tsify(optional, type = "number | null")]
-    pub poll_interval_ms: Option<Option<u64>>,
-    /// The most live (non-terminal) tasks one session may hold (default 100); `null` = no cap.
-    /// Over it `create` throws code -32010. Tasks created without a session (a stdio server, a
-    /// host that does not authenticate) are not capped: bound them to a session to cap them.
-    #[tsify(optional, type = "number | null")]
-    pub max_live_tasks_per_session: Option<Option<usize>>,
-    /// Tasks per `list` page (default 50, at most 1000).
-    #[tsify(optional)]
-    pub page_size: Option<usize>,
-    /// Every caller sees every task (opts out of session isolation; default `false`).
-    #[tsify(optional)]
-    pub share_across_sessions: Option<bool>,
-    /// Record every write for `takeChanges()` (default `false`).
-    #[tsify(optional)]
-    pub record_changes: Option<bool>,
-    /// The largest argument accepted, in bytes of UTF-8 (default 16 777 216 = 16 MiB); `null` =
-    /// no limit. Every argument is measured before it is copied into wasm memory (a string of
-    /// more UTF-16 units than this is refused at once; an object by its JSON text): a request
-    /// to `handle`, a result, input requests or responses, an error, an id, a status message,
-    /// a session, a cursor. Over it, `TaskServer.handle` answers a JSON-RPC error -32600 (and
-    /// `beginToolCall` / `planToolCall` reject with it); every other method throws a
-    /// `TaskStoreError` (code -32602, kind `too_large`) naming the argument. Kept in snapshots.
-    #[tsify(optional, type = "number | null")]
-    pub max_request_bytes: Option<Option<u64>>,
-}
-
-/// The second, optional argument of `TaskStore.restore` and `TaskServer.restore`.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct RestoreOptions {
-    /// The largest snapshot accepted, in bytes of UTF-8 of its JSON text (default 268 435 456 =
-    /// 256 MiB); `null` = no limit. Measured before it is copied into wasm memory; over it
-    /// `restore` throws a `TaskStoreError` (kind `too_large`) naming `snapshot`. A snapshot is
-    /// the host's own data, so the default is well above `maxRequestBytes`: a store of 10 000
-    /// tasks with 10 KB results makes a snapshot of about 100 MB.
-    #[tsify(optional, type = "number | null")]
-    pub max_snapshot_bytes: Option<Option<u64>>,
-}
-
-/// The default `RestoreOptions.maxSnapshotBytes`: 256 MiB.
-pub const DEFAULT_MAX_SNAPSHOT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Who calls and when: the last, optional argument of every task operation.
 #[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
@@ -290,35 +233,6 @@ pub(super) fn read_options(options: JsValue) -> Result<TaskStoreOptions, JsValue
             as_u64,
         )?,
     })
-}
-
-/// The largest argument `config` accepts, in bytes (`usize::MAX`: no limit).
-pub(super) fn request_limit(config: &StoreConfig) -> usize {
-    bytes_limit(config.max_request_bytes)
-}
-
-fn bytes_limit(limit: Option<u64>) -> usize {
-    limit.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX))
-}
-
-impl TaskStoreOptions {
-    pub(super) fn into_config(self) -> StoreConfig {
-        let d = StoreConfig::default();
-        StoreConfig {
-            max_ttl_ms: self.max_ttl_ms.unwrap_or(d.max_ttl_ms),
-            default_ttl_ms: self.default_ttl_ms.unwrap_or(d.default_ttl_ms),
-            poll_interval_ms: self.poll_interval_ms.unwrap_or(d.poll_interval_ms),
-            max_live_tasks_per_session: self
-                .max_live_tasks_per_session
-                .unwrap_or(d.max_live_tasks_per_session),
-            share_across_sessions: self
-                .share_across_sessions
-                .unwrap_or(d.share_across_sessions),
-            page_size: self.page_size.unwrap_or(d.page_size),
-            record_changes: self.record_changes.unwrap_or(d.record_changes),
-            max_request_bytes: self.max_request_bytes.unwrap_or(d.max_request_bytes),
-        }
-    }
 }
 
 /// The versions, as a `TypeError` names them.
@@ -596,17 +510,17 @@ pub(crate) fn restore_store(
             "`snapshot` must be an object or its JSON text".to_string()
         ));
     }
-    let max = match Members::of(options, "restore options")? {
-        None => bytes_limit(Some(DEFAULT_MAX_SNAPSHOT_BYTES)),
-        Some(o) => bytes_limit(
-            o.nullable(
+    let options = match Members::of(options, "restore options")? {
+        None => RestoreOptions::default(),
+        Some(o) => RestoreOptions {
+            max_snapshot_bytes: o.nullable(
                 "maxSnapshotBytes",
                 "a non-negative integer (bytes of UTF-8) or null",
                 as_u64,
-            )?
-            .unwrap_or(Some(DEFAULT_MAX_SNAPSHOT_BYTES)),
-        ),
+            )?,
+        },
     };
+    let max = options.snapshot_limit();
     // Text that is not JSON is a snapshot that cannot be restored, like a malformed one.
     let value = js_to_json(snapshot, max).map_err(|report| {
         if report.issues.first().is_some_and(|i| i.code == "too-large") {
