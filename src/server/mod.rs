@@ -45,7 +45,7 @@ use crate::store::{
 
 pub use context::{
     check_input_capabilities, declares_extension, input_capability, request_protocol,
-    RequestContext, V25Declared,
+    RequestContext, ServerContext, ServerDeclarations, V25Declared,
 };
 pub use tools::{
     sync_tool_response, Finished, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,

@@ -13,10 +13,10 @@ use serde_json::Value;
 use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
-use crate::model::{ProtocolVersion, TaskStatus};
+use crate::model::TaskStatus;
 use crate::server::{
-    self, answer::WireFinish, Outcome, PendingResult, RequestContext, TaskEvent, TaskSupport,
-    ToolCallDecision, ToolCallPlan, ToolOutcome, V25Declared,
+    self, answer::WireFinish, Outcome, PendingResult, RequestContext, ServerContext,
+    ServerDeclarations, TaskEvent, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,
 };
 
 use super::input::{date_now, read_now};
@@ -30,41 +30,6 @@ use crate::store::record::error_from_json;
 use crate::store::{StoreError, DEFAULT_MAX_REQUEST_BYTES};
 
 // ---- argument types (generated into the .d.ts; read member by member) -------------------------
-
-/// What a V25 server declared in its `InitializeResult` (`capabilities.tasks`). Given, a member
-/// left out counts as not declared; the whole object left out declares everything.
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct ServerDeclarations {
-    /// `capabilities.tasks.list` (else `tasks/list` answers -32601).
-    #[tsify(optional)]
-    pub list: Option<bool>,
-    /// `capabilities.tasks.cancel` (else `tasks/cancel` answers -32601).
-    #[tsify(optional)]
-    pub cancel: Option<bool>,
-    /// `capabilities.tasks.requests.tools.call` (else `params.task` is ignored).
-    #[tsify(optional)]
-    pub tool_calls: Option<bool>,
-}
-
-/// The context of one request: the second argument of `handle`, `beginToolCall` and
-/// `syncToolResponse`.
-#[derive(Debug, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct ServerContext {
-    /// The version the request is served under: the one negotiated at `initialize` (V25) or the
-    /// one the request's own `_meta` names (V26).
-    pub protocol_version: ProtocolVersion,
-    /// The session (authorization context) of the request; absent or `null`: none.
-    #[tsify(optional, type = "string | null")]
-    pub session: Option<String>,
-    /// V25 only: what the server declared (default: everything).
-    #[tsify(optional)]
-    pub declared: Option<ServerDeclarations>,
-    /// The current time in Unix milliseconds (default `Date.now()`).
-    #[tsify(optional)]
-    pub now: Option<u64>,
-}
 
 // ---- answer types ------------------------------------------------------------------------------
 
@@ -223,24 +188,8 @@ pub(super) fn read_server_context(
         declared,
         now: c.ms("now")?,
     };
-    Ok(context.into_core())
-}
-
-impl ServerContext {
-    /// The core's context and the time.
-    fn into_core(self) -> (RequestContext, u64) {
-        let declared = self.declared.map_or(V25Declared::ALL, |d| V25Declared {
-            list: d.list.unwrap_or(false),
-            cancel: d.cancel.unwrap_or(false),
-            tool_calls: d.tool_calls.unwrap_or(false),
-        });
-        let context = RequestContext {
-            version: self.protocol_version,
-            session: self.session,
-            declared,
-        };
-        (context, self.now.unwrap_or_else(date_now))
-    }
+    let (context, now) = context.into_core();
+    Ok((context, now.unwrap_or_else(date_now)))
 }
 
 fn read_support(support: &JsValue) -> Result<TaskSupport, JsValue> {
