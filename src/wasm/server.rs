@@ -27,7 +27,7 @@ use super::store::{
     Unread, Written,
 };
 use crate::store::record::error_from_json;
-use crate::store::{StoreError, DEFAULT_MAX_REQUEST_BYTES};
+use crate::store::DEFAULT_MAX_REQUEST_BYTES;
 
 // ---- argument types (generated into the .d.ts; read member by member) -------------------------
 
@@ -144,17 +144,7 @@ fn read_request(request: &JsValue, max: usize) -> Result<Result<Value, Value>, J
     match read_json_within(request, "request", max) {
         Ok(value) => Ok(Ok(value)),
         Err(Unread::Bad(e)) => Err(e),
-        Err(Unread::TooLarge) => {
-            let mut error = StoreError::TooLarge {
-                argument: "request".to_string(),
-                option: "maxRequestBytes",
-                limit: max as u64,
-            }
-            .to_jsonrpc();
-            error.code = server::rpc::INVALID_REQUEST;
-            error.message = format!("Invalid Request: {}", error.message);
-            Ok(Err(server::rpc::failure(None, &error)))
-        }
+        Err(Unread::TooLarge) => Ok(Err(server::rpc::too_large_request(max as u64))),
     }
 }
 
