@@ -52,14 +52,21 @@ pub use tools::{
 };
 pub use v25::{result_outcome, ResultOutcome};
 
-/// What happened to a task while a request was handled, for the host to act on.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What changed while a request was handled.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, tsify::Tsify)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[tsify(rename = "ServerTaskEvent")]
 pub enum TaskEvent {
     /// A `tasks/cancel` moved the task to `cancelled`: stop its work (cooperatively) and settle
     /// whatever waits on it (pending V25 `tasks/result`).
-    Cancelled { task_id: String },
-    /// A `tasks/update` answered input requests: wake the work waiting for them.
+    Cancelled {
+        #[serde(rename = "taskId")]
+        task_id: String,
+    },
+    /// A `tasks/update` answered input requests (keys `accepted`): wake the work waiting for
+    /// them.
     InputTaken {
+        #[serde(rename = "taskId")]
         task_id: String,
         accepted: Vec<String>,
     },

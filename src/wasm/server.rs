@@ -33,24 +33,8 @@ use crate::store::DEFAULT_MAX_REQUEST_BYTES;
 
 // ---- answer types ------------------------------------------------------------------------------
 
-/// What changed while a request was handled.
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum ServerTaskEvent {
-    /// A `tasks/cancel` moved the task to `cancelled`: stop its work and `settle` the pending
-    /// V25 `tasks/result` requests waiting on it.
-    Cancelled {
-        #[serde(rename = "taskId")]
-        task_id: String,
-    },
-    /// A `tasks/update` answered input requests (keys `accepted`): wake the work waiting for
-    /// them.
-    InputTaken {
-        #[serde(rename = "taskId")]
-        task_id: String,
-        accepted: Vec<String>,
-    },
-}
+/// The core's [`TaskEvent`] under its declared name (tsify names a type by the path written).
+type ServerTaskEvent = TaskEvent;
 
 /// The answer of `handle`.
 #[derive(Debug, Serialize, Tsify)]
@@ -79,42 +63,6 @@ pub enum HandleOutcome {
     None,
     /// Not a `tasks/*` request: the host handles it (`tools/call` through `beginToolCall`).
     NotHandled,
-}
-
-/// The answer of `beginToolCall`.
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum ToolCallStart {
-    /// Run the tool and answer with `syncToolResponse`.
-    Sync,
-    /// The task is stored: send `response` (the `CreateTaskResult`), run the tool, then call
-    /// `finishToolCall(taskId, outcome)`.
-    Task {
-        #[serde(rename = "taskId")]
-        task_id: String,
-        #[tsify(type = "Record<string, unknown>")]
-        response: Value,
-    },
-    /// Send `response` (an error); do not run the tool.
-    Reject {
-        #[tsify(type = "Record<string, unknown>")]
-        response: Value,
-    },
-}
-
-/// The answer of `planToolCall`: what `beginToolCall` would decide, nothing created.
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum ToolCallPlanned {
-    /// It would run synchronously.
-    Sync,
-    /// It would become a task.
-    Task,
-    /// It would be refused with `response` (an error).
-    Reject {
-        #[tsify(type = "Record<string, unknown>")]
-        response: Value,
-    },
 }
 
 /// The answer of `finishToolCall`.
@@ -244,15 +192,7 @@ fn read_pending(pending: JsValue, max: usize) -> Result<PendingResult, JsValue> 
 
 fn outcome_to_js(outcome: Outcome) -> HandleOutcome {
     match outcome {
-        Outcome::Response { message, event } => HandleOutcome::Response {
-            message,
-            event: event.map(|e| match e {
-                TaskEvent::Cancelled { task_id } => ServerTaskEvent::Cancelled { task_id },
-                TaskEvent::InputTaken { task_id, accepted } => {
-                    ServerTaskEvent::InputTaken { task_id, accepted }
-                }
-            }),
-        },
+        Outcome::Response { message, event } => HandleOutcome::Response { message, event },
         Outcome::Pending(p) => HandleOutcome::Pending {
             request_id: p.request_id,
             task_id: p.task_id,
@@ -322,18 +262,12 @@ impl TaskServerCore {
         let max = self.max();
         let request = match read_request(&request, max)? {
             Ok(request) => request,
-            Err(response) => return answer(&ToolCallStart::Reject { response }),
+            Err(response) => return answer(&ToolCallDecision::Reject { response }),
         };
         let (ctx, now) = read_server_context(ctx, max)?;
         let support = read_support(&task_support)?;
         let decision = self.inner.begin_tool_call(&request, &ctx, support, now);
-        answer(&match decision {
-            ToolCallDecision::Sync => ToolCallStart::Sync,
-            ToolCallDecision::Task { task_id, response } => {
-                ToolCallStart::Task { task_id, response }
-            }
-            ToolCallDecision::Reject { response } => ToolCallStart::Reject { response },
-        })
+        answer(&decision)
     }
 
     /// What `beginToolCall` would decide, creating nothing (`ToolCallPlanned`).
@@ -347,15 +281,11 @@ impl TaskServerCore {
         let max = self.max();
         let request = match read_request(&request, max)? {
             Ok(request) => request,
-            Err(response) => return answer(&ToolCallPlanned::Reject { response }),
+            Err(response) => return answer(&ToolCallPlan::Reject { response }),
         };
         let (ctx, _) = read_server_context(ctx, max)?;
         let support = read_support(&task_support)?;
-        answer(&match self.inner.plan_tool_call(&request, &ctx, support) {
-            ToolCallPlan::Sync => ToolCallPlanned::Sync,
-            ToolCallPlan::Task => ToolCallPlanned::Task,
-            ToolCallPlan::Reject { response } => ToolCallPlanned::Reject { response },
-        })
+        answer(&self.inner.plan_tool_call(&request, &ctx, support))
     }
 
     /// Stores how the tool of a task ended, as the JSON text of `FinishOutcome` (the task as it

@@ -150,6 +150,9 @@ pub struct CancelOutcome {
     pub changed: bool,
 }
 
+/// The core's [`DeleteReason`] under its declared name (tsify names a type by the path written).
+type DeletedBecause = DeleteReason;
+
 /// One write, from `takeChanges()`: `record` is the stored record exactly as `snapshot().tasks`
 /// holds it (opaque), `task` its view (e.g. for `notifications/tasks`).
 #[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
@@ -169,7 +172,7 @@ pub enum StoreChange {
     Deleted {
         #[serde(rename = "taskId")]
         task_id: String,
-        reason: DeleteReason,
+        reason: DeletedBecause,
     },
 }
 
