@@ -10,8 +10,12 @@ use serde::Serialize;
 
 use crate::model::ProtocolVersion;
 
+use super::cursor::{self, CursorKey};
+use super::error::StoreError;
 use super::ops::{Cancelled, Change, InputTaken, ListPage};
 use super::record::{timestamp, InputState, TaskRecord, V26View};
+use super::rules::{list_scope, Caller};
+use super::storage::Scope;
 
 /// `value` as JSON text, its carried lone surrogates written back as escapes
 /// ([`crate::validate::surrogates::restore`]).
@@ -208,6 +212,44 @@ pub fn changes_text(changes: &[Change]) -> Result<String, serde_json::Error> {
     json_text(&changes)
 }
 
+/// Where a `tasks/list` page starts, for a store over shared asynchronous storage
+/// (js/server/shared.ts, which reads the records itself): the scope to read (`rangeAfter` of the
+/// storage contract) and the creation sequence the page follows (0 without a cursor).
+#[derive(Serialize)]
+pub struct ListPosition<'a> {
+    after: u64,
+    scope: WireScope<'a>,
+}
+
+/// A [`Scope`] as it crosses: `{"kind":"all"}` or `{"kind":"session","session":…}`.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum WireScope<'a> {
+    All,
+    Session { session: Option<&'a str> },
+}
+
+/// The [`ListPosition`] of a `tasks/list` page of `caller` with `cursor`, under the store's
+/// cursor key `key` (§D 35–38): a cursor not issued for this scope with this key is
+/// [`StoreError::InvalidCursor`].
+pub fn list_position<'a>(
+    key: &CursorKey,
+    cursor: Option<&str>,
+    caller: Caller<'a>,
+    share_across_sessions: bool,
+) -> Result<ListPosition<'a>, StoreError> {
+    let scope = list_scope(caller, share_across_sessions);
+    let after = match cursor {
+        None => 0,
+        Some(c) => cursor::decode(key, scope, c).ok_or(StoreError::InvalidCursor)?,
+    };
+    let scope = match scope {
+        Scope::All => WireScope::All,
+        Scope::Session(session) => WireScope::Session { session },
+    };
+    Ok(ListPosition { after, scope })
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
@@ -324,6 +366,39 @@ mod tests {
             changes[3],
             json!({"kind": "deleted", "taskId": a.id, "reason": "removed"})
         );
+    }
+
+    #[test]
+    fn a_list_position_names_the_scope_and_what_the_cursor_follows() {
+        let text = |p: Result<ListPosition<'_>, StoreError>| json_text(&p.unwrap()).unwrap();
+        let key = [7u8; 16];
+        assert_eq!(
+            text(list_position(&key, None, Caller::Host, false)),
+            r#"{"after":0,"scope":{"kind":"all"}}"#
+        );
+        assert_eq!(
+            text(list_position(&key, None, Caller::Session(None), false)),
+            r#"{"after":0,"scope":{"kind":"session","session":null}}"#
+        );
+        let scope = Scope::Session(Some("s"));
+        let cursor = cursor::encode(&key, scope, 41);
+        assert_eq!(
+            text(list_position(
+                &key,
+                Some(&cursor),
+                Caller::Session(Some("s")),
+                false
+            )),
+            r#"{"after":41,"scope":{"kind":"session","session":"s"}}"#
+        );
+        assert!(matches!(
+            list_position(&key, Some(&cursor), Caller::Session(Some("t")), false),
+            Err(StoreError::InvalidCursor)
+        ));
+        assert!(matches!(
+            list_position(&key, Some(&cursor), Caller::Session(Some("s")), true),
+            Err(StoreError::InvalidCursor)
+        ));
     }
 
     #[test]

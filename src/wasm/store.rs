@@ -419,7 +419,7 @@ pub(super) fn text<T: Serialize>(value: &T) -> Result<String, JsValue> {
 }
 
 /// A serialization the core could not make (never for its own types): an `Error`.
-fn internal(e: serde_json::Error) -> JsValue {
+pub(super) fn internal(e: serde_json::Error) -> JsValue {
     js_sys::Error::new(&format!("internal: cannot convert the result: {e}")).into()
 }
 
