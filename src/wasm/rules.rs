@@ -50,8 +50,8 @@ pub fn list_position(
     } else {
         Caller::Session(session.as_deref())
     };
-    let position = answer::list_position(&key, cursor.as_deref(), caller, share)
-        .map_err(|e| store_error(&e))?;
+    let position =
+        answer::list_position(&key, cursor.as_deref(), caller, share).map_err(store_error)?;
     // Not `text`: the session was read as it is, with no lone surrogate carried.
     serde_json::to_string(&position).map_err(internal)
 }

@@ -10,7 +10,9 @@ use serde_json::Value;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
-use super::input::{as_u64, bad, js_to_json, read_limit, read_now, to_js, Members};
+use super::input::{
+    as_u64, bad, js_to_json, read_limit, read_now, safe_i64, to_js, why_not_read, Members,
+};
 use crate::schedule::options::{PollErrorInfo, TaskSchedulerOptions, TrackParams};
 use crate::schedule::{PollFailure, ScheduleError, Scheduler, SchedulerConfig, SchedulerEvent};
 
@@ -61,13 +63,8 @@ fn read_task(task: &JsValue, what: &str) -> Result<Value, JsValue> {
     if !task.is_object() || js_sys::Array::is_array(task) {
         return Err(bad(format!("`{what}` must be a task object")));
     }
-    js_to_json(task, usize::MAX).map_err(|report| {
-        let why = report
-            .issues
-            .first()
-            .map_or_else(String::new, |i| i.message.clone());
-        bad(format!("invalid `{what}`: {why}"))
-    })
+    js_to_json(task, usize::MAX)
+        .map_err(|report| bad(format!("invalid `{what}`: {}", why_not_read(&report))))
 }
 
 fn read_track(params: Option<Ts<TrackParams>>) -> Result<TrackParams, JsValue> {
@@ -99,11 +96,7 @@ fn read_failure(error: Option<Ts<PollErrorInfo>>) -> Result<PollErrorInfo, JsVal
         return Ok(PollErrorInfo::default());
     };
     Ok(PollErrorInfo {
-        code: e.opt("code", "an integer", |v| {
-            v.as_f64()
-                .filter(|c| c.fract() == 0.0 && c.abs() <= 9_007_199_254_740_991.0)
-                .map(|c| c as i64)
-        })?,
+        code: e.opt("code", "an integer", |v| v.as_f64().and_then(safe_i64))?,
         message: None,
         retry_after_ms: e.ms("retryAfterMs")?,
     })
@@ -182,10 +175,7 @@ impl TaskScheduler {
         }
         // Checked before any copy into wasm memory, as every other input (issue 10).
         let value = js_to_json(&state, MAX_STATE_BYTES).map_err(|report| {
-            let reason = report
-                .issues
-                .first()
-                .map_or_else(String::new, |i| i.message.clone());
+            let reason = why_not_read(&report);
             schedule_error(&ScheduleError::InvalidState { reason })
         })?;
         let inner = Scheduler::restore(&value).map_err(|e| schedule_error(&e))?;

@@ -209,8 +209,8 @@ impl TaskServerCore {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<TaskServerCore, JsValue> {
         let config = read_options(options)?.into_config();
-        let inner = server::TaskServer::in_memory(config, CryptoRandom::new()?)
-            .map_err(|e| store_error(&e))?;
+        let inner =
+            server::TaskServer::in_memory(config, CryptoRandom::new()?).map_err(store_error)?;
         Ok(TaskServerCore {
             inner,
             written: Written::default(),
@@ -304,7 +304,7 @@ impl TaskServerCore {
         let finished = self
             .inner
             .finish_tool_call(&task_id, outcome, now)
-            .map_err(|e| store_error(&e))?;
+            .map_err(store_error)?;
         text(&WireFinish::from(&finished))
     }
 
@@ -330,6 +330,6 @@ impl TaskServerCore {
         let max = usize::try_from(DEFAULT_MAX_REQUEST_BYTES).unwrap_or(usize::MAX);
         let request = read_request_or_throw(&request, max)?;
         let input_requests = read_object(&input_requests, "inputRequests", max)?;
-        server::check_input_capabilities(&request, &input_requests).map_err(|e| store_error(&e))
+        server::check_input_capabilities(&request, &input_requests).map_err(store_error)
     }
 }

@@ -29,7 +29,10 @@ use crate::store::{
 };
 use crate::store::{Payload, PayloadError};
 
-use super::input::{js_to_json, read_limit, read_now, to_js};
+use super::input::{
+    js_to_json, now_ms, read_limit, read_now, read_version, safe_u64, to_js, too_large_input,
+    why_not_read,
+};
 use super::random::CryptoRandom;
 use crate::store::record::error_from_json;
 
@@ -194,7 +197,7 @@ pub enum ResultOf {
 /// A [`StoreError`] as the thrown JS `Error` (`name: "TaskStoreError"`, with `code`, `message`,
 /// `data?` and `kind`): the one place store errors cross the boundary. The JS classes turn it
 /// into an instance of their exported `TaskStoreError` class.
-pub(super) fn store_error(e: &StoreError) -> JsValue {
+pub(super) fn store_error(e: StoreError) -> JsValue {
     let rpc = e.to_jsonrpc();
     let error = js_sys::Error::new(&rpc.message);
     error.set_name("TaskStoreError");
@@ -238,9 +241,6 @@ pub(super) fn read_options(options: JsValue) -> Result<TaskStoreOptions, JsValue
     })
 }
 
-/// The versions, as a `TypeError` names them.
-const VERSIONS: &str = "\"2025-11-25\" or \"2026-07-28\"";
-
 fn read_context(ctx: JsValue, max: usize) -> Result<TaskContext, JsValue> {
     let Some(c) = Members::of(ctx, "context")? else {
         return Ok(TaskContext::default());
@@ -251,11 +251,7 @@ fn read_context(ctx: JsValue, max: usize) -> Result<TaskContext, JsValue> {
         host: c.boolean("host")?,
         now: c.ms("now")?,
     };
-    if context.host == Some(true) && context.session.is_some() {
-        return Err(bad(
-            "invalid context: give `session` or `host: true`, not both".to_string(),
-        ));
-    }
+    one_of(context.session.as_ref(), context.host == Some(true))?;
     Ok(context)
 }
 
@@ -299,7 +295,7 @@ pub(super) fn within(value: Option<&JsValue>, what: &str, max: usize) -> Result<
 
 /// The `TaskStoreError` (kind `too_large`) of an argument over `max` bytes.
 pub(super) fn too_large(what: &str, max: usize) -> JsValue {
-    store_error(&StoreError::TooLarge {
+    store_error(StoreError::TooLarge {
         argument: what.to_string(),
         option: "maxRequestBytes",
         limit: max as u64,
@@ -333,11 +329,6 @@ pub(super) fn read_status(status: &JsValue) -> Result<TaskStatus, JsValue> {
         })
 }
 
-fn read_version(version: &JsValue) -> Result<ProtocolVersion, JsValue> {
-    super::input::js_version(version)
-        .ok_or_else(|| bad(crate::model::common::UnknownVersion.to_string()))
-}
-
 /// Why a JSON argument was not read.
 pub(super) enum Unread {
     /// Larger than the limit (refused before any copy into wasm memory).
@@ -350,18 +341,15 @@ pub(super) enum Unread {
 /// copied into wasm memory.
 pub(super) fn read_json_within(value: &JsValue, what: &str, max: usize) -> Result<Value, Unread> {
     js_to_json(value, max).map_err(|report| {
-        if report.issues.first().is_some_and(|i| i.code == "too-large") {
+        if too_large_input(&report) {
             return Unread::TooLarge;
         }
-        Unread::Bad(unread(report, what, max))
+        Unread::Bad(unread(report, what))
     })
 }
 
 /// The error of a JSON argument that was not read (see [`read_json`]).
-fn unread(report: crate::validate::ValidationReport, what: &str, max: usize) -> JsValue {
-    if report.issues.first().is_some_and(|i| i.code == "too-large") {
-        return too_large(what, max);
-    }
+fn unread(report: crate::validate::ValidationReport, what: &str) -> JsValue {
     let why = report.issues.first().map_or_else(String::new, |issue| {
         if issue.path.is_empty() {
             issue.message.clone()
@@ -428,20 +416,6 @@ pub(super) fn task_text(record: &TaskRecord) -> Result<String, JsValue> {
     answer::task_text(record).map_err(internal)
 }
 
-/// The largest integer a JS number carries exactly.
-const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
-
-/// A number argument as a non-negative integer that JS carries exactly.
-fn safe_u64(x: f64) -> Option<u64> {
-    (x.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&x)).then_some(x as u64)
-}
-
-/// The time the JS class passes (Unix ms; it defaults it to `Date.now()`).
-fn at(now: f64) -> Result<u64, JsValue> {
-    safe_u64(now)
-        .ok_or_else(|| bad("`now` must be a non-negative integer (Unix milliseconds)".to_string()))
-}
-
 /// An optional milliseconds argument (`undefined` / `null`: none).
 fn opt_ms(value: Option<f64>, what: &str) -> Result<Option<u64>, JsValue> {
     value
@@ -467,6 +441,16 @@ fn opt_string(value: &JsValue, what: &str, max: usize) -> Result<Option<String>,
         .ok_or_else(|| bad(format!("`{what}` must be a string, null or undefined")))
 }
 
+/// A context names a session or the host, not both.
+fn one_of(session: Option<&String>, host: bool) -> Result<(), JsValue> {
+    if host && session.is_some() {
+        return Err(bad(
+            "invalid context: give `session` or `host: true`, not both".to_string(),
+        ));
+    }
+    Ok(())
+}
+
 /// The context as the JS class read it: the session (`undefined` / `null`: none), `host`, and
 /// the time.
 struct Who {
@@ -477,15 +461,11 @@ struct Who {
 
 impl Who {
     fn read(session: Option<String>, host: bool, now: f64) -> Result<Who, JsValue> {
-        if host && session.is_some() {
-            return Err(bad(
-                "invalid context: give `session` or `host: true`, not both".to_string(),
-            ));
-        }
+        one_of(session.as_ref(), host)?;
         Ok(Who {
             session,
             host,
-            now: at(now)?,
+            now: now_ms(now)?,
         })
     }
 
@@ -499,7 +479,7 @@ impl Who {
 }
 
 fn store_err(e: StoreError) -> JsValue {
-    store_error(&e)
+    store_error(e)
 }
 
 /// The store a snapshot (an object or its JSON text) describes, for `TaskStore.restore` and
@@ -526,21 +506,18 @@ pub(crate) fn restore_store(
     let max = options.snapshot_limit();
     // Text that is not JSON is a snapshot that cannot be restored, like a malformed one.
     let value = js_to_json(snapshot, max).map_err(|report| {
-        if report.issues.first().is_some_and(|i| i.code == "too-large") {
-            return store_error(&StoreError::TooLarge {
+        if too_large_input(&report) {
+            return store_error(StoreError::TooLarge {
                 argument: "snapshot".to_string(),
                 option: "maxSnapshotBytes",
                 limit: max as u64,
             });
         }
-        store_error(&StoreError::InvalidSnapshot {
-            reason: report
-                .issues
-                .first()
-                .map_or_else(String::new, |issue| issue.message.clone()),
+        store_error(StoreError::InvalidSnapshot {
+            reason: why_not_read(&report),
         })
     })?;
-    Store::restore(value, CryptoRandom::new()?).map_err(|e| store_error(&e))
+    Store::restore(value, CryptoRandom::new()?).map_err(store_error)
 }
 
 /// The writes since the last call, as the JSON text of `StoreChange[]` ([`answer::changes_text`]).
@@ -737,15 +714,7 @@ impl TaskServerCore {
             ));
         }
         let who = Who::read(session, false, now)?;
-        let protocol = protocol
-            .as_string()
-            .as_deref()
-            .and_then(ProtocolVersion::parse)
-            .ok_or_else(|| {
-                bad(format!(
-                    "invalid params: `protocolVersion` must be {VERSIONS}"
-                ))
-            })?;
+        let protocol = read_version(&protocol, "invalid params: `protocolVersion`")?;
         let new = NewTask {
             protocol,
             session: who.session,
@@ -753,7 +722,7 @@ impl TaskServerCore {
             poll_interval_ms: opt_ms(poll_interval_ms, "params.pollIntervalMs")?,
             status_message: opt_string(&status_message, "params.statusMessage", max)?,
         };
-        let record = self.store_mut().create(new, who.now).map_err(store_err)?;
+        let record = self.store_mut().create(new, who.now).map_err(store_error)?;
         task_text(&record)
     }
 
@@ -769,7 +738,7 @@ impl TaskServerCore {
         let record = self
             .store_mut()
             .get(who.caller(), &id, who.now)
-            .map_err(store_err)?;
+            .map_err(store_error)?;
         task_text(&record)
     }
 
@@ -786,7 +755,7 @@ impl TaskServerCore {
         let listed = self
             .store_mut()
             .list(who.caller(), page.cursor.as_deref(), page.limit, who.now)
-            .map_err(store_err)?;
+            .map_err(store_error)?;
         text(&WirePage::from(&listed))
     }
 
@@ -808,7 +777,7 @@ impl TaskServerCore {
         let record = self
             .store_mut()
             .set_status(who.caller(), &id, status, message, who.now)
-            .map_err(store_err)?;
+            .map_err(store_error)?;
         task_text(&record)
     }
 
@@ -830,7 +799,7 @@ impl TaskServerCore {
         let record = self
             .store_mut()
             .raise_input(who.caller(), &id, requests, message, who.now)
-            .map_err(store_err)?;
+            .map_err(store_error)?;
         task_text(&record)
     }
 
@@ -850,7 +819,7 @@ impl TaskServerCore {
         let taken = self
             .store_mut()
             .take_input(who.caller(), &id, responses, who.now)
-            .map_err(store_err)?;
+            .map_err(store_error)?;
         text(&WireTakeInput::from(&taken))
     }
 
@@ -992,7 +961,7 @@ impl TaskServerCore {
     ) -> Result<JsValue, JsValue> {
         let who = Who::read(session, host, now)?;
         let outcome = crate::server::result_outcome(self.store_mut(), who.caller(), &id, who.now)
-            .map_err(store_err)?;
+            .map_err(store_error)?;
         answer(&match outcome {
             crate::server::ResultOutcome::Pending => ResultOf::Pending,
             crate::server::ResultOutcome::Result(result) => ResultOf::Result { result },
@@ -1013,12 +982,12 @@ impl TaskServerCore {
     ) -> Result<String, JsValue> {
         let max = self.max();
         let who = Who::read(session, host, now)?;
-        let protocol = read_version(&protocol)?;
+        let protocol = read_version(&protocol, "the protocol version")?;
         let message = read_message(message, max)?;
         let cancelled = self
             .store_mut()
             .cancel(who.caller(), &id, protocol, message, who.now)
-            .map_err(store_err)?;
+            .map_err(store_error)?;
         text(&WireCancel::from(&cancelled))
     }
 
@@ -1034,7 +1003,7 @@ impl TaskServerCore {
         let record = self
             .store_mut()
             .remove(who.caller(), &id, who.now)
-            .map_err(store_err)?;
+            .map_err(store_error)?;
         task_text(&record)
     }
 

@@ -97,12 +97,7 @@ pub fn convert_create_task_result(
 
 /// The target version: a bad one is a `TypeError`, as every malformed argument.
 fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue> {
-    super::input::js_version(&v.into()).ok_or_else(|| {
-        super::input::bad(format!(
-            "the target version must be {}",
-            ProtocolVersion::EXPECTED
-        ))
-    })
+    super::input::read_version(&v.into(), "the target version")
 }
 
 fn not_converted(report: ValidationReport, to: ProtocolVersion) -> ConversionReport {
