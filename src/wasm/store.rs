@@ -469,6 +469,19 @@ impl Who {
         })
     }
 
+    /// Runs one store operation of `core` as this caller at this time; a store error is thrown.
+    fn run<T>(
+        &self,
+        core: &mut TaskServerCore,
+        op: impl FnOnce(
+            &mut Store<MemoryStorage, CryptoRandom>,
+            Caller<'_>,
+            u64,
+        ) -> Result<T, StoreError>,
+    ) -> Result<T, JsValue> {
+        op(core.store_mut(), self.caller(), self.now).map_err(store_error)
+    }
+
     fn caller(&self) -> Caller<'_> {
         if self.host {
             Caller::Host
@@ -735,10 +748,7 @@ impl TaskServerCore {
         now: f64,
     ) -> Result<String, JsValue> {
         let who = Who::read(session, host, now)?;
-        let record = self
-            .store_mut()
-            .get(who.caller(), &id, who.now)
-            .map_err(store_error)?;
+        let record = who.run(self, |s, c, now| s.get(c, &id, now))?;
         task_text(&record)
     }
 
@@ -752,10 +762,9 @@ impl TaskServerCore {
     ) -> Result<String, JsValue> {
         let who = Who::read(session, host, now)?;
         let page = read_list(page, self.max())?;
-        let listed = self
-            .store_mut()
-            .list(who.caller(), page.cursor.as_deref(), page.limit, who.now)
-            .map_err(store_error)?;
+        let listed = who.run(self, |s, c, now| {
+            s.list(c, page.cursor.as_deref(), page.limit, now)
+        })?;
         text(&WirePage::from(&listed))
     }
 
@@ -774,10 +783,7 @@ impl TaskServerCore {
         let who = Who::read(session, host, now)?;
         let status = read_status(&status)?;
         let message = read_message(message, max)?;
-        let record = self
-            .store_mut()
-            .set_status(who.caller(), &id, status, message, who.now)
-            .map_err(store_error)?;
+        let record = who.run(self, |s, c, now| s.set_status(c, &id, status, message, now))?;
         task_text(&record)
     }
 
@@ -796,10 +802,9 @@ impl TaskServerCore {
         let who = Who::read(session, host, now)?;
         let requests = read_object(&requests, "inputRequests", max)?;
         let message = read_message(message, max)?;
-        let record = self
-            .store_mut()
-            .raise_input(who.caller(), &id, requests, message, who.now)
-            .map_err(store_error)?;
+        let record = who.run(self, |s, c, now| {
+            s.raise_input(c, &id, requests, message, now)
+        })?;
         task_text(&record)
     }
 
@@ -816,10 +821,7 @@ impl TaskServerCore {
         let max = self.max();
         let who = Who::read(session, host, now)?;
         let responses = read_object(&responses, "inputResponses", max)?;
-        let taken = self
-            .store_mut()
-            .take_input(who.caller(), &id, responses, who.now)
-            .map_err(store_error)?;
+        let taken = who.run(self, |s, c, now| s.take_input(c, &id, responses, now))?;
         text(&WireTakeInput::from(&taken))
     }
 
@@ -960,8 +962,9 @@ impl TaskServerCore {
         now: f64,
     ) -> Result<JsValue, JsValue> {
         let who = Who::read(session, host, now)?;
-        let outcome = crate::server::result_outcome(self.store_mut(), who.caller(), &id, who.now)
-            .map_err(store_error)?;
+        let outcome = who.run(self, |s, c, now| {
+            crate::server::result_outcome(s, c, &id, now)
+        })?;
         answer(&match outcome {
             crate::server::ResultOutcome::Pending => ResultOf::Pending,
             crate::server::ResultOutcome::Result(result) => ResultOf::Result { result },
@@ -984,10 +987,7 @@ impl TaskServerCore {
         let who = Who::read(session, host, now)?;
         let protocol = read_version(&protocol, "the protocol version")?;
         let message = read_message(message, max)?;
-        let cancelled = self
-            .store_mut()
-            .cancel(who.caller(), &id, protocol, message, who.now)
-            .map_err(store_error)?;
+        let cancelled = who.run(self, |s, c, now| s.cancel(c, &id, protocol, message, now))?;
         text(&WireCancel::from(&cancelled))
     }
 
@@ -1000,10 +1000,7 @@ impl TaskServerCore {
         now: f64,
     ) -> Result<String, JsValue> {
         let who = Who::read(session, host, now)?;
-        let record = self
-            .store_mut()
-            .remove(who.caller(), &id, who.now)
-            .map_err(store_error)?;
+        let record = who.run(self, |s, c, now| s.remove(c, &id, now))?;
         task_text(&record)
     }
 
