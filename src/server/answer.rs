@@ -37,6 +37,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_result_outcome_crosses_tagged_by_kind() {
+        use crate::model::common::JsonRpcError;
+        use crate::server::ResultOutcome;
+        let text = |o: &ResultOutcome| serde_json::to_value(o).unwrap();
+        assert_eq!(text(&ResultOutcome::Pending), json!({"kind": "pending"}));
+        let result = json!({"content": []}).as_object().cloned().unwrap();
+        assert_eq!(
+            text(&ResultOutcome::Result { result }),
+            json!({"kind": "result", "result": {"content": []}})
+        );
+        let error = JsonRpcError {
+            code: -32602,
+            message: "no".into(),
+            data: None,
+        };
+        assert_eq!(
+            text(&ResultOutcome::Error { error }),
+            json!({"kind": "error", "error": {"code": -32602, "message": "no"}})
+        );
+    }
+
+    #[test]
     fn finished_crosses_tagged_by_kind() {
         let text = |f: &Finished| serde_json::to_value(WireFinish::from(f)).unwrap();
         assert_eq!(text(&Finished::Gone), json!({"kind": "gone"}));

@@ -16,7 +16,7 @@ use serde_json::Value;
 use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
-use crate::model::common::{JsonObject, JsonRpcError};
+use crate::model::common::JsonObject;
 use crate::model::v2025::V25Task;
 use crate::model::v2026::V26DetailedTask;
 use crate::model::{ProtocolVersion, TaskStatus};
@@ -177,21 +177,6 @@ pub enum StoreChange {
         task_id: String,
         reason: DeletedBecause,
     },
-}
-
-/// The answer of `resultOf`: what a 2025-11-25 `tasks/result` answers for a task.
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum ResultOf {
-    /// The task is live (`tasks/result` blocks).
-    Pending,
-    /// What the original request returned.
-    Result {
-        #[tsify(type = "Record<string, unknown>")]
-        result: JsonObject,
-    },
-    /// The JSON-RPC error to answer with.
-    Error { error: JsonRpcError },
 }
 
 /// A [`StoreError`] as the thrown JS `Error` (`name: "TaskStoreError"`, with `code`, `message`,
@@ -965,11 +950,7 @@ impl TaskServerCore {
         let outcome = who.run(self, |s, c, now| {
             crate::server::result_outcome(s, c, &id, now)
         })?;
-        answer(&match outcome {
-            crate::server::ResultOutcome::Pending => ResultOf::Pending,
-            crate::server::ResultOutcome::Result(result) => ResultOf::Result { result },
-            crate::server::ResultOutcome::Error(error) => ResultOf::Error { error },
-        })
+        answer(&outcome)
     }
 
     /// Cancels the task; `protocol` is that of the cancel request.
