@@ -201,6 +201,54 @@ impl<'a> From<&'a Change> for WireChange<'a> {
     }
 }
 
+/// What a terminal write answers besides the revision, read by the JS class from wasm memory
+/// (`writtenAt()`: numbers, no call) and with `lastMessage()` instead of the task as JSON text
+/// (the bindings' `TaskServerCore` keeps the last one).
+#[derive(Debug, Default)]
+pub struct Written {
+    /// Its `statusMessage`.
+    pub message: Option<String>,
+    /// `[lastUpdatedAt (Unix ms), protocol (index in protocolVersions()), expiresAtMs,
+    /// createdAt (Unix ms), ttlMs, pollIntervalMs (-1: null or absent), 0 when that is all the
+    /// write left unchanged (the session is the caller's, no answered input) or 1 (read
+    /// `writtenBase`)]`.
+    pub fields: [f64; 7],
+}
+
+/// `Written::fields[6]`: the task's session is the caller's, and it holds no answered input.
+pub const FIELDS_COMPLETE: f64 = 0.0;
+/// `Written::fields[6]`: read the rest from `writtenBase`.
+pub const FIELDS_PARTIAL: f64 = 1.0;
+
+impl Written {
+    /// The answer of `record` as written for a caller of `session`.
+    pub fn of(record: &TaskRecord, session: Option<&str>) -> (u64, Written) {
+        let opt = |v: Option<u64>| v.map_or(-1.0, |v| v as f64);
+        let plain = record.session.as_deref() == session && !has_answered_input(record);
+        let protocol = ProtocolVersion::ALL
+            .iter()
+            .position(|p| *p == record.protocol)
+            .unwrap_or(0);
+        let written = Written {
+            message: record.status_message.clone(),
+            fields: [
+                record.last_updated_at_ms as f64,
+                protocol as f64,
+                opt(record.expires_at_ms()),
+                record.created_at_ms as f64,
+                opt(record.ttl_ms),
+                opt(record.poll_interval_ms),
+                if plain {
+                    FIELDS_COMPLETE
+                } else {
+                    FIELDS_PARTIAL
+                },
+            ],
+        };
+        (record.version, written)
+    }
+}
+
 /// A record as the JSON text of its task (see the module).
 pub fn task_text(record: &TaskRecord) -> Result<String, serde_json::Error> {
     json_text(&WireTask::from(record))
@@ -399,6 +447,38 @@ mod tests {
             list_position(&key, Some(&cursor), Caller::Session(Some("s")), true),
             Err(StoreError::InvalidCursor)
         ));
+    }
+
+    #[test]
+    fn a_terminal_write_answers_its_numbers() {
+        let mut s = store();
+        let new = NewTask::new(ProtocolVersion::V2026).session("s1");
+        let record = s.create(new, T0).unwrap();
+        let (revision, written) = Written::of(&record, Some("s1"));
+        assert_eq!(revision, record.version);
+        assert_eq!(written.message, record.status_message);
+        let ttl = record.ttl_ms.unwrap() as f64;
+        assert_eq!(
+            written.fields,
+            [
+                T0 as f64,
+                1.0, // the index of 2026-07-28 in ProtocolVersion::ALL
+                T0 as f64 + ttl,
+                T0 as f64,
+                ttl,
+                record.poll_interval_ms.map_or(-1.0, |p| p as f64),
+                FIELDS_COMPLETE,
+            ]
+        );
+        // Another caller's session: the JS class reads the rest from `writtenBase`.
+        assert_eq!(Written::of(&record, None).1.fields[6], FIELDS_PARTIAL);
+        let unlimited = TaskRecord {
+            ttl_ms: None,
+            poll_interval_ms: None,
+            ..record
+        };
+        let fields = Written::of(&unlimited, Some("s1")).1.fields;
+        assert_eq!((fields[2], fields[4], fields[5]), (-1.0, -1.0, -1.0));
     }
 
     #[test]

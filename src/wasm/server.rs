@@ -24,8 +24,9 @@ use super::random::CryptoRandom;
 use super::store::{
     answer, as_u64, bad, read_id, read_json, read_json_within, read_object, read_options,
     restore_store, store_error, text, too_large, within, Members, StoreTask, TaskServerCore,
-    Unread, Written,
+    Unread,
 };
+use crate::store::answer::Written;
 use crate::store::record::error_from_json;
 use crate::store::DEFAULT_MAX_REQUEST_BYTES;
 

@@ -20,12 +20,12 @@ use crate::model::common::JsonObject;
 use crate::model::v2025::V25Task;
 use crate::model::v2026::V26DetailedTask;
 use crate::model::{ProtocolVersion, TaskStatus};
-use crate::store::answer::{self, WireCancel, WirePage, WireTakeInput, WrittenBase};
+use crate::store::answer::{self, WireCancel, WirePage, WireTakeInput, Written, WrittenBase};
 use crate::store::options::{request_limit, RestoreOptions, TaskStoreOptions};
 use crate::store::rules::Action;
 use crate::store::Storage;
 use crate::store::{
-    Caller, Change, DeleteReason, InputState, MemoryStorage, NewTask, Store, StoreError, TaskRecord,
+    Caller, Change, DeleteReason, MemoryStorage, NewTask, Store, StoreError, TaskRecord,
 };
 use crate::store::{Payload, PayloadError};
 
@@ -542,57 +542,6 @@ pub struct TaskServerCore {
     pub(super) inner: crate::server::TaskServer<MemoryStorage, CryptoRandom>,
     /// What the last `complete` / `fail` / `failWithToolResult` wrote besides its revision.
     pub(super) written: Written,
-}
-
-/// What a terminal write answers besides the revision, read by the JS class from wasm memory
-/// (`writtenAt()`: numbers, no call) and with `lastMessage()` instead of the task as JSON text.
-#[derive(Default)]
-pub(super) struct Written {
-    /// Its `statusMessage`.
-    message: Option<String>,
-    /// `[lastUpdatedAt (Unix ms), protocol (index in protocolVersions()), expiresAtMs,
-    /// createdAt (Unix ms), ttlMs, pollIntervalMs (-1: null or absent), 0 when that is all the
-    /// write left unchanged (the session is the caller's, no answered input) or 1 (read
-    /// `writtenBase`)]`.
-    fields: [f64; 7],
-}
-
-/// `Written::fields[6]`: the task's session is the caller's, and it holds no answered input.
-const FIELDS_COMPLETE: f64 = 0.0;
-/// `Written::fields[6]`: read the rest from `writtenBase`.
-const FIELDS_PARTIAL: f64 = 1.0;
-
-impl Written {
-    /// The answer of `record` as written for a caller of `session`.
-    fn of(record: &TaskRecord, session: Option<&str>) -> (u64, Written) {
-        let opt = |v: Option<u64>| v.map_or(-1.0, |v| v as f64);
-        let plain = record.session.as_deref() == session
-            && !record
-                .inputs
-                .iter()
-                .any(|(_, e)| matches!(e.state, InputState::Answered { .. }));
-        let protocol = ProtocolVersion::ALL
-            .iter()
-            .position(|p| *p == record.protocol)
-            .unwrap_or(0);
-        let written = Written {
-            message: record.status_message.clone(),
-            fields: [
-                record.last_updated_at_ms as f64,
-                protocol as f64,
-                opt(record.expires_at_ms()),
-                record.created_at_ms as f64,
-                opt(record.ttl_ms),
-                opt(record.poll_interval_ms),
-                if plain {
-                    FIELDS_COMPLETE
-                } else {
-                    FIELDS_PARTIAL
-                },
-            ],
-        };
-        (record.version, written)
-    }
 }
 
 impl TaskServerCore {
