@@ -476,10 +476,6 @@ impl Who {
     }
 }
 
-fn store_err(e: StoreError) -> JsValue {
-    store_error(e)
-}
-
 /// The store a snapshot (an object or its JSON text) describes, for `TaskStore.restore` and
 /// `TaskServer.restore`.
 pub(crate) fn restore_store(
@@ -589,7 +585,7 @@ impl TaskServerCore {
             .act_then(who.caller(), &id, action, who.now, |r| {
                 Written::of(r, session)
             })
-            .map_err(store_err)?;
+            .map_err(store_error)?;
         // Negative when the status message is not the one given (the core derived it).
         let derived = written.message != given;
         self.written = written;
