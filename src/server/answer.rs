@@ -1,12 +1,26 @@
 //! The server's answers as they cross to the JS classes (js/server/store.ts): the answer of
-//! `finishToolCall` as JSON text, its task as [`crate::store::answer::WireTask`].
+//! `finishToolCall` as JSON text, its task as [`crate::store::answer::WireTask`], and its
+//! declared shape ([`FinishOutcome`]).
 
 use serde::Serialize;
+use tsify::Tsify;
 
 use crate::model::TaskStatus;
-use crate::store::answer::WireTask;
+use crate::store::answer::{StoreTask, WireTask};
 
 use super::tools::Finished;
+
+/// The answer of `finishToolCall`.
+#[derive(Debug, Serialize, Tsify)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum FinishOutcome {
+    /// The outcome is stored; `task` is terminal now.
+    Stored { task: Box<StoreTask> },
+    /// The task was already terminal (typically cancelled first): the outcome is discarded.
+    AlreadyTerminal { status: TaskStatus },
+    /// The task is gone (expired or removed).
+    Gone,
+}
 
 /// [`Finished`] as it crosses (the declared shape: the bindings' `FinishOutcome`).
 #[derive(Serialize)]

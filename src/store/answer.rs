@@ -3,12 +3,16 @@
 //! the JS class takes them from `v26`, whose fields are the V25 task's under their V25 names
 //! (`ttlMs` → `ttl`, `pollIntervalMs` → `pollInterval`). Written straight from the records
 //! (no copy of a payload); the text's carried lone surrogates are written back as escapes
-//! ([`json_text`]). The declared (TypeScript) shapes are the bindings' `StoreTask`, `TaskPage`,
-//! `TakeInputOutcome`, `CancelOutcome` and `StoreChange`.
+//! ([`json_text`]). The declared (TypeScript) shapes the JS classes build from them are here too:
+//! [`StoreTask`], [`TaskPage`], [`TakeInputOutcome`], [`CancelOutcome`], [`StoreChange`].
 
 use serde::Serialize;
+use tsify::Tsify;
 
-use crate::model::ProtocolVersion;
+use crate::model::common::JsonObject;
+use crate::model::v2025::V25Task;
+use crate::model::v2026::V26DetailedTask;
+use crate::model::{ProtocolVersion, TaskStatus};
 
 use super::cursor::{self, CursorKey};
 use super::error::StoreError;
@@ -16,6 +20,95 @@ use super::ops::{Cancelled, Change, InputTaken, ListPage};
 use super::record::{timestamp, InputState, TaskRecord, V26View};
 use super::rules::{list_scope, Caller};
 use super::storage::Scope;
+
+// ---- the declared shapes (what the JS classes answer, built from what crosses) -------------
+
+/// A task as the store answers it: both wire shapes, plus what the work needs.
+#[derive(Debug, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(missing_as_null)]
+pub struct StoreTask {
+    /// 128 random bits as 32 lowercase hex characters.
+    pub task_id: String,
+    pub status: TaskStatus,
+    /// The protocol version of the request that created the task.
+    pub protocol_version: ProtocolVersion,
+    /// The session the task is bound to (absent: none).
+    #[tsify(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// Unix ms after which the task is purged (`createdAt + ttl`); `null` = never.
+    pub expires_at_ms: Option<u64>,
+    /// The answered input responses by key (kept across snapshots for the work).
+    #[tsify(optional, type = "Record<string, unknown>")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_responses: Option<JsonObject>,
+    /// The V25 wire task: the answer of `tasks/get` and `tasks/cancel`, `task` of
+    /// `CreateTaskResult`. V25 delivers the payload through `tasks/result`: take it from
+    /// `v26.result` / `v26.error` (present when `status` is `completed` / `failed`); a V25 task
+    /// failed by an `isError` tool result shows a derived -32603 there, with that result (what
+    /// `tasks/result` answers) in `v26.error.data.toolResult`.
+    pub v25: V25Task,
+    /// The V26 `DetailedTask` (payload of the current status included): the answer of
+    /// `tasks/get` and the params of `notifications/tasks`.
+    pub v26: V26DetailedTask,
+}
+
+/// One `list` page.
+#[derive(Debug, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskPage {
+    pub tasks: Vec<StoreTask>,
+    /// Present exactly when more tasks follow.
+    #[tsify(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+/// What `takeInput` did.
+#[derive(Debug, Serialize, Tsify)]
+pub struct TakeInputOutcome {
+    pub task: StoreTask,
+    /// Keys answered by this call.
+    pub accepted: Vec<String>,
+    /// Keys ignored: never issued, already answered or superseded.
+    pub ignored: Vec<String>,
+}
+
+/// What `cancel` did.
+#[derive(Debug, Serialize, Tsify)]
+pub struct CancelOutcome {
+    pub task: StoreTask,
+    /// `false` for a V26 cancel of an already terminal task (an idempotent ack).
+    pub changed: bool,
+}
+
+/// [`DeleteReason`] under its declared name (tsify names a type by the path written).
+type DeletedBecause = super::ops::DeleteReason;
+
+/// One write, from `takeChanges()`: `record` is the stored record exactly as `snapshot().tasks`
+/// holds it (opaque), `task` its view (e.g. for `notifications/tasks`).
+#[derive(Debug, Serialize, Tsify)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum StoreChange {
+    Created {
+        task: StoreTask,
+        #[tsify(type = "Record<string, unknown>")]
+        record: TaskRecord,
+    },
+    Updated {
+        task: StoreTask,
+        #[tsify(type = "Record<string, unknown>")]
+        record: TaskRecord,
+    },
+    Deleted {
+        #[serde(rename = "taskId")]
+        task_id: String,
+        reason: DeletedBecause,
+    },
+}
+
+// ---- what crosses ------------------------------------------------------------------------------
 
 /// `value` as JSON text, its carried lone surrogates written back as escapes
 /// ([`crate::validate::surrogates::restore`]).

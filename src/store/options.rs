@@ -1,10 +1,12 @@
-//! The settings a JS host gives a store (`TaskStoreOptions`, `RestoreOptions`: declared once
-//! here, for the .d.ts too) and how they resolve into a [`StoreConfig`]: every member left out
+//! The settings a JS host gives a store (`TaskStoreOptions`, `RestoreOptions`) and the other
+//! arguments of its methods (`TaskContext`, `CreateTaskParams`, `ListParams`), declared once
+//! here, for the .d.ts too, and how they resolve into a [`StoreConfig`]: every member left out
 //! takes the default, `null` means "none". The bindings read the members; this module decides.
 
 use tsify::Tsify;
 
 use super::ops::StoreConfig;
+use crate::model::ProtocolVersion;
 
 /// Settings of a `TaskStore`. Every member is optional; where `null` is allowed it means
 /// "none" (no cap, no default), which differs from leaving the member out (the default).
@@ -61,6 +63,53 @@ pub struct RestoreOptions {
 
 /// The default `RestoreOptions.maxSnapshotBytes`: 256 MiB.
 pub const DEFAULT_MAX_SNAPSHOT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Who calls and when: the last, optional argument of every task operation.
+#[derive(Debug, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskContext {
+    /// The session (authorization context) of the request. Absent or `null`: a request without
+    /// a session, which sees only tasks created without one. `create` binds the task to it.
+    #[tsify(optional, type = "string | null")]
+    pub session: Option<String>,
+    /// `true`: the host itself (the work running a task, an admin view), which sees every task
+    /// whatever its session. Not with `session`, not for `create`.
+    #[tsify(optional)]
+    pub host: Option<bool>,
+    /// The current time in Unix milliseconds (default `Date.now()`): pass it to run in virtual
+    /// time.
+    #[tsify(optional)]
+    pub now: Option<u64>,
+}
+
+/// What `create` needs besides the context.
+#[derive(Debug, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateTaskParams {
+    /// The protocol version of the creating request.
+    pub protocol_version: ProtocolVersion,
+    /// The TTL the requestor asked for (V25 `params.task.ttl`), in ms; capped by `maxTtlMs`.
+    #[tsify(optional, type = "number | null")]
+    pub ttl: Option<u64>,
+    /// Overrides the store's poll interval for this task, in ms.
+    #[tsify(optional)]
+    pub poll_interval_ms: Option<u64>,
+    /// The first `statusMessage`.
+    #[tsify(optional)]
+    pub status_message: Option<String>,
+}
+
+/// Which `list` page.
+#[derive(Debug, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ListParams {
+    /// The `nextCursor` of the previous page (V25 `params.cursor`).
+    #[tsify(optional)]
+    pub cursor: Option<String>,
+    /// At most this many tasks (it can only shrink the store's `pageSize`).
+    #[tsify(optional)]
+    pub limit: Option<usize>,
+}
 
 impl TaskStoreOptions {
     /// The store's settings: each member given, else its default ([`StoreConfig::default`]).

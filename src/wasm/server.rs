@@ -13,7 +13,6 @@ use serde_json::Value;
 use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
-use crate::model::TaskStatus;
 use crate::server::{
     self, answer::WireFinish, Outcome, PendingResult, RequestContext, ServerContext,
     ServerDeclarations, TaskEvent, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,
@@ -23,8 +22,7 @@ use super::input::{date_now, read_now};
 use super::random::CryptoRandom;
 use super::store::{
     answer, as_u64, bad, read_id, read_json, read_json_within, read_object, read_options,
-    restore_store, store_error, text, too_large, within, Members, StoreTask, TaskServerCore,
-    Unread,
+    restore_store, store_error, text, too_large, within, Members, TaskServerCore, Unread,
 };
 use crate::store::answer::Written;
 use crate::store::record::error_from_json;
@@ -64,19 +62,6 @@ pub enum HandleOutcome {
     None,
     /// Not a `tasks/*` request: the host handles it (`tools/call` through `beginToolCall`).
     NotHandled,
-}
-
-/// The answer of `finishToolCall`.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum FinishOutcome {
-    /// The outcome is stored; `task` is terminal now.
-    Stored { task: Box<StoreTask> },
-    /// The task was already terminal (typically cancelled first): the outcome is discarded.
-    AlreadyTerminal { status: TaskStatus },
-    /// The task is gone (expired or removed).
-    Gone,
 }
 
 // ---- reading arguments -------------------------------------------------------------------------

@@ -13,20 +13,17 @@
 use js_sys::Reflect;
 use serde::Serialize;
 use serde_json::Value;
-use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
 use crate::model::common::JsonObject;
-use crate::model::v2025::V25Task;
-use crate::model::v2026::V26DetailedTask;
 use crate::model::{ProtocolVersion, TaskStatus};
 use crate::store::answer::{self, WireCancel, WirePage, WireTakeInput, Written, WrittenBase};
-use crate::store::options::{request_limit, RestoreOptions, TaskStoreOptions};
+use crate::store::options::{
+    request_limit, CreateTaskParams, ListParams, RestoreOptions, TaskContext, TaskStoreOptions,
+};
 use crate::store::rules::Action;
 use crate::store::Storage;
-use crate::store::{
-    Caller, Change, DeleteReason, MemoryStorage, NewTask, Store, StoreError, TaskRecord,
-};
+use crate::store::{Caller, Change, MemoryStorage, NewTask, Store, StoreError, TaskRecord};
 use crate::store::{Payload, PayloadError};
 
 use super::input::{
@@ -35,149 +32,6 @@ use super::input::{
 };
 use super::random::CryptoRandom;
 use crate::store::record::error_from_json;
-
-// ---- argument types (generated into the .d.ts; read member by member) -------------------------
-
-/// Who calls and when: the last, optional argument of every task operation.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct TaskContext {
-    /// The session (authorization context) of the request. Absent or `null`: a request without
-    /// a session, which sees only tasks created without one. `create` binds the task to it.
-    #[tsify(optional, type = "string | null")]
-    pub session: Option<String>,
-    /// `true`: the host itself (the work running a task, an admin view), which sees every task
-    /// whatever its session. Not with `session`, not for `create`.
-    #[tsify(optional)]
-    pub host: Option<bool>,
-    /// The current time in Unix milliseconds (default `Date.now()`): pass it to run in virtual
-    /// time.
-    #[tsify(optional)]
-    pub now: Option<u64>,
-}
-
-/// What `create` needs besides the context.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct CreateTaskParams {
-    /// The protocol version of the creating request.
-    pub protocol_version: ProtocolVersion,
-    /// The TTL the requestor asked for (V25 `params.task.ttl`), in ms; capped by `maxTtlMs`.
-    #[tsify(optional, type = "number | null")]
-    pub ttl: Option<u64>,
-    /// Overrides the store's poll interval for this task, in ms.
-    #[tsify(optional)]
-    pub poll_interval_ms: Option<u64>,
-    /// The first `statusMessage`.
-    #[tsify(optional)]
-    pub status_message: Option<String>,
-}
-
-/// Which `list` page.
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct ListParams {
-    /// The `nextCursor` of the previous page (V25 `params.cursor`).
-    #[tsify(optional)]
-    pub cursor: Option<String>,
-    /// At most this many tasks (it can only shrink the store's `pageSize`).
-    #[tsify(optional)]
-    pub limit: Option<usize>,
-}
-
-// ---- answer types ------------------------------------------------------------------------------
-
-/// A task as the store answers it: both wire shapes, plus what the work needs.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Serialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-#[tsify(missing_as_null)]
-pub struct StoreTask {
-    /// 128 random bits as 32 lowercase hex characters.
-    pub task_id: String,
-    pub status: TaskStatus,
-    /// The protocol version of the request that created the task.
-    pub protocol_version: ProtocolVersion,
-    /// The session the task is bound to (absent: none).
-    #[tsify(optional)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    /// Unix ms after which the task is purged (`createdAt + ttl`); `null` = never.
-    pub expires_at_ms: Option<u64>,
-    /// The answered input responses by key (kept across snapshots for the work).
-    #[tsify(optional, type = "Record<string, unknown>")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub input_responses: Option<JsonObject>,
-    /// The V25 wire task: the answer of `tasks/get` and `tasks/cancel`, `task` of
-    /// `CreateTaskResult`. V25 delivers the payload through `tasks/result`: take it from
-    /// `v26.result` / `v26.error` (present when `status` is `completed` / `failed`); a V25 task
-    /// failed by an `isError` tool result shows a derived -32603 there, with that result (what
-    /// `tasks/result` answers) in `v26.error.data.toolResult`.
-    pub v25: V25Task,
-    /// The V26 `DetailedTask` (payload of the current status included): the answer of
-    /// `tasks/get` and the params of `notifications/tasks`.
-    pub v26: V26DetailedTask,
-}
-
-/// One `list` page.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Serialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct TaskPage {
-    pub tasks: Vec<StoreTask>,
-    /// Present exactly when more tasks follow.
-    #[tsify(optional)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<String>,
-}
-
-/// What `takeInput` did.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Serialize, Tsify)]
-pub struct TakeInputOutcome {
-    pub task: StoreTask,
-    /// Keys answered by this call.
-    pub accepted: Vec<String>,
-    /// Keys ignored: never issued, already answered or superseded.
-    pub ignored: Vec<String>,
-}
-
-/// What `cancel` did.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Serialize, Tsify)]
-pub struct CancelOutcome {
-    pub task: StoreTask,
-    /// `false` for a V26 cancel of an already terminal task (an idempotent ack).
-    pub changed: bool,
-}
-
-/// The core's [`DeleteReason`] under its declared name (tsify names a type by the path written).
-type DeletedBecause = DeleteReason;
-
-/// One write, from `takeChanges()`: `record` is the stored record exactly as `snapshot().tasks`
-/// holds it (opaque), `task` its view (e.g. for `notifications/tasks`).
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum StoreChange {
-    Created {
-        task: StoreTask,
-        #[tsify(type = "Record<string, unknown>")]
-        record: TaskRecord,
-    },
-    Updated {
-        task: StoreTask,
-        #[tsify(type = "Record<string, unknown>")]
-        record: TaskRecord,
-    },
-    Deleted {
-        #[serde(rename = "taskId")]
-        task_id: String,
-        reason: DeletedBecause,
-    },
-}
 
 /// A [`StoreError`] as the thrown JS `Error` (`name: "TaskStoreError"`, with `code`, `message`,
 /// `data?` and `kind`): the one place store errors cross the boundary. The JS classes turn it
