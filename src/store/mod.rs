@@ -11,6 +11,7 @@
 //! | [`storage`] | the [`Storage`] adapter contract and the built-in [`MemoryStorage`] |
 //! | [`ops`] | [`Store`]: the operations, compare-and-swap writes, sweep, snapshot/restore, change log |
 //! | [`cursor`] | opaque `tasks/list` cursors: encrypted position, SipHash-2-4 MAC |
+//! | [`pool`] | small random draws served from a pool ([`pool::Pooled`]: the wasm build's Web Crypto source) |
 //! | [`random`] | [`RandomSource`] (fallible), task ids, `OsRandom` for native hosts, a deterministic source for tests |
 //! | [`error`] | [`StoreError`] and the JSON-RPC code of each |
 //! | [`options`] | the JS host's settings (`TaskStoreOptions`, `RestoreOptions`) and their defaults |
@@ -75,6 +76,7 @@ pub mod error;
 pub mod ops;
 pub mod options;
 pub mod payload;
+pub mod pool;
 pub mod random;
 pub mod record;
 pub mod rules;

@@ -19,7 +19,7 @@ use crate::server::{
 };
 
 use super::input::{date_now, read_now};
-use super::random::CryptoRandom;
+use super::random::crypto_random;
 use super::store::{
     answer, as_u64, bad, read_id, read_json, read_json_within, read_object, read_options,
     restore_store, store_error, text, too_large, within, Members, TaskServerCore, Unread,
@@ -195,8 +195,7 @@ impl TaskServerCore {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<TaskServerCore, JsValue> {
         let config = read_options(options)?.into_config();
-        let inner =
-            server::TaskServer::in_memory(config, CryptoRandom::new()?).map_err(store_error)?;
+        let inner = server::TaskServer::in_memory(config, crypto_random()?).map_err(store_error)?;
         Ok(TaskServerCore {
             inner,
             written: Written::default(),

@@ -30,7 +30,7 @@ use super::input::{
     js_to_json, now_ms, read_limit, read_now, read_version, safe_u64, to_js, too_large_input,
     why_not_read,
 };
-use super::random::CryptoRandom;
+use super::random::{crypto_random, CryptoRandom};
 use crate::store::record::error_from_json;
 
 /// A [`StoreError`] as the thrown JS `Error` (`name: "TaskStoreError"`, with `code`, `message`,
@@ -365,7 +365,7 @@ pub(crate) fn restore_store(
             reason: why_not_read(&report),
         })
     })?;
-    Store::restore(value, CryptoRandom::new()?).map_err(store_error)
+    Store::restore(value, crypto_random()?).map_err(store_error)
 }
 
 /// The writes since the last call, as the JSON text of `StoreChange[]` ([`answer::changes_text`]).
