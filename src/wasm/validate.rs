@@ -76,7 +76,7 @@ pub fn convert_task(
     let to = read_version(to)?;
     match js_to_json(&task, DEFAULT_MAX_BYTES) {
         Ok(value) => to_js(&crate::convert::convert_task(&value, None, to)),
-        Err(report) => to_js(&not_converted(report, to)),
+        Err(report) => to_js(&ConversionReport::not_read(report, to)),
     }
     .map_err(JsValue::from)
 }
@@ -90,7 +90,7 @@ pub fn convert_create_task_result(
     let to = read_version(to)?;
     match js_to_json(&result, DEFAULT_MAX_BYTES) {
         Ok(value) => to_js(&crate::convert::convert_create_task_result(&value, to)),
-        Err(report) => to_js(&not_converted(report, to)),
+        Err(report) => to_js(&ConversionReport::not_read(report, to)),
     }
     .map_err(JsValue::from)
 }
@@ -98,16 +98,6 @@ pub fn convert_create_task_result(
 /// The target version: a bad one is a `TypeError`, as every malformed argument.
 fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue> {
     super::input::read_version(&v.into(), "the target version")
-}
-
-fn not_converted(report: ValidationReport, to: ProtocolVersion) -> ConversionReport {
-    ConversionReport {
-        ok: false,
-        from: None,
-        to,
-        value: None,
-        issues: report.issues,
-    }
 }
 
 // ---- the byte boundary of `validateMessage` (used by the JS wrapper, js/core/validate.js) ------
