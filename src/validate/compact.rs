@@ -6,6 +6,8 @@
 
 use crate::model::ProtocolVersion;
 
+use super::{Context, TextVerdict, DEFAULT_MAX_BYTES};
+
 use super::fast::Findings;
 use super::report::ValidationReport;
 
@@ -187,6 +189,146 @@ pub fn template_text(n: u32) -> String {
     [code.as_str(), severity, &path, &prefix, &suffix].join("\0")
 }
 
+// ---- the state of the byte boundary ------------------------------------------------------------
+
+/// Most distinct "valid, no issues" reports given a number (the rest travel as JSON).
+pub const MAX_KNOWN: usize = 64;
+
+/// What the byte boundary keeps from call to call (the bindings hold one, thread-local): the
+/// context (its `inReplyTo` rebuilt only when it changed), the "valid, no issues" reports given a
+/// number (which the wrapper keeps frozen), and what the last call did.
+#[derive(Debug, Default)]
+pub struct Boundary {
+    known: Vec<ValidationReport>,
+    context: Context,
+    /// The number the last JSON answer's report was given (0: none), so that later answers with
+    /// the same report are that number.
+    pub new_known: u32,
+    /// How the last call found its report: 1 the typed fast path's "valid, no issues", 2 the
+    /// typed fast path's report with issues (compact), 4 the same as a templated report (numbers
+    /// only), 3 the full validator, 0 none (the bindings' `validateMessage` sets it).
+    pub route: u32,
+}
+
+/// One call of the byte boundary, as numbers: the `len` bytes of the buffer from `text_at`
+/// (UTF-8 JSON text) with `inReplyTo` its first `reply_len` bytes (`u32::MAX`: none), `version` 0
+/// (none), 1 (2025-11-25) or 2 (2026-07-28), `max_bytes` and `max_issues` (negative: default);
+/// `flags` bit 0 (`plain`): the text holds no `\u` and no U+FDD0 (nothing to carry, see
+/// [`super::surrogates`]); bit 1 (`ascii`): the text and `inReplyTo` are ASCII (byte offsets in
+/// the text are UTF-16 offsets in the wrapper's string, so a templated answer may name spans).
+#[derive(Debug, Clone, Copy)]
+pub struct BytesCall {
+    pub text_at: u32,
+    pub len: u32,
+    pub reply_len: u32,
+    pub version: u32,
+    pub max_bytes: f64,
+    pub max_issues: f64,
+    pub flags: u32,
+}
+
+/// An optional option passed as a number: negative is absent.
+fn optional(n: f64) -> Option<u32> {
+    (n >= 0.0).then_some(n as u32)
+}
+
+impl Boundary {
+    /// Validates the text `call` names in `buf` and answers: > 0 the number of a known "valid,
+    /// no issues" report; 0 the report written compactly at the start of `buf`
+    /// ([`write_compact`]); [`TEMPLATED`] its issues as template numbers ([`write_templated`]);
+    /// < 0 minus the length of the report as JSON text written at the start of `buf`.
+    pub fn answer(&mut self, buf: &mut Vec<u8>, call: &BytesCall) -> i32 {
+        let BytesCall {
+            text_at,
+            len,
+            reply_len,
+            version,
+            max_bytes,
+            max_issues,
+            flags,
+        } = *call;
+        let Boundary {
+            known,
+            context: ctx,
+            new_known,
+            route,
+        } = self;
+        *new_known = 0;
+        let plain = flags & 1 != 0;
+        let at = text_at as usize;
+        let max = optional(max_bytes).map_or(DEFAULT_MAX_BYTES, |m| m as usize);
+        ctx.version = match version {
+            1 => Some(ProtocolVersion::V2025),
+            2 => Some(ProtocolVersion::V2026),
+            _ => None,
+        };
+        ctx.max_issues = optional(max_issues).map(|m| m as usize);
+        // The context is kept from call to call: `inReplyTo` is rebuilt only when it changed.
+        let reply = (reply_len != u32::MAX)
+            .then(|| buf.get(..reply_len as usize))
+            .flatten();
+        if ctx.in_reply_to.as_deref().map(str::as_bytes) != reply {
+            ctx.in_reply_to = reply.map(|b| String::from_utf8_lossy(b).into_owned());
+        }
+        let bytes = buf
+            .get(at..at.saturating_add(len as usize))
+            .unwrap_or_default();
+        // encodeInto writes well-formed UTF-8.
+        let lossy;
+        let (text, plain, ascii) = match std::str::from_utf8(bytes) {
+            Ok(text) => (text, plain, flags & 2 != 0),
+            Err(_) => {
+                lossy = String::from_utf8_lossy(bytes).into_owned();
+                (lossy.as_str(), false, false)
+            }
+        };
+        let verdict = super::validate_text_verdict(text, max, ctx, plain);
+        *route = match verdict {
+            TextVerdict::Valid(_) => 1,
+            TextVerdict::Fast(_) => 2,
+            TextVerdict::Report(_) => 3,
+        };
+        let report = match verdict {
+            TextVerdict::Valid(valid) => {
+                let reply = ctx.in_reply_to.as_deref();
+                let known = known.iter().position(|k| valid.is_report(k, reply));
+                if let Some(i) = known {
+                    return i as i32 + 1;
+                }
+                valid.report(ctx)
+            }
+            TextVerdict::Fast(found) => {
+                if ascii
+                    && found.templated()
+                    && found.list.len() <= MAX_TEMPLATED
+                    && buf.len() >= templated_bytes(&found)
+                {
+                    *route = 4;
+                    return write_templated(buf, &found);
+                }
+                found.report(ctx, text)
+            }
+            TextVerdict::Report(report) => report,
+        };
+        if report.valid && report.issues.is_empty() {
+            let known = match known.iter().position(|k| *k == report) {
+                Some(i) => Some((i + 1, false)),
+                None if known.len() < MAX_KNOWN => {
+                    known.push(report.clone());
+                    Some((known.len(), true))
+                }
+                None => None,
+            };
+            match known {
+                Some((i, false)) => return i as i32,
+                Some((i, true)) => *new_known = i as u32,
+                None => {}
+            }
+        }
+        write_compact(buf, &report, plain).unwrap_or_else(|| write_report(buf, &report))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
@@ -258,6 +400,49 @@ mod tests {
         assert_eq!(strings(&buf, &report), expected);
         // Too small a buffer: not written (the wrapper's view must stay right).
         assert_eq!(write_compact(&mut [0u8; 8], &report, true), None);
+    }
+
+    /// A call over `text` written at the start of a buffer, `inReplyTo` none.
+    fn call(buf: &mut Vec<u8>, text: &str, flags: u32) -> BytesCall {
+        buf.clear();
+        buf.extend_from_slice(text.as_bytes());
+        buf.resize(4096, 0);
+        BytesCall {
+            text_at: 0,
+            len: text.len() as u32,
+            reply_len: u32::MAX,
+            version: 0,
+            max_bytes: -1.0,
+            max_issues: -1.0,
+            flags,
+        }
+    }
+
+    #[test]
+    fn a_valid_report_is_written_once_then_answered_by_its_number() {
+        let mut boundary = Boundary::default();
+        let mut buf = Vec::new();
+        let text = r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t"}}"#;
+        let c = call(&mut buf, text, 1 | 2);
+        let first = boundary.answer(&mut buf, &c);
+        assert!(first <= 0, "the first answer carries the report: {first}");
+        assert_eq!(boundary.new_known, 1);
+        let c = call(&mut buf, text, 1 | 2);
+        assert_eq!(boundary.answer(&mut buf, &c), 1);
+        assert_eq!(boundary.new_known, 0);
+        assert_ne!(boundary.route, 0);
+    }
+
+    #[test]
+    fn a_report_with_issues_is_written_and_routed() {
+        let mut boundary = Boundary::default();
+        let mut buf = Vec::new();
+        let c = call(&mut buf, "{", 1 | 2);
+        let n = boundary.answer(&mut buf, &c);
+        assert_eq!(n, 0, "written compactly");
+        assert_eq!((boundary.route, boundary.new_known), (3, 0));
+        assert!(word(&buf, 1) >= 1, "with its issues");
+        assert_eq!(word(&buf, 0) & 1, 0, "not valid");
     }
 
     #[test]

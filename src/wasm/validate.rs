@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::model::ProtocolVersion;
 use crate::validate::{
-    self, compact, Context, TextVerdict, ValidateOptions, ValidationReport, DEFAULT_MAX_BYTES,
+    self, compact, Context, ValidateOptions, ValidationReport, DEFAULT_MAX_BYTES,
 };
 
 pub(crate) use super::input::to_js;
@@ -52,7 +52,7 @@ pub fn validate_message(
     #[wasm_bindgen(unchecked_param_type = "unknown")] message: JsValue,
     options: Option<Ts<ValidateOptions>>,
 ) -> Result<JsValue, JsValue> {
-    ROUTE.set(0);
+    BOUNDARY.with_borrow_mut(|b| b.route = 0);
     let options = read_options(options)?;
     let (report, _) = validate_js(&message, &options, &Context::from(&options));
     super::input::parse_json_text(&report.to_json())
@@ -105,7 +105,7 @@ fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue> {
 // The wrapper writes the message (then `inReplyTo`) as UTF-8 into one reused buffer of wasm
 // memory with `TextEncoder.encodeInto`, and makes one call with the options as numbers. The
 // answer is one integer: > 0 names a "valid, no issues" report the wrapper keeps frozen;
-// 0: the report is written compactly at the start of the same buffer ([`write_compact`]: a few
+// 0: the report is written compactly at the start of the same buffer ([`compact::write_compact`]: a few
 // little-endian u32 words, then every string of the report as one UTF-8 text the wrapper decodes
 // once and slices; no JSON); < 0 is the length of the report as JSON text, written at the start
 // of the same buffer (a report too long for the buffer, or whose strings carry a lone surrogate).
@@ -133,15 +133,10 @@ pub fn validate_buffer_at() -> u32 {
     BUFFER_AT.as_ptr() as u32
 }
 
-/// Most distinct "valid, no issues" reports given a number (the rest travel as JSON).
-const MAX_KNOWN: usize = 64;
-
 thread_local! {
     static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    static KNOWN: RefCell<Vec<ValidationReport>> = const { RefCell::new(Vec::new()) };
-    static NEW_KNOWN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-    static CONTEXT: RefCell<Context> = RefCell::new(Context::default());
-    static ROUTE: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// What the byte boundary keeps from call to call ([`compact::Boundary`]).
+    static BOUNDARY: RefCell<compact::Boundary> = RefCell::new(compact::Boundary::default());
 }
 
 /// Internal (the tests'): how the last call found its report: 1 the typed fast path's "valid, no
@@ -150,7 +145,7 @@ thread_local! {
 /// `validateMessage` (the wrapper's fallback).
 #[wasm_bindgen(js_name = __validateRoute)]
 pub fn validate_route() -> u32 {
-    ROUTE.get()
+    BOUNDARY.with_borrow(|b| b.route)
 }
 
 /// Internal (the JS wrapper's): the address of the input buffer, grown to at least `capacity`
@@ -180,12 +175,7 @@ pub fn validate_memory() -> JsValue {
 /// so that later answers with the same report are that number.
 #[wasm_bindgen(js_name = __validateNewKnown)]
 pub fn validate_new_known() -> u32 {
-    NEW_KNOWN.get()
-}
-
-/// An optional option passed as a number: negative is absent.
-fn optional(n: f64) -> Option<u32> {
-    (n >= 0.0).then_some(n as u32)
+    BOUNDARY.with_borrow(|b| b.new_known)
 }
 
 /// Internal (the JS wrapper's): validates the `len` bytes of the buffer from `text_at` (UTF-8
@@ -204,86 +194,16 @@ pub fn validate_bytes(
     max_issues: f64,
     flags: u32,
 ) -> i32 {
-    NEW_KNOWN.set(0);
-    let plain = flags & 1 != 0;
-    on_buffer(|buf| {
-        CONTEXT.with_borrow_mut(|ctx| {
-            let at = text_at as usize;
-            let max = optional(max_bytes).map_or(DEFAULT_MAX_BYTES, |m| m as usize);
-            ctx.version = match version {
-                1 => Some(ProtocolVersion::V2025),
-                2 => Some(ProtocolVersion::V2026),
-                _ => None,
-            };
-            ctx.max_issues = optional(max_issues).map(|m| m as usize);
-            // The context is kept from call to call: `inReplyTo` is rebuilt only when it changed.
-            let reply = (reply_len != u32::MAX)
-                .then(|| buf.get(..reply_len as usize))
-                .flatten();
-            if ctx.in_reply_to.as_deref().map(str::as_bytes) != reply {
-                ctx.in_reply_to = reply.map(|b| String::from_utf8_lossy(b).into_owned());
-            }
-            let bytes = buf
-                .get(at..at.saturating_add(len as usize))
-                .unwrap_or_default();
-            // encodeInto writes well-formed UTF-8.
-            let lossy;
-            let (text, plain, ascii) = match std::str::from_utf8(bytes) {
-                Ok(text) => (text, plain, flags & 2 != 0),
-                Err(_) => {
-                    lossy = String::from_utf8_lossy(bytes).into_owned();
-                    (lossy.as_str(), false, false)
-                }
-            };
-            let verdict = validate::validate_text_verdict(text, max, ctx, plain);
-            ROUTE.set(match verdict {
-                TextVerdict::Valid(_) => 1,
-                TextVerdict::Fast(_) => 2,
-                TextVerdict::Report(_) => 3,
-            });
-            let report = match verdict {
-                TextVerdict::Valid(valid) => {
-                    let reply = ctx.in_reply_to.as_deref();
-                    let known = KNOWN
-                        .with_borrow(|known| known.iter().position(|k| valid.is_report(k, reply)));
-                    if let Some(i) = known {
-                        return i as i32 + 1;
-                    }
-                    valid.report(ctx)
-                }
-                TextVerdict::Fast(found) => {
-                    if ascii
-                        && found.templated()
-                        && found.list.len() <= compact::MAX_TEMPLATED
-                        && buf.len() >= compact::templated_bytes(&found)
-                    {
-                        ROUTE.set(4);
-                        return compact::write_templated(buf, &found);
-                    }
-                    found.report(ctx, text)
-                }
-                TextVerdict::Report(report) => report,
-            };
-            if report.valid && report.issues.is_empty() {
-                let known =
-                    KNOWN.with_borrow_mut(|known| match known.iter().position(|k| *k == report) {
-                        Some(i) => Some((i + 1, false)),
-                        None if known.len() < MAX_KNOWN => {
-                            known.push(report.clone());
-                            Some((known.len(), true))
-                        }
-                        None => None,
-                    });
-                match known {
-                    Some((i, false)) => return i as i32,
-                    Some((i, true)) => NEW_KNOWN.set(i as u32),
-                    None => {}
-                }
-            }
-            compact::write_compact(buf, &report, plain)
-                .unwrap_or_else(|| compact::write_report(buf, &report))
-        })
-    })
+    let call = compact::BytesCall {
+        text_at,
+        len,
+        reply_len,
+        version,
+        max_bytes,
+        max_issues,
+        flags,
+    };
+    on_buffer(|buf| BOUNDARY.with_borrow_mut(|b| b.answer(buf, &call)))
 }
 
 /// Internal (the JS wrapper's): the template `n` of a templated report's issue
