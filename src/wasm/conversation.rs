@@ -59,30 +59,7 @@ impl Conversation {
     /// when the report could not be written (an internal error).
     #[wasm_bindgen(js_name = __observeBytes)]
     pub fn observe_bytes(&mut self, text_at: u32, len: u32, from: u32) -> i32 {
-        if len as usize > self.inner.max_bytes() {
-            return 0;
-        }
-        let from = match from {
-            1 => Some(Sender::Client),
-            2 => Some(Sender::Server),
-            _ => None,
-        };
-        super::validate::with_buffer(|buf| {
-            let at = text_at as usize;
-            let bytes = buf
-                .get(at..at.saturating_add(len as usize))
-                .unwrap_or_default();
-            // encodeInto writes well-formed UTF-8.
-            let text = String::from_utf8_lossy(bytes);
-            let report = match self.inner.parse(&text) {
-                Ok(value) => self.inner.observe_from(&value, from),
-                Err(report) => self.inner.observe_rejected(report),
-            };
-            match serde_json::to_string(&report) {
-                Ok(json) => crate::validate::compact::write_json(buf, &json),
-                Err(_) => i32::MIN,
-            }
-        })
+        super::validate::with_buffer(|buf| self.inner.observe_bytes(buf, text_at, len, from))
     }
 
     /// Every task seen so far, in the order first seen, with its events and history issues.
