@@ -46,6 +46,20 @@ pub struct ConversionReport {
     pub issues: Vec<Issue>,
 }
 
+impl ConversionReport {
+    /// The answer for input that was not read (not JSON, too large, …): not converted, with the
+    /// issues of its report.
+    pub fn not_read(report: crate::validate::ValidationReport, to: ProtocolVersion) -> Self {
+        ConversionReport {
+            ok: false,
+            from: None,
+            to,
+            value: None,
+            issues: report.issues,
+        }
+    }
+}
+
 fn version_of_task(t: &Map<String, Value>) -> Option<ProtocolVersion> {
     if t.contains_key("ttlMs") || t.contains_key("pollIntervalMs") {
         Some(ProtocolVersion::V2026)
@@ -326,6 +340,15 @@ mod tests {
 
     const V25: ProtocolVersion = ProtocolVersion::V2025;
     const V26: ProtocolVersion = ProtocolVersion::V2026;
+
+    #[test]
+    fn input_not_read_is_not_converted_and_says_why() {
+        let report = crate::validate::input_report(crate::validate::Code::TooLarge, "big");
+        let issues = report.issues.clone();
+        let r = ConversionReport::not_read(report, V26);
+        assert_eq!((r.ok, r.from, r.to, r.value), (false, None, V26, None));
+        assert_eq!(r.issues, issues);
+    }
 
     fn task25() -> Value {
         json!({"taskId":"t","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":null,"pollInterval":500,"x-vendor":1})

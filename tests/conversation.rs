@@ -1733,3 +1733,22 @@ fn report_issues_are_capped_with_history_findings() {
         .iter()
         .any(|i| i.code == "history-created-at-changed")));
 }
+
+// The byte boundary of `Conversation.observe` (the bindings' `__observeBytes`): the same report
+// as `observe_text`, written as JSON text over the buffer; nothing observed over `maxBytes`.
+#[test]
+fn observed_bytes_answer_the_report_as_json_text() {
+    let text = r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t"}}"#;
+    let mut by_text = Conversation::new(ConversationOptions::default());
+    let expected = serde_json::to_string(&by_text.observe_text(text)).unwrap();
+    let mut c = Conversation::new(ConversationOptions::default());
+    let mut buf = [b"xx".as_slice(), text.as_bytes()].concat();
+    let n = c.observe_bytes(&mut buf, 2, text.len() as u32, 1);
+    assert_eq!(-n as usize, expected.len());
+    assert_eq!(&buf[..expected.len()], expected.as_bytes());
+    let mut small = Conversation::new(ConversationOptions {
+        max_bytes: Some(4),
+        ..ConversationOptions::default()
+    });
+    assert_eq!(small.observe_bytes(&mut buf, 0, 5, 0), 0);
+}

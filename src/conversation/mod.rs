@@ -570,6 +570,37 @@ impl Conversation {
         )
     }
 
+    /// Observes the `len` bytes of `buf` from `text_at` (UTF-8 JSON text, as
+    /// [`Conversation::observe_text`]) sent by `from` 0 (not said), 1 ([`Sender::Client`]) or 2
+    /// ([`Sender::Server`]), for the byte boundary of the bindings (`__observeBytes`): answers
+    /// minus the length of the report as JSON text, written at the start of `buf`
+    /// ([`crate::validate::compact::write_json`]); 0 (nothing observed) when the text is over
+    /// [`Conversation::max_bytes`]; `i32::MIN` when the report could not be written.
+    pub fn observe_bytes(&mut self, buf: &mut Vec<u8>, text_at: u32, len: u32, from: u32) -> i32 {
+        if len as usize > self.max_bytes() {
+            return 0;
+        }
+        let from = match from {
+            1 => Some(Sender::Client),
+            2 => Some(Sender::Server),
+            _ => None,
+        };
+        let at = text_at as usize;
+        let bytes = buf
+            .get(at..at.saturating_add(len as usize))
+            .unwrap_or_default();
+        // encodeInto writes well-formed UTF-8.
+        let text = String::from_utf8_lossy(bytes);
+        let report = match self.parse(&text) {
+            Ok(value) => self.observe_from(&value, from),
+            Err(report) => self.observe_rejected(report),
+        };
+        match serde_json::to_string(&report) {
+            Ok(json) => crate::validate::compact::write_json(buf, &json),
+            Err(_) => i32::MIN,
+        }
+    }
+
     /// Every task remembered, in the order first seen. Call it once the conversation is over
     /// for the final judgement: a `history-unknown-task` held for a notification stays on a
     /// timeline only while no `CreateTaskResult` named the task.

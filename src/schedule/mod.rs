@@ -92,6 +92,7 @@ mod compact;
 pub mod config;
 pub mod event;
 pub mod jitter;
+pub mod options;
 pub mod queue;
 pub mod scheduler;
 pub mod snapshot;

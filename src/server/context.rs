@@ -2,6 +2,7 @@
 //! what a V25 server declared at `initialize`.
 
 use serde_json::{Map, Value};
+use tsify::Tsify;
 
 use crate::model::common::{JsonObject, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::model::ProtocolVersion;
@@ -51,6 +52,59 @@ impl V25Declared {
 impl Default for V25Declared {
     fn default() -> Self {
         V25Declared::ALL
+    }
+}
+
+/// What a V25 server declared in its `InitializeResult` (`capabilities.tasks`). Given, a member
+/// left out counts as not declared; the whole object left out declares everything.
+#[derive(Debug, Default, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerDeclarations {
+    /// `capabilities.tasks.list` (else `tasks/list` answers -32601).
+    #[tsify(optional)]
+    pub list: Option<bool>,
+    /// `capabilities.tasks.cancel` (else `tasks/cancel` answers -32601).
+    #[tsify(optional)]
+    pub cancel: Option<bool>,
+    /// `capabilities.tasks.requests.tools.call` (else `params.task` is ignored).
+    #[tsify(optional)]
+    pub tool_calls: Option<bool>,
+}
+
+/// The context of one request: the second argument of `handle`, `beginToolCall` and
+/// `syncToolResponse`.
+#[derive(Debug, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerContext {
+    /// The version the request is served under: the one negotiated at `initialize` (V25) or the
+    /// one the request's own `_meta` names (V26).
+    pub protocol_version: ProtocolVersion,
+    /// The session (authorization context) of the request; absent or `null`: none.
+    #[tsify(optional, type = "string | null")]
+    pub session: Option<String>,
+    /// V25 only: what the server declared (default: everything).
+    #[tsify(optional)]
+    pub declared: Option<ServerDeclarations>,
+    /// The current time in Unix milliseconds (default `Date.now()`).
+    #[tsify(optional)]
+    pub now: Option<u64>,
+}
+
+impl ServerContext {
+    /// The core's context, and the time when given (the bindings default it to `Date.now()`).
+    /// Declarations left out declare everything; a member left out of given ones, nothing.
+    pub fn into_core(self) -> (RequestContext, Option<u64>) {
+        let declared = self.declared.map_or(V25Declared::ALL, |d| V25Declared {
+            list: d.list.unwrap_or(false),
+            cancel: d.cancel.unwrap_or(false),
+            tool_calls: d.tool_calls.unwrap_or(false),
+        });
+        let context = RequestContext {
+            version: self.protocol_version,
+            session: self.session,
+            declared,
+        };
+        (context, self.now)
     }
 }
 
@@ -171,4 +225,35 @@ pub fn check_input_capabilities(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_left_out_declare_everything_and_members_left_out_nothing() {
+        let context = |declared| ServerContext {
+            protocol_version: ProtocolVersion::V2025,
+            session: Some("s".into()),
+            declared,
+            now: Some(5),
+        };
+        let (core, now) = context(None).into_core();
+        assert_eq!(core, RequestContext::v25().session("s"));
+        assert_eq!(now, Some(5));
+        let only_list = ServerDeclarations {
+            list: Some(true),
+            ..ServerDeclarations::default()
+        };
+        let (core, _) = context(Some(only_list)).into_core();
+        assert_eq!(
+            core.declared,
+            V25Declared {
+                list: true,
+                cancel: false,
+                tool_calls: false
+            }
+        );
+    }
 }

@@ -9,6 +9,7 @@
 //! | `v25` | `tasks/get`, `tasks/list`, `tasks/cancel`, `tasks/result` of 2025-11-25 |
 //! | `v26` | `tasks/get`, `tasks/update`, `tasks/cancel` of 2026-07-28 (gated by the extension) |
 //! | [`tools`] | answering a `tools/call`: run it, make it a task, or refuse; storing its outcome |
+//! | [`answer`] | the answers as they cross to the JS classes |
 //!
 //! # What [`TaskServer::handle`] answers
 //!
@@ -27,6 +28,7 @@
 //! Anything that is not a `tasks/*` request is [`Outcome::NotHandled`]: the host routes it
 //! (`tools/call` goes through [`TaskServer::begin_tool_call`]).
 
+pub mod answer;
 pub mod context;
 pub mod rpc;
 pub mod tools;
@@ -43,21 +45,28 @@ use crate::store::{
 
 pub use context::{
     check_input_capabilities, declares_extension, input_capability, request_protocol,
-    RequestContext, V25Declared,
+    RequestContext, ServerContext, ServerDeclarations, V25Declared,
 };
 pub use tools::{
     sync_tool_response, Finished, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,
 };
 pub use v25::{result_outcome, ResultOutcome};
 
-/// What happened to a task while a request was handled, for the host to act on.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What changed while a request was handled.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, tsify::Tsify)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[tsify(rename = "ServerTaskEvent")]
 pub enum TaskEvent {
     /// A `tasks/cancel` moved the task to `cancelled`: stop its work (cooperatively) and settle
     /// whatever waits on it (pending V25 `tasks/result`).
-    Cancelled { task_id: String },
-    /// A `tasks/update` answered input requests: wake the work waiting for them.
+    Cancelled {
+        #[serde(rename = "taskId")]
+        task_id: String,
+    },
+    /// A `tasks/update` answered input requests (keys `accepted`): wake the work waiting for
+    /// them.
     InputTaken {
+        #[serde(rename = "taskId")]
         task_id: String,
         accepted: Vec<String>,
     },

@@ -100,6 +100,20 @@ pub fn failure(id: Option<&Value>, error: &JsonRpcError) -> Value {
     json!({ "jsonrpc": "2.0", "id": id.unwrap_or(&Value::Null), "error": error })
 }
 
+/// The response to a request larger than the host's `maxRequestBytes` (`limit`), refused before
+/// it was read: -32600 "Invalid Request", id `null` (the id of a request not read is unknown).
+pub fn too_large_request(limit: u64) -> Value {
+    let mut error = crate::store::StoreError::TooLarge {
+        argument: "request".to_string(),
+        option: "maxRequestBytes",
+        limit,
+    }
+    .to_jsonrpc();
+    error.code = INVALID_REQUEST;
+    error.message = format!("Invalid Request: {}", error.message);
+    failure(None, &error)
+}
+
 /// A serializable value as a JSON object (task shapes always are; anything else is an internal
 /// error rather than a panic).
 pub fn to_object<T: Serialize>(value: &T) -> Result<JsonObject, JsonRpcError> {
@@ -236,6 +250,17 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::panic)]
     use super::*;
     use crate::model::TaskStatus;
+
+    #[test]
+    #[allow(clippy::indexing_slicing)]
+    fn a_request_too_large_is_an_invalid_request_without_id() {
+        let response = too_large_request(10);
+        assert_eq!(response["id"], Value::Null);
+        assert_eq!(response["error"]["code"], json!(INVALID_REQUEST));
+        let message = response["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with("Invalid Request: "), "{message}");
+        assert!(message.contains("maxRequestBytes"), "{message}");
+    }
 
     #[test]
     fn envelopes() {

@@ -59,16 +59,27 @@ impl TaskSupport {
     }
 }
 
-/// What [`TaskServer::begin_tool_call`] decided.
-#[derive(Debug, Clone, PartialEq)]
+/// The answer of `beginToolCall`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, tsify::Tsify)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[tsify(rename = "ToolCallStart")]
 pub enum ToolCallDecision {
-    /// Run the tool and answer with [`sync_tool_response`].
+    /// Run the tool and answer with [`sync_tool_response`] (`syncToolResponse`); decided by
+    /// [`TaskServer::begin_tool_call`].
     Sync,
     /// The task is stored: send `response` (the `CreateTaskResult`), run the tool, then call
-    /// [`TaskServer::finish_tool_call`] with `task_id`.
-    Task { task_id: String, response: Value },
-    /// Send this error response; do not run the tool.
-    Reject { response: Value },
+    /// [`TaskServer::finish_tool_call`] (`finishToolCall(taskId, outcome)`).
+    Task {
+        #[serde(rename = "taskId")]
+        task_id: String,
+        #[tsify(type = "Record<string, unknown>")]
+        response: Value,
+    },
+    /// Send `response` (an error); do not run the tool.
+    Reject {
+        #[tsify(type = "Record<string, unknown>")]
+        response: Value,
+    },
 }
 
 impl ToolCallDecision {
@@ -83,15 +94,20 @@ impl ToolCallDecision {
     }
 }
 
-/// What [`TaskServer::plan_tool_call`] says a `tools/call` would become.
-#[derive(Debug, Clone, PartialEq)]
+/// The answer of `planToolCall`: what `beginToolCall` would decide, nothing created.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, tsify::Tsify)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[tsify(rename = "ToolCallPlanned")]
 pub enum ToolCallPlan {
     /// It would run synchronously.
     Sync,
     /// It would become a task (nothing is created yet).
     Task,
-    /// It would be refused with this error response.
-    Reject { response: Value },
+    /// It would be refused with `response` (an error).
+    Reject {
+        #[tsify(type = "Record<string, unknown>")]
+        response: Value,
+    },
 }
 
 /// How a tool call ended.

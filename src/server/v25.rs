@@ -160,25 +160,31 @@ pub(super) fn result_response<S: Storage, R: RandomSource>(
             &rpc::store_error(&e, Action::GetResult),
         )),
         Ok(ResultOutcome::Pending) => None,
-        Ok(ResultOutcome::Result(result)) => {
+        Ok(ResultOutcome::Result { result }) => {
             Some(rpc::success(request_id, related(result, task_id)))
         }
-        Ok(ResultOutcome::Error(e)) => Some(rpc::failure(Some(request_id), &e)),
+        Ok(ResultOutcome::Error { error }) => Some(rpc::failure(Some(request_id), &error)),
     }
 }
 
-/// What a V25 `tasks/result` answers for a task, without the JSON-RPC envelope and the
-/// related-task `_meta` (§D 30, 31, 44).
-#[derive(Debug, Clone, PartialEq)]
+/// The answer of `resultOf`: what a 2025-11-25 `tasks/result` answers for a task.
+// Without the JSON-RPC envelope and the related-task `_meta` (§D 30, 31, 44); declared for the
+// .d.ts under the bindings' name.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, tsify::Tsify)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[tsify(rename = "ResultOf")]
 pub enum ResultOutcome {
     /// The task is live: the request blocks (§D 31).
     Pending,
     /// What the original request returned: the result of a `completed` task, or the
     /// `isError: true` result that failed a V25 task (§D 44).
-    Result(JsonObject),
+    Result {
+        #[tsify(type = "Record<string, unknown>")]
+        result: JsonObject,
+    },
     /// The JSON-RPC error to answer with: the one a `failed` task ended with, or -32602 for a
     /// `cancelled` task, which has no result.
-    Error(JsonRpcError),
+    Error { error: JsonRpcError },
 }
 
 /// [`ResultOutcome`] of task `task_id` as `caller` sees it; an unknown (expired, foreign) task
@@ -193,10 +199,14 @@ pub fn result_outcome<S: Storage, R: RandomSource>(
     Ok(match record.state {
         TaskState::Working | TaskState::InputRequired => ResultOutcome::Pending,
         TaskState::Completed { result } | TaskState::ToolFailed { result } => {
-            ResultOutcome::Result(result.object())
+            ResultOutcome::Result {
+                result: result.object(),
+            }
         }
-        TaskState::Failed { error } => ResultOutcome::Error(error),
-        TaskState::Cancelled => ResultOutcome::Error(rpc::cancelled_has_no_result(task_id)),
+        TaskState::Failed { error } => ResultOutcome::Error { error },
+        TaskState::Cancelled => ResultOutcome::Error {
+            error: rpc::cancelled_has_no_result(task_id),
+        },
     })
 }
 

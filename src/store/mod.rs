@@ -11,8 +11,11 @@
 //! | [`storage`] | the [`Storage`] adapter contract and the built-in [`MemoryStorage`] |
 //! | [`ops`] | [`Store`]: the operations, compare-and-swap writes, sweep, snapshot/restore, change log |
 //! | [`cursor`] | opaque `tasks/list` cursors: encrypted position, SipHash-2-4 MAC |
+//! | [`pool`] | small random draws served from a pool ([`pool::Pooled`]: the wasm build's Web Crypto source) |
 //! | [`random`] | [`RandomSource`] (fallible), task ids, `OsRandom` for native hosts, a deterministic source for tests |
 //! | [`error`] | [`StoreError`] and the JSON-RPC code of each |
+//! | [`options`] | the JS host's settings (`TaskStoreOptions`, `RestoreOptions`) and their defaults |
+//! | [`answer`] | the answers as JSON text for the JS classes (tasks, pages, changes) |
 //! | `contract` | the reusable storage contract test (doc-hidden) |
 //!
 //! # Rules, per TASKS-SPEC §D
@@ -67,10 +70,13 @@
 //!   included; format `mcp-tasks-wasm/store/1`, written and read by hand, see [`TaskRecord`]); with [`StoreConfig::record_changes`] every write leaves a [`Change`] for
 //!   [`Store::take_changes`], so a host can persist each transition.
 
+pub mod answer;
 pub mod cursor;
 pub mod error;
 pub mod ops;
+pub mod options;
 pub mod payload;
+pub mod pool;
 pub mod random;
 pub mod record;
 pub mod rules;

@@ -181,9 +181,10 @@ impl NewTask {
     }
 }
 
-/// Why a record left the store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Why a task left the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, tsify::Tsify)]
 #[serde(rename_all = "snake_case")]
+#[tsify(rename = "DeletedBecause")]
 pub enum DeleteReason {
     /// Its TTL elapsed (purged lazily or by [`Store::sweep`]).
     Expired,

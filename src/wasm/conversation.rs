@@ -3,7 +3,9 @@
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
 
-use crate::conversation::{self as core, ConversationOptions, ObserveOptions, Sender};
+use crate::conversation::{
+    self as core, ConversationOptions, ObserveOptions, ObserveReport, Sender,
+};
 
 use super::input::js_to_json;
 use super::validate::to_js;
@@ -36,18 +38,17 @@ impl Conversation {
     /// the report says what is wrong, and the message still counts. `options.from` (`"client"` or
     /// `"server"`) names the sender, so that a response pairs with the other side's request of
     /// its id (both sides number their own requests); throws a `TypeError` on a malformed option.
-    #[wasm_bindgen(unchecked_return_type = "ObserveReport")]
     pub fn observe(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "unknown")] message: JsValue,
         options: Option<Ts<ObserveOptions>>,
-    ) -> Result<JsValue, JsValue> {
+    ) -> Result<Ts<ObserveReport>, JsValue> {
         let from = read_observe_options(options)?;
         let report = match js_to_json(&message, self.inner.max_bytes()) {
             Ok(value) => self.inner.observe_from(&value, from),
             Err(report) => self.inner.observe_rejected(report),
         };
-        to_js(&report).map_err(JsValue::from)
+        Ok(Ts::new_unchecked(to_js(&report)?))
     }
 
     /// Internal (js/core/validate.js, the byte path of `observe`): observes the `len` bytes of
@@ -58,30 +59,7 @@ impl Conversation {
     /// when the report could not be written (an internal error).
     #[wasm_bindgen(js_name = __observeBytes)]
     pub fn observe_bytes(&mut self, text_at: u32, len: u32, from: u32) -> i32 {
-        if len as usize > self.inner.max_bytes() {
-            return 0;
-        }
-        let from = match from {
-            1 => Some(Sender::Client),
-            2 => Some(Sender::Server),
-            _ => None,
-        };
-        super::validate::with_buffer(|buf| {
-            let at = text_at as usize;
-            let bytes = buf
-                .get(at..at.saturating_add(len as usize))
-                .unwrap_or_default();
-            // encodeInto writes well-formed UTF-8.
-            let text = String::from_utf8_lossy(bytes);
-            let report = match self.inner.parse(&text) {
-                Ok(value) => self.inner.observe_from(&value, from),
-                Err(report) => self.inner.observe_rejected(report),
-            };
-            match serde_json::to_string(&report) {
-                Ok(json) => super::validate::write_json(buf, &json),
-                Err(_) => i32::MIN,
-            }
-        })
+        super::validate::with_buffer(|buf| self.inner.observe_bytes(buf, text_at, len, from))
     }
 
     /// Every task seen so far, in the order first seen, with its events and history issues.

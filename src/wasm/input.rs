@@ -306,9 +306,7 @@ pub(crate) fn read_limit(limit: Option<JsValue>) -> Result<usize, JsValue> {
 pub(crate) fn read_now(now: Option<JsValue>) -> Result<u64, JsValue> {
     match given(now) {
         None => Ok(date_now()),
-        Some(now) => as_u64(&now).ok_or_else(|| {
-            bad("`now` must be a non-negative integer (Unix milliseconds)".to_string())
-        }),
+        Some(now) => as_u64(&now).ok_or_else(bad_now),
     }
 }
 
@@ -317,10 +315,51 @@ pub(crate) fn js_version(v: &JsValue) -> Option<ProtocolVersion> {
     v.as_string().as_deref().and_then(ProtocolVersion::parse)
 }
 
+/// A JS value as a non-negative integer that JS carries exactly.
 pub(crate) fn as_u64(v: &JsValue) -> Option<u64> {
-    v.as_f64()
-        .filter(|m| m.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(m))
-        .map(|m| m as u64)
+    v.as_f64().and_then(safe_u64)
+}
+
+/// A number as a non-negative integer that JS carries exactly.
+pub(crate) fn safe_u64(x: f64) -> Option<u64> {
+    (x.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&x)).then_some(x as u64)
+}
+
+/// A number as an integer that JS carries exactly (either sign).
+pub(crate) fn safe_i64(x: f64) -> Option<i64> {
+    (x.fract() == 0.0 && x.abs() <= MAX_SAFE_INTEGER).then_some(x as i64)
+}
+
+/// `now` (Unix ms) as a number: a non-negative safe integer.
+#[cfg_attr(not(feature = "store-js"), allow(dead_code))]
+pub(crate) fn now_ms(now: f64) -> Result<u64, JsValue> {
+    safe_u64(now).ok_or_else(bad_now)
+}
+
+fn bad_now() -> JsValue {
+    bad("`now` must be a non-negative integer (Unix milliseconds)".to_string())
+}
+
+/// A protocol version argument; anything else is a `TypeError` "`what` must be …".
+pub(crate) fn read_version(v: &JsValue, what: &str) -> Result<ProtocolVersion, JsValue> {
+    js_version(v).ok_or_else(|| bad(format!("{what} must be {}", ProtocolVersion::EXPECTED)))
+}
+
+/// Whether the report of [`js_to_json`] refused input larger than its limit.
+#[cfg_attr(not(feature = "store-js"), allow(dead_code))]
+pub(crate) fn too_large_input(report: &ValidationReport) -> bool {
+    report
+        .issues
+        .first()
+        .is_some_and(|i| i.code == Code::TooLarge.as_str())
+}
+
+/// What the report of [`js_to_json`] says first ("" when nothing).
+pub(crate) fn why_not_read(report: &ValidationReport) -> String {
+    report
+        .issues
+        .first()
+        .map_or_else(String::new, |i| i.message.clone())
 }
 
 /// A JS object read member by member (`Reflect.get`); a malformed member is

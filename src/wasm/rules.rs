@@ -2,17 +2,17 @@
 //! `SharedTaskServer`) besides the operations themselves, which it runs through the one core
 //! class (`TaskServerCore`) over the records it read: what a `tasks/list` cursor resumes after,
 //! for which scope (§D 35–38). No rule lives here: each function converts its arguments and
-//! delegates to [`crate::store::rules`] and [`crate::store::cursor`].
+//! delegates to [`crate::store::answer::list_position`].
 
 use wasm_bindgen::prelude::*;
 
 use crate::base::hex::unhex;
-use crate::store::cursor;
-use crate::store::rules::{list_scope, Caller};
-use crate::store::{Scope, StoreError, DEFAULT_MAX_REQUEST_BYTES};
+use crate::store::answer;
+use crate::store::rules::Caller;
+use crate::store::DEFAULT_MAX_REQUEST_BYTES;
 
 use super::input::bad;
-use super::store::{store_error, within};
+use super::store::{internal, store_error, within};
 
 /// Where a `tasks/list` page of `session` (`host`: the host, which sees every task) starts, as
 /// the JSON text `{"scope":{"kind":"all"}|{"kind":"session","session":…},"after":N}`: the scope
@@ -50,18 +50,10 @@ pub fn list_position(
     } else {
         Caller::Session(session.as_deref())
     };
-    let scope = list_scope(caller, share);
-    let after = match cursor.as_deref() {
-        None => 0,
-        Some(c) => {
-            cursor::decode(&key, scope, c).ok_or_else(|| store_error(&StoreError::InvalidCursor))?
-        }
-    };
-    let scope = match scope {
-        Scope::All => serde_json::json!({ "kind": "all" }),
-        Scope::Session(s) => serde_json::json!({ "kind": "session", "session": s }),
-    };
-    Ok(serde_json::json!({ "scope": scope, "after": after }).to_string())
+    let position =
+        answer::list_position(&key, cursor.as_deref(), caller, share).map_err(store_error)?;
+    // Not `text`: the session was read as it is, with no lone surrogate carried.
+    serde_json::to_string(&position).map_err(internal)
 }
 
 /// The largest session read (the default `maxRequestBytes`).

@@ -10,86 +10,13 @@ use serde_json::Value;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
-use super::input::{as_u64, bad, js_to_json, read_limit, read_now, to_js, Members};
-use crate::model::ProtocolVersion;
-use crate::schedule::{
-    PollFailure, ScheduleError, Scheduler, SchedulerConfig, SchedulerEvent, TrackOptions,
+use super::input::{
+    as_u64, bad, js_to_json, read_limit, read_now, safe_i64, to_js, why_not_read, Members,
 };
+use crate::schedule::options::{PollErrorInfo, TaskSchedulerOptions, TrackParams};
+use crate::schedule::{PollFailure, ScheduleError, Scheduler, SchedulerConfig, SchedulerEvent};
 
 // ---- argument types (generated into the .d.ts; read member by member) -------------------------
-
-/// Settings of a `TaskScheduler`; every member is optional.
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct TaskSchedulerOptions {
-    /// No task is polled sooner than this after its previous poll (default and minimum 250 ms;
-    /// less throws a `TypeError`). Raise it to slow polling down: nothing polls faster than
-    /// the server's `pollInterval`/`pollIntervalMs`.
-    #[tsify(optional)]
-    pub floor_ms: Option<u64>,
-    /// The interval while the server gives none (default 1000 ms; the floor still applies).
-    #[tsify(optional)]
-    pub default_interval_ms: Option<u64>,
-    /// The backoff after a first failed poll, doubled per further failure (default 1000 ms).
-    #[tsify(optional)]
-    pub backoff_ms: Option<u64>,
-    /// The longest backoff (default 60 000 ms).
-    #[tsify(optional)]
-    pub backoff_cap_ms: Option<u64>,
-    /// Up to this fraction of each delay is added at random, 0 to 1 (default 0.1).
-    #[tsify(optional)]
-    pub jitter: Option<f64>,
-    /// A poll handed out and not answered for this long counts as failed (default 30 000 ms).
-    #[tsify(optional)]
-    pub poll_timeout_ms: Option<u64>,
-    /// At most this many polls per second to one server, across its tasks (default: none).
-    #[tsify(optional, type = "number | null")]
-    pub budget_per_second: Option<u32>,
-    /// Report a task as `stuck` after this many snapshots in a row repeated its status and
-    /// `lastUpdatedAt` (default: never).
-    #[tsify(optional, type = "number | null")]
-    pub stuck_after_polls: Option<u32>,
-    /// The jitter seed, a non-negative safe integer (default: from `Math.random()`). The same
-    /// seed and calls give the same times.
-    #[tsify(optional)]
-    pub seed: Option<u64>,
-}
-
-/// How `track` follows a task.
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct TrackParams {
-    /// The server the task lives on: `budgetPerSecond` counts per server.
-    #[tsify(optional)]
-    pub server: Option<String>,
-    /// The task's protocol version (default: told by its first snapshot).
-    #[tsify(optional)]
-    pub version: Option<ProtocolVersion>,
-    /// The task as last seen (the `task` of a V25 `CreateTaskResult`, a V26 `CreateTaskResult`):
-    /// the first poll is then one interval away. Without it the task is due at once.
-    #[tsify(optional, type = "Record<string, unknown>")]
-    pub task: Option<Value>,
-    /// Give up on the task this many ms from now (a `deadlineExceeded` event).
-    #[tsify(optional)]
-    pub deadline_ms: Option<u64>,
-}
-
-/// A failed poll. A JSON-RPC error object (`{ code, message }`) can be passed as it is.
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct PollErrorInfo {
-    /// The JSON-RPC error code; absent for a transport failure. -32602 ends the task as
-    /// expired (`tasks/get` of a purged task).
-    #[tsify(optional)]
-    pub code: Option<i64>,
-    /// Not used by the scheduler (declared so that a JSON-RPC error object type-checks).
-    #[tsify(optional)]
-    #[allow(dead_code)]
-    pub message: Option<String>,
-    /// The server's retry hint (e.g. HTTP `Retry-After` in ms): no poll before it.
-    #[tsify(optional)]
-    pub retry_after_ms: Option<u64>,
-}
 
 /// What the scheduler's methods answer: events, in order (`SchedulerEvent[]`).
 #[derive(Tsify)]
@@ -101,35 +28,29 @@ pub struct SchedulerEvents(Vec<SchedulerEvent>);
 fn read_options(
     options: Option<Ts<TaskSchedulerOptions>>,
 ) -> Result<(SchedulerConfig, u64), JsValue> {
-    let d = SchedulerConfig::default();
     let Some(o) = Members::of(options.map_or(JsValue::UNDEFINED, JsValue::from), "options")? else {
-        return Ok((d, random_seed()));
+        return Ok((SchedulerConfig::default(), random_seed()));
     };
     let count = |key: &str| {
         o.opt(key, "a positive integer or null", |v| {
             as_u64(v).and_then(|n| u32::try_from(n).ok())
         })
     };
-    let config = SchedulerConfig {
-        floor_ms: o.ms("floorMs")?.unwrap_or(d.floor_ms),
-        default_interval_ms: o.ms("defaultIntervalMs")?.unwrap_or(d.default_interval_ms),
-        backoff_ms: o.ms("backoffMs")?.unwrap_or(d.backoff_ms),
-        backoff_cap_ms: o.ms("backoffCapMs")?.unwrap_or(d.backoff_cap_ms),
-        jitter_ppm: o
-            .opt("jitter", "a number from 0 to 1", |v| {
-                v.as_f64()
-                    .filter(|x| (0.0..=1.0).contains(x))
-                    .map(|x| (x * 1e6).round() as u32)
-            })?
-            .unwrap_or(d.jitter_ppm),
-        poll_timeout_ms: o.ms("pollTimeoutMs")?.unwrap_or(d.poll_timeout_ms),
+    let options = TaskSchedulerOptions {
+        floor_ms: o.ms("floorMs")?,
+        default_interval_ms: o.ms("defaultIntervalMs")?,
+        backoff_ms: o.ms("backoffMs")?,
+        backoff_cap_ms: o.ms("backoffCapMs")?,
+        jitter: o.opt("jitter", "a number from 0 to 1", |v| {
+            v.as_f64().filter(|x| (0.0..=1.0).contains(x))
+        })?,
+        poll_timeout_ms: o.ms("pollTimeoutMs")?,
         budget_per_second: count("budgetPerSecond")?,
         stuck_after_polls: count("stuckAfterPolls")?,
+        seed: o.opt("seed", "a non-negative safe integer", as_u64)?,
     };
-    let seed = o
-        .opt("seed", "a non-negative safe integer", as_u64)?
-        .unwrap_or_else(random_seed);
-    Ok((config, seed))
+    let (config, seed) = options.into_config();
+    Ok((config, seed.unwrap_or_else(random_seed)))
 }
 
 fn read_key(key: &JsValue) -> Result<String, JsValue> {
@@ -142,13 +63,8 @@ fn read_task(task: &JsValue, what: &str) -> Result<Value, JsValue> {
     if !task.is_object() || js_sys::Array::is_array(task) {
         return Err(bad(format!("`{what}` must be a task object")));
     }
-    js_to_json(task, usize::MAX).map_err(|report| {
-        let why = report
-            .issues
-            .first()
-            .map_or_else(String::new, |i| i.message.clone());
-        bad(format!("invalid `{what}`: {why}"))
-    })
+    js_to_json(task, usize::MAX)
+        .map_err(|report| bad(format!("invalid `{what}`: {}", why_not_read(&report))))
 }
 
 fn read_track(params: Option<Ts<TrackParams>>) -> Result<TrackParams, JsValue> {
@@ -180,11 +96,7 @@ fn read_failure(error: Option<Ts<PollErrorInfo>>) -> Result<PollErrorInfo, JsVal
         return Ok(PollErrorInfo::default());
     };
     Ok(PollErrorInfo {
-        code: e.opt("code", "an integer", |v| {
-            v.as_f64()
-                .filter(|c| c.fract() == 0.0 && c.abs() <= 9_007_199_254_740_991.0)
-                .map(|c| c as i64)
-        })?,
+        code: e.opt("code", "an integer", |v| v.as_f64().and_then(safe_i64))?,
         message: None,
         retry_after_ms: e.ms("retryAfterMs")?,
     })
@@ -263,10 +175,7 @@ impl TaskScheduler {
         }
         // Checked before any copy into wasm memory, as every other input (issue 10).
         let value = js_to_json(&state, MAX_STATE_BYTES).map_err(|report| {
-            let reason = report
-                .issues
-                .first()
-                .map_or_else(String::new, |i| i.message.clone());
+            let reason = why_not_read(&report);
             schedule_error(&ScheduleError::InvalidState { reason })
         })?;
         let inner = Scheduler::restore(&value).map_err(|e| schedule_error(&e))?;
@@ -289,14 +198,10 @@ impl TaskScheduler {
         let key = read_key(&key)?;
         let params = read_track(params)?;
         let now = read_now(now)?;
-        let options = TrackOptions {
-            server: params.server,
-            version: params.version,
-            deadline_ms: params.deadline_ms,
-        };
+        let (options, task) = params.into_parts();
         let out = self
             .inner
-            .track(&key, options, params.task.as_ref(), now)
+            .track(&key, options, task.as_ref(), now)
             .map_err(|e| schedule_error(&e))?;
         events(&out)
     }
@@ -358,10 +263,7 @@ impl TaskScheduler {
         let key = read_key(&key)?;
         let error = read_failure(error)?;
         let now = read_now(now)?;
-        let failure = PollFailure {
-            code: error.code,
-            retry_after_ms: error.retry_after_ms,
-        };
+        let failure = PollFailure::from(error);
         events(&self.inner.observe_error(&key, &failure, now))
     }
 

@@ -13,79 +13,27 @@ use serde_json::Value;
 use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
-use crate::model::{ProtocolVersion, TaskStatus};
 use crate::server::{
-    self, Finished, Outcome, PendingResult, RequestContext, TaskEvent, TaskSupport,
-    ToolCallDecision, ToolCallPlan, ToolOutcome, V25Declared,
+    self, answer::WireFinish, Outcome, PendingResult, RequestContext, ServerContext,
+    ServerDeclarations, TaskEvent, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,
 };
 
 use super::input::{date_now, read_now};
-use super::random::CryptoRandom;
+use super::random::crypto_random;
 use super::store::{
     answer, as_u64, bad, read_id, read_json, read_json_within, read_object, read_options,
-    restore_store, store_error, text, too_large, within, Members, StoreTask, TaskServerCore,
-    Unread, WireTask, Written,
+    restore_store, store_error, text, too_large, within, Members, TaskServerCore, Unread,
 };
+use crate::store::answer::Written;
 use crate::store::record::error_from_json;
-use crate::store::{StoreError, DEFAULT_MAX_REQUEST_BYTES};
+use crate::store::DEFAULT_MAX_REQUEST_BYTES;
 
 // ---- argument types (generated into the .d.ts; read member by member) -------------------------
 
-/// What a V25 server declared in its `InitializeResult` (`capabilities.tasks`). Given, a member
-/// left out counts as not declared; the whole object left out declares everything.
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct ServerDeclarations {
-    /// `capabilities.tasks.list` (else `tasks/list` answers -32601).
-    #[tsify(optional)]
-    pub list: Option<bool>,
-    /// `capabilities.tasks.cancel` (else `tasks/cancel` answers -32601).
-    #[tsify(optional)]
-    pub cancel: Option<bool>,
-    /// `capabilities.tasks.requests.tools.call` (else `params.task` is ignored).
-    #[tsify(optional)]
-    pub tool_calls: Option<bool>,
-}
-
-/// The context of one request: the second argument of `handle`, `beginToolCall` and
-/// `syncToolResponse`.
-#[derive(Debug, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct ServerContext {
-    /// The version the request is served under: the one negotiated at `initialize` (V25) or the
-    /// one the request's own `_meta` names (V26).
-    pub protocol_version: ProtocolVersion,
-    /// The session (authorization context) of the request; absent or `null`: none.
-    #[tsify(optional, type = "string | null")]
-    pub session: Option<String>,
-    /// V25 only: what the server declared (default: everything).
-    #[tsify(optional)]
-    pub declared: Option<ServerDeclarations>,
-    /// The current time in Unix milliseconds (default `Date.now()`).
-    #[tsify(optional)]
-    pub now: Option<u64>,
-}
-
 // ---- answer types ------------------------------------------------------------------------------
 
-/// What changed while a request was handled.
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum ServerTaskEvent {
-    /// A `tasks/cancel` moved the task to `cancelled`: stop its work and `settle` the pending
-    /// V25 `tasks/result` requests waiting on it.
-    Cancelled {
-        #[serde(rename = "taskId")]
-        task_id: String,
-    },
-    /// A `tasks/update` answered input requests (keys `accepted`): wake the work waiting for
-    /// them.
-    InputTaken {
-        #[serde(rename = "taskId")]
-        task_id: String,
-        accepted: Vec<String>,
-    },
-}
+/// The core's [`TaskEvent`] under its declared name (tsify names a type by the path written).
+type ServerTaskEvent = TaskEvent;
 
 /// The answer of `handle`.
 #[derive(Debug, Serialize, Tsify)]
@@ -116,55 +64,6 @@ pub enum HandleOutcome {
     NotHandled,
 }
 
-/// The answer of `beginToolCall`.
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum ToolCallStart {
-    /// Run the tool and answer with `syncToolResponse`.
-    Sync,
-    /// The task is stored: send `response` (the `CreateTaskResult`), run the tool, then call
-    /// `finishToolCall(taskId, outcome)`.
-    Task {
-        #[serde(rename = "taskId")]
-        task_id: String,
-        #[tsify(type = "Record<string, unknown>")]
-        response: Value,
-    },
-    /// Send `response` (an error); do not run the tool.
-    Reject {
-        #[tsify(type = "Record<string, unknown>")]
-        response: Value,
-    },
-}
-
-/// The answer of `planToolCall`: what `beginToolCall` would decide, nothing created.
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum ToolCallPlanned {
-    /// It would run synchronously.
-    Sync,
-    /// It would become a task.
-    Task,
-    /// It would be refused with `response` (an error).
-    Reject {
-        #[tsify(type = "Record<string, unknown>")]
-        response: Value,
-    },
-}
-
-/// The answer of `finishToolCall`.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum FinishOutcome {
-    /// The outcome is stored; `task` is terminal now.
-    Stored { task: Box<StoreTask> },
-    /// The task was already terminal (typically cancelled first): the outcome is discarded.
-    AlreadyTerminal { status: TaskStatus },
-    /// The task is gone (expired or removed).
-    Gone,
-}
-
 // ---- reading arguments -------------------------------------------------------------------------
 
 /// A request: `Ok(Err(response))` when it is larger than `max` bytes (refused before any copy
@@ -179,17 +78,7 @@ fn read_request(request: &JsValue, max: usize) -> Result<Result<Value, Value>, J
     match read_json_within(request, "request", max) {
         Ok(value) => Ok(Ok(value)),
         Err(Unread::Bad(e)) => Err(e),
-        Err(Unread::TooLarge) => {
-            let mut error = StoreError::TooLarge {
-                argument: "request".to_string(),
-                option: "maxRequestBytes",
-                limit: max as u64,
-            }
-            .to_jsonrpc();
-            error.code = server::rpc::INVALID_REQUEST;
-            error.message = format!("Invalid Request: {}", error.message);
-            Ok(Err(server::rpc::failure(None, &error)))
-        }
+        Err(Unread::TooLarge) => Ok(Err(server::rpc::too_large_request(max as u64))),
     }
 }
 
@@ -223,24 +112,8 @@ pub(super) fn read_server_context(
         declared,
         now: c.ms("now")?,
     };
-    Ok(context.into_core())
-}
-
-impl ServerContext {
-    /// The core's context and the time.
-    fn into_core(self) -> (RequestContext, u64) {
-        let declared = self.declared.map_or(V25Declared::ALL, |d| V25Declared {
-            list: d.list.unwrap_or(false),
-            cancel: d.cancel.unwrap_or(false),
-            tool_calls: d.tool_calls.unwrap_or(false),
-        });
-        let context = RequestContext {
-            version: self.protocol_version,
-            session: self.session,
-            declared,
-        };
-        (context, self.now.unwrap_or_else(date_now))
-    }
+    let (context, now) = context.into_core();
+    Ok((context, now.unwrap_or_else(date_now)))
 }
 
 fn read_support(support: &JsValue) -> Result<TaskSupport, JsValue> {
@@ -305,15 +178,7 @@ fn read_pending(pending: JsValue, max: usize) -> Result<PendingResult, JsValue> 
 
 fn outcome_to_js(outcome: Outcome) -> HandleOutcome {
     match outcome {
-        Outcome::Response { message, event } => HandleOutcome::Response {
-            message,
-            event: event.map(|e| match e {
-                TaskEvent::Cancelled { task_id } => ServerTaskEvent::Cancelled { task_id },
-                TaskEvent::InputTaken { task_id, accepted } => {
-                    ServerTaskEvent::InputTaken { task_id, accepted }
-                }
-            }),
-        },
+        Outcome::Response { message, event } => HandleOutcome::Response { message, event },
         Outcome::Pending(p) => HandleOutcome::Pending {
             request_id: p.request_id,
             task_id: p.task_id,
@@ -324,23 +189,13 @@ fn outcome_to_js(outcome: Outcome) -> HandleOutcome {
     }
 }
 
-/// The answer of `finishToolCall` as it crosses (the task as [`WireTask`]).
-#[derive(Serialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-enum WireFinish<'a> {
-    Stored { task: WireTask<'a> },
-    AlreadyTerminal { status: TaskStatus },
-    Gone,
-}
-
 #[wasm_bindgen]
 impl TaskServerCore {
     /// A new core over an empty store (`TaskStoreOptions`).
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<TaskServerCore, JsValue> {
         let config = read_options(options)?.into_config();
-        let inner = server::TaskServer::in_memory(config, CryptoRandom::new()?)
-            .map_err(|e| store_error(&e))?;
+        let inner = server::TaskServer::in_memory(config, crypto_random()?).map_err(store_error)?;
         Ok(TaskServerCore {
             inner,
             written: Written::default(),
@@ -392,18 +247,12 @@ impl TaskServerCore {
         let max = self.max();
         let request = match read_request(&request, max)? {
             Ok(request) => request,
-            Err(response) => return answer(&ToolCallStart::Reject { response }),
+            Err(response) => return answer(&ToolCallDecision::Reject { response }),
         };
         let (ctx, now) = read_server_context(ctx, max)?;
         let support = read_support(&task_support)?;
         let decision = self.inner.begin_tool_call(&request, &ctx, support, now);
-        answer(&match decision {
-            ToolCallDecision::Sync => ToolCallStart::Sync,
-            ToolCallDecision::Task { task_id, response } => {
-                ToolCallStart::Task { task_id, response }
-            }
-            ToolCallDecision::Reject { response } => ToolCallStart::Reject { response },
-        })
+        answer(&decision)
     }
 
     /// What `beginToolCall` would decide, creating nothing (`ToolCallPlanned`).
@@ -417,15 +266,11 @@ impl TaskServerCore {
         let max = self.max();
         let request = match read_request(&request, max)? {
             Ok(request) => request,
-            Err(response) => return answer(&ToolCallPlanned::Reject { response }),
+            Err(response) => return answer(&ToolCallPlan::Reject { response }),
         };
         let (ctx, _) = read_server_context(ctx, max)?;
         let support = read_support(&task_support)?;
-        answer(&match self.inner.plan_tool_call(&request, &ctx, support) {
-            ToolCallPlan::Sync => ToolCallPlanned::Sync,
-            ToolCallPlan::Task => ToolCallPlanned::Task,
-            ToolCallPlan::Reject { response } => ToolCallPlanned::Reject { response },
-        })
+        answer(&self.inner.plan_tool_call(&request, &ctx, support))
     }
 
     /// Stores how the tool of a task ended, as the JSON text of `FinishOutcome` (the task as it
@@ -444,14 +289,8 @@ impl TaskServerCore {
         let finished = self
             .inner
             .finish_tool_call(&task_id, outcome, now)
-            .map_err(|e| store_error(&e))?;
-        text(&match &finished {
-            Finished::Stored(record) => WireFinish::Stored {
-                task: WireTask::from(record.as_ref()),
-            },
-            Finished::AlreadyTerminal { status } => WireFinish::AlreadyTerminal { status: *status },
-            Finished::Gone => WireFinish::Gone,
-        })
+            .map_err(store_error)?;
+        text(&WireFinish::from(&finished))
     }
 
     /// The synchronous answer to a `tools/call` that ran to `outcome`.
@@ -476,6 +315,6 @@ impl TaskServerCore {
         let max = usize::try_from(DEFAULT_MAX_REQUEST_BYTES).unwrap_or(usize::MAX);
         let request = read_request_or_throw(&request, max)?;
         let input_requests = read_object(&input_requests, "inputRequests", max)?;
-        server::check_input_capabilities(&request, &input_requests).map_err(|e| store_error(&e))
+        server::check_input_capabilities(&request, &input_requests).map_err(store_error)
     }
 }

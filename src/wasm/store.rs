@@ -13,251 +13,30 @@
 use js_sys::Reflect;
 use serde::Serialize;
 use serde_json::Value;
-use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
-use crate::model::common::{JsonObject, JsonRpcError};
-use crate::model::v2025::V25Task;
-use crate::model::v2026::V26DetailedTask;
+use crate::model::common::JsonObject;
 use crate::model::{ProtocolVersion, TaskStatus};
+use crate::store::answer::{self, WireCancel, WirePage, WireTakeInput, Written, WrittenBase};
+use crate::store::options::{
+    request_limit, CreateTaskParams, ListParams, RestoreOptions, TaskContext, TaskStoreOptions,
+};
 use crate::store::rules::Action;
 use crate::store::Storage;
-use crate::store::{
-    Caller, Change, DeleteReason, InputState, MemoryStorage, NewTask, Store, StoreConfig,
-    StoreError, TaskRecord,
-};
+use crate::store::{Caller, Change, MemoryStorage, NewTask, Store, StoreError, TaskRecord};
 use crate::store::{Payload, PayloadError};
 
-use super::input::{js_to_json, read_limit, read_now, to_js};
-use super::random::CryptoRandom;
-use crate::store::record::{error_from_json, V26View};
-
-// ---- argument types (generated into the .d.ts; read member by member) -------------------------
-
-/// Settings of a `TaskStore`. Every member is optional; where `null` is allowed it means
-/// "none" (no cap, no default), which differs from leaving the member out (the default).
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct TaskStoreOptions {
-    /// The largest TTL granted, in ms (default 86 400 000 = 24 h); `null` = unlimited retention.
-    #[tsify(optional, type = "number | null")]
-    pub max_ttl_ms: Option<Option<u64>>,
-    /// The TTL of tasks created without one (every V26 task), in ms (default 3 600 000 = 1 h);
-    /// `null` = no default (the maximum applies).
-    #[tsify(optional, type = "number | null")]
-    pub default_ttl_ms: Option<Option<u64>>,
-    /// The poll interval suggested to pollers, in ms (default 1000); `null` = none.
-    #[tsify(optional, type = "number | null")]
-    pub poll_interval_ms: Option<Option<u64>>,
-    /// The most live (non-terminal) tasks one session may hold (default 100); `null` = no cap.
-    /// Over it `create` throws code -32010. Tasks created without a session (a stdio server, a
-    /// host that does not authenticate) are not capped: bound them to a session to cap them.
-    #[tsify(optional, type = "number | null")]
-    pub max_live_tasks_per_session: Option<Option<usize>>,
-    /// Tasks per `list` page (default 50, at most 1000).
-    #[tsify(optional)]
-    pub page_size: Option<usize>,
-    /// Every caller sees every task (opts out of session isolation; default `false`).
-    #[tsify(optional)]
-    pub share_across_sessions: Option<bool>,
-    /// Record every write for `takeChanges()` (default `false`).
-    #[tsify(optional)]
-    pub record_changes: Option<bool>,
-    /// The largest argument accepted, in bytes of UTF-8 (default 16 777 216 = 16 MiB); `null` =
-    /// no limit. Every argument is measured before it is copied into wasm memory (a string of
-    /// more UTF-16 units than this is refused at once; an object by its JSON text): a request
-    /// to `handle`, a result, input requests or responses, an error, an id, a status message,
-    /// a session, a cursor. Over it, `TaskServer.handle` answers a JSON-RPC error -32600 (and
-    /// `beginToolCall` / `planToolCall` reject with it); every other method throws a
-    /// `TaskStoreError` (code -32602, kind `too_large`) naming the argument. Kept in snapshots.
-    #[tsify(optional, type = "number | null")]
-    pub max_request_bytes: Option<Option<u64>>,
-}
-
-/// The second, optional argument of `TaskStore.restore` and `TaskServer.restore`.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct RestoreOptions {
-    /// The largest snapshot accepted, in bytes of UTF-8 of its JSON text (default 268 435 456 =
-    /// 256 MiB); `null` = no limit. Measured before it is copied into wasm memory; over it
-    /// `restore` throws a `TaskStoreError` (kind `too_large`) naming `snapshot`. A snapshot is
-    /// the host's own data, so the default is well above `maxRequestBytes`: a store of 10 000
-    /// tasks with 10 KB results makes a snapshot of about 100 MB.
-    #[tsify(optional, type = "number | null")]
-    pub max_snapshot_bytes: Option<Option<u64>>,
-}
-
-/// The default `RestoreOptions.maxSnapshotBytes`: 256 MiB.
-pub const DEFAULT_MAX_SNAPSHOT_BYTES: u64 = 256 * 1024 * 1024;
-
-/// Who calls and when: the last, optional argument of every task operation.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct TaskContext {
-    /// The session (authorization context) of the request. Absent or `null`: a request without
-    /// a session, which sees only tasks created without one. `create` binds the task to it.
-    #[tsify(optional, type = "string | null")]
-    pub session: Option<String>,
-    /// `true`: the host itself (the work running a task, an admin view), which sees every task
-    /// whatever its session. Not with `session`, not for `create`.
-    #[tsify(optional)]
-    pub host: Option<bool>,
-    /// The current time in Unix milliseconds (default `Date.now()`): pass it to run in virtual
-    /// time.
-    #[tsify(optional)]
-    pub now: Option<u64>,
-}
-
-/// What `create` needs besides the context.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct CreateTaskParams {
-    /// The protocol version of the creating request.
-    pub protocol_version: ProtocolVersion,
-    /// The TTL the requestor asked for (V25 `params.task.ttl`), in ms; capped by `maxTtlMs`.
-    #[tsify(optional, type = "number | null")]
-    pub ttl: Option<u64>,
-    /// Overrides the store's poll interval for this task, in ms.
-    #[tsify(optional)]
-    pub poll_interval_ms: Option<u64>,
-    /// The first `statusMessage`.
-    #[tsify(optional)]
-    pub status_message: Option<String>,
-}
-
-/// Which `list` page.
-#[derive(Debug, Default, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct ListParams {
-    /// The `nextCursor` of the previous page (V25 `params.cursor`).
-    #[tsify(optional)]
-    pub cursor: Option<String>,
-    /// At most this many tasks (it can only shrink the store's `pageSize`).
-    #[tsify(optional)]
-    pub limit: Option<usize>,
-}
-
-// ---- answer types ------------------------------------------------------------------------------
-
-/// A task as the store answers it: both wire shapes, plus what the work needs.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Serialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-#[tsify(missing_as_null)]
-pub struct StoreTask {
-    /// 128 random bits as 32 lowercase hex characters.
-    pub task_id: String,
-    pub status: TaskStatus,
-    /// The protocol version of the request that created the task.
-    pub protocol_version: ProtocolVersion,
-    /// The session the task is bound to (absent: none).
-    #[tsify(optional)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    /// Unix ms after which the task is purged (`createdAt + ttl`); `null` = never.
-    pub expires_at_ms: Option<u64>,
-    /// The answered input responses by key (kept across snapshots for the work).
-    #[tsify(optional, type = "Record<string, unknown>")]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub input_responses: Option<JsonObject>,
-    /// The V25 wire task: the answer of `tasks/get` and `tasks/cancel`, `task` of
-    /// `CreateTaskResult`. V25 delivers the payload through `tasks/result`: take it from
-    /// `v26.result` / `v26.error` (present when `status` is `completed` / `failed`); a V25 task
-    /// failed by an `isError` tool result shows a derived -32603 there, with that result (what
-    /// `tasks/result` answers) in `v26.error.data.toolResult`.
-    pub v25: V25Task,
-    /// The V26 `DetailedTask` (payload of the current status included): the answer of
-    /// `tasks/get` and the params of `notifications/tasks`.
-    pub v26: V26DetailedTask,
-}
-
-/// One `list` page.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Serialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct TaskPage {
-    pub tasks: Vec<StoreTask>,
-    /// Present exactly when more tasks follow.
-    #[tsify(optional)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub next_cursor: Option<String>,
-}
-
-/// What `takeInput` did.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Serialize, Tsify)]
-pub struct TakeInputOutcome {
-    pub task: StoreTask,
-    /// Keys answered by this call.
-    pub accepted: Vec<String>,
-    /// Keys ignored: never issued, already answered or superseded.
-    pub ignored: Vec<String>,
-}
-
-/// What `cancel` did.
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Serialize, Tsify)]
-pub struct CancelOutcome {
-    pub task: StoreTask,
-    /// `false` for a V26 cancel of an already terminal task (an idempotent ack).
-    pub changed: bool,
-}
-
-/// Why a task left the store.
-#[derive(Debug, Clone, Copy, Serialize, Tsify)]
-#[serde(rename_all = "snake_case")]
-pub enum DeletedBecause {
-    /// Its TTL elapsed.
-    Expired,
-    /// `remove` (or a failed id draw).
-    Removed,
-}
-
-/// One write, from `takeChanges()`: `record` is the stored record exactly as `snapshot().tasks`
-/// holds it (opaque), `task` its view (e.g. for `notifications/tasks`).
-#[allow(dead_code)] // declared for the .d.ts: built or read by js/server/store.js
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum StoreChange {
-    Created {
-        task: StoreTask,
-        #[tsify(type = "Record<string, unknown>")]
-        record: TaskRecord,
-    },
-    Updated {
-        task: StoreTask,
-        #[tsify(type = "Record<string, unknown>")]
-        record: TaskRecord,
-    },
-    Deleted {
-        #[serde(rename = "taskId")]
-        task_id: String,
-        reason: DeletedBecause,
-    },
-}
-
-/// The answer of `resultOf`: what a 2025-11-25 `tasks/result` answers for a task.
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum ResultOf {
-    /// The task is live (`tasks/result` blocks).
-    Pending,
-    /// What the original request returned.
-    Result {
-        #[tsify(type = "Record<string, unknown>")]
-        result: JsonObject,
-    },
-    /// The JSON-RPC error to answer with.
-    Error { error: JsonRpcError },
-}
+use super::input::{
+    js_to_json, now_ms, read_limit, read_now, read_version, safe_u64, to_js, too_large_input,
+    why_not_read,
+};
+use super::random::{crypto_random, CryptoRandom};
+use crate::store::record::error_from_json;
 
 /// A [`StoreError`] as the thrown JS `Error` (`name: "TaskStoreError"`, with `code`, `message`,
 /// `data?` and `kind`): the one place store errors cross the boundary. The JS classes turn it
 /// into an instance of their exported `TaskStoreError` class.
-pub(super) fn store_error(e: &StoreError) -> JsValue {
+pub(super) fn store_error(e: StoreError) -> JsValue {
     let rpc = e.to_jsonrpc();
     let error = js_sys::Error::new(&rpc.message);
     error.set_name("TaskStoreError");
@@ -301,38 +80,6 @@ pub(super) fn read_options(options: JsValue) -> Result<TaskStoreOptions, JsValue
     })
 }
 
-/// The largest argument `config` accepts, in bytes (`usize::MAX`: no limit).
-pub(super) fn request_limit(config: &StoreConfig) -> usize {
-    bytes_limit(config.max_request_bytes)
-}
-
-fn bytes_limit(limit: Option<u64>) -> usize {
-    limit.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX))
-}
-
-impl TaskStoreOptions {
-    pub(super) fn into_config(self) -> StoreConfig {
-        let d = StoreConfig::default();
-        StoreConfig {
-            max_ttl_ms: self.max_ttl_ms.unwrap_or(d.max_ttl_ms),
-            default_ttl_ms: self.default_ttl_ms.unwrap_or(d.default_ttl_ms),
-            poll_interval_ms: self.poll_interval_ms.unwrap_or(d.poll_interval_ms),
-            max_live_tasks_per_session: self
-                .max_live_tasks_per_session
-                .unwrap_or(d.max_live_tasks_per_session),
-            share_across_sessions: self
-                .share_across_sessions
-                .unwrap_or(d.share_across_sessions),
-            page_size: self.page_size.unwrap_or(d.page_size),
-            record_changes: self.record_changes.unwrap_or(d.record_changes),
-            max_request_bytes: self.max_request_bytes.unwrap_or(d.max_request_bytes),
-        }
-    }
-}
-
-/// The versions, as a `TypeError` names them.
-const VERSIONS: &str = "\"2025-11-25\" or \"2026-07-28\"";
-
 fn read_context(ctx: JsValue, max: usize) -> Result<TaskContext, JsValue> {
     let Some(c) = Members::of(ctx, "context")? else {
         return Ok(TaskContext::default());
@@ -343,11 +90,7 @@ fn read_context(ctx: JsValue, max: usize) -> Result<TaskContext, JsValue> {
         host: c.boolean("host")?,
         now: c.ms("now")?,
     };
-    if context.host == Some(true) && context.session.is_some() {
-        return Err(bad(
-            "invalid context: give `session` or `host: true`, not both".to_string(),
-        ));
-    }
+    one_of(context.session.as_ref(), context.host == Some(true))?;
     Ok(context)
 }
 
@@ -391,7 +134,7 @@ pub(super) fn within(value: Option<&JsValue>, what: &str, max: usize) -> Result<
 
 /// The `TaskStoreError` (kind `too_large`) of an argument over `max` bytes.
 pub(super) fn too_large(what: &str, max: usize) -> JsValue {
-    store_error(&StoreError::TooLarge {
+    store_error(StoreError::TooLarge {
         argument: what.to_string(),
         option: "maxRequestBytes",
         limit: max as u64,
@@ -425,11 +168,6 @@ pub(super) fn read_status(status: &JsValue) -> Result<TaskStatus, JsValue> {
         })
 }
 
-fn read_version(version: &JsValue) -> Result<ProtocolVersion, JsValue> {
-    super::input::js_version(version)
-        .ok_or_else(|| bad(crate::model::common::UnknownVersion.to_string()))
-}
-
 /// Why a JSON argument was not read.
 pub(super) enum Unread {
     /// Larger than the limit (refused before any copy into wasm memory).
@@ -442,18 +180,15 @@ pub(super) enum Unread {
 /// copied into wasm memory.
 pub(super) fn read_json_within(value: &JsValue, what: &str, max: usize) -> Result<Value, Unread> {
     js_to_json(value, max).map_err(|report| {
-        if report.issues.first().is_some_and(|i| i.code == "too-large") {
+        if too_large_input(&report) {
             return Unread::TooLarge;
         }
-        Unread::Bad(unread(report, what, max))
+        Unread::Bad(unread(report, what))
     })
 }
 
 /// The error of a JSON argument that was not read (see [`read_json`]).
-fn unread(report: crate::validate::ValidationReport, what: &str, max: usize) -> JsValue {
-    if report.issues.first().is_some_and(|i| i.code == "too-large") {
-        return too_large(what, max);
-    }
+fn unread(report: crate::validate::ValidationReport, what: &str) -> JsValue {
     let why = report.issues.first().map_or_else(String::new, |issue| {
         if issue.path.is_empty() {
             issue.message.clone()
@@ -505,191 +240,19 @@ pub(super) fn answer<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     to_js(value).map_err(JsValue::from)
 }
 
-// ---- answers as JSON text ----------------------------------------------------------------------
-//
-// An answer crosses as one JSON text, which the JS classes parse once (js/server/store.js). A
-// task crosses without what it repeats (`taskId`, `status`, the `v25` task): the JS class takes
-// them from `v26`, whose fields are the V25 task's under their V25 names (`ttlMs` → `ttl`,
-// `pollIntervalMs` → `pollInterval`).
-
-/// The answered input responses of a record, written as a JSON object in place.
-struct Answered<'a>(&'a TaskRecord);
-
-impl Serialize for Answered<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(
-            self.0
-                .inputs
-                .iter()
-                .filter_map(|(key, entry)| match &entry.state {
-                    InputState::Answered { response } => Some((key, response)),
-                    _ => None,
-                }),
-        )
-    }
-}
-
-/// A `StoreTask` as it crosses (see above).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct WireTask<'a> {
-    /// The record's version: the JS class keeps the answer while the task stays at it.
-    revision: u64,
-    protocol_version: ProtocolVersion,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    session: Option<&'a str>,
-    expires_at_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    input_responses: Option<Answered<'a>>,
-    v26: V26View<'a>,
-}
-
-impl<'a> From<&'a TaskRecord> for WireTask<'a> {
-    fn from(record: &'a TaskRecord) -> Self {
-        let answered = record
-            .inputs
-            .iter()
-            .any(|(_, e)| matches!(e.state, InputState::Answered { .. }));
-        WireTask {
-            revision: record.version,
-            protocol_version: record.protocol,
-            session: record.session.as_deref(),
-            expires_at_ms: record.expires_at_ms(),
-            input_responses: answered.then_some(Answered(record)),
-            v26: V26View(record),
-        }
-    }
-}
-
-/// The fields of a task a terminal write leaves as they were (see `writtenBase`).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct WrittenBase<'a> {
-    protocol_version: ProtocolVersion,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    session: Option<&'a str>,
-    expires_at_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    input_responses: Option<Answered<'a>>,
-    created_at: String,
-    ttl_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    poll_interval_ms: Option<u64>,
-}
-
-impl<'a> From<&'a TaskRecord> for WrittenBase<'a> {
-    fn from(record: &'a TaskRecord) -> Self {
-        let wire = WireTask::from(record);
-        WrittenBase {
-            protocol_version: record.protocol,
-            session: wire.session,
-            expires_at_ms: wire.expires_at_ms,
-            input_responses: wire.input_responses,
-            created_at: crate::store::record::timestamp(record.created_at_ms),
-            ttl_ms: record.ttl_ms,
-            poll_interval_ms: record.poll_interval_ms,
-        }
-    }
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct WirePage<'a> {
-    tasks: Vec<WireTask<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    next_cursor: Option<String>,
-}
-
-#[derive(Serialize)]
-struct WireTakeInput<'a> {
-    task: WireTask<'a>,
-    accepted: Vec<String>,
-    ignored: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct WireCancel<'a> {
-    task: WireTask<'a>,
-    changed: bool,
-}
-
-#[derive(Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum WireChange<'a> {
-    Created {
-        task: WireTask<'a>,
-        record: &'a TaskRecord,
-    },
-    Updated {
-        task: WireTask<'a>,
-        record: &'a TaskRecord,
-    },
-    Deleted {
-        #[serde(rename = "taskId")]
-        task_id: &'a str,
-        reason: DeletedBecause,
-    },
-}
-
-impl<'a> From<&'a Change> for WireChange<'a> {
-    fn from(change: &'a Change) -> Self {
-        match change {
-            Change::Created { task } => WireChange::Created {
-                task: WireTask::from(task),
-                record: task,
-            },
-            Change::Updated { task } => WireChange::Updated {
-                task: WireTask::from(task),
-                record: task,
-            },
-            Change::Deleted { id, reason } => WireChange::Deleted {
-                task_id: id,
-                reason: match reason {
-                    DeleteReason::Expired => DeletedBecause::Expired,
-                    DeleteReason::Removed => DeletedBecause::Removed,
-                },
-            },
-        }
-    }
-}
-
-/// `value` as JSON text, its carried lone surrogates written back as escapes.
+/// `value` as JSON text ([`answer::json_text`]), for the JS class to parse once.
 pub(super) fn text<T: Serialize>(value: &T) -> Result<String, JsValue> {
-    // serde_json is built without "std", so without `to_writer` (Cargo.toml).
-    let out = serde_json::to_vec(value).map_err(|e| {
-        JsValue::from(js_sys::Error::new(&format!(
-            "internal: cannot convert the result: {e}"
-        )))
-    })?;
-    // serde_json writes UTF-8.
-    let text = String::from_utf8(out).map_err(|_| {
-        JsValue::from(js_sys::Error::new(
-            "internal: cannot convert the result: not UTF-8",
-        ))
-    })?;
-    Ok(match crate::validate::surrogates::restore(&text) {
-        std::borrow::Cow::Borrowed(_) => text,
-        std::borrow::Cow::Owned(restored) => restored,
-    })
+    answer::json_text(value).map_err(internal)
 }
 
-/// A record as the JSON text of its `StoreTask` (see above).
+/// A serialization the core could not make (never for its own types): an `Error`.
+pub(super) fn internal(e: serde_json::Error) -> JsValue {
+    js_sys::Error::new(&format!("internal: cannot convert the result: {e}")).into()
+}
+
+/// A record as the JSON text of its `StoreTask` ([`answer::task_text`]).
 pub(super) fn task_text(record: &TaskRecord) -> Result<String, JsValue> {
-    text(&WireTask::from(record))
-}
-
-/// The largest integer a JS number carries exactly.
-const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
-
-/// A number argument as a non-negative integer that JS carries exactly.
-fn safe_u64(x: f64) -> Option<u64> {
-    (x.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&x)).then_some(x as u64)
-}
-
-/// The time the JS class passes (Unix ms; it defaults it to `Date.now()`).
-fn at(now: f64) -> Result<u64, JsValue> {
-    safe_u64(now)
-        .ok_or_else(|| bad("`now` must be a non-negative integer (Unix milliseconds)".to_string()))
+    answer::task_text(record).map_err(internal)
 }
 
 /// An optional milliseconds argument (`undefined` / `null`: none).
@@ -717,6 +280,16 @@ fn opt_string(value: &JsValue, what: &str, max: usize) -> Result<Option<String>,
         .ok_or_else(|| bad(format!("`{what}` must be a string, null or undefined")))
 }
 
+/// A context names a session or the host, not both.
+fn one_of(session: Option<&String>, host: bool) -> Result<(), JsValue> {
+    if host && session.is_some() {
+        return Err(bad(
+            "invalid context: give `session` or `host: true`, not both".to_string(),
+        ));
+    }
+    Ok(())
+}
+
 /// The context as the JS class read it: the session (`undefined` / `null`: none), `host`, and
 /// the time.
 struct Who {
@@ -727,16 +300,25 @@ struct Who {
 
 impl Who {
     fn read(session: Option<String>, host: bool, now: f64) -> Result<Who, JsValue> {
-        if host && session.is_some() {
-            return Err(bad(
-                "invalid context: give `session` or `host: true`, not both".to_string(),
-            ));
-        }
+        one_of(session.as_ref(), host)?;
         Ok(Who {
             session,
             host,
-            now: at(now)?,
+            now: now_ms(now)?,
         })
+    }
+
+    /// Runs one store operation of `core` as this caller at this time; a store error is thrown.
+    fn run<T>(
+        &self,
+        core: &mut TaskServerCore,
+        op: impl FnOnce(
+            &mut Store<MemoryStorage, CryptoRandom>,
+            Caller<'_>,
+            u64,
+        ) -> Result<T, StoreError>,
+    ) -> Result<T, JsValue> {
+        op(core.store_mut(), self.caller(), self.now).map_err(store_error)
     }
 
     fn caller(&self) -> Caller<'_> {
@@ -746,10 +328,6 @@ impl Who {
             Caller::Session(self.session.as_deref())
         }
     }
-}
-
-fn store_err(e: StoreError) -> JsValue {
-    store_error(&e)
 }
 
 /// The store a snapshot (an object or its JSON text) describes, for `TaskStore.restore` and
@@ -763,40 +341,36 @@ pub(crate) fn restore_store(
             "`snapshot` must be an object or its JSON text".to_string()
         ));
     }
-    let max = match Members::of(options, "restore options")? {
-        None => bytes_limit(Some(DEFAULT_MAX_SNAPSHOT_BYTES)),
-        Some(o) => bytes_limit(
-            o.nullable(
+    let options = match Members::of(options, "restore options")? {
+        None => RestoreOptions::default(),
+        Some(o) => RestoreOptions {
+            max_snapshot_bytes: o.nullable(
                 "maxSnapshotBytes",
                 "a non-negative integer (bytes of UTF-8) or null",
                 as_u64,
-            )?
-            .unwrap_or(Some(DEFAULT_MAX_SNAPSHOT_BYTES)),
-        ),
+            )?,
+        },
     };
+    let max = options.snapshot_limit();
     // Text that is not JSON is a snapshot that cannot be restored, like a malformed one.
     let value = js_to_json(snapshot, max).map_err(|report| {
-        if report.issues.first().is_some_and(|i| i.code == "too-large") {
-            return store_error(&StoreError::TooLarge {
+        if too_large_input(&report) {
+            return store_error(StoreError::TooLarge {
                 argument: "snapshot".to_string(),
                 option: "maxSnapshotBytes",
                 limit: max as u64,
             });
         }
-        store_error(&StoreError::InvalidSnapshot {
-            reason: report
-                .issues
-                .first()
-                .map_or_else(String::new, |issue| issue.message.clone()),
+        store_error(StoreError::InvalidSnapshot {
+            reason: why_not_read(&report),
         })
     })?;
-    Store::restore(value, CryptoRandom::new()?).map_err(|e| store_error(&e))
+    Store::restore(value, crypto_random()?).map_err(store_error)
 }
 
-/// The writes since the last call, as the JSON text of `StoreChange[]` (tasks as they cross).
+/// The writes since the last call, as the JSON text of `StoreChange[]` ([`answer::changes_text`]).
 pub(super) fn changes_text(changes: &[Change]) -> Result<String, JsValue> {
-    let changes: Vec<WireChange<'_>> = changes.iter().map(WireChange::from).collect();
-    text(&changes)
+    answer::changes_text(changes).map_err(internal)
 }
 
 // ---- the store methods of the one core class ---------------------------------------------------
@@ -818,57 +392,6 @@ pub struct TaskServerCore {
     pub(super) inner: crate::server::TaskServer<MemoryStorage, CryptoRandom>,
     /// What the last `complete` / `fail` / `failWithToolResult` wrote besides its revision.
     pub(super) written: Written,
-}
-
-/// What a terminal write answers besides the revision, read by the JS class from wasm memory
-/// (`writtenAt()`: numbers, no call) and with `lastMessage()` instead of the task as JSON text.
-#[derive(Default)]
-pub(super) struct Written {
-    /// Its `statusMessage`.
-    message: Option<String>,
-    /// `[lastUpdatedAt (Unix ms), protocol (index in protocolVersions()), expiresAtMs,
-    /// createdAt (Unix ms), ttlMs, pollIntervalMs (-1: null or absent), 0 when that is all the
-    /// write left unchanged (the session is the caller's, no answered input) or 1 (read
-    /// `writtenBase`)]`.
-    fields: [f64; 7],
-}
-
-/// `Written::fields[6]`: the task's session is the caller's, and it holds no answered input.
-const FIELDS_COMPLETE: f64 = 0.0;
-/// `Written::fields[6]`: read the rest from `writtenBase`.
-const FIELDS_PARTIAL: f64 = 1.0;
-
-impl Written {
-    /// The answer of `record` as written for a caller of `session`.
-    fn of(record: &TaskRecord, session: Option<&str>) -> (u64, Written) {
-        let opt = |v: Option<u64>| v.map_or(-1.0, |v| v as f64);
-        let plain = record.session.as_deref() == session
-            && !record
-                .inputs
-                .iter()
-                .any(|(_, e)| matches!(e.state, InputState::Answered { .. }));
-        let protocol = ProtocolVersion::ALL
-            .iter()
-            .position(|p| *p == record.protocol)
-            .unwrap_or(0);
-        let written = Written {
-            message: record.status_message.clone(),
-            fields: [
-                record.last_updated_at_ms as f64,
-                protocol as f64,
-                opt(record.expires_at_ms()),
-                record.created_at_ms as f64,
-                opt(record.ttl_ms),
-                opt(record.poll_interval_ms),
-                if plain {
-                    FIELDS_COMPLETE
-                } else {
-                    FIELDS_PARTIAL
-                },
-            ],
-        };
-        (record.version, written)
-    }
 }
 
 impl TaskServerCore {
@@ -916,7 +439,7 @@ impl TaskServerCore {
             .act_then(who.caller(), &id, action, who.now, |r| {
                 Written::of(r, session)
             })
-            .map_err(store_err)?;
+            .map_err(store_error)?;
         // Negative when the status message is not the one given (the core derived it).
         let derived = written.message != given;
         self.written = written;
@@ -988,15 +511,7 @@ impl TaskServerCore {
             ));
         }
         let who = Who::read(session, false, now)?;
-        let protocol = protocol
-            .as_string()
-            .as_deref()
-            .and_then(ProtocolVersion::parse)
-            .ok_or_else(|| {
-                bad(format!(
-                    "invalid params: `protocolVersion` must be {VERSIONS}"
-                ))
-            })?;
+        let protocol = read_version(&protocol, "invalid params: `protocolVersion`")?;
         let new = NewTask {
             protocol,
             session: who.session,
@@ -1004,7 +519,7 @@ impl TaskServerCore {
             poll_interval_ms: opt_ms(poll_interval_ms, "params.pollIntervalMs")?,
             status_message: opt_string(&status_message, "params.statusMessage", max)?,
         };
-        let record = self.store_mut().create(new, who.now).map_err(store_err)?;
+        let record = self.store_mut().create(new, who.now).map_err(store_error)?;
         task_text(&record)
     }
 
@@ -1017,10 +532,7 @@ impl TaskServerCore {
         now: f64,
     ) -> Result<String, JsValue> {
         let who = Who::read(session, host, now)?;
-        let record = self
-            .store_mut()
-            .get(who.caller(), &id, who.now)
-            .map_err(store_err)?;
+        let record = who.run(self, |s, c, now| s.get(c, &id, now))?;
         task_text(&record)
     }
 
@@ -1034,14 +546,10 @@ impl TaskServerCore {
     ) -> Result<String, JsValue> {
         let who = Who::read(session, host, now)?;
         let page = read_list(page, self.max())?;
-        let listed = self
-            .store_mut()
-            .list(who.caller(), page.cursor.as_deref(), page.limit, who.now)
-            .map_err(store_err)?;
-        text(&WirePage {
-            tasks: listed.tasks.iter().map(WireTask::from).collect(),
-            next_cursor: listed.next_cursor,
-        })
+        let listed = who.run(self, |s, c, now| {
+            s.list(c, page.cursor.as_deref(), page.limit, now)
+        })?;
+        text(&WirePage::from(&listed))
     }
 
     /// `working` ⇄ `input_required`, or a new status message.
@@ -1059,10 +567,7 @@ impl TaskServerCore {
         let who = Who::read(session, host, now)?;
         let status = read_status(&status)?;
         let message = read_message(message, max)?;
-        let record = self
-            .store_mut()
-            .set_status(who.caller(), &id, status, message, who.now)
-            .map_err(store_err)?;
+        let record = who.run(self, |s, c, now| s.set_status(c, &id, status, message, now))?;
         task_text(&record)
     }
 
@@ -1081,10 +586,9 @@ impl TaskServerCore {
         let who = Who::read(session, host, now)?;
         let requests = read_object(&requests, "inputRequests", max)?;
         let message = read_message(message, max)?;
-        let record = self
-            .store_mut()
-            .raise_input(who.caller(), &id, requests, message, who.now)
-            .map_err(store_err)?;
+        let record = who.run(self, |s, c, now| {
+            s.raise_input(c, &id, requests, message, now)
+        })?;
         task_text(&record)
     }
 
@@ -1101,15 +605,8 @@ impl TaskServerCore {
         let max = self.max();
         let who = Who::read(session, host, now)?;
         let responses = read_object(&responses, "inputResponses", max)?;
-        let taken = self
-            .store_mut()
-            .take_input(who.caller(), &id, responses, who.now)
-            .map_err(store_err)?;
-        text(&WireTakeInput {
-            task: WireTask::from(&taken.task),
-            accepted: taken.accepted,
-            ignored: taken.ignored,
-        })
+        let taken = who.run(self, |s, c, now| s.take_input(c, &id, responses, now))?;
+        text(&WireTakeInput::from(&taken))
     }
 
     /// Completes the task with the original request's result (`result`: the object; `text`: its
@@ -1249,13 +746,10 @@ impl TaskServerCore {
         now: f64,
     ) -> Result<JsValue, JsValue> {
         let who = Who::read(session, host, now)?;
-        let outcome = crate::server::result_outcome(self.store_mut(), who.caller(), &id, who.now)
-            .map_err(store_err)?;
-        answer(&match outcome {
-            crate::server::ResultOutcome::Pending => ResultOf::Pending,
-            crate::server::ResultOutcome::Result(result) => ResultOf::Result { result },
-            crate::server::ResultOutcome::Error(error) => ResultOf::Error { error },
-        })
+        let outcome = who.run(self, |s, c, now| {
+            crate::server::result_outcome(s, c, &id, now)
+        })?;
+        answer(&outcome)
     }
 
     /// Cancels the task; `protocol` is that of the cancel request.
@@ -1271,16 +765,10 @@ impl TaskServerCore {
     ) -> Result<String, JsValue> {
         let max = self.max();
         let who = Who::read(session, host, now)?;
-        let protocol = read_version(&protocol)?;
+        let protocol = read_version(&protocol, "the protocol version")?;
         let message = read_message(message, max)?;
-        let cancelled = self
-            .store_mut()
-            .cancel(who.caller(), &id, protocol, message, who.now)
-            .map_err(store_err)?;
-        text(&WireCancel {
-            task: WireTask::from(&cancelled.task),
-            changed: cancelled.changed,
-        })
+        let cancelled = who.run(self, |s, c, now| s.cancel(c, &id, protocol, message, now))?;
+        text(&WireCancel::from(&cancelled))
     }
 
     /// Deletes the task now and answers it as it was.
@@ -1292,10 +780,7 @@ impl TaskServerCore {
         now: f64,
     ) -> Result<String, JsValue> {
         let who = Who::read(session, host, now)?;
-        let record = self
-            .store_mut()
-            .remove(who.caller(), &id, who.now)
-            .map_err(store_err)?;
+        let record = who.run(self, |s, c, now| s.remove(c, &id, now))?;
         task_text(&record)
     }
 
