@@ -900,28 +900,13 @@ fn scan<'t>(
     }
 }
 
-/// Where the first `"`, `\` or control character of `bytes` is (eight bytes at a time: strings
-/// are most of a message), `None` if it has none.
-fn special(bytes: &[u8]) -> Option<usize> {
+/// Whether the 8 bytes of `w` hold a `"`, a `\` or a control character: the high bit of each
+/// such byte (exact up to the first one, the lowest).
+fn special(w: u64) -> u64 {
     const ONES: u64 = u64::MAX / 255;
     const HIGH: u64 = ONES << 7;
-    // The high bit of each byte of `x` that is zero (exact up to the first such byte).
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut at = 0;
-    for chunk in &mut chunks {
-        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).ok()?);
-        let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
-        let found = control | zero(w ^ (ONES * 0x22)) | zero(w ^ (ONES * 0x5c));
-        if found != 0 {
-            return Some(at + found.trailing_zeros() as usize / 8);
-        }
-        at += 8;
-    }
-    let tail = chunks.remainder();
-    tail.iter()
-        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-        .map(|i| at + i)
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x;
+    (w.wrapping_sub(ONES * 0x20) | zero(w ^ (ONES * 0x22)) | zero(w ^ (ONES * 0x5c))) & !w & HIGH
 }
 
 /// Where the scanner is in the text.
@@ -983,13 +968,29 @@ impl<'t> Scan<'t> {
     #[inline(never)]
     fn string(&mut self) -> Option<&'t str> {
         self.eat(b'"')?;
+        let bytes = self.text.as_bytes();
         let start = self.at;
-        let end = start + special(self.text.as_bytes().get(start..)?)?;
-        self.at = end + 1;
-        match self.text.as_bytes().get(end) {
-            Some(b'"') => self.text.get(start..end),
-            _ => None,
+        let mut end = start;
+        // Eight bytes at a time (strings are most of a message), then one at a time.
+        while let Some(chunk) = bytes.get(end..end + 8) {
+            let found = special(u64::from_le_bytes(<[u8; 8]>::try_from(chunk).ok()?));
+            if found != 0 {
+                end += found.trailing_zeros() as usize / 8;
+                break;
+            }
+            end += 8;
         }
+        while let Some(&c) = bytes.get(end) {
+            if c == b'"' || c == b'\\' || c < 0x20 {
+                break;
+            }
+            end += 1;
+        }
+        if bytes.get(end) != Some(&b'"') {
+            return None;
+        }
+        self.at = end + 1;
+        self.text.get(start..end)
     }
 
     /// An integer as serde_json reads it: at most 18 digits (beyond, it may read a float), no
