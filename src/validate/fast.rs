@@ -658,7 +658,7 @@ impl Got<'_> {
             Got::Null => Seen::Null,
             Got::Bool => Seen::Bool,
             Got::Number(n) => Seen::Number(n),
-            Got::Str(s) => Seen::Str(s),
+            Got::Str(s) => Seen::Str(text(s)),
             Got::Array => Seen::Array,
             Got::Object => Seen::Object,
         }
@@ -675,6 +675,15 @@ impl Got<'_> {
             ),
             _ => false,
         }
+    }
+}
+
+/// The text of a string value (matched here: `Cow`'s `Deref` was a call in the module).
+#[inline(always)]
+fn text<'a>(s: &'a Cow<'_, str>) -> &'a str {
+    match s {
+        Cow::Borrowed(s) => s,
+        Cow::Owned(s) => s,
     }
 }
 
@@ -802,7 +811,7 @@ impl<'de> TaskGot<'de> {
         let ok = match (slot, got) {
             (TTL, Got::Null) => true,
             (TTL | POLL, got) => got.is_ms25(),
-            (_, Got::Str(s)) => self.accepts_str(slot, s),
+            (_, Got::Str(s)) => self.accepts_str(slot, text(s)),
             _ => false,
         };
         self.bad |= !ok;
@@ -917,6 +926,8 @@ struct Scan<'t> {
 
 impl<'t> Scan<'t> {
     /// The next byte after whitespace (not taken).
+    // Inlined (as `eat`): wasm-opt -Oz leaves a call to each, per member and value.
+    #[inline(always)]
     fn peek(&mut self) -> Option<u8> {
         let bytes = self.text.as_bytes();
         while let Some(&c) = bytes.get(self.at) {
@@ -929,6 +940,7 @@ impl<'t> Scan<'t> {
     }
 
     /// Takes `c`, the next byte after whitespace.
+    #[inline(always)]
     fn eat(&mut self, c: u8) -> Option<()> {
         (self.peek()? == c).then(|| self.at += 1)
     }
