@@ -294,9 +294,14 @@ pub enum Millis {
 
 /// Classifies a millisecond value.
 pub fn millis(v: &Value) -> Millis {
-    let Value::Number(n) = v else {
-        return Millis::NotANumber;
-    };
+    match v {
+        Value::Number(n) => millis_of(n),
+        _ => Millis::NotANumber,
+    }
+}
+
+/// Classifies a number as a millisecond value ([`millis`] of a JSON number).
+pub fn millis_of(n: &serde_json::Number) -> Millis {
     if let Some(u) = n.as_u64() {
         return if (u as f64) > MAX_SAFE_INTEGER {
             Millis::TooLarge

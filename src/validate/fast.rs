@@ -29,10 +29,10 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::{Number, Value};
+use serde_json::Number;
 
 use super::fields::{
-    millis, stamp, task_issues, Hole, Millis, Seen, Stamp, TaskIssue, TaskIssueKind, TaskKey,
+    millis_of, stamp, task_issues, Hole, Millis, Seen, Stamp, TaskIssue, TaskIssueKind, TaskKey,
     TaskMembers, TYPE_NAMES,
 };
 use super::report::{
@@ -669,10 +669,7 @@ impl Got<'_> {
     fn is_ms25(&self) -> bool {
         match self {
             Got::Number(n) if n.is_u64() => true,
-            Got::Number(n) => matches!(
-                millis(&Value::Number(n.clone())),
-                Millis::Ok(_) | Millis::TooLarge
-            ),
+            Got::Number(n) => matches!(millis_of(n), Millis::Ok(_) | Millis::TooLarge),
             _ => false,
         }
     }
@@ -680,6 +677,7 @@ impl Got<'_> {
 
 /// The text of a string value (matched here: `Cow`'s `Deref` was a call in the module).
 #[inline(always)]
+#[allow(clippy::ptr_arg)] // the `Cow` itself, matched: that is the point
 fn text<'a>(s: &'a Cow<'_, str>) -> &'a str {
     match s {
         Cow::Borrowed(s) => s,

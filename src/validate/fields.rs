@@ -9,7 +9,7 @@ use super::rules::Code;
 use crate::model::common::RELATED_TASK_META_KEY;
 use crate::model::{ProtocolVersion, TaskStatus};
 
-pub use crate::base::time::{millis, stamp, Millis, Stamp, MAX_SAFE_INTEGER};
+pub use crate::base::time::{millis, millis_of, stamp, Millis, Stamp, MAX_SAFE_INTEGER};
 
 /// Which members a version uses for the task's retention and poll interval.
 fn ms_names(version: ProtocolVersion) -> (TaskKey, TaskKey) {
@@ -92,7 +92,7 @@ impl<'a> Seen<'a> {
 
     fn millis(self) -> Millis {
         match self {
-            Seen::Number(n) => millis(&Value::Number(n.clone())),
+            Seen::Number(n) => millis_of(n),
             _ => Millis::NotANumber,
         }
     }

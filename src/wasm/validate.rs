@@ -219,7 +219,8 @@ pub fn validate_bytes(
     max_issues: f64,
     flags: u32,
 ) -> i32 {
-    NEW_KNOWN.set(0);
+    // (`with`: `LocalKey::set` was a call, 1.4% of an invalid answer's time.)
+    NEW_KNOWN.with(|n| n.set(0));
     let plain = flags & 1 != 0;
     on_buffer(|buf| {
         CONTEXT.with_borrow_mut(|ctx| {
@@ -251,11 +252,12 @@ pub fn validate_bytes(
                 }
             };
             let verdict = validate::validate_text_verdict(text, max, ctx, plain);
-            ROUTE.set(match verdict {
+            let route = match verdict {
                 TextVerdict::Valid(_) => 1,
                 TextVerdict::Fast(_) => 2,
                 TextVerdict::Report(_) => 3,
-            });
+            };
+            ROUTE.with(|r| r.set(route));
             let report = match verdict {
                 TextVerdict::Valid(valid) => {
                     let reply = ctx.in_reply_to.as_deref();
@@ -272,7 +274,7 @@ pub fn validate_bytes(
                         && found.list.len() <= MAX_TEMPLATED
                         && buf.len() >= at + templated_bytes(&found)
                     {
-                        ROUTE.set(4);
+                        ROUTE.with(|r| r.set(4));
                         return write_templated(buf.get_mut(at..).unwrap_or_default(), &found);
                     }
                     found.report(ctx, text)
@@ -291,7 +293,7 @@ pub fn validate_bytes(
                     });
                 match known {
                     Some((i, false)) => return i as i32,
-                    Some((i, true)) => NEW_KNOWN.set(i as u32),
+                    Some((i, true)) => NEW_KNOWN.with(|n| n.set(i as u32)),
                     None => {}
                 }
             }
