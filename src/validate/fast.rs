@@ -1048,7 +1048,7 @@ impl<'t> Scan<'t> {
     }
 
     /// A task object read into `task` (cleared first), as [`TaskSeed`] reads it (`keep`: the
-    /// values kept) or lightly, as [`LightTaskSeed`] does (what the checks accept noted).
+    /// values kept), or lightly: what the checks accept noted, no value kept.
     fn task(&mut self, task: &mut TaskGot<'t>, keep: bool) -> Option<()> {
         task.clear();
         self.eat(b'{')?;
