@@ -1,7 +1,7 @@
 //! A fast path for the commonest answers: a 2025-11-25 `tasks/get` result (a flat task) or
 //! `tasks/list` result, read from the text in one pass, with no `serde_json::Value` tree.
 //!
-//! One reading for valid and invalid messages alike: a scanner ([`scan`]) reads the commonest
+//! One reading for valid and invalid messages alike: a scanner (`scan`) reads the commonest
 //! texts byte by byte (objects, strings with no escape, integers, `null`), and hand-written serde
 //! visitors (over `deserialize_any` only, no `derive(Deserialize)`: no typed serde_json request,
 //! so neither serde's `Unexpected` float formatting nor core's `f64` Display is linked) read any
