@@ -11,7 +11,8 @@
 //!
 //! (instructions per call = the difference of the two totals ÷ 1000; `callgrind_annotate
 //! /tmp/cg.2000` names the functions.) Messages: `get` (the small valid `tasks/get` answer),
-//! `status` (its `status` "running"), `ttl` (its `ttl` a string), `list` (100 tasks).
+//! `status` (its `status` "running"), `ttl` (its `ttl` a string), `list` (100 tasks),
+//! `list-escape` (the same with an escape in the last task's `statusMessage`).
 
 use mcp_tasks_wasm::validate::{validate_text_verdict, Context, TextVerdict, DEFAULT_MAX_BYTES};
 
@@ -41,6 +42,15 @@ fn message(name: &str) -> Option<(String, &'static str)> {
         "get" => (get("working", "600000"), "tasks/get"),
         "status" => (get("running", "600000"), "tasks/get"),
         "ttl" => (get("working", "\"600000\""), "tasks/get"),
+        // The worst case of the scanner: an escape in the last task (it gives up there, and
+        // the serde visitors read the text again).
+        "list-escape" => {
+            let (text, reply) = message("list")?;
+            let at = text.rfind("Building target release")?;
+            let mut text = text;
+            text.replace_range(at..at + 8, "Build\\n\\t");
+            (text, reply)
+        }
         "list" => {
             let tasks: Vec<String> = (1..=100)
                 .map(|i: usize| {
@@ -69,7 +79,7 @@ fn main() {
     let name = args.next().unwrap_or_else(|| "get".to_string());
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(1000);
     let Some((text, reply)) = message(&name) else {
-        eprintln!("usage: validate_text get|status|ttl|list [N]");
+        eprintln!("usage: validate_text get|status|ttl|list|list-escape [N]");
         std::process::exit(2);
     };
     let ctx = Context {

@@ -2,7 +2,7 @@
 //! `tasks/list` result, read from the text in one pass, with no `serde_json::Value` tree.
 //!
 //! One reading for valid and invalid messages alike: a scanner (`scan`) reads the commonest
-//! texts byte by byte (objects, strings with no escape, integers, `null`), and hand-written serde
+//! texts byte by byte (objects, strings, integers, `null`), and hand-written serde
 //! visitors (over `deserialize_any` only, no `derive(Deserialize)`: no typed serde_json request,
 //! so neither serde's `Unexpected` float formatting nor core's `f64` Display is linked) read any
 //! other text the scanner gives up on, afresh. Both read each task member as whatever JSON value
@@ -867,9 +867,9 @@ impl TaskMembers for TaskGot<'_> {
 /// [`TaskGot`] and [`Collector`] calls, so the same verdict), but byte by byte, without serde:
 /// a `tasks/list` answer of 100 tasks took 408 k instructions with the visitors alone (native
 /// build, callgrind; examples/validate_text.rs). It reads only what it fully knows: objects,
-/// strings with no escape and no control character, integers (no fraction or exponent), `null`
-/// and JSON whitespace; on anything else, or any member the visitors would refuse, it gives up
-/// (`None`) and the visitors read the text afresh.
+/// strings (one with an escape decoded by serde_json, as the visitors decode it), integers (no
+/// fraction or exponent), `null` and JSON whitespace; on anything else, or any member the
+/// visitors would refuse, it gives up (`None`) and the visitors read the text afresh.
 fn scan<'t>(
     text: &'t str,
     want: Want,
@@ -957,7 +957,10 @@ impl<'t> Scan<'t> {
             _ if !*first => return None,
             _ => *first = false,
         }
-        let key = member_key(self.string()?);
+        let key = match self.plain() {
+            Some(s) => member_key(s),
+            None => member_key(&self.escaped()?),
+        };
         self.eat(b':')?;
         Some(Some(key))
     }
@@ -974,9 +977,18 @@ impl<'t> Scan<'t> {
         }
     }
 
-    /// A string with no escape and no control character (which serde_json refuses).
+    /// A string, borrowed from the text; one with an escape decoded ([`escaped`](Self::escaped)).
+    fn string(&mut self) -> Option<Cow<'t, str>> {
+        match self.plain() {
+            Some(s) => Some(Cow::Borrowed(s)),
+            None => self.escaped(),
+        }
+    }
+
+    /// A string with no escape, borrowed from the text; `None` at an escape (`at` then left at
+    /// its `"`, for [`escaped`](Self::escaped)), a control character or the end of the text.
     #[inline(never)]
-    fn string(&mut self) -> Option<&'t str> {
+    fn plain(&mut self) -> Option<&'t str> {
         self.eat(b'"')?;
         let bytes = self.text.as_bytes();
         let start = self.at;
@@ -997,10 +1009,36 @@ impl<'t> Scan<'t> {
             end += 1;
         }
         if bytes.get(end) != Some(&b'"') {
+            self.at = start - 1;
             return None;
         }
         self.at = end + 1;
         self.text.get(start..end)
+    }
+
+    /// A string with an escape, its `"` at `at`, decoded by serde_json with the visitors'
+    /// [`GotSeed`]: the same decoding (escapes, surrogate pairs) and the same refusals.
+    #[cold]
+    #[inline(never)]
+    fn escaped(&mut self) -> Option<Cow<'t, str>> {
+        let bytes = self.text.as_bytes();
+        let quote = self.at;
+        // Its end: the first `"` not escaped (serde_json checks the escapes).
+        let mut end = quote + 1;
+        loop {
+            match *bytes.get(end)? {
+                b'"' => break,
+                b'\\' => end += 2,
+                _ => end += 1,
+            }
+        }
+        let literal = self.text.get(quote..=end)?;
+        let mut de = serde_json::Deserializer::from_str(literal);
+        let Got::Str(s) = GotSeed.deserialize(&mut de).ok()? else {
+            return None;
+        };
+        self.at = end + 1;
+        Some(s)
     }
 
     /// An integer as serde_json reads it: at most 18 digits (beyond, it may read a float), no
@@ -1035,7 +1073,10 @@ impl<'t> Scan<'t> {
     #[inline(never)]
     fn value(&mut self) -> Option<Got<'t>> {
         match self.peek()? {
-            b'"' => self.string().map(|s| Got::Str(Cow::Borrowed(s))),
+            b'"' => match self.plain() {
+                Some(s) => Some(Got::Str(Cow::Borrowed(s))),
+                None => self.escaped().map(Got::Str),
+            },
             b'n' => {
                 let null = self.text.as_bytes().get(self.at..self.at + 4)? == b"null";
                 null.then(|| {
@@ -1562,6 +1603,20 @@ mod tests {
             "\n\"working\"\t",
             "",
             "\"open",
+            // Escapes: decoded as the visitors decode them, or refused as they refuse them.
+            r#""w\u006frking""#,
+            r#""\ud83d\ude00""#,
+            r#""\ud83d""#,
+            r#""\ude00x""#,
+            r#""a\\""#,
+            r#""\/\b\f\n\r\t""#,
+            r#""\x""#,
+            r#""\u12""#,
+            r#""\u12G4""#,
+            r#""a\"#,
+            r#""2.\u0030""#,
+            r#""2025-11-25T10:30:00\u005a""#,
+            "\"a\\\u{1}\"",
         ];
         let members = [
             ("taskId", r#""t""#),
@@ -1638,7 +1693,18 @@ mod tests {
         let list: Vec<Value> = (0..5).map(task).collect();
         let mut bad = task(0);
         bad["status"] = serde_json::json!("running");
+        let mut escaped = task(3);
+        escaped["statusMessage"] = serde_json::json!("line\n\"quoted\" \\ é");
+        let escaped_list: Vec<Value> = vec![task(1), escaped.clone()];
         for (msg, want) in [
+            (
+                serde_json::json!({"jsonrpc": "2.0", "id": 3, "result": escaped}),
+                Want::Task,
+            ),
+            (
+                serde_json::json!({"jsonrpc": "2.0", "id": 3, "result": {"tasks": escaped_list}}),
+                Want::List,
+            ),
             (
                 serde_json::json!({"jsonrpc": "2.0", "id": 3, "result": task(0)}),
                 Want::Task,
