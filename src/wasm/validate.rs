@@ -123,7 +123,10 @@ fn not_converted(report: ValidationReport, to: ProtocolVersion) -> ConversionRep
 // 0: the report is written compactly at the start of the same buffer ([`write_compact`]: a few
 // little-endian u32 words, then every string of the report as one UTF-8 text the wrapper decodes
 // once and slices; no JSON); < 0 is the length of the report as JSON text, written at the start
-// of the same buffer (a report too long for the buffer, or whose strings carry a lone surrogate).
+// of the same buffer (a report too long for the buffer, or whose strings carry a lone surrogate);
+// [`TEMPLATED`]: the issues of a task's members as numbers, written where the message was
+// ([`write_templated`]), so `inReplyTo` is left in place (the wrapper writes it again only when
+// it changed or an answer at the start of the buffer covered it).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};
