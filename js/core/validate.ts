@@ -41,6 +41,13 @@ let memoryBytes = new Uint8Array(0);
 let memoryWords = new Uint32Array(0);
 /** Where (in u32 units) the core notes the buffer's address (`__validateBufferAt`). */
 let bufferAt = 0;
+/**
+ * The `inReplyTo` whose UTF-8 bytes (`replyKeptLength` of them) are at the start of the buffer:
+ * the core writes a templated answer where the message was, and a number answer nowhere, so the
+ * same `inReplyTo` is not written again after those.
+ */
+let replyKept: string | undefined;
+let replyKeptLength = 0;
 /** "Valid, no issues" reports by the number the core gave them. */
 const known: ValidationReport[] = [];
 
@@ -61,6 +68,8 @@ function grow(want: number): boolean {
 
 function views() {
   const buffer = (memory as WasmMemory).buffer;
+  // The buffer may have moved: its `inReplyTo` is written again.
+  replyKept = undefined;
   replyView = new Uint8Array(buffer, address, REPLY_BYTES);
   messageView = new Uint8Array(buffer, address + REPLY_BYTES, size - REPLY_BYTES);
   wordsView = new DataView(buffer);
@@ -153,42 +162,58 @@ function readCompact(): ValidationReport {
 
 /** An issue template of `__validateTemplate`, by its number. */
 type Template = { code: string; severity: "error" | "warning"; path: string; prefix: string; suffix: string };
-const templates: (Template | undefined)[] = [];
+/**
+ * The templates asked for so far, by [`slot`] of their number: a dense array (numbers go up to a
+ * few thousand, and an array assigned so far apart turns into a dictionary, slower to read).
+ */
+const TEMPLATE_SLOTS = 32 * 128;
+const templates: (Template | undefined)[] = new Array(TEMPLATE_SLOTS).fill(undefined);
 /** The answer of a templated report (`TEMPLATED` in src/wasm/validate.rs). */
 const TEMPLATED = 1 << 30;
+
+/** Where template `n` (kind << 8 | member << 4 | type, the type < 8) is kept. */
+function slot(n: number) {
+  return (n >>> 8) * 128 + ((n >>> 4) & 15) * 8 + (n & 7);
+}
 
 /** Template `n`, asked of the core once; undefined for a number it does not know. */
 function template(n: number): Template | undefined {
   const parts = __validateTemplate(n).split("\0");
   if (parts.length < 4) return undefined;
   const t: Template = { code: parts[0], severity: parts[1] === "warning" ? "warning" : "error", path: parts[2], prefix: parts[3], suffix: parts[4] ?? "" };
-  templates[n] = t;
+  if ((n & 8) === 0 && slot(n) < TEMPLATE_SLOTS) templates[slot(n)] = t;
   return t;
 }
 
 /**
- * The report the core wrote as numbers at the start of the buffer (the layout is described at
+ * The report the core wrote as numbers where the message was (the layout is described at
  * `write_templated` in src/wasm/validate.rs): the issues of a 2025-11-25 task's members, each a
  * template, the index of its task and the span of `message` its value is (an ASCII text: byte
- * offsets are string offsets); null if a template is unknown.
+ * offsets are string offsets); null if a template is unknown. Read as u32 words of wasm memory
+ * (the buffer and the words are 4-aligned; wasm is little-endian, as the hosts that run it).
  */
 function readTemplated(message: string, reply: unknown): ValidationReport | null {
   if (memoryBytes.length === 0) views();
-  const dv = wordsView;
-  const n = dv.getUint32(address, true);
-  const head = dv.getUint32(address + 4, true);
+  // (The allocator aligns the buffer; were it not, the export answers.)
+  if ((address & 3) !== 0) return null;
+  const words = memoryWords;
+  let w = (address + REPLY_BYTES) >>> 2;
+  const n = words[w];
+  const head = words[w + 1];
   const list = (head & 1) === 1;
   const issues: ValidationReport["issues"] = [];
   let valid = true;
-  for (let i = 0, w = address + 8; i < n; i++, w += 16) {
-    const number = dv.getUint32(w, true);
-    const t = templates[number] ?? template(number);
+  for (let i = 0; i < n; i++) {
+    w += 2;
+    const number = words[w];
+    const t = ((number & 8) === 0 ? templates[slot(number)] : undefined) ?? template(number);
     if (t === undefined) return null;
-    const a = dv.getUint32(w + 8, true);
-    const b = dv.getUint32(w + 12, true);
-    const path = (list ? "/result/tasks/" + dv.getUint32(w + 4, true) : "/result") + t.path;
+    const a = words[w + 2];
+    const b = words[w + 3];
+    const path = list ? "/result/tasks/" + words[w + 1] + t.path : "/result" + t.path;
     if (t.severity === "error") valid = false;
     issues.push({ severity: t.severity, code: t.code, path, message: a === b ? t.prefix + t.suffix : t.prefix + message.slice(a, b) + t.suffix });
+    w += 2;
   }
   return {
     valid,
@@ -245,8 +270,12 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
   if (done.read < units || done.written > max) return validateAny(message, options);
   let replyLength = NO_REPLY;
   if (typeof reply === "string") {
-    // Written every call (a few bytes): the core may have written an answer over it since.
-    replyLength = encoder.encodeInto(reply, replyView).written;
+    // Written again only when it changed, or the core wrote an answer over it since.
+    if (reply !== replyKept) {
+      replyKept = reply;
+      replyKeptLength = encoder.encodeInto(reply, replyView).written;
+    }
+    replyLength = replyKeptLength;
   }
   // No `\u` escape and no U+FDD0: no lone surrogate for the core to carry (V8 scans faster).
   const plain = message.indexOf("\\u") < 0 && message.indexOf("\ufdd0") < 0;
@@ -254,6 +283,8 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
   const ascii = done.written === units && (typeof reply !== "string" || replyLength === reply.length);
   const answer = __validateBytes(REPLY_BYTES, done.written, replyLength, version, maxBytes, maxIssues, (plain ? 1 : 0) | (ascii ? 2 : 0));
   if (answer === TEMPLATED) return readTemplated(message, reply) ?? validateAny(message, options);
+  // Any other answer but a number was written at the start of the buffer, over `inReplyTo`.
+  if (answer <= 0) replyKept = undefined;
   if (answer > 0) {
     const report = known[answer];
     if (report !== undefined) return report;
@@ -499,6 +530,7 @@ function observe(this: Conversation, message: unknown, options?: ObserveOptions 
   const done = encoder.encodeInto(message, messageView);
   if (done.read < units) return observeAny.call(this, message, options);
   const answer = this.__observeBytes(REPLY_BYTES, done.written, from);
+  replyKept = undefined;
   if (answer === 0) return observeAny.call(this, message, options);
   if (answer === INTERNAL) throw new Error("internal: cannot convert the result");
   return readJson(-answer);

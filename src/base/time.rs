@@ -22,33 +22,88 @@ pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 /// second), an optional `.` and one or more digits (the first 9 count), then `Z`, `z` or a sign
 /// (`+`, `-`, or U+2212) with `hh:mm` (hours 0–23, minutes 0–59); nothing after.
 pub fn parse(s: &str) -> Option<Instant> {
+    let p = parts(s)?;
+    let tz = FixedOffset::east_opt(i32::try_from(p.offset).ok()?)?;
+    NaiveDate::from_ymd_opt(p.year as i32, p.month as u32, p.day as u32)?
+        .and_hms_nano_opt(p.hour as u32, p.minute as u32, p.second as u32, p.nano)?
+        .and_local_timezone(tz)
+        .single()
+}
+
+/// A timestamp reduced to what comparing needs: its seconds since 1970 in UTC and its
+/// nanoseconds (beyond 10^9 in a leap second). Ordered as the [`Instant`] it stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Stamp {
+    secs: i64,
+    nanos: u32,
+}
+
+/// [`parse`] without chrono's calendar (the validator only checks and compares timestamps):
+/// `Some` exactly when `parse` is, ordered as its instants (the tests compare them).
+pub fn stamp(s: &str) -> Option<Stamp> {
+    let p = parts(s)?;
+    let days = match p.month {
+        2 if p.year % 4 == 0 && (p.year % 100 != 0 || p.year % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        1..=12 => 31,
+        _ => return None,
+    };
+    if !(1..=days).contains(&p.day) {
+        return None;
+    }
+    let secs =
+        days_from_civil(p.year, p.month, p.day) * 86_400 + p.hour * 3600 + p.minute * 60 + p.second
+            - p.offset;
+    Some(Stamp {
+        secs,
+        nanos: p.nano,
+    })
+}
+
+/// The fields of an RFC 3339 date-time as written, the date not yet checked against the
+/// calendar (the rest of the grammar of [`parse`] is).
+struct Parts {
+    year: i64,
+    month: i64,
+    day: i64,
+    hour: i64,
+    minute: i64,
+    second: i64,
+    nano: u32,
+    /// Seconds east of UTC.
+    offset: i64,
+}
+
+fn parts(s: &str) -> Option<Parts> {
     let b = s.as_bytes();
     let digit = |i: usize| {
         b.get(i)
             .filter(|c| c.is_ascii_digit())
             .map(|c| i64::from(c - b'0'))
     };
-    let two = |i: usize| Some(digit(i)? * 10 + digit(i + 1)?);
-    let byte = |i: usize, c: u8| (b.get(i) == Some(&c)).then_some(());
-    let year = two(0)? * 100 + two(2)?;
-    byte(4, b'-')?;
-    let month = two(5)?;
-    byte(7, b'-')?;
-    let day = two(8)?;
-    if !matches!(b.get(10), Some(b'T' | b't' | b' ')) {
+    let two = |t: u8, u: u8| {
+        (t.is_ascii_digit() && u.is_ascii_digit())
+            .then(|| i64::from(t - b'0') * 10 + i64::from(u - b'0'))
+    };
+    // `YYYY-MM-DDThh:mm:ss`, then the fraction and the offset.
+    let head = <[u8; 19]>::try_from(b.get(..19)?).ok()?;
+    let [y1, y2, y3, y4, b'-', m1, m2, b'-', d1, d2, b'T' | b't' | b' ', h1, h2, b':', i1, i2, b':', s1, s2] =
+        head
+    else {
         return None;
-    }
-    let hour = two(11)?;
-    byte(13, b':')?;
-    let minute = two(14)?;
-    byte(16, b':')?;
-    let (second, leap) = match two(17)? {
+    };
+    let year = two(y1, y2)? * 100 + two(y3, y4)?;
+    let (month, day) = (two(m1, m2)?, two(d1, d2)?);
+    let (hour, minute) = (two(h1, h2)?, two(i1, i2)?);
+    let (second, leap) = match two(s1, s2)? {
         60 => (59, 1_000_000_000),
         sec => (sec, 0),
     };
     if hour >= 24 || minute >= 60 || second >= 60 {
         return None;
     }
+    let byte = |i: usize, c: u8| (b.get(i) == Some(&c)).then_some(());
     let mut at = 19;
     let mut nano: u32 = leap;
     if byte(19, b'.').is_some() {
@@ -96,11 +151,16 @@ pub fn parse(s: &str) -> Option<Instant> {
             }
         }
     };
-    let tz = FixedOffset::east_opt(i32::try_from(offset).ok()?)?;
-    NaiveDate::from_ymd_opt(year as i32, month as u32, day as u32)?
-        .and_hms_nano_opt(hour as u32, minute as u32, second as u32, nano)?
-        .and_local_timezone(tz)
-        .single()
+    Some(Parts {
+        year,
+        month,
+        day,
+        hour,
+        minute,
+        second,
+        nano,
+        offset,
+    })
 }
 
 /// Parses an RFC 3339 date-time into Unix milliseconds (`None` before 1970 or unparsable).
@@ -234,9 +294,14 @@ pub enum Millis {
 
 /// Classifies a millisecond value.
 pub fn millis(v: &Value) -> Millis {
-    let Value::Number(n) = v else {
-        return Millis::NotANumber;
-    };
+    match v {
+        Value::Number(n) => millis_of(n),
+        _ => Millis::NotANumber,
+    }
+}
+
+/// Classifies a number as a millisecond value ([`millis`] of a JSON number).
+pub fn millis_of(n: &serde_json::Number) -> Millis {
     if let Some(u) = n.as_u64() {
         return if (u as f64) > MAX_SAFE_INTEGER {
             Millis::TooLarge
@@ -280,6 +345,41 @@ mod tests {
             "a time zone is required"
         );
         assert!(parse("yesterday").is_none());
+    }
+
+    fn as_stamp(t: &Instant) -> Stamp {
+        Stamp {
+            secs: t.timestamp(),
+            nanos: t.timestamp_subsec_nanos(),
+        }
+    }
+
+    /// Stamps order as the instants they stand for.
+    #[test]
+    fn stamps_order_as_instants() {
+        let all = [
+            "2025-11-25T10:30:00Z",
+            "2025-11-25T10:30:00.5Z",
+            "2025-11-25T10:29:60Z",
+            "2025-11-25T10:29:60.5Z",
+            "2025-11-25T10:29:59.999999999Z",
+            "2025-11-25T11:30:00+01:00",
+            "2025-11-25T11:30:00.1+01:00",
+            "2025-11-25T09:30:00-01:00",
+            "0000-01-01T00:00:00+23:59",
+            "9999-12-31T23:59:60.999999999-23:59",
+            "2024-02-29T00:00:00Z",
+        ];
+        for a in all {
+            for b in all {
+                let (ta, tb) = (parse(a).unwrap(), parse(b).unwrap());
+                assert_eq!(
+                    stamp(a).unwrap().cmp(&stamp(b).unwrap()),
+                    ta.cmp(&tb),
+                    "{a} {b}"
+                );
+            }
+        }
     }
 
     /// chrono's parser and writers, which `parse`, `rfc3339` and `format_ms` replace.
@@ -371,6 +471,7 @@ mod tests {
                             let ours = parse(&s);
                             let theirs = DateTime::parse_from_rfc3339(&s).ok();
                             assert_eq!(ours, theirs, "{s}");
+                            assert_eq!(stamp(&s), ours.map(|t| as_stamp(&t)), "{s}");
                             let offset =
                                 |t: Option<Instant>| t.map(|t| t.offset().local_minus_utc());
                             assert_eq!(offset(ours), offset(theirs), "{s}");

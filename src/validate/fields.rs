@@ -9,7 +9,7 @@ use super::rules::Code;
 use crate::model::common::RELATED_TASK_META_KEY;
 use crate::model::{ProtocolVersion, TaskStatus};
 
-pub use crate::base::time::{millis, parse as parse_timestamp, Instant, Millis, MAX_SAFE_INTEGER};
+pub use crate::base::time::{millis, millis_of, stamp, Millis, Stamp, MAX_SAFE_INTEGER};
 
 /// Which members a version uses for the task's retention and poll interval.
 fn ms_names(version: ProtocolVersion) -> (TaskKey, TaskKey) {
@@ -92,7 +92,7 @@ impl<'a> Seen<'a> {
 
     fn millis(self) -> Millis {
         match self {
-            Seen::Number(n) => millis(&Value::Number(n.clone())),
+            Seen::Number(n) => millis_of(n),
             _ => Millis::NotANumber,
         }
     }
@@ -103,10 +103,10 @@ pub trait TaskMembers {
     /// The member `key`, if present.
     fn member(&self, key: TaskKey) -> Option<Seen<'_>>;
 
-    /// The timestamp member `key`, whose value is the string `s`, parsed ([`parse_timestamp`];
-    /// a view that parsed it already answers what it found).
-    fn timestamp(&self, _key: TaskKey, s: &str) -> Option<Instant> {
-        parse_timestamp(s)
+    /// The timestamp member `key`, whose value is the string `s`, parsed ([`stamp`]: checked
+    /// and compared only; a view that parsed it already answers what it found).
+    fn timestamp(&self, _key: TaskKey, s: &str) -> Option<Stamp> {
+        stamp(s)
     }
 }
 
@@ -362,7 +362,7 @@ fn check_timestamp<'a>(
     obj: &'a dyn TaskMembers,
     member: TaskKey,
     sink: TaskSink<'_, 'a>,
-) -> Option<Instant> {
+) -> Option<Stamp> {
     use TaskIssueKind as K;
     match obj.member(member) {
         None => {
@@ -619,11 +619,11 @@ mod tests {
 
     #[test]
     fn timestamps() {
-        assert!(parse_timestamp("2025-11-25T10:30:00Z").is_some());
-        assert!(parse_timestamp("2025-11-25T10:30:00.123+02:00").is_some());
-        assert!(parse_timestamp("2025-11-25T10:30:00").is_none());
-        assert!(parse_timestamp("not-a-date").is_none());
-        assert!(parse_timestamp("2025-13-25T10:30:00Z").is_none());
+        assert!(stamp("2025-11-25T10:30:00Z").is_some());
+        assert!(stamp("2025-11-25T10:30:00.123+02:00").is_some());
+        assert!(stamp("2025-11-25T10:30:00").is_none());
+        assert!(stamp("not-a-date").is_none());
+        assert!(stamp("2025-13-25T10:30:00Z").is_none());
     }
 
     #[test]

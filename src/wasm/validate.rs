@@ -102,13 +102,16 @@ fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue> {
 
 // ---- the byte boundary of `validateMessage` (used by the JS wrapper, js/core/validate.js) ------
 //
-// The wrapper writes the message (then `inReplyTo`) as UTF-8 into one reused buffer of wasm
-// memory with `TextEncoder.encodeInto`, and makes one call with the options as numbers. The
+// The wrapper writes `inReplyTo` (at the start) and the message as UTF-8 into one reused buffer
+// of wasm memory with `TextEncoder.encodeInto`, and makes one call with the options as numbers. The
 // answer is one integer: > 0 names a "valid, no issues" report the wrapper keeps frozen;
 // 0: the report is written compactly at the start of the same buffer ([`compact::write_compact`]: a few
 // little-endian u32 words, then every string of the report as one UTF-8 text the wrapper decodes
 // once and slices; no JSON); < 0 is the length of the report as JSON text, written at the start
-// of the same buffer (a report too long for the buffer, or whose strings carry a lone surrogate).
+// of the same buffer (a report too long for the buffer, or whose strings carry a lone surrogate);
+// [`compact::TEMPLATED`]: the issues of a task's members as numbers, written where the message
+// was ([`compact::write_templated`]), so `inReplyTo` is left in place (the wrapper writes it again only when
+// it changed or an answer at the start of the buffer covered it).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};

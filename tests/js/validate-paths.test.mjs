@@ -189,6 +189,35 @@ test("the buffer moved by a direct call of the public export, or memory grown, b
   assert.ok(moved > 0);
 });
 
+test("inReplyTo written once and kept across answers that leave it, written again after those that cover it", () => {
+  // The wrapper writes `inReplyTo` again only when it changed or the core wrote an answer over
+  // it (compact or JSON, at the start of the buffer); a number or a templated answer (written
+  // where the message was) leaves it. Every kind of answer, in every order, with the same
+  // `inReplyTo` and with others of the same length, must give the export's report.
+  const valid = JSON.stringify({ jsonrpc: "2.0", id: 3, result: task(0) });
+  const texts = [
+    valid, // a number (a known "valid, no issues" report)
+    valid.replace('"working"', '"running"'), // templated
+    valid.replace('"working"', '"runnïng"'), // compact (not ASCII: no spans)
+    "x", // compact (the full validator's report)
+    valid.replace("task-0", "t\ud83d"), // JSON (a lone surrogate)
+    JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tasks: [task(1), { ...task(2), ttl: "1" }] } }), // templated, a list
+  ];
+  const replies = ["tasks/get", "tasks/get", "tasks/lst", "tasks/list", "tasks/get"];
+  let n = 0;
+  for (let i = 0; i < texts.length; i++) {
+    for (let j = 0; j < texts.length; j++) {
+      for (const reply of replies) {
+        for (const t of [texts[i], texts[j], texts[i]]) {
+          assert.deepEqual(validateMessage(t, { inReplyTo: reply }), coreValidate(t, { inReplyTo: reply }), `${t.slice(0, 60)} ${reply}`);
+          n++;
+        }
+      }
+    }
+  }
+  assert.ok(n > 500);
+});
+
 test("malformed options: the same TypeError on every path", () => {
   const valid = JSON.stringify({ jsonrpc: "2.0", id: 3, result: task(0) });
   for (const o of [{ version: "1" }, { maxBytes: -1 }, { maxBytes: 1.5 }, { maxIssues: "3" }, { inReplyTo: 5 }, { version: null }, 5, "x", [], () => {}]) {
