@@ -2,7 +2,7 @@
 //   node bench/size.mjs [--json bench/results/size.json] [--markdown BENCHMARKS.md]
 // --markdown rewrites the "## Size" section of that file in place (the rest is left alone),
 // with bench/results/size-profile.json (bash bench/size-profile.sh) when present.
-import { readFileSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdirSync, existsSync, readdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,7 +40,24 @@ for (const [name, list] of Object.entries(ENTRIES)) {
 console.log("# size (bytes; gzip -9 per file, summed)");
 for (const [f, s] of Object.entries(files)) console.log(`  ${f.padEnd(26)} raw ${String(s.raw).padStart(8)}  gzip ${String(s.gzip).padStart(7)}`);
 for (const [n, s] of Object.entries(entries)) console.log(`  = ${n.padEnd(56)} raw ${String(s.raw).padStart(8)}  gzip ${String(s.gzip).padStart(7)}`);
-const size = { files, entries };
+// The bindings layer (src/wasm, issue 11): lines per file, by kind (doc or comment, blank,
+// attribute, code), the exported functions and the TypeScript annotations written as strings.
+const WASM_SRC = resolve(HERE, "../src/wasm");
+const bindings = readdirSync(WASM_SRC).filter((f) => f.endsWith(".rs")).sort().map((f) => {
+  const lines = readFileSync(resolve(WASM_SRC, f), "utf8").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const t = lines.map((l) => l.trim());
+  return {
+    file: `src/wasm/${f}`,
+    lines: lines.length,
+    comments: t.filter((l) => l.startsWith("//")).length,
+    blank: t.filter((l) => l === "").length,
+    attributes: t.filter((l) => l.startsWith("#[")).length,
+    exported: t.filter((l) => /^pub fn /.test(l)).length,
+    tsStrings: t.filter((l) => /unchecked_(return|param)_type|typescript_type/.test(l)).length,
+  };
+});
+const size = { files, entries, bindings };
 
 const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
 const json = arg("--json");
