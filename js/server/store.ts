@@ -10,10 +10,12 @@
 // - parses each answer once: the core sends a task as the JSON text of its V26 `DetailedTask`
 //   plus what the store adds; the V25 task is the same fields under their V25 names
 //   (`ttlMs` → `ttl`, `pollIntervalMs` → `pollInterval`), built here without a second parse;
-// - `complete`, `fail` and `failWithToolResult` send the result (error) as the JSON text
-//   `JSON.stringify` writes and get numbers back (`#written`): the answer is the kept answer of
-//   the task with the new status, time and message, and the payload parsed from that text, so
-//   the payload does not cross back;
+// - `complete`, `fail` and `failWithToolResult` make a deeply frozen copy of a plain result
+//   (error) and send the JSON text `JSON.stringify` writes of it, with the id, the session and the
+//   message, as UTF-8 in the core's input buffer (no allocation per argument), and get numbers
+//   back (`#written`): the answer is the kept answer of the task with the new status, time and
+//   message, and that copy (else the payload parsed from its text), so the payload does not
+//   cross back;
 // - keeps the last answer of each task with the task's revision (the record's version, which every
 //   write to that task bumps): `get` of an unexpired task the caller may see answers that same
 //   object again while the store made no write at all since (the core counts its writes), or, after
@@ -170,6 +172,85 @@ function jsonText(value: unknown, max: number): string | undefined {
   return text;
 }
 
+/** `frozenCopy`'s answer for a value it does not copy. */
+const NOT_PLAIN = Symbol("not plain");
+
+/**
+ * A deeply frozen copy of `value` as `JSON.parse(JSON.stringify(value))` would make it, when
+ * `value` is plain JSON data: objects whose prototype is `Object.prototype` (or `null`), arrays
+ * (without holes or `undefined` items), strings, finite numbers (`-0` becomes `0`), booleans,
+ * `null`; object members that `JSON.stringify` leaves out (`undefined`, functions, symbols) are
+ * left out; at most 128 levels deep. Anything else (a `toJSON` method, a Date, a class instance,
+ * NaN, a bigint, a member named `__proto__`, …): `NOT_PLAIN`. The JSON text of the copy is
+ * then exactly what the core keeps, and `JSON.parse` of it equals the copy: the answer needs no
+ * second parse.
+ */
+function frozenCopy(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) ? (value === 0 ? 0 : value) : NOT_PLAIN;
+    case "object":
+      break;
+    default:
+      return NOT_PLAIN;
+  }
+  if (value === null) return null;
+  const v = (value as Record<string, unknown>);
+  if (depth > 128 || v.toJSON !== undefined) return NOT_PLAIN;
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return NOT_PLAIN;
+    const out: unknown[] = [];
+    for (let i = 0; i < v.length; i++) {
+      const c = frozenCopy(v[i], depth + 1);
+      if (c === NOT_PLAIN || c === undefined) return NOT_PLAIN;
+      out.push(c);
+    }
+    return Object.freeze(out);
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+  const keys = Object.keys(v);
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const x = v[k];
+    if (x === undefined || typeof x === "function" || typeof x === "symbol") continue;
+    if (k === "__proto__") return NOT_PLAIN;
+    const c = frozenCopy(x, depth + 1);
+    if (c === NOT_PLAIN) return NOT_PLAIN;
+    out[k] = c;
+  }
+  return Object.freeze(out);
+}
+
+/** The most UTF-16 units of a terminal write's strings written into the core's input buffer. */
+const INPUT_UNITS = 4_096;
+
+/** The core's number of each terminal write (`terminalInput`). */
+const TERMINAL_KIND = { complete: 0, fail: 1, failWithToolResult: 2 } as const;
+
+/** A lone surrogate (or a pair): a status message with one goes to the core as a string. */
+const SURROGATE = /[\ud800-\udfff]/;
+
+const encoder = new TextEncoder();
+
+/**
+ * Writes `text` as UTF-8 into `bytes` at `at` (room for 3 bytes per UTF-16 unit; a lone
+ * surrogate becomes U+FFFD, as in any string passed to wasm); answers the bytes written.
+ */
+function putText(bytes: Uint8Array, at: number, text: string): number {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) return i + encoder.encodeInto(text.slice(i), bytes.subarray(at + i)).written;
+    bytes[at + i] = c;
+  }
+  return n;
+}
+
 /** A JSON-RPC error object as the core keeps it: `code`, `message`, and `data` when present. */
 function rpcError(value: Record<string, unknown>): Record<string, unknown> {
   const error: Record<string, unknown> = { code: value.code, message: value.message };
@@ -278,6 +359,9 @@ class TaskStore {
   #kept: Map<string, Kept> = new Map();
   /** The numbers of the core's last terminal write (`writtenAt`), a view of wasm memory. */
   #fields = new Float64Array(0);
+  /** The core's input buffer (`inputAt`), a view of wasm memory, and where it is. */
+  #input = new Uint8Array(0);
+  #inputAt = 0;
 
   /**
    * A new, empty store. Throws when `options` is malformed or the runtime has no
@@ -328,10 +412,17 @@ class TaskStore {
   }
 
   /** Keeps `task` (at `revision`) as the last answer of its task. */
-  #keep(task: StoreTask, revision: number): StoreTask {
+  #keep(task: StoreTask, revision: number, writes = this.#core.writes()): StoreTask {
     const kept = this.#kept;
-    if (kept.size >= KEPT_ANSWERS && !kept.has(task.taskId)) kept.clear();
-    kept.set(task.taskId, { task, revision, writes: this.#core.writes() });
+    const entry = kept.get(task.taskId);
+    if (entry !== undefined) {
+      entry.task = task;
+      entry.revision = revision;
+      entry.writes = writes;
+      return task;
+    }
+    if (kept.size >= KEPT_ANSWERS) kept.clear();
+    kept.set(task.taskId, { task, revision, writes });
     return task;
   }
 
@@ -497,8 +588,8 @@ class TaskStore {
 
   /**
    * A terminal write (`complete`, `fail`, `failWithToolResult`: the core's method of that name)
-   * of `payload`: its JSON text crosses when it can be written (`jsonText`), and the answer is
-   * built by `#written`.
+   * of `payload`: its JSON text crosses when it can be written (of its frozen copy when it is
+   * plain data, `frozenCopy`; else `jsonText`), and the answer is built by `#written`.
    */
   #terminal(write: "complete" | "fail" | "failWithToolResult", id: string, payload: object, message: string | null | undefined,
     ctx: TaskContext | null | undefined, status: "completed" | "failed", kind: "result" | "error" | "toolResult"): StoreTask {
@@ -506,12 +597,50 @@ class TaskStore {
     try {
       readContext(core, this.#max, ctx);
       readId(core, this.#max, id);
-      const text = jsonText(payload, this.#max);
-      const revision = core[write](id, payload, text, message, session, host, now);
-      return this.#written(id, revision, status, message, kind, text, payload);
+      let copy;
+      try {
+        copy = frozenCopy(payload, 0);
+      } catch {
+        copy = NOT_PLAIN; // a getter threw: the core reads the object and says what is wrong
+      }
+      let text;
+      if (copy === NOT_PLAIN || copy === null || typeof copy !== "object" || Array.isArray(copy)) {
+        text = jsonText(payload, this.#max);
+      } else {
+        text = JSON.stringify(copy);
+        if (text.length > this.#max) text = undefined; // the core names it (too large)
+      }
+      const revision = text !== undefined && (message === undefined || message === null || (typeof message === "string" && !SURROGATE.test(message)))
+        ? this.#terminalInput(write, id, text, message)
+        : core[write](id, payload, text, message, session, host, now);
+      return this.#written(id, revision, status, message, kind, text, payload, text === undefined ? NOT_PLAIN : copy);
     } catch (e) {
       throw storeError(e);
     }
+  }
+
+  /**
+   * The terminal write `write` with its strings (the id, `session`, the payload's JSON text,
+   * the message) written as UTF-8 into the core's input buffer: no allocation in wasm per
+   * argument. Strings longer than the buffer go as strings (`core[write]`).
+   */
+  #terminalInput(write: "complete" | "fail" | "failWithToolResult", id: string, text: string, message: string | null | undefined): number {
+    const core = this.#core;
+    const units = id.length + (session === undefined ? 0 : session.length) + text.length + (message == null ? 0 : message.length);
+    if (units > INPUT_UNITS) return core[write](id, undefined, text, message, session, host, now);
+    let bytes = this.#input;
+    if (bytes.length === 0) {
+      // First use, or the memory grew (which detaches the old buffer).
+      if (this.#inputAt === 0) this.#inputAt = core.inputAt(INPUT_UNITS * 3);
+      memory ??= (TaskServerCore.memory() as WebAssembly.Memory);
+      bytes = this.#input = new Uint8Array(memory.buffer, this.#inputAt, INPUT_UNITS * 3);
+    }
+    const idLen = putText(bytes, 0, id);
+    const sessionLen = session === undefined ? -1 : putText(bytes, idLen, session);
+    const textAt = idLen + (sessionLen < 0 ? 0 : sessionLen);
+    const textLen = putText(bytes, textAt, text);
+    const messageLen = typeof message === "string" ? putText(bytes, textAt + textLen, message) : -1;
+    return core.terminalInput(TERMINAL_KIND[write], idLen, sessionLen, textLen, messageLen, host, now);
   }
 
   /**
@@ -521,10 +650,11 @@ class TaskStore {
    * `message`). What the write left as it was comes from the kept answer of the revision before,
    * else from the core's numbers (`writtenAt`, read from wasm memory) or, when they do not say
    * everything, its `writtenBase` (a short text without payload); `lastUpdatedAt` is among those
-   * numbers; the payload is parsed from the JSON text that crossed.
+   * numbers; the payload is `copy` (the frozen copy whose text crossed) or else parsed from the
+   * JSON text that crossed.
    */
   #written(id: string, answered: number, status: "completed" | "failed", message: string | null | undefined,
-    payload: "result" | "error" | "toolResult", text: string | undefined, given: unknown): StoreTask {
+    payload: "result" | "error" | "toolResult", text: string | undefined, given: unknown, copy: unknown): StoreTask {
     const core = this.#core;
     // Negative: the core derived the status message (read it); else it is `message`.
     const revision = answered < 0 ? -answered : answered;
@@ -533,11 +663,11 @@ class TaskStore {
     if (f.length === 0) {
       // First use, or the memory grew (which detaches the old buffer).
       memory ??= (TaskServerCore.memory() as WebAssembly.Memory);
-      f = this.#fields = new Float64Array(memory.buffer, core.writtenAt(), 7);
+      f = this.#fields = new Float64Array(memory.buffer, core.writtenAt(), 8);
     }
     // Read before any other call into wasm (one that allocates may grow the memory).
     const stamp = f[0];
-    const protocol = f[1], expiresAtMs = f[2], createdAtMs = f[3], ttlMs = f[4], pollIntervalMs = f[5], partial = f[6];
+    const protocol = f[1], expiresAtMs = f[2], createdAtMs = f[3], ttlMs = f[4], pollIntervalMs = f[5], partial = f[6], writes = f[7];
     const entry = this.#kept.get(id);
     let prev: Base;
     if (entry !== undefined && entry.revision === revision - 1) {
@@ -571,9 +701,10 @@ class TaskStore {
     v26.ttlMs = p26.ttlMs;
     if (p26.pollIntervalMs !== undefined) v26.pollIntervalMs = p26.pollIntervalMs;
     v26.status = status;
-    // The payload, parsed from the text that crossed (a getter parsing it when first read
-    // measured slower: V8 builds and freezes objects with accessors on a slow path).
-    const value = deepFreeze(JSON.parse(text ?? JSON.stringify(given)));
+    // The payload: the frozen copy whose text crossed, else parsed from the text that crossed (a
+    // getter parsing it when first read measured slower: V8 builds and freezes objects with
+    // accessors on a slow path).
+    const value = copy !== NOT_PLAIN ? copy : deepFreeze(JSON.parse(text ?? JSON.stringify(given)));
     if (payload === "result") v26.result = value;
     else if (payload === "error") v26.error = rpcError(value);
     else v26.error = toolFailureError(value);
@@ -589,7 +720,7 @@ class TaskStore {
     if (prev.inputResponses !== undefined) task.inputResponses = prev.inputResponses;
     task.v25 = Object.freeze(v25);
     task.v26 = Object.freeze(v26);
-    return this.#keep(((Object.freeze(task) as unknown) as StoreTask), revision);
+    return this.#keep(((Object.freeze(task) as unknown) as StoreTask), revision, writes);
   }
 
   /**

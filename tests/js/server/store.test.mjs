@@ -676,3 +676,71 @@ test("terminal writes answer the task as the core holds it, with a kept answer o
   throwsType(() => store.complete(42, result, null, ctx), /task id must be a string/);
   assert.equal(store.get(c.taskId, ctx).status, "working");
 });
+
+// The class writes a plain result's JSON text from a frozen copy of it, and the strings of a
+// terminal write into the core's input buffer (longer ones, and messages with surrogates, as
+// strings): whichever way, the answer equals what get answers from the core afterwards, and the
+// caller's object stays the caller's.
+test("terminal writes of any payload answer what get answers; the caller's object is not frozen", () => {
+  class Point {
+    constructor() {
+      this.x = 1;
+    }
+  }
+  const when = new Date(T0);
+  const big = "é".repeat(5000);
+  const payloads = [
+    ["plain", () => ({ content: [{ type: "text", text: "done" }], isError: false })],
+    ["negative zero, numbers, nested arrays", () => ({ content: [], n: -0, f: 1.5e300, small: 5e-324, a: [[1, [2]], {}], t: true })],
+    ["members JSON leaves out", () => ({ content: [], u: undefined, fn: () => 1, s: Symbol("s") })],
+    ["a null member", () => ({ content: [], structuredContent: { v: null } })],
+    ["a Date and a toJSON", () => ({ content: [], when, own: { toJSON: () => "custom" } })],
+    ["a class instance", () => ({ content: [], p: new Point() })],
+    ["a null-prototype object", () => Object.assign(Object.create(null), { content: [], k: Object.assign(Object.create(null), { a: 1 }) })],
+    ["an own __proto__ member", () => JSON.parse('{"content":[],"__proto__":{"a":1}}')],
+    ["integer-like keys", () => ({ content: [], m: { b: 1, 2: "two", a: 3, 1: "one" } })],
+    ["non-ASCII and escapes", () => ({ content: [{ type: "text", text: "naïve ✓ 🎉 \"q\" \\ \n\t\u0001" }] })],
+    ["lone surrogates", () => ({ content: [{ type: "text", text: "a\ud800b\udc00" }], k: { "\udfff": 1 } })],
+    ["longer than the input buffer", () => ({ content: [{ type: "text", text: big }] })],
+    ["an isError spelled with an escape", () => JSON.parse('{"content":[],"is\\u0045rror":true}')],
+  ];
+  const messages = [null, "fini ✓", "lone \ud83d here", "x".repeat(5000)];
+  for (const [name, make] of payloads) {
+    for (const message of messages) {
+      for (const session of ["s", "séssion ✓", undefined]) {
+        const store = new TaskStore();
+        const ctx = { session, now: T0 };
+        const t = store.create({ protocolVersion: V25, ttl: HOUR }, ctx);
+        const given = make();
+        const before = JSON.stringify(given);
+        const label = `${name}, message ${JSON.stringify(message)?.slice(0, 20)}, session ${session}`;
+        const answered = store.complete(t.taskId, given, message, { session, now: T0 + 10 });
+        assert.deepStrictEqual(answered, TaskStore.restore(store.snapshot()).get(t.taskId, ctx), label);
+        assert.deepStrictEqual(answered, store.get(t.taskId, ctx), label);
+        assert.deepStrictEqual(answered.v26.result, JSON.parse(before), label);
+        assert.equal(answered.v26.statusMessage, message ?? undefined, label);
+        assert.equal(answered.status, "completed", label);
+        const frozen = (v) => typeof v !== "object" || v === null || (Object.isFrozen(v) && Object.values(v).every(frozen));
+        assert.ok(frozen(answered), label);
+        assert.equal(Object.isFrozen(given), false, label);
+        assert.equal(JSON.stringify(given), before, label);
+        // fail and failWithToolResult take the same way.
+        const f = store.create({ protocolVersion: V25 }, ctx);
+        const failed = store.fail(f.taskId, { code: -32000, message: "m", data: make() }, message, { session, now: T0 + 20 });
+        assert.deepStrictEqual(failed, store.get(f.taskId, ctx), label);
+        assert.deepStrictEqual(failed, TaskStore.restore(store.snapshot()).get(f.taskId, ctx), label);
+        const w = store.create({ protocolVersion: V25 }, ctx);
+        const tool = { ...make(), isError: true };
+        const toolFailed = store.failWithToolResult(w.taskId, tool, message, { session, now: T0 + 30 });
+        assert.deepStrictEqual(toolFailed, store.get(w.taskId, ctx), label);
+        assert.deepStrictEqual(toolFailed, TaskStore.restore(store.snapshot()).get(w.taskId, ctx), label);
+        store.free();
+      }
+    }
+  }
+  // A task id the store never issued, in the input buffer as in a string: not found.
+  const store = new TaskStore();
+  throwsStore(() => store.complete("nöt-an-id ✓", { content: [] }, null, { session: "s", now: T0 }), -32602, "not_found");
+  throwsStore(() => store.complete("x".repeat(5000), { content: [] }, null, { session: "s", now: T0 }), -32602, "not_found");
+  store.free();
+});
