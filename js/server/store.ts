@@ -175,55 +175,180 @@ function jsonText(value: unknown, max: number): string | undefined {
 /** `frozenCopy`'s answer for a value it does not copy. */
 const NOT_PLAIN = Symbol("not plain");
 
+// Where `frozenCopy` writes the JSON text of its copy as UTF-8 (the core's input buffer): bytes
+// `[at, end)` of `out`; `at` moves on as it writes. Past `end` it writes nothing more and
+// `overflow` is set (the text is then written by `JSON.stringify` of the copy).
+let out = new Uint8Array(0);
+let at = 0;
+let end = 0;
+let overflow = true;
+/**
+ * How many times a terminal write opened an input buffer: a getter of the payload that makes
+ * another terminal write meanwhile changes it, and the write takes the string path.
+ */
+let opened = 0;
+
+const HEX = "0123456789abcdef";
+
+/** Writes `\uXXXX` (lowercase hex, as `JSON.stringify` writes a lone surrogate) at `p`; answers the next position. */
+function putEscape(b: Uint8Array, p: number, c: number): number {
+  b[p] = 0x5c;
+  b[p + 1] = 0x75;
+  b[p + 2] = HEX.charCodeAt(c >> 12);
+  b[p + 3] = HEX.charCodeAt((c >> 8) & 15);
+  b[p + 4] = HEX.charCodeAt((c >> 4) & 15);
+  b[p + 5] = HEX.charCodeAt(c & 15);
+  return p + 6;
+}
+
+/** Writes `text` as a JSON string (UTF-8; escapes as `JSON.stringify` writes them). */
+function putString(text: string) {
+  const n = text.length;
+  if (overflow || at + n * 6 + 2 > end) {
+    overflow = true;
+    return;
+  }
+  const b = out;
+  let p = at;
+  b[p++] = 0x22;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if (c >= 0x20 && c !== 0x22 && c !== 0x5c) {
+        b[p++] = c;
+      } else if (c === 0x22 || c === 0x5c) {
+        b[p++] = 0x5c;
+        b[p++] = c;
+      } else if (c === 0x0a) {
+        b[p++] = 0x5c;
+        b[p++] = 0x6e; // \n
+      } else if (c === 0x0d) {
+        b[p++] = 0x5c;
+        b[p++] = 0x72; // \r
+      } else if (c === 0x09) {
+        b[p++] = 0x5c;
+        b[p++] = 0x74; // \t
+      } else if (c === 0x08) {
+        b[p++] = 0x5c;
+        b[p++] = 0x62; // \b
+      } else if (c === 0x0c) {
+        b[p++] = 0x5c;
+        b[p++] = 0x66; // \f
+      } else {
+        p = putEscape(b, p, c);
+      }
+    } else if (c < 0x800) {
+      b[p++] = 0xc0 | (c >> 6);
+      b[p++] = 0x80 | (c & 63);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      b[p++] = 0xe0 | (c >> 12);
+      b[p++] = 0x80 | ((c >> 6) & 63);
+      b[p++] = 0x80 | (c & 63);
+    } else {
+      const d = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+        const u = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        b[p++] = 0xf0 | (u >> 18);
+        b[p++] = 0x80 | ((u >> 12) & 63);
+        b[p++] = 0x80 | ((u >> 6) & 63);
+        b[p++] = 0x80 | (u & 63);
+        i++;
+      } else {
+        p = putEscape(b, p, c); // a lone surrogate
+      }
+    }
+  }
+  b[p++] = 0x22;
+  at = p;
+}
+
+/** Writes ASCII `text` (a number, `true`, punctuation) as it is. */
+function putAscii(text: string) {
+  const n = text.length;
+  if (overflow || at + n > end) {
+    overflow = true;
+    return;
+  }
+  for (let i = 0; i < n; i++) out[at + i] = text.charCodeAt(i);
+  at += n;
+}
+
+/** Writes one ASCII character (`{`, `,`, …). */
+function putChar(c: number) {
+  if (overflow || at >= end) {
+    overflow = true;
+    return;
+  }
+  out[at++] = c;
+}
+
 /**
  * A deeply frozen copy of `value` as `JSON.parse(JSON.stringify(value))` would make it, when
  * `value` is plain JSON data: objects whose prototype is `Object.prototype` (or `null`), arrays
  * (without holes or `undefined` items), strings, finite numbers (`-0` becomes `0`), booleans,
  * `null`; object members that `JSON.stringify` leaves out (`undefined`, functions, symbols) are
  * left out; at most 128 levels deep. Anything else (a `toJSON` method, a Date, a class instance,
- * NaN, a bigint, a member named `__proto__`, …): `NOT_PLAIN`. The JSON text of the copy is
- * then exactly what the core keeps, and `JSON.parse` of it equals the copy: the answer needs no
- * second parse.
+ * NaN, a bigint, a member named `__proto__`, …): `NOT_PLAIN`. It writes the JSON text of the
+ * copy as it goes (`out`, unless `overflow`): that text is what the core keeps, and `JSON.parse`
+ * of it equals the copy, so the answer needs no second parse.
  */
 function frozenCopy(value: unknown, depth: number): unknown {
   switch (typeof value) {
     case "string":
+      putString(value);
+      return value;
     case "boolean":
+      putAscii(value ? "true" : "false");
       return value;
     case "number":
-      return Number.isFinite(value) ? (value === 0 ? 0 : value) : NOT_PLAIN;
+      if (!Number.isFinite(value)) return NOT_PLAIN;
+      putAscii(String(value)); // as JSON.stringify writes it (-0 as 0)
+      return value === 0 ? 0 : value;
     case "object":
       break;
     default:
       return NOT_PLAIN;
   }
-  if (value === null) return null;
+  if (value === null) {
+    putAscii("null");
+    return null;
+  }
   const v = (value as Record<string, unknown>);
   if (depth > 128 || v.toJSON !== undefined) return NOT_PLAIN;
   if (Array.isArray(v)) {
     if (Object.getPrototypeOf(v) !== Array.prototype) return NOT_PLAIN;
-    const out: unknown[] = [];
+    const copy: unknown[] = [];
+    putChar(0x5b); // [
     for (let i = 0; i < v.length; i++) {
+      if (i > 0) putChar(0x2c); // ,
       const c = frozenCopy(v[i], depth + 1);
       if (c === NOT_PLAIN || c === undefined) return NOT_PLAIN;
-      out.push(c);
+      copy.push(c);
     }
-    return Object.freeze(out);
+    putChar(0x5d); // ]
+    return Object.freeze(copy);
   }
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
   const keys = Object.keys(v);
-  const out: Record<string, unknown> = {};
+  const copy: Record<string, unknown> = {};
+  putChar(0x7b); // {
+  let first = true;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
     const x = v[k];
     if (x === undefined || typeof x === "function" || typeof x === "symbol") continue;
     if (k === "__proto__") return NOT_PLAIN;
+    if (!first) putChar(0x2c); // ,
+    first = false;
+    putString(k);
+    putChar(0x3a); // :
     const c = frozenCopy(x, depth + 1);
     if (c === NOT_PLAIN) return NOT_PLAIN;
-    out[k] = c;
+    copy[k] = c;
   }
-  return Object.freeze(out);
+  putChar(0x7d); // }
+  return Object.freeze(copy);
 }
 
 /** The most UTF-16 units of a terminal write's strings written into the core's input buffer. */
@@ -362,6 +487,9 @@ class TaskStore {
   /** The core's input buffer (`inputAt`), a view of wasm memory, and where it is. */
   #input = new Uint8Array(0);
   #inputAt = 0;
+  /** The bytes of the id and of the session (-1: none) `#openInput` wrote. */
+  #idLen = 0;
+  #sessionLen = -1;
 
   /**
    * A new, empty store. Throws when `options` is malformed or the runtime has no
@@ -597,6 +725,11 @@ class TaskStore {
     try {
       readContext(core, this.#max, ctx);
       readId(core, this.#max, id);
+      // The id, the session and the payload's text go into the core's input buffer when they
+      // fit (the text is written there by `frozenCopy`); the message after them.
+      const viaInput = this.#openInput(id, message);
+      const ticket = opened;
+      const textAt = at;
       let copy;
       try {
         copy = frozenCopy(payload, 0);
@@ -604,43 +737,55 @@ class TaskStore {
         copy = NOT_PLAIN; // a getter threw: the core reads the object and says what is wrong
       }
       let text;
+      let revision;
       if (copy === NOT_PLAIN || copy === null || typeof copy !== "object" || Array.isArray(copy)) {
+        copy = NOT_PLAIN;
         text = jsonText(payload, this.#max);
+        revision = core[write](id, payload, text, message, session, host, now);
+      } else if (viaInput && !overflow && opened === ticket && out.length !== 0) {
+        // `out.length` is 0 when a getter's call into wasm grew the memory (detached).
+        const textLen = at - textAt;
+        const messageLen = typeof message === "string" ? putText(out, at, message) : -1;
+        revision = core.terminalInput(TERMINAL_KIND[write], this.#idLen, this.#sessionLen, textLen, messageLen, host, now);
       } else {
         text = JSON.stringify(copy);
         if (text.length > this.#max) text = undefined; // the core names it (too large)
+        revision = core[write](id, payload, text, message, session, host, now);
+        if (text === undefined) copy = NOT_PLAIN;
       }
-      const revision = text !== undefined && (message === undefined || message === null || (typeof message === "string" && !SURROGATE.test(message)))
-        ? this.#terminalInput(write, id, text, message)
-        : core[write](id, payload, text, message, session, host, now);
-      return this.#written(id, revision, status, message, kind, text, payload, text === undefined ? NOT_PLAIN : copy);
+      return this.#written(id, revision, status, message, kind, text, payload, copy);
     } catch (e) {
       throw storeError(e);
+    } finally {
+      overflow = true;
     }
   }
 
   /**
-   * The terminal write `write` with its strings (the id, `session`, the payload's JSON text,
-   * the message) written as UTF-8 into the core's input buffer: no allocation in wasm per
-   * argument. Strings longer than the buffer go as strings (`core[write]`).
+   * Opens the core's input buffer for a terminal write: writes the id and `session` into it and
+   * points `frozenCopy`'s output (`out`, `at`, `end`) after them, leaving room for `message`.
+   * Answers false (and leaves `overflow` set) when they do not fit, or `message` holds a
+   * surrogate (the core reads such a message itself, to keep a lone one as it is).
    */
-  #terminalInput(write: "complete" | "fail" | "failWithToolResult", id: string, text: string, message: string | null | undefined): number {
-    const core = this.#core;
-    const units = id.length + (session === undefined ? 0 : session.length) + text.length + (message == null ? 0 : message.length);
-    if (units > INPUT_UNITS) return core[write](id, undefined, text, message, session, host, now);
+  #openInput(id: string, message: string | null | undefined): boolean {
+    overflow = true;
+    const units = id.length + (session === undefined ? 0 : session.length) + (typeof message === "string" ? message.length : 0);
+    if (units > INPUT_UNITS / 2 || (typeof message === "string" && SURROGATE.test(message))) return false;
     let bytes = this.#input;
     if (bytes.length === 0) {
       // First use, or the memory grew (which detaches the old buffer).
-      if (this.#inputAt === 0) this.#inputAt = core.inputAt(INPUT_UNITS * 3);
+      if (this.#inputAt === 0) this.#inputAt = this.#core.inputAt(INPUT_UNITS * 3);
       memory ??= (TaskServerCore.memory() as WebAssembly.Memory);
       bytes = this.#input = new Uint8Array(memory.buffer, this.#inputAt, INPUT_UNITS * 3);
     }
-    const idLen = putText(bytes, 0, id);
-    const sessionLen = session === undefined ? -1 : putText(bytes, idLen, session);
-    const textAt = idLen + (sessionLen < 0 ? 0 : sessionLen);
-    const textLen = putText(bytes, textAt, text);
-    const messageLen = typeof message === "string" ? putText(bytes, textAt + textLen, message) : -1;
-    return core.terminalInput(TERMINAL_KIND[write], idLen, sessionLen, textLen, messageLen, host, now);
+    const idLen = this.#idLen = putText(bytes, 0, id);
+    const sessionLen = this.#sessionLen = session === undefined ? -1 : putText(bytes, idLen, session);
+    out = bytes;
+    at = idLen + (sessionLen < 0 ? 0 : sessionLen);
+    end = bytes.length - (typeof message === "string" ? message.length * 3 : 0);
+    overflow = false;
+    opened++;
+    return true;
   }
 
   /**

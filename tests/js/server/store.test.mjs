@@ -701,6 +701,10 @@ test("terminal writes of any payload answer what get answers; the caller's objec
     ["integer-like keys", () => ({ content: [], m: { b: 1, 2: "two", a: 3, 1: "one" } })],
     ["non-ASCII and escapes", () => ({ content: [{ type: "text", text: "naïve ✓ 🎉 \"q\" \\ \n\t\u0001" }] })],
     ["lone surrogates", () => ({ content: [{ type: "text", text: "a\ud800b\udc00" }], k: { "\udfff": 1 } })],
+    ["every control character, boundaries of UTF-8", () => ({ content: [{ type: "text", text: String.fromCharCode(...Array.from({ length: 32 }, (_, i) => i)) + "\u007f\u0080\u07ff\u0800\uffff\u2028\ud83d\ude00\udbff\udfff" }], [String.fromCharCode(0, 10, 0x22, 0x5c)]: "k" })],
+    ["about the size of the input buffer", () => ({ content: [{ type: "text", text: "y".repeat(12_000) }] })],
+    ["just over the size of the input buffer", () => ({ content: [{ type: "text", text: "y".repeat(12_250) }] })],
+    ["escapes at the end of the input buffer", () => ({ content: [{ type: "text", text: "y".repeat(12_180) + "\u0001\ud800" }] })],
     ["longer than the input buffer", () => ({ content: [{ type: "text", text: big }] })],
     ["an isError spelled with an escape", () => JSON.parse('{"content":[],"is\\u0045rror":true}')],
   ];
@@ -743,4 +747,34 @@ test("terminal writes of any payload answer what get answers; the caller's objec
   throwsStore(() => store.complete("nöt-an-id ✓", { content: [] }, null, { session: "s", now: T0 }), -32602, "not_found");
   throwsStore(() => store.complete("x".repeat(5000), { content: [] }, null, { session: "s", now: T0 }), -32602, "not_found");
   store.free();
+});
+
+// A getter of the payload may call the store (another terminal write, a read) while the class
+// copies the payload: each write still stores and answers its own payload.
+test("a payload getter that writes to the store meanwhile: both writes answer what get answers", () => {
+  for (const same of [true, false]) {
+    const store = new TaskStore();
+    const other = same ? store : new TaskStore();
+    const ctx = { session: "s", now: T0 };
+    const outer = store.create({ protocolVersion: V25 }, ctx);
+    const inner = other.create({ protocolVersion: V25 }, ctx);
+    let innerAnswer;
+    const payload = {
+      content: [{ type: "text", text: "outer ✓" }],
+      get structuredContent() {
+        innerAnswer ??= other.complete(inner.taskId, { content: [{ type: "text", text: "inner" }] }, "inner done", { session: "s", now: T0 + 5 });
+        other.get(inner.taskId, ctx);
+        return { n: 1 };
+      },
+    };
+    const answered = store.complete(outer.taskId, payload, null, { session: "s", now: T0 + 10 });
+    assert.deepStrictEqual(answered, store.get(outer.taskId, ctx));
+    assert.deepStrictEqual(answered, TaskStore.restore(store.snapshot()).get(outer.taskId, ctx));
+    assert.deepStrictEqual(answered.v26.result, { content: [{ type: "text", text: "outer ✓" }], structuredContent: { n: 1 } });
+    assert.deepStrictEqual(innerAnswer, other.get(inner.taskId, ctx));
+    assert.deepStrictEqual(innerAnswer.v26.result, { content: [{ type: "text", text: "inner" }] });
+    assert.equal(innerAnswer.v26.statusMessage, "inner done");
+    store.free();
+    if (!same) other.free();
+  }
 });
