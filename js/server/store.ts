@@ -865,7 +865,12 @@ class TaskStore {
     if (prev.inputResponses !== undefined) task.inputResponses = prev.inputResponses;
     task.v25 = Object.freeze(v25);
     task.v26 = Object.freeze(v26);
-    return this.#keep(((Object.freeze(task) as unknown) as StoreTask), revision, writes);
+    const answer = ((Object.freeze(task) as unknown) as StoreTask);
+    if (entry === undefined) return this.#keep(answer, revision, writes);
+    entry.task = answer;
+    entry.revision = revision;
+    entry.writes = writes;
+    return answer;
   }
 
   /**

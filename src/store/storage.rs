@@ -32,8 +32,64 @@
 //! contract test is [`crate::store::contract::storage_contract`].
 
 use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::record::TaskRecord;
+
+/// A fast, unkeyed hash (FxHash's multiply-rotate, 8 bytes at a time) for the maps keyed by task
+/// ids and sequence numbers: the store draws every id from its random source and numbers every
+/// record itself, so no caller chooses the keys stored (a caller may only look one up), and a
+/// keyed hash (SipHash) would buy nothing against collision flooding there. Session strings come
+/// from the host: their map keeps the standard keyed hash.
+#[derive(Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+const ID_HASH_K: u64 = 0xf135_7aea_2e62_a9c5;
+
+impl IdHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(ID_HASH_K);
+    }
+}
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            for (w, b) in word.iter_mut().zip(rest) {
+                *w = *b;
+            }
+            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The top bits (hashbrown's control byte) mixed down into the low ones (its bucket).
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
+/// The maps keyed by what the store itself chose (see [`IdHasher`]).
+type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
 /// Which records a listing covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,9 +146,9 @@ pub trait Storage {
 /// records), so the wasm build carries one B-tree instantiation instead of one per index.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryStorage {
-    records: HashMap<String, TaskRecord>,
+    records: IdMap<String, TaskRecord>,
     /// `seq` → id.
-    ids: HashMap<u64, String>,
+    ids: IdMap<u64, String>,
     /// `(ALL_SCOPE, seq)` for every record, `(session number, seq)` per session.
     by_scope: BTreeSet<(u64, u64)>,
     /// `(expires_at_ms, seq)`.
@@ -215,13 +271,13 @@ impl Storage for MemoryStorage {
         record: TaskRecord,
         expected: Option<u64>,
     ) -> Result<(), Conflict> {
-        let current = self.records.get(&record.id).map(|r| r.version);
-        if current != expected {
+        let stored = self.records.get_mut(&record.id);
+        if stored.as_ref().map(|r| r.version) != expected {
             return Err(Conflict);
         }
         // An update keeps the id, sequence, session and deadline (only a status change moves the
         // session's live count): replace the record in place, the indexes stay.
-        if let Some(old) = self.records.get_mut(&record.id) {
+        if let Some(old) = stored {
             if old.seq == record.seq
                 && old.session == record.session
                 && old.expires_at_ms() == record.expires_at_ms()
