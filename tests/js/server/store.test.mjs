@@ -48,6 +48,11 @@ function assertValidResult(resultBody, version, inReplyTo) {
   assert.equal(r.valid, true, `${inReplyTo} (${version}): ${JSON.stringify(r.issues)}\n${JSON.stringify(resultBody)}`);
 }
 
+/** The member names of a StoreTask and of its V25 and V26 tasks, in order (a restored store's payloads have theirs sorted). */
+function memberOrder(task) {
+  return [Object.keys(task), Object.keys(task.v25), Object.keys(task.v26)];
+}
+
 function assertValidGet(task) {
   assertValidResult(task.v25, V25, "tasks/get");
   assertValidResult({ ...task.v26, resultType: "complete" }, V26, "tasks/get");
@@ -645,6 +650,7 @@ test("terminal writes answer the task as the core holds it, with a kept answer o
       const answered = write(store, t.taskId, writeCtx);
       const label = `${name}, ${path}`;
       assert.deepStrictEqual(answered, fresh(store, t.taskId, ctx), label);
+      assert.deepStrictEqual(memberOrder(answered), memberOrder(fresh(store, t.taskId, ctx)), `${label}: members in the same order`);
       assert.deepStrictEqual(answered, store.get(t.taskId, ctx), label);
       assert.equal(answered.v26.lastUpdatedAt, new Date(T0 + 10).toISOString(), label);
       assert.ok(Object.isFrozen(answered) && Object.isFrozen(answered.v25) && Object.isFrozen(answered.v26), label);
@@ -720,6 +726,7 @@ test("terminal writes of any payload answer what get answers; the caller's objec
         const label = `${name}, message ${JSON.stringify(message)?.slice(0, 20)}, session ${session}`;
         const answered = store.complete(t.taskId, given, message, { session, now: T0 + 10 });
         assert.deepStrictEqual(answered, TaskStore.restore(store.snapshot()).get(t.taskId, ctx), label);
+        assert.deepStrictEqual(memberOrder(answered), memberOrder(TaskStore.restore(store.snapshot()).get(t.taskId, ctx)), label);
         assert.deepStrictEqual(answered, store.get(t.taskId, ctx), label);
         assert.deepStrictEqual(answered.v26.result, JSON.parse(before), label);
         assert.equal(answered.v26.statusMessage, message ?? undefined, label);
