@@ -106,19 +106,45 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-// The last two instants formatted by `isoTime` (writes often share a millisecond; a write
-// answered without a kept answer formats its creation time too).
+// The last two instants formatted by `isoTime` (writes often share a millisecond).
 let isoMs = -1;
 let isoText = "";
 let isoMs2 = -1;
 let isoText2 = "";
 
-/** Unix ms as the core writes timestamps: RFC 3339 UTC with milliseconds (`toISOString`). */
+const DAY_MS = 86_400_000;
+/** 9999-12-31T23:59:59.999Z: past it (or before 1970) `toISOString` writes other forms. */
+const LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_799_999;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, "0"));
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, "0"));
+// The day of the last `isoTime` and its `YYYY-MM-DDT`.
+let isoDay = -1;
+let isoDayText = "";
+
+/**
+ * Unix ms as the core writes timestamps: RFC 3339 UTC with milliseconds (`toISOString`), the
+ * time of day computed here (a fifth of the time `toISOString` takes).
+ */
 function isoTime(ms: number): string {
   if (ms === isoMs) return isoText;
   if (ms !== isoMs2) {
     isoMs2 = ms;
-    isoText2 = new Date(ms).toISOString();
+    if (ms < 0 || ms > LAST_FOUR_DIGIT_YEAR_MS) {
+      isoText2 = new Date(ms).toISOString();
+    } else {
+      const day = Math.floor(ms / DAY_MS);
+      if (day !== isoDay) {
+        isoDay = day;
+        isoDayText = new Date(day * DAY_MS).toISOString().slice(0, 11);
+      }
+      let t = ms - day * DAY_MS;
+      const h = Math.floor(t / 3_600_000);
+      t -= h * 3_600_000;
+      const m = Math.floor(t / 60_000);
+      t -= m * 60_000;
+      const sec = Math.floor(t / 1000);
+      isoText2 = isoDayText + TWO_DIGITS[h] + ":" + TWO_DIGITS[m] + ":" + TWO_DIGITS[sec] + "." + THREE_DIGITS[t - sec * 1000] + "Z";
+    }
   }
   // The hit (or the new one) goes first; the other one second.
   const text = isoText2;

@@ -785,3 +785,25 @@ test("a payload getter that writes to the store meanwhile: both writes answer wh
     if (!same) other.free();
   }
 });
+
+// The class formats the times of a terminal write's answer itself (the time of day computed, the
+// date from toISOString): the answer holds what the core writes, at any instant it stores.
+test("terminal writes: timestamps as toISOString writes them, across days, leap days and the last one", () => {
+  const instants = [0, 1, 999, 86_399_999, 86_400_000, 951_782_400_000, 951_868_799_999, 1_767_225_599_999, 253_402_300_799_999];
+  for (const created of instants) {
+    for (const done of [created, created + 1, created + 3_661_001]) {
+      if (done < created || done > 253_402_300_799_999) continue;
+      for (const kept of [true, false]) {
+        let store = new TaskStore();
+        const t = store.create({ protocolVersion: V26, ttl: 2 * HOUR }, { session: "s", now: created });
+        if (!kept) store = TaskStore.restore(store.snapshot());
+        const answered = store.complete(t.taskId, { content: [] }, null, { session: "s", now: done });
+        const label = `created ${created}, completed ${done}, kept ${kept}`;
+        assert.equal(answered.v26.createdAt, new Date(created).toISOString(), label);
+        assert.equal(answered.v26.lastUpdatedAt, new Date(done).toISOString(), label);
+        assert.deepStrictEqual(answered, TaskStore.restore(store.snapshot()).get(t.taskId, { session: "s", now: done }), label);
+        store.free();
+      }
+    }
+  }
+});
