@@ -132,6 +132,28 @@ pub trait Storage {
     }
     fn put_if_version(&mut self, record: TaskRecord, expected: Option<u64>)
         -> Result<(), Conflict>;
+    /// Replaces the stored record of `id`, when it is at `version`, by what `f` makes of it
+    /// (`f` keeps its id, sequence, session and deadline, and bumps its version); answers `f`'s
+    /// answer, or [`Conflict`] (nothing stored). A compare-and-swap as
+    /// [`put_if_version`](Storage::put_if_version), without a copy of the record where the
+    /// storage can change it in place (the default changes a copy read with
+    /// [`get`](Storage::get) and writes it back).
+    fn update<T>(
+        &mut self,
+        id: &str,
+        version: u64,
+        f: impl FnOnce(&mut TaskRecord) -> T,
+    ) -> Result<T, Conflict>
+    where
+        Self: Sized,
+    {
+        let mut record = self.get(id).ok_or(Conflict)?;
+        if record.version != version {
+            return Err(Conflict);
+        }
+        let answer = f(&mut record);
+        self.put_if_version(record, Some(version)).map(|()| answer)
+    }
     fn delete(&mut self, id: &str) -> Option<TaskRecord>;
     fn range_after(&self, scope: Scope<'_>, after: u64, limit: usize) -> Vec<TaskRecord>;
     fn expired(&self, now_ms: u64, limit: usize) -> Vec<String>;
@@ -201,16 +223,32 @@ impl MemoryStorage {
     }
 
     fn unindex(&mut self, r: &TaskRecord) {
-        self.ids.remove(&r.seq);
-        self.by_scope.remove(&(ALL_SCOPE, r.seq));
-        if let Some(t) = r.expires_at_ms() {
-            self.by_expiry.remove(&(t, r.seq));
+        self.unindex_at(
+            r.seq,
+            r.expires_at_ms(),
+            &r.session,
+            !r.status().is_terminal(),
+        );
+    }
+
+    /// Drops a record from the indexes by its sequence, deadline, session and liveness.
+    fn unindex_at(
+        &mut self,
+        seq: u64,
+        deadline: Option<u64>,
+        session: &Option<String>,
+        live: bool,
+    ) {
+        self.ids.remove(&seq);
+        self.by_scope.remove(&(ALL_SCOPE, seq));
+        if let Some(t) = deadline {
+            self.by_expiry.remove(&(t, seq));
         }
-        let gone = match self.sessions.get_mut(&r.session) {
+        let gone = match self.sessions.get_mut(session) {
             Some(e) => {
-                self.by_scope.remove(&(e.no, r.seq));
+                self.by_scope.remove(&(e.no, seq));
                 e.records = e.records.saturating_sub(1);
-                if !r.status().is_terminal() {
+                if live {
                     e.live = e.live.saturating_sub(1);
                 }
                 e.records == 0
@@ -218,7 +256,7 @@ impl MemoryStorage {
             None => false,
         };
         if gone {
-            self.sessions.remove(&r.session);
+            self.sessions.remove(session);
         }
     }
 
@@ -303,6 +341,40 @@ impl Storage for MemoryStorage {
         self.index(&record);
         self.records.insert(record.id.clone(), record);
         Ok(())
+    }
+
+    fn update<T>(
+        &mut self,
+        id: &str,
+        version: u64,
+        f: impl FnOnce(&mut TaskRecord) -> T,
+    ) -> Result<T, Conflict> {
+        let Some(record) = self.records.get_mut(id).filter(|r| r.version == version) else {
+            return Err(Conflict);
+        };
+        let (seq, deadline, was_live) = (
+            record.seq,
+            record.expires_at_ms(),
+            !record.status().is_terminal(),
+        );
+        let answer = f(record);
+        let is_live = !record.status().is_terminal();
+        if record.seq != seq || record.expires_at_ms() != deadline {
+            // Not what an update does (see the trait): reindexed all the same.
+            let moved = self.records.remove(id).ok_or(Conflict)?;
+            self.unindex_at(seq, deadline, &moved.session, was_live);
+            self.index(&moved);
+            self.records.insert(moved.id.clone(), moved);
+        } else if was_live != is_live {
+            if let Some(e) = self.sessions.get_mut(&record.session) {
+                e.live = if is_live {
+                    e.live.saturating_add(1)
+                } else {
+                    e.live.saturating_sub(1)
+                };
+            }
+        }
+        Ok(answer)
     }
 
     fn delete(&mut self, id: &str) -> Option<TaskRecord> {
