@@ -115,15 +115,14 @@ let isoText2 = "";
 const DAY_MS = 86_400_000;
 /** 9999-12-31T23:59:59.999Z: past it (or before 1970) `toISOString` writes other forms. */
 const LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_799_999;
-const TWO_DIGITS = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, "0"));
-const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, "0"));
-// The day of the last `isoTime` and its `YYYY-MM-DDT`.
+// The day of the last `isoTime` and the character codes of its `YYYY-MM-DDT`.
 let isoDay = -1;
-let isoDayText = "";
+let isoDayCodes: number[] = [];
 
 /**
  * Unix ms as the core writes timestamps: RFC 3339 UTC with milliseconds (`toISOString`), the
- * time of day computed here (a fifth of the time `toISOString` takes).
+ * time of day computed here and the text made in one flat string (a sixth of the time
+ * `toISOString` takes).
  */
 function isoTime(ms: number): string {
   if (ms === isoMs) return isoText;
@@ -135,7 +134,9 @@ function isoTime(ms: number): string {
       const day = Math.floor(ms / DAY_MS);
       if (day !== isoDay) {
         isoDay = day;
-        isoDayText = new Date(day * DAY_MS).toISOString().slice(0, 11);
+        const date = new Date(day * DAY_MS).toISOString();
+        isoDayCodes = [];
+        for (let i = 0; i < 11; i++) isoDayCodes.push(date.charCodeAt(i));
       }
       let t = ms - day * DAY_MS;
       const h = Math.floor(t / 3_600_000);
@@ -143,7 +144,12 @@ function isoTime(ms: number): string {
       const m = Math.floor(t / 60_000);
       t -= m * 60_000;
       const sec = Math.floor(t / 1000);
-      isoText2 = isoDayText + TWO_DIGITS[h] + ":" + TWO_DIGITS[m] + ":" + TWO_DIGITS[sec] + "." + THREE_DIGITS[t - sec * 1000] + "Z";
+      const milli = t - sec * 1000;
+      const d = isoDayCodes;
+      isoText2 = String.fromCharCode(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10],
+        48 + Math.floor(h / 10), 48 + (h % 10), 58, 48 + Math.floor(m / 10), 48 + (m % 10), 58,
+        48 + Math.floor(sec / 10), 48 + (sec % 10), 46,
+        48 + Math.floor(milli / 100), 48 + (Math.floor(milli / 10) % 10), 48 + (milli % 10), 90);
     }
   }
   // The hit (or the new one) goes first; the other one second.
