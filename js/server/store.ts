@@ -932,7 +932,12 @@ class TaskStore {
       task = { taskId: prev.taskId, status, protocolVersion: prev.protocolVersion, expiresAtMs: prev.expiresAtMs, v25, v26 };
     }
     const answer = ((Object.freeze(task) as unknown) as StoreTask);
-    if (entry === undefined) return this.#keep(answer, revision, writes);
+    if (entry === undefined) {
+      const kept = this.#kept;
+      if (kept.size >= KEPT_ANSWERS) kept.clear();
+      kept.set(id, { task: answer, revision, writes });
+      return answer;
+    }
     entry.task = answer;
     entry.revision = revision;
     entry.writes = writes;
