@@ -304,8 +304,8 @@ pub struct Written {
     /// `[lastUpdatedAt (Unix ms), protocol (index in protocolVersions()), expiresAtMs,
     /// createdAt (Unix ms), ttlMs, pollIntervalMs (-1: null or absent), 0 when that is all the
     /// write left unchanged (the session is the caller's, no answered input) or 1 (read
-    /// `writtenBase`)]`.
-    pub fields: [f64; 7],
+    /// `writtenBase`), the store's write count after the write (`writes()`)]`.
+    pub fields: [f64; 8],
 }
 
 /// `Written::fields[6]`: the task's session is the caller's, and it holds no answered input.
@@ -336,6 +336,7 @@ impl Written {
                 } else {
                     FIELDS_PARTIAL
                 },
+                0.0, // the write count, set once written
             ],
         };
         (record.version, written)
@@ -561,6 +562,7 @@ mod tests {
                 ttl,
                 record.poll_interval_ms.map_or(-1.0, |p| p as f64),
                 FIELDS_COMPLETE,
+                0.0, // the write count: set by the binding once written
             ]
         );
         // Another caller's session: the JS class reads the rest from `writtenBase`.

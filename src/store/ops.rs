@@ -499,10 +499,64 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         id: &str,
         action: Action,
         now_ms: u64,
-        then: impl FnMut(&TaskRecord) -> T,
+        mut then: impl FnMut(&TaskRecord) -> T,
     ) -> Result<T, StoreError> {
-        self.mutate_with(caller, id, action, now_ms, then)
-            .map(|(answer, _, _)| answer)
+        /// Why the write stops before it is made.
+        enum Stop {
+            Expired,
+            Hidden,
+            Refused(StoreError),
+        }
+        let share = self.config.share_across_sessions;
+        let record_changes = self.config.record_changes;
+        for _ in 0..CAS_ATTEMPTS {
+            // What `mutate_with` checks, on the stored record itself; then the move is made on
+            // it in place (`Storage::update`: no copy of the record), the answer taken from it.
+            let step = self.storage.read(id, |current| {
+                if rules::is_expired(current, now_ms) {
+                    return Err(Stop::Expired);
+                }
+                if !rules::visible(current, caller, share) {
+                    return Err(Stop::Hidden);
+                }
+                match rules::terminal_move(current, &action) {
+                    Err(e) => Err(Stop::Refused(e)),
+                    Ok(None) => Ok(None),
+                    Ok(Some(moved)) => match rules::may_enter(current) {
+                        Err(e) => Err(Stop::Refused(e)),
+                        Ok(()) => Ok(Some((moved, current.version))),
+                    },
+                }
+            });
+            let ((state, message), version) = match step {
+                None | Some(Err(Stop::Hidden)) => return Err(StoreError::NotFound),
+                Some(Err(Stop::Expired)) => {
+                    self.purge(id, DeleteReason::Expired);
+                    return Err(StoreError::NotFound);
+                }
+                Some(Err(Stop::Refused(e))) => return Err(e),
+                // Not a terminal write: the general path.
+                Some(Ok(None)) => {
+                    return self
+                        .mutate_with(caller, id, action, now_ms, then)
+                        .map(|(answer, _, _)| answer)
+                }
+                Some(Ok(Some(planned))) => planned,
+            };
+            let updated = self.storage.update(id, version, |record| {
+                rules::advance(record, state, message, now_ms);
+                (then(record), record_changes.then(|| record.clone()))
+            });
+            if let Ok((answer, change)) = updated {
+                self.writes += 1;
+                if let Some(task) = change {
+                    self.record(|| Change::Updated { task });
+                }
+                return Ok(answer);
+            }
+            // Another writer won: `state` and `message` are made again from what it wrote.
+        }
+        Err(StoreError::Conflict)
     }
 
     /// Fails the task with the JSON-RPC error the original request ended with (§D 91).

@@ -63,22 +63,29 @@ pub fn is_tool_error(result: &JsonObject) -> bool {
 const MAX_NESTING: usize = 127;
 
 /// How deep arrays and objects nest in JSON text (valid JSON: strings are skipped by their
-/// quotes and escapes).
-fn nesting(text: &str) -> usize {
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let (mut in_string, mut escaped) = (false, false);
-    for b in text.bytes() {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
+/// quotes and escapes), and whether the text may hold a member named `isError`: a string spelled
+/// `isError`, or a `\u` escape (which may spell it).
+fn scan(text: &str) -> (usize, bool) {
+    let b = text.as_bytes();
+    let (mut depth, mut deepest, mut named) = (0usize, 0usize, false);
+    // Where the string being read starts (after its quote).
+    let mut string: Option<usize> = None;
+    let mut escaped = false;
+    for (i, &c) in b.iter().enumerate() {
+        if let Some(start) = string {
+            if escaped {
+                escaped = false;
+                named |= c == b'u';
+            } else if c == b'\\' {
+                escaped = true;
+            } else if c == b'"' {
+                named |= b.get(start..i) == Some(b"isError".as_slice());
+                string = None;
             }
             continue;
         }
-        match b {
-            b'"' => in_string = true,
+        match c {
+            b'"' => string = Some(i + 1),
             b'[' | b'{' => {
                 depth += 1;
                 deepest = deepest.max(depth);
@@ -87,7 +94,7 @@ fn nesting(text: &str) -> usize {
             _ => {}
         }
     }
-    deepest
+    (deepest, named)
 }
 
 /// Reads a JSON object's `isError` member, skipping everything else (no tree is built).
@@ -144,31 +151,39 @@ impl<'de> Visitor<'de> for IsErrorKey {
     }
 }
 
+/// The top-level object's `isError: true` (its last `isError` member, as `serde_json` reads
+/// duplicate members), read from checked JSON text.
+fn probe(text: &str) -> Result<bool, PayloadError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_any(Probe).map_err(|e| {
+        if e.classify() == serde_json::error::Category::Data {
+            PayloadError::NotObject
+        } else {
+            PayloadError::NotJson(e.to_string())
+        }
+    })
+}
+
 impl Payload {
     /// A payload from JSON text whose lone surrogates are carried already
     /// ([`crate::validate::surrogates::carry`]): checked to be one JSON object (serde_json's
     /// limit of 128 levels of nesting included), without building a tree.
     pub fn from_carried_text(text: String) -> Result<Payload, PayloadError> {
-        let is_error = {
-            let mut de = serde_json::Deserializer::from_str(&text);
-            let probed = de.deserialize_any(Probe).and_then(|e| de.end().map(|()| e));
-            probed.map_err(|e| {
-                let why = e.to_string();
-                if why.contains("recursion limit") {
-                    PayloadError::TooDeep
-                } else if e.classify() == serde_json::error::Category::Data {
-                    PayloadError::NotObject
-                } else {
-                    PayloadError::NotJson(why)
-                }
-            })?
-        };
-        // serde_json skips ignored values without recursion, so without its depth limit: the
-        // limit a `Value` tree has is checked here.
-        if nesting(&text) > MAX_NESTING {
+        // One parse checks the text (serde_json's own reading, no tree) and keeps it.
+        let text = RawValue::from_string(text).map_err(|e| PayloadError::NotJson(e.to_string()))?;
+        // The raw value starts at its first byte (no leading whitespace): an object is `{…}`.
+        if !text.get().starts_with('{') {
+            return Err(PayloadError::NotObject);
+        }
+        // serde_json skips the values it keeps raw without recursion, so without its depth
+        // limit: the limit a `Value` tree has is checked here.
+        let (deepest, named) = scan(text.get());
+        if deepest > MAX_NESTING {
             return Err(PayloadError::TooDeep);
         }
-        let text = RawValue::from_string(text).map_err(|e| PayloadError::NotJson(e.to_string()))?;
+        // Only a member named `isError` can make it a tool error: a text that spells no such
+        // string (neither plainly nor with a `\u` escape) is not read a second time.
+        let is_error = named && probe(text.get())?;
         Ok(Payload(Rc::new(Inner { text, is_error })))
     }
 
@@ -273,6 +288,25 @@ mod tests {
             Payload::from_carried_text("{} x".into()),
             Err(PayloadError::NotJson(_))
         ));
+        assert!(
+            Payload::from_carried_text(r#"{"is\u0045rror":true}"#.into())
+                .unwrap()
+                .is_error(),
+            "a member name spelled with escapes is read"
+        );
+        assert!(
+            !Payload::from_carried_text(r#"{"a":"isError","b":"\u0001"}"#.into())
+                .unwrap()
+                .is_error()
+        );
+        assert_eq!(
+            Payload::from_carried_text(" [1] ".into()),
+            Err(PayloadError::NotObject)
+        );
+        assert_eq!(
+            serde_json::to_string(&Payload::from_carried_text(" {} ".into()).unwrap()).unwrap(),
+            "{}"
+        );
         let deep = format!("{{\"a\":{}{}}}", "[".repeat(200), "]".repeat(200));
         assert_eq!(Payload::from_carried_text(deep), Err(PayloadError::TooDeep));
     }

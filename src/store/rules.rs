@@ -155,30 +155,52 @@ pub fn apply(record: &TaskRecord, action: &Action, now_ms: u64) -> Result<Applie
             raise_input(record, requests, message, now_ms)
         }
         Action::TakeInput { responses } => Ok(take_input(record, responses, now_ms)),
-        Action::Complete { result, message } => enter(
-            record,
+        Action::Complete { .. } | Action::Fail { .. } | Action::FailWithToolResult { .. } => {
+            match terminal_move(record, action)? {
+                Some((state, message)) => {
+                    enter(record, state, message, now_ms).map(Applied::changed)
+                }
+                None => Ok(Applied::unchanged()), // not reached: these three always move
+            }
+        }
+        Action::Cancel { protocol, message } => {
+            if terminal && *protocol == ProtocolVersion::V2026 {
+                // §D 90 (conformance): cancelling a terminal task is an idempotent ack in V26.
+                return Ok(Applied::unchanged());
+            }
+            // §D 22: V25 rejects it (enter answers AlreadyTerminal, -32602).
+            enter(record, TaskState::Cancelled, message.clone(), now_ms).map(Applied::changed)
+        }
+    }
+}
+
+/// The state and status message `complete`, `fail` or `failWithToolResult` (`action`) moves
+/// `record` to, after the checks of the action itself (a tool failure: a 2025-11-25 task, a
+/// result with `isError: true`); what [`enter`] then checks (a terminal task) is not checked
+/// here. `None` for any other action.
+pub fn terminal_move(
+    record: &TaskRecord,
+    action: &Action,
+) -> Result<Option<(TaskState, Option<String>)>, StoreError> {
+    match action {
+        Action::Complete { result, message } => Ok(Some((
             TaskState::Completed {
                 result: Payload::clone(result),
             },
             message.clone(),
-            now_ms,
-        )
-        .map(Applied::changed),
+        ))),
         Action::Fail { error, message } => {
             // §D 44, 91: failed tasks SHOULD carry a diagnostic statusMessage.
             let message = message.clone().or_else(|| Some(error.message.clone()));
-            enter(
-                record,
+            Ok(Some((
                 TaskState::Failed {
                     error: error.clone(),
                 },
                 message,
-                now_ms,
-            )
-            .map(Applied::changed)
+            )))
         }
         Action::FailWithToolResult { result, message } => {
-            if !terminal {
+            if !record.status().is_terminal() {
                 if record.protocol != ProtocolVersion::V2025 {
                     return Err(StoreError::InvalidToolFailure {
                         reason: "a 2026-07-28 task keeps a tool error result as completed (§D 91)"
@@ -194,25 +216,43 @@ pub fn apply(record: &TaskRecord, action: &Action, now_ms: u64) -> Result<Applie
             let message = message
                 .clone()
                 .or_else(|| Some(tool_error_message(&result.object())));
-            enter(
-                record,
+            Ok(Some((
                 TaskState::ToolFailed {
                     result: Payload::clone(result),
                 },
                 message,
-                now_ms,
-            )
-            .map(Applied::changed)
+            )))
         }
-        Action::Cancel { protocol, message } => {
-            if terminal && *protocol == ProtocolVersion::V2026 {
-                // §D 90 (conformance): cancelling a terminal task is an idempotent ack in V26.
-                return Ok(Applied::unchanged());
+        _ => Ok(None),
+    }
+}
+
+/// Whether [`enter`] lets `record` move at all (a terminal task never changes again).
+pub fn may_enter(record: &TaskRecord) -> Result<(), StoreError> {
+    let from = record.status();
+    if from.is_terminal() {
+        return Err(StoreError::AlreadyTerminal { status: from });
+    }
+    Ok(())
+}
+
+/// [`enter`]'s move, made on `record` itself (its next revision in place; [`may_enter`] said
+/// yes).
+pub fn advance(record: &mut TaskRecord, state: TaskState, message: Option<String>, now_ms: u64) {
+    record.version = record.version.saturating_add(1);
+    // The store emits no instant past 9999-12-31 (RFC 3339 has four-digit years).
+    record.last_updated_at_ms = record
+        .last_updated_at_ms
+        .max(now_ms.min(super::record::MAX_TIMESTAMP_MS));
+    if state.status() != TaskStatus::InputRequired {
+        for entry in record.inputs.values_mut() {
+            if entry.state == InputState::Outstanding {
+                entry.state = InputState::Superseded;
             }
-            // §D 22: V25 rejects it (enter answers AlreadyTerminal, -32602).
-            enter(record, TaskState::Cancelled, message.clone(), now_ms).map(Applied::changed)
         }
     }
+    record.state = state;
+    record.status_message = message;
 }
 
 /// THE state machine (§D 19–21, 28, 93): moves `record` to `state` with `message`.
@@ -228,20 +268,9 @@ pub fn enter(
     message: Option<String>,
     now_ms: u64,
 ) -> Result<TaskRecord, StoreError> {
-    let from = record.status();
-    if from.is_terminal() {
-        return Err(StoreError::AlreadyTerminal { status: from });
-    }
-    let mut next = touch(record, now_ms);
-    if state.status() != TaskStatus::InputRequired {
-        for entry in next.inputs.values_mut() {
-            if entry.state == InputState::Outstanding {
-                entry.state = InputState::Superseded;
-            }
-        }
-    }
-    next.state = state;
-    next.status_message = message;
+    may_enter(record)?;
+    let mut next = record.clone();
+    advance(&mut next, state, message, now_ms);
     Ok(next)
 }
 

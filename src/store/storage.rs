@@ -32,8 +32,64 @@
 //! contract test is [`crate::store::contract::storage_contract`].
 
 use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::record::TaskRecord;
+
+/// A fast, unkeyed hash (FxHash's multiply-rotate, 8 bytes at a time) for the maps keyed by task
+/// ids and sequence numbers: the store draws every id from its random source and numbers every
+/// record itself, so no caller chooses the keys stored (a caller may only look one up), and a
+/// keyed hash (SipHash) would buy nothing against collision flooding there. Session strings come
+/// from the host: their map keeps the standard keyed hash.
+#[derive(Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+const ID_HASH_K: u64 = 0xf135_7aea_2e62_a9c5;
+
+impl IdHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(ID_HASH_K);
+    }
+}
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            for (w, b) in word.iter_mut().zip(rest) {
+                *w = *b;
+            }
+            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 59));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The top bits (hashbrown's control byte) mixed down into the low ones (its bucket).
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
+/// The maps keyed by what the store itself chose (see [`IdHasher`]).
+type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
 /// Which records a listing covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -76,6 +132,28 @@ pub trait Storage {
     }
     fn put_if_version(&mut self, record: TaskRecord, expected: Option<u64>)
         -> Result<(), Conflict>;
+    /// Replaces the stored record of `id`, when it is at `version`, by what `f` makes of it
+    /// (`f` keeps its id, sequence, session and deadline, and bumps its version); answers `f`'s
+    /// answer, or [`Conflict`] (nothing stored). A compare-and-swap as
+    /// [`put_if_version`](Storage::put_if_version), without a copy of the record where the
+    /// storage can change it in place (the default changes a copy read with
+    /// [`get`](Storage::get) and writes it back).
+    fn update<T>(
+        &mut self,
+        id: &str,
+        version: u64,
+        f: impl FnOnce(&mut TaskRecord) -> T,
+    ) -> Result<T, Conflict>
+    where
+        Self: Sized,
+    {
+        let mut record = self.get(id).ok_or(Conflict)?;
+        if record.version != version {
+            return Err(Conflict);
+        }
+        let answer = f(&mut record);
+        self.put_if_version(record, Some(version)).map(|()| answer)
+    }
     fn delete(&mut self, id: &str) -> Option<TaskRecord>;
     fn range_after(&self, scope: Scope<'_>, after: u64, limit: usize) -> Vec<TaskRecord>;
     fn expired(&self, now_ms: u64, limit: usize) -> Vec<String>;
@@ -90,9 +168,9 @@ pub trait Storage {
 /// records), so the wasm build carries one B-tree instantiation instead of one per index.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryStorage {
-    records: HashMap<String, TaskRecord>,
+    records: IdMap<String, TaskRecord>,
     /// `seq` → id.
-    ids: HashMap<u64, String>,
+    ids: IdMap<u64, String>,
     /// `(ALL_SCOPE, seq)` for every record, `(session number, seq)` per session.
     by_scope: BTreeSet<(u64, u64)>,
     /// `(expires_at_ms, seq)`.
@@ -145,16 +223,32 @@ impl MemoryStorage {
     }
 
     fn unindex(&mut self, r: &TaskRecord) {
-        self.ids.remove(&r.seq);
-        self.by_scope.remove(&(ALL_SCOPE, r.seq));
-        if let Some(t) = r.expires_at_ms() {
-            self.by_expiry.remove(&(t, r.seq));
+        self.unindex_at(
+            r.seq,
+            r.expires_at_ms(),
+            &r.session,
+            !r.status().is_terminal(),
+        );
+    }
+
+    /// Drops a record from the indexes by its sequence, deadline, session and liveness.
+    fn unindex_at(
+        &mut self,
+        seq: u64,
+        deadline: Option<u64>,
+        session: &Option<String>,
+        live: bool,
+    ) {
+        self.ids.remove(&seq);
+        self.by_scope.remove(&(ALL_SCOPE, seq));
+        if let Some(t) = deadline {
+            self.by_expiry.remove(&(t, seq));
         }
-        let gone = match self.sessions.get_mut(&r.session) {
+        let gone = match self.sessions.get_mut(session) {
             Some(e) => {
-                self.by_scope.remove(&(e.no, r.seq));
+                self.by_scope.remove(&(e.no, seq));
                 e.records = e.records.saturating_sub(1);
-                if !r.status().is_terminal() {
+                if live {
                     e.live = e.live.saturating_sub(1);
                 }
                 e.records == 0
@@ -162,7 +256,7 @@ impl MemoryStorage {
             None => false,
         };
         if gone {
-            self.sessions.remove(&r.session);
+            self.sessions.remove(session);
         }
     }
 
@@ -215,13 +309,13 @@ impl Storage for MemoryStorage {
         record: TaskRecord,
         expected: Option<u64>,
     ) -> Result<(), Conflict> {
-        let current = self.records.get(&record.id).map(|r| r.version);
-        if current != expected {
+        let stored = self.records.get_mut(&record.id);
+        if stored.as_ref().map(|r| r.version) != expected {
             return Err(Conflict);
         }
         // An update keeps the id, sequence, session and deadline (only a status change moves the
         // session's live count): replace the record in place, the indexes stay.
-        if let Some(old) = self.records.get_mut(&record.id) {
+        if let Some(old) = stored {
             if old.seq == record.seq
                 && old.session == record.session
                 && old.expires_at_ms() == record.expires_at_ms()
@@ -247,6 +341,40 @@ impl Storage for MemoryStorage {
         self.index(&record);
         self.records.insert(record.id.clone(), record);
         Ok(())
+    }
+
+    fn update<T>(
+        &mut self,
+        id: &str,
+        version: u64,
+        f: impl FnOnce(&mut TaskRecord) -> T,
+    ) -> Result<T, Conflict> {
+        let Some(record) = self.records.get_mut(id).filter(|r| r.version == version) else {
+            return Err(Conflict);
+        };
+        let (seq, deadline, was_live) = (
+            record.seq,
+            record.expires_at_ms(),
+            !record.status().is_terminal(),
+        );
+        let answer = f(record);
+        let is_live = !record.status().is_terminal();
+        if record.seq != seq || record.expires_at_ms() != deadline {
+            // Not what an update does (see the trait): reindexed all the same.
+            let moved = self.records.remove(id).ok_or(Conflict)?;
+            self.unindex_at(seq, deadline, &moved.session, was_live);
+            self.index(&moved);
+            self.records.insert(moved.id.clone(), moved);
+        } else if was_live != is_live {
+            if let Some(e) = self.sessions.get_mut(&record.session) {
+                e.live = if is_live {
+                    e.live.saturating_add(1)
+                } else {
+                    e.live.saturating_sub(1)
+                };
+            }
+        }
+        Ok(answer)
     }
 
     fn delete(&mut self, id: &str) -> Option<TaskRecord> {

@@ -1023,3 +1023,188 @@ fn os_random_serves_a_store() {
     assert_ne!(a, b);
     assert_eq!(a.len(), 32);
 }
+
+// `act_then` (the terminal writes of the wasm class: the move made on the stored record in
+// place, `Storage::update`) writes what the general path (`mutate_with`: a new revision put over
+// the old) writes: the same records, answers, errors, write counts and changes, over the
+// built-in storage and over one that only has the default `update` (and loses compare-and-swaps).
+#[test]
+fn terminal_writes_in_place_match_the_general_path() {
+    use crate::store::rules::Action;
+    let result = |is_error: bool| {
+        Payload::from(obj(
+            json!({"content": [{"type": "text", "text": "r"}], "isError": is_error}),
+        ))
+    };
+    let actions: Vec<(&str, Action)> = vec![
+        (
+            "complete",
+            Action::Complete {
+                result: result(false),
+                message: None,
+            },
+        ),
+        (
+            "complete+message",
+            Action::Complete {
+                result: result(false),
+                message: Some("m".into()),
+            },
+        ),
+        (
+            "fail",
+            Action::Fail {
+                error: err(),
+                message: None,
+            },
+        ),
+        (
+            "fail+message",
+            Action::Fail {
+                error: err(),
+                message: Some("m".into()),
+            },
+        ),
+        (
+            "tool failure",
+            Action::FailWithToolResult {
+                result: result(true),
+                message: None,
+            },
+        ),
+        (
+            "tool failure without isError",
+            Action::FailWithToolResult {
+                result: result(false),
+                message: None,
+            },
+        ),
+    ];
+    let config = StoreConfig {
+        record_changes: true,
+        ..StoreConfig::default()
+    };
+    for (name, action) in &actions {
+        for protocol in [V25, V26] {
+            for case in [
+                "working",
+                "input",
+                "terminal",
+                "other session",
+                "expired",
+                "unknown",
+            ] {
+                for conflicts in [0, 1] {
+                    let flaky = |conflicts| Flaky {
+                        inner: MemoryStorage::new(),
+                        conflicts,
+                    };
+                    let mut general =
+                        Store::new(config.clone(), flaky(0), DeterministicRandom::new(42)).unwrap();
+                    let mut in_place = Store::new(
+                        config.clone(),
+                        flaky(conflicts),
+                        DeterministicRandom::new(7),
+                    )
+                    .unwrap();
+                    let mut memory = store(config.clone());
+                    let prepared = [
+                        general.prepare(protocol, case),
+                        in_place.prepare(protocol, case),
+                        memory.prepare(protocol, case),
+                    ];
+                    let id = |k: usize| {
+                        if case == "unknown" {
+                            "0".repeat(32)
+                        } else {
+                            prepared[k].clone()
+                        }
+                    };
+                    let now = if case == "expired" {
+                        T0 + 10 * 86_400_000
+                    } else {
+                        T0 + 5
+                    };
+                    let caller = Caller::Session(Some("s"));
+                    let answer = |r: &TaskRecord| (r.version, r.status_message.clone());
+                    let want = match action.clone() {
+                        Action::Complete { result, message } => {
+                            general.complete(caller, &id(0), result.object(), message, now)
+                        }
+                        Action::Fail { error, message } => {
+                            general.fail(caller, &id(0), error, message, now)
+                        }
+                        Action::FailWithToolResult { result, message } => general
+                            .fail_with_tool_result(caller, &id(0), result.object(), message, now),
+                        other => Err(StoreError::InvalidToolFailure {
+                            reason: format!("not a terminal write: {other:?}"),
+                        }),
+                    }
+                    .map(|r| answer(&r));
+                    let label = format!("{name}, {protocol:?}, {case}, {conflicts} conflicts");
+                    assert_eq!(
+                        in_place.act_then(caller, &id(1), action.clone(), now, answer),
+                        want,
+                        "{label}"
+                    );
+                    assert_eq!(
+                        memory.act_then(caller, &id(2), action.clone(), now, answer),
+                        want,
+                        "{label}"
+                    );
+                    assert_eq!(in_place.writes(), general.writes(), "{label}");
+                    assert_eq!(memory.writes(), general.writes(), "{label}");
+                    // The same record but its id (each store drew its own).
+                    let record = |r: Option<TaskRecord>| {
+                        r.map(|r| TaskRecord {
+                            id: String::new(),
+                            ..r
+                        })
+                    };
+                    let want_record = record(general.storage().get(&prepared[0]));
+                    assert_eq!(
+                        record(in_place.storage().get(&prepared[1])),
+                        want_record,
+                        "{label}"
+                    );
+                    assert_eq!(
+                        record(memory.storage().get(&prepared[2])),
+                        want_record,
+                        "{label}"
+                    );
+                    let changes = general.take_changes().len();
+                    assert_eq!(in_place.take_changes().len(), changes, "{label}");
+                    assert_eq!(memory.take_changes().len(), changes, "{label}");
+                    // The live count follows the status (a session at its cap may create again).
+                    assert_eq!(
+                        memory.storage().count_live(Some("s")),
+                        general.storage().count_live(Some("s")),
+                        "{label}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The stores `terminal_writes_in_place_match_the_general_path` compares, over either storage.
+trait Twin {
+    fn prepare(&mut self, protocol: ProtocolVersion, case: &str) -> String;
+}
+
+impl<S: Storage> Twin for Store<S, DeterministicRandom> {
+    fn prepare(&mut self, protocol: ProtocolVersion, case: &str) -> String {
+        let session = if case == "other session" { "t" } else { "s" };
+        let mut new = NewTask::new(protocol).session(session);
+        new.requested_ttl_ms = Some(60_000);
+        let id = self.create(new, T0).unwrap().id;
+        if case == "input" && protocol == V26 {
+            self.raise_input(HOST, &id, obj(json!({"k": elicit("q")})), None, T0 + 1)
+                .unwrap();
+        }
+        if case == "terminal" {
+            self.cancel(HOST, &id, V25, None, T0 + 1).unwrap();
+        }
+        id
+    }
+}

@@ -199,6 +199,7 @@ impl TaskServerCore {
         Ok(TaskServerCore {
             inner,
             written: Written::default(),
+            input: Vec::new(),
         })
     }
 
@@ -207,6 +208,7 @@ impl TaskServerCore {
         Ok(TaskServerCore {
             inner: server::TaskServer::new(restore_store(&snapshot, options)?),
             written: Written::default(),
+            input: Vec::new(),
         })
     }
 

@@ -281,7 +281,7 @@ fn opt_string(value: &JsValue, what: &str, max: usize) -> Result<Option<String>,
 }
 
 /// A context names a session or the host, not both.
-fn one_of(session: Option<&String>, host: bool) -> Result<(), JsValue> {
+fn one_of(session: Option<&impl AsRef<str>>, host: bool) -> Result<(), JsValue> {
     if host && session.is_some() {
         return Err(bad(
             "invalid context: give `session` or `host: true`, not both".to_string(),
@@ -392,6 +392,9 @@ pub struct TaskServerCore {
     pub(super) inner: crate::server::TaskServer<MemoryStorage, CryptoRandom>,
     /// What the last `complete` / `fail` / `failWithToolResult` wrote besides its revision.
     pub(super) written: Written,
+    /// Where the JS class writes the strings of a terminal write as UTF-8 (`inputAt`,
+    /// `terminalInput`): no allocation per argument.
+    pub(super) input: Vec<u8>,
 }
 
 impl TaskServerCore {
@@ -409,9 +412,8 @@ impl TaskServerCore {
     }
 
     /// One terminal write of `payload` (a JSON object or its text, named `what`), made an action
-    /// with the status message by `action`; answered as the new revision (negated when the
-    /// status message written is not `message`: read it with `lastMessage()`), the rest kept in
-    /// [`Written`]. Arguments are read in order: context, id, payload, message.
+    /// with the status message by `action`; answered by [`TaskServerCore::write_terminal`].
+    /// Arguments are read in order: context, id, payload, message.
     #[allow(clippy::too_many_arguments)]
     fn terminal(
         &mut self,
@@ -431,25 +433,117 @@ impl TaskServerCore {
             (value, None) => Payload::from(read_object(value, what, max)?),
         };
         let message = read_message(message, max)?;
+        self.write_terminal(&id, who.caller(), who.now, payload, message, action)
+    }
+
+    /// The write of a terminal action (`action` of the payload and the status message), answered
+    /// as the new revision (negated when the status message written is not `message`: read it
+    /// with `lastMessage()`), the rest kept in [`Written`].
+    fn write_terminal(
+        &mut self,
+        id: &str,
+        caller: Caller<'_>,
+        now: u64,
+        payload: Payload,
+        message: Option<String>,
+        action: impl FnOnce(Payload, Option<String>) -> Result<Action, JsValue>,
+    ) -> Result<f64, JsValue> {
         let given = message.clone();
         let action = action(payload, message)?;
-        let session = who.session.as_deref();
+        let session = match caller {
+            Caller::Host => None,
+            Caller::Session(s) => s,
+        };
         let (revision, written) = self
             .store_mut()
-            .act_then(who.caller(), &id, action, who.now, |r| {
-                Written::of(r, session)
-            })
+            .act_then(caller, id, action, now, |r| Written::of(r, session))
             .map_err(store_error)?;
         // Negative when the status message is not the one given (the core derived it).
         let derived = written.message != given;
-        self.written = written;
+        let mut fields = written.fields;
+        if let Some(writes) = fields.get_mut(7) {
+            *writes = self.store().writes() as f64;
+        }
+        self.written.message = written.message;
+        self.written.fields = fields;
         Ok(if derived {
             -(revision as f64)
         } else {
             revision as f64
         })
     }
+
+    /// [`TaskServerCore::terminal_input`] over the input buffer `input`.
+    #[allow(clippy::too_many_arguments)]
+    fn terminal_from(
+        &mut self,
+        input: &[u8],
+        kind: u32,
+        lengths: [i32; 4],
+        host: bool,
+        now: f64,
+    ) -> Result<f64, JsValue> {
+        let [id_len, session_len, text_len, message_len] = lengths;
+        let mut rest = input;
+        let id = take_input(&mut rest, id_len)?.unwrap_or_default();
+        let session = take_input(&mut rest, session_len)?;
+        let text = take_input(&mut rest, text_len)?.unwrap_or_default();
+        let message = take_input(&mut rest, message_len)?.map(str::to_owned);
+        one_of(session.as_ref(), host)?;
+        let now = now_ms(now)?;
+        let caller = if host {
+            Caller::Host
+        } else {
+            Caller::Session(session)
+        };
+        let max = self.max();
+        match kind {
+            0 => {
+                let result = read_text(text.to_owned(), "result", max)?;
+                self.write_terminal(id, caller, now, result, message, |result, message| {
+                    Ok(Action::Complete { result, message })
+                })
+            }
+            1 => {
+                let error = read_text(text.to_owned(), "error", max)?;
+                self.write_terminal(id, caller, now, error, message, fail_action)
+            }
+            2 => {
+                let result = read_text(text.to_owned(), "result", max)?;
+                self.write_terminal(id, caller, now, result, message, |result, message| {
+                    Ok(Action::FailWithToolResult { result, message })
+                })
+            }
+            _ => Err(bad(
+                "`kind` must be 0 (complete), 1 (fail) or 2 (failWithToolResult)".to_string(),
+            )),
+        }
+    }
 }
+
+/// The next `len` bytes of `rest` as UTF-8 (`len` < 0: none), taken off it.
+fn take_input<'a>(rest: &mut &'a [u8], len: i32) -> Result<Option<&'a str>, JsValue> {
+    let Ok(len) = usize::try_from(len) else {
+        return Ok(None);
+    };
+    let (head, tail) = rest
+        .split_at_checked(len)
+        .ok_or_else(|| bad("the lengths exceed the input buffer (`inputAt`)".to_string()))?;
+    *rest = tail;
+    std::str::from_utf8(head)
+        .map(Some)
+        .map_err(|_| bad("the input buffer holds no UTF-8 text there".to_string()))
+}
+
+/// The `fail` action of a JSON-RPC error payload.
+fn fail_action(error: Payload, message: Option<String>) -> Result<Action, JsValue> {
+    let error = error_from_json(&Value::Object(error.object()))
+        .map_err(|e| bad(format!("invalid `error`: {e}")))?;
+    Ok(Action::Fail { error, message })
+}
+
+/// The most bytes `inputAt` reserves (the JS class passes larger arguments as strings).
+const MAX_INPUT_BYTES: u32 = 1 << 20;
 
 #[wasm_bindgen(js_class = TaskServerCore)]
 impl TaskServerCore {
@@ -656,11 +750,7 @@ impl TaskServerCore {
             session,
             host,
             now,
-            |error, message| {
-                let error = error_from_json(&Value::Object(error.object()))
-                    .map_err(|e| bad(format!("invalid `error`: {e}")))?;
-                Ok(Action::Fail { error, message })
-            },
+            fail_action,
         )
     }
 
@@ -690,6 +780,50 @@ impl TaskServerCore {
         )
     }
 
+    /// Where the JS class writes the strings of `terminalInput`: a buffer of at least `bytes`
+    /// bytes (at most 1 MiB) in wasm memory, at the same place until a larger one is asked for.
+    #[wasm_bindgen(js_name = inputAt)]
+    pub fn input_at(&mut self, bytes: u32) -> Result<u32, JsValue> {
+        if bytes > MAX_INPUT_BYTES {
+            return Err(bad(format!(
+                "the input buffer holds at most {MAX_INPUT_BYTES} bytes"
+            )));
+        }
+        let input = &mut self.input;
+        if input.len() < bytes as usize {
+            *input = vec![0; bytes as usize];
+        }
+        Ok(input.as_ptr() as usize as u32)
+    }
+
+    /// `complete` (`kind` 0), `fail` (1) or `failWithToolResult` (2) of the strings the JS class
+    /// wrote as UTF-8 into the input buffer (`inputAt`), one after the other: the task id, the
+    /// session (`sessionLen` < 0: none), the payload's JSON text and the status message
+    /// (`messageLen` < 0: none); each length in bytes. Answers as `complete`.
+    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(js_name = terminalInput)]
+    pub fn terminal_input(
+        &mut self,
+        kind: u32,
+        id_len: i32,
+        session_len: i32,
+        text_len: i32,
+        message_len: i32,
+        host: bool,
+        now: f64,
+    ) -> Result<f64, JsValue> {
+        let input = std::mem::take(&mut self.input);
+        let answer = self.terminal_from(
+            &input,
+            kind,
+            [id_len, session_len, text_len, message_len],
+            host,
+            now,
+        );
+        self.input = input;
+        answer
+    }
+
     /// The error a task failed by a tool result shows in its V26 view, for an empty result (the
     /// JS class puts the result in `data.toolResult`).
     #[wasm_bindgen(js_name = toolFailure)]
@@ -708,7 +842,7 @@ impl TaskServerCore {
             .transpose()
     }
 
-    /// Where in wasm memory the numbers of the last terminal write are (`Written::fields`: seven
+    /// Where in wasm memory the numbers of the last terminal write are (`Written::fields`: eight
     /// f64, at the same place for the life of this object), for a `Float64Array` over
     /// `memory()`.
     #[wasm_bindgen(js_name = writtenAt)]
@@ -730,10 +864,15 @@ impl TaskServerCore {
             .collect()
     }
 
-    /// The `statusMessage` of the last terminal write.
+    /// The `statusMessage` of the last terminal write (`undefined`: none), its carried lone
+    /// surrogates restored (as in every answer of the task).
     #[wasm_bindgen(js_name = lastMessage)]
-    pub fn last_message(&self) -> Option<String> {
-        self.written.message.clone()
+    pub fn last_message(&self) -> Result<JsValue, JsValue> {
+        match &self.written.message {
+            None => Ok(JsValue::UNDEFINED),
+            Some(m) if !m.contains(crate::validate::surrogates::MARK) => Ok(JsValue::from_str(m)),
+            Some(m) => super::input::parse_json_text(&text(m)?),
+        }
     }
 
     /// What a 2025-11-25 `tasks/result` answers for the task (`ResultOf`).

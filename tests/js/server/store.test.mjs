@@ -48,6 +48,11 @@ function assertValidResult(resultBody, version, inReplyTo) {
   assert.equal(r.valid, true, `${inReplyTo} (${version}): ${JSON.stringify(r.issues)}\n${JSON.stringify(resultBody)}`);
 }
 
+/** The member names of a StoreTask and of its V25 and V26 tasks, in order (a restored store's payloads have theirs sorted). */
+function memberOrder(task) {
+  return [Object.keys(task), Object.keys(task.v25), Object.keys(task.v26)];
+}
+
 function assertValidGet(task) {
   assertValidResult(task.v25, V25, "tasks/get");
   assertValidResult({ ...task.v26, resultType: "complete" }, V26, "tasks/get");
@@ -645,6 +650,7 @@ test("terminal writes answer the task as the core holds it, with a kept answer o
       const answered = write(store, t.taskId, writeCtx);
       const label = `${name}, ${path}`;
       assert.deepStrictEqual(answered, fresh(store, t.taskId, ctx), label);
+      assert.deepStrictEqual(memberOrder(answered), memberOrder(fresh(store, t.taskId, ctx)), `${label}: members in the same order`);
       assert.deepStrictEqual(answered, store.get(t.taskId, ctx), label);
       assert.equal(answered.v26.lastUpdatedAt, new Date(T0 + 10).toISOString(), label);
       assert.ok(Object.isFrozen(answered) && Object.isFrozen(answered.v25) && Object.isFrozen(answered.v26), label);
@@ -675,4 +681,129 @@ test("terminal writes answer the task as the core holds it, with a kept answer o
   throwsType(() => store.complete(c.taskId, '{"content":[]}', null, ctx), /must be an object/);
   throwsType(() => store.complete(42, result, null, ctx), /task id must be a string/);
   assert.equal(store.get(c.taskId, ctx).status, "working");
+});
+
+// The class writes a plain result's JSON text from a frozen copy of it, and the strings of a
+// terminal write into the core's input buffer (longer ones, and messages with surrogates, as
+// strings): whichever way, the answer equals what get answers from the core afterwards, and the
+// caller's object stays the caller's.
+test("terminal writes of any payload answer what get answers; the caller's object is not frozen", () => {
+  class Point {
+    constructor() {
+      this.x = 1;
+    }
+  }
+  const when = new Date(T0);
+  const big = "é".repeat(5000);
+  const payloads = [
+    ["plain", () => ({ content: [{ type: "text", text: "done" }], isError: false })],
+    ["negative zero, numbers, nested arrays", () => ({ content: [], n: -0, f: 1.5e300, small: 5e-324, a: [[1, [2]], {}], t: true })],
+    ["members JSON leaves out", () => ({ content: [], u: undefined, fn: () => 1, s: Symbol("s") })],
+    ["a null member", () => ({ content: [], structuredContent: { v: null } })],
+    ["a Date and a toJSON", () => ({ content: [], when, own: { toJSON: () => "custom" } })],
+    ["a class instance", () => ({ content: [], p: new Point() })],
+    ["a null-prototype object", () => Object.assign(Object.create(null), { content: [], k: Object.assign(Object.create(null), { a: 1 }) })],
+    ["an own __proto__ member", () => JSON.parse('{"content":[],"__proto__":{"a":1}}')],
+    ["integer-like keys", () => ({ content: [], m: { b: 1, 2: "two", a: 3, 1: "one" } })],
+    ["non-ASCII and escapes", () => ({ content: [{ type: "text", text: "naïve ✓ 🎉 \"q\" \\ \n\t\u0001" }] })],
+    ["lone surrogates", () => ({ content: [{ type: "text", text: "a\ud800b\udc00" }], k: { "\udfff": 1 } })],
+    ["every control character, boundaries of UTF-8", () => ({ content: [{ type: "text", text: String.fromCharCode(...Array.from({ length: 32 }, (_, i) => i)) + "\u007f\u0080\u07ff\u0800\uffff\u2028\ud83d\ude00\udbff\udfff" }], [String.fromCharCode(0, 10, 0x22, 0x5c)]: "k" })],
+    ["about the size of the input buffer", () => ({ content: [{ type: "text", text: "y".repeat(12_000) }] })],
+    ["just over the size of the input buffer", () => ({ content: [{ type: "text", text: "y".repeat(12_250) }] })],
+    ["escapes at the end of the input buffer", () => ({ content: [{ type: "text", text: "y".repeat(12_180) + "\u0001\ud800" }] })],
+    ["longer than the input buffer", () => ({ content: [{ type: "text", text: big }] })],
+    ["an isError spelled with an escape", () => JSON.parse('{"content":[],"is\\u0045rror":true}')],
+  ];
+  const messages = [null, "fini ✓", "lone \ud83d here", "x".repeat(5000)];
+  for (const [name, make] of payloads) {
+    for (const message of messages) {
+      for (const session of ["s", "séssion ✓", undefined]) {
+        const store = new TaskStore();
+        const ctx = { session, now: T0 };
+        const t = store.create({ protocolVersion: V25, ttl: HOUR }, ctx);
+        const given = make();
+        const before = JSON.stringify(given);
+        const label = `${name}, message ${JSON.stringify(message)?.slice(0, 20)}, session ${session}`;
+        const answered = store.complete(t.taskId, given, message, { session, now: T0 + 10 });
+        assert.deepStrictEqual(answered, TaskStore.restore(store.snapshot()).get(t.taskId, ctx), label);
+        assert.deepStrictEqual(memberOrder(answered), memberOrder(TaskStore.restore(store.snapshot()).get(t.taskId, ctx)), label);
+        assert.deepStrictEqual(answered, store.get(t.taskId, ctx), label);
+        assert.deepStrictEqual(answered.v26.result, JSON.parse(before), label);
+        assert.equal(answered.v26.statusMessage, message ?? undefined, label);
+        assert.equal(answered.status, "completed", label);
+        const frozen = (v) => typeof v !== "object" || v === null || (Object.isFrozen(v) && Object.values(v).every(frozen));
+        assert.ok(frozen(answered), label);
+        assert.equal(Object.isFrozen(given), false, label);
+        assert.equal(JSON.stringify(given), before, label);
+        // fail and failWithToolResult take the same way.
+        const f = store.create({ protocolVersion: V25 }, ctx);
+        const failed = store.fail(f.taskId, { code: -32000, message: "m", data: make() }, message, { session, now: T0 + 20 });
+        assert.deepStrictEqual(failed, store.get(f.taskId, ctx), label);
+        assert.deepStrictEqual(failed, TaskStore.restore(store.snapshot()).get(f.taskId, ctx), label);
+        const w = store.create({ protocolVersion: V25 }, ctx);
+        const tool = { ...make(), isError: true };
+        const toolFailed = store.failWithToolResult(w.taskId, tool, message, { session, now: T0 + 30 });
+        assert.deepStrictEqual(toolFailed, store.get(w.taskId, ctx), label);
+        assert.deepStrictEqual(toolFailed, TaskStore.restore(store.snapshot()).get(w.taskId, ctx), label);
+        store.free();
+      }
+    }
+  }
+  // A task id the store never issued, in the input buffer as in a string: not found.
+  const store = new TaskStore();
+  throwsStore(() => store.complete("nöt-an-id ✓", { content: [] }, null, { session: "s", now: T0 }), -32602, "not_found");
+  throwsStore(() => store.complete("x".repeat(5000), { content: [] }, null, { session: "s", now: T0 }), -32602, "not_found");
+  store.free();
+});
+
+// A getter of the payload may call the store (another terminal write, a read) while the class
+// copies the payload: each write still stores and answers its own payload.
+test("a payload getter that writes to the store meanwhile: both writes answer what get answers", () => {
+  for (const same of [true, false]) {
+    const store = new TaskStore();
+    const other = same ? store : new TaskStore();
+    const ctx = { session: "s", now: T0 };
+    const outer = store.create({ protocolVersion: V25 }, ctx);
+    const inner = other.create({ protocolVersion: V25 }, ctx);
+    let innerAnswer;
+    const payload = {
+      content: [{ type: "text", text: "outer ✓" }],
+      get structuredContent() {
+        innerAnswer ??= other.complete(inner.taskId, { content: [{ type: "text", text: "inner" }] }, "inner done", { session: "s", now: T0 + 5 });
+        other.get(inner.taskId, ctx);
+        return { n: 1 };
+      },
+    };
+    const answered = store.complete(outer.taskId, payload, null, { session: "s", now: T0 + 10 });
+    assert.deepStrictEqual(answered, store.get(outer.taskId, ctx));
+    assert.deepStrictEqual(answered, TaskStore.restore(store.snapshot()).get(outer.taskId, ctx));
+    assert.deepStrictEqual(answered.v26.result, { content: [{ type: "text", text: "outer ✓" }], structuredContent: { n: 1 } });
+    assert.deepStrictEqual(innerAnswer, other.get(inner.taskId, ctx));
+    assert.deepStrictEqual(innerAnswer.v26.result, { content: [{ type: "text", text: "inner" }] });
+    assert.equal(innerAnswer.v26.statusMessage, "inner done");
+    store.free();
+    if (!same) other.free();
+  }
+});
+
+// The class formats the times of a terminal write's answer itself (the time of day computed, the
+// date from toISOString): the answer holds what the core writes, at any instant it stores.
+test("terminal writes: timestamps as toISOString writes them, across days, leap days and the last one", () => {
+  const instants = [0, 1, 999, 86_399_999, 86_400_000, 951_782_400_000, 951_868_799_999, 1_767_225_599_999, 253_402_300_799_999];
+  for (const created of instants) {
+    for (const done of [created, created + 1, created + 3_661_001]) {
+      if (done < created || done > 253_402_300_799_999) continue;
+      for (const kept of [true, false]) {
+        let store = new TaskStore();
+        const t = store.create({ protocolVersion: V26, ttl: 2 * HOUR }, { session: "s", now: created });
+        if (!kept) store = TaskStore.restore(store.snapshot());
+        const answered = store.complete(t.taskId, { content: [] }, null, { session: "s", now: done });
+        const label = `created ${created}, completed ${done}, kept ${kept}`;
+        assert.equal(answered.v26.createdAt, new Date(created).toISOString(), label);
+        assert.equal(answered.v26.lastUpdatedAt, new Date(done).toISOString(), label);
+        assert.deepStrictEqual(answered, TaskStore.restore(store.snapshot()).get(t.taskId, { session: "s", now: done }), label);
+        store.free();
+      }
+    }
+  }
 });
