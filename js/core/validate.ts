@@ -41,13 +41,6 @@ let memoryBytes = new Uint8Array(0);
 let memoryWords = new Uint32Array(0);
 /** Where (in u32 units) the core notes the buffer's address (`__validateBufferAt`). */
 let bufferAt = 0;
-/**
- * The `inReplyTo` whose UTF-8 bytes (`replyKeptLength` of them) are at the start of the buffer:
- * the core writes a templated answer where the message was, and a number answer nowhere, so the
- * same `inReplyTo` is not written again after those.
- */
-let replyKept: string | undefined;
-let replyKeptLength = 0;
 /** "Valid, no issues" reports by the number the core gave them. */
 const known: ValidationReport[] = [];
 
@@ -68,8 +61,6 @@ function grow(want: number): boolean {
 
 function views() {
   const buffer = (memory as WasmMemory).buffer;
-  // The buffer may have moved: its `inReplyTo` is written again.
-  replyKept = undefined;
   replyView = new Uint8Array(buffer, address, REPLY_BYTES);
   messageView = new Uint8Array(buffer, address + REPLY_BYTES, size - REPLY_BYTES);
   wordsView = new DataView(buffer);
@@ -270,12 +261,9 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
   if (done.read < units || done.written > max) return validateAny(message, options);
   let replyLength = NO_REPLY;
   if (typeof reply === "string") {
-    // Written again only when it changed, or the core wrote an answer over it since.
-    if (reply !== replyKept) {
-      replyKept = reply;
-      replyKeptLength = encoder.encodeInto(reply, replyView).written;
-    }
-    replyLength = replyKeptLength;
+    // Written every call (a few bytes): whatever is in the buffer may have been written since by
+    // an answer, or by any other caller of the internal exports.
+    replyLength = encoder.encodeInto(reply, replyView).written;
   }
   // No `\u` escape and no U+FDD0: no lone surrogate for the core to carry (V8 scans faster).
   const plain = message.indexOf("\\u") < 0 && message.indexOf("\ufdd0") < 0;
@@ -283,8 +271,6 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
   const ascii = done.written === units && (typeof reply !== "string" || replyLength === reply.length);
   const answer = __validateBytes(REPLY_BYTES, done.written, replyLength, version, maxBytes, maxIssues, (plain ? 1 : 0) | (ascii ? 2 : 0));
   if (answer === TEMPLATED) return readTemplated(message, reply) ?? validateAny(message, options);
-  // Any other answer but a number was written at the start of the buffer, over `inReplyTo`.
-  if (answer <= 0) replyKept = undefined;
   if (answer > 0) {
     const report = known[answer];
     if (report !== undefined) return report;
@@ -530,7 +516,6 @@ function observe(this: Conversation, message: unknown, options?: ObserveOptions 
   const done = encoder.encodeInto(message, messageView);
   if (done.read < units) return observeAny.call(this, message, options);
   const answer = this.__observeBytes(REPLY_BYTES, done.written, from);
-  replyKept = undefined;
   if (answer === 0) return observeAny.call(this, message, options);
   if (answer === INTERNAL) throw new Error("internal: cannot convert the result");
   return readJson(-answer);

@@ -189,11 +189,11 @@ test("the buffer moved by a direct call of the public export, or memory grown, b
   assert.ok(moved > 0);
 });
 
-test("inReplyTo written once and kept across answers that leave it, written again after those that cover it", () => {
-  // The wrapper writes `inReplyTo` again only when it changed or the core wrote an answer over
-  // it (compact or JSON, at the start of the buffer); a number or a templated answer (written
-  // where the message was) leaves it. Every kind of answer, in every order, with the same
-  // `inReplyTo` and with others of the same length, must give the export's report.
+test("inReplyTo right across every kind of answer, in every order", () => {
+  // The core writes some answers at the start of the buffer, where `inReplyTo` is (compact, JSON)
+  // and others where the message was (templated) or nowhere (a number). Every kind of answer, in
+  // every order, with the same `inReplyTo` and with others of the same length, must give the
+  // export's report.
   const valid = JSON.stringify({ jsonrpc: "2.0", id: 3, result: task(0) });
   const texts = [
     valid, // a number (a known "valid, no issues" report)
