@@ -16,8 +16,9 @@
 //   back (`#written`): the answer is the kept answer of the task with the new status, time and
 //   message, and that copy (else the payload parsed from its text), so the payload does not
 //   cross back;
-// - keeps the last answer of each task with the task's revision (the record's version, which every
-//   write to that task bumps): `get` of an unexpired task the caller may see answers that same
+// - keeps the last answer of each task read (`get`, `list`, `create`, and the writes that answer
+//   the task as text) with the task's revision (the record's version, which every write to that
+//   task bumps; a terminal write replaces a kept answer but does not start keeping one): `get` of an unexpired task the caller may see answers that same
 //   object again while the store made no write at all since (the core counts its writes), or, after
 //   writes, while the task is still at that revision (one small call: `revision(id)`), so a write
 //   to one task leaves the other tasks' answers kept. Every StoreTask is therefore frozen
@@ -932,12 +933,9 @@ class TaskStore {
       task = { taskId: prev.taskId, status, protocolVersion: prev.protocolVersion, expiresAtMs: prev.expiresAtMs, v25, v26 };
     }
     const answer = ((Object.freeze(task) as unknown) as StoreTask);
-    if (entry === undefined) {
-      const kept = this.#kept;
-      if (kept.size >= KEPT_ANSWERS) kept.clear();
-      kept.set(id, { task: answer, revision, writes });
-      return answer;
-    }
+    // A terminal write replaces a kept answer but does not start keeping one: a task nobody has
+    // read since its last write is kept from its next read on (`get`, `list`), not from here.
+    if (entry === undefined) return answer;
     entry.task = answer;
     entry.revision = revision;
     entry.writes = writes;

@@ -569,7 +569,17 @@ test("answers are frozen; an unchanged task answers the same object until a writ
   assert.equal(done.status, "completed");
   assert.deepEqual(done.v26.result, result);
   assert.ok(Object.isFrozen(done.v26.result.content[0]));
-  assert.equal(store.get(created.taskId, ctx).status, "completed");
+  // The task's answer was kept: the terminal write's answer replaces it.
+  assert.equal(store.get(created.taskId, ctx), done, "a kept answer is replaced by the write's");
+  // A task whose answer is not kept (restored: nothing kept) is not kept by a terminal write;
+  // its next read answers an equal task, kept from then on.
+  const fresh = TaskStore.restore(store.snapshot());
+  const b = fresh.complete(other.taskId, result, null, { ...ctx, now: T0 + 20 });
+  const read = fresh.get(other.taskId, ctx);
+  assert.notEqual(read, b, "a terminal write does not start keeping an answer");
+  assert.deepEqual(read, b);
+  assert.equal(fresh.get(other.taskId, ctx), read, "kept from its first read");
+  fresh.free();
   // Expiry (createdAt + ttl) is checked before a kept answer is used: purged strictly after.
   assert.equal(store.get(created.taskId, { ...ctx, now: T0 + 1000 }).status, "completed");
   throwsStore(() => store.get(created.taskId, { ...ctx, now: T0 + 1001 }), -32602, "not_found");
