@@ -22,8 +22,8 @@ pub fn templated_bytes(found: &Findings) -> usize {
     8 + 16 * found.list.len()
 }
 
-/// Writes the issues of the fast path as numbers where the message was (`buf` starts there:
-/// `inReplyTo`, before it, is kept for the next call) and answers
+/// Writes the issues of the fast path as numbers where the message was (`buf` starts there) and
+/// answers
 /// [`TEMPLATED`] (`i32::MAX`, a number no report has, which sends the wrapper to the export,
 /// when they do not fit: the caller checked they do). Words (u32,
 /// little-endian): the number of issues, `list | shape << 1` (a `tasks/list` result; the version

@@ -110,8 +110,7 @@ fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue> {
 // once and slices; no JSON); < 0 is the length of the report as JSON text, written at the start
 // of the same buffer (a report too long for the buffer, or whose strings carry a lone surrogate);
 // [`compact::TEMPLATED`]: the issues of a task's members as numbers, written where the message
-// was ([`compact::write_templated`]), so `inReplyTo` is left in place (the wrapper writes it again only when
-// it changed or an answer at the start of the buffer covered it).
+// was ([`compact::write_templated`]).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};
