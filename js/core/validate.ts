@@ -41,6 +41,9 @@ let memoryBytes = new Uint8Array(0);
 let memoryWords = new Uint32Array(0);
 /** Where (in u32 units) the core notes the buffer's address (`__validateBufferAt`). */
 let bufferAt = 0;
+/** The last `inReplyTo` and its UTF-8 bytes (at most `REPLY_BYTES`: longer ones take the export). */
+let replyText: string | undefined;
+let replyBytes = new Uint8Array(0);
 /** "Valid, no issues" reports by the number the core gave them. */
 const known: ValidationReport[] = [];
 
@@ -261,9 +264,16 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
   if (done.read < units || done.written > max) return validateAny(message, options);
   let replyLength = NO_REPLY;
   if (typeof reply === "string") {
-    // Written every call (a few bytes): whatever is in the buffer may have been written since by
-    // an answer, or by any other caller of the internal exports.
-    replyLength = encoder.encodeInto(reply, replyView).written;
+    // Encoded when it changed, copied into the buffer every call (a few bytes, a loop: cheaper
+    // than `encodeInto` at this size): whatever is in the buffer may have been written since by an
+    // answer, or by any other caller of the internal exports.
+    if (reply !== replyText) {
+      replyBytes = encoder.encode(reply);
+      replyText = reply;
+    }
+    const bytes = replyBytes, view = replyView;
+    replyLength = bytes.length;
+    for (let i = 0; i < replyLength; i++) view[i] = bytes[i];
   }
   // No `\u` escape and no U+FDD0: no lone surrogate for the core to carry (V8 scans faster).
   const plain = message.indexOf("\\u") < 0 && message.indexOf("\ufdd0") < 0;
