@@ -812,7 +812,7 @@ class TaskStore {
       if (copy === NOT_PLAIN || copy === null || typeof copy !== "object" || Array.isArray(copy)) {
         copy = NOT_PLAIN;
         text = jsonText(payload, this.#max);
-        revision = core[write](id, payload, text, message, session, host, now);
+        revision = core.terminal(TERMINAL_KIND[write], id, payload, text, message, session, host, now);
       } else if (viaInput && !overflow && opened === ticket && out.length !== 0) {
         // `out.length` is 0 when a getter's call into wasm grew the memory (detached).
         const textLen = at - textAt;
@@ -821,7 +821,7 @@ class TaskStore {
       } else {
         text = JSON.stringify(copy);
         if (text.length > this.#max) text = undefined; // the core names it (too large)
-        revision = core[write](id, payload, text, message, session, host, now);
+        revision = core.terminal(TERMINAL_KIND[write], id, payload, text, message, session, host, now);
         if (text === undefined) copy = NOT_PLAIN;
       }
       return this.#written(id, revision, status, message, kind, text, payload, copy);

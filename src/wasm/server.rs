@@ -126,6 +126,23 @@ fn read_support(support: &JsValue) -> Result<TaskSupport, JsValue> {
         })
 }
 
+/// The arguments of `beginToolCall` / `planToolCall`, read in order (a request too large is
+/// answered before the others are read): `Err(response)` as `read_request`.
+type ToolCall = (Value, RequestContext, u64, TaskSupport);
+fn read_tool_call(
+    request: &JsValue,
+    ctx: JsValue,
+    support: &JsValue,
+    max: usize,
+) -> Result<Result<ToolCall, Value>, JsValue> {
+    let request = match read_request(request, max)? {
+        Ok(request) => request,
+        Err(response) => return Ok(Err(response)),
+    };
+    let (ctx, now) = read_server_context(ctx, max)?;
+    Ok(Ok((request, ctx, now, read_support(support)?)))
+}
+
 /// `{ result }` or `{ error: { code, message, data? } }`.
 fn read_tool_outcome(outcome: JsValue, max: usize) -> Result<ToolOutcome, JsValue> {
     let expected = "`outcome` must be { result } or { error: { code, message, data? } }";
@@ -246,15 +263,12 @@ impl TaskServerCore {
         ctx: JsValue,
         task_support: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let max = self.max();
-        let request = match read_request(&request, max)? {
-            Ok(request) => request,
-            Err(response) => return answer(&ToolCallDecision::Reject { response }),
-        };
-        let (ctx, now) = read_server_context(ctx, max)?;
-        let support = read_support(&task_support)?;
-        let decision = self.inner.begin_tool_call(&request, &ctx, support, now);
-        answer(&decision)
+        match read_tool_call(&request, ctx, &task_support, self.max())? {
+            Ok((request, ctx, now, support)) => {
+                answer(&self.inner.begin_tool_call(&request, &ctx, support, now))
+            }
+            Err(response) => answer(&ToolCallDecision::Reject { response }),
+        }
     }
 
     /// What `beginToolCall` would decide, creating nothing (`ToolCallPlanned`).
@@ -265,14 +279,12 @@ impl TaskServerCore {
         ctx: JsValue,
         task_support: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let max = self.max();
-        let request = match read_request(&request, max)? {
-            Ok(request) => request,
-            Err(response) => return answer(&ToolCallPlan::Reject { response }),
-        };
-        let (ctx, _) = read_server_context(ctx, max)?;
-        let support = read_support(&task_support)?;
-        answer(&self.inner.plan_tool_call(&request, &ctx, support))
+        match read_tool_call(&request, ctx, &task_support, self.max())? {
+            Ok((request, ctx, _, support)) => {
+                answer(&self.inner.plan_tool_call(&request, &ctx, support))
+            }
+            Err(response) => answer(&ToolCallPlan::Reject { response }),
+        }
     }
 
     /// Stores how the tool of a task ended, as the JSON text of `FinishOutcome` (the task as it

@@ -3,7 +3,7 @@
 //! `TaskStore` / `TaskServer` (js/server/store.ts), declared once here for the .d.ts; the one
 //! conversion of a [`StoreError`] into the thrown JS error. Every method converts its arguments,
 //! delegates to one core operation and answers JSON text (parsed once by the JS class), except
-//! the terminal writes (`complete`, `fail`, `failWithToolResult`), which answer the revision and
+//! the terminal writes (`terminal`, `terminalInput`: `complete`, `fail`, `failWithToolResult`), which answer the revision and
 //! leave the rest as numbers in wasm memory ([`Written`]); no rule lives here.
 //!
 //! Argument convention: the operation's own arguments first, then the context as the JS class
@@ -411,31 +411,6 @@ impl TaskServerCore {
         request_limit(self.inner.store().config())
     }
 
-    /// One terminal write of `payload` (a JSON object or its text, named `what`), made an action
-    /// with the status message by `action`; answered by [`TaskServerCore::write_terminal`].
-    /// Arguments are read in order: context, id, payload, message.
-    #[allow(clippy::too_many_arguments)]
-    fn terminal(
-        &mut self,
-        id: String,
-        payload: (&JsValue, Option<String>),
-        what: &str,
-        message: JsValue,
-        session: Option<String>,
-        host: bool,
-        now: f64,
-        action: impl FnOnce(Payload, Option<String>) -> Result<Action, JsValue>,
-    ) -> Result<f64, JsValue> {
-        let max = self.max();
-        let who = Who::read(session, host, now)?;
-        let payload = match payload {
-            (_, Some(text)) => read_text(text, what, max)?,
-            (value, None) => Payload::from(read_object(value, what, max)?),
-        };
-        let message = read_message(message, max)?;
-        self.write_terminal(&id, who.caller(), who.now, payload, message, action)
-    }
-
     /// The write of a terminal action (`action` of the payload and the status message), answered
     /// as the new revision (negated when the status message written is not `message`: read it
     /// with `lastMessage()`), the rest kept in [`Written`].
@@ -446,7 +421,7 @@ impl TaskServerCore {
         now: u64,
         payload: Payload,
         message: Option<String>,
-        action: impl FnOnce(Payload, Option<String>) -> Result<Action, JsValue>,
+        action: MakeAction,
     ) -> Result<f64, JsValue> {
         let given = message.clone();
         let action = action(payload, message)?;
@@ -496,28 +471,9 @@ impl TaskServerCore {
         } else {
             Caller::Session(session)
         };
-        let max = self.max();
-        match kind {
-            0 => {
-                let result = read_text(text.to_owned(), "result", max)?;
-                self.write_terminal(id, caller, now, result, message, |result, message| {
-                    Ok(Action::Complete { result, message })
-                })
-            }
-            1 => {
-                let error = read_text(text.to_owned(), "error", max)?;
-                self.write_terminal(id, caller, now, error, message, fail_action)
-            }
-            2 => {
-                let result = read_text(text.to_owned(), "result", max)?;
-                self.write_terminal(id, caller, now, result, message, |result, message| {
-                    Ok(Action::FailWithToolResult { result, message })
-                })
-            }
-            _ => Err(bad(
-                "`kind` must be 0 (complete), 1 (fail) or 2 (failWithToolResult)".to_string(),
-            )),
-        }
+        let (what, action) = terminal_kind(kind)?;
+        let payload = read_text(text.to_owned(), what, self.max())?;
+        self.write_terminal(id, caller, now, payload, message, action)
     }
 }
 
@@ -533,6 +489,27 @@ fn take_input<'a>(rest: &mut &'a [u8], len: i32) -> Result<Option<&'a str>, JsVa
     std::str::from_utf8(head)
         .map(Some)
         .map_err(|_| bad("the input buffer holds no UTF-8 text there".to_string()))
+}
+
+/// A terminal write's action and what its payload is called: `kind` 0 `complete`, 1 `fail`,
+/// 2 `failWithToolResult`.
+type MakeAction = fn(Payload, Option<String>) -> Result<Action, JsValue>;
+fn terminal_kind(kind: u32) -> Result<(&'static str, MakeAction), JsValue> {
+    let action: (&str, MakeAction) = match kind {
+        0 => ("result", |result, message| {
+            Ok(Action::Complete { result, message })
+        }),
+        1 => ("error", fail_action),
+        2 => ("result", |result, message| {
+            Ok(Action::FailWithToolResult { result, message })
+        }),
+        _ => {
+            return Err(bad(
+                "`kind` must be 0 (complete), 1 (fail) or 2 (failWithToolResult)".to_string(),
+            ))
+        }
+    };
+    Ok(action)
 }
 
 /// The `fail` action of a JSON-RPC error payload.
@@ -703,81 +680,31 @@ impl TaskServerCore {
         text(&WireTakeInput::from(&taken))
     }
 
-    /// Completes the task with the original request's result (`result`: the object; `text`: its
-    /// JSON text when the JS class could write it). Answers the new revision (see `terminal`;
-    /// the rest of the answer: `writtenAt`, `lastMessage()`; the JS class builds the task).
+    /// `complete` (`kind` 0), `fail` (1) or `failWithToolResult` (2, §D 44) of `payload` (the
+    /// result or JSON-RPC error object; `text`: its JSON text when the JS class could write it).
+    /// Answers the new revision (see `write_terminal`; the rest of the answer: `writtenAt`,
+    /// `lastMessage()`; the JS class builds the task).
     #[allow(clippy::too_many_arguments)]
-    pub fn complete(
+    pub fn terminal(
         &mut self,
+        kind: u32,
         id: String,
-        result: JsValue,
+        payload: JsValue,
         text: Option<String>,
         message: JsValue,
         session: Option<String>,
         host: bool,
         now: f64,
     ) -> Result<f64, JsValue> {
-        self.terminal(
-            id,
-            (&result, text),
-            "result",
-            message,
-            session,
-            host,
-            now,
-            |result, message| Ok(Action::Complete { result, message }),
-        )
-    }
-
-    /// Fails the task with a JSON-RPC error (the object, or its JSON text); answers as
-    /// `complete`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn fail(
-        &mut self,
-        id: String,
-        error: JsValue,
-        text: Option<String>,
-        message: JsValue,
-        session: Option<String>,
-        host: bool,
-        now: f64,
-    ) -> Result<f64, JsValue> {
-        self.terminal(
-            id,
-            (&error, text),
-            "error",
-            message,
-            session,
-            host,
-            now,
-            fail_action,
-        )
-    }
-
-    /// Fails a 2025-11-25 task with its `isError: true` tool result (§D 44); answers as
-    /// `complete`.
-    #[allow(clippy::too_many_arguments)]
-    #[wasm_bindgen(js_name = failWithToolResult)]
-    pub fn fail_with_tool_result(
-        &mut self,
-        id: String,
-        result: JsValue,
-        text: Option<String>,
-        message: JsValue,
-        session: Option<String>,
-        host: bool,
-        now: f64,
-    ) -> Result<f64, JsValue> {
-        self.terminal(
-            id,
-            (&result, text),
-            "result",
-            message,
-            session,
-            host,
-            now,
-            |result, message| Ok(Action::FailWithToolResult { result, message }),
-        )
+        let (what, action) = terminal_kind(kind)?;
+        let max = self.max();
+        let who = Who::read(session, host, now)?;
+        let payload = match text {
+            Some(text) => read_text(text, what, max)?,
+            None => Payload::from(read_object(&payload, what, max)?),
+        };
+        let message = read_message(message, max)?;
+        self.write_terminal(&id, who.caller(), who.now, payload, message, action)
     }
 
     /// Where the JS class writes the strings of `terminalInput`: a buffer of at least `bytes`

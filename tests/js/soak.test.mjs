@@ -435,9 +435,11 @@ function entryPoints(entry, rand) {
       "TaskServerCore takeInput": [() => core.takeInput(coreId(), s.maybe(() => ({ [str()]: any() })), session(), flag(), at())],
       // Terminal writes take the payload as the object and, when the JS class could write it,
       // its JSON text: here the text is the object's, any string, or absent.
-      "TaskServerCore complete": [() => { const r = s.maybe(() => ({ content: [], extra: any() })); return core.complete(coreId(), r, payloadText(r), s.msg(), session(), flag(), at()); }],
-      "TaskServerCore fail": [() => { const e = s.maybe(() => ({ code: v.num(), message: str(), data: any() })); return core.fail(coreId(), e, payloadText(e), s.msg(), session(), flag(), at()); }],
-      "TaskServerCore failWithToolResult": [() => { const r = s.maybe(() => ({ content: [], isError: s.maybe(() => true) })); return core.failWithToolResult(coreId(), r, payloadText(r), s.msg(), session(), flag(), at()); }],
+      "TaskServerCore terminal": [
+        () => { const r = s.maybe(() => ({ content: [], extra: any() })); return core.terminal(0, coreId(), r, payloadText(r), s.msg(), session(), flag(), at()); },
+        () => { const e = s.maybe(() => ({ code: v.num(), message: str(), data: any() })); return core.terminal(1, coreId(), e, payloadText(e), s.msg(), session(), flag(), at()); },
+        () => { const r = s.maybe(() => ({ content: [], isError: s.maybe(() => true) })); return core.terminal(pick([2, 2, 2, int(9)]), coreId(), r, payloadText(r), s.msg(), session(), flag(), at()); },
+      ],
       // What the JS class reads after a terminal write (numbers in memory, the message, the base).
       "TaskServerCore lastMessage": [() => core.lastMessage()],
       "TaskServerCore writtenAt": [() => { const at = core.writtenAt(); const mem = TaskServerCore.memory(); assert.ok(at + 64 <= mem.buffer.byteLength); }],
@@ -471,7 +473,7 @@ function entryPoints(entry, rand) {
       () => {
         const t = JSON.parse(core.create("2026-07-28", undefined, undefined, undefined, "check", false, T0));
         // A terminal write answers the new revision (the JS class builds the task); read it back.
-        assert.ok(Math.abs(core.complete(t.v26.taskId, { content: [] }, undefined, null, undefined, true, T0)) > 1);
+        assert.ok(Math.abs(core.terminal(0, t.v26.taskId, { content: [] }, undefined, null, undefined, true, T0)) > 1);
         assert.equal(JSON.parse(core.get(t.v26.taskId, undefined, true, T0)).v26.status, "completed");
         // The same through the input buffer: the id, the session, the text, the message.
         const u = JSON.parse(core.create("2025-11-25", undefined, undefined, undefined, "check", false, T0));
