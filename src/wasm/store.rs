@@ -148,14 +148,7 @@ pub(super) fn read_id(id: &JsValue, max: usize) -> Result<String, JsValue> {
 }
 
 pub(super) fn read_message(message: JsValue, max: usize) -> Result<Option<String>, JsValue> {
-    if message.is_undefined() || message.is_null() {
-        return Ok(None);
-    }
-    within(Some(&message), "message", max)?;
-    message
-        .dyn_ref::<js_sys::JsString>()
-        .map(|m| Some(super::input::js_text(m)))
-        .ok_or_else(|| bad("the status message must be a string, null or undefined".to_string()))
+    opt_text(&message, "message", "the status message", max)
 }
 
 pub(super) fn read_status(status: &JsValue) -> Result<TaskStatus, JsValue> {
@@ -268,16 +261,23 @@ fn opt_ms(value: Option<f64>, what: &str) -> Result<Option<u64>, JsValue> {
         .transpose()
 }
 
-/// An optional string argument (`undefined` / `null`: none) of at most `max` bytes.
-fn opt_string(value: &JsValue, what: &str, max: usize) -> Result<Option<String>, JsValue> {
+/// An optional text argument (`undefined` / `null`: none) of at most `max` bytes, named `what`
+/// in the limit's error and `called` in the type's; its lone surrogates are kept
+/// ([`super::input::js_text`]), as they are in any string of a JSON argument.
+fn opt_text(
+    value: &JsValue,
+    what: &str,
+    called: &str,
+    max: usize,
+) -> Result<Option<String>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
     within(Some(value), what, max)?;
     value
-        .as_string()
-        .map(Some)
-        .ok_or_else(|| bad(format!("`{what}` must be a string, null or undefined")))
+        .dyn_ref::<js_sys::JsString>()
+        .map(|s| Some(super::input::js_text(s)))
+        .ok_or_else(|| bad(format!("{called} must be a string, null or undefined")))
 }
 
 /// A context names a session or the host, not both.
@@ -588,7 +588,12 @@ impl TaskServerCore {
             session: who.session,
             requested_ttl_ms: opt_ms(ttl, "params.ttl")?,
             poll_interval_ms: opt_ms(poll_interval_ms, "params.pollIntervalMs")?,
-            status_message: opt_string(&status_message, "params.statusMessage", max)?,
+            status_message: opt_text(
+                &status_message,
+                "params.statusMessage",
+                "`params.statusMessage`",
+                max,
+            )?,
         };
         let record = self.store_mut().create(new, who.now).map_err(store_error)?;
         task_text(&record)

@@ -817,3 +817,23 @@ test("terminal writes: timestamps as toISOString writes them, across days, leap 
     }
   }
 });
+
+// A status message keeps its lone surrogates whichever verb writes it: create read it through
+// the string conversion of wasm-bindgen, which turned each into U+FFFD (fixed 2026-12-01).
+test("create, setStatus and cancel keep a status message's lone surrogates", () => {
+  for (const protocolVersion of [V25, V26]) {
+    const store = new TaskStore();
+    const ctx = { session: "s", now: T0 };
+    const created = store.create({ protocolVersion, statusMessage: "a\ud800b" }, ctx);
+    assert.equal(created.v26.statusMessage, "a\ud800b", protocolVersion);
+    assert.equal(created.v25.statusMessage, "a\ud800b", protocolVersion);
+    assert.equal(store.get(created.taskId, ctx).v26.statusMessage, "a\ud800b");
+    assert.equal(TaskStore.restore(store.snapshot()).get(created.taskId, ctx).v26.statusMessage, "a\ud800b");
+    // Two messages that differ only in their lone surrogates stay different.
+    const other = store.create({ protocolVersion, statusMessage: "a\udfffb" }, ctx);
+    assert.equal(other.v26.statusMessage, "a\udfffb");
+    assert.equal(store.setStatus(created.taskId, "working", "\udc00", ctx).v26.statusMessage, "\udc00");
+    assert.equal(store.cancel(other.taskId, protocolVersion, "x\ud83d", ctx).task.v26.statusMessage, "x\ud83d");
+    store.free();
+  }
+});
