@@ -390,8 +390,11 @@ const INPUT_UNITS = 4_096;
 /** The core's number of each terminal write (`terminalInput`). */
 const TERMINAL_KIND = { complete: 0, fail: 1, failWithToolResult: 2 } as const;
 
-/** A lone surrogate (or a pair): a status message with one goes to the core as a string. */
-const SURROGATE = /[\ud800-\udfff]/;
+/**
+ * A lone surrogate (or a pair), or U+FDD0 (the core's marker of carried surrogates): a status
+ * message with one goes to the core as a string, which carries it.
+ */
+const SURROGATE = /[\ud800-\udfff\ufdd0]/;
 
 const encoder = new TextEncoder();
 
@@ -477,6 +480,19 @@ let now = 0;
  * Reads `ctx` into `session`, `host`, `now`. Anything it does not accept as is goes to the
  * core, which throws the TypeError (or the `too_large` TaskStoreError) naming the problem.
  */
+/** `String.prototype.isWellFormed` (ES2024; older runtimes lack it). */
+const isWellFormed = ((String.prototype as unknown) as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Whether a session or task id crosses into the core as the same string: well-formed (a lone
+ * surrogate would become U+FFFD, making `"a\ud800"` and `"a\udfff"` one session) and without
+ * U+FDD0 (the core's marker of carried surrogates). Any other goes to the core, which refuses it.
+ */
+function plain(s: string): boolean {
+  return !s.includes("\ufdd0") && (isWellFormed === undefined ? !LONE_SURROGATE.test(s) : isWellFormed.call(s));
+}
+
 function readContext(core: TaskServerCore, max: number, ctx: unknown) {
   if (ctx === undefined || ctx === null) {
     session = undefined;
@@ -490,7 +506,7 @@ function readContext(core: TaskServerCore, max: number, ctx: unknown) {
     const h = c.host;
     const n = c.now;
     if (
-      (s === undefined || s === null || (typeof s === "string" && s.length <= max)) &&
+      (s === undefined || s === null || (typeof s === "string" && s.length <= max && plain(s))) &&
       (h === undefined || h === null || typeof h === "boolean") &&
       (n === undefined || n === null || (typeof n === "number" && Number.isSafeInteger(n) && n >= 0)) &&
       !(h === true && typeof s === "string")
@@ -511,7 +527,7 @@ function readContext(core: TaskServerCore, max: number, ctx: unknown) {
  * TaskStoreError) naming it.
  */
 function readId(core: TaskServerCore, max: number, id: unknown): string {
-  if (typeof id === "string" && id.length <= max) return id;
+  if (typeof id === "string" && id.length <= max && plain(id)) return id;
   core.checkArgument("id", id);
   throw new TypeError("invalid task id"); // not reached: the core throws the precise error
 }

@@ -41,16 +41,20 @@ thread_local! {
 const LONE_SURROGATE: &str =
     r"[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]";
 
+/// Whether a JS string holds no lone surrogate (`isWellFormed`, or the same test by regular
+/// expression where the runtime lacks it).
+fn well_formed(s: &JsString) -> bool {
+    s.unchecked_ref::<WellFormed>()
+        .is_well_formed()
+        .unwrap_or_else(|_| !RegExp::new(LONE_SURROGATE, "").test(&String::from(s)))
+}
+
 /// JSON text whose raw lone surrogates (JS strings may hold them; UTF-8 cannot) are written as
 /// `\uDxxx` escapes, which mean the same inside a JSON string and which the core carries
 /// ([`surrogates`]). A lone surrogate right after a backslash (an invalid escape either way)
 /// becomes U+FFFD, so invalid text stays invalid. Well-formed strings are returned as they are.
 fn escape_lone_surrogates(s: &JsString) -> JsString {
-    let well_formed = s
-        .unchecked_ref::<WellFormed>()
-        .is_well_formed()
-        .unwrap_or(true);
-    if well_formed {
+    if well_formed(s) {
         return s.clone();
     }
     let pattern = RegExp::new(LONE_SURROGATE, "g");
@@ -128,16 +132,12 @@ fn js_string(s: &JsString, max_bytes: usize) -> Result<String, ValidationReport>
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
-/// A JS string argument (a status message, …) as a Rust string, its lone surrogates carried
-/// as the core carries them in JSON ([`surrogates`]), so they come back unchanged.
-#[cfg_attr(not(feature = "store-js"), allow(dead_code))]
+/// A JS string argument (a status message, a scheduler key, …) as a Rust string, its lone
+/// surrogates and U+FDD0 carried as the core carries them in JSON ([`surrogates`]), so they come
+/// back unchanged in answers.
 pub(crate) fn js_text(s: &JsString) -> String {
-    let well_formed = s
-        .unchecked_ref::<WellFormed>()
-        .is_well_formed()
-        .unwrap_or(true);
-    if well_formed {
-        return String::from(s);
+    if let Ok(text) = plain_text(s) {
+        return text;
     }
     JSON::stringify(s)
         .ok()
@@ -151,6 +151,22 @@ pub(crate) fn js_text(s: &JsString) -> String {
             },
         )
         .unwrap_or_else(|| String::from(s))
+}
+
+/// A JS string as the same Rust string, when it is one: well-formed UTF-16 (wasm-bindgen's
+/// conversion, like `String::from`, turns a lone surrogate into U+FFFD, so `"a\ud800"` and
+/// `"a\udfff"` would be one string) and without U+FDD0 (the marker of carried surrogates,
+/// [`surrogates`]: answers would read a U+FDD0 back as part of one). Otherwise why not, for an
+/// argument that must cross exactly (a session, a task id); [`js_text`] carries it instead.
+pub(crate) fn plain_text(s: &JsString) -> Result<String, &'static str> {
+    if !well_formed(s) {
+        return Err("must be well-formed text (it holds a lone surrogate)");
+    }
+    let text = String::from(s);
+    if text.contains(surrogates::MARK) {
+        return Err("must not hold U+FDD0 (a noncharacter the package uses internally)");
+    }
+    Ok(text)
 }
 
 /// JSON text from the core as a JS value: `JSON.parse`, after the carried lone surrogates are
@@ -438,6 +454,22 @@ impl Members {
 
     pub(crate) fn string(&self, key: &str) -> Result<Option<String>, JsValue> {
         self.opt(key, "a string", JsValue::as_string)
+    }
+
+    /// An optional string member, its lone surrogates carried ([`js_text`]): a task id or a
+    /// name the core hands back.
+    pub(crate) fn text(&self, key: &str) -> Result<Option<String>, JsValue> {
+        self.opt(key, "a string", |v| v.dyn_ref::<JsString>().map(js_text))
+    }
+
+    /// An optional string member that must cross exactly ([`plain_text`]): a session.
+    pub(crate) fn plain(&self, key: &str) -> Result<Option<String>, JsValue> {
+        let Some(s) = self.opt(key, "a string", |v| v.dyn_ref::<JsString>().cloned())? else {
+            return Ok(None);
+        };
+        plain_text(&s)
+            .map(Some)
+            .map_err(|why| bad(format!("invalid {}: `{key}` {why}", self.what)))
     }
 
     pub(crate) fn boolean(&self, key: &str) -> Result<Option<bool>, JsValue> {

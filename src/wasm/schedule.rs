@@ -53,8 +53,11 @@ fn read_options(
     Ok((config, seed.unwrap_or_else(random_seed)))
 }
 
+/// A task key, its lone surrogates carried ([`super::input::js_text`]): keys that differ only
+/// in them stay two keys, and events name each as it was given.
 fn read_key(key: &JsValue) -> Result<String, JsValue> {
-    key.as_string()
+    key.dyn_ref::<js_sys::JsString>()
+        .map(super::input::js_text)
         .ok_or_else(|| bad("the task key must be a string".to_string()))
 }
 
@@ -80,7 +83,7 @@ fn read_track(params: Option<Ts<TrackParams>>) -> Result<TrackParams, JsValue> {
         _ => None,
     };
     Ok(TrackParams {
-        server: p.string("server")?,
+        server: p.text("server")?,
         version: p.opt_version("version")?,
         task,
         deadline_ms: p.ms("deadlineMs")?,

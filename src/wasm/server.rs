@@ -108,7 +108,7 @@ pub(super) fn read_server_context(
     };
     let context = ServerContext {
         protocol_version: c.required_version("protocolVersion")?,
-        session: c.string("session")?,
+        session: c.plain("session")?,
         declared,
         now: c.ms("now")?,
     };
@@ -184,12 +184,12 @@ fn read_pending(pending: JsValue, max: usize) -> Result<PendingResult, JsValue> 
         })
         .ok_or_else(|| p.bad("requestId", "a string or an integer"))?;
     let task_id = p
-        .string("taskId")?
+        .text("taskId")?
         .ok_or_else(|| p.bad("taskId", "a string"))?;
     Ok(PendingResult {
         request_id: read_json(&request_id, "pending.requestId", max)?,
         task_id,
-        session: p.string("session")?,
+        session: p.plain("session")?,
     })
 }
 

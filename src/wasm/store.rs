@@ -86,7 +86,7 @@ fn read_context(ctx: JsValue, max: usize) -> Result<TaskContext, JsValue> {
     };
     within(c.raw("session")?.as_ref(), "context.session", max)?;
     let context = TaskContext {
-        session: c.string("session")?,
+        session: c.plain("session")?,
         host: c.boolean("host")?,
         now: c.ms("now")?,
     };
@@ -143,8 +143,10 @@ pub(super) fn too_large(what: &str, max: usize) -> JsValue {
 
 pub(super) fn read_id(id: &JsValue, max: usize) -> Result<String, JsValue> {
     within(Some(id), "taskId", max)?;
-    id.as_string()
-        .ok_or_else(|| bad("the task id must be a string".to_string()))
+    let id = id
+        .dyn_ref::<js_sys::JsString>()
+        .ok_or_else(|| bad("the task id must be a string".to_string()))?;
+    super::input::plain_text(id).map_err(|why| bad(format!("the task id {why}")))
 }
 
 pub(super) fn read_message(message: JsValue, max: usize) -> Result<Option<String>, JsValue> {

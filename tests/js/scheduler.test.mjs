@@ -249,3 +249,22 @@ test("bad input throws a TypeError (or a TaskSchedulerError), never crashes", ()
   assert.deepEqual(s.observe("unknown", v25("working", T0), T0), []);   // untracked keys: ignored
   assert.deepEqual(s.observeError("unknown", {}, T0), []);
 });
+
+// Keys cross exactly: wasm-bindgen's string conversion turned a lone surrogate into U+FFFD, so
+// two task ids that differed only there were one key ("already tracked"), and events named a
+// key the host never gave (fixed 2026-12-01).
+test("keys that differ only in lone surrogates or U+FDD0 are distinct and come back as given", () => {
+  const keys = ["srv/a\ud800", "srv/a\udbff", "srv/a\ufffd", "srv/\ufdd0d800", "srv/\ufdd0\ufdd0", "srv/\ud83d\ude00"];
+  const s = exact();
+  for (const key of keys) s.track(key, undefined, T0);
+  assert.equal(s.size, keys.length);
+  assert.deepEqual(polls(s.nextDue(T0)).sort(), [...keys].sort());
+  for (const key of keys) assert.notEqual(s.info(key), null, JSON.stringify(key));
+  const again = TaskScheduler.restore(s.serialize());
+  assert.equal(again.size, keys.length);
+  assert.equal(again.forget("srv/a\ud800"), true);
+  assert.equal(again.info("srv/a\ud800"), null);
+  assert.notEqual(again.info("srv/a\udbff"), null);
+  s.free();
+  again.free();
+});

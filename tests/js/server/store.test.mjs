@@ -837,3 +837,51 @@ test("create, setStatus and cancel keep a status message's lone surrogates", () 
     store.free();
   }
 });
+
+// Sessions and task ids cross exactly or not at all: wasm-bindgen's string conversion turned a
+// lone surrogate into U+FFFD, so the sessions "a\ud800", "a\udbff" and "a\ufffd" were one and
+// saw each other's tasks (fixed 2026-12-01: such a session is refused, as is one holding U+FDD0,
+// the core's marker of carried surrogates). Status messages keep any text.
+test("a session or task id that would not cross exactly is refused, not merged with another", () => {
+  const store = new TaskStore();
+  const t = store.create({ protocolVersion: V26 }, { session: "a\ufffd", now: T0 });
+  for (const session of ["a\ud800", "a\udbff", "\udc00", "\ufdd0d800", "x\ufdd0"]) {
+    const ctx = { session, now: T0 };
+    throwsType(() => store.get(t.taskId, ctx), /session/);
+    throwsType(() => store.create({ protocolVersion: V25 }, ctx), /session/);
+    throwsType(() => store.list({}, ctx), /session/);
+    throwsType(() => store.complete(t.taskId, { content: [] }, null, ctx), /session/);
+  }
+  for (const id of [t.taskId + "\ud800", "\ufdd0"]) {
+    throwsType(() => store.get(id, { session: "a\ufffd", now: T0 }), /task id/);
+  }
+  // A surrogate pair is text like any other.
+  const emoji = store.create({ protocolVersion: V25 }, { session: "s\ud83d\ude00", now: T0 });
+  assert.equal(store.get(emoji.taskId, { session: "s\ud83d\ude00", now: T0 }).session, "s\ud83d\ude00");
+  assert.equal(store.get(t.taskId, { session: "a\ufffd", now: T0 }).status, "working");
+  const server = new TaskServer();
+  const get = { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: "x" } };
+  throwsType(() => server.handle(get, { protocolVersion: V25, session: "a\ud800" }), /session/);
+  store.free();
+  server.free();
+});
+
+test("status messages holding U+FDD0 come back unchanged from every verb", () => {
+  for (const message of ["\ufdd0d800", "\ufdd0\ufdd0", "x\ufdd0", "\ufdd0\ud800"]) {
+    const store = new TaskStore();
+    const ctx = { session: "s", now: T0 };
+    const label = JSON.stringify(message);
+    const t = store.create({ protocolVersion: V26, statusMessage: message }, ctx);
+    assert.equal(t.v26.statusMessage, message, label);
+    assert.equal(store.setStatus(t.taskId, "working", message, ctx).v26.statusMessage, message, label);
+    assert.equal(store.get(t.taskId, ctx).v26.statusMessage, message, label);
+    const done = store.complete(t.taskId, { content: [{ type: "text", text: message }] }, message, ctx);
+    assert.equal(done.v26.statusMessage, message, label);
+    assert.equal(done.v26.result.content[0].text, message, label);
+    assert.deepStrictEqual(store.get(t.taskId, ctx), done, label);
+    assert.deepStrictEqual(TaskStore.restore(store.snapshot()).get(t.taskId, ctx), done, label);
+    const c = store.create({ protocolVersion: V25 }, ctx);
+    assert.equal(store.cancel(c.taskId, V25, message, ctx).task.v25.statusMessage, message, label);
+    store.free();
+  }
+});
