@@ -73,29 +73,45 @@ pub enum TaskEvent {
 }
 
 /// A V25 `tasks/result` on a task that is not terminal yet: the request blocks (§D 31). The host
-/// answers it later with [`TaskServer::settle`], once that returns a response.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// answers it later with `settle` ([`TaskServer::settle`]), once that returns a response.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, tsify::Tsify)]
+#[serde(rename_all = "camelCase")]
+#[tsify(rename = "PendingRequest")]
 pub struct PendingResult {
     /// The id of the `tasks/result` request.
+    #[tsify(type = "string | number")]
     pub request_id: Value,
     pub task_id: String,
     /// The session the request came from.
+    #[tsify(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
 }
 
-/// The handler's answer to one message.
-#[derive(Debug, Clone, PartialEq)]
+/// [`TaskEvent`] and [`PendingResult`] under their declared names (tsify names a type by the
+/// path written).
+type ServerTaskEvent = TaskEvent;
+type PendingRequest = PendingResult;
+
+/// The handler's answer to one message (`handle`'s answer in JS, `kind` naming the variant).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, tsify::Tsify)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[tsify(rename = "HandleOutcome")]
 pub enum Outcome {
     /// Send `message` (an exact JSON-RPC response); `event` says what changed, if anything.
     Response {
+        #[tsify(type = "Record<string, unknown>")]
         message: Value,
-        event: Option<TaskEvent>,
+        #[tsify(optional)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        event: Option<ServerTaskEvent>,
     },
-    /// A V25 `tasks/result` that waits for its task to end.
-    Pending(PendingResult),
+    /// A V25 `tasks/result` that waits for its task to end: answer it later with `settle`.
+    Pending(PendingRequest),
     /// A `tasks/*` notification (no `id`): JSON-RPC answers nothing.
+    #[serde(rename = "none")]
     NoResponse,
-    /// Not a `tasks/*` request: the host handles it.
+    /// Not a `tasks/*` request: the host handles it (`tools/call` through `beginToolCall`).
     NotHandled,
 }
 

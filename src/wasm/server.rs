@@ -8,14 +8,12 @@
 //! `crypto.getRandomValues`, a store error throws the error of [`super::store::store_error`]
 //! (the JS class turns it into its `TaskStoreError`), a malformed argument throws a `TypeError`.
 
-use serde::Serialize;
 use serde_json::Value;
-use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
 use crate::server::{
     self, answer::WireFinish, Outcome, PendingResult, RequestContext, ServerContext,
-    ServerDeclarations, TaskEvent, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,
+    ServerDeclarations, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,
 };
 
 use super::input::{date_now, read_now};
@@ -27,42 +25,6 @@ use super::store::{
 use crate::store::answer::Written;
 use crate::store::record::error_from_json;
 use crate::store::DEFAULT_MAX_REQUEST_BYTES;
-
-// ---- argument types (generated into the .d.ts; read member by member) -------------------------
-
-// ---- answer types ------------------------------------------------------------------------------
-
-/// The core's [`TaskEvent`] under its declared name (tsify names a type by the path written).
-type ServerTaskEvent = TaskEvent;
-
-/// The answer of `handle`.
-#[derive(Debug, Serialize, Tsify)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum HandleOutcome {
-    /// Send `message` (a complete JSON-RPC response); `event`: what changed, if anything.
-    Response {
-        #[tsify(type = "Record<string, unknown>")]
-        message: Value,
-        #[tsify(optional)]
-        #[serde(skip_serializing_if = "Option::is_none")]
-        event: Option<ServerTaskEvent>,
-    },
-    /// A V25 `tasks/result` on a live task: answer it later with `settle`.
-    Pending {
-        #[serde(rename = "requestId")]
-        #[tsify(type = "string | number")]
-        request_id: Value,
-        #[serde(rename = "taskId")]
-        task_id: String,
-        #[tsify(optional)]
-        #[serde(skip_serializing_if = "Option::is_none")]
-        session: Option<String>,
-    },
-    /// A `tasks/*` notification: nothing to answer.
-    None,
-    /// Not a `tasks/*` request: the host handles it (`tools/call` through `beginToolCall`).
-    NotHandled,
-}
 
 // ---- reading arguments -------------------------------------------------------------------------
 
@@ -193,19 +155,6 @@ fn read_pending(pending: JsValue, max: usize) -> Result<PendingResult, JsValue> 
     })
 }
 
-fn outcome_to_js(outcome: Outcome) -> HandleOutcome {
-    match outcome {
-        Outcome::Response { message, event } => HandleOutcome::Response { message, event },
-        Outcome::Pending(p) => HandleOutcome::Pending {
-            request_id: p.request_id,
-            task_id: p.task_id,
-            session: p.session,
-        },
-        Outcome::NoResponse => HandleOutcome::None,
-        Outcome::NotHandled => HandleOutcome::NotHandled,
-    }
-}
-
 #[wasm_bindgen]
 impl TaskServerCore {
     /// A new core over an empty store (`TaskStoreOptions`).
@@ -234,15 +183,10 @@ impl TaskServerCore {
         let max = self.max();
         let request = match read_request(&request, max)? {
             Ok(request) => request,
-            Err(message) => {
-                return answer(&HandleOutcome::Response {
-                    message,
-                    event: None,
-                })
-            }
+            Err(message) => return answer(&Outcome::reply(message)),
         };
         let (ctx, now) = read_server_context(ctx, max)?;
-        answer(&outcome_to_js(self.inner.handle(&request, &ctx, now)))
+        answer(&self.inner.handle(&request, &ctx, now))
     }
 
     /// The response to a pending V25 `tasks/result`, `null` while its task is live.
