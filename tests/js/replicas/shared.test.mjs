@@ -371,3 +371,32 @@ test("a replica that closes (shuts down) fails the tasks whose work it ran: they
   assert.deepEqual(task.result.error, { code: -32603, message: "Internal error: the replica running this task shut down before it finished" });
   for (const r of [A, B]) await r.server.close();
 });
+
+// Sessions cross exactly or not at all on shared storage too: a session that wasm would read
+// as another (a lone surrogate becomes U+FFFD) is refused before anything is stored or answered.
+test("a session that would not cross exactly is refused, as by TaskServer, and nothing is stored", async () => {
+  const storage = new MemoryStorage();
+  const { server } = await replica(storage);
+  const mem = new TaskServer();
+  const owner = { protocolVersion: V26, session: "a\ufffd", now: 1_000 };
+  const call = req("tools/call", { name: "x", arguments: {} });
+  const made = await server.beginToolCall(call, owner, "optional");
+  assert.equal(made.kind, "task");
+  for (const session of ["a\ud800", "a\udbff", "\ufdd0d800"]) {
+    const ctx = { ...owner, session };
+    const thrown = (() => {
+      try {
+        mem.handle(req("tasks/get", { taskId: made.taskId }), ctx);
+      } catch (e) {
+        return e;
+      }
+    })();
+    assert.equal(thrown?.name, "TypeError", JSON.stringify(session));
+    await assert.rejects(server.handle(req("tasks/get", { taskId: made.taskId }), ctx), { name: "TypeError", message: thrown.message });
+    await assert.rejects(server.beginToolCall(call, ctx, "optional"), { name: "TypeError" });
+    await assert.rejects(server.get(made.taskId, { session, now: 1_000 }), { name: "TypeError" });
+  }
+  assert.equal((await server.handle(req("tasks/get", { taskId: made.taskId }), owner)).message.result?.status, "working");
+  assert.equal((await server.list({}, { session: "a\ufffd", now: 1_000 })).tasks.length, 1);
+  mem.free();
+});
