@@ -484,13 +484,21 @@ let now = 0;
 const isWellFormed = ((String.prototype as unknown) as { isWellFormed?: (this: string) => boolean }).isWellFormed;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** The last session `plain` passed (a host passes the same one call after call). */
+let plainSession = "";
+
 /**
- * Whether a session or task id crosses into the core as the same string: well-formed (a lone
- * surrogate would become U+FFFD, making `"a\ud800"` and `"a\udfff"` one session) and without
- * U+FDD0 (the core's marker of carried surrogates). Any other goes to the core, which refuses it.
+ * Whether a session crosses into the core as the same string: well-formed (a lone surrogate
+ * would become U+FFFD, making `"a\ud800"` and `"a\udfff"` one session) and without U+FDD0 (the
+ * core's marker of carried surrogates). Any other goes to the core, which refuses it. (A task id
+ * needs no such check: the store's ids are 32 lowercase hex digits, so one that would not cross
+ * exactly names no task either way.)
  */
 function plain(s: string): boolean {
-  return !s.includes("\ufdd0") && (isWellFormed === undefined ? !LONE_SURROGATE.test(s) : isWellFormed.call(s));
+  if (s === plainSession) return true;
+  if (s.includes("\ufdd0") || !(isWellFormed === undefined ? !LONE_SURROGATE.test(s) : isWellFormed.call(s))) return false;
+  plainSession = s;
+  return true;
 }
 
 function readContext(core: TaskServerCore, max: number, ctx: unknown) {
@@ -527,7 +535,7 @@ function readContext(core: TaskServerCore, max: number, ctx: unknown) {
  * TaskStoreError) naming it.
  */
 function readId(core: TaskServerCore, max: number, id: unknown): string {
-  if (typeof id === "string" && id.length <= max && plain(id)) return id;
+  if (typeof id === "string" && id.length <= max) return id;
   core.checkArgument("id", id);
   throw new TypeError("invalid task id"); // not reached: the core throws the precise error
 }
