@@ -303,8 +303,9 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
 // `tasks/get` task or `tasks/list` list, the shapes of the core's typed fast path) are recognised
 // here without serialising: a plain object with exactly the known members of the right JSON
 // types, checked as the core checks them (status, RFC 3339 timestamps in order, milliseconds),
-// gives the report the core would give; anything else, or any doubt, goes to the core. The test
-// tests/js/validate-object.test.mjs holds both to the same reports.
+// gives the report the core would give; anything else goes to the byte path as its JSON text, or,
+// at any doubt, to the export itself. tests/js/validate-paths.test.mjs holds all to the same
+// reports.
 
 const TASK_KEYS = new Set(["taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"]);
 const STATUSES = new Set(["working", "input_required", "completed", "failed", "cancelled"]);
@@ -488,9 +489,47 @@ function knownObject(message: unknown, options: unknown): ValidationReport | nul
   return report;
 }
 
-/** `validateMessage` of a value that is not a string. */
+/**
+ * Whether `JSON.stringify` of `v` keeps every value it writes as `null` a real `null` (the
+ * export reports a `NaN`, `±Infinity`, or an `undefined`, function or symbol array element, which
+ * JSON would send as `null`): plain objects and arrays only, no `toJSON`, at most 64 levels
+ * deep; anything else answers false (the export's walk decides).
+ */
+function nullsAreNull(v: unknown, depth: number): boolean {
+  if (typeof v === "number") return Number.isFinite(v);
+  if (typeof v !== "object" || v === null) return true;
+  if (depth > 64 || "toJSON" in v) return false;
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return false;
+    for (let i = 0; i < v.length; i++) {
+      const e = v[i];
+      if (e === undefined || typeof e === "function" || typeof e === "symbol" || !nullsAreNull(e, depth + 1)) return false;
+    }
+    return true;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const k of Object.keys(v)) if (!nullsAreNull((v as Record<string, unknown>)[k], depth + 1)) return false;
+  return true;
+}
+
+/**
+ * `validateMessage` of a value that is not a string: a recognised valid answer without
+ * serialising; else its `JSON.stringify` text through the byte path (the export takes the same
+ * text: the reports are the same), unless the text may hold a `null` that was not one (then, and
+ * for what `JSON.stringify` refuses, the export itself).
+ */
 function validateObject(message: unknown, options: ValidateOptions | null | undefined): ValidationReport {
-  return knownObject(message, options) ?? validateAny(message, options);
+  const known = knownObject(message, options);
+  if (known !== null) return known;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(message);
+  } catch {
+    return validateAny(message, options); // a cycle, a BigInt, a throwing getter or toJSON: its message
+  }
+  if (typeof text !== "string" || (text.includes("null") && !nullsAreNull(message, 0))) return validateAny(message, options);
+  return validateMessage(text, options);
 }
 
 // ---- Conversation.observe over the same bytes ---------------------------------------------------
