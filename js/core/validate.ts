@@ -522,20 +522,32 @@ function nullsAreNull(v: unknown, depth: number): boolean {
 function validateObject(message: unknown, options: ValidateOptions | null | undefined): ValidationReport {
   const known = knownObject(message, options);
   if (known !== null) return known;
+  const text = jsonText(message);
+  return text === undefined ? validateAny(message, options) : validateMessage(text, options);
+}
+
+/**
+ * The JSON text the exports would read of a value that is not a string, when it is all the value
+ * is: undefined when `JSON.stringify` refuses it (a cycle, a BigInt, a throwing getter or
+ * `toJSON`: the export says which), has no text for it, or may have written a `null` for what was
+ * not one (the export reports where).
+ */
+function jsonText(message: unknown): string | undefined {
   let text: string | undefined;
   try {
     text = JSON.stringify(message);
   } catch {
-    return validateAny(message, options); // a cycle, a BigInt, a throwing getter or toJSON: its message
+    return undefined;
   }
-  if (typeof text !== "string" || (text.includes("null") && !nullsAreNull(message, 0))) return validateAny(message, options);
-  return validateMessage(text, options);
+  if (typeof text !== "string" || (text.includes("null") && !nullsAreNull(message, 0))) return undefined;
+  return text;
 }
 
 // ---- Conversation.observe over the same bytes ---------------------------------------------------
 //
 // A string message crosses as validateMessage's does (one encodeInto into the buffer, one call,
-// `from` as a number) and its report comes back as JSON text in the buffer. Objects, odd options,
+// `from` as a number) and its report comes back as JSON text in the buffer; so does an object's
+// JSON text, when that is all the object is (`jsonText`). Other objects, odd options,
 // lone surrogates, very long texts and texts over the conversation's `maxBytes` take the method
 // wasm-bindgen generated, which gives the same reports and throws the same TypeErrors.
 
@@ -550,7 +562,9 @@ const INTERNAL = -2147483648;
  * `"server"`) names the sender; throws a `TypeError` on a malformed option.
  */
 function observe(this: Conversation, message: unknown, options?: ObserveOptions | null): ObserveReport {
-  if (typeof message !== "string") return observeAny.call(this, message, options);
+  // An object crosses as its JSON text when that is all it is (the method reads the same text).
+  const text = typeof message === "string" ? message : jsonText(message);
+  if (text === undefined) return observeAny.call(this, message, options);
   let from = 0;
   if (options !== undefined && options !== null) {
     if (typeof options !== "object" || Array.isArray(options)) return observeAny.call(this, message, options);
@@ -559,10 +573,10 @@ function observe(this: Conversation, message: unknown, options?: ObserveOptions 
     else if (f === "server") from = 2;
     else if (f !== undefined) return observeAny.call(this, message, options);
   }
-  const units = message.length;
-  if (units > OBSERVE_MAX_UNITS || isWellFormed === undefined || !isWellFormed.call(message)) return observeAny.call(this, message, options);
+  const units = text.length;
+  if (units > OBSERVE_MAX_UNITS || isWellFormed === undefined || !isWellFormed.call(text)) return observeAny.call(this, message, options);
   if (!room(REPLY_BYTES + units * 3)) return observeAny.call(this, message, options);
-  const done = encoder.encodeInto(message, messageView);
+  const done = encoder.encodeInto(text, messageView);
   if (done.read < units) return observeAny.call(this, message, options);
   const answer = this.__observeBytes(REPLY_BYTES, done.written, from);
   if (answer === 0) return observeAny.call(this, message, options);

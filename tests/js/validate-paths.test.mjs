@@ -323,3 +323,36 @@ test("Conversation.observe of strings: the generated method's reports, message b
   }
   assert.ok(compared > 50);
 });
+
+test("Conversation.observe of objects: the generated method's reports, message by message", async () => {
+  const fs = await import("node:fs");
+  const { Conversation } = await import("../../pkg/node.mjs");
+  const samples = new URL("../../samples/", import.meta.url);
+  const files = fs.readdirSync(samples).filter((f) => f.endsWith(".jsonl"));
+  let compared = 0;
+  for (const f of files) {
+    const lines = fs.readFileSync(new URL(f, samples), "utf8").split("\n").filter((l) => l.trim() !== "");
+    const objects = lines.flatMap((l) => {
+      try {
+        return [JSON.parse(l)];
+      } catch {
+        return [];
+      }
+    });
+    const first = objects[0];
+    // Each message as a parsed object, then objects whose JSON text is not all they are.
+    const odd = [{ ...first, extra: NaN }, { ...first, extra: [1, undefined] }, { ...first, extra: null }, { ...first, extra: 10n }, { ...first, when: new Date(0) }, [first], 5, undefined];
+    for (const opts of [undefined, { from: "server" }, { from: "client" }]) {
+      const a = new Conversation();
+      const b = new Conversation({ maxBytes: 1 << 24 });
+      for (const message of [...objects, ...odd]) {
+        const got = a.observe(message, opts);
+        const expected = rawObserve.call(b, message, opts);
+        assert.deepEqual(got, expected, `${f}: ${String(JSON.stringify(message, (_, v) => (typeof v === "bigint" ? `${v}n` : v))).slice(0, 80)} ${JSON.stringify(opts)}`);
+        compared++;
+      }
+      assert.deepEqual(a.tasks(), b.tasks(), f);
+    }
+  }
+  assert.ok(compared > 50);
+});
