@@ -78,7 +78,7 @@ export function sizeSection(size, profile, variants) {
   L.push("| `Value`'s `Display` out of the schema interpreter's messages (`serde_json::to_string` instead) | +0.1 KB: the serializer's monomorphs stay, one for `String` comes | no |");
   L.push("| `opt-level = \"z\"` instead of `\"s\"` | −24 KB (223 → 199 KB) | no: `validateMessage` took 0.94–1.46× the time on the bench messages (1.3–1.45× for most; the two modules interleaved in one process, 7 runs each, load 8) |");
   L.push("| `wasm-opt -Oz --converge`, or `--inlining-optimizing` | −0.1 KB | no |");
-  L.push("| no typed serde_json deserialize in the module (`js_text` parses a `Value`, not a `String`): serde's float error formatting and core's `f64` Display (flt2dec) drop out | −12.2 KB (223.4 → 211.2 KB) | yes |");
+  L.push("| no typed serde_json deserialize in the module (`carried`, formerly `js_text`, parses a `Value`, not a `String`): serde's float error formatting and core's `f64` Display (flt2dec) drop out | −12.2 KB (223.4 → 211.2 KB) | yes |");
   L.push("| chrono with `alloc` only (no `std`, no `serde`) | −0.6 KB | yes |");
   L.push("| no serde-wasm-bindgen deserializer (the target version of `convert*` read like every other version) | −0.8 KB, glue −0.8 KB | yes |");
   L.push("| the fast path's typed structs read through a wrapper deserializer (`any_only`: serde_json asked for `deserialize_any` only, visitor errors that format nothing) instead of `serde_json::from_str` | −10.3 KB (231.5 → 221.3 KB); no `f64` Display left | no: the V25 fast path took 1.01–1.09× (valid `tasks/get`), 1.03–1.06× (bad status), 1.05–1.14× (100-task list) the CPU time (the two modules interleaved in one process, both orders; an error is re-made at every level of nesting) |");

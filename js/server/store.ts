@@ -476,10 +476,6 @@ let session: string | undefined;
 let host = false;
 let now = 0;
 
-/**
- * Reads `ctx` into `session`, `host`, `now`. Anything it does not accept as is goes to the
- * core, which throws the TypeError (or the `too_large` TaskStoreError) naming the problem.
- */
 /** `String.prototype.isWellFormed` (ES2024; older runtimes lack it). */
 const isWellFormed = ((String.prototype as unknown) as { isWellFormed?: (this: string) => boolean }).isWellFormed;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -501,6 +497,10 @@ function plain(s: string): boolean {
   return true;
 }
 
+/**
+ * Reads `ctx` into `session`, `host`, `now`. Anything it does not accept as is goes to the
+ * core, which throws the TypeError (or the `too_large` TaskStoreError) naming the problem.
+ */
 function readContext(core: TaskServerCore, max: number, ctx: unknown) {
   if (ctx === undefined || ctx === null) {
     session = undefined;

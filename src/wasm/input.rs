@@ -134,9 +134,10 @@ fn js_string(s: &JsString, max_bytes: usize) -> Result<String, ValidationReport>
 
 /// A JS string argument (a status message, a scheduler key, …) as a Rust string, its lone
 /// surrogates and U+FDD0 carried as the core carries them in JSON ([`surrogates`]), so they come
-/// back unchanged in answers.
-pub(crate) fn js_text(s: &JsString) -> String {
-    if let Ok(text) = plain_text(s) {
+/// back unchanged in answers: `text`, the conversion of the string `s` (`as_string`), when it
+/// crossed exactly ([`exactness`]), else `s` read again through `JSON.stringify`.
+pub(crate) fn carried(s: &JsValue, text: String) -> String {
+    if exactness(s, &text).is_ok() {
         return text;
     }
     JSON::stringify(s)
@@ -150,23 +151,24 @@ pub(crate) fn js_text(s: &JsString) -> String {
                 _ => None,
             },
         )
-        .unwrap_or_else(|| String::from(s))
+        .unwrap_or(text)
 }
 
-/// A JS string as the same Rust string, when it is one: well-formed UTF-16 (wasm-bindgen's
-/// conversion, like `String::from`, turns a lone surrogate into U+FFFD, so `"a\ud800"` and
-/// `"a\udfff"` would be one string) and without U+FDD0 (the marker of carried surrogates,
-/// [`surrogates`]: answers would read a U+FDD0 back as part of one). Otherwise why not, for an
-/// argument that must cross exactly (a session, a task id); [`js_text`] carries it instead.
-pub(crate) fn plain_text(s: &JsString) -> Result<String, &'static str> {
-    if !well_formed(s) {
+/// Whether `text`, the conversion of the JS string `s`, is the same string: `s` is well-formed
+/// UTF-16 (wasm-bindgen's conversion, like `String::from`, turns a lone surrogate into U+FFFD, so
+/// `"a\ud800"` and `"a\udfff"` would be one string) and `text` holds no U+FDD0 (the marker of
+/// carried surrogates, [`surrogates`]: answers would read a U+FDD0 back as part of one).
+/// Otherwise why not, for an argument that must cross exactly (a session). The runtime is asked
+/// whether `s` is well-formed only when `text` holds a U+FFFD (which a lone surrogate always
+/// becomes): no second crossing for the usual text.
+pub(crate) fn exactness(s: &JsValue, text: &str) -> Result<(), &'static str> {
+    if text.contains('\u{FFFD}') && !well_formed(s.unchecked_ref()) {
         return Err("must be well-formed text (it holds a lone surrogate)");
     }
-    let text = String::from(s);
     if text.contains(surrogates::MARK) {
         return Err("must not hold U+FDD0 (a noncharacter the package uses internally)");
     }
-    Ok(text)
+    Ok(())
 }
 
 /// JSON text from the core as a JS value: `JSON.parse`, after the carried lone surrogates are
@@ -456,20 +458,19 @@ impl Members {
         self.opt(key, "a string", JsValue::as_string)
     }
 
-    /// An optional string member, its lone surrogates carried ([`js_text`]): a task id or a
+    /// An optional string member, its lone surrogates carried ([`carried`]): a task id or a
     /// name the core hands back.
     pub(crate) fn text(&self, key: &str) -> Result<Option<String>, JsValue> {
-        self.opt(key, "a string", |v| v.dyn_ref::<JsString>().map(js_text))
+        self.opt(key, "a string", |v| v.as_string().map(|t| carried(v, t)))
     }
 
-    /// An optional string member that must cross exactly ([`plain_text`]): a session.
+    /// An optional string member that must cross exactly ([`exactness`]): a session.
     pub(crate) fn plain(&self, key: &str) -> Result<Option<String>, JsValue> {
-        let Some(s) = self.opt(key, "a string", |v| v.dyn_ref::<JsString>().cloned())? else {
-            return Ok(None);
-        };
-        plain_text(&s)
-            .map(Some)
-            .map_err(|why| bad(format!("invalid {}: `{key}` {why}", self.what)))
+        self.opt(key, "a string", |v| {
+            v.as_string().map(|t| exactness(v, &t).map(|()| t))
+        })?
+        .transpose()
+        .map_err(|why| bad(format!("invalid {}: `{key}` {why}", self.what)))
     }
 
     pub(crate) fn boolean(&self, key: &str) -> Result<Option<bool>, JsValue> {

@@ -53,11 +53,11 @@ fn read_options(
     Ok((config, seed.unwrap_or_else(random_seed)))
 }
 
-/// A task key, its lone surrogates carried ([`super::input::js_text`]): keys that differ only
+/// A task key, its lone surrogates carried ([`super::input::carried`]): keys that differ only
 /// in them stay two keys, and events name each as it was given.
 fn read_key(key: &JsValue) -> Result<String, JsValue> {
-    key.dyn_ref::<js_sys::JsString>()
-        .map(super::input::js_text)
+    key.as_string()
+        .map(|text| super::input::carried(key, text))
         .ok_or_else(|| bad("the task key must be a string".to_string()))
 }
 

@@ -265,7 +265,7 @@ fn opt_ms(value: Option<f64>, what: &str) -> Result<Option<u64>, JsValue> {
 
 /// An optional text argument (`undefined` / `null`: none) of at most `max` bytes, named `what`
 /// in the limit's error and `called` in the type's; its lone surrogates are kept
-/// ([`super::input::js_text`]), as they are in any string of a JSON argument.
+/// ([`super::input::carried`]), as they are in any string of a JSON argument.
 fn opt_text(
     value: &JsValue,
     what: &str,
@@ -277,8 +277,8 @@ fn opt_text(
     }
     within(Some(value), what, max)?;
     value
-        .dyn_ref::<js_sys::JsString>()
-        .map(|s| Some(super::input::js_text(s)))
+        .as_string()
+        .map(|text| Some(super::input::carried(value, text)))
         .ok_or_else(|| bad(format!("{called} must be a string, null or undefined")))
 }
 
