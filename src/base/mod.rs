@@ -6,12 +6,14 @@
 //! * [`random`]: the deterministic PRNG (SplitMix64) of tests, simulations and the scheduler's
 //!   jitter;
 //! * [`hex`]: lowercase hex;
+//! * [`json`]: JSON text into a `serde_json::Value` tree (`deserialize_any` only);
 //! * [`visit`]: the refusing visitor methods of `deserialize_any`-only serde visitors.
 //!
 //! The layers above, lowest first: `base` → `model` → `validate` → `convert`, `conversation`,
 //! `schedule` → `store` → `server` → the bindings (`wasm`).
 
 pub mod hex;
+pub mod json;
 pub mod pointer;
 pub mod random;
 pub mod time;

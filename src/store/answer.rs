@@ -113,8 +113,8 @@ pub enum StoreChange {
 /// `value` as JSON text, its carried lone surrogates written back as escapes
 /// ([`crate::validate::surrogates::restore`]).
 pub fn json_text<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
-    // serde_json is built without "std", so without `to_writer` (Cargo.toml); it writes UTF-8.
-    let text = serde_json::to_string(value)?;
+    // Stored results are written in as their text (`Payload`, `base::json::verbatim`).
+    let text = crate::base::json::to_text(value)?;
     Ok(match crate::validate::surrogates::restore(&text) {
         std::borrow::Cow::Borrowed(_) => text,
         std::borrow::Cow::Owned(restored) => restored,

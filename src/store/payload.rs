@@ -3,9 +3,11 @@
 //!
 //! A result is written back far more often than it is looked into (every answer of a completed
 //! task carries it; the rules only ask whether it has `isError: true`), so it is kept as text
-//! and written verbatim ([`serde_json::value::RawValue`]) instead of as a `serde_json::Value`
+//! and written verbatim instead of as a `serde_json::Value`
 //! tree: taking one in builds no tree (a map of the tree costs an allocation of over 256 bytes,
-//! a slow one in a store's fragmented heap) and writing it out walks nothing. The text is the
+//! a slow one in a store's fragmented heap) and writing it out walks nothing
+//! ([`crate::base::json::verbatim`], where the answers are written by
+//! [`crate::base::json::to_text`]; any other serializer is given the tree). The text is the
 //! caller's JSON with its lone surrogates carried ([`crate::validate::surrogates`]), so answers
 //! restore them as they restore those of any other string. What needs the members (a snapshot,
 //! V25 `tasks/result`, the diagnostic of a tool error) parses it: [`Payload::object`].
@@ -14,19 +16,16 @@ use std::rc::Rc;
 
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserializer, Serialize, Serializer};
-use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::base::visit::refuse;
 use crate::model::common::JsonObject;
 
-/// A result as a record holds it (see the module docs). Cloning shares it.
+/// A result as a record holds it (see the module docs). Cloning shares its text.
 #[derive(Clone)]
-pub struct Payload(Rc<Inner>);
-
-struct Inner {
-    /// The JSON text of an object, lone surrogates carried.
-    text: Box<RawValue>,
+pub struct Payload {
+    /// The JSON text of an object (no whitespace around it), lone surrogates carried.
+    text: Rc<str>,
     /// Whether the object has `isError: true` (its last `isError` member, as `serde_json` reads
     /// duplicate members).
     is_error: bool,
@@ -121,7 +120,7 @@ impl<'de> Visitor<'de> for Probe {
         let mut is_error = false;
         while let Some(key) = map.next_key_seed(IsErrorKey)? {
             if key {
-                is_error = map.next_value::<Value>()? == Value::Bool(true);
+                is_error = map.next_value_seed(crate::base::json::Tree)? == Value::Bool(true);
             } else {
                 map.next_value::<IgnoredAny>()?;
             }
@@ -169,47 +168,55 @@ impl Payload {
     /// ([`crate::validate::surrogates::carry`]): checked to be one JSON object (serde_json's
     /// limit of 128 levels of nesting included), without building a tree.
     pub fn from_carried_text(text: String) -> Result<Payload, PayloadError> {
-        // One parse checks the text (serde_json's own reading, no tree) and keeps it.
-        let text = RawValue::from_string(text).map_err(|e| PayloadError::NotJson(e.to_string()))?;
-        // The raw value starts at its first byte (no leading whitespace): an object is `{…}`.
-        if !text.get().starts_with('{') {
+        // One parse checks the text (serde_json's own reading, no tree).
+        serde_json::from_str::<IgnoredAny>(&text)
+            .map_err(|e| PayloadError::NotJson(e.to_string()))?;
+        // Kept without the JSON whitespace around it: an object is `{…}`.
+        let json_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+        let trimmed = text.trim_matches(json_space);
+        if !trimmed.starts_with('{') {
             return Err(PayloadError::NotObject);
         }
-        // serde_json skips the values it keeps raw without recursion, so without its depth
-        // limit: the limit a `Value` tree has is checked here.
-        let (deepest, named) = scan(text.get());
+        // serde_json skips values it ignores without recursion, so without its depth limit:
+        // the limit a `Value` tree has is checked here.
+        let (deepest, named) = scan(trimmed);
         if deepest > MAX_NESTING {
             return Err(PayloadError::TooDeep);
         }
         // Only a member named `isError` can make it a tool error: a text that spells no such
         // string (neither plainly nor with a `\u` escape) is not read a second time.
-        let is_error = named && probe(text.get())?;
-        Ok(Payload(Rc::new(Inner { text, is_error })))
+        let is_error = named && probe(trimmed)?;
+        let text: Rc<str> = if trimmed.len() == text.len() {
+            Rc::from(text)
+        } else {
+            Rc::from(trimmed)
+        };
+        Ok(Payload { text, is_error })
     }
 
     /// A payload of `object` (written as JSON text).
     pub fn from_object(object: &JsonObject) -> Payload {
-        let text =
-            serde_json::value::to_raw_value(object).unwrap_or_else(|_| RawValue::NULL.to_owned());
-        Payload(Rc::new(Inner {
-            text,
+        // A `Map` of `Value`s always serializes (its keys are strings).
+        let text = serde_json::to_string(object).unwrap_or_else(|_| "{}".to_string());
+        Payload {
+            text: Rc::from(text),
             is_error: is_tool_error(object),
-        }))
+        }
     }
 
     /// Whether it has `isError: true` (a tool error result).
     pub fn is_error(&self) -> bool {
-        self.0.is_error
+        self.is_error
     }
 
     /// Its JSON text (lone surrogates carried).
     pub fn text(&self) -> &str {
-        self.0.text.get()
+        &self.text
     }
 
     /// Its members, parsed from the text.
     pub fn object(&self) -> JsonObject {
-        match serde_json::from_str(self.text()) {
+        match crate::base::json::parse(self.text()) {
             Ok(Value::Object(map)) => map,
             _ => JsonObject::new(),
         }
@@ -222,17 +229,21 @@ impl From<JsonObject> for Payload {
     }
 }
 
-/// Written verbatim into JSON text; as the object into any other serializer.
+/// Written verbatim into the JSON text of [`crate::base::json::to_text`]; as the object into any
+/// other serializer.
 impl Serialize for Payload {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.text.serialize(s)
+        match crate::base::json::verbatim(&self.text, s) {
+            Ok(written) => written,
+            Err(s) => self.object().serialize(s),
+        }
     }
 }
 
 /// Equal when their texts are (the store compares records it wrote itself).
 impl PartialEq for Payload {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0) || self.text() == other.text()
+        Rc::ptr_eq(&self.text, &other.text) || self.text() == other.text()
     }
 }
 
@@ -253,7 +264,7 @@ mod tests {
         let p = Payload::from_carried_text(r#"{"content":[],"isError":true}"#.into()).unwrap();
         assert!(p.is_error());
         assert_eq!(
-            serde_json::to_string(&p).unwrap(),
+            crate::base::json::to_text(&p).unwrap(),
             r#"{"content":[],"isError":true}"#
         );
         assert_eq!(
@@ -304,7 +315,8 @@ mod tests {
             Err(PayloadError::NotObject)
         );
         assert_eq!(
-            serde_json::to_string(&Payload::from_carried_text(" {} ".into()).unwrap()).unwrap(),
+            crate::base::json::to_text(&Payload::from_carried_text(" {} ".into()).unwrap())
+                .unwrap(),
             "{}"
         );
         let deep = format!("{{\"a\":{}{}}}", "[".repeat(200), "]".repeat(200));

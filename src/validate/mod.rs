@@ -134,7 +134,7 @@ pub fn parse(text: &str, max_bytes: usize) -> Result<Value, ValidationReport> {
 
 /// Parses JSON text whose lone surrogates are carried already ([`surrogates::carry`]).
 fn parse_carried(text: &str) -> Result<Value, ValidationReport> {
-    serde_json::from_str::<Value>(text).map_err(|e| {
+    crate::base::json::parse(text).map_err(|e| {
         let msg = e.to_string();
         if msg.contains("recursion limit") {
             input_report(

@@ -249,7 +249,7 @@ impl Rec<'_> {
 
 impl Defs {
     fn load(text: &str) -> Result<Defs, String> {
-        let root: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let root = crate::base::json::parse(text).map_err(|e| e.to_string())?;
         let Value::Object(map) = root else {
             return Err("the definitions file is not a JSON object".to_string());
         };

@@ -146,7 +146,7 @@ pub(crate) fn carried(s: &JsValue, text: String) -> String {
         // Parsed as a `Value`, not as a `String`: a typed deserialize would link serde's
         // error formatting of floats (about 14 KB of `f64` Display; BENCHMARKS.md "Size").
         .and_then(
-            |json| match serde_json::from_str(&surrogates::carry(&json).0) {
+            |json| match crate::base::json::parse(&surrogates::carry(&json).0) {
                 Ok(Value::String(text)) => Some(text),
                 _ => None,
             },
@@ -539,7 +539,7 @@ impl Members {
 /// A core value as a plain JS object: serialised to JSON text in Rust and parsed once by
 /// `JSON.parse` (one boundary crossing, instead of one per member).
 pub fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, wasm_bindgen::JsError> {
-    let text = serde_json::to_string(value).map_err(|e| {
+    let text = crate::base::json::to_text(value).map_err(|e| {
         wasm_bindgen::JsError::new(&format!("internal: cannot convert the result: {e}"))
     })?;
     parse_json_text(&text)

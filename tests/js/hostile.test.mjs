@@ -406,3 +406,27 @@ test("TaskScheduler.restore refuses a state text over 256 MiB without growing wa
   // The same state, small, still restores.
   TaskScheduler.restore(JSON.stringify(small)).free();
 });
+
+test("an object whose member is named like serde_json's raw-value token is read as the object it is", () => {
+  // Until 2026-12-01 serde_json's raw_value feature read an object whose first member is named
+  // "$serde_json::private::RawValue" as the JSON text that member holds: this message, which is
+  // not JSON-RPC, was reported valid (as the response it wraps).
+  const TOKEN = "$serde_json::private::RawValue";
+  const inner = { jsonrpc: "2.0", id: 1, result: { content: [] } };
+  const wrapped = { [TOKEN]: JSON.stringify(inner) };
+  for (const message of [JSON.stringify(wrapped), wrapped]) {
+    const report = validateMessage(message);
+    assert.equal(report.valid, false);
+    assert.equal(report.rpc, "invalid");
+    assert.ok(report.issues.some((i) => i.code === "jsonrpc-version" && i.path === ""), JSON.stringify(report.issues));
+  }
+  assert.equal(validateMessage(JSON.stringify(inner)).valid, true);
+  // Deeper in a message, the member is kept as it is: a tool result's structuredContent that is
+  // such an object is an object (valid), not the number its member spells.
+  const result = { jsonrpc: "2.0", id: 2, result: { content: [], structuredContent: { [TOKEN]: "5" } } };
+  const conv = new Conversation({ version: "2025-11-25" });
+  assert.equal(conv.observe({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "t" } }).valid, true);
+  assert.deepEqual(conv.observe(JSON.stringify(result)).issues, []);
+  const bad = { ...result, result: { content: [], structuredContent: { [TOKEN]: "[5]" } } };
+  assert.equal(validateMessage(JSON.stringify(bad)).valid, true, "structuredContent is the object, not the array [5]");
+});

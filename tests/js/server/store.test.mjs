@@ -886,3 +886,26 @@ test("status messages holding U+FDD0 come back unchanged from every verb", () =>
     store.free();
   }
 });
+
+test("a member named like serde_json's raw-value token stays a member: answers, resultOf, snapshots", () => {
+  // serde_json (with its raw_value feature, used until 2026-12-01) read an object whose first member
+  // is named "$serde_json::private::RawValue" as the JSON text that member holds: the result below
+  // came back from resultOf and from a restored snapshot with `structuredContent: 5`.
+  const TOKEN = "$serde_json::private::RawValue";
+  const odd = Object.freeze({
+    content: [{ type: "text", text: "x", _meta: { [TOKEN]: "[1,2]" } }],
+    structuredContent: { [TOKEN]: "5" },
+  });
+  for (const protocolVersion of [V25, V26]) {
+    const store = new TaskStore();
+    const ctx = { session: "s", now: T0 };
+    const { taskId } = store.create({ protocolVersion }, ctx);
+    const done = store.complete(taskId, odd, undefined, ctx);
+    assert.deepEqual(done.v26.result, odd);
+    assert.deepEqual(store.get(taskId, ctx).v26.result, odd);
+    assert.deepEqual(store.resultOf(taskId, ctx), { kind: "result", result: odd });
+    const restored = TaskStore.restore(JSON.stringify(store.snapshot()));
+    assert.deepEqual(restored.resultOf(taskId, ctx), { kind: "result", result: odd });
+    assert.deepEqual(restored.get(taskId, ctx).v26.result, odd);
+  }
+});
