@@ -54,7 +54,7 @@ const bindings = readdirSync(WASM_SRC).filter((f) => f.endsWith(".rs")).sort().m
     blank: t.filter((l) => l === "").length,
     attributes: t.filter((l) => l.startsWith("#[")).length,
     exported: t.filter((l) => /^pub fn /.test(l)).length,
-    tsStrings: t.filter((l) => /unchecked_(return|param)_type|typescript_type/.test(l)).length,
+    tsStrings: t.filter((l) => /unchecked_(return|param|optional_param)_type|typescript_type/.test(l)).length,
   };
 });
 const size = { files, entries, bindings };

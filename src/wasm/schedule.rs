@@ -5,7 +5,7 @@
 //! Time is the optional last argument `now` (Unix ms) or `Date.now()`; the jitter seed is
 //! `options.seed` or drawn from `Math.random()`.
 
-use js_sys::Reflect;
+use js_sys::{JsString, Reflect};
 use serde_json::Value;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
@@ -55,7 +55,8 @@ fn read_options(
 
 /// A task key, its lone surrogates carried ([`super::input::carried`]): keys that differ only
 /// in them stay two keys, and events name each as it was given.
-fn read_key(key: &JsValue) -> Result<String, JsValue> {
+fn read_key(key: &JsString) -> Result<String, JsValue> {
+    // Typed `string`, but JS may pass anything: the runtime type is checked here.
     key.as_string()
         .map(|text| super::input::carried(key, text))
         .ok_or_else(|| bad("the task key must be a string".to_string()))
@@ -191,7 +192,7 @@ impl TaskScheduler {
     /// already tracked.
     pub fn track(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+        key: JsString,
         // Typed as a string: an `Option<Ts<TrackParams>>` is not declared optional (`params?`).
         #[wasm_bindgen(unchecked_optional_param_type = "TrackParams | null")] params: Option<
             Ts<TrackParams>,
@@ -237,7 +238,7 @@ impl TaskScheduler {
     /// `status`.
     pub fn observe(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+        key: JsString,
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] task: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
     ) -> Result<Ts<SchedulerEvents>, JsValue> {
@@ -257,7 +258,7 @@ impl TaskScheduler {
     #[wasm_bindgen(js_name = observeError)]
     pub fn observe_error(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
+        key: JsString,
         #[wasm_bindgen(unchecked_optional_param_type = "PollErrorInfo | null")] error: Option<
             Ts<PollErrorInfo>,
         >,
@@ -271,19 +272,13 @@ impl TaskScheduler {
     }
 
     /// Stops tracking the task; `false` if it was not tracked.
-    pub fn forget(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
-    ) -> Result<bool, JsValue> {
+    pub fn forget(&mut self, key: JsString) -> Result<bool, JsValue> {
         Ok(self.inner.forget(&read_key(&key)?))
     }
 
     /// Where a tracked task stands, or `null` when `key` is not tracked.
     #[wasm_bindgen(unchecked_return_type = "TrackedTask | null")]
-    pub fn info(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] key: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    pub fn info(&self, key: JsString) -> Result<JsValue, JsValue> {
         match self.inner.info(&read_key(&key)?) {
             Some(info) => to_js(&info).map_err(JsValue::from),
             None => Ok(JsValue::NULL),

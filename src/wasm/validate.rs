@@ -47,15 +47,16 @@ pub(crate) fn validate_js(
 /// Validates one MCP message of protocol 2025-11-25 or 2026-07-28: a JS value or a JSON
 /// string. Never throws on a bad message: the report says what is wrong. Throws a `TypeError` only
 /// when `options` itself is malformed.
-#[wasm_bindgen(js_name = validateMessage, unchecked_return_type = "ValidationReport")]
+#[wasm_bindgen(js_name = validateMessage)]
 pub fn validate_message(
     #[wasm_bindgen(unchecked_param_type = "unknown")] message: JsValue,
     options: Option<Ts<ValidateOptions>>,
-) -> Result<JsValue, JsValue> {
+) -> Result<Ts<ValidationReport>, JsValue> {
     BOUNDARY.with_borrow_mut(|b| b.route = 0);
     let options = read_options(options)?;
     let (report, _) = validate_js(&message, &options, &Context::from(&options));
     super::input::parse_json_text(&report.to_json())
+        .map(Ts::new_unchecked)
         .map_err(|_| JsError::new("internal: JSON.parse refused the report").into())
 }
 
@@ -68,30 +69,32 @@ pub fn rules() -> Result<JsValue, JsError> {
 /// Converts a task (a V25 `Task` or a V26 `Task`/`DetailedTask`) to the other version:
 /// `ttl` ⇄ `ttlMs`, `pollInterval` ⇄ `pollIntervalMs`; every dropped or reinterpreted member is
 /// reported in `issues`.
-#[wasm_bindgen(js_name = convertTask, unchecked_return_type = "ConversionReport")]
+#[wasm_bindgen(js_name = convertTask)]
 pub fn convert_task(
     #[wasm_bindgen(unchecked_param_type = "unknown")] task: JsValue,
     to: Ts<ProtocolVersion>,
-) -> Result<JsValue, JsValue> {
+) -> Result<Ts<ConversionReport>, JsValue> {
     let to = read_version(to)?;
     match js_to_json(&task, DEFAULT_MAX_BYTES) {
         Ok(value) => to_js(&crate::convert::convert_task(&value, None, to)),
         Err(report) => to_js(&ConversionReport::not_read(report, to)),
     }
+    .map(Ts::new_unchecked)
     .map_err(JsValue::from)
 }
 
 /// Converts a `CreateTaskResult` between the V25 nested and the V26 flat shape.
-#[wasm_bindgen(js_name = convertCreateTaskResult, unchecked_return_type = "ConversionReport")]
+#[wasm_bindgen(js_name = convertCreateTaskResult)]
 pub fn convert_create_task_result(
     #[wasm_bindgen(unchecked_param_type = "unknown")] result: JsValue,
     to: Ts<ProtocolVersion>,
-) -> Result<JsValue, JsValue> {
+) -> Result<Ts<ConversionReport>, JsValue> {
     let to = read_version(to)?;
     match js_to_json(&result, DEFAULT_MAX_BYTES) {
         Ok(value) => to_js(&crate::convert::convert_create_task_result(&value, to)),
         Err(report) => to_js(&ConversionReport::not_read(report, to)),
     }
+    .map(Ts::new_unchecked)
     .map_err(JsValue::from)
 }
 
