@@ -7,8 +7,10 @@
     clippy::panic
 )]
 
+use mcp_tasks_wasm::base::json::{parse, to_text};
 use mcp_tasks_wasm::convert::{convert_create_task_result, convert_task};
 use mcp_tasks_wasm::model::ProtocolVersion;
+use mcp_tasks_wasm::store::payload::Payload;
 use mcp_tasks_wasm::validate::{
     validate_text, validate_value, Context, Severity, ValidateOptions, ValidationReport,
 };
@@ -187,6 +189,38 @@ proptest! {
     fn any_text_gives_a_report(text in ".{0,200}") {
         let r = validate_text(&text, &ValidateOptions::default());
         check_report(None, &r);
+    }
+
+    #[test]
+    fn json_parse_builds_serde_jsons_tree(v in arb_json(), text in ".{0,80}", cut in 0usize..200) {
+        // base::json::parse (the crate's own visitor, deserialize_any only) against serde_json's
+        // own `Value` reading: the same tree or the same error, for JSON and for any text.
+        let written = v.to_string();
+        let prefix: String = written.chars().take(cut).collect();
+        for t in [written.as_str(), prefix.as_str(), text.as_str()] {
+            prop_assert_eq!(
+                parse(t).map_err(|e| e.to_string()),
+                serde_json::from_str::<Value>(t).map_err(|e| e.to_string()),
+                "{:?}", t
+            );
+        }
+    }
+
+    #[test]
+    fn stored_results_are_written_as_serde_json_writes_them(v in arb_json(), padding in "[ \t\r\n]{0,3}") {
+        // A result kept as its text (Payload) and written into an answer by to_text: the text
+        // serde_json writes for the same object, whitespace around it dropped; elsewhere the tree.
+        let mut o = Map::new();
+        o.insert("content".to_string(), v);
+        let expected = serde_json::to_string(&o).unwrap();
+        let from_text =
+            Payload::from_carried_text(format!("{padding}{expected}{padding}")).unwrap();
+        let from_object = Payload::from_object(&o);
+        for p in [&from_text, &from_object] {
+            prop_assert_eq!(to_text(&[p, p]).unwrap(), format!("[{expected},{expected}]"));
+            prop_assert_eq!(serde_json::to_value(p).unwrap(), Value::Object(o.clone()));
+            prop_assert_eq!(p.object(), o.clone());
+        }
     }
 
     #[test]

@@ -430,3 +430,19 @@ test("an object whose member is named like serde_json's raw-value token is read 
   const bad = { ...result, result: { content: [], structuredContent: { [TOKEN]: "[5]" } } };
   assert.equal(validateMessage(JSON.stringify(bad)).valid, true, "structuredContent is the object, not the array [5]");
 });
+
+test("convertTask and convertCreateTaskResult keep every number as given (floats read exactly)", () => {
+  const nums = [522966.75866770605, 123.45678901234567, 0.1 + 0.2, 1 / 3, 2 / 3 * 1000, 5e-324];
+  const task = {
+    taskId: "t", status: "working", createdAt: "2025-11-25T10:30:00Z",
+    lastUpdatedAt: "2025-11-25T10:30:00Z", ttl: 1000, _meta: { nums },
+  };
+  for (const given of [task, JSON.stringify(task)]) {
+    const v26 = main.convertTask(given, "2026-07-28");
+    assert.equal(v26.ok, true, JSON.stringify(v26.issues));
+    assert.deepEqual(v26.value._meta.nums, nums);
+    assert.deepEqual(main.convertTask(v26.value, "2025-11-25").value, task);
+  }
+  const created = main.convertCreateTaskResult({ task }, "2026-07-28");
+  assert.deepEqual(created.value._meta.nums, nums);
+});

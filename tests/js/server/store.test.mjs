@@ -909,3 +909,26 @@ test("a member named like serde_json's raw-value token stays a member: answers, 
     assert.deepEqual(restored.get(taskId, ctx).v26.result, odd);
   }
 });
+
+test("numbers in results come back as given: resultOf, snapshots, restore (floats read exactly)", () => {
+  // Until 2026-12-01 serde_json read floats with its fast, inexact parser: about one in ten
+  // doubles like Math.random() * 1000 came back one unit in the last place off wherever a result
+  // was read back into a tree (resultOf, V25 tasks/result, snapshots).
+  let x = 0x2545f491;
+  const nums = [522966.75866770605, 0.30000000000000004, 123.45678901234567, 3.3333333333333335e-7, -1.7976931348623157e308, 5e-324];
+  for (let i = 0; i < 200; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    nums.push((x / 2 ** 32) * 1000, x / 7);
+  }
+  const floats = Object.freeze({ content: [{ type: "text", text: "x" }], structuredContent: { nums } });
+  for (const protocolVersion of [V25, V26]) {
+    const store = new TaskStore();
+    const ctx = { session: "s", now: T0 };
+    const { taskId } = store.create({ protocolVersion }, ctx);
+    store.complete(taskId, floats, undefined, ctx);
+    assert.deepEqual(store.resultOf(taskId, ctx), { kind: "result", result: floats });
+    const restored = TaskStore.restore(JSON.stringify(store.snapshot()));
+    assert.deepEqual(restored.resultOf(taskId, ctx), { kind: "result", result: floats });
+    assert.deepEqual(restored.get(taskId, ctx).v26.result, floats);
+  }
+});
