@@ -260,3 +260,83 @@ fn hostile_stream_stays_within_bounds() {
     assert_eq!(DEFAULT_MAX_PENDING, 10_000);
     assert_eq!(DEFAULT_MAX_KEPT_BYTES, 64 * 1024 * 1024);
 }
+
+// The pending requests' order (a deque with stale entries since 2026-12-01, a `BTreeMap`
+// before): against a model, over thousands of requests with duplicate ids, answers out of
+// order and evictions, the request forgotten is always the oldest still pending.
+#[test]
+fn pending_requests_are_forgotten_oldest_first_whatever_was_answered() {
+    let max = 7usize;
+    let mut c = Conversation::new(ConversationOptions {
+        max_pending: Some(max as u32),
+        ..options()
+    });
+    // The model: the requests still pending, oldest first, as (message number, id).
+    let mut live: Vec<(usize, u64)> = Vec::new();
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    for index in 0..6000usize {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let id = x % 12;
+        if x % 5 < 3 {
+            let r = c.observe(&json!({"jsonrpc": "2.0", "id": id, "method": "ping"}));
+            live.retain(|&(_, i)| i != id);
+            let mut forgotten = Vec::new();
+            while live.len() >= max {
+                forgotten.push(live.remove(0).0);
+            }
+            live.push((index, id));
+            let expected: Vec<String> = forgotten
+                .iter()
+                .map(|n| format!("request {n} (ping) awaiting its answer was forgotten (maxPending {max}): its answer will show as unmatched"))
+                .collect();
+            assert_eq!(bound_messages(&r), expected, "message {index}");
+        } else {
+            let r = c.observe(&json!({"jsonrpc": "2.0", "id": id, "result": {}}));
+            let was_live = live.iter().any(|&(_, i)| i == id);
+            live.retain(|&(_, i)| i != id);
+            let unmatched = r
+                .issues
+                .iter()
+                .any(|i| i.code == "history-unmatched-response");
+            assert_eq!(unmatched, !was_live, "message {index}");
+        }
+        assert_eq!(c.sizes().1, live.len(), "message {index}");
+    }
+}
+
+// The same when answered requests pile up behind one that stays pending (the deque drops its
+// stale entries in bulk): the old one is still the first forgotten.
+#[test]
+fn a_request_left_pending_behind_thousands_of_answered_ones_is_forgotten_first() {
+    let mut c = Conversation::new(ConversationOptions {
+        max_pending: Some(50),
+        ..options()
+    });
+    c.observe(&json!({"jsonrpc": "2.0", "id": "kept", "method": "ping"}));
+    for i in 0..5000u64 {
+        let id = i % 4;
+        c.observe(&json!({"jsonrpc": "2.0", "id": id, "method": "ping"}));
+        let r = c.observe(&json!({"jsonrpc": "2.0", "id": id, "result": {}}));
+        assert!(r
+            .issues
+            .iter()
+            .all(|i| i.code != "history-unmatched-response"));
+    }
+    assert_eq!(c.sizes().1, 1);
+    let mut forgotten = Vec::new();
+    for i in 0..60u64 {
+        let r = c.observe(&json!({"jsonrpc": "2.0", "id": 100 + i, "method": "ping"}));
+        forgotten.extend(bound_messages(&r).into_iter().map(str::to_string));
+    }
+    assert_eq!(forgotten.len(), 11, "{forgotten:#?}");
+    assert!(
+        forgotten[0].starts_with("request 0 (ping)"),
+        "{forgotten:#?}"
+    );
+    assert!(
+        forgotten[1].starts_with("request 10001 (ping)"),
+        "{forgotten:#?}"
+    );
+}

@@ -53,7 +53,7 @@
 mod shape;
 mod task;
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -365,8 +365,11 @@ pub struct Conversation {
     next_index: usize,
     /// Requests awaiting their answer, by (sender, id); sender `None` when not given.
     pending: HashMap<PendingKey, Pending>,
-    /// The pending requests by request number, oldest first.
-    pending_order: BTreeMap<usize, PendingKey>,
+    /// The pending requests by request number, oldest first. An entry whose key is no longer
+    /// pending under that number is stale: skipped, dropped when it reaches the front, and all
+    /// at once when the stale ones outnumber the live ones (a `VecDeque`, not a `BTreeMap`:
+    /// numbers only grow, and a `BTreeMap` of its own type costs about 3 KB gzip of module).
+    pending_order: VecDeque<(usize, PendingKey)>,
     pending_bytes: usize,
     /// The tasks remembered, first seen first; task number `n` is at `n - evicted`.
     tasks: VecDeque<TaskState>,
@@ -412,7 +415,7 @@ impl Conversation {
                 .map_or(DEFAULT_MAX_ISSUES, |m| (m as usize).max(1)),
             next_index: 0,
             pending: HashMap::new(),
-            pending_order: BTreeMap::new(),
+            pending_order: VecDeque::new(),
             pending_bytes: 0,
             tasks: VecDeque::new(),
             evicted: 0,
@@ -464,9 +467,33 @@ impl Conversation {
         false
     }
 
+    /// The number of the oldest pending request (the stale entries before it dropped).
+    fn oldest_pending(&mut self) -> Option<usize> {
+        while let Some((index, key)) = self.pending_order.front() {
+            if self.pending.get(key).is_some_and(|p| p.index == *index) {
+                return Some(*index);
+            }
+            self.pending_order.pop_front();
+        }
+        None
+    }
+
+    /// After a pending request is taken: drops the stale entries of `pending_order` once they
+    /// outnumber the live ones.
+    fn prune_pending_order(&mut self) {
+        if self.pending_order.len() > 2 * self.pending.len() + 64 {
+            let pending = &self.pending;
+            self.pending_order
+                .retain(|(index, key)| pending.get(key).is_some_and(|p| p.index == *index));
+        }
+    }
+
     /// Forgets the pending request with the smallest number.
     fn evict_pending(&mut self, why: &str) {
-        let Some((index, key)) = self.pending_order.pop_first() else {
+        if self.oldest_pending().is_none() {
+            return;
+        }
+        let Some((index, key)) = self.pending_order.pop_front() else {
             return;
         };
         if let Some(p) = self.pending.remove(&key) {
@@ -515,7 +542,7 @@ impl Conversation {
         self.settle();
         while self.kept_bytes() > self.limits.max_kept_bytes {
             let task = self.tasks.front().map(|t| t.first_index().unwrap_or(0));
-            let request = self.pending_order.first_key_value().map(|(i, _)| *i);
+            let request = self.oldest_pending();
             let why = format!("maxKeptBytes {}", self.limits.max_kept_bytes);
             match (task, request) {
                 (Some(t), Some(r)) if r < t => self.evict_pending(&why),
@@ -749,23 +776,23 @@ impl Conversation {
                 "/id".to_string(),
                 "a request with this id is still awaiting its answer".to_string(),
             );
-            self.pending_order.remove(&old.index);
             self.pending_bytes = self.pending_bytes.saturating_sub(old.bytes(&key.1));
+            self.prune_pending_order();
         }
         while self.pending.len() >= self.limits.max_pending {
             let why = format!("maxPending {}", self.limits.max_pending);
             self.evict_pending(&why);
         }
         self.pending_bytes += pending.bytes(&key.1);
-        self.pending_order.insert(pending.index, key.clone());
+        self.pending_order.push_back((pending.index, key.clone()));
         self.pending.insert(key, pending);
     }
 
     /// Takes the pending request a response answers.
     fn take_pending(&mut self, key: &PendingKey) -> Option<Pending> {
         let p = self.pending.remove(key)?;
-        self.pending_order.remove(&p.index);
         self.pending_bytes = self.pending_bytes.saturating_sub(p.bytes(&key.1));
+        self.prune_pending_order();
         Some(p)
     }
 
@@ -1054,8 +1081,13 @@ impl Conversation {
             }
             "tasks/result" => {
                 if let Some(t) = asked {
-                    let mut payload = result.clone();
-                    payload.remove("_meta");
+                    // The result but its `_meta`, copied member by member: no `Map::remove`,
+                    // whose `BTreeMap` removal code would be linked for this map type alone
+                    // (about 3 KB gzip; BENCHMARKS.md "Size").
+                    let mut payload = serde_json::Map::new();
+                    for (k, v) in result.iter().filter(|(k, _)| k.as_str() != "_meta") {
+                        payload.insert(k.clone(), v.clone());
+                    }
                     if let Some(state) = self.state_mut(t, version) {
                         state.deliver_payload(
                             index,

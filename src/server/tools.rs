@@ -422,11 +422,20 @@ fn checked_result(
     let value = Value::Object(result);
     let mut issues = Issues::new();
     if schema::check(def, &value, "", Code::CallToolResult, &mut issues) {
-        if let Value::Object(mut result) = value {
-            if added {
-                result.remove("resultType");
+        if let Value::Object(result) = value {
+            if !added {
+                return Ok(result);
             }
-            return Ok(result);
+            // Without the `resultType` added for the check, member by member (no `Map::remove`,
+            // whose `BTreeMap` removal code would be linked for this map type alone: about
+            // 3 KB gzip).
+            let mut without = JsonObject::new();
+            for (k, v) in result {
+                if k != "resultType" {
+                    without.insert(k, v);
+                }
+            }
+            return Ok(without);
         }
     }
     let first = issues

@@ -212,11 +212,16 @@ pub fn result_outcome<S: Storage, R: RandomSource>(
 
 /// `result` with `_meta["io.modelcontextprotocol/related-task"] = {taskId}` (§D 14, 33).
 fn related(mut result: JsonObject, task_id: &str) -> JsonObject {
-    let mut meta = match result.remove("_meta") {
-        Some(Value::Object(m)) => m,
-        _ => Map::new(),
-    };
-    meta.insert(RELATED_TASK_META_KEY.into(), json!({ "taskId": task_id }));
-    result.insert("_meta".into(), Value::Object(meta));
+    let related = json!({ "taskId": task_id });
+    match result.get_mut("_meta") {
+        Some(Value::Object(meta)) => {
+            meta.insert(RELATED_TASK_META_KEY.into(), related);
+        }
+        _ => {
+            let mut meta = Map::new();
+            meta.insert(RELATED_TASK_META_KEY.into(), related);
+            result.insert("_meta".into(), Value::Object(meta));
+        }
+    }
     result
 }
