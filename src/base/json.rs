@@ -20,6 +20,8 @@ use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 
+use crate::base::visit::MemberName;
+
 /// Parses JSON text (one value, whitespace around it allowed) into a `Value` tree.
 pub fn parse(text: &str) -> Result<Value, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
@@ -153,34 +155,11 @@ impl<'de> Visitor<'de> for Tree {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut members = Map::new();
-        while let Some(key) = map.next_key_seed(Key)? {
+        while let Some(key) = map.next_key_seed(MemberName(str::to_owned))? {
             let value = map.next_value_seed(Tree)?;
             members.insert(key, value);
         }
         Ok(Value::Object(members))
-    }
-}
-
-/// A member name (serde_json reads member names as strings whatever is asked).
-struct Key;
-
-impl<'de> DeserializeSeed<'de> for Key {
-    type Value = String;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Key {
-    type Value = String;
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a member name")
-    }
-    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<String, E> {
-        Ok(s.to_owned())
-    }
-    fn visit_string<E: serde::de::Error>(self, s: String) -> Result<String, E> {
-        Ok(s)
     }
 }
 

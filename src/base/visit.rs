@@ -38,3 +38,31 @@ macro_rules! refuse {
 }
 
 pub(crate) use refuse;
+
+/// A member name, read by `deserialize_any` and mapped by `F` as it is read:
+/// `map.next_key_seed(MemberName(|name: &str| name == "isError"))`. serde_json reads member
+/// names as strings whatever is asked; any other kind of key is refused without formatting it.
+pub struct MemberName<F>(pub F);
+
+/// The refusal of a key that is not a string (not from serde_json).
+fn not_a_name<E: serde::de::Error>() -> E {
+    E::custom("a member name must be a string")
+}
+
+impl<'de, T, F: FnOnce(&str) -> T> serde::de::DeserializeSeed<'de> for MemberName<F> {
+    type Value = T;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, T, F: FnOnce(&str) -> T> serde::de::Visitor<'de> for MemberName<F> {
+    type Value = T;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<T, E> {
+        Ok((self.0)(name))
+    }
+    refuse!('de, not_a_name; unit, bool, num, seq, map);
+}

@@ -18,7 +18,7 @@ use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::base::visit::refuse;
+use crate::base::visit::{refuse, MemberName};
 use crate::model::common::JsonObject;
 
 /// A result as a record holds it (see the module docs). Cloning shares its text.
@@ -118,7 +118,7 @@ impl<'de> Visitor<'de> for Probe {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
         let mut is_error = false;
-        while let Some(key) = map.next_key_seed(IsErrorKey)? {
+        while let Some(key) = map.next_key_seed(MemberName(|name: &str| name == "isError"))? {
             if key {
                 is_error = map.next_value_seed(crate::base::json::Tree)? == Value::Bool(true);
             } else {
@@ -128,26 +128,6 @@ impl<'de> Visitor<'de> for Probe {
         Ok(is_error)
     }
     refuse!('de, not_object; unit, bool, num, str, seq);
-}
-
-/// A member name of the probed object: whether it is `isError` (read by `deserialize_any`).
-struct IsErrorKey;
-
-impl<'de> serde::de::DeserializeSeed<'de> for IsErrorKey {
-    type Value = bool;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for IsErrorKey {
-    type Value = bool;
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a member name")
-    }
-    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<bool, E> {
-        Ok(s == "isError")
-    }
 }
 
 /// The top-level object's `isError: true` (its last `isError` member, as `serde_json` reads

@@ -40,7 +40,7 @@ use super::report::{
 };
 use super::rules::Code;
 use super::Context;
-use crate::base::visit::refuse;
+use crate::base::visit::{refuse, MemberName};
 use crate::model::{ProtocolVersion, TaskStatus};
 
 /// What the fast path tells of a message it knows: the parts of its report that vary (it is a
@@ -437,7 +437,7 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_, 'de> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Read, A::Error> {
         let (mut rpc, mut id, mut result) = (false, false, None);
-        while let Some(key) = map.next_key_seed(KeySeed)? {
+        while let Some(key) = map.next_key_seed(MemberName(member_key))? {
             match key {
                 ENV_JSONRPC if !rpc => {
                     map.next_value_seed(JsonRpc20)?;
@@ -465,7 +465,7 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_, 'de> {
     refuse!('de, refused; unit, bool, num, str, seq);
 }
 
-// Member names, as [`KeySeed`] reads them: a task member's slot, or one of these.
+// Member names, as [`member_key`] reads them: a task member's slot, or one of these.
 const ID: usize = 0;
 const STATUS: usize = 1;
 const MESSAGE: usize = 2;
@@ -507,27 +507,6 @@ fn member_key(s: &str) -> usize {
     }
 }
 
-/// A member name, as a number (the constants above).
-struct KeySeed;
-
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = usize;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed {
-    type Value = usize;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a member name")
-    }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<usize, E> {
-        Ok(member_key(s))
-    }
-    refuse!('de, refused; unit, bool, num, seq, map);
-}
-
 /// The `result`: a task or a list, as `want` says.
 struct ResultSeed<'c, 'de> {
     want: Want,
@@ -550,7 +529,7 @@ impl<'de> Visitor<'de> for ResultSeed<'_, 'de> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Read, A::Error> {
         let mut want = self.want;
         let (mut tasks, mut cursor) = (false, false);
-        while let Some(key) = map.next_key_seed(KeySeed)? {
+        while let Some(key) = map.next_key_seed(MemberName(member_key))? {
             match key {
                 ID..=POLL if want != Want::List => {
                     want = Want::Task;
@@ -634,7 +613,7 @@ impl<'de> Visitor<'de> for TaskSeed<'_, 'de> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.task.clear();
-        while let Some(key) = map.next_key_seed(KeySeed)? {
+        while let Some(key) = map.next_key_seed(MemberName(member_key))? {
             self.task.read(key, &mut map)?;
         }
         Ok(())
