@@ -286,31 +286,49 @@ test("malformed options: the same TypeError on every path", () => {
   }
 });
 
-test("Conversation.observe of strings: the generated method's reports, message by message", async () => {
+/** The sample conversations (samples/*.jsonl): each file's name and its non-empty lines. */
+async function sampleFiles() {
   const fs = await import("node:fs");
+  const samples = new URL("../../samples/", import.meta.url);
+  return fs
+    .readdirSync(samples)
+    .filter((f) => f.endsWith(".jsonl"))
+    .map((f) => ({ f, lines: fs.readFileSync(new URL(f, samples), "utf8").split("\n").filter((l) => l.trim() !== "") }));
+}
+
+/**
+ * Observes `messages` in order with the package's `Conversation.observe` and, in a twin, with the
+ * generated method, without `from` and with each sender: every report and the timelines must be
+ * the same. Answers how many messages were compared.
+ */
+function observeBothWays(Conversation, f, messages, describe) {
+  let compared = 0;
+  for (const opts of [undefined, { from: "server" }, { from: "client" }]) {
+    const a = new Conversation();
+    const b = new Conversation({ maxBytes: 1 << 24 });
+    for (const message of messages) {
+      const got = a.observe(message, opts);
+      const expected = rawObserve.call(b, message, opts);
+      assert.deepEqual(got, expected, `${f}: ${describe(message)} ${JSON.stringify(opts)}`);
+      compared++;
+    }
+    assert.deepEqual(a.tasks(), b.tasks(), f);
+  }
+  return compared;
+}
+
+test("Conversation.observe of strings: the generated method's reports, message by message", async () => {
   const { Conversation } = await import("../../pkg/node.mjs");
   // The package's entry replaced `observe` on the glue's class.
   assert.equal(Conversation, GeneratedConversation);
   assert.notEqual(Conversation.prototype.observe, rawObserve);
-  const samples = new URL("../../samples/", import.meta.url);
-  const files = fs.readdirSync(samples).filter((f) => f.endsWith(".jsonl"));
+  const files = await sampleFiles();
   assert.ok(files.length >= 4);
   let compared = 0;
-  for (const f of files) {
-    const lines = fs.readFileSync(new URL(f, samples), "utf8").split("\n").filter((l) => l.trim() !== "");
+  for (const { f, lines } of files) {
     // Each line as it is, then odd texts; with and without `from`.
     const extra = ["x", "", "[]", `${lines[0]} x`, lines[0].replace(/"2\.0"/, '"2.0\\ud83d"'), lines[0].replace(/"2\.0"/, '"2.0\ud83d"'), "x".repeat(70000)];
-    for (const opts of [undefined, { from: "server" }, { from: "client" }]) {
-      const a = new Conversation();
-      const b = new Conversation({ maxBytes: 1 << 24 });
-      for (const line of [...lines, ...extra]) {
-        const got = a.observe(line, opts);
-        const expected = rawObserve.call(b, line, opts);
-        assert.deepEqual(got, expected, `${f}: ${line.slice(0, 80)} ${JSON.stringify(opts)}`);
-        compared++;
-      }
-      assert.deepEqual(a.tasks(), b.tasks(), f);
-    }
+    compared += observeBothWays(Conversation, f, [...lines, ...extra], (line) => line.slice(0, 80));
   }
   // A conversation with a small maxBytes: the text over it is judged by the generated method.
   const small = new Conversation({ maxBytes: 10 });
@@ -325,13 +343,9 @@ test("Conversation.observe of strings: the generated method's reports, message b
 });
 
 test("Conversation.observe of objects: the generated method's reports, message by message", async () => {
-  const fs = await import("node:fs");
   const { Conversation } = await import("../../pkg/node.mjs");
-  const samples = new URL("../../samples/", import.meta.url);
-  const files = fs.readdirSync(samples).filter((f) => f.endsWith(".jsonl"));
   let compared = 0;
-  for (const f of files) {
-    const lines = fs.readFileSync(new URL(f, samples), "utf8").split("\n").filter((l) => l.trim() !== "");
+  for (const { f, lines } of await sampleFiles()) {
     const objects = lines.flatMap((l) => {
       try {
         return [JSON.parse(l)];
@@ -342,17 +356,8 @@ test("Conversation.observe of objects: the generated method's reports, message b
     const first = objects[0];
     // Each message as a parsed object, then objects whose JSON text is not all they are.
     const odd = [{ ...first, extra: NaN }, { ...first, extra: [1, undefined] }, { ...first, extra: null }, { ...first, extra: 10n }, { ...first, when: new Date(0) }, [first], 5, undefined];
-    for (const opts of [undefined, { from: "server" }, { from: "client" }]) {
-      const a = new Conversation();
-      const b = new Conversation({ maxBytes: 1 << 24 });
-      for (const message of [...objects, ...odd]) {
-        const got = a.observe(message, opts);
-        const expected = rawObserve.call(b, message, opts);
-        assert.deepEqual(got, expected, `${f}: ${String(JSON.stringify(message, (_, v) => (typeof v === "bigint" ? `${v}n` : v))).slice(0, 80)} ${JSON.stringify(opts)}`);
-        compared++;
-      }
-      assert.deepEqual(a.tasks(), b.tasks(), f);
-    }
+    const describe = (message) => String(JSON.stringify(message, (_, v) => (typeof v === "bigint" ? `${v}n` : v))).slice(0, 80);
+    compared += observeBothWays(Conversation, f, [...objects, ...odd], describe);
   }
   assert.ok(compared > 50);
 });
