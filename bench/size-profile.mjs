@@ -3,7 +3,7 @@
 // bench/size-profile.sh, which explains the build.
 //   node bench/size-profile.mjs TOP.csv NAMED.wasm OUT.json
 import { readFileSync, writeFileSync } from "node:fs";
-import { gzipSync } from "node:zlib";
+import { wasmSections } from "./wasm-sections.mjs";
 
 const [csvPath, wasmPath, out] = process.argv.slice(2);
 const rows = readFileSync(csvPath, "utf8").trim().split("\n").slice(1).map((line) => {
@@ -43,17 +43,7 @@ for (const r of items) {
 const total = items.reduce((a, r) => a + r.bytes, 0);
 
 // The gzip share of code vs data: the sections of the module as shipped (names stripped).
-const wasm = readFileSync(wasmPath);
-const sections = {};
-let p = 8;
-const leb = () => { let r = 0, s = 0, x; do { x = wasm[p++]; r |= (x & 0x7f) << s; s += 7; } while (x & 0x80); return r >>> 0; };
-while (p < wasm.length) {
-  const id = wasm[p++];
-  const len = leb();
-  const name = { 10: "code", 11: "data" }[id];
-  if (name) sections[name] = { raw: len, gzip: gzipSync(wasm.subarray(p, p + len), { level: 9 }).length };
-  p += len;
-}
+const sections = wasmSections(readFileSync(wasmPath));
 
 const top = [...items].sort((a, b) => b.bytes - a.bytes).slice(0, 25)
   .map((r) => ({ name: r.name.replace(/::h[0-9a-f]{16}$/, "").replace(/\[[0-9a-f]{16}\]/g, ""), bytes: r.bytes }));

@@ -5,7 +5,7 @@
 //! Time is the optional last argument `now` (Unix ms) or `Date.now()`; the jitter seed is
 //! `options.seed` or drawn from `Math.random()`.
 
-use js_sys::{JsString, Reflect};
+use js_sys::{JsString, Number, Reflect};
 use serde_json::Value;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
@@ -158,6 +158,11 @@ pub struct TaskScheduler {
     inner: Scheduler,
 }
 
+// Optional arguments are typed `Option<Number>` / `Option<Ts<…>>`: declared `now?: number | null`
+// and `params?: TrackParams | null` from the types, and passed by the glue as they are (an
+// imported JS type is not converted), so `read_now` and the `Members` readers still refuse a
+// value of the wrong type with the package's `TypeError`. (A trailing `Option<JsValue>` is not
+// declared optional, and it ends the run of optional parameters before it.)
 #[wasm_bindgen(js_class = TaskScheduler)]
 impl TaskScheduler {
     /// An empty scheduler. Throws a `TypeError` when `options` is malformed or out of bounds.
@@ -193,15 +198,12 @@ impl TaskScheduler {
     pub fn track(
         &mut self,
         key: JsString,
-        // Typed as a string: an `Option<Ts<TrackParams>>` is not declared optional (`params?`).
-        #[wasm_bindgen(unchecked_optional_param_type = "TrackParams | null")] params: Option<
-            Ts<TrackParams>,
-        >,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
+        params: Option<Ts<TrackParams>>,
+        now: Option<Number>,
     ) -> Result<Ts<SchedulerEvents>, JsValue> {
         let key = read_key(&key)?;
         let params = read_track(params)?;
-        let now = read_now(now)?;
+        let now = read_now(now.map(JsValue::from))?;
         let (options, task) = params.into_parts();
         let out = self
             .inner
@@ -215,11 +217,11 @@ impl TaskScheduler {
     #[wasm_bindgen(js_name = nextDue)]
     pub fn next_due(
         &mut self,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] limit: Option<JsValue>,
+        now: Option<Number>,
+        limit: Option<Number>,
     ) -> Result<Ts<SchedulerEvents>, JsValue> {
-        let now = read_now(now)?;
-        let limit = read_limit(limit)?;
+        let now = read_now(now.map(JsValue::from))?;
+        let limit = read_limit(limit.map(JsValue::from))?;
         events(&self.inner.next_due(now, limit))
     }
 
@@ -240,11 +242,11 @@ impl TaskScheduler {
         &mut self,
         key: JsString,
         #[wasm_bindgen(unchecked_param_type = "Record<string, unknown>")] task: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
+        now: Option<Number>,
     ) -> Result<Ts<SchedulerEvents>, JsValue> {
         let key = read_key(&key)?;
         let task = read_task(&task, "task")?;
-        let now = read_now(now)?;
+        let now = read_now(now.map(JsValue::from))?;
         let out = self
             .inner
             .observe(&key, &task, now)
@@ -259,14 +261,12 @@ impl TaskScheduler {
     pub fn observe_error(
         &mut self,
         key: JsString,
-        #[wasm_bindgen(unchecked_optional_param_type = "PollErrorInfo | null")] error: Option<
-            Ts<PollErrorInfo>,
-        >,
-        #[wasm_bindgen(unchecked_optional_param_type = "number | null")] now: Option<JsValue>,
+        error: Option<Ts<PollErrorInfo>>,
+        now: Option<Number>,
     ) -> Result<Ts<SchedulerEvents>, JsValue> {
         let key = read_key(&key)?;
         let error = read_failure(error)?;
-        let now = read_now(now)?;
+        let now = read_now(now.map(JsValue::from))?;
         let failure = PollFailure::from(error);
         events(&self.inner.observe_error(&key, &failure, now))
     }

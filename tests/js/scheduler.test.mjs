@@ -236,6 +236,15 @@ test("bad input throws a TypeError (or a TaskSchedulerError), never crashes", ()
     () => exact().observeError("a", { code: "oops" }),
     () => exact().observeError("a", 404),
     () => TaskScheduler.restore(42),
+    // The optional `now` and `limit` (typed `number | null`) are checked in wasm: a numeric
+    // string is refused, not converted to a number.
+    () => exact().nextDue("5"),
+    () => exact().nextDue(T0, "5"),
+    () => exact().track("a", {}, "5"),
+    () => exact().track("a", "fast"),
+    () => exact().observe("a", v25("working", T0), "5"),
+    () => exact().observeError("a", {}, "5"),
+    () => exact().observeError("a", "busy"),
   ];
   for (const f of typeErrors) assert.throws(f, TypeError, String(f));
   const s = exact();
