@@ -239,8 +239,7 @@ pub fn find_lossy_nulls(original: &JsValue, parsed: &Value) -> Option<String> {
                     if !contains_null(item) {
                         continue;
                     }
-                    let child =
-                        Reflect::get(orig, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED);
+                    let child = Reflect::get(orig, &js_key(k)).unwrap_or(JsValue::UNDEFINED);
                     let len = path.len();
                     path.push_str(&crate::validate::report::pointer("", k));
                     if walk(&child, item, path) {
@@ -252,6 +251,18 @@ pub fn find_lossy_nulls(original: &JsValue, parsed: &Value) -> Option<String> {
             }
             _ => false,
         }
+    }
+    /// The JS property name of a member name as the core carries it: one holding U+FDD0 (a
+    /// carried lone surrogate, or a doubled U+FDD0) is written back as JS had it, else the
+    /// lookup would miss the member and call its `null` lossy.
+    fn js_key(k: &str) -> JsValue {
+        if !k.contains(surrogates::MARK) {
+            return JsValue::from_str(k);
+        }
+        serde_json::to_string(&Value::String(k.to_owned()))
+            .ok()
+            .and_then(|text| parse_json_text(&text).ok())
+            .unwrap_or_else(|| JsValue::from_str(k))
     }
     fn contains_null(v: &Value) -> bool {
         match v {

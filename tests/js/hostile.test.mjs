@@ -311,6 +311,40 @@ test("TaskServer.handle answers requests holding lone surrogates; tasks/result a
   assert.equal(odd.message.error.code, -32602);
 });
 
+// An object's member NAMED with a lone surrogate or U+FDD0 (carried inside the core as U+FDD0 +
+// hex, or a doubled U+FDD0) may hold null: the check for what JSON.stringify turned into null
+// (NaN, Infinity, undefined) looks the member up in the JS object by its JS name. It once looked
+// it up by the carried name, missed it, and refused a real null as "JSON would send null here".
+test("a member named with a lone surrogate or U+FDD0 may hold null; a NaN there is still named", () => {
+  const { TaskScheduler, convertTask } = main;
+  const { TaskStore } = server;
+  const names = [LONE, LOW, "\ufdd0", `a${LONE}b`];
+  const task = (extra) => ({ taskId: "t1", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttl: null, ...extra });
+  for (const name of names) {
+    const ok = convertTask(task({ [name]: null }), "2026-07-28");
+    assert.deepEqual(ok.issues, [], JSON.stringify(name));
+    assert.equal(ok.ok, true);
+    const lossy = convertTask(task({ [name]: NaN }), "2026-07-28");
+    assert.equal(lossy.ok, false);
+    assert.deepEqual(lossy.issues.map((i) => [i.code, i.path]), [["not-json-value", `/${name}`]]);
+  }
+  const sched = new TaskScheduler({ seed: 1 });
+  sched.track("a", {}, 0);
+  const nulls = Object.fromEntries(names.map((n) => [n, null]));
+  assert.deepEqual(sched.observe("a", task(nulls), 10), [{ type: "taskStatus", key: "a", from: null, status: "working" }]);
+  assert.throws(() => sched.observe("a", task({ [LONE]: NaN }), 10), TypeError);
+  // The store: a result holding such members, completed, read back and restored from a snapshot
+  // object (which crosses as an object, not as text).
+  const store = new TaskStore();
+  const now = Date.UTC(2026, 0, 1);
+  const t = store.create({ protocolVersion: "2025-11-25" }, { now });
+  const result = { content: [], structuredContent: { ...nulls, nested: [nulls] }, isError: false };
+  store.complete(t.taskId, result, null, { host: true, now: now + 1 });
+  assert.deepEqual(store.resultOf(t.taskId, { now: now + 2 }), { kind: "result", result });
+  const restored = TaskStore.restore(store.snapshot());
+  assert.deepEqual(restored.resultOf(t.taskId, { now: now + 3 }), { kind: "result", result });
+});
+
 // maxRequestBytes (default 16 MiB): every argument of TaskStore and TaskServer is measured
 // before it is copied into wasm memory.
 test("TaskServer.handle answers a 500 MB request with -32600 without growing wasm memory", () => {
