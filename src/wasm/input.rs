@@ -259,10 +259,7 @@ pub fn find_lossy_nulls(original: &JsValue, parsed: &Value) -> Option<String> {
         if !k.contains(surrogates::MARK) {
             return JsValue::from_str(k);
         }
-        serde_json::to_string(&Value::String(k.to_owned()))
-            .ok()
-            .and_then(|text| parse_json_text(&text).ok())
-            .unwrap_or_else(|| JsValue::from_str(k))
+        to_js(&Value::String(k.to_owned())).unwrap_or_else(|_| JsValue::from_str(k))
     }
     fn contains_null(v: &Value) -> bool {
         match v {
