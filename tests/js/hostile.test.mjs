@@ -345,6 +345,48 @@ test("a member named with a lone surrogate or U+FDD0 may hold null; a NaN there 
   assert.deepEqual(restored.resultOf(t.taskId, { now: now + 3 }), { kind: "result", result });
 });
 
+// The same value given as an object or as its JSON text gets the same answer from every entry
+// point that takes both: only the object path looks back into the JS value (for what
+// JSON.stringify turned into null), so a mismatch is a bug of that path. Seeded values with
+// hostile member names (lone surrogates, U+FDD0, "__proto__", "toJSON"-free) and nulls anywhere.
+test("an object and its JSON text get the same answer (validateMessage, convertTask, Conversation)", () => {
+  const { convertTask, convertCreateTaskResult } = main;
+  let seed = 0x9e3779b9;
+  const rand = (n) => { seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0; return seed % n; };
+  const names = ["a", "taskId", "status", "ttl", "\ud800", "\udfff", "x\ud83dy", "\ufdd0", "\ufdd0d800", "__proto__", "", "~1/", "\u0000"];
+  const leaf = () => [null, 0, -1.5, 1e21, "s", "\ud83d", "\ufdd0", true, "working"][rand(9)];
+  const value = (depth) => {
+    const k = depth > 3 ? 0 : rand(4);
+    if (k === 1) return Array.from({ length: rand(4) }, () => value(depth + 1));
+    if (k === 2) {
+      const o = {};
+      for (let i = rand(5); i > 0; i--) Object.defineProperty(o, names[rand(names.length)], { value: value(depth + 1), enumerable: true, configurable: true, writable: true });
+      return o;
+    }
+    return leaf();
+  };
+  const task = () => {
+    const t = { taskId: "t1", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttl: null };
+    for (let i = rand(4); i > 0; i--) Object.defineProperty(t, names[rand(names.length)], { value: value(1), enumerable: true, configurable: true, writable: true });
+    return t;
+  };
+  for (let round = 0; round < 400; round++) {
+    const t = task();
+    const text = JSON.stringify(t);
+    const version = round % 2 ? "2026-07-28" : "2025-11-25";
+    assert.deepEqual(convertTask(t, version), convertTask(text, version), text);
+    const created = { task: t, _meta: value(1) };
+    assert.deepEqual(convertCreateTaskResult(created, version), convertCreateTaskResult(JSON.stringify(created), version), JSON.stringify(created));
+    const message = round % 3 === 0
+      ? { jsonrpc: "2.0", id: round, result: t }
+      : { jsonrpc: "2.0", id: round, method: "tools/call", params: { name: "t", arguments: value(0) } };
+    const mtext = JSON.stringify(message);
+    assert.deepEqual(validateMessage(message), validateMessage(mtext), mtext);
+    const a = new Conversation(), b = new Conversation();
+    assert.deepEqual(a.observe(message), b.observe(mtext), mtext);
+  }
+});
+
 // maxRequestBytes (default 16 MiB): every argument of TaskStore and TaskServer is measured
 // before it is copied into wasm memory.
 test("TaskServer.handle answers a 500 MB request with -32600 without growing wasm memory", () => {
