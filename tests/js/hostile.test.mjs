@@ -387,6 +387,54 @@ test("an object and its JSON text get the same answer (validateMessage, convertT
   }
 });
 
+// The same differential for the server side: TaskServer.handle of read-only requests (one server,
+// so task ids match) and the restores of TaskServer and TaskScheduler, each given an object and
+// its JSON text.
+test("TaskServer.handle and the restores answer an object as they answer its JSON text", () => {
+  const { TaskServer } = server;
+  const { TaskScheduler } = main;
+  let seed = 0x2545f491;
+  const rand = (n) => { seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0; return seed % n; };
+  const names = ["a", "taskId", "cursor", "_meta", "\ud800", "x\ud83dy", "\ufdd0", "\ufdd0d800", "__proto__", ""];
+  const leaf = () => [null, 0, 7, "s", "\udc00", "\ufdd0", true][rand(7)];
+  const value = (depth) => {
+    const k = depth > 3 ? 0 : rand(4);
+    if (k === 1) return Array.from({ length: rand(3) }, () => value(depth + 1));
+    if (k === 2) {
+      const o = {};
+      for (let i = rand(4); i > 0; i--) Object.defineProperty(o, names[rand(names.length)], { value: value(depth + 1), enumerable: true, configurable: true, writable: true });
+      return o;
+    }
+    return leaf();
+  };
+  const now = Date.UTC(2026, 0, 1);
+  const srv = new TaskServer();
+  const sched = new TaskScheduler({ seed: 7 });
+  const ids = [];
+  for (const [i, v] of ["2025-11-25", "2025-11-25"].entries()) {
+    const call = { jsonrpc: "2.0", id: 100 + i, method: "tools/call", params: { name: "t", arguments: value(0), task: { ttl: 60_000 } } };
+    const start = srv.beginToolCall(call, { protocolVersion: v, now, session: "s" }, "optional");
+    assert.equal(start.kind, "task");
+    ids.push(start.taskId);
+    if (i === 0) srv.finishToolCall(start.taskId, { result: { content: [], structuredContent: value(0), isError: false } }, now + 1);
+    sched.track(`k${i}\ud800`, { task: { taskId: start.taskId, status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttl: null, extra: value(1) } }, now);
+  }
+  const methods = ["tasks/get", "tasks/list", "tasks/result", "ping", "tasks/unknown"];
+  for (let round = 0; round < 300; round++) {
+    const params = rand(3) === 0 ? value(1) : { ...(rand(2) ? { taskId: ids[rand(2)] } : {}), _meta: value(1), ...(rand(4) === 0 ? { [names[rand(names.length)]]: value(1) } : {}) };
+    const request = { jsonrpc: "2.0", id: rand(2) ? round : `r${round}\ud800`, method: methods[rand(methods.length)], params };
+    const text = JSON.stringify(request);
+    const ctx = { protocolVersion: "2025-11-25", session: "s", now: now + 2 };
+    assert.deepEqual(srv.handle(request, ctx), srv.handle(text, ctx), text);
+  }
+  const snap = srv.snapshot();
+  assert.deepEqual(TaskServer.restore(snap).snapshot(), TaskServer.restore(JSON.stringify(snap)).snapshot());
+  assert.deepEqual(TaskServer.restore(snap).snapshot(), snap);
+  const state = sched.serialize();
+  assert.deepEqual(TaskScheduler.restore(state).serialize(), TaskScheduler.restore(JSON.stringify(state)).serialize());
+  assert.deepEqual(TaskScheduler.restore(state).serialize(), state);
+});
+
 // maxRequestBytes (default 16 MiB): every argument of TaskStore and TaskServer is measured
 // before it is copied into wasm memory.
 test("TaskServer.handle answers a 500 MB request with -32600 without growing wasm memory", () => {
