@@ -345,29 +345,42 @@ test("a member named with a lone surrogate or U+FDD0 may hold null; a NaN there 
   assert.deepEqual(restored.resultOf(t.taskId, { now: now + 3 }), { kind: "result", result });
 });
 
+// Seeded JSON-like values for the object/text differentials below: `value(depth)` is a leaf, an
+// array of under `items` values or an object of under `members` members named from `names`
+// (each defined as an own property, so "__proto__" is a member like any other); `put` defines
+// one more member on an object the same way.
+function jsonish(seed, { names, leaves, items, members }) {
+  const rand = (n) => { seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0; return seed % n; };
+  const put = (o, name, v) => Object.defineProperty(o, name, { value: v, enumerable: true, configurable: true, writable: true });
+  const name = () => names[rand(names.length)];
+  const value = (depth) => {
+    const k = depth > 3 ? 0 : rand(4);
+    if (k === 1) return Array.from({ length: rand(items) }, () => value(depth + 1));
+    if (k === 2) {
+      const o = {};
+      for (let i = rand(members); i > 0; i--) put(o, name(), value(depth + 1));
+      return o;
+    }
+    return leaves[rand(leaves.length)];
+  };
+  return { rand, put, name, value };
+}
+
 // The same value given as an object or as its JSON text gets the same answer from every entry
 // point that takes both: only the object path looks back into the JS value (for what
 // JSON.stringify turned into null), so a mismatch is a bug of that path. Seeded values with
 // hostile member names (lone surrogates, U+FDD0, "__proto__", "toJSON"-free) and nulls anywhere.
 test("an object and its JSON text get the same answer (validateMessage, convertTask, Conversation)", () => {
   const { convertTask, convertCreateTaskResult } = main;
-  let seed = 0x9e3779b9;
-  const rand = (n) => { seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0; return seed % n; };
-  const names = ["a", "taskId", "status", "ttl", "\ud800", "\udfff", "x\ud83dy", "\ufdd0", "\ufdd0d800", "__proto__", "", "~1/", "\u0000"];
-  const leaf = () => [null, 0, -1.5, 1e21, "s", "\ud83d", "\ufdd0", true, "working"][rand(9)];
-  const value = (depth) => {
-    const k = depth > 3 ? 0 : rand(4);
-    if (k === 1) return Array.from({ length: rand(4) }, () => value(depth + 1));
-    if (k === 2) {
-      const o = {};
-      for (let i = rand(5); i > 0; i--) Object.defineProperty(o, names[rand(names.length)], { value: value(depth + 1), enumerable: true, configurable: true, writable: true });
-      return o;
-    }
-    return leaf();
-  };
+  const { rand, put, name, value } = jsonish(0x9e3779b9, {
+    names: ["a", "taskId", "status", "ttl", "\ud800", "\udfff", "x\ud83dy", "\ufdd0", "\ufdd0d800", "__proto__", "", "~1/", "\u0000"],
+    leaves: [null, 0, -1.5, 1e21, "s", "\ud83d", "\ufdd0", true, "working"],
+    items: 4,
+    members: 5,
+  });
   const task = () => {
     const t = { taskId: "t1", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttl: null };
-    for (let i = rand(4); i > 0; i--) Object.defineProperty(t, names[rand(names.length)], { value: value(1), enumerable: true, configurable: true, writable: true });
+    for (let i = rand(4); i > 0; i--) put(t, name(), value(1));
     return t;
   };
   for (let round = 0; round < 400; round++) {
@@ -393,27 +406,19 @@ test("an object and its JSON text get the same answer (validateMessage, convertT
 test("TaskServer.handle and the restores answer an object as they answer its JSON text", () => {
   const { TaskServer } = server;
   const { TaskScheduler } = main;
-  let seed = 0x2545f491;
-  const rand = (n) => { seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0; return seed % n; };
-  const names = ["a", "taskId", "cursor", "_meta", "\ud800", "x\ud83dy", "\ufdd0", "\ufdd0d800", "__proto__", ""];
-  const leaf = () => [null, 0, 7, "s", "\udc00", "\ufdd0", true][rand(7)];
-  const value = (depth) => {
-    const k = depth > 3 ? 0 : rand(4);
-    if (k === 1) return Array.from({ length: rand(3) }, () => value(depth + 1));
-    if (k === 2) {
-      const o = {};
-      for (let i = rand(4); i > 0; i--) Object.defineProperty(o, names[rand(names.length)], { value: value(depth + 1), enumerable: true, configurable: true, writable: true });
-      return o;
-    }
-    return leaf();
-  };
+  const { rand, name, value } = jsonish(0x2545f491, {
+    names: ["a", "taskId", "cursor", "_meta", "\ud800", "x\ud83dy", "\ufdd0", "\ufdd0d800", "__proto__", ""],
+    leaves: [null, 0, 7, "s", "\udc00", "\ufdd0", true],
+    items: 3,
+    members: 4,
+  });
   const now = Date.UTC(2026, 0, 1);
   const srv = new TaskServer();
   const sched = new TaskScheduler({ seed: 7 });
   const ids = [];
-  for (const [i, v] of ["2025-11-25", "2025-11-25"].entries()) {
+  for (let i = 0; i < 2; i++) {
     const call = { jsonrpc: "2.0", id: 100 + i, method: "tools/call", params: { name: "t", arguments: value(0), task: { ttl: 60_000 } } };
-    const start = srv.beginToolCall(call, { protocolVersion: v, now, session: "s" }, "optional");
+    const start = srv.beginToolCall(call, { protocolVersion: "2025-11-25", now, session: "s" }, "optional");
     assert.equal(start.kind, "task");
     ids.push(start.taskId);
     if (i === 0) srv.finishToolCall(start.taskId, { result: { content: [], structuredContent: value(0), isError: false } }, now + 1);
@@ -421,7 +426,7 @@ test("TaskServer.handle and the restores answer an object as they answer its JSO
   }
   const methods = ["tasks/get", "tasks/list", "tasks/result", "ping", "tasks/unknown"];
   for (let round = 0; round < 300; round++) {
-    const params = rand(3) === 0 ? value(1) : { ...(rand(2) ? { taskId: ids[rand(2)] } : {}), _meta: value(1), ...(rand(4) === 0 ? { [names[rand(names.length)]]: value(1) } : {}) };
+    const params = rand(3) === 0 ? value(1) : { ...(rand(2) ? { taskId: ids[rand(2)] } : {}), _meta: value(1), ...(rand(4) === 0 ? { [name()]: value(1) } : {}) };
     const request = { jsonrpc: "2.0", id: rand(2) ? round : `r${round}\ud800`, method: methods[rand(methods.length)], params };
     const text = JSON.stringify(request);
     const ctx = { protocolVersion: "2025-11-25", session: "s", now: now + 2 };
