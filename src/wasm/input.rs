@@ -171,6 +171,15 @@ pub(crate) fn exactness(s: &JsValue, text: &str) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// A string as the core carries it ([`surrogates`]: lone surrogates as U+FDD0 + hex, U+FDD0
+/// doubled) as the JS string it was: as it is when it holds no U+FDD0, else through its JSON text.
+pub(crate) fn carried_to_js(s: &str) -> Result<JsValue, JsValue> {
+    if !s.contains(surrogates::MARK) {
+        return Ok(JsValue::from_str(s));
+    }
+    to_js(&Value::String(s.to_owned())).map_err(JsValue::from)
+}
+
 /// JSON text from the core as a JS value: `JSON.parse`, after the carried lone surrogates are
 /// written back as escapes ([`surrogates::restore`]).
 pub(crate) fn parse_json_text(text: &str) -> Result<JsValue, JsValue> {
@@ -239,7 +248,11 @@ pub fn find_lossy_nulls(original: &JsValue, parsed: &Value) -> Option<String> {
                     if !contains_null(item) {
                         continue;
                     }
-                    let child = Reflect::get(orig, &js_key(k)).unwrap_or(JsValue::UNDEFINED);
+                    // By its JS name: the carried one (U+FDD0 + hex) would miss the member
+                    // and call its `null` lossy.
+                    let child = carried_to_js(k)
+                        .and_then(|key| Reflect::get(orig, &key))
+                        .unwrap_or(JsValue::UNDEFINED);
                     let len = path.len();
                     path.push_str(&crate::validate::report::pointer("", k));
                     if walk(&child, item, path) {
@@ -251,15 +264,6 @@ pub fn find_lossy_nulls(original: &JsValue, parsed: &Value) -> Option<String> {
             }
             _ => false,
         }
-    }
-    /// The JS property name of a member name as the core carries it: one holding U+FDD0 (a
-    /// carried lone surrogate, or a doubled U+FDD0) is written back as JS had it, else the
-    /// lookup would miss the member and call its `null` lossy.
-    fn js_key(k: &str) -> JsValue {
-        if !k.contains(surrogates::MARK) {
-            return JsValue::from_str(k);
-        }
-        to_js(&Value::String(k.to_owned())).unwrap_or_else(|_| JsValue::from_str(k))
     }
     fn contains_null(v: &Value) -> bool {
         match v {

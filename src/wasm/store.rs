@@ -804,8 +804,7 @@ impl TaskServerCore {
     pub fn last_message(&self) -> Result<JsValue, JsValue> {
         match &self.written.message {
             None => Ok(JsValue::UNDEFINED),
-            Some(m) if !m.contains(crate::validate::surrogates::MARK) => Ok(JsValue::from_str(m)),
-            Some(m) => super::input::parse_json_text(&text(m)?),
+            Some(m) => super::input::carried_to_js(m),
         }
     }
 

@@ -345,6 +345,23 @@ test("a member named with a lone surrogate or U+FDD0 may hold null; a NaN there 
   assert.deepEqual(restored.resultOf(t.taskId, { now: now + 3 }), { kind: "result", result });
 });
 
+// A status message the core derives (failWithToolResult without one: "Tool reported an error:
+// <the result's first text>") crosses back once, its carried surrogates written back once: a
+// genuine U+FDD0 followed by the hex digits of a surrogate stays what it was (written back
+// twice, it became a lone surrogate in the write's answer, not in `get`'s).
+test("a derived status message holding U+FDD0 + hex and lone surrogates is answered as it was", () => {
+  const { TaskStore } = server;
+  const store = new TaskStore();
+  const now = Date.UTC(2026, 0, 1);
+  const text = `\ufdd0d800 and ${LONE} and ${LOW}`;
+  const expected = `Tool reported an error: ${text}`;
+  const t = store.create({ protocolVersion: "2025-11-25" }, { now });
+  const failed = store.failWithToolResult(t.taskId, { content: [{ type: "text", text }], isError: true }, null, { host: true, now: now + 1 });
+  assert.equal(failed.v25.statusMessage, expected);
+  assert.equal(failed.v26.statusMessage, expected);
+  assert.equal(store.get(t.taskId, { host: true, now: now + 2 }).v25.statusMessage, expected);
+});
+
 // Seeded JSON-like values for the object/text differentials below: `value(depth)` is a leaf, an
 // array of under `items` values or an object of under `members` members named from `names`
 // (each defined as an own property, so "__proto__" is a member like any other); `put` defines
