@@ -187,10 +187,11 @@ export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer
   maxLiveTasksWithoutSession?: number;
   /**
    * The MRTR `requestState` signing: its HMAC-SHA-256 key (give every instance behind one load
-   * balancer the same; default a random key per host) and how long a state is accepted (default 10
-   * min).
+   * balancer the same; default a random key per host), how long a state is accepted (default 10
+   * min) and how many taken states are remembered (`maxSpent`, default 100,000: a state is
+   * accepted once, on this host; see MrtrStates).
    */
-  requestState?: { key?: CryptoKey | Uint8Array; ttlMs?: number; };
+  requestState?: { key?: CryptoKey | Uint8Array; ttlMs?: number; maxSpent?: number; };
 };
 
 function isJsonRpcError(e: unknown): e is { code: number; message: string; data?: unknown; } {
@@ -554,7 +555,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     if (retry) {
       const opened = await this.states.open(params?.requestState, name, args, this.now());
       if ("refused" in opened) {
-        return { jsonrpc: "2.0", id: request.id ?? null, error: { code: -32602, message: `Invalid params: ${opened.refused}` } };
+        const error: { code: number; message: string; data?: unknown; } = { code: -32602, message: `Invalid params: ${opened.refused}` };
+        if (opened.data !== undefined) error.data = opened.data;
+        return { jsonrpc: "2.0", id: request.id ?? null, error };
       }
       // §D 113: the retry answers the latest round; earlier rounds' answers ride in the state.
       const given = ((params?.inputResponses ?? {}) as JsonObject);

@@ -64,20 +64,31 @@ class MrtrStates {
   keySource: CryptoKey | Uint8Array<ArrayBuffer> | undefined;
   keyPromise: Promise<CryptoKey> | null;
   ttlMs: number;
+  maxSpent: number;
+  /** The MACs of the states already taken, with when they expire (oldest taken first). */
+  spent: Map<string, number>;
   /**
    * @param [options]
    * @param [options.key] The HMAC-SHA-256 key (a CryptoKey for
    *   sign/verify, or its raw bytes, at least 32). Give every instance behind one load balancer
    *   the same key; default: a random key made at first use (states die with the process).
    * @param [options.ttlMs] How long a state stays acceptable (default 10 minutes).
+   * @param [options.maxSpent] A state is accepted once: the states taken are remembered until
+   *   they expire, at most this many (default 100,000); while that many unexpired ones are
+   *   remembered, retries are refused (the server cannot tell a replay). Remembered in this
+   *   instance only: behind a load balancer a replay sent to another replica within the TTL is
+   *   accepted there once more (route a call's rounds to one replica, or keep `ttlMs` short).
    */
-  constructor(options: { key?: CryptoKey | Uint8Array; ttlMs?: number; } = {}) {
+  constructor(options: { key?: CryptoKey | Uint8Array; ttlMs?: number; maxSpent?: number; } = {}) {
     const key = options.key;
     if (key instanceof Uint8Array && key.length < 32) throw new TypeError("the requestState key must have at least 32 bytes");
     this.keySource = key instanceof Uint8Array ? new Uint8Array(key) : key;
     this.keyPromise = null;
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     if (!Number.isFinite(this.ttlMs) || this.ttlMs <= 0) throw new TypeError("ttlMs must be a positive number of milliseconds");
+    this.maxSpent = options.maxSpent ?? 100_000;
+    if (!(Number.isSafeInteger(this.maxSpent) && this.maxSpent >= 0)) throw new TypeError("maxSpent must be a non-negative integer");
+    this.spent = new Map();
   }
 
   key(): Promise<CryptoKey> {
@@ -110,9 +121,11 @@ class MrtrStates {
 
   /**
    * Reads back a `requestState` for a call of `tool` with `args` at `now`: the state, or a
-   * sentence saying why it is refused (forged, altered, for another call, expired).
+   * sentence saying why it is refused (forged, altered, for another call, expired, already taken;
+   * `data` when a bound refused it). A state is taken once: the first `open` that accepts it
+   * spends it.
    */
-  async open(token: unknown, tool: string, args: unknown, now: number): Promise<{ state: MrtrState; } | { refused: string; }> {
+  async open(token: unknown, tool: string, args: unknown, now: number): Promise<{ state: MrtrState; } | { refused: string; data?: Record<string, unknown>; }> {
     if (typeof token !== "string") return { refused: "requestState must be a string" };
     const [body, mac, extra] = token.split(".");
     const macBytes = fromBase64url(mac ?? "");
@@ -130,6 +143,17 @@ class MrtrStates {
       return { refused: "requestState was issued for another call (tool or arguments differ)" };
     }
     if (!(now - state.iat <= this.ttlMs)) return { refused: "requestState has expired: start the call again" };
+    // Checked and spent in one turn (no await in between): two racing retries cannot both pass.
+    for (const [taken, expires] of this.spent) {
+      if (expires >= now) break;
+      this.spent.delete(taken);
+    }
+    if (this.spent.has(mac as string)) return { refused: "requestState was already used (a state answers one retry): start the call again" };
+    if (this.spent.size >= this.maxSpent) {
+      const limit = this.maxSpent;
+      return { refused: `too many requestStates in use (limit ${limit}): try again later`, data: { limit, cap: "maxSpent" } };
+    }
+    this.spent.set(mac as string, state.iat + this.ttlMs);
     return { state };
   }
 }

@@ -248,3 +248,38 @@ test("malformed registrations are refused with a TypeError naming the problem", 
   assert.throws(() => host.tool("t", { prepare: "yes" }, () => text("")), { name: "TypeError", message: /prepare must be a function/ });
   assert.throws(() => new TaskHost({ requestState: { key: new Uint8Array(8) } }), { name: "TypeError", message: /32 bytes/ });
 });
+
+test("an MRTR requestState answers one retry: replaying it is refused (-32602)", async () => {
+  const host = new TaskHost();
+  let runs = 0;
+  host.tool("ask", { taskSupport: "forbidden" }, async (_args, { requestInput }) => {
+    runs += 1;
+    const { a } = await requestInput({ a: { method: "elicitation/create", params: { mode: "form", message: "A?", requestedSchema: { type: "object", properties: {} } } } });
+    return text(`got ${a.action}`);
+  });
+  const meta = { "io.modelcontextprotocol/protocolVersion": V26, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+  const ctx = { protocolVersion: V26 };
+  const first = await host.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "ask", arguments: {}, _meta: meta } }, ctx);
+  const requestState = first.result.requestState;
+  assert.equal(typeof requestState, "string");
+  const retry = { name: "ask", arguments: {}, inputResponses: { a: { action: "accept", content: {} } }, requestState, _meta: meta };
+  const done = await host.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: retry }, ctx);
+  assert.equal(done.result.content[0].text, "got accept");
+  const replayed = await host.handle({ jsonrpc: "2.0", id: 3, method: "tools/call", params: retry }, ctx);
+  assert.equal(replayed.error.code, -32602);
+  assert.match(replayed.error.message, /already used/);
+  assert.equal(runs, 2, "the replay did not run the tool");
+  // Bounded: with room for one spent state, a second retry is refused with the cap named.
+  const small = new TaskHost({ requestState: { maxSpent: 1 } });
+  small.tool("ask", { taskSupport: "forbidden" }, async (_args, { requestInput }) => {
+    await requestInput({ a: { method: "elicitation/create", params: { mode: "form", message: "A?", requestedSchema: { type: "object", properties: {} } } } });
+    return text("ok");
+  });
+  const s1 = (await small.handle({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "ask", arguments: {}, _meta: meta } }, ctx)).result.requestState;
+  const s2 = (await small.handle({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "ask", arguments: {}, _meta: meta } }, ctx)).result.requestState;
+  const ok = await small.handle({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { ...retry, requestState: s1 } }, ctx);
+  assert.equal(ok.result.content[0].text, "ok");
+  const full = await small.handle({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { ...retry, requestState: s2 } }, ctx);
+  assert.equal(full.error.code, -32602);
+  assert.deepEqual(full.error.data, { limit: 1, cap: "maxSpent" });
+});
