@@ -55,6 +55,8 @@ const RELATED_TASK = "io.modelcontextprotocol/related-task";
 const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** The default of `maxLiveTasksWithoutSession`. */
 const DEFAULT_MAX_LIVE_WITHOUT_SESSION = 10_000;
+/** The default of `maxLiveTasksPerRequestor`. */
+const DEFAULT_MAX_LIVE_PER_REQUESTOR = 1_000;
 /** The error a task fails with when the replica running it shuts down (`close`) over a shared storage. */
 const SHUT_DOWN = Object.freeze({ code: -32603, message: "Internal error: the replica running this task shut down before it finished" });
 /** The store's code for a live-task cap (StoreError::SessionCapReached, src/store/error.rs). */
@@ -85,6 +87,12 @@ export type ClientChannel = {
   clientCapabilities?: JsonObject;
   /** Aborts the work of a synchronous call (the client went away). */
   signal?: AbortSignal;
+  /**
+   * Who is calling (a principal, an address: McpHttpServer's `requestor` option); `null` or
+   * absent: unknown. The live tasks of each requestor without a session are capped
+   * (`maxLiveTasksPerRequestor`).
+   */
+  requestor?: string | null;
 };
 
 /**
@@ -185,6 +193,15 @@ export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer
    * run). Default 10,000; `Infinity` lifts it.
    */
   maxLiveTasksWithoutSession?: number;
+  /**
+   * At most this many live tasks of one requestor without a session (`channel.requestor` of the
+   * call: McpHttpServer passes its `requestor` option's answer, by default the authenticated
+   * principal, else the peer's address), besides the shared `maxLiveTasksWithoutSession`, so
+   * that one caller cannot fill the shared bucket. Past it -32010 with `data: { limit, cap:
+   * "maxLiveTasksPerRequestor" }`. Calls with no requestor are bounded by the shared cap only.
+   * Default 1,000; `Infinity` lifts it.
+   */
+  maxLiveTasksPerRequestor?: number;
   /**
    * The MRTR `requestState` signing: its HMAC-SHA-256 key (give every instance behind one load
    * balancer the same; default a random key per host), how long a state is accepted (default 10
@@ -300,6 +317,10 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   interest: Map<(task: StoreTask) => void, (taskId: string) => boolean>;
   maxLiveTasksWithoutSession: number;
   sessionless: Set<string>;
+  maxLiveTasksPerRequestor: number;
+  /** The running tasks without a session of each requestor, and each such task's requestor. */
+  requestorTasks: Map<string, Set<string>>;
+  taskRequestor: Map<string, string>;
   shown: Map<string, string>;
   unfollow: (() => void) | null;
   constructor(options: TaskHostOptions<S> = {}) {
@@ -325,6 +346,13 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     this.maxLiveTasksWithoutSession = cap;
     /** Ids of the running tasks of callers without a session, not aborted. */
     this.sessionless = new Set();
+    const perRequestor = options.maxLiveTasksPerRequestor ?? DEFAULT_MAX_LIVE_PER_REQUESTOR;
+    if (!(perRequestor === Infinity || (Number.isSafeInteger(perRequestor) && perRequestor >= 0))) {
+      throw new TypeError(`maxLiveTasksPerRequestor must be a non-negative integer or Infinity (got ${String(perRequestor)})`);
+    }
+    this.maxLiveTasksPerRequestor = perRequestor;
+    this.requestorTasks = new Map();
+    this.taskRequestor = new Map();
     /** The last task each watcher call showed (shared servers: the feed repeats). */
     this.shown = new Map();
     /** Stops following the shared server's change feed (`null`: not shared). */
@@ -544,7 +572,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     const v26 = ctx.protocolVersion === V26;
     const retry = v26 && params?.requestState !== undefined;
 
-    const capped = this.#sessionlessCap(request, ctx, support);
+    const capped = this.#sessionlessCap(request, ctx, support, channel);
     if (capped !== null) return capped;
     // A call that will be refused is refused before anything runs or any input is asked (§D 78).
     if (tool.options.prepare || retry) {
@@ -586,7 +614,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     }
 
     if (tool.options.prepare || retry) {
-      const late = this.#sessionlessCap(request, ctx, support); // more may have started meanwhile
+      const late = this.#sessionlessCap(request, ctx, support, channel); // more may have started meanwhile
       if (late !== null) return late;
     }
     const start = await this.server.beginToolCall(request, ctx, support);
@@ -602,18 +630,44 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
 
   /**
    * The -32010 refusal of a call that would become a task of a caller without a session while
-   * `maxLiveTasksWithoutSession` of them are live (§D 42), else `null`.
+   * `maxLiveTasksWithoutSession` of them are live, or `maxLiveTasksPerRequestor` of its
+   * requestor's (§D 42), else `null`. `data.cap` names the cap reached.
    */
-  #sessionlessCap(request: JsonObject, ctx: ServerContext, support: TaskSupport): JsonObject | null {
+  #sessionlessCap(request: JsonObject, ctx: ServerContext, support: TaskSupport, channel: ClientChannel): JsonObject | null {
     if (typeof ctx.session === "string" && ctx.session !== "") return null;
-    const limit = this.maxLiveTasksWithoutSession;
-    if (this.sessionless.size < limit) return null;
+    const requestor = channel.requestor;
+    const mine = typeof requestor === "string" ? (this.requestorTasks.get(requestor)?.size ?? 0) : 0;
+    let refusal: { message: string; data: JsonObject; } | null = null;
+    if (this.sessionless.size >= this.maxLiveTasksWithoutSession) {
+      const limit = this.maxLiveTasksWithoutSession;
+      refusal = { message: `Too many live tasks of callers without a session (limit ${limit})`, data: { limit, cap: "maxLiveTasksWithoutSession" } };
+    } else if (mine >= this.maxLiveTasksPerRequestor) {
+      const limit = this.maxLiveTasksPerRequestor;
+      refusal = { message: `Too many live tasks of this requestor (limit ${limit})`, data: { limit, cap: "maxLiveTasksPerRequestor" } };
+    }
+    if (refusal === null) return null;
     if (this.server.planToolCall(request, ctx, support).kind !== "task") return null;
-    return {
-      jsonrpc: "2.0",
-      id: request.id ?? null,
-      error: { code: TASK_LIMIT_CODE, message: `Too many live tasks of callers without a session (limit ${limit})`, data: { limit } },
-    };
+    return { jsonrpc: "2.0", id: request.id ?? null, error: { code: TASK_LIMIT_CODE, ...refusal } };
+  }
+
+  /** Counts a running task without a session against its requestor. */
+  #countRequestor(taskId: string, requestor: string | null | undefined) {
+    if (typeof requestor !== "string") return;
+    const set = this.requestorTasks.get(requestor) ?? new Set();
+    set.add(taskId);
+    this.requestorTasks.set(requestor, set);
+    this.taskRequestor.set(taskId, requestor);
+  }
+
+  /** A task without a session is no longer live: off the shared and the requestor's counts. */
+  #release(taskId: string) {
+    this.sessionless.delete(taskId);
+    const requestor = this.taskRequestor.get(taskId);
+    if (requestor === undefined) return;
+    this.taskRequestor.delete(taskId);
+    const set = this.requestorTasks.get(requestor);
+    set?.delete(taskId);
+    if (set !== undefined && set.size === 0) this.requestorTasks.delete(requestor);
   }
 
   #syncResponse(request: JsonObject, ctx: ServerContext, outcome: ToolOutcome): JsonObject {
@@ -786,13 +840,16 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
         if (!(run.gone && isNotFound(e))) this.onError(e, taskId);
       }
       this.running.delete(taskId);
-      this.sessionless.delete(taskId);
+      this.#release(taskId);
       if (stored) await this.#changed(taskId);
       await this.#settle(taskId);
     })();
     run.done = done;
     this.running.set(taskId, run);
-    if (run.session === null) this.sessionless.add(taskId);
+    if (run.session === null) {
+      this.sessionless.add(taskId);
+      this.#countRequestor(taskId, channel.requestor);
+    }
   }
 
   /**
@@ -908,7 +965,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       error.name = "AbortError";
       run.abort.abort(error);
     }
-    this.sessionless.delete(taskId); // no longer live (cancelled, expired, closed)
+    this.#release(taskId); // no longer live (cancelled, expired, closed)
     this.#settle(taskId).catch((e) => this.onError(e, taskId));
   }
 

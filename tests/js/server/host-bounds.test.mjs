@@ -3,7 +3,8 @@
 //   "expired"), `running` empties and `idle()` settles;
 // - item 2: tasks of callers without a session (2026-07-28 stateless requests, stdio) are capped
 //   all together (`maxLiveTasksWithoutSession`, default 10,000), answered like the session cap
-//   (-32010, `data.limit`, §D 42); synchronous calls and sessions are not affected.
+//   (-32010, `data.limit`, §D 42); synchronous calls and sessions are not affected; and per
+//   requestor (`maxLiveTasksPerRequestor`, default 1,000; `data.cap` names the cap reached).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
@@ -112,7 +113,7 @@ test("item 2: tasks of callers without a session are capped all together (-32010
   }
   const refused = await call(host, v26("tools/call", { name: "wait", arguments: {} }), stateless);
   assert.equal(refused.error.code, -32010);
-  assert.deepEqual(refused.error.data, { limit: 3 });
+  assert.deepEqual(refused.error.data, { limit: 3, cap: "maxLiveTasksWithoutSession" });
   assert.match(refused.error.message, /without a session/);
   // The same shape as the store's session cap.
   const s = { protocolVersion: V25, session: "s1" };
@@ -146,4 +147,33 @@ test("item 2: the default cap is 10,000 and the option is checked", () => {
   assert.throws(() => new TaskHost({ maxLiveTasksWithoutSession: -1 }), TypeError);
   assert.throws(() => new TaskHost({ maxLiveTasksWithoutSession: 1.5 }), TypeError);
   assert.throws(() => new TaskHost({ maxLiveTasksWithoutSession: "10" }), TypeError);
+});
+
+test("per requestor: one requestor without a session fills its own cap, another still creates tasks; an ended task frees its slot (-32010, data.cap)", async () => {
+  const host = new TaskHost({ maxLiveTasksPerRequestor: 2 });
+  const gates = [];
+  host.tool("wait", { taskSupport: "optional" }, () => new Promise((resolve) => gates.push(() => resolve(text("done")))));
+  const stateless = { protocolVersion: V26 };
+  const as = (requestor) => ({ requestor });
+  const create = (requestor) => host.handle(v26("tools/call", { name: "wait", arguments: {} }), stateless, as(requestor));
+  assert.equal((await create("client:a")).result.resultType, "task");
+  assert.equal((await create("client:a")).result.resultType, "task");
+  const refused = await create("client:a");
+  assert.equal(refused.error.code, -32010);
+  assert.deepEqual(refused.error.data, { limit: 2, cap: "maxLiveTasksPerRequestor" });
+  assert.match(refused.error.message, /requestor/);
+  assert.equal(validateMessage(refused, { inReplyTo: "tools/call", version: V26 }).valid, true);
+  // Another requestor, and callers the transport cannot tell apart (no requestor), still run.
+  assert.equal((await create("client:b")).result.resultType, "task");
+  assert.equal((await create(null)).result.resultType, "task");
+  assert.equal((await create(undefined)).result.resultType, "task");
+  // One of a's ends: room for one more of a's.
+  gates.shift()();
+  await new Promise((r) => setImmediate(r));
+  assert.equal((await create("client:a")).result.resultType, "task");
+  assert.equal(new TaskHost().maxLiveTasksPerRequestor, 1_000);
+  assert.throws(() => new TaskHost({ maxLiveTasksPerRequestor: -1 }), TypeError);
+  for (const g of gates) g();
+  await host.close();
+  assert.equal(host.requestorTasks.size, 0, "nothing left counted");
 });

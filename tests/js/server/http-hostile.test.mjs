@@ -156,7 +156,7 @@ test("item 2: McpHttpServer caps the live tasks of 2026-07-28 stateless callers 
   const third = await callWait();
   assert.equal(third.status, 200);
   assert.equal(third.body.error.code, -32010);
-  assert.deepEqual(third.body.error.data, { limit: 2 });
+  assert.deepEqual(third.body.error.data, { limit: 2, cap: "maxLiveTasksWithoutSession" });
   assert.equal(validateMessage(third.body, { version: V26, inReplyTo: "tools/call" }).valid, true);
   // Cancelling one makes room.
   const taskId = first.body.result.taskId;
