@@ -16,6 +16,8 @@
 //   --housekeeping-ms N         how often (at most) expired tasks are purged and lost leases
 //                               failed, on requests (default 60000)
 //   --replica-id NAME           this replica's name in its leases (default random)
+//   --max-sessions N            at most N live 2025-11-25 sessions (default 10000)
+//   --max-sessions-per-requestor N   at most N per client address (default 1000)
 // The storage client library is the package's optional peer: `npm i pg` / `npm i ioredis`, next
 // to the package or in the current directory.
 //
@@ -185,7 +187,8 @@ const TOOLS = [
 
 const USAGE =
   "usage: node examples/conformance-server.mjs [--port PORT] [--storage memory|sqlite:PATH|postgres://…|redis://…]\n" +
-  "         [--cursor-key HEX32] [--lease-ms N] [--housekeeping-ms N] [--replica-id NAME]";
+  "         [--cursor-key HEX32] [--lease-ms N] [--housekeeping-ms N] [--replica-id NAME]\n" +
+  "         [--max-sessions N] [--max-sessions-per-requestor N]";
 
 /** The value of `--name VALUE` or `--name=VALUE`, else `fallback`. */
 function option(argv, name, fallback) {
@@ -253,6 +256,8 @@ async function openStorage(spec) {
 const argv = process.argv.slice(2);
 const port = portFromArgs(argv);
 const housekeepingMs = intOption(argv, "housekeeping-ms", 1);
+const maxSessions = intOption(argv, "max-sessions", 0);
+const maxSessionsPerRequestor = intOption(argv, "max-sessions-per-requestor", 0);
 const storage = await openStorage(option(argv, "storage", "memory")).catch((e) => usage(`--storage: ${e.message}`));
 /** The shared store of the replicas (`null`: the in-memory default). */
 let shared = null;
@@ -286,6 +291,8 @@ const app = new McpHttpServer({
   path: "/mcp",
   ...(shared ? { host: new TaskHost({ server: shared, requestState: { key: await requestStateKey(shared.cursorKey) } }) } : {}),
   ...(housekeepingMs !== undefined ? { housekeepingMs } : {}),
+  ...(maxSessions !== undefined ? { maxSessions } : {}),
+  ...(maxSessionsPerRequestor !== undefined ? { maxSessionsPerRequestor } : {}),
 });
 for (const { name, handler, ...options } of TOOLS) app.tool(name, options, handler);
 

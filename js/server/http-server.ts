@@ -43,6 +43,20 @@ export type ClientRequest = import("./host.js").ClientRequest;
 export type SharedTaskServer = import("./shared.js").SharedTaskServer;
 
 /**
+ * What an authentication middleware established about a request (the SDK's `AuthInfo`, as its
+ * `requireBearerAuth` sets `req.auth`): `clientId`, and a `subject` (the principal) when known,
+ * directly or in `extra`.
+ */
+export type RequestAuth = { clientId?: string; subject?: string; extra?: Record<string, unknown>; [key: string]: unknown; };
+
+/**
+ * What the transport knows of a request besides the request itself: `node(req, res)` fills it
+ * from `req.socket.remoteAddress` and `req.auth`; a fetch-style runtime passes it as the second
+ * argument of `fetch` (Deno's `ServeHandlerInfo.remoteAddr.hostname` is read too).
+ */
+export type RequestInfo = { remoteAddress?: string | null; auth?: RequestAuth | null; remoteAddr?: { hostname?: string; }; };
+
+/**
  * A tool as `tools/list` shows it, plus how it runs.
  */
 export type HttpToolOptions = {
@@ -77,8 +91,10 @@ export type McpHttpServerOptions = {
   host?: TaskHost | TaskHost<SharedTaskServer>;
   /**
    * Options of the new TaskHost. 2026-07-28 requests are stateless (no session): their tasks are
-   * bounded all together by `maxLiveTasksWithoutSession` (default 10,000; over it -32010, like the
-   * store's per-session `maxLiveTasksPerSession`, which bounds each 2025-11-25 session).
+   * bounded all together by `maxLiveTasksWithoutSession` (default 10,000) and per requestor (see
+   * `requestor`) by `maxLiveTasksPerRequestor` (default 1,000); over either -32010 with
+   * `data.cap` naming it, like the store's per-session `maxLiveTasksPerSession`, which bounds
+   * each 2025-11-25 session.
    */
   hostOptions?: TaskHostOptions;
   /**
@@ -111,12 +127,41 @@ export type McpHttpServerOptions = {
   keepAliveMs?: number;
   /** Unexpected errors (default `console.error`). */
   onError?: (error: unknown) => void;
+  /**
+   * Who is calling: a string naming the requestor of a request, or `null` when it cannot be told.
+   * Default: the authenticated principal when the request carries auth info (`client:<clientId>`,
+   * or `subject:<subject>` without a client id), else the peer's address (`address:<ip>`), else
+   * `null`. It is the unit of the per-requestor bounds (`maxSessionsPerRequestor`, and the
+   * host's `maxLiveTasksPerRequestor` for 2026-07-28 callers, which it reaches as
+   * `ClientChannel.requestor`); it is meant to be the owner of tasks when tasks are bound to
+   * principals, so give a stable identity (behind a proxy, the forwarded client address or the
+   * authenticated user, not the proxy's address).
+   */
+  requestor?: (request: Request, info: RequestInfo) => string | null;
+  /**
+   * At most this many 2025-11-25 sessions live at once (idle ones end after `sessionTtlMs`);
+   * `initialize` past it gets HTTP 503 with JSON-RPC error -32000, `data: { limit, cap:
+   * "maxSessions" }`. Default 10,000.
+   */
+  maxSessions?: number;
+  /**
+   * At most this many live sessions per requestor (see `requestor`; callers it cannot tell apart
+   * are bounded by `maxSessions` only); past it HTTP 429, `data: { limit, cap:
+   * "maxSessionsPerRequestor" }`. Default 1,000.
+   */
+  maxSessionsPerRequestor?: number;
+  /**
+   * The SSE events a session keeps for resumption (a GET with `Last-Event-ID` replays the events
+   * of that stream after it), at most this many bytes of JSON per session, oldest dropped first;
+   * an event larger than this is sent but not kept. Default 32 KiB; 0 keeps none.
+   */
+  maxReplayBytes?: number;
 };
 
 /**
  * Structural types of node:http's IncomingMessage and ServerResponse (no node: import).
  */
-export type NodeRequest = AsyncIterable<Uint8Array> & { method?: string; url?: string; headers: Record<string, string | string[] | undefined>; };
+export type NodeRequest = AsyncIterable<Uint8Array> & { method?: string; url?: string; headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string; }; auth?: RequestAuth; };
 
 export type NodeResponse = {
   writeHead: (status: number, headers: Record<string, string>) => unknown;
@@ -145,6 +190,8 @@ const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
 const SESSION_NOT_FOUND = -32001;
+/** A server-side bound was reached (too many sessions): `data` names it (`cap`) and its `limit`. */
+const SERVER_BUSY = -32000;
 const HEADER_MISMATCH = -32020;
 const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 /** Errors the transport answers with HTTP 400 (§B.f; malformed requests). */
@@ -191,18 +238,114 @@ function isLocalOrigin(origin: string): boolean {
   }
 }
 
+/** Checks a count option: a non-negative safe integer, or `Infinity` when `infinite`. */
+function countOption(name: string, value: number, infinite: boolean): number {
+  if (!((infinite && value === Infinity) || (Number.isSafeInteger(value) && value >= 0))) {
+    throw new TypeError(`${name} must be a non-negative integer${infinite ? " or Infinity" : ""} (got ${String(value)})`);
+  }
+  return value;
+}
+
+/** The default requestor: the authenticated principal, else the peer's address. */
+function defaultRequestor(_request: Request, info: RequestInfo): string | null {
+  const auth = info.auth;
+  if (isObject(auth)) {
+    if (typeof auth.clientId === "string" && auth.clientId !== "") return `client:${auth.clientId}`;
+    const subject = typeof auth.subject === "string" ? auth.subject : isObject(auth.extra) ? auth.extra.subject : undefined;
+    if (typeof subject === "string" && subject !== "") return `subject:${subject}`;
+  }
+  const address = info.remoteAddress ?? info.remoteAddr?.hostname;
+  return typeof address === "string" && address !== "" ? `address:${address}` : null;
+}
+
+/**
+ * The SSE events of one session's streams, kept for resumption (2025-11-25 Streamable HTTP: a
+ * GET with `Last-Event-ID` replays what followed that event on the same stream). Event ids are
+ * `<stream>.<n>`: the stream's part is random (a stream cannot be named from another session),
+ * `n` counts the session's events. At most `maxBytes` of JSON are kept, oldest dropped first.
+ */
+class EventLog {
+  maxBytes: number;
+  bytes: number;
+  events: Array<{ stream: string; seq: number; data: string; }>;
+  head: number;
+  next: number;
+  /** The highest `n` dropped (a resume from before it may have lost events). */
+  dropped: number;
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+    this.bytes = 0;
+    this.events = [];
+    this.head = 0;
+    this.next = 1;
+    this.dropped = 0;
+  }
+
+  /** Keeps one event of `stream` (when it fits); answers its id. */
+  append(stream: string, data: string): string {
+    const seq = this.next++;
+    if (data.length > this.maxBytes) {
+      this.dropped = seq;
+      return `${stream}.${seq}`;
+    }
+    this.events.push({ stream, seq, data });
+    this.bytes += data.length;
+    while (this.bytes > this.maxBytes && this.head < this.events.length) {
+      const old = this.events[this.head];
+      this.events[this.head] = (undefined as unknown as (typeof this.events)[number]);
+      this.head += 1;
+      if (old) {
+        this.bytes -= old.data.length;
+        this.dropped = old.seq;
+      }
+    }
+    if (this.head > 64 && this.head * 2 > this.events.length) {
+      this.events = this.events.slice(this.head);
+      this.head = 0;
+    }
+    return `${stream}.${seq}`;
+  }
+
+  /**
+   * The events of the stream named by `lastEventId` after it: `{ stream, events }`, or
+   * `"gone"` when some may have been dropped since, `"unknown"` when this session did not send it.
+   */
+  after(lastEventId: string): { stream: string; events: Array<{ id: string; data: string; }>; } | "gone" | "unknown" {
+    const m = /^([0-9a-f-]{36})\.([1-9][0-9]{0,15})$/.exec(lastEventId);
+    if (!m) return "unknown";
+    const stream = m[1] as string;
+    const seq = Number(m[2]);
+    if (!(seq < this.next)) return "unknown";
+    let found = false;
+    const events: Array<{ id: string; data: string; }> = [];
+    for (let i = this.head; i < this.events.length; i++) {
+      const e = this.events[i];
+      if (!e || e.stream !== stream) continue;
+      if (e.seq === seq) found = true;
+      else if (e.seq > seq) events.push({ id: `${stream}.${e.seq}`, data: e.data });
+    }
+    if (seq <= this.dropped) return "gone"; // the event itself, or one after it, was dropped
+    return found ? { stream, events } : "unknown";
+  }
+}
+
 /** One Server-Sent Events response body. */
 class SseStream {
   closed: boolean;
   controller: ReadableStreamDefaultController<Uint8Array> | null;
   timer: ReturnType<typeof setInterval> | null;
   body: ReadableStream<Uint8Array>;
+  /** The session's event log and this stream's name in it (`null`: events carry no id). */
+  log: { events: EventLog; stream: string; } | null;
   /**
    * @param onCancel Called when the client goes away (the body is cancelled).
    * @param keepAliveMs Sends an SSE comment this often while open (0: never), so that
    *   idle streams survive clients' and proxies' body timeouts (undici: 300 s).
+   * @param log A session's event log: each event gets an `id:` and is kept for resumption, under
+   *   `stream` (default a new random name).
    */
-  constructor(onCancel: () => void, keepAliveMs: number) {
+  constructor(onCancel: () => void, keepAliveMs: number, log: EventLog | null = null, stream: string = crypto.randomUUID()) {
+    this.log = log === null ? null : { events: log, stream };
     this.closed = false;
     this.controller = null;
     this.timer = null;
@@ -237,8 +380,16 @@ class SseStream {
   /** Sends one JSON-RPC message; `false` once the stream is closed. */
   write(message: JsonObject) {
     if (this.closed || this.controller === null) return false;
+    const data = JSON.stringify(message);
+    const id = this.log === null ? null : this.log.events.append(this.log.stream, data);
+    return this.writeEvent(id, data);
+  }
+
+  /** Sends one event (`id`: its SSE id, `null` none); `false` once the stream is closed. */
+  writeEvent(id: string | null, data: string) {
+    if (this.closed || this.controller === null) return false;
     try {
-      this.controller.enqueue(ENCODER.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+      this.controller.enqueue(ENCODER.encode(`${id === null ? "" : `id: ${id}\n`}event: message\ndata: ${data}\n\n`));
       return true;
     } catch {
       this.closed = true;
@@ -280,14 +431,17 @@ class Reply {
   resolve: (response: Response) => void;
   response: Promise<Response>;
   onGone: Set<() => void>;
+  log: EventLog | null;
   /**
    * @param id The request's id.
    * @param canStream The client accepts SSE.
    * @param headers Headers of the HTTP response.
    * @param requestSignal Aborts when the client goes away.
    * @param keepAliveMs See SseStream.
+   * @param log The session's event log (the stream's events get ids, kept for resumption).
    */
-  constructor(id: unknown, canStream: boolean, headers: Record<string, string>, requestSignal: AbortSignal, keepAliveMs: number) {
+  constructor(id: unknown, canStream: boolean, headers: Record<string, string>, requestSignal: AbortSignal, keepAliveMs: number, log: EventLog | null = null) {
+    this.log = log;
     this.id = id;
     this.keepAliveMs = keepAliveMs;
     this.canStream = canStream;
@@ -314,7 +468,7 @@ class Reply {
   send(message: JsonObject) {
     if (this.done || !this.canStream || this.abort.signal.aborted) return false;
     if (this.stream === null) {
-      this.stream = new SseStream(() => this.#gone(), this.keepAliveMs);
+      this.stream = new SseStream(() => this.#gone(), this.keepAliveMs, this.log);
       this.resolve(this.stream.response(this.headers));
     }
     return this.stream.write(message);
@@ -363,10 +517,20 @@ export type Session = {
   /** Requests sent to the client, by id, waiting for its response. */
   outgoing: Map<string | number, { resolve: (result: JsonObject) => void; reject: (error: unknown) => void; }>;
   nextId: number;
-  /** Ids of the tasks created in this session. */
-  tasks: Set<string>;
+  /**
+   * The live tasks created in this session, with when their TTL ends (Unix ms; `Infinity`: no
+   * TTL). A task leaves when it ends, expires or the session ends: the session holds at most the
+   * store's `maxLiveTasksPerSession` of them.
+   */
+  tasks: Map<string, number>;
   /** Requests being answered, by id. */
   inflight: Map<string | number, Reply>;
+  /** Who opened it (McpHttpServer's `requestor`; `null`: unknown). */
+  requestor: string | null;
+  /** The SSE events of its streams, for resumption (`Last-Event-ID`). */
+  events: EventLog;
+  /** The name of its GET stream in `events` (kept across resumptions). */
+  listenStream: string | null;
 };
 
 class McpHttpServer {
@@ -380,14 +544,24 @@ class McpHttpServer {
   housekeepingMs: number;
   keepAliveMs: number;
   onError: (error: unknown) => void;
+  requestor: (request: Request, info: RequestInfo) => string | null;
+  maxSessions: number;
+  maxSessionsPerRequestor: number;
+  maxReplayBytes: number;
   tools: Map<string, { descriptor: JsonObject, taskSupport: TaskSupport }>;
   sessions: Map<string, Session>;
+  /** Live sessions per requestor. */
+  sessionsOf: Map<string, number>;
+  /** The session of each live task of a session (what a change of a task concerns, in O(1)). */
+  taskSessions: Map<string, Session>;
+  /** Session tasks that ended before their CreateTaskResult was seen (a few, newest kept). */
+  endedEarly: Set<string>;
   replies: Set<Reply>;
   lastHousekeeping: number;
   closed: boolean;
   unwatch: () => void;
   subscriptions: TaskSubscriptions;
-  fetch: (request: Request) => Promise<Response>;
+  fetch: (request: Request, info?: RequestInfo) => Promise<Response>;
   node: (req: NodeRequest, res: NodeResponse) => void;
   constructor(options: McpHttpServerOptions) {
     if (!isObject(options) || typeof options.name !== "string" || typeof options.version !== "string") {
@@ -406,21 +580,29 @@ class McpHttpServer {
     this.housekeepingMs = options.housekeepingMs ?? 60_000;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
     this.onError = options.onError ?? ((error) => console.error("McpHttpServer:", error));
+    this.requestor = options.requestor ?? defaultRequestor;
+    this.maxSessions = countOption("maxSessions", options.maxSessions ?? 10_000, true);
+    this.maxSessionsPerRequestor = countOption("maxSessionsPerRequestor", options.maxSessionsPerRequestor ?? 1_000, true);
+    this.maxReplayBytes = countOption("maxReplayBytes", options.maxReplayBytes ?? 32 * 1024, false);
     this.tools = new Map();
     this.sessions = new Map();
+    this.sessionsOf = new Map();
+    this.taskSessions = new Map();
+    this.endedEarly = new Set();
     /** Replies not finished yet (closed with an error by `close`). */
     this.replies = new Set();
     this.lastHousekeeping = this.host.now();
     this.closed = false;
+    // Each change is looked up by its task id: its cost does not grow with the idle sessions.
     this.unwatch = this.host.watch(
       (task) => this.#statusChanged(task),
-      (taskId) => [...this.sessions.values()].some((s) => s.tasks.has(taskId)),
+      (taskId) => this.taskSessions.has(taskId),
     );
     /** 2026-07-28 push: `subscriptions/listen` streams (js/server/subscriptions.js). */
     this.subscriptions = new TaskSubscriptions(this.host, (onCancel) => new SseStream(onCancel, this.keepAliveMs), { serverInfo: this.serverInfo });
 
     /** The fetch-style handler: `Deno.serve(app.fetch)`, `export default { fetch: app.fetch }`. */
-    this.fetch = (request): Promise<Response> => this.#fetch(request);
+    this.fetch = (request, info): Promise<Response> => this.#fetch(request, info ?? {});
     /**
      * The node:http handler: `http.createServer(app.node)`. Streams SSE responses; a client that
      * closes its connection aborts its request.
@@ -472,6 +654,8 @@ class McpHttpServer {
     const purged = this.host.sweep() as number | Promise<number>;
     if (purged instanceof Promise) purged.catch((e) => this.onError(e));
     for (const session of [...this.sessions.values()]) {
+      // Tasks past their TTL are no longer live (the store purges them without telling anyone).
+      for (const [taskId, ends] of session.tasks) if (ends <= now) this.#forgetTask(taskId);
       const busy = session.listen !== null || session.resultStreams.size > 0 || session.outgoing.size > 0 || session.inflight.size > 0;
       if (!busy && now - session.lastSeen > this.sessionTtlMs) this.#endSession(session);
     }
@@ -496,7 +680,7 @@ class McpHttpServer {
 
   // ---- HTTP --------------------------------------------------------------------------------------
 
-  async #fetch(request: Request): Promise<Response> {
+  async #fetch(request: Request, info: RequestInfo): Promise<Response> {
     const cors: Record<string, string> = {};
     const origin = request.headers.get("origin");
     try {
@@ -526,7 +710,7 @@ class McpHttpServer {
       if (this.host.now() - this.lastHousekeeping >= this.housekeepingMs) this.sweep();
       switch (request.method) {
         case "POST":
-          return await this.#post(request, cors);
+          return await this.#post(request, cors, info);
         case "GET":
           return this.#get(request, cors);
         case "DELETE":
@@ -577,7 +761,8 @@ class McpHttpServer {
         at += c.length;
       }
     }
-    const response = await this.fetch(new Request(url, { method, headers, body, signal: abort.signal }));
+    const info: RequestInfo = { remoteAddress: req.socket?.remoteAddress ?? null, auth: req.auth ?? null };
+    const response = await this.fetch(new Request(url, { method, headers, body, signal: abort.signal }), info);
     const out: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       out[name] = value;
@@ -600,7 +785,7 @@ class McpHttpServer {
     res.end();
   }
 
-  async #post(request: Request, cors: Record<string, string>): Promise<Response> {
+  async #post(request: Request, cors: Record<string, string>, info: RequestInfo): Promise<Response> {
     const type = request.headers.get("content-type");
     if (type !== null && !type.toLowerCase().includes("application/json")) {
       return jsonResponse(415, rpcError(null, INVALID_REQUEST, "Unsupported Media Type: POST application/json"), cors);
@@ -632,11 +817,11 @@ class McpHttpServer {
     const meta = isObject(message.params) && isObject(message.params._meta) ? message.params._meta : null;
     const sessionId = headers["mcp-session-id"];
     // Era dispatch: initialize opens a legacy session; modern `_meta` (or headers) is stateless.
-    if (message.method === "initialize") return this.#initialize(message, cors);
-    if (meta !== null && meta[META_PROTOCOL_VERSION] !== undefined) return this.#modern(message, headers, request, cors);
+    if (message.method === "initialize") return this.#initialize(message, cors, request, info);
+    if (meta !== null && meta[META_PROTOCOL_VERSION] !== undefined) return this.#modern(message, headers, request, cors, info);
     if (sessionId !== undefined) return this.#legacy(message, sessionId, headers, request, cors);
     const headerVersion = headers["mcp-protocol-version"];
-    if (headers["mcp-method"] !== undefined || headerVersion === V26) return this.#modern(message, headers, request, cors);
+    if (headers["mcp-method"] !== undefined || headerVersion === V26) return this.#modern(message, headers, request, cors, info);
     if (headerVersion !== undefined && !LEGACY_HEADER_VERSIONS.includes(headerVersion)) {
       return jsonResponse(400, this.#unsupported(message.id, headerVersion), cors);
     }
@@ -685,7 +870,7 @@ class McpHttpServer {
 
   // ---- 2026-07-28 --------------------------------------------------------------------------------
 
-  async #modern(message: JsonObject, headers: Record<string, string>, request: Request, cors: Record<string, string>): Promise<Response> {
+  async #modern(message: JsonObject, headers: Record<string, string>, request: Request, cors: Record<string, string>, info: RequestInfo): Promise<Response> {
     // The package's validator checks the message against 2026-07-28 and the standard headers
     // (Mcp-Method = method; Mcp-Name = params.taskId on tasks/get|update|cancel, or the tool's
     // name; MCP-Protocol-Version = the version `_meta` names).
@@ -740,7 +925,9 @@ class McpHttpServer {
         const onAbort = () => abort.abort();
         request.signal.addEventListener("abort", onAbort, { once: true });
         try {
-          response = await this.host.handle(message, { protocolVersion: V26 }, { signal: abort.signal });
+          // The requestor bounds the live tasks of each caller (TaskHost maxLiveTasksPerRequestor).
+          const requestor = this.requestor(request, info);
+          response = await this.host.handle(message, { protocolVersion: V26 }, { signal: abort.signal, requestor });
         } finally {
           request.signal.removeEventListener("abort", onAbort);
         }
@@ -766,7 +953,7 @@ class McpHttpServer {
 
   // ---- 2025-11-25 --------------------------------------------------------------------------------
 
-  #initialize(message: JsonObject, cors: Record<string, string>): Response {
+  #initialize(message: JsonObject, cors: Record<string, string>, request: Request, info: RequestInfo): Response {
     const id = message.id;
     if (!isId(id)) return jsonResponse(400, rpcError(id, INVALID_REQUEST, "Invalid Request: initialize must be a request with an id"), cors);
     const params = message.params;
@@ -774,6 +961,21 @@ class McpHttpServer {
       return jsonResponse(200, rpcError(id, INVALID_PARAMS, "Invalid params: initialize needs params.protocolVersion (a string)"), cors);
     }
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
+    if (this.sessions.size >= this.maxSessions) {
+      const limit = this.maxSessions;
+      const error = rpcError(id, SERVER_BUSY, `Server busy: ${limit} sessions are open (maxSessions); try again later`, { limit, cap: "maxSessions" });
+      return jsonResponse(503, error, { ...cors, "Retry-After": "5" });
+    }
+    const requestor = this.requestor(request, info);
+    const owned = requestor === null ? 0 : (this.sessionsOf.get(requestor) ?? 0);
+    if (requestor !== null && owned >= this.maxSessionsPerRequestor) {
+      const limit = this.maxSessionsPerRequestor;
+      const error = rpcError(id, SERVER_BUSY, `Too many sessions: this requestor has ${limit} open (maxSessionsPerRequestor); end one (DELETE) first`, {
+        limit,
+        cap: "maxSessionsPerRequestor",
+      });
+      return jsonResponse(429, error, { ...cors, "Retry-After": "5" });
+    }
     const session: Session = {
       id: crypto.randomUUID(),
       clientCapabilities: capabilities,
@@ -783,10 +985,14 @@ class McpHttpServer {
       queued: [],
       outgoing: new Map(),
       nextId: 1,
-      tasks: new Set(),
+      tasks: new Map(),
       inflight: new Map(),
+      requestor,
+      events: new EventLog(this.maxReplayBytes),
+      listenStream: null,
     };
     this.sessions.set(session.id, session);
+    if (requestor !== null) this.sessionsOf.set(requestor, owned + 1);
     const result: JsonObject = {
       // The client's version when it is 2025-11-25; otherwise the one this server speaks in a
       // session (an older client may accept it or disconnect).
@@ -855,7 +1061,7 @@ class McpHttpServer {
       return jsonResponse(200, rpcError(id, METHOD_NOT_FOUND, `Method not found: ${method}`), sessionHeaders);
     }
     const accept = (headers["accept"] ?? "").toLowerCase();
-    const reply = new Reply(id, accept.includes("text/event-stream"), sessionHeaders, request.signal, this.keepAliveMs);
+    const reply = new Reply(id, accept.includes("text/event-stream"), sessionHeaders, request.signal, this.keepAliveMs, session.events);
     this.replies.add(reply);
     session.inflight.set(id, reply);
     this.#answerLegacy(message, id, session, reply)
@@ -900,7 +1106,17 @@ class McpHttpServer {
     }
     const response = (await this.host.handle(message, ctx, channel)) ?? this.#notForHost(message);
     const result = response.result;
-    if (isObject(result) && isObject(result.task) && typeof result.task.taskId === "string") session.tasks.add(result.task.taskId);
+    if (isObject(result) && isObject(result.task) && typeof result.task.taskId === "string" && this.sessions.get(session.id) === session) {
+      const task = result.task;
+      const taskId = task.taskId as string;
+      const created = typeof task.createdAt === "string" ? Date.parse(task.createdAt) : NaN;
+      const ends = typeof task.ttl === "number" && Number.isFinite(created) ? created + task.ttl : Infinity;
+      const live = !["completed", "failed", "cancelled"].includes(String(task.status)) && !this.endedEarly.delete(taskId);
+      if (live) {
+        session.tasks.set(taskId, ends);
+        this.taskSessions.set(taskId, session);
+      }
+    }
     reply.finish(response);
   }
 
@@ -954,12 +1170,26 @@ class McpHttpServer {
    * of the task's session: its `tasks/result` stream, else the GET stream; none open, none sent.
    */
   #statusChanged(task: StoreTask) {
+    if (["completed", "failed", "cancelled"].includes(task.status) && !this.#forgetTask(task.taskId) && task.session !== undefined) {
+      // A fast task may end before its session records it: remembered for that moment.
+      this.endedEarly.add(task.taskId);
+      if (this.endedEarly.size > 1024) this.endedEarly.delete(this.endedEarly.values().next().value as string);
+    }
     if (task.protocolVersion !== V25 || task.session === undefined) return;
     const session = this.sessions.get(task.session);
     if (!session) return;
     const note = { jsonrpc: "2.0", method: "notifications/tasks/status", params: task.v25 };
     for (const r of session.resultStreams.get(task.taskId) ?? []) if (r.send(note)) return;
     session.listen?.write(note);
+  }
+
+  /** Drops a task that is no longer live from its session; `false` when no session had it. */
+  #forgetTask(taskId: string): boolean {
+    const session = this.taskSessions.get(taskId);
+    if (session === undefined) return false;
+    this.taskSessions.delete(taskId);
+    session.tasks.delete(taskId);
+    return true;
   }
 
   #get(request: Request, cors: Record<string, string>): Response {
@@ -972,18 +1202,65 @@ class McpHttpServer {
     if (!(request.headers.get("accept") ?? "").toLowerCase().includes("text/event-stream")) {
       return jsonResponse(406, rpcError(null, INVALID_REQUEST, "Not Acceptable: a GET stream needs Accept: text/event-stream"), cors);
     }
+    const headers = { ...cors, "Mcp-Session-Id": session.id };
+    const lastEventId = request.headers.get("last-event-id");
+    if (lastEventId !== null) return this.#resume(session, lastEventId, headers);
     if (session.listen !== null && !session.listen.closed) {
       return jsonResponse(409, rpcError(null, INVALID_REQUEST, "Conflict: this session already has a GET stream"), cors);
     }
+    return this.#listen(session, crypto.randomUUID(), [], headers);
+  }
+
+  /** Opens the session's GET stream named `stream`, first replaying `replay`. */
+  #listen(session: Session, stream: string, replay: Array<{ id: string; data: string; }>, headers: Record<string, string>): Response {
     session.lastSeen = this.host.now();
-    const stream = new SseStream(() => {
-      if (session.listen === stream) session.listen = null;
-      session.lastSeen = this.host.now();
-    }, this.keepAliveMs);
-    session.listen = stream;
-    const response = stream.response({ ...cors, "Mcp-Session-Id": session.id });
+    const sse: SseStream = new SseStream(
+      () => {
+        if (session.listen === sse) session.listen = null;
+        session.lastSeen = this.host.now();
+      },
+      this.keepAliveMs,
+      session.events,
+      stream,
+    );
+    for (const e of replay) sse.writeEvent(e.id, e.data);
+    session.listen = sse;
+    session.listenStream = stream;
+    const response = sse.response(headers);
     this.#flush(session, null);
     return response;
+  }
+
+  /**
+   * A GET with `Last-Event-ID` (2025-11-25 resumability): the events of that event's stream
+   * after it, from the session's log. The GET stream goes on live afterwards (replacing an open
+   * one); a POST's stream ends after the replay (its request ended when the stream dropped: ask
+   * again, e.g. `tasks/result`). Events of other streams are never replayed on it.
+   */
+  #resume(session: Session, lastEventId: string, headers: Record<string, string>): Response {
+    const found = session.events.after(lastEventId);
+    if (found === "unknown") {
+      return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Bad Request: Last-Event-ID names no event of this session"), headers);
+    }
+    if (found === "gone") {
+      const limit = this.maxReplayBytes;
+      const error = rpcError(null, SERVER_BUSY, `Gone: events after Last-Event-ID are no longer kept (maxReplayBytes ${limit}); open a new stream`, {
+        limit,
+        cap: "maxReplayBytes",
+      });
+      return jsonResponse(410, error, headers);
+    }
+    if (found.stream === session.listenStream) {
+      const old = session.listen;
+      session.listen = null;
+      old?.close();
+      return this.#listen(session, found.stream, found.events, headers);
+    }
+    session.lastSeen = this.host.now();
+    const sse = new SseStream(() => {}, 0);
+    for (const e of found.events) sse.writeEvent(e.id, e.data);
+    sse.close();
+    return sse.response(headers);
   }
 
   #delete(request: Request, cors: Record<string, string>): Response {
@@ -1000,7 +1277,16 @@ class McpHttpServer {
    * server is closing) its live tasks are cancelled, since nobody else may read them (§D 38).
    */
   #endSession(session: Session, cancelTasks: boolean = true) {
+    if (this.sessions.get(session.id) !== session) return;
     this.sessions.delete(session.id);
+    if (session.requestor !== null) {
+      const owned = (this.sessionsOf.get(session.requestor) ?? 1) - 1;
+      if (owned > 0) this.sessionsOf.set(session.requestor, owned);
+      else this.sessionsOf.delete(session.requestor);
+    }
+    const live = [...session.tasks.keys()];
+    for (const taskId of live) this.taskSessions.delete(taskId);
+    session.tasks.clear();
     session.listen?.close();
     session.listen = null;
     for (const set of session.resultStreams.values()) {
@@ -1014,7 +1300,7 @@ class McpHttpServer {
     session.queued = [];
     if (!cancelTasks) return;
     const ctx = { protocolVersion: (V25 as "2025-11-25"), session: session.id };
-    for (const taskId of session.tasks) {
+    for (const taskId of live) {
       const cancel = { jsonrpc: "2.0", id: 0, method: "tasks/cancel", params: { taskId } };
       // A task already terminal answers -32602: nothing to do.
       this.host.handle(cancel, ctx).catch((e) => this.onError(e));

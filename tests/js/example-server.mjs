@@ -8,9 +8,11 @@ const EXAMPLE = fileURLToPath(new URL("../../examples/conformance-server.mjs", i
 /**
  * Runs the example with `--port 0` and resolves once it listens: `{ url, process }`, `url` being
  * its `http://127.0.0.1:PORT/mcp` endpoint. Kill `process` when done.
+ * @param {string[]} [args] More arguments of the example.
+ * @param {string[]} [nodeArgs] Arguments of node itself (e.g. `--max-old-space-size=64`).
  */
-export async function startExample() {
-  const child = spawn(process.execPath, [EXAMPLE, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+export async function startExample(args = [], nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, EXAMPLE, "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d) => {
