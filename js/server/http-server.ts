@@ -152,10 +152,15 @@ export type McpHttpServerOptions = {
   maxSessionsPerRequestor?: number;
   /**
    * The SSE events a session keeps for resumption (a GET with `Last-Event-ID` replays the events
-   * of that stream after it), at most this many bytes of JSON per session, oldest dropped first;
-   * an event larger than this is sent but not kept. Default 32 KiB; 0 keeps none.
+   * of that stream after it), at most this much JSON text per session (its length), oldest
+   * dropped first; an event larger than this is sent but not kept. Default 32 KiB; 0 keeps none.
    */
   maxReplayBytes?: number;
+  /**
+   * The SSE events all sessions together keep for resumption, at most this many bytes: past it a
+   * session drops its own oldest events, and keeps none when it has none to drop. Default 32 MiB.
+   */
+  maxReplayBytesTotal?: number;
 };
 
 /**
@@ -266,14 +271,17 @@ function defaultRequestor(_request: Request, info: RequestInfo): string | null {
  */
 class EventLog {
   maxBytes: number;
+  /** What every session's log holds together, and its bound. */
+  total: { bytes: number; max: number; };
   bytes: number;
   events: Array<{ stream: string; seq: number; data: string; }>;
   head: number;
   next: number;
   /** The highest `n` dropped (a resume from before it may have lost events). */
   dropped: number;
-  constructor(maxBytes: number) {
+  constructor(maxBytes: number, total: { bytes: number; max: number; }) {
     this.maxBytes = maxBytes;
+    this.total = total;
     this.bytes = 0;
     this.events = [];
     this.head = 0;
@@ -284,21 +292,29 @@ class EventLog {
   /** Keeps one event of `stream` (when it fits); answers its id. */
   append(stream: string, data: string): string {
     const seq = this.next++;
-    if (data.length > this.maxBytes) {
-      this.dropped = seq;
+    const size = data.length;
+    if (size > this.maxBytes || size > this.total.max) {
+      this.dropped = seq; // larger than the whole log: sent, not kept
       return `${stream}.${seq}`;
     }
-    this.events.push({ stream, seq, data });
-    this.bytes += data.length;
-    while (this.bytes > this.maxBytes && this.head < this.events.length) {
+    // Room: within this session's bound and the bound of all sessions, its own oldest dropped.
+    while (this.head < this.events.length && (this.bytes + size > this.maxBytes || this.total.bytes + size > this.total.max)) {
       const old = this.events[this.head];
       this.events[this.head] = (undefined as unknown as (typeof this.events)[number]);
       this.head += 1;
       if (old) {
         this.bytes -= old.data.length;
+        this.total.bytes -= old.data.length;
         this.dropped = old.seq;
       }
     }
+    if (this.bytes + size > this.maxBytes || this.total.bytes + size > this.total.max) {
+      this.dropped = seq; // the other sessions hold the rest of maxReplayBytesTotal: sent, not kept
+      return `${stream}.${seq}`;
+    }
+    this.events.push({ stream, seq, data });
+    this.bytes += size;
+    this.total.bytes += size;
     if (this.head > 64 && this.head * 2 > this.events.length) {
       this.events = this.events.slice(this.head);
       this.head = 0;
@@ -326,6 +342,15 @@ class EventLog {
     }
     if (seq <= this.dropped) return "gone"; // the event itself, or one after it, was dropped
     return found ? { stream, events } : "unknown";
+  }
+
+  /** Forgets every event and keeps no more (the session ended). */
+  clear() {
+    this.maxBytes = 0;
+    this.total.bytes -= this.bytes;
+    this.bytes = 0;
+    this.events = [];
+    this.head = 0;
   }
 }
 
@@ -548,6 +573,8 @@ class McpHttpServer {
   maxSessions: number;
   maxSessionsPerRequestor: number;
   maxReplayBytes: number;
+  /** The bytes every session's event log holds, and their bound (`maxReplayBytesTotal`). */
+  replayBytes: { bytes: number; max: number; };
   tools: Map<string, { descriptor: JsonObject, taskSupport: TaskSupport }>;
   sessions: Map<string, Session>;
   /** Live sessions per requestor. */
@@ -584,6 +611,7 @@ class McpHttpServer {
     this.maxSessions = countOption("maxSessions", options.maxSessions ?? 10_000, true);
     this.maxSessionsPerRequestor = countOption("maxSessionsPerRequestor", options.maxSessionsPerRequestor ?? 1_000, true);
     this.maxReplayBytes = countOption("maxReplayBytes", options.maxReplayBytes ?? 32 * 1024, false);
+    this.replayBytes = { bytes: 0, max: countOption("maxReplayBytesTotal", options.maxReplayBytesTotal ?? 32 * 1024 * 1024, false) };
     this.tools = new Map();
     this.sessions = new Map();
     this.sessionsOf = new Map();
@@ -988,7 +1016,7 @@ class McpHttpServer {
       tasks: new Map(),
       inflight: new Map(),
       requestor,
-      events: new EventLog(this.maxReplayBytes),
+      events: new EventLog(this.maxReplayBytes, this.replayBytes),
       listenStream: null,
     };
     this.sessions.set(session.id, session);
@@ -1244,7 +1272,7 @@ class McpHttpServer {
     }
     if (found === "gone") {
       const limit = this.maxReplayBytes;
-      const error = rpcError(null, SERVER_BUSY, `Gone: events after Last-Event-ID are no longer kept (maxReplayBytes ${limit}); open a new stream`, {
+      const error = rpcError(null, SERVER_BUSY, `Gone: events after Last-Event-ID are no longer kept (maxReplayBytes ${limit}, maxReplayBytesTotal); open a new stream`, {
         limit,
         cap: "maxReplayBytes",
       });
@@ -1287,6 +1315,7 @@ class McpHttpServer {
     const live = [...session.tasks.keys()];
     for (const taskId of live) this.taskSessions.delete(taskId);
     session.tasks.clear();
+    session.events.clear();
     session.listen?.close();
     session.listen = null;
     for (const set of session.resultStreams.values()) {

@@ -379,3 +379,31 @@ test("SSE events carry ids; a GET with Last-Event-ID replays the rest of that st
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test("the SSE events kept for resumption are bounded across sessions too (maxReplayBytesTotal); an ended session frees its share", async () => {
+  const app = new McpHttpServer({ name: "sse", version: "1", maxReplayBytes: 4096, maxReplayBytesTotal: 6000 });
+  const fetchFn = (request) => app.fetch(request);
+  const streams = [];
+  const sessions = [];
+  for (let i = 0; i < 3; i++) {
+    const headers = await openSession(fetchFn);
+    sessions.push(headers);
+    const res = await app.fetch(new Request(BASE, { headers: { Accept: "text/event-stream", ...headers } }));
+    assert.equal(res.status, 200);
+    streams.push(res);
+  }
+  for (let i = 0; i < 60; i++) app.tool(`t${i}`, {}, async () => text("t"));
+  assert.ok(app.replayBytes.bytes > 0 && app.replayBytes.bytes <= 6000, `kept ${app.replayBytes.bytes}`);
+  for (const s of sessions) assert.ok(app.sessions.get(s["Mcp-Session-Id"]).events.bytes <= 4096);
+  // The latest events of each stream are still resumable.
+  const { events } = await readEvents(streams[2], 60);
+  const resumed = await app.fetch(new Request(BASE, { headers: { Accept: "text/event-stream", ...sessions[2], "Last-Event-ID": events.at(-2).id } }));
+  assert.equal(resumed.status, 200);
+  for (const r of streams) await r.body.cancel().catch(() => {});
+  await resumed.body.cancel();
+  for (const s of sessions) {
+    assert.equal((await app.fetch(new Request(BASE, { method: "DELETE", headers: s }))).status, 200);
+  }
+  assert.equal(app.replayBytes.bytes, 0, "every session's share is freed");
+  await app.close();
+});
