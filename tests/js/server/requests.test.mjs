@@ -15,8 +15,10 @@ import http from "node:http";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startExample } from "../example-server.mjs";
+import { loadStorage, waitFor } from "../storage/lib.mjs";
 
-const { McpHttpServer, TaskHost, TaskServer, validateMessage } = await import("../.tmp/install/server.mjs");
+const { McpHttpServer, SharedTaskServer, TaskHost, TaskServer, validateMessage } = await import("../.tmp/install/server.mjs");
+const { MemoryStorage } = await loadStorage("");
 
 const V25 = "2025-11-25";
 const WAITER_SERVER = fileURLToPath(new URL("./waiter-server.mjs", import.meta.url));
@@ -253,6 +255,53 @@ test("TaskHost: a blocked tasks/result whose channel.signal aborts leaves every 
     assert.equal(a.error.code, -32603);
   });
   await host.close();
+});
+
+test("SharedTaskServer, two replicas on one storage: string and integer ids blocked on B are answered as they were when A's work ends; B reads the storage once per new request", async () => {
+  const storage = new MemoryStorage();
+  let reads = 0;
+  /** One storage, each replica with its own handle (closing one closes nothing); `get`s counted on B's. */
+  const handle = (counted) => ({
+    name: storage.name,
+    get: (id) => {
+      if (counted) reads += 1;
+      return storage.get(id);
+    },
+    putIfVersion: (r, v) => storage.putIfVersion(r, v),
+    delete: (id) => storage.delete(id),
+    rangeAfter: (scope, after, limit) => storage.rangeAfter(scope, after, limit),
+    expired: (now, limit) => storage.expired(now, limit),
+    countLive: (session) => storage.countLive(session),
+    nextSequence: () => storage.nextSequence(),
+    lastSequence: () => storage.lastSequence(),
+    subscribe: (l) => storage.subscribe(l),
+    close: async () => {},
+  });
+  const KEY = "00112233445566778899aabbccddeeff";
+  const A = new TaskHost({ server: await SharedTaskServer.open(handle(false), { cursorKey: KEY }) });
+  const B = new TaskHost({ server: await SharedTaskServer.open(handle(true), { cursorKey: KEY }) });
+  let finish;
+  A.tool("gated", { taskSupport: "optional" }, () => new Promise((resolve) => (finish = resolve)));
+  const ctx = { protocolVersion: V25, session: "s" };
+  const created = await A.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "gated", arguments: {}, task: {} } }, ctx);
+  const taskId = created.result.task.taskId;
+  const ids = [...IDS, ...Array.from({ length: 200 }, (_, i) => `w${i}`)];
+  reads = 0;
+  const answers = ids.map((id) => B.handle({ jsonrpc: "2.0", id, method: "tasks/result", params: { taskId } }, ctx));
+  await waitFor(() => B.waiting.get(taskId)?.size === ids.length, "every request waiting on B");
+  // Each request: its own read by `handle`, and its own check; none reads the others again.
+  assert.ok(reads <= 2 * ids.length, `${reads} reads for ${ids.length} requests`);
+  finish({ content: [{ type: "text", text: "late" }] });
+  const answered = await Promise.all(answers);
+  answered.forEach((a, i) => {
+    assert.equal(a.id, ids[i], `answered ${JSON.stringify(a.id)} for ${JSON.stringify(ids[i])}`);
+    assert.equal(a.result?.content[0].text, "late", JSON.stringify(a));
+  });
+  assert.equal(B.waiting.has(taskId), false);
+  for (const host of [A, B]) {
+    await host.close();
+    await host.server.close();
+  }
 });
 
 /** A Request to `app.fetch`. */
