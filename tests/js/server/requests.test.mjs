@@ -137,6 +137,9 @@ async function until(read, done, rounds = 400) {
   return value;
 }
 
+/** How many requests wait in one entry of `TaskHost.waiting` (an Array before it was a Set). */
+const count = (w) => w?.size ?? w?.length;
+
 const ticks = async (n = 20) => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 };
@@ -221,7 +224,7 @@ test("TaskHost: a new blocked tasks/result reads its task once, the others waiti
   }
   await ticks();
   assert.equal(reads, n, "one read per new request");
-  assert.equal(host.waiting.get(taskId).size, n);
+  assert.equal(count(host.waiting.get(taskId)), n);
   const cancelled = await host.handle({ jsonrpc: "2.0", id: "c", method: "tasks/cancel", params: { taskId } }, ctx);
   assert.equal(cancelled.result.status, "cancelled");
   const answers = await Promise.all(waiting);
@@ -245,7 +248,7 @@ test("TaskHost: a blocked tasks/result whose channel.signal aborts leaves every 
     answers.push(host.handle({ jsonrpc: "2.0", id: i, method: "tasks/result", params: { taskId } }, ctx, { signal: abort.signal }));
   }
   await ticks();
-  assert.equal(host.waiting.get(taskId).size, n);
+  assert.equal(count(host.waiting.get(taskId)), n);
   for (const abort of aborts) abort.abort();
   await ticks();
   assert.equal(host.waiting.has(taskId), false, "no waiter left");
@@ -288,7 +291,7 @@ test("SharedTaskServer, two replicas on one storage: string and integer ids bloc
   const ids = [...IDS, ...Array.from({ length: 200 }, (_, i) => `w${i}`)];
   reads = 0;
   const answers = ids.map((id) => B.handle({ jsonrpc: "2.0", id, method: "tasks/result", params: { taskId } }, ctx));
-  await waitFor(() => B.waiting.get(taskId)?.size === ids.length, "every request waiting on B");
+  await waitFor(() => count(B.waiting.get(taskId)) === ids.length, "every request waiting on B");
   // Each request: its own read by `handle`, and its own check; none reads the others again.
   assert.ok(reads <= 2 * ids.length, `${reads} reads for ${ids.length} requests`);
   finish({ content: [{ type: "text", text: "late" }] });
