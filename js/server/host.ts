@@ -37,6 +37,12 @@ export type PendingResult = Extract<import("./mcp_tasks_wasm.js").HandleOutcome,
 
 export type ToolOutcome = { result: Record<string, unknown>; } | { error: JsonRpcError; };
 
+/**
+ * A blocked V25 `tasks/result` request: answered once (`done`), counted in its session's
+ * `maxWaitingResultsPerSession` until then.
+ */
+export type ResultWaiter = { pending: PendingResult; resolve: (response: JsonObject) => void; session: string | null; done: boolean; };
+
 export type JsonObject = Record<string, unknown>;
 
 export type InputRequests = import("./mcp_tasks_wasm.js").V26InputRequests;
@@ -57,6 +63,8 @@ const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 const DEFAULT_MAX_LIVE_WITHOUT_SESSION = 10_000;
 /** The default of `maxLiveTasksPerRequestor`. */
 const DEFAULT_MAX_LIVE_PER_REQUESTOR = 1_000;
+/** The default of `maxWaitingResultsPerSession`. */
+const DEFAULT_MAX_WAITING_RESULTS_PER_SESSION = 1_000;
 /** The error a task fails with when the replica running it shuts down (`close`) over a shared storage. */
 const SHUT_DOWN = Object.freeze({ code: -32603, message: "Internal error: the replica running this task shut down before it finished" });
 /** The store's code for a live-task cap (StoreError::SessionCapReached, src/store/error.rs). */
@@ -203,6 +211,14 @@ export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer
    */
   maxLiveTasksPerRequestor?: number;
   /**
+   * At most this many 2025-11-25 `tasks/result` requests of one session (of all callers without a
+   * session, together) block at once, waiting for their tasks to end. Past it one more is
+   * answered at once with JSON-RPC error -32010 with `data.limit` (the client may poll
+   * `tasks/get`, or retry once one of its requests was answered). A request whose client went
+   * away (`channel.signal` aborted) stops counting at once. Default 1,000; `Infinity` lifts it.
+   */
+  maxWaitingResultsPerSession?: number;
+  /**
    * The MRTR `requestState` signing: its HMAC-SHA-256 key (give every instance behind one load
    * balancer the same; default a random key per host), how long a state is accepted (default 10
    * min) and how many taken states are remembered (`maxSpent`, default 100,000: a state is
@@ -311,7 +327,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   onError: (error: unknown, taskId: string) => void;
   tools: Map<string, { options: ToolOptions, handler: ToolHandler }>;
   running: Map<string, RunningTask>;
-  waiting: Map<string, Array<{ pending: PendingResult, resolve: (response: JsonObject) => void }>>;
+  waiting: Map<string, Set<ResultWaiter>>;
+  waitingBySession: Map<string | null, number>;
+  maxWaitingResultsPerSession: number;
   states: MrtrStates;
   watchers: Set<(task: StoreTask) => void>;
   interest: Map<(task: StoreTask) => void, (taskId: string) => boolean>;
@@ -333,6 +351,14 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     this.running = new Map();
     /** Blocked V25 `tasks/result` requests by task id. */
     this.waiting = new Map();
+    /** How many of them each session has (`null`: callers without a session). */
+    this.waitingBySession = new Map();
+    const waitCap = options.maxWaitingResultsPerSession ?? DEFAULT_MAX_WAITING_RESULTS_PER_SESSION;
+    if (!(waitCap === Infinity || (Number.isSafeInteger(waitCap) && waitCap >= 0))) {
+      throw new TypeError(`maxWaitingResultsPerSession must be a non-negative integer or Infinity (got ${String(waitCap)})`);
+    }
+    /** The cap on blocked `tasks/result` requests per session. */
+    this.maxWaitingResultsPerSession = waitCap;
     /** MRTR `requestState` signing. */
     this.states = new MrtrStates(options.requestState);
     this.watchers = new Set();
@@ -360,7 +386,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     const server = (this.server as TaskServer | SharedTaskServer);
     if ("watchChanges" in server) {
       this.unfollow = server.watchChanges((taskId) => {
-        this.#heard(taskId).catch((e) => this.onError(e, taskId));
+        this.#heard(taskId).catch((e) => this.#report(e, taskId));
       });
     }
   }
@@ -450,20 +476,15 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       case "response":
         if (out.event?.kind === "cancelled") {
           this.#stop(out.event.taskId, "cancelled");
-          void this.#changed(out.event.taskId);
+          this.#guard(this.#changed(out.event.taskId), out.event.taskId);
         }
         if (out.event?.kind === "input-taken") {
           this.#wake(out.event.taskId);
-          void this.#changed(out.event.taskId);
+          this.#guard(this.#changed(out.event.taskId), out.event.taskId);
         }
         return out.message;
       case "pending":
-        return new Promise((resolve) => {
-          const list = this.waiting.get(out.taskId) ?? [];
-          list.push({ pending: out, resolve });
-          this.waiting.set(out.taskId, list);
-          this.#settle(out.taskId).catch((e) => this.onError(e, out.taskId)); // it may have ended in between
-        });
+        return this.#wait(out, ctx, channel.signal);
       case "none":
         return null;
       default:
@@ -493,7 +514,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       })();
     }
     const purged = server.sweep(this.now(), limit ?? null);
-    for (const taskId of [...this.waiting.keys()]) void this.#settle(taskId);
+    for (const taskId of [...this.waiting.keys()]) this.#guard(this.#settle(taskId), taskId);
     this.#stopGone();
     return purged;
   }
@@ -810,14 +831,14 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
               await server.setStatus(taskId, task.status, message, this.now());
             }
           })().catch((e) => {
-            if (!isNotFound(e)) this.onError(e, taskId);
+            if (!isNotFound(e)) this.#report(e, taskId);
           });
           return;
         }
         const task = server.getTask(taskId, this.now());
         if (task.status === "working" || task.status === "input_required") {
           server.setStatus(taskId, task.status, message, this.now());
-          this.#changed(taskId);
+          this.#guard(this.#changed(taskId), taskId);
         }
       },
     };
@@ -837,13 +858,13 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
         }
       } catch (e) {
         // The work of an expired or purged task was aborted: its outcome has nowhere to go.
-        if (!(run.gone && isNotFound(e))) this.onError(e, taskId);
+        if (!(run.gone && isNotFound(e))) this.#report(e, taskId);
       }
       this.running.delete(taskId);
       this.#release(taskId);
       if (stored) await this.#changed(taskId);
       await this.#settle(taskId);
-    })();
+    })().catch((e) => this.#report(e, taskId)); // nobody awaits this but `idle()`: it never rejects
     run.done = done;
     this.running.set(taskId, run);
     if (run.session === null) {
@@ -952,7 +973,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       try {
         listener(task);
       } catch (e) {
-        this.onError(e, taskId);
+        this.#report(e, taskId);
       }
     }
   }
@@ -966,7 +987,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       run.abort.abort(error);
     }
     this.#release(taskId); // no longer live (cancelled, expired, closed)
-    this.#settle(taskId).catch((e) => this.onError(e, taskId));
+    this.#guard(this.#settle(taskId), taskId);
   }
 
   #wake(taskId: string) {
@@ -974,22 +995,125 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     if (run) for (const wake of [...run.inputWaiters]) wake();
   }
 
-  /** Answers the blocked `tasks/result` requests of `taskId` that can be answered now. */
-  async #settle(taskId: string) {
-    const list = this.waiting.get(taskId);
-    if (!list) return;
-    const now = this.now();
-    const still: typeof list = [];
-    for (const w of list) {
-      const response = await this.server.settle(w.pending, now);
-      if (response === null) still.push(w);
-      else w.resolve(response);
+  /**
+   * Logs an unexpected error through `onError`; an `onError` that throws is logged by
+   * `console.error`. Never throws: the last resort of every promise nobody awaits.
+   */
+  #report(error: unknown, taskId: string) {
+    try {
+      this.onError(error, taskId);
+    } catch (e) {
+      try {
+        console.error(`task ${taskId}: onError threw`, e, "while reporting", error);
+      } catch {
+        // nowhere left to say it
+      }
     }
-    // Requests that arrived while this one awaited are kept too.
-    const current = this.waiting.get(taskId) ?? [];
-    const kept = [...still, ...current.filter((w) => !list.includes(w))];
-    if (kept.length > 0) this.waiting.set(taskId, kept);
-    else this.waiting.delete(taskId);
+  }
+
+  /** Runs `promise` in the background: a rejection is reported, never left unhandled. */
+  #guard(promise: Promise<unknown>, taskId: string) {
+    promise.catch((e) => this.#report(e, taskId));
+  }
+
+  /**
+   * Blocks a V25 `tasks/result` until its task ends (§D 31): resolves with the response. Refused
+   * at once (-32010, `data.limit`) past `maxWaitingResultsPerSession` of its session; dropped from
+   * every table, and answered with an error nobody reads, once `signal` aborts (its client went
+   * away or cancelled it).
+   */
+  #wait(pending: PendingResult, ctx: ServerContext, signal?: AbortSignal): Promise<JsonObject> {
+    const session = typeof ctx.session === "string" && ctx.session !== "" ? ctx.session : null;
+    const limit = this.maxWaitingResultsPerSession;
+    const count = this.waitingBySession.get(session) ?? 0;
+    if (count >= limit) {
+      return Promise.resolve({
+        jsonrpc: "2.0",
+        id: pending.requestId,
+        error: {
+          code: TASK_LIMIT_CODE,
+          message: `Too many blocked tasks/result requests in this session (limit ${limit}): poll tasks/get, or retry once one is answered`,
+          data: { limit },
+        },
+      });
+    }
+    const abandoned = () => ({
+      jsonrpc: "2.0",
+      id: pending.requestId,
+      error: { code: -32603, message: "Internal error: the request was abandoned (its client went away or cancelled it)" },
+    });
+    if (signal?.aborted) return Promise.resolve(abandoned());
+    return new Promise((resolve) => {
+      const w: ResultWaiter = { pending, resolve, session, done: false };
+      const set = this.waiting.get(pending.taskId) ?? new Set();
+      set.add(w);
+      this.waiting.set(pending.taskId, set);
+      this.waitingBySession.set(session, count + 1);
+      if (signal !== undefined) {
+        const onAbort = () => {
+          if (this.#drop(w)) resolve(abandoned());
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        w.resolve = (response) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(response);
+        };
+      }
+      // The task may have ended in between: this request's own check (the others waiting on the
+      // task are not read again).
+      this.#guard(this.#answer(w, this.now()), pending.taskId);
+    });
+  }
+
+  /** Removes a waiter from every table: whether it was still waiting. */
+  #drop(w: ResultWaiter): boolean {
+    if (w.done) return false;
+    w.done = true;
+    const taskId = w.pending.taskId;
+    const set = this.waiting.get(taskId);
+    if (set !== undefined) {
+      set.delete(w);
+      if (set.size === 0) this.waiting.delete(taskId);
+    }
+    const left = (this.waitingBySession.get(w.session) ?? 1) - 1;
+    if (left > 0) this.waitingBySession.set(w.session, left);
+    else this.waitingBySession.delete(w.session);
+    return true;
+  }
+
+  /**
+   * Answers one waiter if its task ended: whether it is answered (`false`: the task is live).
+   * Never throws: a response that cannot be made is reported and answered -32603, alone.
+   */
+  async #answer(w: ResultWaiter, now: number): Promise<boolean> {
+    if (w.done) return true;
+    let response: JsonObject | null;
+    try {
+      response = await this.server.settle(w.pending, now);
+    } catch (e) {
+      this.#report(e, w.pending.taskId);
+      response = {
+        jsonrpc: "2.0",
+        id: w.pending.requestId,
+        error: { code: -32603, message: "Internal error: the result of this task could not be answered" },
+      };
+    }
+    if (response === null) return false;
+    if (this.#drop(w)) w.resolve(response);
+    return true;
+  }
+
+  /**
+   * Answers the blocked `tasks/result` requests of `taskId` that can be answered now. They wait
+   * on one task, so one still waiting means all are: the others are read only once it ended
+   * (each answered on its own: one that fails leaves none of the others unanswered).
+   */
+  async #settle(taskId: string) {
+    const first = this.waiting.get(taskId)?.values().next().value;
+    if (first === undefined) return;
+    if (!(await this.#answer(first, this.now()))) return;
+    const now = this.now();
+    for (const w of [...(this.waiting.get(taskId) ?? [])]) await this.#answer(w, now);
   }
 }
 

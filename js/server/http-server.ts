@@ -507,7 +507,14 @@ class Reply {
       if (message !== null) this.stream.write(message);
       this.stream.close();
     } else {
-      this.resolve(jsonResponse(message === null ? 202 : (status ?? statusOf(message)), message, this.headers));
+      let response: Response;
+      try {
+        response = jsonResponse(message === null ? 202 : (status ?? statusOf(message)), message, this.headers);
+      } catch {
+        // A message JSON cannot carry (a BigInt, a cycle): answered all the same.
+        response = jsonResponse(500, rpcError(this.id, INTERNAL_ERROR, "Internal error: the response could not be written"), this.headers);
+      }
+      this.resolve(response);
     }
   }
 
@@ -637,11 +644,17 @@ class McpHttpServer {
      */
     this.node = (req, res): void => {
       this.#node(req, res).catch((e) => {
-        this.onError(e);
-        if (!res.headersSent) {
-          res.writeHead(500, {});
-          res.end();
-        } else res.destroy();
+        this.#report(e);
+        // The last resort: answered (500 with a JSON-RPC error, or the stream cut), never thrown.
+        try {
+          if (!res.headersSent) {
+            res.writeHead(500, { "Content-Type": "application/json" });
+            res.write(ENCODER.encode(JSON.stringify(rpcError(null, INTERNAL_ERROR, "Internal error"))));
+            res.end();
+          } else res.destroy();
+        } catch (e) {
+          this.#report(e);
+        }
       });
     };
   }
@@ -680,7 +693,7 @@ class McpHttpServer {
     this.lastHousekeeping = now;
     // A TaskHost over a SharedTaskServer answers a promise (typed as over a TaskServer here).
     const purged = this.host.sweep() as number | Promise<number>;
-    if (purged instanceof Promise) purged.catch((e) => this.onError(e));
+    if (purged instanceof Promise) purged.catch((e) => this.#report(e));
     for (const session of [...this.sessions.values()]) {
       // Tasks past their TTL are no longer live (the store purges them without telling anyone).
       for (const [taskId, ends] of session.tasks) if (ends <= now) this.#forgetTask(taskId);
@@ -704,6 +717,22 @@ class McpHttpServer {
     this.unwatch();
     this.subscriptions.close();
     await this.host.close();
+  }
+
+  /**
+   * Logs an unexpected error through `onError`; an `onError` that throws is logged by
+   * `console.error`. Never throws: no request can end the process.
+   */
+  #report(error: unknown) {
+    try {
+      this.onError(error);
+    } catch (e) {
+      try {
+        console.error("McpHttpServer: onError threw", e, "while reporting", error);
+      } catch {
+        // nowhere left to say it
+      }
+    }
   }
 
   // ---- HTTP --------------------------------------------------------------------------------------
@@ -750,7 +779,7 @@ class McpHttpServer {
           });
       }
     } catch (e) {
-      this.onError(e);
+      this.#report(e);
       return jsonResponse(500, rpcError(null, INTERNAL_ERROR, "Internal error"), cors);
     }
   }
@@ -1094,7 +1123,7 @@ class McpHttpServer {
     session.inflight.set(id, reply);
     this.#answerLegacy(message, id, session, reply)
       .catch((e) => {
-        this.onError(e);
+        this.#report(e);
         reply.finish(rpcError(id, INTERNAL_ERROR, "Internal error"), 500);
       })
       .finally(() => {
@@ -1332,7 +1361,7 @@ class McpHttpServer {
     for (const taskId of live) {
       const cancel = { jsonrpc: "2.0", id: 0, method: "tasks/cancel", params: { taskId } };
       // A task already terminal answers -32602: nothing to do.
-      this.host.handle(cancel, ctx).catch((e) => this.onError(e));
+      this.host.handle(cancel, ctx).catch((e) => this.#report(e));
     }
   }
 }

@@ -16,7 +16,7 @@ use crate::server::{
     ServerDeclarations, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,
 };
 
-use super::input::{date_now, read_now};
+use super::input::{carried, date_now, read_now};
 use super::random::crypto_random;
 use super::store::{
     answer, as_u64, bad, read_id, read_json, read_json_within, read_object, read_options,
@@ -148,8 +148,14 @@ fn read_pending(pending: JsValue, max: usize) -> Result<PendingResult, JsValue> 
     let task_id = p
         .text("taskId")?
         .ok_or_else(|| p.bad("taskId", "a string"))?;
+    // The id the response must carry, as the JSON value it was: a string id is the string
+    // itself (its lone surrogates carried), never JSON text (`"42"` is not the number 42).
+    let request_id = match request_id.as_string() {
+        Some(id) => Value::String(carried(&request_id, id)),
+        None => read_json(&request_id, "pending.requestId", max)?,
+    };
     Ok(PendingResult {
-        request_id: read_json(&request_id, "pending.requestId", max)?,
+        request_id,
         task_id,
         session: p.plain("session")?,
     })
