@@ -14,7 +14,8 @@
 //   opens a new session;
 // - a redirect to another origin is not followed (neither the body nor X-Api-Key reach it); a
 //   same-origin 307 is;
-// - a dropped answer stream is resumed with GET and Last-Event-ID (the SDK server replays it).
+// - a dropped answer stream is resumed with GET and Last-Event-ID (the SDK server replays it), at
+//   most `maxResumes` times; then a completed task's tasks/result is sent again.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -378,6 +379,41 @@ test("a dropped answer stream is resumed: the SDK 1.32.2 server (InMemoryEventSt
         await b.server.close().catch(() => {});
         b.taskStore.cleanup();
       }
+    }
+  });
+});
+
+test("a dropped tasks/result stream is resumed at most maxResumes times, then tasks/result is sent again (the task completed: nothing else gives its result)", { timeout: 30_000 }, async () => {
+  let results = 0;
+  const related = (taskId) => ({ "io.modelcontextprotocol/related-task": { taskId } });
+  /** An SSE stream that gives an event id, then drops (the socket is destroyed). */
+  const dropAfterId = (res, id) => {
+    res.writeHead(200, { "Content-Type": "text/event-stream" });
+    res.write(`id: ${id}\nretry: 10\ndata: \n\n`);
+    setTimeout(() => res.socket?.destroy(), 20);
+  };
+  const inner = v25(async (req, res, body) => {
+    const id = body.id;
+    if (body.method === "tools/call") return json(res, 200, { jsonrpc: "2.0", id, result: { task: task("t1", "working") } });
+    if (body.method === "tasks/get") return json(res, 200, { jsonrpc: "2.0", id, result: task("t1", "completed") });
+    if (body.method === "tasks/result" && ++results === 1) return dropAfterId(res, "e0");
+    if (body.method === "tasks/result") return json(res, 200, { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: "the result" }], _meta: related("t1") } });
+    json(res, 200, { jsonrpc: "2.0", id, error: { code: -32601, message: "no" } });
+  });
+  let resumed = 0;
+  await withServer(async (req, res, body, log) => {
+    if (req.method === "GET" && req.headers["last-event-id"]) return dropAfterId(res, `e${++resumed}`);
+    return inner(req, res, body, log);
+  }, async (base, log) => {
+    const client = await TaskClient.connect(`${base}/mcp`, { push: false, maxResumes: 2 });
+    try {
+      const result = await client.callTool("t", {});
+      assert.equal(result.content[0].text, "the result");
+      const gets = log.filter((r) => r.method === "GET").map((r) => r.headers["last-event-id"]);
+      assert.deepEqual(gets, ["e0", "e1"], "resumed from the last id each time, maxResumes times");
+      assert.equal(results, 2, "then tasks/result was sent again");
+    } finally {
+      await client.close();
     }
   });
 });
