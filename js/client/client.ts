@@ -532,7 +532,8 @@ class TaskClient {
       let params: JsonObject = { name, arguments: args };
       this.#learnVersion();
       if (this.protocolVersion === V25) {
-        const task = await scope.race(this.#augmentation(name, options.task, scope.signal));
+        // The tools/list behind it is shared by every call (cached): raced, never aborted.
+        const task = await scope.race(this.#augmentation(name, options.task));
         if (task) params.task = task;
       }
       // §D 113: MRTR rounds before a task exists: retry with inputResponses and the echoed state.
@@ -779,14 +780,14 @@ class TaskClient {
   }
 
   /** 2025-11-25: the `params.task` of a call of `name`, or undefined (§D 47, 48). */
-  async #augmentation(name: string, asked: { ttl?: number; } | undefined, signal?: AbortSignal): Promise<JsonObject | undefined> {
+  async #augmentation(name: string, asked: { ttl?: number; } | undefined): Promise<JsonObject | undefined> {
     const wanted = isObject(asked) ? { ...asked } : undefined;
     const caps = this.#capabilities();
     if (!caps) return wanted; // unknown server: the caller decides
     const tasks = caps.tasks;
     const canCall = isObject(tasks) && isObject(tasks.requests) && isObject(tasks.requests.tools) && isObject(tasks.requests.tools.call);
     if (!canCall) return undefined; // §D 48: never without tasks.requests.tools.call
-    const support = await this.#listToolSupport(signal);
+    const support = await this.#listToolSupport();
     if (support === null) return wanted; // the tools could not be listed: the caller decides
     const mode = support.get(name) ?? "forbidden"; // absent = forbidden (§D 11)
     if (mode === "required") return wanted ?? {};
@@ -798,7 +799,7 @@ class TaskClient {
    * Each tool's `taskSupport` from `tools/list` (every page), cached until the server says the
    * list changed; null when the server answers `tools/list` with an error.
    */
-  #listToolSupport(signal?: AbortSignal): Promise<Map<string, string> | null> {
+  #listToolSupport(): Promise<Map<string, string> | null> {
     if (this.#toolSupport) return this.#toolSupport;
     const listing = (async () => {
       const support: Map<string, string> = new Map();
@@ -806,7 +807,7 @@ class TaskClient {
       for (let page = 0; page < MAX_TOOL_PAGES; page++) {
         let result;
         try {
-          result = await this.#send("tools/list", cursor === undefined ? {} : { cursor }, signal);
+          result = await this.#send("tools/list", cursor === undefined ? {} : { cursor });
         } catch (e) {
           if (isErrorObject(e)) return null;
           throw e;
