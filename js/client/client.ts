@@ -201,8 +201,9 @@ export type ConnectOptions = {
    */
   maxMessageBytes?: number;
   /**
-   * An exchange with no JSON-RPC message for this long (keepalive comments do not count) fails
-   * with a TransportError `timeout` (default 300 000 ms).
+   * An exchange with no JSON-RPC message for this long (keepalive comments do not count; paused
+   * while a handler answers a request the server sent on it) fails with a TransportError
+   * `timeout` (default 300 000 ms).
    */
   idleTimeoutMs?: number;
   /** Resumptions (GET with Last-Event-ID) of one answer's dropped stream (default 5). */

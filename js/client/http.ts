@@ -93,7 +93,8 @@ export type HttpConnectionOptions = {
   /**
    * An exchange that brings no JSON-RPC message for this long (SSE keepalive comments do not
    * count; a JSON answer must arrive whole within it) is aborted: TransportError `timeout`
-   * (default 300 000 ms).
+   * (default 300 000 ms). The wait pauses while the client answers a request the server sent
+   * on that stream (`onrequest`, e.g. a user answering an elicitation).
    */
   idleTimeoutMs?: number;
   /** GET resumptions (Last-Event-ID) of one answer's stream before giving up (default 5). */
@@ -263,7 +264,7 @@ function sleepClamped(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** One exchange's bounds (HttpConnection's #exchange). */
-type Exchange = { signal: AbortSignal; touch: () => void; end: () => void; failure: (e: unknown, what: string) => unknown; };
+type Exchange = { signal: AbortSignal; touch: () => void; hold: () => void; release: () => void; end: () => void; failure: (e: unknown, what: string) => unknown; };
 
 /** The bytes of `chunks` (`size` in all) as one array. */
 function concatBytes(chunks: Uint8Array[], size: number): Uint8Array {
@@ -624,7 +625,8 @@ class HttpConnection {
   /**
    * One exchange's bounds: aborted when the connection closes (`closed`), when the request's
    * `signal` aborts (`aborted`), or after `idleTimeoutMs` without a message (`timeout`; `touch`
-   * restarts the wait). `failure` turns whatever the exchange threw into the TransportError that
+   * restarts the wait, `hold`/`release` pause it while the client answers a request of the
+   * server's that arrived on the stream). `failure` turns whatever the exchange threw into the TransportError that
    * says which; `end` releases the timer and listeners.
    */
   #exchange(method: string, signal?: AbortSignal, closable = true): Exchange {
@@ -638,9 +640,12 @@ class HttpConnection {
     const onClose = () => stop("closed");
     const onAbort = () => stop("aborted");
     let timer: ReturnType<typeof setTimeout> | undefined;
+    /** Requests of the server on this stream being answered: no idle wait meanwhile. */
+    let held = 0;
+    let ended = false;
     const touch = () => {
       clearTimeout(timer);
-      if (why === null) timer = setTimeout(() => stop("timeout"), this.idleTimeoutMs);
+      if (why === null && held === 0 && !ended) timer = setTimeout(() => stop("timeout"), this.idleTimeoutMs);
     };
     if (closable && this.#aborter.signal.aborted) onClose();
     else if (closable) this.#aborter.signal.addEventListener("abort", onClose, { once: true });
@@ -651,7 +656,16 @@ class HttpConnection {
     return {
       signal: controller.signal,
       touch,
+      hold: () => {
+        held++;
+        clearTimeout(timer);
+      },
+      release: () => {
+        held--;
+        touch();
+      },
       end: () => {
+        ended = true;
         clearTimeout(timer);
         this.#aborter.signal.removeEventListener("abort", onClose);
         signal?.removeEventListener("abort", onAbort);
@@ -832,7 +846,15 @@ class HttpConnection {
         for (const m of Array.isArray(message) ? message : [message]) {
           if (!isObject(m)) continue;
           if (m.id === id && !("method" in m)) answer = m;
-          else if ("method" in m) this.#dispatch(m);
+          else if ("method" in m) {
+            // The server waits for this answer (e.g. a user answering an elicitation): the
+            // stream's idle wait pauses until it is sent.
+            const answering = this.#dispatch(m);
+            if (answering !== null) {
+              ex.hold();
+              answering.finally(() => ex.release());
+            }
+          }
         }
         if (answer !== null) break;
       }
@@ -883,17 +905,17 @@ class HttpConnection {
   }
 
   /** A message from the server that is not the awaited answer. */
-  #dispatch(message: JsonObject) {
-    if (typeof message.method !== "string") return;
+  #dispatch(message: JsonObject): Promise<void> | null {
+    if (typeof message.method !== "string") return null;
     if (!("id" in message)) {
       try {
         this.onnotification?.(message);
       } catch (e) {
         this.#report(e);
       }
-      return;
+      return null;
     }
-    this.#answer(message).catch((e) => this.#report(e));
+    return this.#answer(message).catch((e) => this.#report(e));
   }
 
   /** Answers a request from the server and POSTs the answer back. */

@@ -225,6 +225,25 @@ test("an endless keepalive stream on tools/call: the call's timeoutMs ends it (T
     const idle = new HttpConnection(`${base}/mcp`, { idleTimeoutMs: 300 });
     await assert.rejects(idle.request("tools/call", { name: "t", arguments: {} }), (e) => isTransport("timeout")(e) && e.limit === 300);
   });
+  // The idle wait pauses while the client answers the server's request on the stream (a user
+  // taking longer than idleTimeoutMs to answer an elicitation is no dead server).
+  let answered;
+  const answer = new Promise((resolve) => (answered = resolve));
+  await withServer(async (req, res, body) => {
+    if (body?.method === "tools/call") {
+      res.writeHead(200, { "Content-Type": "text/event-stream" });
+      res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: "q1", method: "elicitation/create", params: { message: "sure?", requestedSchema: { type: "object", properties: {} } } })}\n\n`);
+      const reply = await answer;
+      res.end(`data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text: reply.result.action }] } })}\n\n`);
+      return;
+    }
+    if (body?.id === "q1") answered(body);
+    res.writeHead(202).end();
+  }, async (base) => {
+    const slowUser = new HttpConnection(`${base}/mcp`, { idleTimeoutMs: 200, onrequest: () => new Promise((resolve) => setTimeout(() => resolve({ action: "accept", content: {} }), 600)) });
+    const result = await slowUser.request("tools/call", { name: "t", arguments: {} });
+    assert.equal(result.content[0].text, "accept");
+  });
 });
 
 test("an endless keepalive stream on tasks/result (2025-11-25, the task completed): timeoutMs ends the call with TaskExpiredError", { timeout: 30_000 }, async () => {
