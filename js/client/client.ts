@@ -14,7 +14,7 @@
 // a `tools/call` is answered the 2025 way.
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { wasmApi } from "./wasm.js";
-import { HttpConnection, isErrorObject, isObject, sleepClamped } from "./http.js";
+import { HttpConnection, TransportError, isErrorObject, isObject, sleepClamped } from "./http.js";
 import { TaskPush } from "./push.js";
 import type { CallToolResult } from "./types.js";
 
@@ -29,9 +29,10 @@ export type JsonRpcError = { code: number; message: string; data?: unknown; };
  * Error or not) carrying `code`, `message` and `data`; a transport failure rejects with anything
  * else. A rejection carrying `retryAfterMs` (a non-negative number of ms, e.g. from an HTTP
  * `Retry-After` or a 429) is a retry hint: a failed `tasks/get` is not retried sooner. It may carry
- * a `session` (requestVia and TaskClient.connect give one).
+ * a `session` (requestVia and TaskClient.connect give one). `options.signal` aborts when the call
+ * the request serves is aborted or passes its `timeoutMs` (a transport should abort the exchange).
  */
-export type RequestFn = ((method: string, params: JsonObject) => Promise<JsonObject>) & { session?: RequestSession; };
+export type RequestFn = ((method: string, params: JsonObject, options?: { signal?: AbortSignal; }) => Promise<JsonObject>) & { session?: RequestSession; };
 
 /**
  * What a `request` knows of its session, read by the TaskClient it is given to.
@@ -107,6 +108,12 @@ export type TaskClientOptions = {
   server?: string;
   /** How the client waits (default: real time; tests pass a virtual clock). */
   clock?: Clock;
+  /**
+   * A task whose every request fails in transport (TransportError `network` or `timeout`: the
+   * server is down, or restarting) for this long ends its call with a TransportError
+   * `unreachable` instead of polling until its TTL (default 30 000 ms).
+   */
+  unreachableMs?: number;
 };
 
 /**
@@ -121,8 +128,10 @@ export type TaskClientOptions = {
  * `forbidden` or unlisted one never (this is then ignored, and the call runs synchronously), nor
  * any tool of a server without `tasks.requests.tools.call`. While the capabilities are unknown,
  * given means augmented. 2026-07-28: ignored (the server decides).
- * `timeoutMs`: give up (TaskExpiredError, reason "deadline") this many ms after the task was
- * created.
+ * `timeoutMs`: give up (TaskExpiredError, "the deadline passed") this many ms after the call
+ * began: every exchange of the call is aborted then (over `TaskClient.connect`: a `tools/call` or
+ * `tasks/result` stream that only sends keepalives too); before a task exists the error's
+ * `taskId` is empty.
  */
 export type CallToolOptions = {
   /**
@@ -142,7 +151,12 @@ export type CallToolOptions = {
    * given means augmented. 2026-07-28: ignored (the server decides).
    */
   task?: { ttl?: number; };
-  /** Give up (TaskExpiredError, reason "deadline") this many ms after the task was created. */
+  /**
+   * Give up (TaskExpiredError, "the deadline passed") this many ms after the call began: every
+   * exchange of the call is aborted then (over `TaskClient.connect`, a `tools/call` or
+   * `tasks/result` stream that only sends keepalives too); before a task exists the error's
+   * `taskId` is empty.
+   */
   timeoutMs?: number;
 };
 
@@ -181,6 +195,21 @@ export type ConnectOptions = {
    * 000) while subscribed. Default `true`; `false`: poll only.
    */
   push?: boolean | { backstopMs?: number; };
+  /**
+   * The largest answer read: a JSON body or one SSE event (default 16 MiB). Over it the exchange
+   * fails with a TransportError `too_large` and the body is cancelled.
+   */
+  maxMessageBytes?: number;
+  /**
+   * An exchange with no JSON-RPC message for this long (keepalive comments do not count; paused
+   * while a handler answers a request the server sent on it) fails with a TransportError
+   * `timeout` (default 300 000 ms).
+   */
+  idleTimeoutMs?: number;
+  /** Resumptions (GET with Last-Event-ID) of one answer's dropped stream (default 5). */
+  maxResumes?: number;
+  /** See TaskClientOptions.unreachableMs (default 30 000 ms). */
+  unreachableMs?: number;
 };
 
 /**
@@ -219,6 +248,13 @@ const MAX_TOOL_PAGES = 100;
  * delays, then reported as not delivered (3 tries over about 2.5 s).
  */
 const CANCEL_RETRY_MS = [500, 2000];
+/** A task failing in transport for this long ends its call (`unreachableMs`). */
+const DEFAULT_UNREACHABLE_MS = 30_000;
+/**
+ * 2025-11-25: a `tasks/result` of a task seen terminal that fails in transport is sent again after
+ * each of these delays (its result comes from nowhere else), then the call rejects.
+ */
+const RESULT_RETRY_MS = [500, 2000];
 /** Scheduler events taken per `nextDue` call. */
 const DUE_BATCH = 256;
 // Validator errors the client survives (the checker still flags them; the client needs neither):
@@ -391,6 +427,7 @@ class TaskClient {
   loop: Promise<void> | null;
   closed: boolean;
   push: TaskPush | null;
+  unreachableMs: number;
   /** Whether the version is still to be learnt from the session (not named, not known yet). */
   #versionPending = false;
   /** 2025-11-25: each tool's `execution.taskSupport` from `tools/list` (null: the server could not list them). */
@@ -422,6 +459,10 @@ class TaskClient {
     this.closed = false;
     /** Push (a client made by `connect`, unless `push: false`). */
     this.push = null;
+    const unreachable = options.unreachableMs ?? DEFAULT_UNREACHABLE_MS;
+    if (!(Number.isSafeInteger(unreachable) && unreachable >= 0)) throw new TypeError(`TaskClient: unreachableMs must be a non-negative integer (got ${String(unreachable)})`);
+    /** How long a task may fail in transport before its call ends (TransportError `unreachable`). */
+    this.unreachableMs = unreachable;
     this.session?.attach?.(this);
   }
 
@@ -436,7 +477,7 @@ class TaskClient {
    */
   static async connect(url: string | URL, options: ConnectOptions = {}): Promise<TaskClient> {
     if (!isObject(options)) throw new TypeError("TaskClient.connect(url, options): options must be an object");
-    const { headers, fetch, clientInfo, push, ...rest } = options;
+    const { headers, fetch, clientInfo, push, maxMessageBytes, idleTimeoutMs, maxResumes, ...rest } = options;
     const handlers = options.handlers ?? {};
     const extra = options.clientCapabilities ?? {};
     const connection = new HttpConnection(url, {
@@ -444,6 +485,9 @@ class TaskClient {
       headers,
       fetch,
       clientInfo,
+      maxMessageBytes,
+      idleTimeoutMs,
+      maxResumes,
       capabilities: (version) => (version === V26 ? v26Capabilities(extra, handlers) : v25Capabilities(extra, handlers)),
     });
     const client = new TaskClient({ ...rest, request: connection.request });
@@ -482,35 +526,54 @@ class TaskClient {
     // cancelled by #await, which sees the signal aborted).
     const aborted = () => new TaskCancelledError("", { cause: signal?.reason });
     if (signal?.aborted) throw aborted();
-    let params: JsonObject = { name, arguments: args };
-    this.#learnVersion();
-    if (this.protocolVersion === V25) {
-      const task = await this.#augmentation(name, options.task);
-      if (task) params.task = task;
-    }
-    // §D 113: MRTR rounds before a task exists: retry with inputResponses and the echoed state.
-    for (let round = 0; ; round++) {
-      if (signal?.aborted) throw aborted();
-      const result = await this.#send("tools/call", params);
-      const kind = this.#kindOfCallAnswer(result);
-      if (kind !== "task" && signal?.aborted) throw aborted();
-      if (kind === "complete") return result;
-      if (kind === "task") {
-        return this.#await(this.#startTask(result, options), options.signal);
+    // The call's bounds (its signal, its deadline) reach every exchange it makes.
+    const scope = this.#scope(signal, options.timeoutMs);
+    let handed = false;
+    try {
+      let params: JsonObject = { name, arguments: args };
+      this.#learnVersion();
+      if (this.protocolVersion === V25) {
+        // The tools/list behind it is shared by every call (cached): raced, never aborted.
+        const task = await scope.race(this.#augmentation(name, options.task));
+        if (task) params.task = task;
       }
-      // input_required (V26 MRTR): answer every request, then call again.
-      if (round >= 16) throw new ProtocolError("tools/call asked for input more than 16 times", []);
-      const requests = (result.inputRequests as JsonObject);
-      const inputResponses = await this.#answerAll(requests);
-      params = { name, arguments: args, inputResponses };
-      if (typeof result.requestState === "string") params.requestState = result.requestState;
+      // §D 113: MRTR rounds before a task exists: retry with inputResponses and the echoed state.
+      for (let round = 0; ; round++) {
+        if (signal?.aborted) throw aborted();
+        let result: JsonObject;
+        try {
+          result = await scope.race(this.#send("tools/call", params, scope.signal));
+        } catch (e) {
+          if (scope.expired()) throw new TaskExpiredError("", "", "the deadline passed before the server answered tools/call");
+          if (signal?.aborted) throw aborted();
+          throw e;
+        }
+        const kind = this.#kindOfCallAnswer(result);
+        if (kind !== "task" && signal?.aborted) throw aborted();
+        if (kind === "complete") return result;
+        if (kind === "task") {
+          handed = true;
+          return await this.#await(this.#startTask(result, options, scope), options.signal);
+        }
+        // input_required (V26 MRTR): answer every request, then call again.
+        if (round >= 16) throw new ProtocolError("tools/call asked for input more than 16 times", []);
+        const requests = (result.inputRequests as JsonObject);
+        const inputResponses = await scope.race(this.#answerAll(requests));
+        params = { name, arguments: args, inputResponses };
+        if (typeof result.requestState === "string") params.requestState = result.requestState;
+      }
+    } catch (e) {
+      if (!handed && scope.expired() && !(e instanceof TaskExpiredError)) throw new TaskExpiredError("", "", "the deadline passed before a task was created");
+      throw e;
+    } finally {
+      if (!handed) scope.end();
     }
   }
 
   /** Follows a task created elsewhere (e.g. listed, or restored) until it ends: as `callTool`. */
   follow<TResult = CallToolResult>(taskId: string, options?: { signal?: AbortSignal; timeoutMs?: number; }): Promise<TResult>;
   follow(taskId: string, options: { signal?: AbortSignal; timeoutMs?: number; } = {}): Promise<any> {
-    const handle = this.tasks.get(taskId) ?? this.#track(taskId, null, options.timeoutMs);
+    const handle = this.tasks.get(taskId) ?? this.#track(taskId, null, options.timeoutMs, this.#scope(options.signal, options.timeoutMs));
     this.#kick();
     return this.#await(handle, options.signal);
   }
@@ -769,10 +832,10 @@ class TaskClient {
   }
 
   /** Sends a request in the client's version and checks the answer with the validator. */
-  async #send(method: string, params: JsonObject): Promise<JsonObject> {
+  async #send(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
     this.#learnVersion();
     const p = this.protocolVersion === V26 ? { ...params, _meta: { ...((params._meta as JsonObject) ?? {}), ...this.#meta() } } : params;
-    const result = await this.request(method, p);
+    const result = await (signal === undefined ? this.request(method, p) : this.request(method, p, { signal }));
     if (!isObject(result)) throw new ProtocolError(`${method}: the answer is not an object`, []);
     // The answer is judged in the client's version, except a V26 client's `tools/call`, whose
     // answer tells the server's version (a V25 task answer to a V26 `tasks/get` is invalid).
@@ -792,16 +855,66 @@ class TaskClient {
     throw new ProtocolError(`tools/call: unknown resultType ${JSON.stringify(rt)}`, []);
   }
 
-  #startTask(created: JsonObject, options: CallToolOptions) {
+  #startTask(created: JsonObject, options: CallToolOptions, scope: CallScope) {
     const task = ((isObject(created.task) ? created.task : created) as JsonObject);
     const taskId = (task.taskId as string);
     // "created" comes first: a first snapshot that is not `working` gives its own events at once.
     this.#emit({ type: "taskCreated", taskId, status: (task.status as string), task });
-    return this.#track(taskId, task, options.timeoutMs);
+    return this.#track(taskId, task, scope.left() ?? options.timeoutMs, scope);
   }
 
-  #track(taskId: string, task: JsonObject | null, timeoutMs?: number) {
+  /**
+   * The bounds of one call: `signal` aborts when the caller's signal does or when `timeoutMs`
+   * (from now, on the client's clock) passes (`expired()` then says so); `race` rejects a promise
+   * the transport may never settle once the deadline passed; `end` disarms the timer.
+   */
+  #scope(callerSignal: AbortSignal | undefined, timeoutMs: number | undefined): CallScope {
+    const controller = new AbortController();
+    const disarm = new AbortController();
+    let expired = false;
+    let onExpire: (() => void) | null = null;
+    const deadline = typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs >= 0 ? this.clock.now() + timeoutMs : null;
+    const forward = () => controller.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) forward();
+    else callerSignal?.addEventListener("abort", forward, { once: true });
+    const expiry = new Promise<never>((_, reject) => {
+      if (deadline === null) return;
+      this.clock.sleep((timeoutMs as number), disarm.signal).then(() => {
+        if (disarm.signal.aborted) return;
+        expired = true;
+        controller.abort(new TaskExpiredError("", "", "the deadline passed"));
+        reject(new TaskExpiredError("", "", "the deadline passed"));
+        onExpire?.();
+      });
+    });
+    expiry.catch(() => {});
+    return {
+      signal: controller.signal,
+      expired: () => expired,
+      left: () => (deadline === null ? undefined : Math.max(0, deadline - this.clock.now())),
+      race: <T>(p: Promise<T>) => (deadline === null ? p : Promise.race([p, expiry])),
+      onExpire: (f: () => void) => {
+        onExpire = f;
+        if (expired) f();
+      },
+      end: () => {
+        disarm.abort();
+        callerSignal?.removeEventListener("abort", forward);
+      },
+    };
+  }
+
+  #track(taskId: string, task: JsonObject | null, timeoutMs?: number, scope?: CallScope) {
     const handle = new Handle(taskId, this.protocolVersion);
+    if (scope) {
+      handle.signal = scope.signal;
+      // The deadline ends the call even while an exchange hangs (a tasks/result of a task the
+      // scheduler no longer polls, a transport that ignores the signal).
+      scope.onExpire(() => {
+        if (!handle.done) this.#finish(handle, new TaskExpiredError(taskId, handle.status, "the deadline passed"), { status: handle.status });
+      });
+      handle.promise.finally(() => scope.end()).catch(() => {});
+    }
     if (typeof task?.createdAt === "string") handle.createdAt = task.createdAt;
     if (typeof task?.statusMessage === "string") handle.statusMessage = task.statusMessage;
     this.tasks.set(taskId, handle);
@@ -953,9 +1066,10 @@ class TaskClient {
   async #poll(handle: Handle) {
     let task;
     try {
-      task = await this.#send("tasks/get", { taskId: handle.taskId });
+      task = await this.#send("tasks/get", { taskId: handle.taskId }, handle.signal);
     } catch (e) {
       if (handle.done) return;
+      if (this.#lostServer(handle, e)) return;
       const err: import("./mcp_tasks_wasm.js").PollErrorInfo = isErrorObject(e) ? { code: e.code, message: e.message } : { message: e instanceof Error ? e.message : String(e) };
       const hint = isObject(e) || e instanceof Error ? (e as JsonObject).retryAfterMs : undefined;
       if (typeof hint === "number" && Number.isFinite(hint) && hint >= 0) err.retryAfterMs = Math.ceil(hint);
@@ -970,6 +1084,7 @@ class TaskClient {
   /** A fresh snapshot of a tracked task (a poll or a notification). */
   async #observe(handle: Handle, task: JsonObject) {
     if (handle.done) return;
+    handle.failingSince = null;
     // §D 34: an answer about another task is not this task's state (nor its result).
     if (task.taskId !== handle.taskId) return this.#foreignAnswer(handle, task);
     // A task id is only that task: one created at another time is not the task we follow (a
@@ -1030,8 +1145,10 @@ class TaskClient {
     handle.resultOpen = (async () => {
       let result: JsonObject;
       try {
-        result = await this.#send("tasks/result", { taskId: handle.taskId });
+        result = await this.#send("tasks/result", { taskId: handle.taskId }, handle.signal);
       } catch (e) {
+        if (handle.done) return;
+        if (this.#lostServer(handle, e)) return;
         if (isErrorObject(e)) {
           // The underlying request's own error (§D 30): the task failed.
           const error = new TaskFailedError(handle.taskId, e, { statusMessage: handle.statusMessage });
@@ -1042,11 +1159,53 @@ class TaskClient {
         } else {
           handle.resultOpen = null; // a transport failure: polling goes on, reopen later
           this.#emit({ type: "pollError", taskId: handle.taskId, error: e });
+          // A task seen terminal is polled no more: its result comes only from tasks/result.
+          if (TERMINAL.includes(handle.status) && !this.closed) {
+            if (handle.resultTries >= RESULT_RETRY_MS.length) {
+              this.#finish(handle, e instanceof Error ? e : new Error(String(e)), { status: handle.status });
+              return;
+            }
+            await this.clock.sleep(RESULT_RETRY_MS[handle.resultTries++], handle.signal ?? new AbortController().signal);
+            if (!handle.done && !this.closed) {
+              this.#openResult(handle);
+              await handle.resultOpen;
+            }
+          }
         }
         return;
       }
+      handle.failingSince = null;
       await this.#settleResult(handle, result);
     })();
+  }
+
+  /**
+   * Whether a failed exchange of `handle`'s task ended its call: the server lost the 2025-11-25
+   * session (every task of the client went with it: each call ends, TransportError
+   * `session_lost`), or the task failed in transport (`network`, `timeout`) for `unreachableMs`
+   * (TransportError `unreachable`). Anything else (a JSON-RPC error, a rejection of another
+   * transport) is left to the caller, and a failure of another kind breaks the run.
+   */
+  #lostServer(handle: Handle, e: unknown): boolean {
+    const kind = e instanceof TransportError || (e instanceof Error && e.name === "TransportError") ? (e as TransportError).kind : null;
+    if (kind === "session_lost") {
+      for (const h of [...this.tasks.values()]) {
+        if (h.done || h.version !== handle.version) continue;
+        this.#finish(h, new TransportError(`task ${h.taskId}: the server lost the session (HTTP 404): the task is gone with it`, e, { kind: "session_lost" }), { status: h.status });
+      }
+      return true;
+    }
+    if (kind !== "network" && kind !== "timeout") {
+      handle.failingSince = null;
+      return false;
+    }
+    const now = this.clock.now();
+    if (handle.failingSince === null) handle.failingSince = now;
+    const failing = now - handle.failingSince;
+    if (failing < this.unreachableMs) return false;
+    const why = e instanceof Error ? e.message : String(e);
+    this.#finish(handle, new TransportError(`task ${handle.taskId}: the server was unreachable for ${failing} ms (unreachableMs ${this.unreachableMs}): ${why}`, e, { kind: "unreachable" }), { status: handle.status });
+    return true;
   }
 
   /**
@@ -1139,7 +1298,7 @@ class TaskClient {
     try {
       const inputResponses: JsonObject = {};
       for (const k of keys) inputResponses[k] = handle.unacked[k];
-      await this.#send("tasks/update", { taskId: handle.taskId, inputResponses });
+      await this.#send("tasks/update", { taskId: handle.taskId, inputResponses }, handle.signal);
       for (const k of keys) {
         handle.answered.add(k);
         delete handle.unacked[k];
@@ -1280,6 +1439,16 @@ function checkClientState(s: unknown): { protocolVersion: ProtocolVersion; serve
   };
 }
 
+/** The bounds of one call (TaskClient's #scope). */
+type CallScope = {
+  signal: AbortSignal;
+  expired: () => boolean;
+  left: () => number | undefined;
+  race: <T>(p: Promise<T>) => Promise<T>;
+  onExpire: (f: () => void) => void;
+  end: () => void;
+};
+
 /** What the client knows of one task it follows. */
 class Handle {
   taskId: string;
@@ -1292,6 +1461,9 @@ class Handle {
   inFlight: Set<string>;
   unacked: JsonObject;
   resultOpen: Promise<void> | null;
+  resultTries: number;
+  failingSince: number | null;
+  signal: AbortSignal | undefined;
   resolve: (v: JsonObject) => void;
   reject: (e: unknown) => void;
   promise: Promise<JsonObject>;
@@ -1312,6 +1484,12 @@ class Handle {
     this.unacked = {};
     /** V25: the open tasks/result. */
     this.resultOpen = null;
+    /** V25: tasks/result sent again after a transport failure, the task seen terminal. */
+    this.resultTries = 0;
+    /** When the current run of transport failures began (client clock), or null. */
+    this.failingSince = null;
+    /** Aborts the task's exchanges (the call's signal, its deadline). */
+    this.signal = undefined;
     this.resolve = (): void => {};
     this.reject = (): void => {};
     this.promise = new Promise((resolve, reject) => {

@@ -61,8 +61,8 @@ const BATCH_MS = 20;
  * The JSON-RPC messages of an SSE body, in order, until it ends (or fails: the error propagates);
  * an event that is not JSON is no message.
  */
-async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<JsonObject> {
-  for await (const text of sseData(body)) {
+async function* sseMessages(body: ReadableStream<Uint8Array>, maxMessageBytes?: number): AsyncGenerator<JsonObject> {
+  for await (const text of sseData(body, undefined, { maxMessageBytes })) {
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -212,7 +212,7 @@ class TaskPush {
       const res = await this.connection.openStream("subscriptions/listen", { notifications: { taskIds } }, entry.abort.signal);
       if (!isEventStream(res) || res.body === null) {
         // A JSON answer: a JSON-RPC error (-32601 or HTTP 404/405: no subscriptions here).
-        const text = await res.text().catch(() => "");
+        const text = await this.connection.readText(res, "subscriptions/listen").catch(() => "");
         let code: unknown;
         try {
           const body = JSON.parse(text);
@@ -224,7 +224,7 @@ class TaskPush {
         throw new Error(`subscriptions/listen: HTTP ${res.status}, no event stream${code === undefined ? "" : ` (error ${String(code)})`}`);
       }
       let first = true;
-      for await (const m of sseMessages(res.body)) {
+      for await (const m of sseMessages(res.body, this.connection.maxMessageBytes)) {
         if (first) {
           first = false;
           const accepted = this.#acknowledged(m);
@@ -284,7 +284,7 @@ class TaskPush {
         throw new Error(`GET stream: HTTP ${res.status}, no event stream`);
       }
       entry.alive = true;
-      for await (const m of sseMessages(res.body)) this.connection.receive(m);
+      for await (const m of sseMessages(res.body, this.connection.maxMessageBytes)) this.connection.receive(m);
     }, (wasAlive) => {
       if (this.session !== entry || this.closed) return;
       this.session = null; // the next task followed opens it again
