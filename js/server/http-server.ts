@@ -457,6 +457,8 @@ class Reply {
   response: Promise<Response>;
   onGone: Set<() => void>;
   log: EventLog | null;
+  /** Cancelled by the client: finished without an answer. */
+  cancelled = false;
   /**
    * @param id The request's id.
    * @param canStream The client accepts SSE.
@@ -499,10 +501,24 @@ class Reply {
     return this.stream.write(message);
   }
 
+  /**
+   * The client cancelled the request (`notifications/cancelled`): its work is aborted, and no
+   * answer is sent for it (the stream closes, or HTTP 202 without a body), as cancellation asks.
+   */
+  cancel() {
+    this.cancelled = true;
+    if (!this.abort.signal.aborted) {
+      const reason = new Error("the client cancelled the request");
+      reason.name = "AbortError";
+      this.abort.abort(reason);
+    }
+  }
+
   /** The final answer (`null`: none, HTTP 202). */
   finish(message: JsonObject | null, status?: number) {
     if (this.done) return;
     this.done = true;
+    if (this.cancelled) message = null;
     if (this.stream !== null) {
       if (message !== null) this.stream.write(message);
       this.stream.close();
@@ -1094,7 +1110,7 @@ class McpHttpServer {
       // Notifications: `initialized`, `cancelled` (aborts a request in flight), the rest ignored.
       if (method === "notifications/cancelled" && isObject(message.params)) {
         const target = message.params.requestId;
-        if (isId(target)) session.inflight.get(target)?.abort.abort();
+        if (isId(target)) session.inflight.get(target)?.cancel();
       }
       return jsonResponse(202, null, sessionHeaders);
     }

@@ -475,3 +475,25 @@ test("TaskHost: a watch listener and an onError that throw (on a cancel, on a fi
     process.off("unhandledRejection", onRejection);
   }
 });
+
+test("process: a blocked tasks/result cancelled with notifications/cancelled gets no answer (its stream closes); the task and the session go on", async () => {
+  const { url, process: child } = await startExample();
+  try {
+    const headers = await openSession(url);
+    const taskId = await startTask(url, headers, "slow_compute", { seconds: 600 });
+    const blocked = open(url, { jsonrpc: "2.0", id: "w-1", method: "tasks/result", params: { taskId } }, headers);
+    // The request is in flight once the server answers a ping sent after it on the session.
+    assert.equal((await post(url, { jsonrpc: "2.0", id: nextId++, method: "ping" }, headers)).status, 200);
+    const note = await post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "w-1", reason: "no longer needed" } }, headers);
+    assert.equal(note.status, 202);
+    const answer = await blocked.answer;
+    assert.equal(answer.body, null, `no response for a cancelled request, got ${JSON.stringify(answer.body)}`);
+    // The task itself is not cancelled by that, and the session still answers.
+    const got = await post(url, { jsonrpc: "2.0", id: nextId++, method: "tasks/get", params: { taskId } }, headers);
+    assert.equal(got.body.result.status, "working");
+    const cancel = await post(url, { jsonrpc: "2.0", id: nextId++, method: "tasks/cancel", params: { taskId } }, headers);
+    assert.equal(cancel.body.result.status, "cancelled");
+  } finally {
+    if (child.exitCode === null) process.kill(child.pid);
+  }
+});
