@@ -18,6 +18,8 @@
 //   --replica-id NAME           this replica's name in its leases (default random)
 //   --max-sessions N            at most N live 2025-11-25 sessions (default 10000)
 //   --max-sessions-per-requestor N   at most N per client address (default 1000)
+//   --max-live-tasks-per-requestor N  at most N live tasks of one caller without a session
+//                               (2026-07-28; default 1000)
 // The storage client library is the package's optional peer: `npm i pg` / `npm i ioredis`, next
 // to the package or in the current directory.
 //
@@ -188,7 +190,7 @@ const TOOLS = [
 const USAGE =
   "usage: node examples/conformance-server.mjs [--port PORT] [--storage memory|sqlite:PATH|postgres://…|redis://…]\n" +
   "         [--cursor-key HEX32] [--lease-ms N] [--housekeeping-ms N] [--replica-id NAME]\n" +
-  "         [--max-sessions N] [--max-sessions-per-requestor N]";
+  "         [--max-sessions N] [--max-sessions-per-requestor N] [--max-live-tasks-per-requestor N]";
 
 /** The value of `--name VALUE` or `--name=VALUE`, else `fallback`. */
 function option(argv, name, fallback) {
@@ -258,6 +260,9 @@ const port = portFromArgs(argv);
 const housekeepingMs = intOption(argv, "housekeeping-ms", 1);
 const maxSessions = intOption(argv, "max-sessions", 0);
 const maxSessionsPerRequestor = intOption(argv, "max-sessions-per-requestor", 0);
+const maxLiveTasksPerRequestor = intOption(argv, "max-live-tasks-per-requestor", 0);
+/** Options of the TaskHost (here or inside McpHttpServer). */
+const hostOptions = maxLiveTasksPerRequestor !== undefined ? { maxLiveTasksPerRequestor } : {};
 const storage = await openStorage(option(argv, "storage", "memory")).catch((e) => usage(`--storage: ${e.message}`));
 /** The shared store of the replicas (`null`: the in-memory default). */
 let shared = null;
@@ -289,7 +294,9 @@ const app = new McpHttpServer({
   name: "mcp-tasks-wasm-conformance-server",
   version: "0.1.0",
   path: "/mcp",
-  ...(shared ? { host: new TaskHost({ server: shared, requestState: { key: await requestStateKey(shared.cursorKey) } }) } : {}),
+  ...(shared
+    ? { host: new TaskHost({ ...hostOptions, server: shared, requestState: { key: await requestStateKey(shared.cursorKey) } }) }
+    : { hostOptions }),
   ...(housekeepingMs !== undefined ? { housekeepingMs } : {}),
   ...(maxSessions !== undefined ? { maxSessions } : {}),
   ...(maxSessionsPerRequestor !== undefined ? { maxSessionsPerRequestor } : {}),
