@@ -69,6 +69,7 @@ class MemoryStorage {
   records: Map<string, Entry>;
   ids: Map<number, string>;
   all: number[];
+  live: number[];
   sessions: Map<string, SessionIndex>;
   byExpiry: Array<[number, number]>;
   sequence: number;
@@ -81,6 +82,8 @@ class MemoryStorage {
     this.ids = new Map();
     /** every seq, ascending */
     this.all = [];
+    /** the seqs of live records, ascending */
+    this.live = [];
     this.sessions = new Map();
     /** (expiresAtMs, seq), ascending */
     this.byExpiry = [];
@@ -97,6 +100,7 @@ class MemoryStorage {
     const k = e.keys;
     this.ids.delete(k.seq);
     removeSorted(this.all, k.seq);
+    if (k.live) removeSorted(this.live, k.seq);
     if (k.expiresAtMs !== null) {
       const i = pairUpperBound(this.byExpiry, k.expiresAtMs, k.seq) - 1;
       const at = this.byExpiry[i];
@@ -115,6 +119,7 @@ class MemoryStorage {
     const k = e.keys;
     this.ids.set(k.seq, k.id);
     insertSorted(this.all, k.seq);
+    if (k.live) insertSorted(this.live, k.seq);
     if (k.expiresAtMs !== null) {
       this.byExpiry.splice(pairUpperBound(this.byExpiry, k.expiresAtMs, k.seq), 0, [k.expiresAtMs, k.seq]);
     }
@@ -175,6 +180,19 @@ class MemoryStorage {
     if (!seqs) return out;
     for (let i = upperBound(seqs, self, after); i < seqs.length && out.length < limit; i++) {
       const id = this.ids.get((seqs[i] as number));
+      const e = id === undefined ? undefined : this.records.get(id);
+      if (e) out.push(structuredClone(e.record));
+    }
+    return out;
+  }
+
+  async rangeLive(after: number, limit: number) {
+    this.open();
+    checkCount(after, "after");
+    checkCount(limit, "limit");
+    const out: StoredTask[] = [];
+    for (let i = upperBound(this.live, self, after); i < this.live.length && out.length < limit; i++) {
+      const id = this.ids.get((this.live[i] as number));
       const e = id === undefined ? undefined : this.records.get(id);
       if (e) out.push(structuredClone(e.record));
     }

@@ -35,6 +35,9 @@
 //     `version` tells which revision it has). Resolves, once the feed is live (writes made after
 //     that are delivered), with an `unsubscribe` function.
 //  9. `close()` releases connections; later calls reject with a StorageError (`closed`).
+// 10. `rangeLive(after, limit)`: at most `limit` live records (status not terminal) whose `seq`
+//     is greater than `after`, in increasing `seq` order, by an index on the live records (terminal
+//     ones are not scanned): what the lease check of SharedTaskServer reads.
 //
 // Errors: bad arguments reject with a StorageError of kind `invalid` naming the argument (never
 // a silently stored bad record); a failing engine rejects with kind `engine` (the cause kept);
@@ -93,6 +96,7 @@ export type TaskStorage = {
   putIfVersion: (record: StoredTask, expected: number | null) => Promise<boolean>;
   delete: (id: string) => Promise<StoredTask | null>;
   rangeAfter: (scope: Scope, after: number, limit: number) => Promise<StoredTask[]>;
+  rangeLive: (after: number, limit: number) => Promise<StoredTask[]>;
   expired: (nowMs: number, limit: number) => Promise<string[]>;
   countLive: (session: string | null) => Promise<number>;
   nextSequence: () => Promise<number>;
