@@ -6,7 +6,7 @@
 // (a memmove, fast up to hundreds of thousands of tasks).
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; an ES module only); no `node:` module.
-import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener } from "./types.js";
+import { StorageError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener } from "./types.js";
 
 export type StoredTask = import("./types.js").StoredTask;
 
@@ -17,6 +17,8 @@ export type Scope = import("./types.js").Scope;
 export type RecordKeys = import("./types.js").RecordKeys;
 
 export type ChangeListener = import("./types.js").ChangeListener;
+
+export type ReplaceEntry = import("./types.js").ReplaceEntry;
 
 export type Entry = { record: StoredTask; keys: RecordKeys; };
 
@@ -138,6 +140,22 @@ class MemoryStorage {
     this.open();
     const e = this.records.get(checkId(id));
     return e ? structuredClone(e.record) : null;
+  }
+
+  async getMany(ids: string[]) {
+    this.open();
+    return checkIds(ids).map((id) => {
+      const e = this.records.get(id);
+      return e ? structuredClone(e.record) : null;
+    });
+  }
+
+  async putEachIfVersion(entries: ReplaceEntry[]) {
+    this.open();
+    const checked = checkEntries(entries);
+    const out: boolean[] = [];
+    for (const e of checked) out.push(await this.putIfVersion(e.record, e.expected));
+    return out;
   }
 
   async putIfVersion(record: StoredTask, expected: number | null) {

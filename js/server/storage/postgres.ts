@@ -21,7 +21,7 @@
 // writes U+FDD0 in a session nor in an id), so such an id or session is found, listed and
 // counted as on the other engines instead of failing the statement. The record's JSON text
 // escapes U+0000 itself.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
 
 /**
  * The few parts of `pg` this adapter uses.
@@ -72,6 +72,8 @@ export type Scope = import("./types.js").Scope;
 export type ChangeListener = import("./types.js").ChangeListener;
 
 export type TaskStorage = import("./types.js").TaskStorage;
+
+export type ReplaceEntry = import("./types.js").ReplaceEntry;
 
 
 /** Imports `pg` (an optional peer dependency). */
@@ -168,6 +170,53 @@ class PostgresStorage {
     const r = await this.q(`SELECT record FROM ${this.table} WHERE id = $1`, [column(checkId(id))], "get");
     const row = r.rows[0];
     return row ? parseRecord(row.record, `postgres: ${id}`) : null;
+  }
+
+  async getMany(ids: string[]) {
+    const keys = checkIds(ids);
+    if (keys.length === 0) {
+      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      return [];
+    }
+    const r = await this.q(`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [keys.map(column)], "getMany");
+    const found = new Map(r.rows.map((row) => [uncolumn(row.id as string), row.record as string]));
+    return keys.map((id) => {
+      const text = found.get(id);
+      return text === undefined ? null : parseRecord(text, `postgres: ${id}`);
+    });
+  }
+
+  /** Every replacement in one statement (each row a compare-and-set of its own). */
+  async putEachIfVersion(entries: ReplaceEntry[]) {
+    const checked = checkEntries(entries);
+    if (checked.length === 0) {
+      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      return [];
+    }
+    const col = <T>(f: (e: (typeof checked)[number]) => T) => checked.map(f);
+    const r = await this.q(
+      `WITH v AS (
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::boolean[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[], $8::text[])
+           AS v(id, version, live, expires_at, record, expected, seq, session)),
+       w AS (
+         UPDATE ${this.table} AS t SET version = v.version, live = v.live, expires_at = v.expires_at, record = v.record, seq = v.seq, session = v.session
+         FROM v WHERE t.id = v.id AND t.version = v.expected RETURNING t.id, t.version)
+       SELECT w.id, pg_notify($9, json_build_object('kind', 'put', 'id', w.id, 'version', w.version)::text) FROM w`,
+      [
+        col((e) => column(e.keys.id)),
+        col((e) => e.keys.version),
+        col((e) => e.keys.live),
+        col((e) => e.keys.expiresAtMs),
+        col((e) => JSON.stringify(e.record)),
+        col((e) => e.expected),
+        col((e) => e.keys.seq),
+        col((e) => (e.keys.session === null ? null : column(e.keys.session))),
+        this.channel,
+      ],
+      "putEachIfVersion",
+    );
+    const stored = new Set(r.rows.map((row) => uncolumn(row.id as string)));
+    return checked.map((e) => stored.has(e.keys.id));
   }
 
   async putIfVersion(record: StoredTask, expected: number | null) {

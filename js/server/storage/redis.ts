@@ -14,7 +14,7 @@
 //   {p}:schema        the schema version (2; from 1, `migrate` fills {p}:lv)
 // The change feed is PUBLISH on `{p}:changes` from the writing script (only on success), heard
 // by SUBSCRIBE on one extra connection.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
 
 export type StoredTask = import("./types.js").StoredTask;
 
@@ -23,6 +23,10 @@ export type Scope = import("./types.js").Scope;
 export type ChangeListener = import("./types.js").ChangeListener;
 
 export type TaskStorage = import("./types.js").TaskStorage;
+
+export type ReplaceEntry = import("./types.js").ReplaceEntry;
+
+export type RecordKeys = import("./types.js").RecordKeys;
 
 /** An ioredis `Redis` instance. */
 export type RedisClient = any;
@@ -185,14 +189,45 @@ class RedisStorage {
     return text === null ? null : parseRecord(text, `redis: ${id}`);
   }
 
+  /** The arguments of the PUT script. */
+  putArgs(record: StoredTask, k: RecordKeys, want: number | null): string[] {
+    const member = k.expiresAtMs === null ? "" : `${String(k.seq).padStart(16, "0")}:${k.id}`;
+    const change = JSON.stringify({ kind: "put", id: k.id, version: k.version });
+    return [k.id, String(k.version), String(k.seq), sessionKey(k.session), k.live ? "1" : "0", member, JSON.stringify(record), want === null ? "" : String(want), String(k.expiresAtMs ?? 0), change];
+  }
+
   async putIfVersion(record: StoredTask, expected: number | null) {
     const k = recordKeys(record);
     const want = checkExpected(expected);
-    const member = k.expiresAtMs === null ? "" : `${String(k.seq).padStart(16, "0")}:${k.id}`;
-    const change = JSON.stringify({ kind: "put", id: k.id, version: k.version });
-    const args = [k.id, String(k.version), String(k.seq), sessionKey(k.session), k.live ? "1" : "0", member, JSON.stringify(record), want === null ? "" : String(want), String(k.expiresAtMs ?? 0), change];
+    const args = this.putArgs(record, k, want);
     const ok = await this.run("putIfVersion", (r) => r.mcpTasksPut(this.p, ...args));
     return Number(ok) === 1;
+  }
+
+  async getMany(ids: string[]) {
+    const keys = checkIds(ids);
+    if (keys.length === 0) return this.run("getMany", async () => []);
+    const texts: Array<string | null> = await this.run("getMany", async (r) => {
+      const replies: Array<[Error | null, string | null]> = await keys.reduce((p, id) => p.hget(`${this.p}:t:${id}`, "rec"), r.pipeline()).exec();
+      return replies.map(([e, v]) => {
+        if (e) throw e;
+        return v;
+      });
+    });
+    return texts.map((t, i) => (t === null ? null : parseRecord(t, `redis: ${keys[i]}`)));
+  }
+
+  /** Every replacement in one pipeline (each the PUT script: a compare-and-set of its own). */
+  async putEachIfVersion(entries: ReplaceEntry[]) {
+    const checked = checkEntries(entries);
+    if (checked.length === 0) return this.run("putEachIfVersion", async () => []);
+    return this.run("putEachIfVersion", async (r) => {
+      const replies: Array<[Error | null, unknown]> = await checked.reduce((p, e) => p.mcpTasksPut(this.p, ...this.putArgs(e.record, e.keys, e.expected)), r.pipeline()).exec();
+      return replies.map(([e, v]) => {
+        if (e) throw e;
+        return Number(v) === 1;
+      });
+    });
   }
 
   async delete(id: string) {

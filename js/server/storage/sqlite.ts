@@ -17,7 +17,7 @@
 // to 50 ms) until `busyTimeoutMs` has passed, then rejects with an `engine` error. SQLite has no notifications: subscribers
 // read new rows of <table>_changes at once after a write of this process, and every `pollMs`
 // (default 50) when `PRAGMA data_version` says another connection wrote.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord } from "./types.js";
 
 /**
  * The part of a driver's statement this adapter uses (node:sqlite and better-sqlite3 agree).
@@ -49,6 +49,8 @@ export type Scope = import("./types.js").Scope;
 export type ChangeListener = import("./types.js").ChangeListener;
 
 export type TaskStorage = import("./types.js").TaskStorage;
+
+export type ReplaceEntry = import("./types.js").ReplaceEntry;
 
 /** The schema version this adapter writes (`PRAGMA user_version`). */
 const SCHEMA_VERSION = 2;
@@ -93,6 +95,16 @@ function isBusy(e: unknown): boolean {
     if (typeof x.message === "string" && /database (table )?is locked/.test(x.message)) return true;
   }
   return false;
+}
+
+/**
+ * The text of `hex(column)` (its UTF-8 bytes): node:sqlite cuts a text column read directly at
+ * its first U+0000, which ids may hold.
+ */
+function fromHex(hex: string): string {
+  const bytes = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return new TextDecoder().decode(bytes);
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -219,10 +231,10 @@ class SqliteStorage {
   deliver(): boolean {
     if (this.closed || this.hub.size === 0) return true;
     try {
-      const rows = this.st(`SELECT n, kind, id, version FROM ${this.t}_changes WHERE n > ? ORDER BY n`).all(this.changeCursor);
+      const rows = this.st(`SELECT n, kind, hex(id) AS id, version FROM ${this.t}_changes WHERE n > ? ORDER BY n`).all(this.changeCursor);
       for (const r of rows) {
         this.changeCursor = Number(r.n);
-        this.hub.emit({ kind: r.kind === "delete" ? "delete" : "put", id: String(r.id), version: Number(r.version) });
+        this.hub.emit({ kind: r.kind === "delete" ? "delete" : "put", id: fromHex(String(r.id)), version: Number(r.version) });
       }
     } catch (e) {
       // Locked by another connection: the next poll reads the rows again.
@@ -241,6 +253,32 @@ class SqliteStorage {
     const key = checkId(id);
     const row = await this.retry("get", false, () => this.st(`SELECT record FROM ${this.t} WHERE id = ?`).get(key));
     return row ? parseRecord(row.record, `sqlite: ${id}`) : null;
+  }
+
+  async getMany(ids: string[]) {
+    const keys = checkIds(ids);
+    if (keys.length === 0) return [];
+    const rows = await this.retry("getMany", false, () => this.st(`SELECT hex(id) AS id, record FROM ${this.t} WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(keys)));
+    const found = new Map(rows.map((r) => [fromHex(String(r.id)), r.record]));
+    return keys.map((id) => {
+      const text = found.get(id);
+      return text === undefined ? null : parseRecord(text, `sqlite: ${id}`);
+    });
+  }
+
+  /** Every replacement in one IMMEDIATE transaction (each a compare-and-set of its own). */
+  async putEachIfVersion(entries: ReplaceEntry[]) {
+    const checked = checkEntries(entries).map((e) => ({ ...e, text: JSON.stringify(e.record) }));
+    if (checked.length === 0) return [];
+    const out = await this.retry("putEachIfVersion", true, () => checked.map(({ keys: k, expected, text }) => {
+      const r = this.st(`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`)
+        .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.seq, k.session, k.id, expected);
+      if (Number(r.changes) !== 1) return false;
+      this.logChange("put", k.id, k.version);
+      return true;
+    }));
+    if (out.some((ok) => ok)) this.wrote();
+    return out;
   }
 
   async putIfVersion(record: StoredTask, expected: number | null) {
@@ -303,8 +341,8 @@ class SqliteStorage {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
     const rows = await this.retry("expired", false, () =>
-      this.st(`SELECT id FROM ${this.t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`).all(nowMs, limit));
-    return rows.map((r) => String(r.id));
+      this.st(`SELECT hex(id) AS id FROM ${this.t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`).all(nowMs, limit));
+    return rows.map((r) => fromHex(String(r.id)));
   }
 
   async countLive(session: string | null) {

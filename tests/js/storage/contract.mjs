@@ -178,6 +178,32 @@ export function storageContract(label, { open, spec }) {
     await assert.rejects(s.rangeLive(-1, 1), (e) => e.name === "StorageError" && e.kind === "invalid" && /after/.test(e.message));
   }));
 
+  test(`${label}: 11-12 batches: getMany, putEachIfVersion`, withStorage(async (s) => {
+    const seen = [];
+    const unsubscribe = await s.subscribe((c) => seen.push(c));
+    for (const [id, seq] of [["a", 1], ["b", 2], ["c\u0000", 3]]) assert.equal(await s.putIfVersion(record(id, seq, { session: "x" }), null), true);
+    assert.deepEqual(await s.getMany([]), []);
+    assert.deepEqual((await s.getMany(["c\u0000", "nope", "a"])).map((r) => r?.id ?? null), ["c\u0000", null, "a"], "11: in the order asked, null when absent");
+    const put = await s.putEachIfVersion([
+      { record: record("a", 1, { session: "x", version: 2, status: "completed" }), expected: 1 },
+      { record: record("b", 2, { session: "x", version: 3 }), expected: 2 }, // stale: b is at 1
+      { record: record("c\u0000", 3, { session: "x", version: 2 }), expected: 1 },
+      { record: record("d", 4, { version: 2 }), expected: 1 }, // absent: not inserted
+    ]);
+    assert.deepEqual(put, [true, false, true, false], "12: each entry a compare-and-set of its own");
+    assert.deepEqual((await s.getMany(["a", "b", "c\u0000", "d"])).map((r) => r?.version ?? null), [2, 1, 2, null]);
+    assert.equal(await s.countLive("x"), 2, "12: the indexes follow (a is terminal)");
+    assert.deepEqual(ids(await s.rangeLive(0, 10)), ["b", "c\u0000"]);
+    assert.deepEqual(await s.putEachIfVersion([]), []);
+    await until(() => seen.some((c) => c.id === "c\u0000" && c.version === 2) && seen.some((c) => c.id === "a" && c.version === 2), "the batch's changes");
+    await unsubscribe();
+    await assert.rejects(s.getMany(["a", "a"]), (e) => e.name === "StorageError" && e.kind === "invalid" && /distinct/.test(e.message));
+    await assert.rejects(s.getMany(Array.from({ length: 1001 }, (_, i) => `i${i}`)), (e) => e.kind === "invalid" && /1000/.test(e.message));
+    await assert.rejects(s.putEachIfVersion([{ record: record("b", 2, { version: 2 }), expected: null }]), (e) => e.kind === "invalid" && /expected/.test(e.message));
+    await assert.rejects(s.putEachIfVersion([{ record: record("b", 2, { version: 2 }), expected: 1 }, { record: record("b", 2, { version: 2 }), expected: 1 }]), (e) => e.kind === "invalid" && /distinct/.test(e.message));
+    assert.equal((await s.get("b")).version, 1, "nothing written by a refused batch");
+  }));
+
   test(`${label}: U+0000 in an id or a session is kept like any other character`, withStorage(async (s) => {
     const seen = [];
     const unsubscribe = await s.subscribe((c) => seen.push(c));
