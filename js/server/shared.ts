@@ -36,8 +36,9 @@
 // task stopped"), so a client polling it sees `failed` instead of `working` until its TTL. The
 // task stays readable until its TTL, as always. The lease check reads the live records only
 // (`rangeLive`, an index), at most `maxLeaseChecks` per sweep (the next sweep goes on from there).
-// Renewal passes never overlap (a tick that finds one running is skipped) and renew up to
-// RENEW_PARALLEL tasks at once.
+// Renewal passes never overlap (a tick that finds one running is skipped); a pass reads and
+// writes the leases RENEW_BATCH at a time (`getMany`, `putEachIfVersion`: one statement or
+// pipeline each), or, over a storage without them, RENEW_PARALLEL tasks at once.
 //
 // A finished task's outcome that the storage refuses for a while (an `engine` StorageError: the
 // database is unreachable) is written again with backoff (100 ms doubling to 5 s) until it is
@@ -106,7 +107,11 @@ export type TaskStorage = {
   putIfVersion: (record: StoredTask, expected: number | null) => Promise<boolean>;
   delete: (id: string) => Promise<StoredTask | null>;
   rangeAfter: (scope: Scope, after: number, limit: number) => Promise<StoredTask[]>;
-  rangeLive: (after: number, limit: number) => Promise<StoredTask[]>;
+  /** Clause 10 (absent in a storage written before it: the lease check reads every record). */
+  rangeLive?: (after: number, limit: number) => Promise<StoredTask[]>;
+  /** Clauses 11 and 12 (absent: renewals read and write one task at a time). */
+  getMany?: (ids: string[]) => Promise<Array<StoredTask | null>>;
+  putEachIfVersion?: (entries: Array<{ record: StoredTask; expected: number; }>) => Promise<boolean[]>;
   expired: (nowMs: number, limit: number) => Promise<string[]>;
   countLive: (session: string | null) => Promise<number>;
   nextSequence: () => Promise<number>;
@@ -157,8 +162,10 @@ export type SharedTaskServerOptions = {
   onError?: (error: unknown) => void;
 };
 
-/** How many leases one renewal pass renews at once. */
+/** How many leases one renewal pass renews at once, one at a time each (a storage without batches). */
 const RENEW_PARALLEL = 16;
+/** How many leases one batch of a renewal pass reads and writes. */
+const RENEW_BATCH = 256;
 /** The first and the longest pause between writes of a finished task's outcome the storage refused. */
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5000;
@@ -745,7 +752,9 @@ class SharedTaskServer {
     let budget = this.maxLeaseChecks;
     while (budget > 0) {
       const want = Math.min(BATCH, budget);
-      const batch = (await this.storage.rangeLive(this.leaseCursor, want) as LeasedTask[]);
+      const batch = (await (this.storage.rangeLive
+        ? this.storage.rangeLive(this.leaseCursor, want)
+        : this.storage.rangeAfter({ kind: "all" }, this.leaseCursor, want)) as LeasedTask[]);
       budget -= batch.length;
       const t = this.clock();
       for (const r of batch) {
@@ -820,13 +829,26 @@ class SharedTaskServer {
   }
 
   /**
-   * One renewal pass: raises the beat of the lease of every task whose work runs here,
-   * RENEW_PARALLEL at a time. A failure (the storage unreachable) is reported once per pass; the
-   * next pass tries again.
+   * One renewal pass: raises the beat of the lease of every task whose work runs here, in
+   * batches (or RENEW_PARALLEL at a time). A failure (the storage unreachable) is reported once
+   * per pass; the next pass tries again.
    */
   async #renew() {
     this.renewStats.passes += 1;
     const ids = [...this.leased.keys()];
+    const { getMany, putEachIfVersion } = this.storage;
+    if (typeof getMany === "function" && typeof putEachIfVersion === "function") {
+      let failure: unknown = null;
+      for (let i = 0; i < ids.length && !this.closed; i += RENEW_BATCH) {
+        try {
+          await this.#renewBatch(ids.slice(i, i + RENEW_BATCH));
+        } catch (e) {
+          failure ??= e;
+        }
+      }
+      if (failure !== null) throw failure;
+      return;
+    }
     let next = 0;
     let failure: unknown = null;
     const worker = async () => {
@@ -843,6 +865,34 @@ class SharedTaskServer {
     if (failure !== null) throw failure;
   }
 
+  /** Renews the leases of `ids`: one read and one write of them all (again for lost ones). */
+  async #renewBatch(ids: string[]) {
+    let todo = ids;
+    for (let attempt = 0; attempt < CAS_ATTEMPTS && todo.length > 0; attempt++) {
+      todo = todo.filter((id) => this.leased.has(id));
+      if (todo.length === 0) return;
+      const current = (await this.storage.getMany!(todo) as Array<LeasedTask | null>);
+      const entries: Array<{ record: LeasedTask; expected: number; }> = [];
+      current.forEach((cur, i) => {
+        if (cur === null || TERMINAL.includes(cur.status)) {
+          this.leased.delete((todo[i] as string));
+          return;
+        }
+        entries.push({ record: this.#renewed(cur), expected: cur.version });
+      });
+      if (entries.length === 0) return;
+      const stored = await this.storage.putEachIfVersion!(entries);
+      // Lost compare-and-sets (the task was written meanwhile): read and renewed again.
+      todo = entries.filter((_, i) => stored[i] !== true).map((e) => e.record.id);
+    }
+  }
+
+  /** `cur` with its lease renewed by this replica (the next beat). */
+  #renewed(cur: LeasedTask): LeasedTask {
+    const beat = Number.isSafeInteger(cur.lease?.beat) ? (cur.lease?.beat as number) + 1 : 1;
+    return { ...cur, version: cur.version + 1, lease: { owner: this.replicaId, beat, ms: this.leaseMs } };
+  }
+
   async #renewOne(id: string) {
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       if (!this.leased.has(id)) return;
@@ -851,9 +901,7 @@ class SharedTaskServer {
         this.leased.delete(id);
         return;
       }
-      const beat = Number.isSafeInteger(cur.lease?.beat) ? (cur.lease?.beat as number) + 1 : 1;
-      const next: LeasedTask = { ...cur, version: cur.version + 1, lease: { owner: this.replicaId, beat, ms: this.leaseMs } };
-      if (await this.storage.putIfVersion(next, cur.version)) return;
+      if (await this.storage.putIfVersion(this.#renewed(cur), cur.version)) return;
     }
   }
 

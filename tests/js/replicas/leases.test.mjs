@@ -17,7 +17,7 @@ const EXT = "io.modelcontextprotocol/tasks";
 const meta = { "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { [EXT]: {} } } };
 let nextId = 1;
 const req = (method, params = {}) => ({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta } });
-const METHODS = ["get", "putIfVersion", "delete", "rangeAfter", "rangeLive", "expired", "countLive", "nextSequence", "lastSequence", "subscribe"];
+const METHODS = ["get", "getMany", "putIfVersion", "putEachIfVersion", "delete", "rangeAfter", "rangeLive", "expired", "countLive", "nextSequence", "lastSequence", "subscribe"];
 
 /**
  * A view of `s` for one replica (closing it closes nothing): `down` makes every call reject as an
@@ -31,7 +31,7 @@ function handle(s) {
     calls: Object.fromEntries(METHODS.map((m) => [m, 0])),
     recordsRead: 0,
     allScans: 0,
-    inFlight: new Map(), // putIfVersion calls under way, by task id
+    inFlight: new Map(), // writes under way, by task id
     maxInFlight: 0,
     name: s.name,
     close: async () => {},
@@ -44,8 +44,8 @@ function handle(s) {
         throw new StorageError("engine", `${s.name}: ${m}: connect ECONNREFUSED 127.0.0.1 (test outage)`);
       }
       if (m === "rangeAfter" && args[0].kind === "all") h.allScans += 1;
-      const key = m === "putIfVersion" ? args[0].id : null;
-      if (key !== null) {
+      const keys = m === "putIfVersion" ? [args[0].id] : m === "putEachIfVersion" ? args[0].map((e) => e.record.id) : [];
+      for (const key of keys) {
         const n = (h.inFlight.get(key) ?? 0) + 1;
         h.inFlight.set(key, n);
         h.maxInFlight = Math.max(h.maxInFlight, n);
@@ -55,9 +55,10 @@ function handle(s) {
         const out = await s[m](...args);
         if (Array.isArray(out) && (m === "rangeAfter" || m === "rangeLive")) h.recordsRead += out.length;
         if (m === "get" && out !== null) h.recordsRead += 1;
+        if (m === "getMany") h.recordsRead += out.filter((r) => r !== null).length;
         return out;
       } finally {
-        if (key !== null) h.inFlight.set(key, h.inFlight.get(key) - 1);
+        for (const key of keys) h.inFlight.set(key, h.inFlight.get(key) - 1);
       }
     };
   }

@@ -29,6 +29,8 @@ const shared = (s) => ({
   delete: (id) => s.delete(id),
   rangeAfter: (scope, after, limit) => s.rangeAfter(scope, after, limit),
   rangeLive: (after, limit) => s.rangeLive(after, limit),
+  getMany: (ids) => s.getMany(ids),
+  putEachIfVersion: (entries) => s.putEachIfVersion(entries),
   expired: (now, limit) => s.expired(now, limit),
   countLive: (session) => s.countLive(session),
   nextSequence: () => s.nextSequence(),
