@@ -337,6 +337,9 @@ class SharedTaskServer {
         throw new TypeError(`SharedTaskServer.open: \`${name}\` must be an integer of at least ${least}`);
       }
     }
+    if (options.renewMs !== undefined && options.renewMs >= (lease ?? 30_000)) {
+      throw new TypeError("SharedTaskServer.open: `renewMs` must be shorter than `leaseMs` (a lease would run out between renewals)");
+    }
     if (options.clock !== undefined && typeof options.clock !== "function") {
       throw new TypeError("SharedTaskServer.open: `clock` must be a function answering milliseconds");
     }

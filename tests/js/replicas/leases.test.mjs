@@ -77,6 +77,20 @@ async function replica(storage, options = {}) {
   return { server, host, gates, errors, start };
 }
 
+test("SharedTaskServer.open refuses lease options it cannot use, naming them", async () => {
+  const storage = new MemoryStorage();
+  for (const [options, re] of [
+    [{ leaseGraceMs: -1 }, /leaseGraceMs/],
+    [{ renewMs: 0 }, /renewMs/],
+    [{ leaseMs: 100, renewMs: 100 }, /renewMs.*shorter than .leaseMs/],
+    [{ terminalRetryMs: 1.5 }, /terminalRetryMs/],
+    [{ maxLeaseChecks: 0 }, /maxLeaseChecks/],
+    [{ clock: 5 }, /clock/],
+  ]) {
+    await assert.rejects(SharedTaskServer.open(storage, { cursorKey: KEY, ...options }), (e) => e instanceof TypeError && re.test(e.message), JSON.stringify(options));
+  }
+});
+
 test("clock skew between replicas fails no live task: B's sweep 40 s ahead leaves A's running task alone", async () => {
   const storage = new MemoryStorage();
   const A = await replica(handle(storage), { replicaId: "A" });
