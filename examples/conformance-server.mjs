@@ -13,6 +13,8 @@
 //                               default $MCP_TASKS_CURSOR_KEY, else a random key (this replica only)
 //   --lease-ms N                how long the lease on a running task's work lasts (default 30000);
 //                               a replica that dies leaves its tasks `failed` once it runs out
+//   --lease-grace-ms N          how much longer another replica waits (default 30000): the
+//                               longest storage outage that fails no running task
 //   --housekeeping-ms N         how often (at most) expired tasks are purged and lost leases
 //                               failed, on requests (default 60000)
 //   --replica-id NAME           this replica's name in its leases (default random)
@@ -189,7 +191,7 @@ const TOOLS = [
 
 const USAGE =
   "usage: node examples/conformance-server.mjs [--port PORT] [--storage memory|sqlite:PATH|postgres://…|redis://…]\n" +
-  "         [--cursor-key HEX32] [--lease-ms N] [--housekeeping-ms N] [--replica-id NAME]\n" +
+  "         [--cursor-key HEX32] [--lease-ms N] [--lease-grace-ms N] [--housekeeping-ms N] [--replica-id NAME]\n" +
   "         [--max-sessions N] [--max-sessions-per-requestor N] [--max-live-tasks-per-requestor N]";
 
 /** The value of `--name VALUE` or `--name=VALUE`, else `fallback`. */
@@ -276,6 +278,7 @@ if (storage !== null) {
   shared = await SharedTaskServer.open(storage, {
     cursorKey,
     leaseMs: intOption(argv, "lease-ms", 3),
+    leaseGraceMs: intOption(argv, "lease-grace-ms", 0),
     replicaId: option(argv, "replica-id", undefined),
   });
 }

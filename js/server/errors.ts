@@ -45,3 +45,32 @@ function storeError(e: unknown): unknown {
 }
 
 export { TaskStoreError, storeError };
+
+/**
+ * When `e` refused `outcome` as too large to store (`too_large`: over `maxRequestBytes`), the
+ * outcome to store instead: a JSON-RPC error (-32603) saying the result was too large, with its
+ * size and the limit (`data: { resultBytes, maxRequestBytes }`), so the task fails at once
+ * rather than staying `working` until its TTL. Otherwise `null`.
+ */
+function resultTooLarge(e: unknown, outcome: unknown): { error: { code: number; message: string; data: { resultBytes: number; maxRequestBytes: unknown; }; }; } | null {
+  if (!(e instanceof TaskStoreError) || e.kind !== "too_large") return null;
+  const o = (typeof outcome === "object" && outcome !== null ? outcome : {}) as { result?: unknown; error?: unknown };
+  const what = o.result !== undefined ? "result" : "error";
+  let bytes = -1;
+  try {
+    bytes = new TextEncoder().encode(JSON.stringify(o.result !== undefined ? o.result : o.error) ?? "").length;
+  } catch {
+    // not JSON (a cycle): the size stays unknown
+  }
+  const limit = (e.data as { maxRequestBytes?: unknown } | undefined)?.maxRequestBytes ?? null;
+  const size = bytes >= 0 ? `${bytes} bytes of JSON` : "its size unknown";
+  return {
+    error: {
+      code: -32603,
+      message: `Internal error: the tool's ${what} is too large to store (${size}; the limit is ${limit === null ? "maxRequestBytes" : `${String(limit)} bytes, maxRequestBytes`})`,
+      data: { resultBytes: bytes, maxRequestBytes: limit },
+    },
+  };
+}
+
+export { resultTooLarge };

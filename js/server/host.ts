@@ -16,6 +16,7 @@
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskServer } from "./store.js";
+import { resultTooLarge } from "./errors.js";
 export type SharedTaskServer = import("./shared.js").SharedTaskServer;
 /**
  * A count a host method answers: a number over a TaskServer, a promise of it over a
@@ -853,8 +854,10 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
         try {
           stored = (await this.server.finishToolCall(taskId, outcome, this.now())).kind === "stored";
         } catch (e) {
-          if (!(e instanceof TypeError)) throw e;
-          stored = (await this.server.finishToolCall(taskId, unreadable(e), this.now())).kind === "stored";
+          // A result that can never be stored fails the task now, saying why.
+          const big = resultTooLarge(e, outcome);
+          if (big === null && !(e instanceof TypeError)) throw e;
+          stored = (await this.server.finishToolCall(taskId, big ?? unreadable(e), this.now())).kind === "stored";
         }
       } catch (e) {
         // The work of an expired or purged task was aborted: its outcome has nowhere to go.

@@ -24,16 +24,29 @@
 // it, a push subscriber on B hears of A's progress.
 //
 // Leases: a task whose work this replica runs (created by `beginToolCall`) carries a lease in its
-// stored record (`lease: { owner, untilMs }`, next to the core's members; the core ignores it
+// stored record (`lease: { owner, beat, ms }`, next to the core's members; the core ignores it
 // and this file carries it over on every write while the task is live). The replica renews the
-// lease every `leaseMs / 3` while the work runs (`release` when it ends). When a replica dies,
-// its leases run out: any replica's `sweep` then fails each such task with the JSON-RPC error
-// LEASE_LOST (-32603, "the replica running this task stopped"), so a client polling it sees
-// `failed` instead of `working` until its TTL. The task stays readable until its TTL, as always.
+// lease every `renewMs` (default `leaseMs / 3`) while the work runs (`release` when it ends):
+// a renewal raises `beat`, a counter, not a time, so no replica ever compares its clock with
+// another's. A replica's `sweep` declares a lease lost only once it has itself seen the same
+// lease (same owner and beat) for longer than `ms + leaseGraceMs` on its OWN monotonic clock
+// (`clock`): clock skew between replicas changes nothing, and a storage outage shorter than the
+// grace fails no task (the owner keeps running its work and renews when the storage is back).
+// It then fails the task with the JSON-RPC error LEASE_LOST (-32603, "the replica running this
+// task stopped"), so a client polling it sees `failed` instead of `working` until its TTL. The
+// task stays readable until its TTL, as always. The lease check reads the live records only
+// (`rangeLive`, an index), at most `maxLeaseChecks` per sweep (the next sweep goes on from there).
+// Renewal passes never overlap (a tick that finds one running is skipped); a pass reads and
+// writes the leases RENEW_BATCH at a time (`getMany`, `putEachIfVersion`: one statement or
+// pipeline each), or, over a storage without them, RENEW_PARALLEL tasks at once.
+//
+// A finished task's outcome that the storage refuses for a while (an `engine` StorageError: the
+// database is unreachable) is written again with backoff (100 ms doubling to 5 s) until it is
+// stored, the task's TTL passes or `terminalRetryMs` has passed; the lease is renewed meanwhile.
 //
 // Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module.
 import { TaskServer } from "./store.js";
-import { TaskStoreError, storeError } from "./errors.js";
+import { TaskStoreError, storeError, resultTooLarge } from "./errors.js";
 import { listPosition } from "./mcp_tasks_wasm.js";
 
 export type StoreTask = import("./store.js").StoreTask;
@@ -94,6 +107,11 @@ export type TaskStorage = {
   putIfVersion: (record: StoredTask, expected: number | null) => Promise<boolean>;
   delete: (id: string) => Promise<StoredTask | null>;
   rangeAfter: (scope: Scope, after: number, limit: number) => Promise<StoredTask[]>;
+  /** Clause 10 (absent in a storage written before it: the lease check reads every record). */
+  rangeLive?: (after: number, limit: number) => Promise<StoredTask[]>;
+  /** Clauses 11 and 12 (absent: renewals read and write one task at a time). */
+  getMany?: (ids: string[]) => Promise<Array<StoredTask | null>>;
+  putEachIfVersion?: (entries: Array<{ record: StoredTask; expected: number; }>) => Promise<boolean[]>;
   expired: (nowMs: number, limit: number) => Promise<string[]>;
   countLive: (session: string | null) => Promise<number>;
   nextSequence: () => Promise<number>;
@@ -101,7 +119,13 @@ export type TaskStorage = {
   close: () => Promise<void>;
 };
 
-export type LeasedTask = StoredTask & { lease?: { owner: string; untilMs: number; }; };
+/**
+ * A lease: its owner, its renewal counter and its length in ms (`untilMs`: the wall-clock lease
+ * of earlier versions, read as a counter too).
+ */
+export type Lease = { owner: string; beat?: number; ms?: number; untilMs?: number; };
+
+export type LeasedTask = StoredTask & { lease?: Lease; };
 
 export type CoreChange = { kind: "created" | "updated"; record: StoredTask; } | { kind: "deleted"; taskId: string; };
 
@@ -117,9 +141,53 @@ export type SharedTaskServerOptions = {
   replicaId?: string;
   /** How long a lease lasts unrenewed, in ms (default 30 000). */
   leaseMs?: number;
+  /**
+   * How much longer than `leaseMs` another replica waits before it fails a task whose lease it
+   * has seen unrenewed, in ms (default 30 000): the longest storage outage (a failover) that
+   * fails no running task.
+   */
+  leaseGraceMs?: number;
+  /** How often the leases of the work running here are renewed, in ms (default `leaseMs / 3`). */
+  renewMs?: number;
+  /**
+   * How long a finished task's outcome is written again while the storage refuses it (unreachable),
+   * in ms (default 900 000; never past the task's TTL).
+   */
+  terminalRetryMs?: number;
+  /** At most this many live records are read by the lease check of one `sweep` (default 4096). */
+  maxLeaseChecks?: number;
+  /** This replica's monotonic clock, in ms (default `performance.now`): what leases are timed by. */
+  clock?: () => number;
   /** Called when a lease renewal or the change feed fails (default `console.error`). */
   onError?: (error: unknown) => void;
 };
+
+/** How many leases one renewal pass renews at once, one at a time each (a storage without batches). */
+const RENEW_PARALLEL = 16;
+/** How many leases one batch of a renewal pass reads and writes. */
+const RENEW_BATCH = 256;
+/** The first and the longest pause between writes of a finished task's outcome the storage refused. */
+const RETRY_FIRST_MS = 100;
+const RETRY_MAX_MS = 5000;
+
+/** The default monotonic clock: `performance.now()` where there is one (browsers, Deno, Node). */
+function monotonic(): () => number {
+  const perf = (globalThis as { performance?: { now?: () => number } }).performance;
+  if (perf !== undefined && typeof perf.now === "function") return () => perf.now!();
+  return Date.now;
+}
+
+/** What identifies one renewal of a lease (a new beat or owner: a new key). */
+function leaseKey(lease: Lease): string {
+  return JSON.stringify([lease.owner, lease.beat ?? null, lease.untilMs ?? null]);
+}
+
+/** Whether `e` says the storage could not be reached (worth writing again), not a refusal. */
+function unavailable(e: unknown): boolean {
+  return e instanceof Error && e.name === "StorageError" && (e as Error & { kind?: unknown }).kind === "engine";
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How many times an operation is read and run again after losing a compare-and-set. */
 const CAS_ATTEMPTS = 8;
@@ -196,9 +264,19 @@ class SharedTaskServer {
   cursorKey: string;
   replicaId: string;
   leaseMs: number;
+  leaseGraceMs: number;
+  renewMs: number;
+  terminalRetryMs: number;
+  maxLeaseChecks: number;
+  clock: () => number;
   onError: (error: unknown) => void;
   planner: TaskServer;
-  leased: Set<string>;
+  leased: Map<string, number | null>;
+  observed: Map<string, { key: string; since: number; limit: number; cycle: number; }>;
+  leaseCursor: number;
+  leaseCycle: number;
+  renewing: Promise<void> | null;
+  renewStats: { passes: number; skipped: number; };
   changeListeners: Set<(taskId: string) => void>;
   unsubscribe: (() => Promise<void>) | null;
   renewer: ReturnType<typeof setInterval> | null;
@@ -212,11 +290,28 @@ class SharedTaskServer {
     this.cursorKey = options.cursorKey;
     this.replicaId = options.replicaId ?? randomHex();
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.leaseGraceMs = options.leaseGraceMs ?? 30_000;
+    this.renewMs = options.renewMs ?? Math.max(1, Math.floor(this.leaseMs / 3));
+    this.terminalRetryMs = options.terminalRetryMs ?? 900_000;
+    this.maxLeaseChecks = options.maxLeaseChecks ?? 4096;
+    this.clock = options.clock ?? monotonic();
     this.onError = options.onError ?? ((e) => console.error("SharedTaskServer:", e));
     /** For the methods that read no task (planToolCall, syncToolResponse). */
     this.planner = new TaskServer(((options.store ?? null) as TaskStoreOptions));
-    /** Tasks whose work runs here: their leases are renewed. */
-    this.leased = new Set();
+    /** Tasks whose work runs here (their leases are renewed), and when each expires (Unix ms). */
+    this.leased = new Map();
+    /**
+     * Leases of live tasks this replica's sweeps have seen: since when (on `clock`) each key is
+     * unchanged, how long it may stay so, and in which cycle of the lease check it was last seen.
+     */
+    this.observed = new Map();
+    /** Where the next lease check goes on (a seq), and how many full cycles it has made. */
+    this.leaseCursor = 0;
+    this.leaseCycle = 0;
+    /** The renewal pass under way, if any (never two at once). */
+    this.renewing = null;
+    /** Renewal passes run, and ticks skipped because one was still running. */
+    this.renewStats = { passes: 0, skipped: 0 };
     this.changeListeners = new Set();
     this.unsubscribe = null;
     this.renewer = null;
@@ -234,6 +329,19 @@ class SharedTaskServer {
     const lease = options.leaseMs;
     if (lease !== undefined && !(Number.isSafeInteger(lease) && lease >= 3)) {
       throw new TypeError("SharedTaskServer.open: `leaseMs` must be an integer of at least 3 (ms)");
+    }
+    for (const name of ["leaseGraceMs", "renewMs", "terminalRetryMs", "maxLeaseChecks"] as const) {
+      const v = options[name];
+      const least = name === "leaseGraceMs" || name === "terminalRetryMs" ? 0 : 1;
+      if (v !== undefined && !(Number.isSafeInteger(v) && v >= least)) {
+        throw new TypeError(`SharedTaskServer.open: \`${name}\` must be an integer of at least ${least}`);
+      }
+    }
+    if (options.renewMs !== undefined && options.renewMs >= (lease ?? 30_000)) {
+      throw new TypeError("SharedTaskServer.open: `renewMs` must be shorter than `leaseMs` (a lease would run out between renewals)");
+    }
+    if (options.clock !== undefined && typeof options.clock !== "function") {
+      throw new TypeError("SharedTaskServer.open: `clock` must be a function answering milliseconds");
     }
     if (options.replicaId !== undefined && (typeof options.replicaId !== "string" || options.replicaId === "")) {
       throw new TypeError("SharedTaskServer.open: `replicaId` must be a non-empty string");
@@ -330,8 +438,8 @@ class SharedTaskServer {
       const record: LeasedTask = { ...c.record };
       const live = !TERMINAL.includes(record.status);
       if (c.kind === "created" && reads.lease && live) {
-        record.lease = { owner: this.replicaId, untilMs: Date.now() + this.leaseMs };
-        this.leased.add(id);
+        record.lease = { owner: this.replicaId, beat: 0, ms: this.leaseMs };
+        this.leased.set(id, expiresAt(record));
         this.#startRenewing();
       } else if (old?.lease !== undefined && live) {
         record.lease = old.lease;
@@ -442,8 +550,9 @@ class SharedTaskServer {
       if (cap !== null && session !== null) {
         let live = await this.storage.countLive(session);
         if (live >= cap) {
-          await this.sweep(now, BATCH); // expired tasks count until purged
-          live = await this.storage.countLive(session);
+          // Expired tasks count until purged: purge (an index seek), but no lease check (a
+          // refused call must not read the live records of every session).
+          if ((await this.#purge(now, BATCH)) > 0) live = await this.storage.countLive(session);
         }
         // At the cap: the core refuses (its -32010 answer) a session it sees holding `cap` live
         // tasks, placeholders standing for the storage's (never written: nothing is created).
@@ -474,11 +583,36 @@ class SharedTaskServer {
     }));
   }
 
-  /** `TaskServer.finishToolCall`; the task's lease is released. */
+  /**
+   * `TaskServer.finishToolCall`; the task's lease is released. While the storage cannot be
+   * reached, the outcome is written again with backoff (the lease renewed meanwhile) until it is
+   * stored, the task's TTL passes or `terminalRetryMs` has passed. A result too large to store
+   * fails the task at once with an error saying so (`resultTooLarge`).
+   */
   async finishToolCall(taskId: string, outcome: ToolOutcome, now?: number | null): Promise<FinishOutcome> {
     const at = readNow(now);
+    const started = this.clock();
+    let delay = RETRY_FIRST_MS;
+    let replaced = false;
     try {
-      return await this.#run(this.#readOne(taskId), (core) => core.finishToolCall(taskId, outcome, at));
+      for (;;) {
+        try {
+          return await this.#run(this.#readOne(taskId), (core) => core.finishToolCall(taskId, outcome, at));
+        } catch (e) {
+          const big = replaced ? null : resultTooLarge(e, outcome);
+          if (big !== null) {
+            outcome = big;
+            replaced = true;
+            continue;
+          }
+          const expires = this.leased.get(taskId) ?? null;
+          const waited = this.clock() - started;
+          if (!unavailable(e) || this.closed || waited + delay > this.terminalRetryMs || (expires !== null && Date.now() + delay >= expires)) throw e;
+          this.onError(e);
+        }
+        await sleep(delay);
+        delay = Math.min(delay * 2, RETRY_MAX_MS);
+      }
     } finally {
       this.release(taskId);
     }
@@ -504,8 +638,7 @@ class SharedTaskServer {
       if (cap !== null && session !== null) {
         let live = await this.storage.countLive(session);
         if (live >= cap) {
-          await this.sweep(c.now, BATCH);
-          live = await this.storage.countLive(session);
+          if ((await this.#purge(c.now, BATCH)) > 0) live = await this.storage.countLive(session);
         }
         if (live >= cap) return { records: this.#placeholders(session, cap, c.now), sequence: cap };
       }
@@ -584,13 +717,21 @@ class SharedTaskServer {
 
   /**
    * Purges expired tasks (at most `limit`, default 1000) and fails the live tasks whose lease
-   * ran out (their replica stopped: LEASE_LOST); answers how many tasks were purged. Any replica
-   * may run it; `McpHttpServer` does on its housekeeping. The lease check reads every record
-   * (in batches): run it every few seconds, not per request.
+   * this replica has seen unrenewed for longer than the lease and its grace (their replica
+   * stopped: LEASE_LOST); answers how many tasks were purged. Any replica may run it;
+   * `McpHttpServer` does on its housekeeping. The lease check reads at most `maxLeaseChecks` live
+   * records (an index), going on from there at the next sweep: run it every few seconds, not per
+   * request.
    */
   async sweep(now?: number | null, limit?: number | null): Promise<number> {
     const at = readNow(now);
-    const max = limit ?? 1000;
+    const purged = await this.#purge(at, limit ?? 1000);
+    await this.#failLostLeases(at);
+    return purged;
+  }
+
+  /** Purges at most `max` expired tasks (the storage's expiry index); answers how many. */
+  async #purge(at: number, max: number): Promise<number> {
     let purged = 0;
     while (purged < max) {
       const ids = await this.storage.expired(at, Math.min(BATCH, max - purged));
@@ -602,24 +743,44 @@ class SharedTaskServer {
       purged += n;
       if (n === 0) break;
     }
-    await this.#failLostLeases(at);
     return purged;
   }
 
-  /** Fails the live tasks whose lease ran out before `now`. */
+  /**
+   * Reads the next live records (at most `maxLeaseChecks`, from where the last check ended) and
+   * fails those whose lease this replica has seen unchanged for longer than its length and the
+   * grace, on this replica's own clock.
+   */
   async #failLostLeases(now: number) {
-    let after = 0;
-    for (;;) {
-      const batch = (await this.storage.rangeAfter({ kind: "all" }, after, BATCH) as LeasedTask[]);
+    let budget = this.maxLeaseChecks;
+    while (budget > 0) {
+      const want = Math.min(BATCH, budget);
+      const batch = (await (this.storage.rangeLive
+        ? this.storage.rangeLive(this.leaseCursor, want)
+        : this.storage.rangeAfter({ kind: "all" }, this.leaseCursor, want)) as LeasedTask[]);
+      budget -= batch.length;
+      const t = this.clock();
       for (const r of batch) {
-        after = Math.max(after, r.seq);
-        if (TERMINAL.includes(r.status) || r.lease === undefined || r.lease.untilMs >= now) continue;
+        this.leaseCursor = Math.max(this.leaseCursor, r.seq);
+        if (TERMINAL.includes(r.status) || r.lease === undefined || r.lease === null) {
+          this.observed.delete(r.id);
+          continue;
+        }
+        const key = leaseKey(r.lease);
+        const seen = this.observed.get(r.id);
+        if (seen === undefined || seen.key !== key) {
+          const ms = Number.isSafeInteger(r.lease.ms) ? (r.lease.ms as number) : this.leaseMs;
+          this.observed.set(r.id, { key, since: t, limit: ms + this.leaseGraceMs, cycle: this.leaseCycle });
+          continue;
+        }
+        seen.cycle = this.leaseCycle;
+        if (t - seen.since <= seen.limit) continue;
         try {
           await this.#run(
             async () => {
               const cur = (await this.storage.get(r.id) as LeasedTask | null);
               // Renewed (or ended) meanwhile: nothing to do (the core is not run on it).
-              const lost = cur !== null && !TERMINAL.includes(cur.status) && cur.lease !== undefined && cur.lease.untilMs < now;
+              const lost = cur !== null && !TERMINAL.includes(cur.status) && cur.lease !== undefined && leaseKey(cur.lease) === key;
               return { records: lost && cur !== null ? [cur] : [] };
             },
             (core) => {
@@ -630,11 +791,19 @@ class SharedTaskServer {
               }
             },
           );
+          this.observed.delete(r.id);
         } catch (e) {
           this.onError(e);
         }
       }
-      if (batch.length < BATCH) break;
+      if (batch.length < want) {
+        // The end of the live records: the next check starts over, and leases not seen in this
+        // cycle (their tasks ended or are gone) are forgotten.
+        this.leaseCursor = 0;
+        for (const [id, o] of this.observed) if (o.cycle !== this.leaseCycle) this.observed.delete(id);
+        this.leaseCycle += 1;
+        break;
+      }
     }
   }
 
@@ -646,25 +815,96 @@ class SharedTaskServer {
   #startRenewing() {
     if (this.renewer !== null || this.closed) return;
     this.renewer = setInterval(() => {
-      this.#renew().catch((e) => this.onError(e));
-    }, Math.max(1, Math.floor(this.leaseMs / 3)));
+      // Never two passes at once: a tick that finds one under way is skipped.
+      if (this.renewing !== null) {
+        this.renewStats.skipped += 1;
+        return;
+      }
+      this.renewing = this.#renew()
+        .catch((e) => this.onError(e))
+        .finally(() => {
+          this.renewing = null;
+        });
+    }, this.renewMs);
     // Node: the timer alone does not keep the process alive.
     const t = ((this.renewer as unknown) as { unref?: () => void });
     if (typeof t.unref === "function") t.unref();
   }
 
-  /** Renews the lease of every task whose work runs here. */
+  /**
+   * One renewal pass: raises the beat of the lease of every task whose work runs here, in
+   * batches (or RENEW_PARALLEL at a time). A failure (the storage unreachable) is reported once
+   * per pass; the next pass tries again.
+   */
   async #renew() {
-    for (const id of [...this.leased]) {
-      for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-        const cur = (await this.storage.get(id) as LeasedTask | null);
-        if (cur === null || TERMINAL.includes(cur.status)) {
-          this.leased.delete(id);
-          break;
+    this.renewStats.passes += 1;
+    const ids = [...this.leased.keys()];
+    const { getMany, putEachIfVersion } = this.storage;
+    if (typeof getMany === "function" && typeof putEachIfVersion === "function") {
+      let failure: unknown = null;
+      for (let i = 0; i < ids.length && !this.closed; i += RENEW_BATCH) {
+        try {
+          await this.#renewBatch(ids.slice(i, i + RENEW_BATCH));
+        } catch (e) {
+          failure ??= e;
         }
-        const next: LeasedTask = { ...cur, version: cur.version + 1, lease: { owner: this.replicaId, untilMs: Date.now() + this.leaseMs } };
-        if (await this.storage.putIfVersion(next, cur.version)) break;
       }
+      if (failure !== null) throw failure;
+      return;
+    }
+    let next = 0;
+    let failure: unknown = null;
+    const worker = async () => {
+      while (next < ids.length && !this.closed) {
+        const id = (ids[next++] as string);
+        try {
+          await this.#renewOne(id);
+        } catch (e) {
+          failure ??= e;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(RENEW_PARALLEL, ids.length) }, worker));
+    if (failure !== null) throw failure;
+  }
+
+  /** Renews the leases of `ids`: one read and one write of them all (again for lost ones). */
+  async #renewBatch(ids: string[]) {
+    let todo = ids;
+    for (let attempt = 0; attempt < CAS_ATTEMPTS && todo.length > 0; attempt++) {
+      todo = todo.filter((id) => this.leased.has(id));
+      if (todo.length === 0) return;
+      const current = (await this.storage.getMany!(todo) as Array<LeasedTask | null>);
+      const entries: Array<{ record: LeasedTask; expected: number; }> = [];
+      current.forEach((cur, i) => {
+        if (cur === null || TERMINAL.includes(cur.status)) {
+          this.leased.delete((todo[i] as string));
+          return;
+        }
+        entries.push({ record: this.#renewed(cur), expected: cur.version });
+      });
+      if (entries.length === 0) return;
+      const stored = await this.storage.putEachIfVersion!(entries);
+      // Lost compare-and-sets (the task was written meanwhile): read and renewed again.
+      todo = entries.filter((_, i) => stored[i] !== true).map((e) => e.record.id);
+    }
+  }
+
+  /** `cur` with its lease renewed by this replica (the next beat). */
+  #renewed(cur: LeasedTask): LeasedTask {
+    const beat = Number.isSafeInteger(cur.lease?.beat) ? (cur.lease?.beat as number) + 1 : 1;
+    return { ...cur, version: cur.version + 1, lease: { owner: this.replicaId, beat, ms: this.leaseMs } };
+  }
+
+  async #renewOne(id: string) {
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      if (!this.leased.has(id)) return;
+      const cur = (await this.storage.get(id) as LeasedTask | null);
+      if (cur === null || TERMINAL.includes(cur.status)) {
+        this.leased.delete(id);
+        return;
+      }
+      if (await this.storage.putIfVersion(this.#renewed(cur), cur.version)) return;
     }
   }
 

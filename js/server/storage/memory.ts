@@ -6,7 +6,7 @@
 // (a memmove, fast up to hundreds of thousands of tasks).
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; an ES module only); no `node:` module.
-import { StorageError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener } from "./types.js";
+import { StorageError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener } from "./types.js";
 
 export type StoredTask = import("./types.js").StoredTask;
 
@@ -17,6 +17,8 @@ export type Scope = import("./types.js").Scope;
 export type RecordKeys = import("./types.js").RecordKeys;
 
 export type ChangeListener = import("./types.js").ChangeListener;
+
+export type ReplaceEntry = import("./types.js").ReplaceEntry;
 
 export type Entry = { record: StoredTask; keys: RecordKeys; };
 
@@ -69,6 +71,7 @@ class MemoryStorage {
   records: Map<string, Entry>;
   ids: Map<number, string>;
   all: number[];
+  live: number[];
   sessions: Map<string, SessionIndex>;
   byExpiry: Array<[number, number]>;
   sequence: number;
@@ -81,6 +84,8 @@ class MemoryStorage {
     this.ids = new Map();
     /** every seq, ascending */
     this.all = [];
+    /** the seqs of live records, ascending */
+    this.live = [];
     this.sessions = new Map();
     /** (expiresAtMs, seq), ascending */
     this.byExpiry = [];
@@ -97,6 +102,7 @@ class MemoryStorage {
     const k = e.keys;
     this.ids.delete(k.seq);
     removeSorted(this.all, k.seq);
+    if (k.live) removeSorted(this.live, k.seq);
     if (k.expiresAtMs !== null) {
       const i = pairUpperBound(this.byExpiry, k.expiresAtMs, k.seq) - 1;
       const at = this.byExpiry[i];
@@ -115,6 +121,7 @@ class MemoryStorage {
     const k = e.keys;
     this.ids.set(k.seq, k.id);
     insertSorted(this.all, k.seq);
+    if (k.live) insertSorted(this.live, k.seq);
     if (k.expiresAtMs !== null) {
       this.byExpiry.splice(pairUpperBound(this.byExpiry, k.expiresAtMs, k.seq), 0, [k.expiresAtMs, k.seq]);
     }
@@ -133,6 +140,22 @@ class MemoryStorage {
     this.open();
     const e = this.records.get(checkId(id));
     return e ? structuredClone(e.record) : null;
+  }
+
+  async getMany(ids: string[]) {
+    this.open();
+    return checkIds(ids).map((id) => {
+      const e = this.records.get(id);
+      return e ? structuredClone(e.record) : null;
+    });
+  }
+
+  async putEachIfVersion(entries: ReplaceEntry[]) {
+    this.open();
+    const checked = checkEntries(entries);
+    const out: boolean[] = [];
+    for (const e of checked) out.push(await this.putIfVersion(e.record, e.expected));
+    return out;
   }
 
   async putIfVersion(record: StoredTask, expected: number | null) {
@@ -175,6 +198,19 @@ class MemoryStorage {
     if (!seqs) return out;
     for (let i = upperBound(seqs, self, after); i < seqs.length && out.length < limit; i++) {
       const id = this.ids.get((seqs[i] as number));
+      const e = id === undefined ? undefined : this.records.get(id);
+      if (e) out.push(structuredClone(e.record));
+    }
+    return out;
+  }
+
+  async rangeLive(after: number, limit: number) {
+    this.open();
+    checkCount(after, "after");
+    checkCount(limit, "limit");
+    const out: StoredTask[] = [];
+    for (let i = upperBound(this.live, self, after); i < this.live.length && out.length < limit; i++) {
+      const id = this.ids.get((this.live[i] as number));
       const e = id === undefined ? undefined : this.records.get(id);
       if (e) out.push(structuredClone(e.record));
     }

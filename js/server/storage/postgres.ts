@@ -7,14 +7,21 @@
 //   <table>        id text PRIMARY KEY, version, seq, session (NULL: unbound), live (not
 //                  terminal), expires_at (createdAtMs + ttlMs, NULL: never), record (the JSON text)
 //                  indexes: (seq) for the keyset of every record, (session, seq) per session,
-//                  (expires_at, seq) WHERE expires_at IS NOT NULL, (session) WHERE live
+//                  (expires_at, seq) WHERE expires_at IS NOT NULL, (session) WHERE live,
+//                  (seq) WHERE live (schema 2: the lease check reads live records only)
 //   <table>_meta   name → value: `schema` (1) and `seq`, the sequence. A counter row rather than
 //                  a Postgres SEQUENCE: clause 7 also needs "greater than every stored seq", and a
 //                  sequence cannot be raised to a stored value without a race against nextval.
 // Writes: INSERT … ON CONFLICT (id) DO NOTHING; UPDATE … WHERE id = $1 AND version = $n. The
 // change feed is NOTIFY on the channel `<table>_changes`, sent by the writing statement itself
 // (so only on success, delivered at commit), heard by LISTEN on one extra connection.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
+// Postgres text cannot hold U+0000, which the other engines store like any character: the `id`
+// and `session` columns hold the strings with U+0000 written as U+FDD0 "0" and U+FDD0 as U+FDD0
+// U+FDD0 (`column`; a one-to-one map that leaves every other string as it is: the store never
+// writes U+FDD0 in a session nor in an id), so such an id or session is found, listed and
+// counted as on the other engines instead of failing the statement. The record's JSON text
+// escapes U+0000 itself.
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
 
 /**
  * The few parts of `pg` this adapter uses.
@@ -46,7 +53,17 @@ export type PostgresStorageOptions = {
 };
 
 /** The schema version this adapter writes. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
+
+/** The column text of an id or session (see the top of this file). */
+function column(s: string): string {
+  return /[\u0000\ufdd0]/.test(s) ? s.replace(/[\u0000\ufdd0]/g, (c) => (c === "\u0000" ? "\ufdd00" : "\ufdd0\ufdd0")) : s;
+}
+
+/** The string a column text stands for (`column` undone). */
+function uncolumn(s: string): string {
+  return s.includes("\ufdd0") ? s.replace(/\ufdd0([0\ufdd0])/g, (_, c) => (c === "0" ? "\u0000" : "\ufdd0")) : s;
+}
 
 export type StoredTask = import("./types.js").StoredTask;
 
@@ -55,6 +72,8 @@ export type Scope = import("./types.js").Scope;
 export type ChangeListener = import("./types.js").ChangeListener;
 
 export type TaskStorage = import("./types.js").TaskStorage;
+
+export type ReplaceEntry = import("./types.js").ReplaceEntry;
 
 
 /** Imports `pg` (an optional peer dependency). */
@@ -135,7 +154,8 @@ class PostgresStorage {
         await c.query(`CREATE INDEX ${t}_live ON ${t} (session) WHERE live`);
         await c.query(`INSERT INTO ${this.meta} (name, value) VALUES ('seq', 0) ON CONFLICT (name) DO NOTHING`);
       }
-      // Later versions: `if (have < 2) { … }`, each step in this transaction.
+      if (have < 2) await c.query(`CREATE INDEX IF NOT EXISTS ${t}_liveseq ON ${t} (seq) WHERE live`);
+      // Later versions: `if (have < 3) { … }`, each step in this transaction.
       await c.query(`INSERT INTO ${this.meta} (name, value) VALUES ('schema', $1) ON CONFLICT (name) DO UPDATE SET value = $1`, [SCHEMA_VERSION]);
       await c.query("COMMIT");
       c.release();
@@ -147,9 +167,56 @@ class PostgresStorage {
   }
 
   async get(id: string) {
-    const r = await this.q(`SELECT record FROM ${this.table} WHERE id = $1`, [checkId(id)], "get");
+    const r = await this.q(`SELECT record FROM ${this.table} WHERE id = $1`, [column(checkId(id))], "get");
     const row = r.rows[0];
     return row ? parseRecord(row.record, `postgres: ${id}`) : null;
+  }
+
+  async getMany(ids: string[]) {
+    const keys = checkIds(ids);
+    if (keys.length === 0) {
+      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      return [];
+    }
+    const r = await this.q(`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [keys.map(column)], "getMany");
+    const found = new Map(r.rows.map((row) => [uncolumn(row.id as string), row.record as string]));
+    return keys.map((id) => {
+      const text = found.get(id);
+      return text === undefined ? null : parseRecord(text, `postgres: ${id}`);
+    });
+  }
+
+  /** Every replacement in one statement (each row a compare-and-set of its own). */
+  async putEachIfVersion(entries: ReplaceEntry[]) {
+    const checked = checkEntries(entries);
+    if (checked.length === 0) {
+      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      return [];
+    }
+    const col = <T>(f: (e: (typeof checked)[number]) => T) => checked.map(f);
+    const r = await this.q(
+      `WITH v AS (
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::boolean[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[], $8::text[])
+           AS v(id, version, live, expires_at, record, expected, seq, session)),
+       w AS (
+         UPDATE ${this.table} AS t SET version = v.version, live = v.live, expires_at = v.expires_at, record = v.record, seq = v.seq, session = v.session
+         FROM v WHERE t.id = v.id AND t.version = v.expected RETURNING t.id, t.version)
+       SELECT w.id, pg_notify($9, json_build_object('kind', 'put', 'id', w.id, 'version', w.version)::text) FROM w`,
+      [
+        col((e) => column(e.keys.id)),
+        col((e) => e.keys.version),
+        col((e) => e.keys.live),
+        col((e) => e.keys.expiresAtMs),
+        col((e) => JSON.stringify(e.record)),
+        col((e) => e.expected),
+        col((e) => e.keys.seq),
+        col((e) => (e.keys.session === null ? null : column(e.keys.session))),
+        this.channel,
+      ],
+      "putEachIfVersion",
+    );
+    const stored = new Set(r.rows.map((row) => uncolumn(row.id as string)));
+    return checked.map((e) => stored.has(e.keys.id));
   }
 
   async putIfVersion(record: StoredTask, expected: number | null) {
@@ -165,7 +232,7 @@ class PostgresStorage {
          bump AS (
            UPDATE ${this.meta} SET value = $3 WHERE name = 'seq' AND value < $3 AND EXISTS (SELECT 1 FROM w))
          SELECT pg_notify($8, ${note}) FROM w`,
-        [k.id, k.version, k.seq, k.session, k.live, k.expiresAtMs, text, this.channel],
+        [column(k.id), k.version, k.seq, k.session === null ? null : column(k.session), k.live, k.expiresAtMs, text, this.channel],
         "putIfVersion (insert)",
       );
       return r.rows.length === 1;
@@ -175,7 +242,7 @@ class PostgresStorage {
          UPDATE ${this.table} SET version = $2, live = $3, expires_at = $4, record = $5, seq = $8, session = $9
          WHERE id = $1 AND version = $6 RETURNING id, version)
        SELECT pg_notify($7, ${note}) FROM w`,
-      [k.id, k.version, k.live, k.expiresAtMs, text, want, this.channel, k.seq, k.session],
+      [column(k.id), k.version, k.live, k.expiresAtMs, text, want, this.channel, k.seq, k.session === null ? null : column(k.session)],
       "putIfVersion (update)",
     );
     return r.rows.length === 1;
@@ -185,7 +252,7 @@ class PostgresStorage {
     const r = await this.q(
       `WITH w AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING id, version, record)
        SELECT w.record, pg_notify($2, json_build_object('kind', 'delete', 'id', w.id, 'version', w.version)::text) FROM w`,
-      [checkId(id), this.channel],
+      [column(checkId(id)), this.channel],
       "delete",
     );
     const row = r.rows[0];
@@ -205,8 +272,19 @@ class PostgresStorage {
         ? await this.q(`SELECT record FROM ${this.table} WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
         : s.session === null
           ? await this.q(`SELECT record FROM ${this.table} WHERE session IS NULL AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
-          : await this.q(`SELECT record FROM ${this.table} WHERE session = $3 AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit, s.session], "rangeAfter");
+          : await this.q(`SELECT record FROM ${this.table} WHERE session = $3 AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit, column(s.session)], "rangeAfter");
     return r.rows.map((row) => parseRecord(row.record, "postgres: rangeAfter"));
+  }
+
+  async rangeLive(after: number, limit: number) {
+    checkCount(after, "after");
+    checkCount(limit, "limit");
+    if (limit === 0) {
+      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      return [];
+    }
+    const r = await this.q(`SELECT record FROM ${this.table} WHERE live AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeLive");
+    return r.rows.map((row) => parseRecord(row.record, "postgres: rangeLive"));
   }
 
   async expired(nowMs: number, limit: number) {
@@ -217,7 +295,7 @@ class PostgresStorage {
       [nowMs, limit],
       "expired",
     );
-    return r.rows.map((row) => (row.id as string));
+    return r.rows.map((row) => uncolumn(row.id as string));
   }
 
   async countLive(session: string | null) {
@@ -225,7 +303,7 @@ class PostgresStorage {
     const r =
       s === null
         ? await this.q(`SELECT count(*) AS n FROM ${this.table} WHERE live AND session IS NULL`, [], "countLive")
-        : await this.q(`SELECT count(*) AS n FROM ${this.table} WHERE live AND session = $1`, [s], "countLive");
+        : await this.q(`SELECT count(*) AS n FROM ${this.table} WHERE live AND session = $1`, [column(s)], "countLive");
     return Number(r.rows[0]?.n ?? 0);
   }
 
@@ -246,7 +324,7 @@ class PostgresStorage {
         const c = new this.pg.Client(this.config);
         c.on("notification", (msg: { channel: string; payload?: string; }) => {
           const change = msg.channel === this.channel && msg.payload ? parseChange(msg.payload) : null;
-          if (change) this.hub.emit(change);
+          if (change) this.hub.emit({ ...change, id: uncolumn(change.id) });
         });
         let lost = false;
         const reconnect = (e: unknown) => {

@@ -7,13 +7,14 @@
 //                     ("1" not terminal), em (its member of {p}:exp, "" none), rec (the JSON text)
 //   {p}:all           sorted set: id by seq (the keyset of every record)
 //   {p}:s:<sk>        sorted set: id by seq, per session
+//   {p}:lv            sorted set: id by seq, the live records (schema 2: what the lease check reads)
 //   {p}:exp           sorted set: "<seq, 16 digits>:<id>" by expiresAtMs (ties in seq order)
 //   {p}:live          hash: sk → live records
 //   {p}:seq           the sequence (INCR; raised by an insert with a larger seq)
-//   {p}:schema        the schema version (1)
+//   {p}:schema        the schema version (2; from 1, `migrate` fills {p}:lv)
 // The change feed is PUBLISH on `{p}:changes` from the writing script (only on success), heard
 // by SUBSCRIBE on one extra connection.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
 
 export type StoredTask = import("./types.js").StoredTask;
 
@@ -22,6 +23,10 @@ export type Scope = import("./types.js").Scope;
 export type ChangeListener = import("./types.js").ChangeListener;
 
 export type TaskStorage = import("./types.js").TaskStorage;
+
+export type ReplaceEntry = import("./types.js").ReplaceEntry;
+
+export type RecordKeys = import("./types.js").RecordKeys;
 
 /** An ioredis `Redis` instance. */
 export type RedisClient = any;
@@ -41,7 +46,7 @@ export type RedisStorageOptions = {
 };
 
 /** The schema version this adapter writes. */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 const PUT = `
 local P = KEYS[1]
@@ -62,7 +67,12 @@ redis.call('HSET', tk, 'v', ARGV[2], 'seq', ARGV[3], 'sk', ARGV[4], 'live', ARGV
 redis.call('ZADD', P .. ':all', ARGV[3], id)
 redis.call('ZADD', P .. ':s:' .. ARGV[4], ARGV[3], id)
 if ARGV[6] ~= '' then redis.call('ZADD', P .. ':exp', ARGV[9], ARGV[6]) end
-if ARGV[5] == '1' then redis.call('HINCRBY', P .. ':live', ARGV[4], 1) end
+if ARGV[5] == '1' then
+  redis.call('HINCRBY', P .. ':live', ARGV[4], 1)
+  redis.call('ZADD', P .. ':lv', ARGV[3], id)
+else
+  redis.call('ZREM', P .. ':lv', id)
+end
 local s = tonumber(redis.call('GET', P .. ':seq') or '0')
 if tonumber(ARGV[3]) > s then redis.call('SET', P .. ':seq', ARGV[3]) end
 redis.call('PUBLISH', P .. ':changes', ARGV[10])
@@ -77,6 +87,7 @@ local cur = redis.call('HMGET', tk, 'v', 'sk', 'live', 'em', 'rec')
 if not cur[1] then return false end
 redis.call('DEL', tk)
 redis.call('ZREM', P .. ':all', id)
+redis.call('ZREM', P .. ':lv', id)
 redis.call('ZREM', P .. ':s:' .. cur[2], id)
 if cur[4] ~= '' then redis.call('ZREM', P .. ':exp', cur[4]) end
 if cur[3] == '1' then
@@ -95,6 +106,20 @@ for i, id in ipairs(ids) do
   if rec then out[#out + 1] = rec end
 end
 return out
+`;
+
+// Schema 1 → 2: adds the live records after seq ARGV[1] (at most ARGV[2]) to {p}:lv; answers
+// the last seq read, or -1 at the end.
+const FILL_LIVE = `
+local P = KEYS[1]
+local ids = redis.call('ZRANGEBYSCORE', P .. ':all', '(' .. ARGV[1], '+inf', 'WITHSCORES', 'LIMIT', 0, ARGV[2])
+local last = -1
+for i = 1, #ids, 2 do
+  local id = ids[i]
+  last = ids[i + 1]
+  if redis.call('HGET', P .. ':t:' .. id, 'live') == '1' then redis.call('ZADD', P .. ':lv', last, id) end
+end
+return tostring(last)
 `;
 
 const sessionKey = (session: string | null) => (session === null ? "n" : `s${session}`);
@@ -130,6 +155,7 @@ class RedisStorage {
     redis.defineCommand("mcpTasksPut", { numberOfKeys: 1, lua: PUT });
     redis.defineCommand("mcpTasksDelete", { numberOfKeys: 1, lua: DELETE });
     redis.defineCommand("mcpTasksRange", { numberOfKeys: 1, lua: RANGE });
+    redis.defineCommand("mcpTasksFillLive", { numberOfKeys: 1, lua: FILL_LIVE });
   }
 
   async run<T>(what: string, fn: (r: RedisClient) => Promise<T>): Promise<T> {
@@ -148,7 +174,12 @@ class RedisStorage {
       if (have > SCHEMA_VERSION) {
         throw new StorageError("schema", `redis: prefix ${this.p} has schema version ${have}, newer than this adapter's ${SCHEMA_VERSION}: update mcp-tasks-wasm`);
       }
-      // Later versions migrate here (`if (have < 2) …`) and SET the new version.
+      if (have < 2) {
+        // The live records' index, filled in slices (each one script: atomic with the writes).
+        for (let after = "0"; after !== "-1";) after = String(await r.mcpTasksFillLive(this.p, after, "1000"));
+        await r.set(`${this.p}:schema`, "2");
+      }
+      // Later versions migrate here (`if (have < 3) …`) and SET the new version.
     });
   }
 
@@ -158,14 +189,45 @@ class RedisStorage {
     return text === null ? null : parseRecord(text, `redis: ${id}`);
   }
 
+  /** The arguments of the PUT script. */
+  putArgs(record: StoredTask, k: RecordKeys, want: number | null): string[] {
+    const member = k.expiresAtMs === null ? "" : `${String(k.seq).padStart(16, "0")}:${k.id}`;
+    const change = JSON.stringify({ kind: "put", id: k.id, version: k.version });
+    return [k.id, String(k.version), String(k.seq), sessionKey(k.session), k.live ? "1" : "0", member, JSON.stringify(record), want === null ? "" : String(want), String(k.expiresAtMs ?? 0), change];
+  }
+
   async putIfVersion(record: StoredTask, expected: number | null) {
     const k = recordKeys(record);
     const want = checkExpected(expected);
-    const member = k.expiresAtMs === null ? "" : `${String(k.seq).padStart(16, "0")}:${k.id}`;
-    const change = JSON.stringify({ kind: "put", id: k.id, version: k.version });
-    const args = [k.id, String(k.version), String(k.seq), sessionKey(k.session), k.live ? "1" : "0", member, JSON.stringify(record), want === null ? "" : String(want), String(k.expiresAtMs ?? 0), change];
+    const args = this.putArgs(record, k, want);
     const ok = await this.run("putIfVersion", (r) => r.mcpTasksPut(this.p, ...args));
     return Number(ok) === 1;
+  }
+
+  async getMany(ids: string[]) {
+    const keys = checkIds(ids);
+    if (keys.length === 0) return this.run("getMany", async () => []);
+    const texts: Array<string | null> = await this.run("getMany", async (r) => {
+      const replies: Array<[Error | null, string | null]> = await keys.reduce((p, id) => p.hget(`${this.p}:t:${id}`, "rec"), r.pipeline()).exec();
+      return replies.map(([e, v]) => {
+        if (e) throw e;
+        return v;
+      });
+    });
+    return texts.map((t, i) => (t === null ? null : parseRecord(t, `redis: ${keys[i]}`)));
+  }
+
+  /** Every replacement in one pipeline (each the PUT script: a compare-and-set of its own). */
+  async putEachIfVersion(entries: ReplaceEntry[]) {
+    const checked = checkEntries(entries);
+    if (checked.length === 0) return this.run("putEachIfVersion", async () => []);
+    return this.run("putEachIfVersion", async (r) => {
+      const replies: Array<[Error | null, unknown]> = await checked.reduce((p, e) => p.mcpTasksPut(this.p, ...this.putArgs(e.record, e.keys, e.expected)), r.pipeline()).exec();
+      return replies.map(([e, v]) => {
+        if (e) throw e;
+        return Number(v) === 1;
+      });
+    });
   }
 
   async delete(id: string) {
@@ -180,6 +242,13 @@ class RedisStorage {
     const set = s.kind === "all" ? "all" : `s:${sessionKey(s.session)}`;
     const texts: string[] = limit === 0 ? await this.run("rangeAfter", async () => []) : await this.run("rangeAfter", (r) => r.mcpTasksRange(this.p, set, String(after), String(limit)));
     return texts.map((t) => parseRecord(t, "redis: rangeAfter"));
+  }
+
+  async rangeLive(after: number, limit: number) {
+    checkCount(after, "after");
+    checkCount(limit, "limit");
+    const texts: string[] = limit === 0 ? await this.run("rangeLive", async () => []) : await this.run("rangeLive", (r) => r.mcpTasksRange(this.p, "lv", String(after), String(limit)));
+    return texts.map((t) => parseRecord(t, "redis: rangeLive"));
   }
 
   async expired(nowMs: number, limit: number) {

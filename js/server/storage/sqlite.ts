@@ -6,14 +6,18 @@
 // Schema (its version is `PRAGMA user_version`, migrated in one IMMEDIATE transaction):
 //   <table>          id PRIMARY KEY, version, seq, session (NULL: unbound), live, expires_at,
 //                    record (the JSON text); indexes (seq), (session, seq),
-//                    (expires_at, seq) WHERE expires_at IS NOT NULL, (session) WHERE live
+//                    (expires_at, seq) WHERE expires_at IS NOT NULL, (session) WHERE live,
+//                    (seq) WHERE live (schema 2: the lease check reads live records only)
 //   <table>_meta     name → value: `seq`, the sequence
 //   <table>_changes  the change feed: n (increasing), kind, id, version; the last 10 000 kept
-// Every write is one IMMEDIATE transaction (the database's write lock; WAL journal, a busy
-// timeout), so compare-and-set holds across processes. SQLite has no notifications: subscribers
+// Every write is one IMMEDIATE transaction (the database's write lock; WAL journal), so
+// compare-and-set holds across processes. The drivers are synchronous: SQLite's own busy timeout
+// would block the whole event loop while another process holds the lock, so it is 0 and a
+// statement refused with SQLITE_BUSY is tried again after an asynchronous pause (1 ms doubling
+// to 50 ms) until `busyTimeoutMs` has passed, then rejects with an `engine` error. SQLite has no notifications: subscribers
 // read new rows of <table>_changes at once after a write of this process, and every `pollMs`
 // (default 50) when `PRAGMA data_version` says another connection wrote.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord } from "./types.js";
 
 /**
  * The part of a driver's statement this adapter uses (node:sqlite and better-sqlite3 agree).
@@ -29,7 +33,10 @@ export type SqliteStorageOptions = {
   table?: string;
   /** Default: node:sqlite if this Node has it, else better-sqlite3. */
   driver?: "node:sqlite" | "better-sqlite3";
-  /** How long a write waits for another process's (default 5000). */
+  /**
+   * How long a statement waits for another process's write lock (default 5000), in asynchronous
+   * retries: the event loop keeps running meanwhile.
+   */
   busyTimeoutMs?: number;
   /** How often subscribers look for other processes' writes (default 50). */
   pollMs?: number;
@@ -43,8 +50,10 @@ export type ChangeListener = import("./types.js").ChangeListener;
 
 export type TaskStorage = import("./types.js").TaskStorage;
 
+export type ReplaceEntry = import("./types.js").ReplaceEntry;
+
 /** The schema version this adapter writes (`PRAGMA user_version`). */
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 /** How many change rows are kept for subscribers in other processes. */
 const KEEP_CHANGES = 10_000;
 
@@ -77,6 +86,29 @@ async function openDatabase(path: string, driver: "node:sqlite" | "better-sqlite
   }
 }
 
+/** Whether `e` (or its cause) is SQLite's SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock. */
+function isBusy(e: unknown): boolean {
+  for (let x: any = e, depth = 0; x !== null && typeof x === "object" && depth < 3; x = x.cause, depth++) {
+    const code = typeof x.errcode === "number" ? x.errcode & 0xff : null;
+    if (code === 5 || code === 6) return true;
+    if (typeof x.code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(x.code)) return true;
+    if (typeof x.message === "string" && /database (table )?is locked/.test(x.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * The text of `hex(column)` (its UTF-8 bytes): node:sqlite cuts a text column read directly at
+ * its first U+0000, which ids may hold.
+ */
+function fromHex(hex: string): string {
+  const bytes = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return new TextDecoder().decode(bytes);
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** @implements {TaskStorage} */
 class SqliteStorage {
   name: string;
@@ -90,7 +122,8 @@ class SqliteStorage {
   dataVersion: number | null;
   timer: unknown;
   statements: Map<string, Statement>;
-  constructor(db: Database, driver: string, table: string, pollMs: number) {
+  busyTimeoutMs: number;
+  constructor(db: Database, driver: string, table: string, pollMs: number, busyTimeoutMs: number = 5000) {
     this.name = "sqlite";
     this.driver = driver;
     this.db = db;
@@ -103,6 +136,8 @@ class SqliteStorage {
     this.dataVersion = null;
     this.timer = null;
     this.statements = new Map();
+    /** How long a statement is retried while another connection holds the lock. */
+    this.busyTimeoutMs = busyTimeoutMs;
   }
 
   st(sql: string) {
@@ -133,15 +168,37 @@ class SqliteStorage {
     }
   }
 
-  migrate(busyTimeoutMs: number) {
-    const t = this.t;
-    try {
-      this.db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-      this.db.exec("PRAGMA journal_mode = WAL");
-    } catch (e) {
-      engineError("sqlite", e, "set up the connection");
+  /**
+   * `run`, tried again after an asynchronous pause while another connection holds the lock (never
+   * blocking the event loop), until `busyTimeoutMs` has passed.
+   */
+  async retry<T>(what: string, write: boolean, fn: () => T): Promise<T> {
+    let waited = 0;
+    let delay = 1;
+    for (;;) {
+      try {
+        return this.run(what, write, fn);
+      } catch (e) {
+        if (!isBusy(e) || waited >= this.busyTimeoutMs) {
+          if (isBusy(e)) throw new StorageError("engine", `sqlite: ${what}: the database stayed locked by another connection for ${this.busyTimeoutMs} ms (busyTimeoutMs)`, e);
+          throw e;
+        }
+      }
+      const step = Math.min(delay, this.busyTimeoutMs - waited);
+      await pause(step);
+      waited += step;
+      delay = Math.min(delay * 2, 50);
     }
-    this.run("create or migrate the schema", true, () => {
+  }
+
+  async migrate() {
+    const t = this.t;
+    await this.retry("set up the connection", false, () => {
+      // 0: a locked database is waited for by `retry`, asynchronously.
+      this.db.exec("PRAGMA busy_timeout = 0");
+      this.db.exec("PRAGMA journal_mode = WAL");
+    });
+    await this.retry("create or migrate the schema", true, () => {
       const have = Number(this.db.prepare("PRAGMA user_version").get().user_version);
       if (have > SCHEMA_VERSION) {
         throw new StorageError("schema", `sqlite: the file has schema version ${have}, newer than this adapter's ${SCHEMA_VERSION}: update mcp-tasks-wasm`);
@@ -158,7 +215,8 @@ class SqliteStorage {
         this.db.exec(`INSERT OR IGNORE INTO ${t}_meta (name, value) VALUES ('seq', 0)`);
         this.db.exec(`CREATE TABLE IF NOT EXISTS ${t}_changes (n INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL)`);
       }
-      // Later versions: `if (have < 2) { … }`, each step in this transaction.
+      if (have < 2) this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_liveseq ON ${t} (seq) WHERE live = 1`);
+      // Later versions: `if (have < 3) { … }`, each step in this transaction.
       this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   }
@@ -170,17 +228,20 @@ class SqliteStorage {
   }
 
   /** Delivers the change rows after the cursor (this process's and others'). */
-  deliver() {
-    if (this.closed || this.hub.size === 0) return;
+  deliver(): boolean {
+    if (this.closed || this.hub.size === 0) return true;
     try {
-      const rows = this.st(`SELECT n, kind, id, version FROM ${this.t}_changes WHERE n > ? ORDER BY n`).all(this.changeCursor);
+      const rows = this.st(`SELECT n, kind, hex(id) AS id, version FROM ${this.t}_changes WHERE n > ? ORDER BY n`).all(this.changeCursor);
       for (const r of rows) {
         this.changeCursor = Number(r.n);
-        this.hub.emit({ kind: r.kind === "delete" ? "delete" : "put", id: String(r.id), version: Number(r.version) });
+        this.hub.emit({ kind: r.kind === "delete" ? "delete" : "put", id: fromHex(String(r.id)), version: Number(r.version) });
       }
     } catch (e) {
-      console.error("sqlite storage: reading the change feed failed:", e);
+      // Locked by another connection: the next poll reads the rows again.
+      if (!isBusy(e)) console.error("sqlite storage: reading the change feed failed:", e);
+      return false;
     }
+    return true;
   }
 
   /** After a write of this process: deliver without waiting for the poll. */
@@ -190,15 +251,41 @@ class SqliteStorage {
 
   async get(id: string) {
     const key = checkId(id);
-    const row = this.run("get", false, () => this.st(`SELECT record FROM ${this.t} WHERE id = ?`).get(key));
+    const row = await this.retry("get", false, () => this.st(`SELECT record FROM ${this.t} WHERE id = ?`).get(key));
     return row ? parseRecord(row.record, `sqlite: ${id}`) : null;
+  }
+
+  async getMany(ids: string[]) {
+    const keys = checkIds(ids);
+    if (keys.length === 0) return [];
+    const rows = await this.retry("getMany", false, () => this.st(`SELECT hex(id) AS id, record FROM ${this.t} WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(keys)));
+    const found = new Map(rows.map((r) => [fromHex(String(r.id)), r.record]));
+    return keys.map((id) => {
+      const text = found.get(id);
+      return text === undefined ? null : parseRecord(text, `sqlite: ${id}`);
+    });
+  }
+
+  /** Every replacement in one IMMEDIATE transaction (each a compare-and-set of its own). */
+  async putEachIfVersion(entries: ReplaceEntry[]) {
+    const checked = checkEntries(entries).map((e) => ({ ...e, text: JSON.stringify(e.record) }));
+    if (checked.length === 0) return [];
+    const out = await this.retry("putEachIfVersion", true, () => checked.map(({ keys: k, expected, text }) => {
+      const r = this.st(`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`)
+        .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.seq, k.session, k.id, expected);
+      if (Number(r.changes) !== 1) return false;
+      this.logChange("put", k.id, k.version);
+      return true;
+    }));
+    if (out.some((ok) => ok)) this.wrote();
+    return out;
   }
 
   async putIfVersion(record: StoredTask, expected: number | null) {
     const k = recordKeys(record);
     const want = checkExpected(expected);
     const text = JSON.stringify(record);
-    const ok = this.run("putIfVersion", true, () => {
+    const ok = await this.retry("putIfVersion", true, () => {
       if (want === null) {
         const r = this.st(`INSERT INTO ${this.t} (id, version, seq, session, live, expires_at, record) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
           .run(k.id, k.version, k.seq, k.session, k.live ? 1 : 0, k.expiresAtMs, text);
@@ -220,7 +307,7 @@ class SqliteStorage {
 
   async delete(id: string) {
     const key = checkId(id);
-    const row = this.run("delete", true, () => {
+    const row = await this.retry("delete", true, () => {
       const r = this.st(`DELETE FROM ${this.t} WHERE id = ? RETURNING version, record`).get(key);
       if (r) this.logChange("delete", key, Number(r.version));
       return r;
@@ -234,7 +321,7 @@ class SqliteStorage {
     const s = checkScope(scope);
     checkCount(after, "after");
     checkCount(limit, "limit");
-    const rows = this.run("rangeAfter", false, () =>
+    const rows = await this.retry("rangeAfter", false, () =>
       s.kind === "all"
         ? this.st(`SELECT record FROM ${this.t} WHERE seq > ? ORDER BY seq LIMIT ?`).all(after, limit)
         : s.session === null
@@ -243,17 +330,24 @@ class SqliteStorage {
     return rows.map((r) => parseRecord(r.record, "sqlite: rangeAfter"));
   }
 
+  async rangeLive(after: number, limit: number) {
+    checkCount(after, "after");
+    checkCount(limit, "limit");
+    const rows = await this.retry("rangeLive", false, () => this.st(`SELECT record FROM ${this.t} WHERE live = 1 AND seq > ? ORDER BY seq LIMIT ?`).all(after, limit));
+    return rows.map((r) => parseRecord(r.record, "sqlite: rangeLive"));
+  }
+
   async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
-    const rows = this.run("expired", false, () =>
-      this.st(`SELECT id FROM ${this.t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`).all(nowMs, limit));
-    return rows.map((r) => String(r.id));
+    const rows = await this.retry("expired", false, () =>
+      this.st(`SELECT hex(id) AS id FROM ${this.t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`).all(nowMs, limit));
+    return rows.map((r) => fromHex(String(r.id)));
   }
 
   async countLive(session: string | null) {
     const s = checkSession(session);
-    const row = this.run("countLive", false, () =>
+    const row = await this.retry("countLive", false, () =>
       s === null
         ? this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`).get()
         : this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`).get(s));
@@ -261,12 +355,12 @@ class SqliteStorage {
   }
 
   async nextSequence() {
-    const row = this.run("nextSequence", true, () => this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get());
+    const row = await this.retry("nextSequence", true, () => this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get());
     return Number(row.value);
   }
 
   async lastSequence() {
-    const row = this.run("lastSequence", false, () => this.st(`SELECT value FROM ${this.t}_meta WHERE name = 'seq'`).get());
+    const row = await this.retry("lastSequence", false, () => this.st(`SELECT value FROM ${this.t}_meta WHERE name = 'seq'`).get());
     return Number(row?.value ?? 0);
   }
 
@@ -275,12 +369,10 @@ class SqliteStorage {
     if (this.closed) return;
     try {
       const v = Number(this.db.prepare("PRAGMA data_version").get().data_version);
-      if (v !== this.dataVersion) {
-        this.dataVersion = v;
-        this.deliver();
-      }
+      // Seen only once delivered: a read refused by a lock is made again at the next poll.
+      if (v !== this.dataVersion && this.deliver()) this.dataVersion = v;
     } catch (e) {
-      console.error("sqlite storage: polling the change feed failed:", e);
+      if (!isBusy(e)) console.error("sqlite storage: polling the change feed failed:", e);
     }
   }
 
@@ -288,7 +380,7 @@ class SqliteStorage {
     const l = checkListener(listener);
     if (this.hub.size === 0) {
       // The feed starts now: earlier rows are not delivered.
-      const row = this.run("subscribe", false, () => this.st(`SELECT max(n) AS n FROM ${this.t}_changes`).get());
+      const row = await this.retry("subscribe", false, () => this.st(`SELECT max(n) AS n FROM ${this.t}_changes`).get());
       this.changeCursor = Number(row?.n ?? 0);
       this.dataVersion = Number(this.db.prepare("PRAGMA data_version").get().data_version);
     } else if (this.closed) {
@@ -339,9 +431,9 @@ async function openSqliteStorage(options: SqliteStorageOptions): Promise<SqliteS
     if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) throw new StorageError("invalid", `options.${name}: must be a positive integer`);
   }
   const { db, driver: used } = await openDatabase(path, driver);
-  const s = new SqliteStorage(db, used, table, pollMs);
+  const s = new SqliteStorage(db, used, table, pollMs, busyTimeoutMs);
   try {
-    s.migrate(busyTimeoutMs);
+    await s.migrate();
   } catch (e) {
     db.close();
     throw e;

@@ -35,6 +35,15 @@
 //     `version` tells which revision it has). Resolves, once the feed is live (writes made after
 //     that are delivered), with an `unsubscribe` function.
 //  9. `close()` releases connections; later calls reject with a StorageError (`closed`).
+// 10. `rangeLive(after, limit)`: at most `limit` live records (status not terminal) whose `seq`
+//     is greater than `after`, in increasing `seq` order, by an index on the live records (terminal
+//     ones are not scanned): what the lease check of SharedTaskServer reads.
+// 11. `getMany(ids)`: clause 1 for each id of `ids` (distinct, at most 1000), the answers in the
+//     order of `ids`, in one round trip where the engine allows.
+// 12. `putEachIfVersion(entries)`: clause 2 for each `{ record, expected }` (replacements only:
+//     `expected` a number; distinct ids, at most 1000), each atomic on its own (not all together),
+//     resolving with one boolean per entry in order; one round trip where the engine allows.
+//     What the lease renewals of SharedTaskServer write.
 //
 // Errors: bad arguments reject with a StorageError of kind `invalid` naming the argument (never
 // a silently stored bad record); a failing engine rejects with kind `engine` (the cause kept);
@@ -65,6 +74,12 @@ export type StoredTask = {
   ttlMs: number | null;
 };
 
+/** One compare-and-set replacement of `putEachIfVersion`. */
+export type ReplaceEntry = { record: StoredTask; expected: number; };
+
+/** At most this many ids or entries per `getMany` / `putEachIfVersion` call. */
+const MAX_BATCH = 1000;
+
 /**
  * Which records a listing covers.
  */
@@ -93,6 +108,9 @@ export type TaskStorage = {
   putIfVersion: (record: StoredTask, expected: number | null) => Promise<boolean>;
   delete: (id: string) => Promise<StoredTask | null>;
   rangeAfter: (scope: Scope, after: number, limit: number) => Promise<StoredTask[]>;
+  rangeLive: (after: number, limit: number) => Promise<StoredTask[]>;
+  getMany: (ids: string[]) => Promise<Array<StoredTask | null>>;
+  putEachIfVersion: (entries: ReplaceEntry[]) => Promise<boolean[]>;
   expired: (nowMs: number, limit: number) => Promise<string[]>;
   countLive: (session: string | null) => Promise<number>;
   nextSequence: () => Promise<number>;
@@ -173,6 +191,31 @@ function checkId(id: unknown): string {
 function checkExpected(expected: unknown): number | null {
   need(expected === null || (isCount(expected) && expected >= 1), "expected: must be null (insert) or a positive safe integer (the stored version)");
   return (expected as number | null);
+}
+
+/** Checks the ids of `getMany`: an array of distinct non-empty strings, at most MAX_BATCH. */
+function checkIds(ids: unknown): string[] {
+  need(Array.isArray(ids) && ids.length <= MAX_BATCH, `ids: must be an array of at most ${MAX_BATCH} ids`);
+  const out = (ids as unknown[]).map((id) => checkId(id));
+  need(new Set(out).size === out.length, "ids: must be distinct");
+  return out;
+}
+
+/**
+ * Checks the entries of `putEachIfVersion` (each record as `recordKeys` does, `expected` a
+ * version, distinct ids, at most MAX_BATCH) and answers each with its index fields.
+ */
+function checkEntries(entries: unknown): Array<{ record: StoredTask; keys: RecordKeys; expected: number; }> {
+  need(Array.isArray(entries) && entries.length <= MAX_BATCH, `entries: must be an array of at most ${MAX_BATCH} { record, expected }`);
+  const out = (entries as unknown[]).map((e, i) => {
+    need(typeof e === "object" && e !== null, `entries[${i}]: must be { record, expected }`);
+    const x = (e as { record?: unknown; expected?: unknown });
+    const keys = recordKeys(x.record);
+    need(isCount(x.expected) && (x.expected as number) >= 1, `entries[${i}].expected: must be a positive safe integer (the stored version)`);
+    return { record: (x.record as StoredTask), keys, expected: (x.expected as number) };
+  });
+  need(new Set(out.map((e) => e.keys.id)).size === out.length, "entries: the record ids must be distinct");
+  return out;
 }
 
 function checkScope(scope: unknown): Scope {
@@ -264,4 +307,4 @@ function engineError(engine: string, e: unknown, what: string): never {
   throw new StorageError("engine", `${engine}: ${what}: ${e instanceof Error ? e.message : String(e)}`, e);
 }
 
-export { StorageError, engineError, ChangeHub, recordKeys, checkId, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord };
+export { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord };

@@ -37,7 +37,7 @@ process.on("exit", () => {
 async function startReplica(storage, name) {
   const child = spawn(
     process.execPath,
-    [EXAMPLE, "--port", "0", "--storage", storage, "--cursor-key", CURSOR_KEY, "--lease-ms", String(LEASE_MS), "--housekeeping-ms", "50", "--replica-id", name],
+    [EXAMPLE, "--port", "0", "--storage", storage, "--cursor-key", CURSOR_KEY, "--lease-ms", String(LEASE_MS), "--lease-grace-ms", String(LEASE_MS), "--housekeeping-ms", "50", "--replica-id", name],
     { cwd: PEERS_DIR, stdio: ["ignore", "pipe", "pipe"] },
   );
   children.add(child);

@@ -28,6 +28,9 @@ const shared = (s) => ({
   putIfVersion: (r, v) => s.putIfVersion(r, v),
   delete: (id) => s.delete(id),
   rangeAfter: (scope, after, limit) => s.rangeAfter(scope, after, limit),
+  rangeLive: (after, limit) => s.rangeLive(after, limit),
+  getMany: (ids) => s.getMany(ids),
+  putEachIfVersion: (entries) => s.putEachIfVersion(entries),
   expired: (now, limit) => s.expired(now, limit),
   countLive: (session) => s.countLive(session),
   nextSequence: () => s.nextSequence(),
@@ -207,13 +210,13 @@ test("compare-and-set: concurrent writers to one task all land, in some order (r
 
 test("a lease that runs out (its replica stopped renewing) fails the task on any replica's sweep", async () => {
   const storage = new MemoryStorage();
-  const A = await replica(shared(storage), { leaseMs: 30, replicaId: "A" });
-  const B = await replica(shared(storage), { leaseMs: 30, replicaId: "B" });
+  const A = await replica(shared(storage), { leaseMs: 30, leaseGraceMs: 0, replicaId: "A" });
+  const B = await replica(shared(storage), { leaseMs: 30, leaseGraceMs: 0, replicaId: "B" });
   const start = await A.server.beginToolCall(req("tools/call", { name: "x", arguments: {} }), { protocolVersion: V26 }, "optional");
   const leased = await storage.get(start.taskId);
   assert.equal(leased.lease.owner, "A");
   // While A renews, B's sweeps leave the task alone.
-  await waitFor(async () => (await storage.get(start.taskId)).lease.untilMs > leased.lease.untilMs, "a renewal");
+  await waitFor(async () => (await storage.get(start.taskId)).lease.beat > leased.lease.beat, "a renewal");
   await B.server.sweep();
   assert.equal((await B.server.getTask(start.taskId)).status, "working");
   // A stops renewing (as a killed process does): B's sweep fails the task once the lease is out.

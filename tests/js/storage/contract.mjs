@@ -162,6 +162,73 @@ export function storageContract(label, { open, spec }) {
     assert.equal(await s.countLive("x"), 1, "6: deleted tasks are not live");
   }));
 
+  test(`${label}: 10 live records by seq (the lease check's index)`, withStorage(async (s) => {
+    for (const [id, seq, status] of [["a", 1, "working"], ["b", 2, "completed"], ["c", 3, "input_required"], ["d", 4, "failed"], ["e", 5, "working"], ["f", 6, "cancelled"]]) {
+      assert.equal(await s.putIfVersion(record(id, seq, { session: seq % 2 ? "x" : null, status }), null), true);
+    }
+    assert.deepEqual(ids(await s.rangeLive(0, 10)), ["a", "c", "e"], "10: live records only, in seq order");
+    assert.deepEqual(ids(await s.rangeLive(1, 1)), ["c"], "10: after a seq, at most limit");
+    assert.deepEqual(await s.rangeLive(0, 0), []);
+    assert.deepEqual(await s.rangeLive(5, 10), []);
+    assert.deepEqual((await s.rangeLive(0, 1))[0], record("a", 1, { session: "x" }), "10: the records as stored");
+    // A record that ends leaves the index; one deleted too.
+    assert.equal(await s.putIfVersion(record("a", 1, { session: "x", version: 2, status: "completed" }), 1), true);
+    assert.notEqual(await s.delete("c"), null);
+    assert.deepEqual(ids(await s.rangeLive(0, 10)), ["e"]);
+    await assert.rejects(s.rangeLive(-1, 1), (e) => e.name === "StorageError" && e.kind === "invalid" && /after/.test(e.message));
+  }));
+
+  test(`${label}: 11-12 batches: getMany, putEachIfVersion`, withStorage(async (s) => {
+    const seen = [];
+    const unsubscribe = await s.subscribe((c) => seen.push(c));
+    for (const [id, seq] of [["a", 1], ["b", 2], ["c\u0000", 3]]) assert.equal(await s.putIfVersion(record(id, seq, { session: "x" }), null), true);
+    assert.deepEqual(await s.getMany([]), []);
+    assert.deepEqual((await s.getMany(["c\u0000", "nope", "a"])).map((r) => r?.id ?? null), ["c\u0000", null, "a"], "11: in the order asked, null when absent");
+    const put = await s.putEachIfVersion([
+      { record: record("a", 1, { session: "x", version: 2, status: "completed" }), expected: 1 },
+      { record: record("b", 2, { session: "x", version: 3 }), expected: 2 }, // stale: b is at 1
+      { record: record("c\u0000", 3, { session: "x", version: 2 }), expected: 1 },
+      { record: record("d", 4, { version: 2 }), expected: 1 }, // absent: not inserted
+    ]);
+    assert.deepEqual(put, [true, false, true, false], "12: each entry a compare-and-set of its own");
+    assert.deepEqual((await s.getMany(["a", "b", "c\u0000", "d"])).map((r) => r?.version ?? null), [2, 1, 2, null]);
+    assert.equal(await s.countLive("x"), 2, "12: the indexes follow (a is terminal)");
+    assert.deepEqual(ids(await s.rangeLive(0, 10)), ["b", "c\u0000"]);
+    assert.deepEqual(await s.putEachIfVersion([]), []);
+    await until(() => seen.some((c) => c.id === "c\u0000" && c.version === 2) && seen.some((c) => c.id === "a" && c.version === 2), "the batch's changes");
+    await unsubscribe();
+    await assert.rejects(s.getMany(["a", "a"]), (e) => e.name === "StorageError" && e.kind === "invalid" && /distinct/.test(e.message));
+    await assert.rejects(s.getMany(Array.from({ length: 1001 }, (_, i) => `i${i}`)), (e) => e.kind === "invalid" && /1000/.test(e.message));
+    await assert.rejects(s.putEachIfVersion([{ record: record("b", 2, { version: 2 }), expected: null }]), (e) => e.kind === "invalid" && /expected/.test(e.message));
+    await assert.rejects(s.putEachIfVersion([{ record: record("b", 2, { version: 2 }), expected: 1 }, { record: record("b", 2, { version: 2 }), expected: 1 }]), (e) => e.kind === "invalid" && /distinct/.test(e.message));
+    assert.equal((await s.get("b")).version, 1, "nothing written by a refused batch");
+  }));
+
+  test(`${label}: U+0000 in an id or a session is kept like any other character`, withStorage(async (s) => {
+    const seen = [];
+    const unsubscribe = await s.subscribe((c) => seen.push(c));
+    const weird = ["a\u0000b", "\u0000", "a\ufdd00", "a\ufdd0\u0000"];
+    for (const [i, id] of weird.entries()) {
+      assert.equal(await s.putIfVersion(record(id, i + 1, { session: `s\u0000${id}`, ttl: 10 }), null), true, JSON.stringify(id));
+    }
+    // Neighbours that must stay apart from them.
+    assert.equal(await s.putIfVersion(record("ab", 10, { session: "s" }), null), true);
+    assert.equal(await s.putIfVersion(record("a", 11, { session: "s\u0000" }), null), true);
+    for (const [i, id] of weird.entries()) {
+      assert.equal((await s.get(id))?.id, id, JSON.stringify(id));
+      assert.deepEqual(ids(await s.rangeAfter({ kind: "session", session: `s\u0000${id}` }, 0, 10)), [id]);
+      assert.equal(await s.countLive(`s\u0000${id}`), 1);
+      assert.equal(await s.putIfVersion(record(id, i + 1, { session: `s\u0000${id}`, ttl: 10, version: 2 }), 1), true);
+    }
+    assert.equal(await s.get("a\u0000"), null);
+    assert.equal(await s.countLive("s\u0000a"), 0);
+    assert.deepEqual((await s.expired(100_000, 10)).sort(), [...weird].sort(), "5: expired answers the ids as they are");
+    await until(() => weird.every((id) => seen.some((c) => c.id === id && c.version === 2)), "the changes of those ids");
+    for (const id of weird) assert.equal((await s.delete(id))?.id, id);
+    await unsubscribe();
+    assert.deepEqual(ids(await s.rangeAfter({ kind: "all" }, 0, 10)), ["ab", "a"]);
+  }));
+
   test(`${label}: 7 sequences`, withStorage(async (s) => {
     assert.equal(await s.lastSequence(), 0, "7: a fresh storage has returned no sequence");
     const a = await s.nextSequence();

@@ -40,7 +40,7 @@ test("postgres: the schema is created once, versioned, and survives a reopen (a 
       const v = await c.query(`SELECT value FROM ${table}_meta WHERE name = 'schema'`);
       assert.equal(Number(v.rows[0].value), SCHEMA_VERSION);
       const idx = await c.query("SELECT indexname FROM pg_indexes WHERE tablename = $1 ORDER BY indexname", [table]);
-      assert.deepEqual(idx.rows.map((r) => r.indexname), [`${table}_expiry`, `${table}_live`, `${table}_pkey`, `${table}_scope`, `${table}_seq`]);
+      assert.deepEqual(idx.rows.map((r) => r.indexname), [`${table}_expiry`, `${table}_live`, `${table}_liveseq`, `${table}_pkey`, `${table}_scope`, `${table}_seq`]);
       // The keyset listing is an index seek, not a scan.
       await c.query("SET enable_seqscan = off");
       const plan = await c.query(`EXPLAIN SELECT record FROM ${table} WHERE session = 's' AND seq > 0 ORDER BY seq LIMIT 10`);
@@ -53,6 +53,30 @@ test("postgres: the schema is created once, versioned, and survives a reopen (a 
     await assert.rejects(openPostgresStorage(options()), (e) => e.name === "StorageError" && e.kind === "schema" && /newer/.test(e.message));
   } finally {
     await again.close();
+  }
+});
+
+test("postgres: a table of schema 1 gets the live-record index on open (schema 2)", async () => {
+  table = `t${process.pid}_${n++}`;
+  const s = await openPostgresStorage(options());
+  await s.putIfVersion(record("a", 1), null);
+  await s.close();
+  const pg = peer("pg");
+  const c = new pg.Client({ connectionString: server.url });
+  await c.connect();
+  try {
+    await c.query(`DROP INDEX ${table}_liveseq`);
+    await c.query(`UPDATE ${table}_meta SET value = 1 WHERE name = 'schema'`);
+    const again = await openPostgresStorage(options());
+    try {
+      assert.equal(Number((await c.query(`SELECT value FROM ${table}_meta WHERE name = 'schema'`)).rows[0].value), SCHEMA_VERSION);
+      assert.equal((await c.query("SELECT 1 FROM pg_indexes WHERE indexname = $1", [`${table}_liveseq`])).rows.length, 1);
+      assert.deepEqual((await again.rangeLive(0, 10)).map((r) => r.id), ["a"]);
+    } finally {
+      await again.close();
+    }
+  } finally {
+    await c.end();
   }
 });
 

@@ -46,6 +46,36 @@ test("redis: the schema version is recorded, data survives a reopen, a newer sch
   }
 });
 
+test("redis: a prefix of schema 1 gets its live-record index filled on open (schema 2)", async () => {
+  prefix = `t${process.pid}-${n++}`;
+  const s = await openRedisStorage(options());
+  for (let i = 1; i <= 2500; i++) await s.putIfVersion(record(`r${i}`, i, { status: i % 3 === 0 ? "completed" : "working" }), null);
+  await s.close();
+  const { Redis } = peer("ioredis");
+  const r = new Redis(server.url);
+  try {
+    // As schema 1 left it: no index of live records.
+    await r.del(`{${prefix}}:lv`);
+    await r.set(`{${prefix}}:schema`, "1");
+    const again = await openRedisStorage(options());
+    try {
+      assert.equal(Number(await r.get(`{${prefix}}:schema`)), 2);
+      const live = [];
+      for (let after = 0; ;) {
+        const page = await again.rangeLive(after, 400);
+        if (page.length === 0) break;
+        after = page[page.length - 1].seq;
+        live.push(...page.map((x) => x.seq));
+      }
+      assert.deepEqual(live, Array.from({ length: 2500 }, (_, i) => i + 1).filter((i) => i % 3 !== 0));
+    } finally {
+      await again.close();
+    }
+  } finally {
+    r.disconnect();
+  }
+});
+
 test("redis: the change feed resubscribes when its connection is killed", async () => {
   prefix = `t${process.pid}-${n++}`;
   const s = await openRedisStorage(options());

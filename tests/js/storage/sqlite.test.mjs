@@ -52,9 +52,56 @@ test("sqlite: the schema version is PRAGMA user_version; data survives a reopen;
   await assert.rejects(openSqliteStorage({ path }), (e) => e.name === "StorageError" && e.kind === "schema");
 });
 
+test("sqlite: a file of schema 1 gets the live-record index on open (schema 2)", async () => {
+  const path = join(dir, `t${n++}.db`);
+  const s = await openSqliteStorage({ path });
+  await s.putIfVersion(record("a", 1), null);
+  s.db.exec("DROP INDEX mcp_tasks_liveseq");
+  s.db.exec("PRAGMA user_version = 1");
+  await s.close();
+  const again = await openSqliteStorage({ path });
+  try {
+    assert.equal(Number(again.db.prepare("PRAGMA user_version").get().user_version), SCHEMA_VERSION);
+    assert.equal(again.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'mcp_tasks_liveseq'").get().n, 1);
+    assert.deepEqual((await again.rangeLive(0, 10)).map((r) => r.id), ["a"]);
+  } finally {
+    await again.close();
+  }
+});
+
 test("sqlite: bad options are typed errors", async () => {
   await assert.rejects(openSqliteStorage({}), (e) => e.kind === "invalid" && /path/.test(e.message));
   await assert.rejects(openSqliteStorage({ path: join(dir, "x.db"), driver: "sqlite4" }), (e) => e.kind === "invalid" && /driver/.test(e.message));
   await assert.rejects(openSqliteStorage({ path: join(dir, "x.db"), table: "1x" }), (e) => e.kind === "invalid" && /table/.test(e.message));
   await assert.rejects(openSqliteStorage({ path: join(dir, "no/such/dir/x.db") }), (e) => e.kind === "engine");
+});
+
+test("sqlite: a write waiting for another connection's write lock does not block the event loop", async () => {
+  const path = join(dir, `t${n++}.db`);
+  const s = await openSqliteStorage({ path, busyTimeoutMs: 2000 });
+  // Another connection (as another process would) holds the write lock.
+  const other = await openSqliteStorage({ path });
+  other.db.exec("BEGIN IMMEDIATE");
+  let ticks = 0;
+  let settled = false;
+  const tick = setInterval(() => ticks++, 1);
+  try {
+    const write = s.putIfVersion(record("a", 1), null).finally(() => (settled = true));
+    for (let i = 0; i < 20 && ticks < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(ticks > 0, "timers ran while the write waited for the lock");
+    assert.equal(settled, false, "the write is still waiting (not failed)");
+    other.db.exec("COMMIT");
+    assert.equal(await write, true, "stored once the lock was released");
+    assert.equal((await s.get("a")).id, "a");
+    // Held past busyTimeoutMs: an engine error naming the wait, the event loop free meanwhile.
+    other.db.exec("BEGIN IMMEDIATE");
+    const before = ticks;
+    await assert.rejects(s.putIfVersion(record("b", 2), null), (e) => e.name === "StorageError" && e.kind === "engine" && /locked.*busyTimeoutMs/.test(e.message));
+    assert.ok(ticks > before, "timers ran during the whole wait");
+    other.db.exec("ROLLBACK");
+  } finally {
+    clearInterval(tick);
+    await other.close();
+    await s.close();
+  }
 });
