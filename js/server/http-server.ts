@@ -116,6 +116,11 @@ export type McpHttpServerOptions = {
   /** Largest request body (413 beyond). Default 4 MiB. */
   maxBodyBytes?: number;
   /**
+   * At most this many 2026-07-28 `subscriptions/listen` streams open at once (HTTP 503, -32000
+   * "Server busy" beyond, with `Retry-After`). Default 10,000.
+   */
+  maxSubscriptionStreams?: number;
+  /**
    * At most this often, on a request, expired tasks are purged (`TaskHost.sweep`) and idle sessions
    * ended; no timer runs. Default 60 s.
    */
@@ -650,7 +655,10 @@ class McpHttpServer {
       (taskId) => this.taskSessions.has(taskId),
     );
     /** 2026-07-28 push: `subscriptions/listen` streams (js/server/subscriptions.js). */
-    this.subscriptions = new TaskSubscriptions(this.host, (onCancel) => new SseStream(onCancel, this.keepAliveMs), { serverInfo: this.serverInfo });
+    this.subscriptions = new TaskSubscriptions(this.host, (onCancel) => new SseStream(onCancel, this.keepAliveMs), {
+      serverInfo: this.serverInfo,
+      maxStreams: countOption("maxSubscriptionStreams", options.maxSubscriptionStreams ?? 10_000, true),
+    });
 
     /** The fetch-style handler: `Deno.serve(app.fetch)`, `export default { fetch: app.fetch }`. */
     this.fetch = (request, info): Promise<Response> => this.#fetch(request, info ?? {});

@@ -407,3 +407,37 @@ test("the SSE events kept for resumption are bounded across sessions too (maxRep
   assert.equal(app.replayBytes.bytes, 0, "every session's share is freed");
   await app.close();
 });
+
+test("maxSubscriptionStreams bounds the open subscriptions/listen streams (HTTP 503, Server busy); a closed one makes room", async () => {
+  assert.throws(() => new McpHttpServer({ name: "s", version: "1", maxSubscriptionStreams: -1 }), /maxSubscriptionStreams/);
+  const app = new McpHttpServer({ name: "subs", version: "1", maxSubscriptionStreams: 1 });
+  const listen = () =>
+    app.fetch(
+      new Request(BASE, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...modernHeaders("subscriptions/listen") },
+        body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method: "subscriptions/listen", params: { notifications: { taskIds: [] }, _meta: META } }),
+      }),
+      { remoteAddress: "127.0.0.1" },
+    );
+  const first = await listen();
+  assert.equal(first.status, 200);
+  assert.match(first.headers.get("content-type"), /^text\/event-stream/);
+  const second = await listen();
+  assert.equal(second.status, 503);
+  assert.equal(second.headers.get("retry-after"), "5");
+  const body = await second.json();
+  assert.equal(body.error.code, -32000);
+  assert.match(body.error.message, /Server busy: 1 subscriptions/);
+  await first.body.cancel();
+  let third;
+  for (let i = 0; i < 50; i++) {
+    third = await listen();
+    if (third.status === 200) break;
+    await third.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.equal(third.status, 200);
+  await third.body.cancel();
+  await app.close();
+});
