@@ -18,6 +18,7 @@
 //   --housekeeping-ms N         how often (at most) expired tasks are purged and lost leases
 //                               failed, on requests (default 60000)
 //   --replica-id NAME           this replica's name in its leases (default random)
+//   --session-ttl-ms N          a 2025-11-25 session idle this long is ended (default 1800000)
 //   --max-sessions N            at most N live 2025-11-25 sessions (default 10000)
 //   --max-sessions-per-requestor N   at most N per client address (default 1000)
 //   --max-live-tasks-per-requestor N  at most N live tasks of one caller without a session
@@ -192,7 +193,7 @@ const TOOLS = [
 const USAGE =
   "usage: node examples/conformance-server.mjs [--port PORT] [--storage memory|sqlite:PATH|postgres://…|redis://…]\n" +
   "         [--cursor-key HEX32] [--lease-ms N] [--lease-grace-ms N] [--housekeeping-ms N] [--replica-id NAME]\n" +
-  "         [--max-sessions N] [--max-sessions-per-requestor N] [--max-live-tasks-per-requestor N]";
+  "         [--session-ttl-ms N] [--max-sessions N] [--max-sessions-per-requestor N] [--max-live-tasks-per-requestor N]";
 
 /** The value of `--name VALUE` or `--name=VALUE`, else `fallback`. */
 function option(argv, name, fallback) {
@@ -260,6 +261,7 @@ async function openStorage(spec) {
 const argv = process.argv.slice(2);
 const port = portFromArgs(argv);
 const housekeepingMs = intOption(argv, "housekeeping-ms", 1);
+const sessionTtlMs = intOption(argv, "session-ttl-ms", 1);
 const maxSessions = intOption(argv, "max-sessions", 0);
 const maxSessionsPerRequestor = intOption(argv, "max-sessions-per-requestor", 0);
 const maxLiveTasksPerRequestor = intOption(argv, "max-live-tasks-per-requestor", 0);
@@ -301,6 +303,7 @@ const app = new McpHttpServer({
     ? { host: new TaskHost({ ...hostOptions, server: shared, requestState: { key: await requestStateKey(shared.cursorKey) } }) }
     : { hostOptions }),
   ...(housekeepingMs !== undefined ? { housekeepingMs } : {}),
+  ...(sessionTtlMs !== undefined ? { sessionTtlMs } : {}),
   ...(maxSessions !== undefined ? { maxSessions } : {}),
   ...(maxSessionsPerRequestor !== undefined ? { maxSessionsPerRequestor } : {}),
 });
