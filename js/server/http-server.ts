@@ -938,7 +938,8 @@ class McpHttpServer {
     }
     const id = message.id;
     const issue = (code: string) => report.issues.find((i) => i.code === code);
-    const mismatch = issue("header-mismatch");
+    // §D 97: a missing standard header is -32020 too.
+    const mismatch = issue("header-mismatch") ?? issue("header-missing");
     if (mismatch) return jsonResponse(400, rpcError(id, HEADER_MISMATCH, `Header mismatch: ${mismatch.message}`), cors);
     const badMeta = issue("request-meta");
     if (badMeta) return jsonResponse(400, rpcError(id, INVALID_PARAMS, `Invalid params: ${badMeta.message}`), cors);
