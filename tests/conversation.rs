@@ -1984,3 +1984,77 @@ fn transcript_records_carry_http_headers() {
     assert_issue(&r, "header-missing", "/params/taskId");
     assert_eq!(r.method.as_deref(), Some("tasks/get"));
 }
+
+/// §D 47 and §D 40 (2025-11-25): task augmentation depends on what the receiver listed in its
+/// `initialize` capabilities' `tasks.requests`. Augmenting an unlisted type is a warning; a
+/// receiver creating a task for it (instead of ignoring `params.task`) an error; a plain answer
+/// is what it should do. Listed, neither.
+#[test]
+fn v25_augmentation_of_types_the_receiver_did_not_declare() {
+    let session = |client: Value, server: Value| {
+        vec![
+            req(
+                json!(0),
+                "initialize",
+                json!({"protocolVersion": V25, "capabilities": client,
+                       "clientInfo": {"name": "c", "version": "1"}}),
+            ),
+            res(
+                json!(0),
+                json!({"protocolVersion": V25, "capabilities": server,
+                       "serverInfo": {"name": "s", "version": "1"}}),
+            ),
+        ]
+    };
+    let none = json!({"elicitation": {}, "tasks": {"list": {}, "cancel": {}}});
+    let augmented_elicit = req(
+        json!("s1"),
+        "elicitation/create",
+        json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {}},
+               "task": {"ttl": 60000}}),
+    );
+    let elicit_task = res(
+        json!("s1"),
+        json!({"task": t25("e1", "working", "2025-11-25T10:30:00Z")}),
+    );
+
+    // Neither side listed anything: the client's tools/call and the server's elicitation.
+    let mut msgs = session(none.clone(), json!({"tools": {}, "tasks": {"list": {}}}));
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend([augmented_elicit.clone(), elicit_task.clone()]);
+    let r = feed(&mut Conversation::default(), &msgs);
+    assert_issue(&r[2], "history-augment-undeclared", "/params/task");
+    assert_eq!(
+        issue_of(&r[2], "history-augment-undeclared").severity,
+        Severity::Warning
+    );
+    assert_issue(&r[3], "history-task-undeclared", "/result/task");
+    assert_eq!(
+        issue_of(&r[3], "history-task-undeclared").severity,
+        Severity::Error
+    );
+    assert_issue(&r[4], "history-augment-undeclared", "/params/task");
+    assert_issue(&r[5], "history-task-undeclared", "/result/task");
+
+    // The receiver ignored params.task and answered normally: only the requestor is told.
+    let mut msgs = session(none, json!({"tools": {}}));
+    msgs.push(v25_create(1, "t1")[0].clone());
+    msgs.push(res(json!(1), json!({"content": [], "isError": false})));
+    let r = feed(&mut Conversation::default(), &msgs);
+    assert_issue(&r[2], "history-augment-undeclared", "/params/task");
+    assert!(history(&r[3]).is_empty(), "{:#?}", r[3].issues);
+
+    // Both listed: nothing.
+    let mut msgs = session(
+        json!({"elicitation": {}, "tasks": {"requests": {"elicitation": {"create": {}}}}}),
+        json!({"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}}),
+    );
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend([augmented_elicit.clone(), elicit_task.clone()]);
+    no_history_issues(&feed(&mut Conversation::default(), &msgs));
+
+    // Before any initialize nothing is known, so nothing is judged.
+    let mut msgs = v25_create(1, "t1").to_vec();
+    msgs.extend([augmented_elicit, elicit_task]);
+    no_history_issues(&feed(&mut Conversation::default(), &msgs));
+}

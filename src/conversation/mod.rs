@@ -281,6 +281,9 @@ struct Pending {
     tool: Option<(String, bool)>,
     /// The input capabilities its `_meta` clientCapabilities declare (2026-07-28, §D 98).
     input_caps: u8,
+    /// 2025-11-25: task-augmented although the receiver's `initialize` capabilities do not list
+    /// the request type in `tasks.requests` (§D 40, 47).
+    augment_undeclared: bool,
 }
 
 /// `Tool.execution.taskSupport` as a `tools/list` answer gave it (absent = forbidden, §D 11).
@@ -367,6 +370,11 @@ pub struct Conversation {
     /// The input capabilities (`caps` bits) the client declared at `initialize`; `None` before
     /// an `initialize` was seen (2025-11-25, §D 98).
     init_caps: Option<u8>,
+    /// The request types each side accepts as task-augmented (`caps::augmentable` bits of its
+    /// `initialize` capabilities): the client's from the request, the server's from the
+    /// answer; `None` until seen (2025-11-25, §D 40, 47).
+    client_augmentable: Option<u8>,
+    server_augmentable: Option<u8>,
     /// The version was fixed by a `server/discover` request alone (§C): a probe that an
     /// `initialize` may still replace (the client fell back to 2025-11-25).
     probing: bool,
@@ -419,6 +427,8 @@ impl Conversation {
             fixed: options.version.is_some(),
             initializing: false,
             init_caps: None,
+            client_augmentable: None,
+            server_augmentable: None,
             probing: false,
             max_bytes: options
                 .max_bytes
@@ -738,9 +748,19 @@ impl Conversation {
                 .and_then(ProtocolVersion::parse);
         }
         if request == Some("initialize") {
-            self.init_caps = Some(caps::declared(
-                shape::obj(message, "params").and_then(|p| shape::obj_of(p, "capabilities")),
-            ));
+            let declared =
+                shape::obj(message, "params").and_then(|p| shape::obj_of(p, "capabilities"));
+            self.init_caps = Some(caps::declared(declared));
+            self.client_augmentable = Some(caps::augmentable(declared));
+            self.server_augmentable = None;
+        }
+        if init_answer {
+            if let Some(result) = shape::obj(message, "result") {
+                self.server_augmentable = Some(caps::augmentable(shape::obj_of(
+                    result,
+                    "capabilities",
+                )));
+            }
         }
         if signal.is_some() && !offer && !agreed {
             // Another `server/discover` keeps probing; any other message with a version ends it.
@@ -962,7 +982,11 @@ impl Conversation {
                     .and_then(|p| shape::obj_of(p, "_meta"))
                     .and_then(|m| shape::obj_of(m, META_CLIENT_CAPABILITIES)),
             ),
+            augment_undeclared: false,
         };
+        if version != Some(ProtocolVersion::V2026) {
+            pending.augment_undeclared = self.check_augmented(method, params, f);
+        }
         if !matches!(
             method,
             "tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/update"
@@ -1315,6 +1339,45 @@ impl Conversation {
         }
     }
 
+    /// §D 47 under 2025-11-25: a task-augmented request (`params.task`) of a type the receiver
+    /// did not list in its `tasks.requests` (the server's for `tools/call`, the client's for
+    /// `elicitation/create` and `sampling/createMessage`; not judged before its `initialize`
+    /// capabilities were seen). Answers whether it was such a request.
+    fn check_augmented(
+        &self,
+        method: &str,
+        params: Option<&serde_json::Map<String, Value>>,
+        f: &mut Findings,
+    ) -> bool {
+        if !params.is_some_and(|p| p.get("task").is_some_and(Value::is_object)) {
+            return false;
+        }
+        let Some((bit, name, to_server)) = caps::augment_needed(method) else {
+            return false;
+        };
+        let receiver = if to_server {
+            self.server_augmentable
+        } else {
+            self.client_augmentable
+        };
+        let Some(declared) = receiver else {
+            return false;
+        };
+        if declared & bit != 0 {
+            return false;
+        }
+        let who = if to_server { "server" } else { "client" };
+        f.push(
+            None,
+            Code::AugmentUndeclared,
+            "/params/task".to_string(),
+            format!(
+                "a task-augmented {method} to a {who} whose initialize capabilities do not list {name}: it should not be augmented, and the {who} must process it normally (§D 47, 40)"
+            ),
+        );
+        true
+    }
+
     /// §D 90: a 2026-07-28 `tasks/cancel` of a task seen terminal is acknowledged, never
     /// refused. Not judged: the refusals of the request itself (-32700, -32600, and -32020,
     /// -32021, -32022 of §B.f), and -32602 once the task's `ttlMs` had certainly run out by
@@ -1445,7 +1508,21 @@ impl Conversation {
                 )
             });
             match result.get("task").and_then(Value::as_object) {
-                Some(t) if augmentable => (t, "/result/task".to_string()),
+                Some(t) if augmentable => {
+                    // §D 40: a receiver that did not declare the type ignores `params.task`.
+                    if let Some(r) = req.filter(|r| r.augment_undeclared) {
+                        f.push(
+                            shape::str_of(t, "taskId"),
+                            Code::TaskUndeclaredType,
+                            "/result/task".to_string(),
+                            format!(
+                                "a task was created for a task-augmented {} although the receiver did not list it in its initialize capabilities' tasks.requests: it must process the request normally and ignore params.task (§D 40)",
+                                r.method
+                            ),
+                        );
+                    }
+                    (t, "/result/task".to_string())
+                }
                 _ => return,
             }
         };
