@@ -138,9 +138,14 @@ mod tests {
         let aug = |v: Value| augmentable(v.as_object());
         assert_eq!(aug(json!({"tasks": {}})), 0);
         assert_eq!(
-            aug(json!({"tasks": {"requests": {"tools": {"call": {}}, "sampling": {"createMessage": {}}}}})),
+            aug(
+                json!({"tasks": {"requests": {"tools": {"call": {}}, "sampling": {"createMessage": {}}}}})
+            ),
             AUGMENT_TOOLS | AUGMENT_SAMPLING
         );
-        assert_eq!(aug(json!({"tasks": {"requests": {"elicitation": {"create": true}}}})), 0);
+        assert_eq!(
+            aug(json!({"tasks": {"requests": {"elicitation": {"create": true}}}})),
+            0
+        );
     }
 }

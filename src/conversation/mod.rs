@@ -49,6 +49,23 @@
 //! `history-forbidden-tool-code`); a V25 `tasks/result` answer that is not what the request
 //! would have returned (§D 30, `history-empty-task-result`); a 2026-07-28 `tasks/cancel` of a
 //! task seen terminal answered with an error (§D 90, `history-cancel-terminal-refused`).
+//!
+//! # What was agreed and declared
+//!
+//! The version is the one the `initialize` answer agreed (`result.protocolVersion`), not the one
+//! the request offered: a client offering 2026-07-28 and answered 2025-11-25 speaks 2025-11-25.
+//! Until the answer arrives nothing fixes the version and each message speaks for itself (its
+//! `_meta`, its shape). What a client declared counts: input requests it did not declare the
+//! capability for (at `initialize` under 2025-11-25, in the answered request's own `_meta` under
+//! 2026-07-28; §D 98, `history-input-undeclared`), and, under 2025-11-25, task augmentation of
+//! a type the receiver's `tasks.requests` do not list (§D 47, `history-augment-undeclared`;
+//! a task created for it, §D 40, `history-task-undeclared`).
+//!
+//! # Transcript records
+//!
+//! A message may come as a record of how it travelled, `{"message", "from"?, "headers"?}`
+//! ([`Conversation::observe_from`]): the HTTP headers of a 2026-07-28 request are checked
+//! (`header-missing` for a routing header the requestor left out, `header-mismatch`).
 
 mod caps;
 mod shape;
@@ -756,10 +773,8 @@ impl Conversation {
         }
         if init_answer {
             if let Some(result) = shape::obj(message, "result") {
-                self.server_augmentable = Some(caps::augmentable(shape::obj_of(
-                    result,
-                    "capabilities",
-                )));
+                self.server_augmentable =
+                    Some(caps::augmentable(shape::obj_of(result, "capabilities")));
             }
         }
         if signal.is_some() && !offer && !agreed {
