@@ -190,7 +190,8 @@ fn healthy_v25_history() {
         req(
             json!(0),
             "initialize",
-            json!({"protocolVersion": V25, "capabilities": {"tasks": {"list": {}, "cancel": {}}},
+            json!({"protocolVersion": V25,
+                   "capabilities": {"elicitation": {}, "tasks": {"list": {}, "cancel": {}}},
                    "clientInfo": {"name": "t", "version": "1"}}),
         ),
         res(
@@ -1751,4 +1752,309 @@ fn observed_bytes_answer_the_report_as_json_text() {
         ..ConversationOptions::default()
     });
     assert_eq!(small.observe_bytes(&mut buf, 0, 5, 0), 0);
+}
+
+// ---- negotiation and what the client declared (recorded traffic) -----------------------------
+
+/// Every issue of a transcript, with the number of its line (1-based), and the conversation.
+fn issues_of(text: &str) -> (Vec<(usize, Issue)>, Conversation) {
+    let (reports, c) = run_sample(text);
+    let issues = reports
+        .iter()
+        .flat_map(|r| r.issues.iter().map(|i| (r.index + 1, i.clone())))
+        .collect();
+    (issues, c)
+}
+
+/// §C: a client offering 2026-07-28 in `initialize` answered 2025-11-25 (the default of the
+/// TypeScript SDK v2 against a 2025-11-25 server) speaks 2025-11-25: the agreed version, not
+/// the offered one, governs the task flow that follows.
+#[test]
+fn offer_2026_answered_2025_speaks_2025() {
+    let (issues, c) = issues_of(include_str!(
+        "../samples/v2025-negotiated-from-2026-offer.jsonl"
+    ));
+    assert!(issues.is_empty(), "{issues:#?}");
+    assert_eq!(c.version(), Some(ProtocolVersion::V2025));
+    let tasks = c.tasks();
+    assert_eq!(tasks.len(), 2);
+    assert!(tasks
+        .iter()
+        .all(|t| t.version == Some(ProtocolVersion::V2025)));
+}
+
+/// The same offer answered 2026-07-28: the conversation speaks 2026-07-28, its per-request
+/// `_meta` envelopes agree, and nothing is flagged.
+#[test]
+fn offer_2026_answered_2026_speaks_2026() {
+    let (issues, c) = issues_of(include_str!(
+        "../samples/v2026-negotiated-by-initialize.jsonl"
+    ));
+    assert!(issues.is_empty(), "{issues:#?}");
+    assert_eq!(c.version(), Some(ProtocolVersion::V2026));
+    assert!(c
+        .tasks()
+        .iter()
+        .all(|t| t.version == Some(ProtocolVersion::V2026)));
+}
+
+/// Until the answer arrives nothing is fixed: a 2025-11-25 offer answered 2026-07-28 is not a
+/// switch either, and a message between offer and answer is judged by what it shows itself.
+#[test]
+fn the_initialize_answer_decides() {
+    let init = |v: &str| {
+        req(
+            json!(0),
+            "initialize",
+            json!({"protocolVersion": v, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}),
+        )
+    };
+    let answer = |v: &str| {
+        res(
+            json!(0),
+            json!({"protocolVersion": v, "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}),
+        )
+    };
+    let mut c = Conversation::default();
+    let r = feed(
+        &mut c,
+        &[
+            init(V26),
+            json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}}),
+            answer(V25),
+        ],
+    );
+    no_history_issues(&r);
+    assert_eq!(c.version(), Some(ProtocolVersion::V2025));
+    let mut c = Conversation::default();
+    let mut msgs = vec![init(V25), answer(V26)];
+    msgs.extend(v26_create(1, "t1"));
+    let r = feed(&mut c, &msgs);
+    no_history_issues(&r);
+    assert_eq!(c.version(), Some(ProtocolVersion::V2026));
+    // An error answer agrees on nothing: what follows tells.
+    let mut c = Conversation::default();
+    let mut msgs = vec![
+        init(V26),
+        err(json!(0), -32602, "Unsupported protocol version"),
+    ];
+    msgs.extend(v25_create(1, "t1"));
+    no_history_issues(&feed(&mut c, &msgs));
+    assert_eq!(c.version(), Some(ProtocolVersion::V2025));
+}
+
+/// §D 98, 2025-11-25: `elicitation/create` to a client whose `initialize` did not declare
+/// `elicitation` is flagged, on the task it is about; declared (the healthy sample), it is not.
+#[test]
+fn v25_elicitation_to_a_client_that_did_not_declare_it() {
+    let (issues, c) = issues_of(include_str!(
+        "../tests/fixtures/transcripts/v2025-input-undeclared.jsonl"
+    ));
+    let found: Vec<_> = issues
+        .iter()
+        .filter(|(_, i)| i.code == "history-input-undeclared")
+        .collect();
+    assert_eq!(found.len(), 1, "{issues:#?}");
+    assert_eq!(found[0].0, 12);
+    assert_eq!(found[0].1.path, "/method");
+    assert_eq!(found[0].1.severity, Severity::Warning);
+    assert!(c.tasks()[0]
+        .issues
+        .iter()
+        .any(|i| i.code == "history-input-undeclared"));
+    let (issues, _) = issues_of(include_str!("../samples/v2025-healthy.jsonl"));
+    assert!(issues.is_empty(), "{issues:#?}");
+    // Sampling and roots, and url-mode elicitation, each need their own declaration.
+    let mut c = Conversation::default();
+    let r = feed(
+        &mut c,
+        &[
+            req(
+                json!(0),
+                "initialize",
+                json!({"protocolVersion": V25, "capabilities": {"elicitation": {}, "sampling": {}},
+                       "clientInfo": {"name": "c", "version": "1"}}),
+            ),
+            req(
+                json!("s1"),
+                "sampling/createMessage",
+                json!({"messages": [], "maxTokens": 10}),
+            ),
+            req(json!("s2"), "roots/list", json!({})),
+            req(
+                json!("s3"),
+                "elicitation/create",
+                json!({"mode": "url", "message": "m", "url": "https://example.com", "elicitationId": "e"}),
+            ),
+        ],
+    );
+    assert!(!has(&r[1], "history-input-undeclared", "/method"));
+    assert_issue(&r[2], "history-input-undeclared", "/method");
+    assert_issue(&r[3], "history-input-undeclared", "/method");
+}
+
+/// §D 98, 2026-07-28: `inputRequests` for elicitation answering `tasks/get` requests whose own
+/// `_meta` clientCapabilities lack `elicitation` are flagged; declared (the healthy sample), not.
+#[test]
+fn v26_input_requests_the_request_did_not_declare() {
+    let (issues, _) = issues_of(include_str!(
+        "../tests/fixtures/transcripts/v2026-input-undeclared.jsonl"
+    ));
+    let found: Vec<_> = issues
+        .iter()
+        .filter(|(_, i)| i.code == "history-input-undeclared")
+        .map(|(line, i)| (*line, i.path.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (8, "/result/inputRequests/approver/method"),
+            (10, "/result/inputRequests/approver/method")
+        ],
+        "{issues:#?}"
+    );
+    let (issues, _) = issues_of(include_str!("../samples/v2026-healthy.jsonl"));
+    assert!(issues.is_empty(), "{issues:#?}");
+    // An earlier request's declaration counts for nothing: only the request answered.
+    let get = |id: i64, elicitation: bool| {
+        let mut meta = meta26(true);
+        if !elicitation {
+            meta["io.modelcontextprotocol/clientCapabilities"] =
+                json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+        }
+        req(
+            json!(id),
+            "tasks/get",
+            json!({"taskId": "t1", "_meta": meta}),
+        )
+    };
+    let mut waiting = t26("t1", "input_required", "2026-07-28T10:30:05Z");
+    waiting["resultType"] = json!("complete");
+    waiting["inputRequests"] = json!({"k": {"method": "elicitation/create",
+        "params": {"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {}}}}});
+    let mut c = Conversation::default();
+    let mut msgs = v26_create(1, "t1").to_vec();
+    msgs.extend([
+        get(2, true),
+        res(json!(2), waiting.clone()),
+        get(3, false),
+        res(json!(3), waiting),
+    ]);
+    let r = feed(&mut c, &msgs);
+    assert!(!has(
+        &r[3],
+        "history-input-undeclared",
+        "/result/inputRequests/k/method"
+    ));
+    assert_issue(
+        &r[5],
+        "history-input-undeclared",
+        "/result/inputRequests/k/method",
+    );
+}
+
+/// A transcript line may be a record with the HTTP headers the request came with: a
+/// `tasks/get|cancel` without `Mcp-Name` (as a popular Python task client sends them) is named
+/// as the requestor's omission (`header-missing`, §D 97, 111), a wrong one `header-mismatch`,
+/// and the rest of the conversation is judged as with bare messages.
+#[test]
+fn transcript_records_carry_http_headers() {
+    let text = include_str!("../tests/fixtures/transcripts/v2026-http-headers.jsonl");
+    let (issues, c) = issues_of(text);
+    let found: Vec<_> = issues
+        .iter()
+        .map(|(line, i)| (*line, i.code.as_str(), i.path.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (7, "header-missing", "/params/taskId"),
+            (9, "header-mismatch", "/params/taskId"),
+            (22, "header-missing", "/params/taskId"),
+        ],
+        "{issues:#?}"
+    );
+    assert_eq!(c.tasks().len(), 3);
+    // The record's sender pairs answers as `from` does; an explicit `from` wins.
+    let (bare, _) = issues_of(include_str!("../samples/v2026-healthy.jsonl"));
+    assert!(bare.is_empty());
+    let line: Value = serde_json::from_str(text.lines().nth(6).unwrap()).unwrap();
+    let mut c = Conversation::default();
+    let r = c.observe_from(&line, Some(Sender::Client));
+    assert_issue(&r, "header-missing", "/params/taskId");
+    assert_eq!(r.method.as_deref(), Some("tasks/get"));
+}
+
+/// §D 47 and §D 40 (2025-11-25): task augmentation depends on what the receiver listed in its
+/// `initialize` capabilities' `tasks.requests`. Augmenting an unlisted type is a warning; a
+/// receiver creating a task for it (instead of ignoring `params.task`) an error; a plain answer
+/// is what it should do. Listed, neither.
+#[test]
+fn v25_augmentation_of_types_the_receiver_did_not_declare() {
+    let session = |client: Value, server: Value| {
+        vec![
+            req(
+                json!(0),
+                "initialize",
+                json!({"protocolVersion": V25, "capabilities": client,
+                       "clientInfo": {"name": "c", "version": "1"}}),
+            ),
+            res(
+                json!(0),
+                json!({"protocolVersion": V25, "capabilities": server,
+                       "serverInfo": {"name": "s", "version": "1"}}),
+            ),
+        ]
+    };
+    let none = json!({"elicitation": {}, "tasks": {"list": {}, "cancel": {}}});
+    let augmented_elicit = req(
+        json!("s1"),
+        "elicitation/create",
+        json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {}},
+               "task": {"ttl": 60000}}),
+    );
+    let elicit_task = res(
+        json!("s1"),
+        json!({"task": t25("e1", "working", "2025-11-25T10:30:00Z")}),
+    );
+
+    // Neither side listed anything: the client's tools/call and the server's elicitation.
+    let mut msgs = session(none.clone(), json!({"tools": {}, "tasks": {"list": {}}}));
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend([augmented_elicit.clone(), elicit_task.clone()]);
+    let r = feed(&mut Conversation::default(), &msgs);
+    assert_issue(&r[2], "history-augment-undeclared", "/params/task");
+    assert_eq!(
+        issue_of(&r[2], "history-augment-undeclared").severity,
+        Severity::Warning
+    );
+    assert_issue(&r[3], "history-task-undeclared", "/result/task");
+    assert_eq!(
+        issue_of(&r[3], "history-task-undeclared").severity,
+        Severity::Error
+    );
+    assert_issue(&r[4], "history-augment-undeclared", "/params/task");
+    assert_issue(&r[5], "history-task-undeclared", "/result/task");
+
+    // The receiver ignored params.task and answered normally: only the requestor is told.
+    let mut msgs = session(none, json!({"tools": {}}));
+    msgs.push(v25_create(1, "t1")[0].clone());
+    msgs.push(res(json!(1), json!({"content": [], "isError": false})));
+    let r = feed(&mut Conversation::default(), &msgs);
+    assert_issue(&r[2], "history-augment-undeclared", "/params/task");
+    assert!(history(&r[3]).is_empty(), "{:#?}", r[3].issues);
+
+    // Both listed: nothing.
+    let mut msgs = session(
+        json!({"elicitation": {}, "tasks": {"requests": {"elicitation": {"create": {}}}}}),
+        json!({"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}}),
+    );
+    msgs.extend(v25_create(1, "t1"));
+    msgs.extend([augmented_elicit.clone(), elicit_task.clone()]);
+    no_history_issues(&feed(&mut Conversation::default(), &msgs));
+
+    // Before any initialize nothing is known, so nothing is judged.
+    let mut msgs = v25_create(1, "t1").to_vec();
+    msgs.extend([augmented_elicit, elicit_task]);
+    no_history_issues(&feed(&mut Conversation::default(), &msgs));
 }

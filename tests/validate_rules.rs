@@ -897,7 +897,23 @@ fn v26_headers() {
         &msg,
         &ctx(json!({"Mcp-Method":"tasks/get","Mcp-Name":"task-1"})),
     );
-    assert_issue(&r, "header-mismatch", "/params/_meta");
+    assert_issue(&r, "header-missing", "/params/_meta");
+    // A missing header is the requestor's omission, named as such (§D 97, 111).
+    let r = validate_value(
+        &msg,
+        &ctx(json!({"Mcp-Method":"tasks/get","MCP-Protocol-Version":PV})),
+    );
+    assert_issue(&r, "header-missing", "/params/taskId");
+    assert!(
+        !r.issues.iter().any(|i| i.code == "header-mismatch"),
+        "{:#?}",
+        r.issues
+    );
+    let r = validate_value(
+        &msg,
+        &ctx(json!({"Mcp-Name":"task-1","MCP-Protocol-Version":PV})),
+    );
+    assert_issue(&r, "header-missing", "/method");
     let r = validate_value(
         &msg,
         &ctx(

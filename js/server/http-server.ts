@@ -166,6 +166,19 @@ export type McpHttpServerOptions = {
    * session drops its own oldest events, and keeps none when it has none to drop. Default 32 MiB.
    */
   maxReplayBytesTotal?: number;
+  /**
+   * What a 2026-07-28 request that leaves out the `Mcp-Method` or `Mcp-Name` routing header gets.
+   * The spec: requestors MUST send them (`Mcp-Name: <taskId>` on `tasks/get|update|cancel`,
+   * §D 111), and "Servers that read the body MUST reject missing or mismatching standard headers
+   * with -32020 and HTTP 400" (§D 97). `"strict"` (the default) does exactly that.
+   * `"allow-missing"` is an opt-in for requestors in the wild that omit them (a popular Python
+   * framework's task client sends `tasks/get|update|cancel` without `Mcp-Name`): a request
+   * without `Mcp-Method` or `Mcp-Name` is served as if it had sent the body's values (this server
+   * routes by the body, so nothing is lost). A header that is present and disagrees with the
+   * body is -32020 in both modes ("never a mismatched one"), and so is a missing
+   * `MCP-Protocol-Version`. The checker names such a peer's omission `header-missing`.
+   */
+  routingHeaders?: "strict" | "allow-missing";
 };
 
 /**
@@ -601,6 +614,8 @@ class McpHttpServer {
   maxSessions: number;
   maxSessionsPerRequestor: number;
   maxReplayBytes: number;
+  /** `McpHttpServerOptions.routingHeaders`: whether a missing `Mcp-Method` / `Mcp-Name` is served. */
+  allowMissingRoutingHeaders: boolean;
   /** The bytes every session's event log holds, and their bound (`maxReplayBytesTotal`). */
   replayBytes: { bytes: number; max: number; };
   tools: Map<string, { descriptor: JsonObject, taskSupport: TaskSupport }>;
@@ -639,6 +654,11 @@ class McpHttpServer {
     this.maxSessions = countOption("maxSessions", options.maxSessions ?? 10_000, true);
     this.maxSessionsPerRequestor = countOption("maxSessionsPerRequestor", options.maxSessionsPerRequestor ?? 1_000, true);
     this.maxReplayBytes = countOption("maxReplayBytes", options.maxReplayBytes ?? 32 * 1024, false);
+    const routing = options.routingHeaders ?? "strict";
+    if (routing !== "strict" && routing !== "allow-missing") {
+      throw new TypeError(`routingHeaders must be "strict" or "allow-missing", not ${JSON.stringify(routing)}`);
+    }
+    this.allowMissingRoutingHeaders = routing === "allow-missing";
     this.replayBytes = { bytes: 0, max: countOption("maxReplayBytesTotal", options.maxReplayBytesTotal ?? 32 * 1024 * 1024, false) };
     this.tools = new Map();
     this.sessions = new Map();
@@ -962,7 +982,11 @@ class McpHttpServer {
     }
     const id = message.id;
     const issue = (code: string) => report.issues.find((i) => i.code === code);
-    const mismatch = issue("header-mismatch");
+    // §D 97: a missing or mismatched standard header is -32020; with `routingHeaders:
+    // "allow-missing"` a missing Mcp-Method (at /method) or Mcp-Name (at /params/taskId) is
+    // served as if it named the body's values, never a mismatched one.
+    const mismatch = issue("header-mismatch") ??
+      report.issues.find((i) => i.code === "header-missing" && !(this.allowMissingRoutingHeaders && (i.path === "/method" || i.path === "/params/taskId")));
     if (mismatch) return jsonResponse(400, rpcError(id, HEADER_MISMATCH, `Header mismatch: ${mismatch.message}`), cors);
     const badMeta = issue("request-meta");
     if (badMeta) return jsonResponse(400, rpcError(id, INVALID_PARAMS, `Invalid params: ${badMeta.message}`), cors);

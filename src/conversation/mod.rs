@@ -49,7 +49,25 @@
 //! `history-forbidden-tool-code`); a V25 `tasks/result` answer that is not what the request
 //! would have returned (§D 30, `history-empty-task-result`); a 2026-07-28 `tasks/cancel` of a
 //! task seen terminal answered with an error (§D 90, `history-cancel-terminal-refused`).
+//!
+//! # What was agreed and declared
+//!
+//! The version is the one the `initialize` answer agreed (`result.protocolVersion`), not the one
+//! the request offered: a client offering 2026-07-28 and answered 2025-11-25 speaks 2025-11-25.
+//! Until the answer arrives nothing fixes the version and each message speaks for itself (its
+//! `_meta`, its shape). What a client declared counts: input requests it did not declare the
+//! capability for (at `initialize` under 2025-11-25, in the answered request's own `_meta` under
+//! 2026-07-28; §D 98, `history-input-undeclared`), and, under 2025-11-25, task augmentation of
+//! a type the receiver's `tasks.requests` do not list (§D 47, `history-augment-undeclared`;
+//! a task created for it, §D 40, `history-task-undeclared`).
+//!
+//! # Transcript records
+//!
+//! A message may come as a record of how it travelled, `{"message", "from"?, "headers"?}`
+//! ([`Conversation::observe_from`]): the HTTP headers of a 2026-07-28 request are checked
+//! (`header-missing` for a routing header the requestor left out, `header-mismatch`).
 
+mod caps;
 mod shape;
 mod task;
 
@@ -59,7 +77,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tsify::Tsify;
 
-use crate::model::common::RELATED_TASK_META_KEY;
+use crate::model::common::{META_CLIENT_CAPABILITIES, RELATED_TASK_META_KEY};
 use crate::model::{ProtocolVersion, TaskStatus};
 use crate::validate::report::{pointer, pointer_index, Issue};
 use crate::validate::{
@@ -85,9 +103,9 @@ pub const DEFAULT_MAX_KEPT_BYTES: usize = 64 * 1024 * 1024;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct ConversationOptions {
-    /// The protocol version of the whole conversation; otherwise the first message that shows
-    /// a version fixes it, and an `initialize` request negotiates it anew (a client falling
-    /// back to 2025-11-25 after a refused 2026-07-28 `server/discover`).
+    /// The protocol version of the whole conversation; otherwise the answer to `initialize`
+    /// fixes it (the version agreed, not the one offered), or, without one, the first message
+    /// that shows a version (a `server/discover` probe only until an `initialize` follows it).
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<ProtocolVersion>,
@@ -278,6 +296,11 @@ struct Pending {
     answered: Vec<String>,
     /// `tools/call`: the tool's name and whether the call is task-augmented (`params.task`).
     tool: Option<(String, bool)>,
+    /// The input capabilities its `_meta` clientCapabilities declare (2026-07-28, §D 98).
+    input_caps: u8,
+    /// 2025-11-25: task-augmented although the receiver's `initialize` capabilities do not list
+    /// the request type in `tasks.requests` (§D 40, 47).
+    augment_undeclared: bool,
 }
 
 /// `Tool.execution.taskSupport` as a `tools/list` answer gave it (absent = forbidden, §D 11).
@@ -356,6 +379,19 @@ fn cut(s: &str, n: usize) -> &str {
 /// that reached it, `omittedEvents` / `omittedIssues` on a timeline): it never fails.
 pub struct Conversation {
     version: Option<ProtocolVersion>,
+    /// The options fixed the version: `initialize` does not negotiate it.
+    fixed: bool,
+    /// An `initialize` awaits its answer: the version offered is not the conversation's until
+    /// the server agrees to it, so nothing fixes the version meanwhile.
+    initializing: bool,
+    /// The input capabilities (`caps` bits) the client declared at `initialize`; `None` before
+    /// an `initialize` was seen (2025-11-25, §D 98).
+    init_caps: Option<u8>,
+    /// The request types each side accepts as task-augmented (`caps::augmentable` bits of its
+    /// `initialize` capabilities): the client's from the request, the server's from the
+    /// answer; `None` until seen (2025-11-25, §D 40, 47).
+    client_augmentable: Option<u8>,
+    server_augmentable: Option<u8>,
     /// The version was fixed by a `server/discover` request alone (§C): a probe that an
     /// `initialize` may still replace (the client fell back to 2025-11-25).
     probing: bool,
@@ -405,6 +441,11 @@ impl Conversation {
         Conversation {
             limits: Limits::of(&options),
             version: options.version,
+            fixed: options.version.is_some(),
+            initializing: false,
+            init_caps: None,
+            client_augmentable: None,
+            server_augmentable: None,
             probing: false,
             max_bytes: options
                 .max_bytes
@@ -561,7 +602,8 @@ impl Conversation {
         }
     }
 
-    /// The version of the conversation: the option, or the first version a message showed.
+    /// The version of the conversation: the option, the version the `initialize` answer agreed,
+    /// or the first version a message showed.
     pub fn version(&self) -> Option<ProtocolVersion> {
         self.version
     }
@@ -648,7 +690,26 @@ impl Conversation {
 
     /// Observes one parsed message sent by `from`: a response is paired with the other side's
     /// request of that id (or, failing that, with a request whose sender was not given).
+    ///
+    /// A transcript line is a bare JSON-RPC message or a record of one as it travelled:
+    /// `{"message": {...}, "from"?: "client" | "server", "headers"?: {...}}` (an object with a
+    /// `message` object and no `jsonrpc` member). The record's `from` counts when `from` is
+    /// not given; its `headers` (HTTP, names case-insensitive) are checked against a
+    /// 2026-07-28 request (§D 76, 111, §B.f): a routing header left out is `header-missing`,
+    /// one that disagrees with the body `header-mismatch`.
     pub fn observe_from(&mut self, message: &Value, from: Option<Sender>) -> ObserveReport {
+        match record(message) {
+            Some((inner, said, headers)) => self.observe_one(inner, from.or(said), headers),
+            None => self.observe_one(message, from, None),
+        }
+    }
+
+    fn observe_one(
+        &mut self,
+        message: &Value,
+        from: Option<Sender>,
+        headers: Option<&serde_json::Map<String, Value>>,
+    ) -> ObserveReport {
         let index = self.take_index();
         let mut f = Findings::default();
         let mut touched = Touched::default();
@@ -673,24 +734,56 @@ impl Conversation {
         }
         let in_reply_to = answered.as_ref().map(|p| p.method.clone());
 
-        // The version: fixed by options or the first message that shows one (§C). A client that
-        // does not know the server's version probes with `server/discover` (2026-07-28) and,
-        // refused, falls back to `initialize` (2025-11-25): until something else confirms
-        // 2026-07-28, an `initialize` replaces the probe's version (no switch).
+        // The version (§C): fixed by options; else agreed by `initialize`, the client offering a
+        // version and the server answering the one the session speaks, which may be another
+        // (legal: an SDK offering 2026-07-28 answered 2025-11-25 speaks 2025-11-25); else the
+        // first message that shows one. A client that does not know the server's version
+        // probes with `server/discover` (2026-07-28) and, refused, falls back to `initialize`:
+        // until something else confirms 2026-07-28, an `initialize` replaces the probe's
+        // version (no switch). Until the answer arrives nothing fixes the version: each message
+        // is judged by what it shows itself (its `_meta`, its shape), the offer included.
         let signal = shape::signal(message, in_reply_to.as_deref());
         let request = match rpc {
             Rpc::Request { method, .. } => Some(method),
             _ => None,
         };
-        if self.probing && request == Some("initialize") && signal.is_some() {
+        let init_answer = in_reply_to.as_deref() == Some("initialize");
+        let offer = request == Some("initialize")
+            && !self.fixed
+            && (self.version.is_none() || self.probing || self.initializing);
+        let agreed = init_answer && self.initializing;
+        if offer {
             self.version = None;
+            self.probing = false;
+            self.initializing = true;
+        } else if agreed {
+            // The answer's `protocolVersion` (none for an error or a version we do not know:
+            // then the messages that follow tell).
+            self.initializing = false;
+            self.version = shape::obj(message, "result")
+                .and_then(|r| shape::str_of(r, "protocolVersion"))
+                .and_then(ProtocolVersion::parse);
         }
-        if signal.is_some() {
+        if request == Some("initialize") {
+            let declared =
+                shape::obj(message, "params").and_then(|p| shape::obj_of(p, "capabilities"));
+            self.init_caps = Some(caps::declared(declared));
+            self.client_augmentable = Some(caps::augmentable(declared));
+            self.server_augmentable = None;
+        }
+        if init_answer {
+            if let Some(result) = shape::obj(message, "result") {
+                self.server_augmentable =
+                    Some(caps::augmentable(shape::obj_of(result, "capabilities")));
+            }
+        }
+        if signal.is_some() && !offer && !agreed {
             // Another `server/discover` keeps probing; any other message with a version ends it.
             self.probing =
                 request == Some("server/discover") && (self.probing || self.version.is_none());
         }
         match (self.version, &signal) {
+            _ if offer || agreed || self.initializing => {}
             (None, Some((v, _))) => self.version = Some(*v),
             (Some(conv), Some((v, path))) if conv != *v => f.push(
                 None,
@@ -708,11 +801,13 @@ impl Conversation {
             version: self.version,
             in_reply_to: in_reply_to.clone(),
             request_task_id: answered.as_ref().and_then(|p| p.task_id.clone()),
-            headers: None,
+            headers: headers.filter(|_| request.is_some()).cloned(),
             max_issues: Some(self.max_issues),
         };
         let report = validate::validate_value(message, &ctx);
         if self.version.is_none()
+            && !self.initializing
+            && !init_answer
             && matches!(
                 report.version_source,
                 VersionSource::Meta | VersionSource::Shape
@@ -725,6 +820,9 @@ impl Conversation {
 
         match rpc {
             Rpc::Request { id, method } => {
+                if version != Some(ProtocolVersion::V2026) && from != Some(Sender::Client) {
+                    self.check_input_request(message, method, &mut f);
+                }
                 let pending =
                     self.on_request(message, method, index, version, &mut f, &mut touched);
                 if let Some(id) = id {
@@ -894,7 +992,16 @@ impl Conversation {
             declares_extension: shape::declares_extension(message),
             answered: Vec::new(),
             tool,
+            input_caps: caps::declared(
+                params
+                    .and_then(|p| shape::obj_of(p, "_meta"))
+                    .and_then(|m| shape::obj_of(m, META_CLIENT_CAPABILITIES)),
+            ),
+            augment_undeclared: false,
         };
+        if version != Some(ProtocolVersion::V2026) {
+            pending.augment_undeclared = self.check_augmented(method, params, f);
+        }
         if !matches!(
             method,
             "tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/update"
@@ -1028,6 +1135,9 @@ impl Conversation {
             }
             return;
         };
+        if version == Some(ProtocolVersion::V2026) {
+            check_input_requests(result, &req, f);
+        }
         match req.method.as_str() {
             "tools/list" => self.on_tools_list(result),
             "tasks/get" => {
@@ -1217,6 +1327,72 @@ impl Conversation {
         }
     }
 
+    /// §D 98 under 2025-11-25: a server's `elicitation/create`, `sampling/createMessage` or
+    /// `roots/list` goes only to a client that declared the capability at `initialize` (not
+    /// judged before an `initialize` was seen).
+    fn check_input_request(&self, message: &Value, method: &str, f: &mut Findings) {
+        let Some(declared) = self.init_caps else {
+            return;
+        };
+        let params = shape::obj(message, "params");
+        let Some((bit, name)) = caps::needed(method, params) else {
+            return;
+        };
+        if declared & bit == 0 {
+            let task = params
+                .and_then(|p| shape::obj_of(p, "_meta"))
+                .and_then(|m| shape::obj_of(m, RELATED_TASK_META_KEY))
+                .and_then(|r| shape::str_of(r, "taskId"));
+            f.push(
+                task,
+                Code::InputUndeclared,
+                "/method".to_string(),
+                format!(
+                    "{method} sent to a client that did not declare {name} in its initialize capabilities (§D 98)"
+                ),
+            );
+        }
+    }
+
+    /// §D 47 under 2025-11-25: a task-augmented request (`params.task`) of a type the receiver
+    /// did not list in its `tasks.requests` (the server's for `tools/call`, the client's for
+    /// `elicitation/create` and `sampling/createMessage`; not judged before its `initialize`
+    /// capabilities were seen). Answers whether it was such a request.
+    fn check_augmented(
+        &self,
+        method: &str,
+        params: Option<&serde_json::Map<String, Value>>,
+        f: &mut Findings,
+    ) -> bool {
+        if !params.is_some_and(|p| p.get("task").is_some_and(Value::is_object)) {
+            return false;
+        }
+        let Some((bit, name, to_server)) = caps::augment_needed(method) else {
+            return false;
+        };
+        let receiver = if to_server {
+            self.server_augmentable
+        } else {
+            self.client_augmentable
+        };
+        let Some(declared) = receiver else {
+            return false;
+        };
+        if declared & bit != 0 {
+            return false;
+        }
+        let who = if to_server { "server" } else { "client" };
+        f.push(
+            None,
+            Code::AugmentUndeclared,
+            "/params/task".to_string(),
+            format!(
+                "a task-augmented {method} to a {who} whose initialize capabilities do not list {name}: it should not be augmented, and the {who} must process it normally (§D 47, 40)"
+            ),
+        );
+        true
+    }
+
     /// §D 90: a 2026-07-28 `tasks/cancel` of a task seen terminal is acknowledged, never
     /// refused. Not judged: the refusals of the request itself (-32700, -32600, and -32020,
     /// -32021, -32022 of §B.f), and -32602 once the task's `ttlMs` had certainly run out by
@@ -1347,7 +1523,21 @@ impl Conversation {
                 )
             });
             match result.get("task").and_then(Value::as_object) {
-                Some(t) if augmentable => (t, "/result/task".to_string()),
+                Some(t) if augmentable => {
+                    // §D 40: a receiver that did not declare the type ignores `params.task`.
+                    if let Some(r) = req.filter(|r| r.augment_undeclared) {
+                        f.push(
+                            shape::str_of(t, "taskId"),
+                            Code::TaskUndeclaredType,
+                            "/result/task".to_string(),
+                            format!(
+                                "a task was created for a task-augmented {} although the receiver did not list it in its initialize capabilities' tasks.requests: it must process the request normally and ignore params.task (§D 40)",
+                                r.method
+                            ),
+                        );
+                    }
+                    (t, "/result/task".to_string())
+                }
                 _ => return,
             }
         };
@@ -1371,6 +1561,58 @@ impl Conversation {
             state.apply(&snap, f);
         }
     }
+}
+
+/// §D 98 under 2026-07-28: the `inputRequests` of an answer (an `InputRequiredResult`, an
+/// `input_required` task) name only requests whose capability the request answered declared
+/// in its own `_meta` clientCapabilities (earlier requests do not count, as for §D 77).
+fn check_input_requests(result: &serde_json::Map<String, Value>, req: &Pending, f: &mut Findings) {
+    let Some(requests) = result.get("inputRequests").and_then(Value::as_object) else {
+        return;
+    };
+    let task = shape::str_of(result, "taskId");
+    for (key, entry) in requests {
+        let Some(method) = entry.get("method").and_then(Value::as_str) else {
+            continue;
+        };
+        let params = entry.get("params").and_then(Value::as_object);
+        let Some((bit, name)) = caps::needed(method, params) else {
+            continue;
+        };
+        if req.input_caps & bit == 0 {
+            f.push(
+                task,
+                Code::InputUndeclared,
+                pointer(&pointer("/result/inputRequests", key), "method"),
+                format!(
+                    "input request {key} ({method}) answers a {} request whose _meta clientCapabilities do not declare {name} (§D 98)",
+                    req.method
+                ),
+            );
+        }
+    }
+}
+
+/// A transcript record's message, sender and headers.
+type Record<'a> = (
+    &'a Value,
+    Option<Sender>,
+    Option<&'a serde_json::Map<String, Value>>,
+);
+
+/// A transcript record `{"message", "from"?, "headers"?}`: the message, its sender and its HTTP
+/// headers; `None` for anything else (a JSON-RPC message has `jsonrpc`, a record has not).
+fn record(v: &Value) -> Option<Record<'_>> {
+    let m = v.as_object()?;
+    if m.contains_key("jsonrpc") {
+        return None;
+    }
+    let message = m.get("message").filter(|x| x.is_object())?;
+    let from = m
+        .get("from")
+        .and_then(Value::as_str)
+        .and_then(Sender::parse);
+    Some((message, from, shape::obj(v, "headers")))
 }
 
 /// The task ids a message touched, in order, without repeats.

@@ -76,6 +76,10 @@ pub(crate) fn obj<'a>(v: &'a Value, key: &str) -> Option<&'a Map<String, Value>>
     v.get(key).and_then(Value::as_object)
 }
 
+pub(crate) fn obj_of<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Map<String, Value>> {
+    m.get(key).and_then(Value::as_object)
+}
+
 pub(crate) fn str_of<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     m.get(key).and_then(Value::as_str)
 }

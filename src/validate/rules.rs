@@ -117,6 +117,7 @@ rules! {
     SubscriptionTaskIds = "subscription-task-ids", Error, "74", "`notifications.taskIds` of `subscriptions/listen` and its acknowledgement is an array of strings.";
     LegacyCapability = "legacy-capability", Error, "75, 80", "A 2026 server advertises `capabilities.extensions[\"io.modelcontextprotocol/tasks\"]` = {}, never `capabilities.tasks`.";
     HeaderMismatch = "header-mismatch", Error, "76, 97, 111, §B.f", "HTTP `Mcp-Method` equals `method`, `Mcp-Name` equals `params.taskId` (or the `tools/call` name, the `resources/read` uri), `MCP-Protocol-Version` equals the version `_meta` names (Base64 sentinel decoded).";
+    HeaderMissing = "header-missing", Error, "76, 97, 111, §B.f", "An HTTP 2026-07-28 request without `Mcp-Method`, `MCP-Protocol-Version` (when `_meta` names one), or `Mcp-Name` on `tasks/get|update|cancel`: the requestor's omission (a strict server answers -32020).";
     RetiredErrorCode = "retired-error-code", Warning, "§B.f, §E 13", "A pre-release error code (-32003, -32001, -32004) or a retired 2025 code under 2026-07-28.";
     InnerResultType = "inner-result-type", Warning, "§E 3", "The `result` of a completed task should have no `resultType` or \"complete\".";
     // ---- conversion between versions ------------------------------------------------------
@@ -138,6 +139,9 @@ rules! {
     RequiredToolAnswered = "history-required-tool-answered", Error, "41, §E 11", "A plain (non-augmented) `tools/call` of a tool whose `tools/list` entry says `taskSupport: \"required\"` is answered with error -32601 (-32600 accepted, §E 11), never a result.";
     ForbiddenToolTask = "history-forbidden-tool-task", Warning, "41", "A task-augmented `tools/call` of a tool whose `tools/list` entry forbids tasks (`taskSupport` `\"forbidden\"` or absent) should be refused with -32601 (SHOULD), not answered with a `CreateTaskResult`.";
     ForbiddenToolCode = "history-forbidden-tool-code", Warning, "41", "A task-augmented `tools/call` of a tool whose `tools/list` entry forbids tasks should be answered with error -32601.";
+    AugmentUndeclared = "history-augment-undeclared", Warning, "47", "A 2025-11-25 task-augmented request (`params.task`) of a type the receiver's `initialize` capabilities do not list in `tasks.requests` (`tools.call` for the server, `elicitation.create` / `sampling.createMessage` for the client).";
+    TaskUndeclaredType = "history-task-undeclared", Error, "40", "A 2025-11-25 `CreateTaskResult` answered a task-augmented request of a type the receiver did not list in its `tasks.requests`: it must process the request normally and ignore `params.task`.";
+    InputUndeclared = "history-input-undeclared", Warning, "98", "An input request (`elicitation/create`, `sampling/createMessage`, `roots/list`) surfaced to a client that did not declare that capability: at `initialize` under 2025-11-25, in the request's own `_meta` clientCapabilities under 2026-07-28 (`inputRequests`); url-mode elicitation needs `elicitation.url`.";
     CancelTerminalRefused = "history-cancel-terminal-refused", Error, "90, §E 4", "A 2026-07-28 `tasks/cancel` of a task known to be terminal is acknowledged with `{resultType: \"complete\"}`, not refused with an error.";
     HistoryBound = "history-bound", Warning, "bounds", "A bound of the conversation was reached (`maxTasks`, `maxPending`, `maxIdBytes`, `maxKeptBytes`): the task or request named was forgotten, or an id too long is not followed; later history checks about it are not made.";
 }

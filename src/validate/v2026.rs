@@ -769,9 +769,9 @@ fn headers(env: &Envelope<'_>, h: &Map<String, Value>, issues: &mut Issues) {
             format!("header Mcp-Method is \"{m}\" but the body's method is \"{method}\""),
         ),
         None => issues.push(
-            Code::HeaderMismatch,
+            Code::HeaderMissing,
             "/method",
-            "header Mcp-Method is missing",
+            "header Mcp-Method is missing: the requestor left it out (a server answers -32020 unless it opted in to serve such requests, §D 97)",
         ),
     }
     if matches!(method, "tasks/get" | "tasks/update" | "tasks/cancel") {
@@ -784,9 +784,9 @@ fn headers(env: &Envelope<'_>, h: &Map<String, Value>, issues: &mut Issues) {
                 format!("header Mcp-Name is \"{n}\" but `params.taskId` is \"{id}\""),
             ),
             (None, _) => issues.push(
-                Code::HeaderMismatch,
+                Code::HeaderMissing,
                 "/params/taskId",
-                "header Mcp-Name (the task id) is missing",
+                "header Mcp-Name (the task id) is missing: the requestor left it out (§D 111; a server answers -32020 unless it opted in to serve such requests, §D 97)",
             ),
             (Some(_), None) => {}
         }
@@ -824,7 +824,7 @@ fn headers(env: &Envelope<'_>, h: &Map<String, Value>, issues: &mut Issues) {
                 format!("header MCP-Protocol-Version is \"{v}\" but `_meta` names \"{named}\""),
             ),
             None => issues.push(
-                Code::HeaderMismatch,
+                Code::HeaderMissing,
                 "/params/_meta",
                 "header MCP-Protocol-Version is missing",
             ),

@@ -81,6 +81,9 @@ const SAMPLES = {
   "v2026-healthy.jsonl": { code: 0, tasks: 3, codes: [] },
   // Legal reorderings (a status notification before its CreateTaskResult, an overtaken poll).
   "v2025-reordered-healthy.jsonl": { code: 0, tasks: 2, codes: [] },
+  // initialize offering 2026-07-28: the answer's version governs (2025-11-25 here, 2026-07-28 there).
+  "v2025-negotiated-from-2026-offer.jsonl": { code: 0, tasks: 2, codes: [] },
+  "v2026-negotiated-by-initialize.jsonl": { code: 0, tasks: 3, codes: [] },
   "v2025-violations.jsonl": {
     code: 1,
     tasks: 3,
@@ -170,6 +173,16 @@ for (const [name, want] of Object.entries(SAMPLES)) {
     }
   });
 }
+
+test("transcript records carry HTTP headers: a missing Mcp-Name is the requestor's header-missing", () => {
+  const fixture = join(here, "../fixtures/transcripts/v2026-http-headers.jsonl");
+  const r = runJson([fixture]);
+  assert.equal(r.code, 1, r.stderr);
+  const [f] = perFile(r.docs);
+  const found = f.messages.flatMap((m) => m.issues.map((i) => `${m.line} ${i.code} ${i.path}`));
+  assert.deepEqual(found, ["7 header-missing /params/taskId", "9 header-mismatch /params/taskId", "22 header-missing /params/taskId"]);
+  assert.equal(f.summary.tasks, 3);
+});
 
 test("the healthy V26 task goes working → input_required → update → working → completed", () => {
   const [f] = perFile(runJson([sample("v2026-healthy.jsonl")]).docs);
