@@ -75,7 +75,8 @@ class RawChannel {
     this.transport = transport;
     const inner = transport.onmessage;
     transport.onmessage = (message: unknown, extra?: unknown) => {
-      if (isObject(message) && typeof message.id === "string" && !("method" in message)) {
+      if (isObject(message) && typeof message.id === "string" && message.id.startsWith(ID_PREFIX) && !("method" in message)) {
+        // Ours: never the SDK's (an answer to a request given up on is dropped here).
         const waiter = this.pending.get(message.id);
         if (waiter) {
           this.pending.delete(message.id);
@@ -86,8 +87,8 @@ class RawChannel {
             waiter.reject(Object.assign(new Error(text), { name: "RpcError", code, data: e.data }));
           } else if (isObject(message.result)) waiter.resolve(message.result);
           else waiter.reject(new TransportError("the server answered a result that is not an object", undefined, { kind: "invalid" }));
-          return;
         }
+        return;
       }
       if (isObject(message) && typeof message.method === "string" && !("id" in message)) {
         for (const client of attachedTo.get(sdkClient) ?? []) client.notify(message);
@@ -159,6 +160,7 @@ function sdkVersion(sdkClient: SdkClientLike): string | undefined {
  * by method name (`setRequestHandler("elicitation/create", …)`), 1.x by the schemas given
  * (requestVia's `inputRequests`) or else as its `fallbackRequestHandler` (1.x registers by zod
  * schema, which this package does not have), the previous fallback still answering the rest.
+ * Without schemas, a kind the SDK 2.x client did not declare in its capabilities is skipped.
  */
 export function registerInputHandlers(sdkClient: SdkClientLike, client: Attached, schemas: { elicitation?: unknown; sampling?: unknown; roots?: unknown; } | undefined) {
   const kinds = (["elicitation", "sampling", "roots"] as const).filter((k) => client.handlers[k] && (schemas === undefined || schemas[k] !== undefined));
@@ -170,6 +172,10 @@ export function registerInputHandlers(sdkClient: SdkClientLike, client: Attached
       try {
         sdkClient.setRequestHandler(isSdkV2(sdkClient) ? INPUT_METHODS[kind] : schemas?.[kind], answer);
       } catch (e) {
+        // SDK 2.x refuses a handler for a kind its client did not declare. No 2025-11-25 server
+        // sends that kind to it then, and under 2026-07-28 the TaskClient answers input requests
+        // itself (declaring its handlers' kinds per request, §D 100): only named schemas insist.
+        if (schemas === undefined) continue;
         throw new TypeError(`the SDK client refused a ${INPUT_METHODS[kind]} handler (declare it: \`new Client(info, { capabilities: { ${kind}: {} } })\`): ${e instanceof Error ? e.message : String(e)}`);
       }
     }

@@ -102,6 +102,18 @@ for (const mode of Object.keys(MODES)) {
   });
 }
 
+test("SDK 2.4.0 Client pinned 2026-07-28 that declared no elicitation: over() still answers input requests itself", async () => {
+  const sdkClient = new v2.Client({ name: "plain", version: "1.0.0" }, { versionNegotiation: MODES.modern });
+  await sdkClient.connect(new v2.StreamableHTTPClientTransport(new URL(example.url)));
+  const client = TaskClient.over(sdkClient, { handlers: { elicitation: async () => ({ action: "accept", content: { confirm: true } }) } });
+  try {
+    assert.match((await client.callTool("confirm_delete", { filename: "c.txt" }, { task: {} })).content[0].text, /c\.txt/);
+  } finally {
+    await client.close();
+    await sdkClient.close();
+  }
+});
+
 test("requestVia(v2Client, ResultSchema, { inputRequests: { elicitation: ElicitRequestSchema } }) (the README's form) works, in auto mode too", async () => {
   for (const mode of ["legacy", "auto"]) {
     const sdkClient = v2Client(mode);
