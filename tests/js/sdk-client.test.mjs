@@ -21,6 +21,9 @@ const v2stdio = await import(sdk2("client/dist/stdio.mjs"));
 const v2core = await import(sdk2("core/dist/index.mjs"));
 const { Client: ClientV1 } = await import("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport: StdioV1 } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+const { InMemoryTransport: InMemoryV1 } = await import("@modelcontextprotocol/sdk/inMemory.js");
+const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+const { SdkTaskStore } = await import("./.tmp/install/server.mjs");
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
@@ -187,6 +190,40 @@ for (const mode of ["legacy", "auto"]) {
 test("SDK 1.32.2 Client, stdio server: TaskClient.over gets the result, answers input, cancels", async () => {
   const sdkClient = new ClientV1({ name: "sdk1-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
   await overStdio(sdkClient, new StdioV1(stdioParams));
+});
+
+/** An SDK 1.32.2 McpServer with one required task tool `build` (300 ms) on SdkTaskStore. */
+function taskServer() {
+  const server = new McpServer({ name: "in-memory", version: "1.0.0" }, { capabilities: { tasks: { requests: { tools: { call: {} } } } }, taskStore: new SdkTaskStore() });
+  server.experimental.tasks.registerToolTask("build", { execution: { taskSupport: "required" } }, {
+    async createTask(extra) {
+      const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 200 });
+      setTimeout(() => extra.taskStore.storeTaskResult(task.taskId, "completed", { content: [{ type: "text", text: "built" }] }).catch(() => {}), 300);
+      return { task };
+    },
+    getTask: async (extra) => extra.taskStore.getTask(extra.taskId),
+    getTaskResult: async (extra) => extra.taskStore.getTaskResult(extra.taskId),
+  });
+  return server;
+}
+
+test("in memory: SDK 1.32.2 and SDK 2.4.0 Clients on their InMemoryTransport, an SDK 1.32.2 McpServer on the other end", async () => {
+  for (const [name, Client, Transport] of [["1.32.2", ClientV1, InMemoryV1], ["2.4.0", v2.Client, v2.InMemoryTransport]]) {
+    const [clientSide, serverSide] = Transport.createLinkedPair();
+    const server = taskServer();
+    await server.connect(serverSide);
+    const sdkClient = new Client({ name: `in-memory-${name}`, version: "1.0.0" });
+    await sdkClient.connect(clientSide);
+    const client = TaskClient.over(sdkClient);
+    try {
+      assert.deepEqual((await client.callTool("build", {})).content, [{ type: "text", text: "built" }], name);
+      assert.equal(client.protocolVersion, V25);
+    } finally {
+      await client.close();
+      await sdkClient.close();
+      await server.close();
+    }
+  }
 });
 
 test("TaskClient.over an SDK client not connected yet: the first call says so (a TransportError), nothing sent", async () => {
