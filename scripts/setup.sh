@@ -8,6 +8,7 @@
 #   npm ci in tools/conformance          (the MCP conformance suite and the Node 22 it needs)
 #   npm ci in tools/sdk-tests            (vitest, for the TypeScript SDK's own task tests)
 #   npm ci in tools/peers                (server-everything and the Inspector, for tests/peers)
+#   npm ci in tools/sdk2                 (the SDK v2 2.4.0 and ext-tasks 0.2.2, for the v2 client tests)
 #   npm ci in tools/pkg-lint             (arethetypeswrong and publint, for tests/js/pkg-lint.test.sh)
 #   npm ci in tools/bundlers             (vite 8 and 5, webpack, esbuild, rollup, next, wrangler: tests/packaging)
 #   Python venvs tools/py/mcp1, mcp2     (mcp 1.30.0 / 2.3.0, every package pinned, for tests/peers)
@@ -108,6 +109,10 @@ npm_tool tools/bundlers vite/bin/vite.js vite5/bin/vite.js webpack-cli/bin/cli.j
 # Node 22 of tools/conformance; nothing here shadows the machine's node).
 npm_tool tools/peers @modelcontextprotocol/server-everything/dist/index.js \
   @modelcontextprotocol/inspector/clients/launcher/build/index.js
+# npm: the official SDK v2 (client, server, core 2.4.0) and ext-tasks 0.2.2, own package.json and lock
+# (TaskClient over a v2 Client: tests/js/sdk-client.test.mjs, sdk-types.test.mjs).
+npm_tool tools/sdk2 @modelcontextprotocol/client/dist/index.mjs @modelcontextprotocol/core/dist/index.mjs \
+  @modelcontextprotocol/server/dist/index.mjs @modelcontextprotocol/ext-tasks/dist/client/index.js
 
 # Python: one venv per SDK major, from a requirements file pinning every package with ==.
 # --no-deps: nothing outside the file gets in; --only-binary: no build step; pip check: the set is

@@ -16,6 +16,8 @@
 import { wasmApi } from "./wasm.js";
 import { HttpConnection, TransportError, isErrorObject, isObject, sleepClamped } from "./http.js";
 import { TaskPush } from "./push.js";
+import { isSdkV2, sdkRequest } from "./sdk-client.js";
+import type { SdkClientLike } from "./sdk-client.js";
 import type { CallToolResult } from "./types.js";
 
 export type ProtocolVersion = import("./mcp_tasks_wasm.js").ProtocolVersion;
@@ -47,6 +49,8 @@ export type RequestSession = {
    * (`notify`) and requests (`handleRequest`).
    */
   attach?: (client: TaskClient) => void;
+  /** Called by `close()`: the transport stops feeding the client. */
+  detach?: (client: TaskClient) => void;
 };
 
 /**
@@ -510,6 +514,22 @@ class TaskClient {
     return client;
   }
 
+  /**
+   * A client over an official MCP SDK `Client` (`@modelcontextprotocol/sdk` 1.x or
+   * `@modelcontextprotocol/client` 2.x), connected on any of its transports (stdio, Streamable
+   * HTTP, in-memory) and in any negotiation mode (2.x: legacy, auto, pinned 2026-07-28). The SDK
+   * keeps the session (the version it negotiated, the server's capabilities); the task requests
+   * go on its transport and their answers are read before the SDK parses them (2.x rejects a
+   * `resultType: "task"` answer). The server's notifications reach the client; `handlers` answer
+   * its input requests (registered on the SDK client: declare their kinds in the SDK client's
+   * `capabilities` for a 2025-11-25 server). Connect the SDK client first; `close()` leaves it
+   * open.
+   */
+  static over(sdkClient: SdkClientLike, options: Omit<TaskClientOptions, "request"> = {}): TaskClient {
+    if (!isObject(options)) throw new TypeError("TaskClient.over(sdkClient, options): options must be an object");
+    return new TaskClient({ ...options, request: sdkRequest(sdkClient) });
+  }
+
   // ---- the public API ---------------------------------------------------------------------------
 
   /**
@@ -746,6 +766,7 @@ class TaskClient {
     for (const l of this.listeners) l(null);
     this.listeners.clear();
     this.push?.close();
+    this.session?.detach?.(this);
     if (this.connection) await this.connection.close();
   }
 
@@ -1508,18 +1529,7 @@ class Handle {
   }
 }
 
-/**
- * What requestVia needs of an official SDK `Client` (1.x).
- */
-export type SdkClientLike = {
-  request: (req: { method: string; params: JsonObject; }, schema: any) => Promise<unknown>;
-  /** After `connect`: the server's capabilities. */
-  getServerCapabilities?: () => unknown;
-  /** Its transport (an HTTP one tells the negotiated `protocolVersion`). */
-  transport?: unknown;
-  setRequestHandler?: (schema: any, handler: (request: any, extra?: any) => unknown) => void;
-  setNotificationHandler?: (schema: any, handler: (notification: any) => unknown) => void;
-};
+export type { SdkClientLike };
 
 export type RequestViaOptions = {
   /**
@@ -1527,32 +1537,36 @@ export type RequestViaOptions = {
    * `ListRootsRequestSchema`) of the kinds the TaskClient's `handlers` should answer when the
    * server sends them (2025-11-25: while a task waits, on the `tasks/result` stream): each kind
    * with a handler is registered with `sdkClient.setRequestHandler` (replacing any other; the SDK
-   * client must declare the capability, e.g. `capabilities: { elicitation: {} }`).
+   * client must declare the capability, e.g. `capabilities: { elicitation: {} }`). SDK 2.x: the
+   * kinds given are registered by method name (`setRequestHandler("elicitation/create", …)`).
    */
   inputRequests?: { elicitation?: unknown; sampling?: unknown; roots?: unknown; };
   /**
    * SDK notification schemas (e.g. `TaskStatusNotificationSchema`,
    * `ToolListChangedNotificationSchema`) whose notifications are fed to the TaskClient's `notify()`
-   * (`setNotificationHandler`, replacing any other).
+   * (`setNotificationHandler`, replacing any other). SDK 2.x: not needed (every notification
+   * reaches the TaskClient, the SDK's handlers too).
    */
   notifications?: unknown[];
 };
 
 /**
- * A TaskClient `request` that sends through an official SDK `Client` (anything with
- * `request({ method, params }, schema)`): pass the SDK's `ResultSchema`, which keeps every member
- * of the answer. JSON-RPC errors arrive as the SDK's `McpError` (`code`, `message`, `data`).
- * It carries the SDK session to the TaskClient: the version negotiated (the HTTP transport's
- * `protocolVersion`; an SDK 1.x client otherwise connected negotiated through `initialize`, so
- * 2025-11-25 rules apply) and the server's capabilities (so `taskSupport` decides augmentation).
- * Connect the SDK client before the first call. The schemas are passed in because this package
- * does not depend on the SDK.
+ * A TaskClient `request` that sends through an official SDK `Client`. SDK 1.x: through
+ * `request({ method, params }, schema)`: pass the SDK's `ResultSchema`, which keeps every member
+ * of the answer (JSON-RPC errors arrive as the SDK's `McpError`: `code`, `message`, `data`).
+ * SDK 2.x: as `TaskClient.over` does (on the client's transport, the answers read before the SDK
+ * parses them, which would reject a task); the schemas are not needed there and input handlers
+ * are registered by method name. It carries the SDK session to the TaskClient: the version
+ * negotiated and the server's capabilities (so `taskSupport` decides augmentation). Connect the
+ * SDK client before the first call. The schemas are passed in because this package does not
+ * depend on the SDK. `TaskClient.over(sdkClient)` is the shorter form for either SDK.
  */
 function requestVia(sdkClient: SdkClientLike, resultSchema: unknown, options: RequestViaOptions = {}): RequestFn {
+  if (isSdkV2(sdkClient)) return sdkRequest(sdkClient, options.inputRequests ?? {});
   const request: RequestFn = async (method, params) => (await sdkClient.request({ method, params }, resultSchema) as JsonObject);
   request.session = {
     protocolVersion: () => {
-      const transport = sdkClient.transport;
+      const transport = (sdkClient as { transport?: unknown; }).transport;
       if (isObject(transport) && typeof transport.protocolVersion === "string") return transport.protocolVersion;
       // SDK 1.x negotiates with `initialize` only: once connected, it speaks a 2025 version.
       return sdkClient.getServerCapabilities?.() === undefined ? undefined : V25;

@@ -4,5 +4,6 @@
 import { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError, requestVia } from "./client.js";
 import { HttpConnection, HttpError, RpcError, TransportError, VersionError } from "./http.js";
 
+export type { SdkClientLike } from "./sdk-client.js";
 export type { CallToolResult, ContentBlock, JsonRpcAnswer, JsonRpcErrorObject, RequestId, TaskMethodResults, ResultOfMethod, HandleContext } from "./types.js";
 export { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError, requestVia, HttpConnection, HttpError, RpcError, TransportError, VersionError };

@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -33,10 +33,25 @@ test("the README has js and ts examples to type-check", () => {
   assert.ok(blocks.some((b) => b.lang === "ts"));
 });
 
+/**
+ * The SDK v2 packages (tools/sdk2) next to the installed package, as an app would have them: the
+ * README's v2 example imports `@modelcontextprotocol/client`.
+ */
+function linkSdk2() {
+  const from = join(root, "tools", "sdk2", "node_modules", "@modelcontextprotocol");
+  const to = join(install, "node_modules", "@modelcontextprotocol");
+  mkdirSync(to, { recursive: true });
+  for (const p of ["client", "core"]) {
+    rmSync(join(to, p), { recursive: true, force: true });
+    symlinkSync(join(from, p), join(to, p));
+  }
+}
+
 /** tsc's diagnostics by example file name (one run for every example). */
 const diagnostics = (async () => {
   assert.ok(existsSync(join(install, "node_modules", "mcp-tasks-wasm")), "run `bash scripts/build.sh && bash scripts/pack.sh` first");
   assert.ok(existsSync(join(typeRoots, "node", "package.json")), "tools/dx is not installed: run scripts/setup.sh");
+  linkSdk2();
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const files = blocks.map((b, i) => {

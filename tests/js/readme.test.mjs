@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -19,10 +19,25 @@ test("the README has runnable examples", () => {
   assert.ok(examples.length >= 4, `found ${examples.length} js examples`);
 });
 
+/**
+ * The SDK v2 packages (tools/sdk2) next to the installed package, as an app would have them: the
+ * README's v2 example imports `@modelcontextprotocol/client`.
+ */
+function linkSdk2() {
+  const from = join(root, "tools", "sdk2", "node_modules", "@modelcontextprotocol");
+  const to = join(install, "node_modules", "@modelcontextprotocol");
+  mkdirSync(to, { recursive: true });
+  for (const p of ["client", "core"]) {
+    rmSync(join(to, p), { recursive: true, force: true });
+    symlinkSync(join(from, p), join(to, p));
+  }
+}
+
 examples.forEach((code, i) => {
   const title = code.split("\n")[0].replace(/^\/\/\s*/, "");
   test(`README example ${i + 1}: ${title}`, () => {
     assert.ok(existsSync(join(install, "node_modules", "mcp-tasks-wasm")), "run scripts/pack.sh first");
+    if (!existsSync(join(install, "node_modules", "@modelcontextprotocol", "client"))) linkSdk2();
     const file = join(install, `readme-example-${i + 1}.mjs`);
     writeFileSync(file, code);
     try {
