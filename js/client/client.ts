@@ -162,7 +162,38 @@ export type CallToolOptions = {
    * `taskId` is empty.
    */
   timeoutMs?: number;
+  /**
+   * Called with the call's progress (ProgressEvent): every change of the task's `statusMessage`
+   * the client sees (a poll, a push, `status()`), and every `notifications/progress` for the call.
+   * Given, the `tools/call` carries a `_meta.progressToken` (the server may send progress then).
+   */
+  onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Ask the server for `notifications/progress` (a `_meta.progressToken` on `tools/call`) without
+   * an `onProgress`: for `ToolTask.onProgress` / `ToolTask.progress()` later. Default: only
+   * with `onProgress`.
+   */
+  progress?: boolean;
 };
+
+/** `TaskClient.resume` options. */
+export type ResumeOptions = {
+  /** Aborts the wait: the task gets `tasks/cancel` (as CallToolOptions.signal). */
+  signal?: AbortSignal;
+  /** Give up (TaskExpiredError) this many ms from now. */
+  timeoutMs?: number;
+  /** Called with every `statusMessage` change seen (progress notifications went to the caller that started the task). */
+  onProgress?: (event: ProgressEvent) => void;
+};
+
+/**
+ * A call's progress: a change of its task's `statusMessage` (`statusMessage`, with the status it
+ * came with), or one `notifications/progress` whose `progressToken` is the call's (`progress`;
+ * `taskId` empty while no task exists: a synchronous call, or before the server answered).
+ */
+export type ProgressEvent =
+  | { type: "statusMessage"; taskId: string; status: string; message: string }
+  | { type: "progress"; taskId: string; progress: number; total?: number; message?: string };
 
 /**
  * `TaskClient.connect` options: the TaskClient's (but `request`) and the connection's.
@@ -224,6 +255,8 @@ export type ConnectOptions = {
  * `error` (it rejects with `error`: TaskFailedError, TaskCancelledError (`delivered: false`: the
  * cancel never reached the server, the task may still be running), TaskExpiredError,
  * ProtocolError, or a handler's error). `task` is the snapshot that caused the event, if any.
+ * Progress comes too (ProgressEvent): `statusMessage` on every change of a task's status message,
+ * `progress` for every `notifications/progress` of a call that asked for it.
  */
 export type TaskEvent =
   | { type: "taskCreated"; taskId: string; status: string; task: JsonObject }
@@ -231,7 +264,8 @@ export type TaskEvent =
   | { type: "result"; taskId: string; status: string; task?: JsonObject; result: JsonObject }
   | { type: "error"; taskId: string; status: string; task?: JsonObject; error: Error }
   | { type: "stuck"; taskId: string; status: string }
-  | { type: "pollError"; taskId: string; error: unknown };
+  | { type: "pollError"; taskId: string; error: unknown }
+  | ProgressEvent;
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
@@ -436,6 +470,8 @@ class TaskClient {
   #versionPending = false;
   /** 2025-11-25: each tool's `execution.taskSupport` from `tools/list` (null: the server could not list them). */
   #toolSupport: Promise<Map<string, string> | null> | null = null;
+  /** The progress of the calls that asked for it, by their `progressToken`. */
+  #feeds: Map<string, ProgressFeed> = new Map();
 
   constructor(options: TaskClientOptions) {
     if (!isObject(options) || typeof options.request !== "function") {
@@ -538,19 +574,38 @@ class TaskClient {
    * task), TaskCancelledError, TaskExpiredError, ProtocolError, or the request's own rejection.
    * An input request the client cannot answer (its handler throws, or there is none for its
    * kind) cancels the task and rejects with that error (ProtocolError when no handler).
+   * The same as `(await startTool(name, args, options)).result()`.
    */
   callTool<TArgs extends object = JsonObject, TResult = CallToolResult>(name: string, args?: TArgs, options?: CallToolOptions): Promise<TResult>;
   async callTool(name: string, args: JsonObject = {}, options: CallToolOptions = {}): Promise<any> {
+    return (await this.startTool(name, args, options)).result();
+  }
+
+  /**
+   * Calls tool `name` and resolves with its ToolTask as soon as the server answered `tools/call`
+   * (input asked before a task exists is answered first, §D 113): a task's handle carries its id
+   * at once and is followed from now on (`result()` waits for the end); a synchronous answer
+   * gives a handle already completed (`taskId` null). Rejects as `callTool` does before a task
+   * exists; from then on the handle's `result()` carries the outcome. `options.signal` cancels
+   * the task (as `cancel()`).
+   */
+  startTool<TArgs extends object = JsonObject, TResult = CallToolResult>(name: string, args?: TArgs, options?: CallToolOptions): Promise<ToolTask<TResult>>;
+  async startTool(name: string, args: JsonObject = {}, options: CallToolOptions = {}): Promise<ToolTask<any>> {
     const signal = options.signal;
     // Aborted before a task exists: nothing runs on the server (a task created meanwhile is
     // cancelled by #await, which sees the signal aborted).
     const aborted = () => new TaskCancelledError("", { cause: signal?.reason });
     if (signal?.aborted) throw aborted();
+    const feed = new ProgressFeed(options.onProgress);
+    // The token names this call's notifications/progress (and, for a task, its whole life).
+    const token = options.onProgress !== undefined || options.progress === true ? progressToken() : null;
+    if (token !== null) this.#feeds.set(token, feed);
+    const withToken = (params: JsonObject): JsonObject => (token === null ? params : { ...params, _meta: { progressToken: token } });
     // The call's bounds (its signal, its deadline) reach every exchange it makes.
     const scope = this.#scope(signal, options.timeoutMs);
     let handed = false;
     try {
-      let params: JsonObject = { name, arguments: args };
+      let params: JsonObject = withToken({ name, arguments: args });
       this.#learnVersion();
       if (this.protocolVersion === V25) {
         // The tools/list behind it is shared by every call (cached): raced, never aborted.
@@ -570,37 +625,66 @@ class TaskClient {
         }
         const kind = this.#kindOfCallAnswer(result);
         if (kind !== "task" && signal?.aborted) throw aborted();
-        if (kind === "complete") return result;
+        if (kind === "complete") return new ToolTask(null, feed, { status: async () => ({ status: "completed" }), settled: Promise.resolve(result), cancel: async () => {} });
         if (kind === "task") {
           handed = true;
-          return await this.#await(this.#startTask(result, options, scope), options.signal);
+          const handle = this.#startTask(result, options, scope, feed);
+          if (token !== null) handle.promise.finally(() => this.#feeds.delete(token)).catch(() => {});
+          // From now on the caller's signal cancels the task, whoever waits for it.
+          this.#await(handle, signal);
+          return this.#toolTask(handle);
         }
         // input_required (V26 MRTR): answer every request, then call again.
         if (round >= 16) throw new ProtocolError("tools/call asked for input more than 16 times", []);
         const requests = (result.inputRequests as JsonObject);
         const inputResponses = await scope.race(this.#answerAll(requests));
-        params = { name, arguments: args, inputResponses };
+        params = withToken({ name, arguments: args, inputResponses });
         if (typeof result.requestState === "string") params.requestState = result.requestState;
       }
     } catch (e) {
       if (!handed && scope.expired() && !(e instanceof TaskExpiredError)) throw new TaskExpiredError("", "", "the deadline passed before a task was created");
       throw e;
     } finally {
-      if (!handed) scope.end();
+      if (!handed) {
+        scope.end();
+        if (token !== null) this.#feeds.delete(token);
+      }
     }
   }
 
-  /** Follows a task created elsewhere (e.g. listed, or restored) until it ends: as `callTool`. */
+  /**
+   * Picks up task `taskId` (created by this client or another: listed, stored, handed over) and
+   * follows it until it ends: a ToolTask as `startTool` gives, without progress notifications
+   * (their token belongs to the call that started the task; `statusMessage` changes are seen).
+   * Sends nothing until the scheduler polls. 2026-07-28: any client the server lets read the task.
+   * 2025-11-25: the same session only (a task is bound to the session that created it, §D 37):
+   * over `TaskClient.over`/`requestVia` share the SDK client; a second `TaskClient.connect` opens
+   * another session, which does not see the task.
+   */
+  resume<TResult = CallToolResult>(taskId: string, options: ResumeOptions = {}): ToolTask<TResult> {
+    if (typeof taskId !== "string" || taskId === "") throw new TypeError("TaskClient.resume(taskId): taskId must be a non-empty string");
+    if (!isObject(options)) throw new TypeError("TaskClient.resume(taskId, options): options must be an object");
+    let handle = this.tasks.get(taskId);
+    if (handle) {
+      if (options.onProgress) handle.feed.listeners.add(options.onProgress);
+    } else {
+      handle = this.#track(taskId, null, options.timeoutMs, this.#scope(options.signal, options.timeoutMs), new ProgressFeed(options.onProgress));
+    }
+    this.#kick();
+    this.#await(handle, options.signal);
+    return this.#toolTask(handle);
+  }
+
+  /** Follows a task created elsewhere (e.g. listed, or restored) until it ends: as `callTool` (`resume(taskId, options).result()`). */
   follow<TResult = CallToolResult>(taskId: string, options?: { signal?: AbortSignal; timeoutMs?: number; }): Promise<TResult>;
   follow(taskId: string, options: { signal?: AbortSignal; timeoutMs?: number; } = {}): Promise<any> {
-    const handle = this.tasks.get(taskId) ?? this.#track(taskId, null, options.timeoutMs, this.#scope(options.signal, options.timeoutMs));
-    this.#kick();
-    return this.#await(handle, options.signal);
+    return this.resume(taskId, options).result();
   }
 
   /**
    * Feeds an incoming notification (V25 `notifications/tasks/status`, V26 `notifications/tasks`):
-   * a tracked task is updated and rescheduled at once; `notifications/tools/list_changed` makes
+   * a tracked task is updated and rescheduled at once; `notifications/progress` with the
+   * `progressToken` of a call that asked for progress goes to its listeners (ProgressEvent); `notifications/tools/list_changed` makes
    * the next 2025-11-25 call read `tools/list` again. Other messages are ignored.
    */
   notify(message: JsonObject) {
@@ -609,6 +693,7 @@ class TaskClient {
       return;
     }
     if (!isObject(message) || !isObject(message.params)) return;
+    if (message.method === "notifications/progress") return this.#progress(message.params);
     if (message.method !== "notifications/tasks/status" && message.method !== "notifications/tasks") return;
     // A pushed snapshot is judged as a polled one (in the client's version); an invalid one is
     // dropped (the task stays as it was: polling goes on) and reported.
@@ -876,12 +961,49 @@ class TaskClient {
     throw new ProtocolError(`tools/call: unknown resultType ${JSON.stringify(rt)}`, []);
   }
 
-  #startTask(created: JsonObject, options: CallToolOptions, scope: CallScope) {
+  #startTask(created: JsonObject, options: CallToolOptions, scope: CallScope, feed: ProgressFeed) {
     const task = ((isObject(created.task) ? created.task : created) as JsonObject);
     const taskId = (task.taskId as string);
     // "created" comes first: a first snapshot that is not `working` gives its own events at once.
     this.#emit({ type: "taskCreated", taskId, status: (task.status as string), task });
-    return this.#track(taskId, task, scope.left() ?? options.timeoutMs, scope);
+    feed.taskId = taskId;
+    return this.#track(taskId, task, scope.left() ?? options.timeoutMs, scope, feed);
+  }
+
+  /** The ToolTask of a followed task. */
+  #toolTask(handle: Handle): ToolTask<any> {
+    return new ToolTask(handle.taskId, handle.feed, {
+      status: async () => {
+        const task = await this.#send("tasks/get", { taskId: handle.taskId });
+        // A fresh snapshot of a followed task counts as a poll (status message, end, input).
+        if (!handle.done && this.tasks.get(handle.taskId) === handle) await this.#observe(handle, task);
+        return task;
+      },
+      settled: handle.promise,
+      cancel: (reason) => this.#cancel(handle, reason),
+    });
+  }
+
+  /** A `notifications/progress`: to the listeners of the call whose token it carries. */
+  #progress(params: JsonObject) {
+    const token = params.progressToken;
+    const feed = typeof token === "string" ? this.#feeds.get(token) : undefined;
+    if (!feed || typeof params.progress !== "number" || !Number.isFinite(params.progress)) return;
+    const event: ProgressEvent = { type: "progress", taskId: feed.taskId, progress: params.progress };
+    if (typeof params.total === "number" && Number.isFinite(params.total)) event.total = params.total;
+    if (typeof params.message === "string") event.message = params.message;
+    feed.emit(event);
+    this.#emit(event);
+  }
+
+  /** Takes a snapshot's `statusMessage`: a change is told (ProgressEvent `statusMessage`). */
+  #seeMessage(handle: Handle, task: JsonObject) {
+    const message = task.statusMessage;
+    if (typeof message !== "string" || message === handle.statusMessage) return;
+    handle.statusMessage = message;
+    const event: ProgressEvent = { type: "statusMessage", taskId: handle.taskId, status: typeof task.status === "string" ? task.status : handle.status, message };
+    handle.feed.emit(event);
+    this.#emit(event);
   }
 
   /**
@@ -925,8 +1047,12 @@ class TaskClient {
     };
   }
 
-  #track(taskId: string, task: JsonObject | null, timeoutMs?: number, scope?: CallScope) {
+  #track(taskId: string, task: JsonObject | null, timeoutMs?: number, scope?: CallScope, feed?: ProgressFeed) {
     const handle = new Handle(taskId, this.protocolVersion);
+    if (feed) {
+      feed.taskId = taskId;
+      handle.feed = feed;
+    }
     if (scope) {
       handle.signal = scope.signal;
       // The deadline ends the call even while an exchange hangs (a tasks/result of a task the
@@ -937,7 +1063,7 @@ class TaskClient {
       handle.promise.finally(() => scope.end()).catch(() => {});
     }
     if (typeof task?.createdAt === "string") handle.createdAt = task.createdAt;
-    if (typeof task?.statusMessage === "string") handle.statusMessage = task.statusMessage;
+    if (task) this.#seeMessage(handle, task);
     this.tasks.set(taskId, handle);
     this.push?.follow(taskId, handle.version);
     if (this.scheduler.info(taskId) === null) {
@@ -1117,7 +1243,7 @@ class TaskClient {
         return;
       }
     }
-    if (typeof task.statusMessage === "string") handle.statusMessage = task.statusMessage;
+    this.#seeMessage(handle, task);
     // While pushed, the scheduler sees the backstop as the poll interval (js/client/push.js).
     const seen = this.push ? this.push.adjust(handle.taskId, handle.version, task) : task;
     await this.#afterSnapshot(handle, task, this.scheduler.observe(handle.taskId, seen, this.clock.now()));
@@ -1283,7 +1409,7 @@ class TaskClient {
     }
     if (task.taskId !== handle.taskId) return this.#foreignAnswer(handle, task);
     if (typeof task.status === "string") handle.status = task.status;
-    if (typeof task.statusMessage === "string") handle.statusMessage = task.statusMessage;
+    this.#seeMessage(handle, task);
   }
 
   /**
@@ -1485,6 +1611,7 @@ class Handle {
   resultTries: number;
   failingSince: number | null;
   signal: AbortSignal | undefined;
+  feed: ProgressFeed;
   resolve: (v: JsonObject) => void;
   reject: (e: unknown) => void;
   promise: Promise<JsonObject>;
@@ -1511,6 +1638,8 @@ class Handle {
     this.failingSince = null;
     /** Aborts the task's exchanges (the call's signal, its deadline). */
     this.signal = undefined;
+    /** Who listens to the task's progress. */
+    this.feed = new ProgressFeed();
     this.resolve = (): void => {};
     this.reject = (): void => {};
     this.promise = new Promise((resolve, reject) => {
@@ -1526,6 +1655,129 @@ class Handle {
     this.done = true;
     if (outcome instanceof Error) this.reject(outcome);
     else this.resolve((outcome as JsonObject));
+  }
+}
+
+/** The listeners of one call's progress. */
+class ProgressFeed {
+  /** The task's id once there is one ("" before). */
+  taskId = "";
+  listeners: Set<(event: ProgressEvent) => void> = new Set();
+  constructor(first?: (event: ProgressEvent) => void) {
+    if (first !== undefined) {
+      if (typeof first !== "function") throw new TypeError("onProgress must be a function");
+      this.listeners.add(first);
+    }
+  }
+
+  emit(event: ProgressEvent) {
+    for (const l of [...this.listeners]) {
+      try {
+        l(event);
+      } catch {
+        // A listener's failure is its own: the task and the other listeners go on.
+      }
+    }
+  }
+}
+
+/** A fresh progress token: unique on a session shared by several clients. */
+function progressToken(): string {
+  const crypto = (globalThis as { crypto?: { randomUUID?: () => string; }; }).crypto;
+  const unique = typeof crypto?.randomUUID === "function" ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  return `mcp-tasks-wasm/progress/${unique}`;
+}
+
+/**
+ * One tool call, from `TaskClient.startTool` (or a task picked up by `TaskClient.resume`): its
+ * task's id at once, its status on demand, its outcome, its cancel and its progress. A
+ * synchronous answer gives a handle already completed (`taskId` null).
+ */
+class ToolTask<TResult = CallToolResult> {
+  /** The task's id; null when the server answered the call synchronously (no task). */
+  readonly taskId: string | null;
+  #feed: ProgressFeed;
+  #ops: { status: () => Promise<JsonObject>; settled: Promise<JsonObject>; cancel: (reason: unknown) => Promise<void>; };
+  #done = false;
+
+  constructor(taskId: string | null, feed: ProgressFeed, ops: { status: () => Promise<JsonObject>; settled: Promise<JsonObject>; cancel: (reason: unknown) => Promise<void>; }) {
+    this.taskId = taskId;
+    this.#feed = feed;
+    this.#ops = ops;
+    ops.settled.then(() => (this.#done = true), () => (this.#done = true));
+  }
+
+  /** Whether the outcome is in (`result()` settles at once). */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /**
+   * The task now: one `tasks/get` (its `status`, `statusMessage`, …; a change counts as a poll's).
+   * A synchronous call: `{ status: "completed" }`, nothing sent.
+   */
+  status(): Promise<JsonObject> {
+    return this.#ops.status();
+  }
+
+  /**
+   * Waits for the final `CallToolResult`, with `callTool`'s errors (TaskFailedError,
+   * TaskCancelledError, TaskExpiredError, ProtocolError, …). Every call gives the same outcome.
+   */
+  result(): Promise<TResult> {
+    return this.#ops.settled as Promise<TResult>;
+  }
+
+  /** `result()` (ext-tasks' name). */
+  settle(): Promise<TResult> {
+    return this.result();
+  }
+
+  /**
+   * Cancels the task (`tasks/cancel`, sent again on transport failures): resolves once that is
+   * done; `result()` then rejects with a TaskCancelledError (`delivered: false` when the cancel
+   * never reached the server), `cause` being `reason`. Nothing for a task already ended.
+   */
+  async cancel(reason?: unknown): Promise<void> {
+    if (this.#done) return;
+    await this.#ops.cancel(reason);
+  }
+
+  /** Calls `listener` with each ProgressEvent from now on; returns what stops it. */
+  onProgress(listener: (event: ProgressEvent) => void): () => void {
+    if (typeof listener !== "function") throw new TypeError("ToolTask.onProgress(listener): listener must be a function");
+    this.#feed.listeners.add(listener);
+    return () => this.#feed.listeners.delete(listener);
+  }
+
+  /** The ProgressEvents from now on, until the task ends. */
+  async *progress(): AsyncGenerator<ProgressEvent> {
+    const queue: ProgressEvent[] = [];
+    let wake: (() => void) | null = null;
+    const stop = this.onProgress((e) => {
+      queue.push(e);
+      wake?.();
+    });
+    let ended = this.#done;
+    const end = () => {
+      ended = true;
+      wake?.();
+    };
+    this.#ops.settled.then(end, end);
+    try {
+      for (;;) {
+        const next = queue.shift();
+        if (next !== undefined) {
+          yield next;
+          continue;
+        }
+        if (ended) return;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+    } finally {
+      stop();
+    }
   }
 }
 
@@ -1632,4 +1884,4 @@ function abortError(message: string) {
   return e;
 }
 
-export { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError, requestVia };
+export { TaskClient, ToolTask, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError, requestVia };
