@@ -188,12 +188,13 @@ export type ResumeOptions = {
 
 /**
  * A call's progress: a change of its task's `statusMessage` (`statusMessage`, with the status it
- * came with), or one `notifications/progress` whose `progressToken` is the call's (`progress`;
- * `taskId` empty while no task exists: a synchronous call, or before the server answered).
+ * came with), or one `notifications/progress` whose `progressToken` is the call's (`progress`,
+ * with the task's last known status; `taskId` empty and status `working` while no task exists: a
+ * synchronous call, or before the server answered).
  */
 export type ProgressEvent =
   | { type: "statusMessage"; taskId: string; status: string; message: string }
-  | { type: "progress"; taskId: string; progress: number; total?: number; message?: string };
+  | { type: "progress"; taskId: string; status: string; progress: number; total?: number; message?: string };
 
 /**
  * `TaskClient.connect` options: the TaskClient's (but `request`) and the connection's.
@@ -989,7 +990,7 @@ class TaskClient {
     const token = params.progressToken;
     const feed = typeof token === "string" ? this.#feeds.get(token) : undefined;
     if (!feed || typeof params.progress !== "number" || !Number.isFinite(params.progress)) return;
-    const event: ProgressEvent = { type: "progress", taskId: feed.taskId, progress: params.progress };
+    const event: ProgressEvent = { type: "progress", taskId: feed.taskId, status: feed.status(), progress: params.progress };
     if (typeof params.total === "number" && Number.isFinite(params.total)) event.total = params.total;
     if (typeof params.message === "string") event.message = params.message;
     feed.emit(event);
@@ -1049,10 +1050,9 @@ class TaskClient {
 
   #track(taskId: string, task: JsonObject | null, timeoutMs?: number, scope?: CallScope, feed?: ProgressFeed) {
     const handle = new Handle(taskId, this.protocolVersion);
-    if (feed) {
-      feed.taskId = taskId;
-      handle.feed = feed;
-    }
+    if (feed) handle.feed = feed;
+    handle.feed.taskId = taskId;
+    handle.feed.status = () => handle.status;
     if (scope) {
       handle.signal = scope.signal;
       // The deadline ends the call even while an exchange hangs (a tasks/result of a task the
@@ -1663,6 +1663,8 @@ class ProgressFeed {
   /** The task's id once there is one ("" before). */
   taskId = "";
   listeners: Set<(event: ProgressEvent) => void> = new Set();
+  /** The task's last known status (`working` before there is one). */
+  status: () => string = () => "working";
   constructor(first?: (event: ProgressEvent) => void) {
     if (first !== undefined) {
       if (typeof first !== "function") throw new TypeError("onProgress must be a function");

@@ -5,5 +5,6 @@ import { TaskClient, ToolTask, TaskError, TaskFailedError, TaskCancelledError, T
 import { HttpConnection, HttpError, RpcError, TransportError, VersionError } from "./http.js";
 
 export type { SdkClientLike } from "./sdk-client.js";
+export type { CallToolOptions, ProgressEvent, ResumeOptions } from "./client.js";
 export type { CallToolResult, ContentBlock, JsonRpcAnswer, JsonRpcErrorObject, RequestId, TaskMethodResults, ResultOfMethod, HandleContext } from "./types.js";
 export { TaskClient, ToolTask, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError, requestVia, HttpConnection, HttpError, RpcError, TransportError, VersionError };

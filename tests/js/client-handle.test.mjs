@@ -197,7 +197,7 @@ test("notifications/progress of the call reach onProgress and events(); the call
   release.open();
   await c.clock.advance(1_200);
   assert.equal((await task.result()).content[0].text, "reported");
-  assert.deepEqual(seen.filter((e) => e.type === "progress"), [1, 2, 3].map((i) => ({ type: "progress", taskId: task.taskId, progress: i, total: 3, message: `part ${i}` })));
+  assert.deepEqual(seen.filter((e) => e.type === "progress"), [1, 2, 3].map((i) => ({ type: "progress", taskId: task.taskId, status: "working", progress: i, total: 3, message: `part ${i}` })));
   // A call that does not ask sends no token.
   const plain = await client.startTool("reporting", {});
   assert.equal(c.sent.filter((s) => s.method === "tools/call")[1].params._meta?.progressToken, undefined);
@@ -221,7 +221,7 @@ test("callTool({ onProgress }) gets the progress of a synchronous call too", asy
   const seen = [];
   const result = await client.callTool("quick", {}, { onProgress: (e) => seen.push(e) });
   assert.equal(result.content[0].text, "quick");
-  assert.deepEqual(seen, [{ type: "progress", taskId: "", progress: 50, total: 100 }]);
+  assert.deepEqual(seen, [{ type: "progress", taskId: "", status: "working", progress: 50, total: 100 }]);
   await client.close();
 });
 
