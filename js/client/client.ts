@@ -658,7 +658,8 @@ class TaskClient {
    * follows it until it ends: a ToolTask as `startTool` gives, without progress notifications
    * (their token belongs to the call that started the task; `statusMessage` changes are seen).
    * Sends nothing until the scheduler polls. 2026-07-28: any client the server lets read the task.
-   * 2025-11-25: the same session only (a task is bound to the session that created it, §D 37):
+   * 2025-11-25: the same session only (servers bind a task to the session that created it, as
+   * §D 38 has them bind it to an authorization context):
    * over `TaskClient.over`/`requestVia` share the SDK client; a second `TaskClient.connect` opens
    * another session, which does not see the task.
    */
