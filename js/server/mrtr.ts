@@ -21,6 +21,12 @@ export type MrtrState = {
   asked: string[];
   /** When it was issued (Unix ms). */
   iat: number;
+  /**
+   * 96 random bits (base64url), set by `issue`: two states of equal content issued in the same
+   * millisecond (two callers, one tool, the same arguments) are different states, each spent
+   * by its own retry.
+   */
+  nonce?: string;
 };
 
 function base64url(bytes: Uint8Array): string {
@@ -114,7 +120,8 @@ class MrtrStates {
 
   /** A signed `requestState` for `state`. */
   async issue(state: MrtrState): Promise<string> {
-    const body = base64url(new TextEncoder().encode(JSON.stringify(state)));
+    const nonce = base64url(crypto.getRandomValues(new Uint8Array(12)));
+    const body = base64url(new TextEncoder().encode(JSON.stringify({ ...state, nonce })));
     const mac = await crypto.subtle.sign("HMAC", await this.key(), new TextEncoder().encode(body));
     return `${body}.${base64url(new Uint8Array(mac))}`;
   }

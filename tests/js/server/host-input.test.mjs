@@ -283,3 +283,21 @@ test("an MRTR requestState answers one retry: replaying it is refused (-32602)",
   assert.equal(full.error.code, -32602);
   assert.deepEqual(full.error.data, { limit: 1, cap: "maxSpent" });
 });
+
+test("two MRTR requestStates of the same call issued in the same millisecond are distinct: each answers its own retry", async () => {
+  const host = new TaskHost({ now: () => 1_767_225_600_000 }); // a clock that never moves
+  host.tool("ask", { taskSupport: "forbidden" }, async (_args, { requestInput }) => {
+    const { a } = await requestInput({ a: { method: "elicitation/create", params: { mode: "form", message: "A?", requestedSchema: { type: "object", properties: {} } } } });
+    return text(`got ${a.action}`);
+  });
+  const meta = { "io.modelcontextprotocol/protocolVersion": V26, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+  const ctx = { protocolVersion: V26 };
+  const call = { name: "ask", arguments: { same: true }, _meta: meta };
+  const s1 = (await host.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: call }, ctx)).result.requestState;
+  const s2 = (await host.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: call }, ctx)).result.requestState;
+  assert.notEqual(s1, s2);
+  for (const [id, requestState] of [[3, s1], [4, s2]]) {
+    const done = await host.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { ...call, inputResponses: { a: { action: "accept", content: {} } }, requestState } }, ctx);
+    assert.equal(done.result?.content?.[0]?.text, "got accept", JSON.stringify(done));
+  }
+});
