@@ -4,6 +4,8 @@
 //   tools/peers/      npm (own lock): @modelcontextprotocol/server-everything 2026.8.31 and
 //                     @modelcontextprotocol/inspector 2.12.0 (run with the Node 22 of
 //                     tools/conformance: the Inspector needs Node >= 22.19)
+//   tools/sdk2/       npm (own lock): the SDK v2 2.4.0 (client, server, core) and
+//                     @modelcontextprotocol/ext-tasks 0.2.2
 //   tools/py/mcp1/    Python venv, mcp==1.30.0 (tools/py/mcp1-requirements.txt, every package ==)
 //   tools/py/mcp2/    Python venv, mcp==2.3.0  (tools/py/mcp2-requirements.txt)
 //   tests/peers/fixtures/   the Python servers and clients, the SDK task server, the
@@ -17,6 +19,7 @@
 //   startEverything()                 → Peer   server-everything (2025-11-25), Streamable HTTP
 //   startPyServer("mcp1" | "mcp2")    → Peer   Python fixture servers (see their docstrings)
 //   startSdkServer({ store })         → Peer   SDK 1.32.2 McpServer with tasks ("memory" | "ours")
+//   startSdk2Server()                 → Peer   SDK v2 2.4.0 McpServer, a plain tool (both eras)
 //   startExample()                    → Peer   examples/conformance-server.mjs --port 0
 //   runPyClient("mcp1" | "mcp2", url, args)   → RunResult  (the client's one JSON line in .json)
 //   runInspectorCli(url, { era, tool, args, method })  → RunResult (Inspector --cli --format json)
@@ -261,6 +264,21 @@ export function startSdkServer({ store = "memory" } = {}) {
     `sdk-task-server-${store}`,
     process.execPath,
     [join(FIXTURES, "sdk-task-server.mjs"), "--port", "0", "--store", store],
+    /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
+    (m) => m[1],
+  );
+}
+
+/**
+ * tests/peers/fixtures/sdk2-server.mjs: an SDK v2 2.4.0 McpServer (tools/sdk2) with a plain tool,
+ * served to both eras by the SDK's createMcpHandler over node:http.
+ */
+export function startSdk2Server() {
+  need(join(ROOT, "tools/sdk2/node_modules/@modelcontextprotocol/server/dist/index.mjs"), "@modelcontextprotocol/server 2.4.0 (tools/sdk2)");
+  return startPeer(
+    "sdk2-server",
+    process.execPath,
+    [join(FIXTURES, "sdk2-server.mjs"), "0"],
     /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
     (m) => m[1],
   );
