@@ -8,6 +8,7 @@
 //                     @modelcontextprotocol/ext-tasks 0.2.2
 //   tools/py/mcp1/    Python venv, mcp==1.30.0 (tools/py/mcp1-requirements.txt, every package ==)
 //   tools/py/mcp2/    Python venv, mcp==2.3.0  (tools/py/mcp2-requirements.txt)
+//   tools/py/fastmcp/ Python venv, fastmcp[tasks]==4.1.4 (tools/py/fastmcp-requirements.txt)
 //   tests/peers/fixtures/   the Python servers and clients, the SDK task server, the
 //                     listen-local.cjs preload (each documented at its top)
 //
@@ -17,11 +18,11 @@
 // on process exit (or SIGINT/SIGTERM) every group still registered gets SIGKILL.
 //
 //   startEverything()                 → Peer   server-everything (2025-11-25), Streamable HTTP
-//   startPyServer("mcp1" | "mcp2")    → Peer   Python fixture servers (see their docstrings)
+//   startPyServer("mcp1" | "mcp2" | "fastmcp")  → Peer   Python fixture servers (see their docstrings)
 //   startSdkServer({ store })         → Peer   SDK 1.32.2 McpServer with tasks ("memory" | "ours")
 //   startSdk2Server()                 → Peer   SDK v2 2.4.0 McpServer, a plain tool (both eras)
 //   startExample()                    → Peer   examples/conformance-server.mjs --port 0
-//   runPyClient("mcp1" | "mcp2", url, args)   → RunResult  (the client's one JSON line in .json)
+//   runPyClient("mcp1" | "mcp2" | "fastmcp", url, args)   → RunResult  (the client's one JSON line in .json)
 //   runInspectorCli(url, { era, tool, args, method })  → RunResult (Inspector --cli --format json)
 //   startRecorder(targetUrl)          → Recorder   a recording HTTP proxy (see its comment)
 //
@@ -46,6 +47,7 @@ export const FIXTURES = join(ROOT, "tests/peers/fixtures");
 export const PYTHON = {
   mcp1: join(ROOT, "tools/py/mcp1/bin/python"),
   mcp2: join(ROOT, "tools/py/mcp2/bin/python"),
+  fastmcp: join(ROOT, "tools/py/fastmcp/bin/python"),
 };
 const EXAMPLE = join(ROOT, "examples/conformance-server.mjs");
 
@@ -239,10 +241,13 @@ export function startEverything(options = {}) {
   );
 }
 
-/** A Python fixture server: "mcp1" (mcp 1.30.0, tasks, 2025-11-25) or "mcp2" (mcp 2.3.0, 2026-07-28). */
+/**
+ * A Python fixture server: "mcp1" (mcp 1.30.0, tasks, 2025-11-25), "mcp2" (mcp 2.3.0, 2026-07-28)
+ * or "fastmcp" (FastMCP 4.1.4 with its tasks extension, 2026-07-28 tasks).
+ */
 export function startPyServer(which) {
   const python = PYTHON[which];
-  if (!python) throw new TypeError(`startPyServer: "mcp1" or "mcp2", not ${JSON.stringify(which)}`);
+  if (!python) throw new TypeError(`startPyServer: "mcp1", "mcp2" or "fastmcp", not ${JSON.stringify(which)}`);
   need(python, `the ${which} Python venv`);
   return startPeer(
     `py-${which}-server`,
@@ -297,11 +302,12 @@ export function startExample(args = []) {
 
 /**
  * Runs a Python fixture client to its end: `args` are its command-line arguments after the URL
- * (TOOL [ARGS_JSON] [--elicit JSON] ...; see py_mcp1_client.py / py_mcp2_client.py).
+ * (TOOL [ARGS_JSON] [--elicit JSON] ...; see py_mcp1_client.py / py_mcp2_client.py /
+ * py_fastmcp_client.py).
  */
 export async function runPyClient(which, url, args = [], options = {}) {
   const python = PYTHON[which];
-  if (!python) throw new TypeError(`runPyClient: "mcp1" or "mcp2", not ${JSON.stringify(which)}`);
+  if (!python) throw new TypeError(`runPyClient: "mcp1", "mcp2" or "fastmcp", not ${JSON.stringify(which)}`);
   need(python, `the ${which} Python venv`);
   const r = await runToEnd(`py-${which}-client`, python, [join(FIXTURES, `py_${which}_client.py`), url, ...args], {
     env: { PYTHONUNBUFFERED: "1", PYTHONDONTWRITEBYTECODE: "1" },
