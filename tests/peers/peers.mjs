@@ -9,6 +9,7 @@
 //   tools/py/mcp1/    Python venv, mcp==1.30.0 (tools/py/mcp1-requirements.txt, every package ==)
 //   tools/py/mcp2/    Python venv, mcp==2.3.0  (tools/py/mcp2-requirements.txt)
 //   tools/py/fastmcp/ Python venv, fastmcp[tasks]==4.1.4 (tools/py/fastmcp-requirements.txt)
+//   tools/rmcp-peer/  cargo (own Cargo.lock): rmcp 3.11.0, the rmcp-task-server binary
 //   tests/peers/fixtures/   the Python servers and clients, the SDK task server, the
 //                     listen-local.cjs preload (each documented at its top)
 //
@@ -21,6 +22,7 @@
 //   startPyServer("mcp1" | "mcp2" | "fastmcp")  → Peer   Python fixture servers (see their docstrings)
 //   startSdkServer({ store })         → Peer   SDK 1.32.2 McpServer with tasks ("memory" | "ours")
 //   startSdk2Server()                 → Peer   SDK v2 2.4.0 McpServer, a plain tool (both eras)
+//   startRmcpServer()                 → Peer   rmcp 3.11 (Rust SDK) server with tasks (both eras)
 //   startExample()                    → Peer   examples/conformance-server.mjs --port 0
 //   runPyClient("mcp1" | "mcp2" | "fastmcp", url, args)   → RunResult  (the client's one JSON line in .json)
 //   runInspectorCli(url, { era, tool, args, method })  → RunResult (Inspector --cli --format json)
@@ -50,6 +52,7 @@ export const PYTHON = {
   fastmcp: join(ROOT, "tools/py/fastmcp/bin/python"),
 };
 const EXAMPLE = join(ROOT, "examples/conformance-server.mjs");
+export const RMCP_SERVER = join(ROOT, "tools/rmcp-peer/target/release/rmcp-task-server");
 
 /** How long a peer may take to say it listens, and a one-shot run to finish (guards, not checks). */
 export const READY_TIMEOUT_MS = 30_000;
@@ -287,6 +290,15 @@ export function startSdk2Server() {
     /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
     (m) => m[1],
   );
+}
+
+/**
+ * tools/rmcp-peer's rmcp-task-server: the official Rust SDK (rmcp 3.11) over Streamable HTTP,
+ * tasks on rmcp's TaskManager (2026-07-28), both eras. Built by scripts/setup.sh (cargo).
+ */
+export function startRmcpServer() {
+  need(RMCP_SERVER, "the rmcp task server (tools/rmcp-peer, cargo build --release --locked)");
+  return startPeer("rmcp-task-server", RMCP_SERVER, ["0"], /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/, (m) => m[1]);
 }
 
 /** examples/conformance-server.mjs --port 0 (its first line names `http://127.0.0.1:PORT/mcp`). */
