@@ -13,7 +13,7 @@
 #   npm ci in tools/bundlers             (vite 8 and 5, webpack, esbuild, rollup, next, wrangler: tests/packaging)
 #   Python venvs tools/py/mcp1, mcp2     (mcp 1.30.0 / 2.3.0, every package pinned, for tests/peers)
 #   Python venv tools/py/fastmcp         (fastmcp[tasks] 4.1.4, every package pinned, for tests/peers)
-#   cargo build tools/rmcp-peer          (rmcp 3.11 task server, own Cargo.lock, for tests/peers)
+#   cargo build tools/rmcp-peer          (rmcp 3.11 task server and client, own Cargo.lock, tests/peers)
 #   Debian chromium + chromium-driver    (browser tests; apt-get, about 40 s the first time)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -150,9 +150,9 @@ py_venv mcp2
 # FastMCP 4.1.4 with its tasks extension (2026-07-28 tasks: a task server and ToolTask client)
 py_venv fastmcp
 
-# Rust: the rmcp 3.11 (official Rust SDK) task server of tests/peers/matrix-rmcp.test.mjs, its own
-# package and lock (not in the root crate); incremental, seconds when up to date (about 3.5 minutes
-# the first time on 2 cores).
+# Rust: the rmcp 3.11 (official Rust SDK) task server and client of tests/peers/matrix-rmcp.test.mjs,
+# their own package and lock (not in the root crate); seconds when up to date, about 4 minutes the
+# first time on 2 cores.
 say "tools/rmcp-peer: cargo build --release --locked"
 (cd tools/rmcp-peer && cargo build --release --locked --quiet)
 

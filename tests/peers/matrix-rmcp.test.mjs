@@ -1,4 +1,4 @@
-// The real-peer matrix, Rust SDK pairing. Through the recording proxy of peers.mjs; the recorded
+// The real-peer matrix, Rust SDK pairings. Through the recording proxy of peers.mjs; the recorded
 // traffic is fed to `Conversation` (the built package), which must raise no error-level issue.
 // Transcripts go to target/peers/matrix-<pairing>.jsonl.
 //
@@ -6,12 +6,14 @@
 //      TaskManager), no version given (2026-07-28: a task polled to its result, a running task
 //      cancelled) and pinned 2025-11-25 (rmcp's tasks are 2026-07-28 only: the tool answers
 //      synchronously)
+//  11. rmcp 3.11 client (tools/rmcp-peer: call_tool_once → CreateTaskResult, get_task,
+//      cancel_task) → our server module (examples/conformance-server.mjs) (2026-07-28)
 //
 //   node --test tests/peers/matrix-rmcp.test.mjs   (needs scripts/setup.sh and scripts/build.sh)
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { Conversation, TaskCancelledError, TaskClient } from "../../pkg/node.mjs";
-import { checkTraffic, sent, startRecorder, startRmcpServer, stopAll } from "./peers.mjs";
+import { checkTraffic, runRmcpClient, sent, startExample, startRecorder, startRmcpServer, stopAll } from "./peers.mjs";
 
 after(stopAll);
 
@@ -73,4 +75,27 @@ test("10. TaskClient.connect(url) → rmcp 3.11 server with tasks: no version (2
       }
     });
   }
+});
+
+test("11. rmcp 3.11 client (call_tool_once, get_task, cancel_task) → our server module (2026-07-28)", async (t) => {
+  const example = await startExample();
+  t.after(() => example.stop());
+  const recorder = await startRecorder(example.url);
+  t.after(() => recorder.stop());
+  const run = await runRmcpClient(recorder.url, "slow_compute", { seconds: 0.2, label: "rmcp" });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const out = run.json;
+  assert.equal(out.protocolVersion, V26);
+  assert.equal(out.status, "completed");
+  assert.equal(out.text, "rmcp: done after 0.2 s");
+  assert.equal(out.cancelled.status, "cancelled");
+
+  const { messages } = checkTraffic(t, "matrix-rmcp-client-ours", recorder, Conversation);
+  assert.equal(messages[0].message.method, "server/discover");
+  const calls = sent(messages, "tools/call");
+  assert.equal(calls.length, 2);
+  for (const c of calls) assert.deepEqual(c.message.params._meta["io.modelcontextprotocol/clientCapabilities"].extensions["io.modelcontextprotocol/tasks"], {});
+  const cancels = sent(messages, "tasks/cancel");
+  assert.equal(cancels.length, 1);
+  assert.equal(cancels[0].message.params.taskId, out.cancelled.taskId);
 });

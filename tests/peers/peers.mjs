@@ -9,7 +9,7 @@
 //   tools/py/mcp1/    Python venv, mcp==1.30.0 (tools/py/mcp1-requirements.txt, every package ==)
 //   tools/py/mcp2/    Python venv, mcp==2.3.0  (tools/py/mcp2-requirements.txt)
 //   tools/py/fastmcp/ Python venv, fastmcp[tasks]==4.1.4 (tools/py/fastmcp-requirements.txt)
-//   tools/rmcp-peer/  cargo (own Cargo.lock): rmcp 3.11.0, the rmcp-task-server binary
+//   tools/rmcp-peer/  cargo (own Cargo.lock): rmcp 3.11.0, the rmcp-task-server and -client binaries
 //   tests/peers/fixtures/   the Python servers and clients, the SDK task server, the
 //                     listen-local.cjs preload (each documented at its top)
 //
@@ -24,6 +24,7 @@
 //   startSdk2Server()                 → Peer   SDK v2 2.4.0 McpServer, a plain tool (both eras)
 //   startRmcpServer()                 → Peer   rmcp 3.11 (Rust SDK) server with tasks (both eras)
 //   startExample()                    → Peer   examples/conformance-server.mjs --port 0
+//   runRmcpClient(url, tool, args)    → RunResult  rmcp 3.11 task client (its one JSON line in .json)
 //   runPyClient("mcp1" | "mcp2" | "fastmcp", url, args)   → RunResult  (the client's one JSON line in .json)
 //   runInspectorCli(url, { era, tool, args, method })  → RunResult (Inspector --cli --format json)
 //   startRecorder(targetUrl)          → Recorder   a recording HTTP proxy (see its comment)
@@ -53,6 +54,7 @@ export const PYTHON = {
 };
 const EXAMPLE = join(ROOT, "examples/conformance-server.mjs");
 export const RMCP_SERVER = join(ROOT, "tools/rmcp-peer/target/release/rmcp-task-server");
+export const RMCP_CLIENT = join(ROOT, "tools/rmcp-peer/target/release/rmcp-task-client");
 
 /** How long a peer may take to say it listens, and a one-shot run to finish (guards, not checks). */
 export const READY_TIMEOUT_MS = 30_000;
@@ -299,6 +301,16 @@ export function startSdk2Server() {
 export function startRmcpServer() {
   need(RMCP_SERVER, "the rmcp task server (tools/rmcp-peer, cargo build --release --locked)");
   return startPeer("rmcp-task-server", RMCP_SERVER, ["0"], /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/, (m) => m[1]);
+}
+
+/**
+ * tools/rmcp-peer's rmcp-task-client to its end: `URL TOOL ARGS_JSON` (a task to its result,
+ * then a running one cancelled; its one JSON line in `json`, see src/bin/client.rs).
+ */
+export async function runRmcpClient(url, tool, args, options = {}) {
+  need(RMCP_CLIENT, "the rmcp task client (tools/rmcp-peer, cargo build --release --locked)");
+  const r = await runToEnd("rmcp-task-client", RMCP_CLIENT, [url, tool, JSON.stringify(args)], { timeoutMs: options.timeoutMs });
+  return { ...r, json: lastJsonLine(r.stdout) };
 }
 
 /** examples/conformance-server.mjs --port 0 (its first line names `http://127.0.0.1:PORT/mcp`). */

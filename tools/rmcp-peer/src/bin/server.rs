@@ -15,7 +15,9 @@ use rmcp::{
     service::{RequestContext, RoleServer},
     task_manager::{TaskExit, TaskManager, TaskOptions},
     tool, tool_router,
-    transport::streamable_http_server::{session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService},
+    transport::streamable_http_server::{
+        session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService,
+    },
     ErrorData as McpError, ServerHandler,
 };
 
@@ -41,27 +43,51 @@ struct Peer {
 #[tool_router]
 impl Peer {
     fn new(tasks: TaskManager) -> Self {
-        Self { tool_router: Self::tool_router(), tasks }
+        Self {
+            tool_router: Self::tool_router(),
+            tasks,
+        }
     }
 
     #[tool(description = "Adds two numbers")]
-    async fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> Result<CallToolResult, McpError> {
-        Ok(CallToolResult::success(vec![ContentBlock::text((a + b).to_string())]))
+    async fn add(
+        &self,
+        Parameters(AddArgs { a, b }): Parameters<AddArgs>,
+    ) -> Result<CallToolResult, McpError> {
+        Ok(CallToolResult::success(vec![ContentBlock::text(
+            (a + b).to_string(),
+        )]))
     }
 
-    #[tool(description = "Adds two numbers slowly: a task when the client declared the tasks extension")]
-    async fn slow_sum(&self, Parameters(SlowArgs { a, b, ms }): Parameters<SlowArgs>) -> Result<CallToolResult, McpError> {
+    #[tool(
+        description = "Adds two numbers slowly: a task when the client declared the tasks extension"
+    )]
+    async fn slow_sum(
+        &self,
+        Parameters(SlowArgs { a, b, ms }): Parameters<SlowArgs>,
+    ) -> Result<CallToolResult, McpError> {
         tokio::time::sleep(std::time::Duration::from_millis(ms.unwrap_or(300))).await;
-        Ok(CallToolResult::success(vec![ContentBlock::text(format!("sum: {}", a + b))]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+            "sum: {}",
+            a + b
+        ))]))
     }
 }
 
 impl ServerHandler for Peer {
-    async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, McpError> {
-        let tasks_declared = context.client_capabilities().is_some_and(|caps| caps.supports_tasks());
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let tasks_declared = context
+            .client_capabilities()
+            .is_some_and(|caps| caps.supports_tasks());
         if request.name == "slow_sum" && tasks_declared {
-            let args: SlowArgs = serde_json::from_value(serde_json::Value::Object(request.arguments.clone().unwrap_or_default()))
-                .map_err(|e| McpError::invalid_params(e.to_string(), None))?;
+            let args: SlowArgs = serde_json::from_value(serde_json::Value::Object(
+                request.arguments.clone().unwrap_or_default(),
+            ))
+            .map_err(|e| McpError::invalid_params(e.to_string(), None))?;
             let task = self.tasks.spawn(TaskOptions::new().with_poll_interval_ms(100), move |ctx| {
                 Box::pin(async move {
                     tokio::select! {
@@ -78,31 +104,55 @@ impl ServerHandler for Peer {
         self.tool_router.call(call).await
     }
 
-    async fn get_task(&self, request: GetTaskParams, _context: RequestContext<RoleServer>) -> Result<GetTaskResult, McpError> {
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
         Ok(GetTaskResult::new(self.tasks.get_task(&request.task_id)?))
     }
 
-    async fn update_task(&self, request: UpdateTaskParams, _context: RequestContext<RoleServer>) -> Result<(), McpError> {
-        self.tasks.update_task(&request.task_id, request.input_responses)
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.tasks
+            .update_task(&request.task_id, request.input_responses)
     }
 
-    async fn cancel_task(&self, request: CancelTaskParams, _context: RequestContext<RoleServer>) -> Result<(), McpError> {
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
         self.tasks.cancel_task(&request.task_id)
     }
 
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tasks().build())
-            .with_server_info(Implementation::new("rmcp-task-server", "3.11.0"))
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tasks()
+                .build(),
+        )
+        .with_server_info(Implementation::new("rmcp-task-server", "3.11.0"))
     }
 }
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let port: u16 = std::env::args().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+    let port: u16 = std::env::args()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
     // One task store for every request: 2026-07-28 requests are stateless (one handler each).
     let tasks = TaskManager::new();
-    let service: StreamableHttpService<Peer, LocalSessionManager> =
-        StreamableHttpService::new(move || Ok(Peer::new(tasks.clone())), Default::default(), StreamableHttpServerConfig::default());
+    let service: StreamableHttpService<Peer, LocalSessionManager> = StreamableHttpService::new(
+        move || Ok(Peer::new(tasks.clone())),
+        Default::default(),
+        StreamableHttpServerConfig::default(),
+    );
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     let address = listener.local_addr()?;
