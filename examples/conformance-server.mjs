@@ -23,6 +23,9 @@
 //   --max-sessions-per-requestor N   at most N per client address (default 1000)
 //   --max-live-tasks-per-requestor N  at most N live tasks of one caller without a session
 //                               (2026-07-28; default 1000)
+//   --routing-headers allow-missing   serve a 2026-07-28 request that leaves out Mcp-Method or
+//                               Mcp-Name (some clients do) instead of -32020 (default strict, §D 97;
+//                               docs/decisions/routing-headers.md)
 // The storage client library is the package's optional peer: `npm i pg` / `npm i ioredis`, next
 // to the package or in the current directory.
 //
@@ -193,7 +196,8 @@ const TOOLS = [
 const USAGE =
   "usage: node examples/conformance-server.mjs [--port PORT] [--storage memory|sqlite:PATH|postgres://…|redis://…]\n" +
   "         [--cursor-key HEX32] [--lease-ms N] [--lease-grace-ms N] [--housekeeping-ms N] [--replica-id NAME]\n" +
-  "         [--session-ttl-ms N] [--max-sessions N] [--max-sessions-per-requestor N] [--max-live-tasks-per-requestor N]";
+  "         [--session-ttl-ms N] [--max-sessions N] [--max-sessions-per-requestor N] [--max-live-tasks-per-requestor N]\n" +
+  "         [--routing-headers strict|allow-missing]";
 
 /** The value of `--name VALUE` or `--name=VALUE`, else `fallback`. */
 function option(argv, name, fallback) {
@@ -265,6 +269,10 @@ const sessionTtlMs = intOption(argv, "session-ttl-ms", 1);
 const maxSessions = intOption(argv, "max-sessions", 0);
 const maxSessionsPerRequestor = intOption(argv, "max-sessions-per-requestor", 0);
 const maxLiveTasksPerRequestor = intOption(argv, "max-live-tasks-per-requestor", 0);
+const routingHeaders = option(argv, "routing-headers", undefined);
+if (routingHeaders !== undefined && routingHeaders !== "strict" && routingHeaders !== "allow-missing") {
+  usage(`--routing-headers: must be strict or allow-missing (got ${JSON.stringify(routingHeaders)})`);
+}
 /** Options of the TaskHost (here or inside McpHttpServer). */
 const hostOptions = maxLiveTasksPerRequestor !== undefined ? { maxLiveTasksPerRequestor } : {};
 const storage = await openStorage(option(argv, "storage", "memory")).catch((e) => usage(`--storage: ${e.message}`));
@@ -306,6 +314,7 @@ const app = new McpHttpServer({
   ...(sessionTtlMs !== undefined ? { sessionTtlMs } : {}),
   ...(maxSessions !== undefined ? { maxSessions } : {}),
   ...(maxSessionsPerRequestor !== undefined ? { maxSessionsPerRequestor } : {}),
+  ...(routingHeaders !== undefined ? { routingHeaders } : {}),
 });
 for (const { name, handler, ...options } of TOOLS) app.tool(name, options, handler);
 

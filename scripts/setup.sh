@@ -12,6 +12,8 @@
 #   npm ci in tools/pkg-lint             (arethetypeswrong and publint, for tests/js/pkg-lint.test.sh)
 #   npm ci in tools/bundlers             (vite 8 and 5, webpack, esbuild, rollup, next, wrangler: tests/packaging)
 #   Python venvs tools/py/mcp1, mcp2     (mcp 1.30.0 / 2.3.0, every package pinned, for tests/peers)
+#   Python venv tools/py/fastmcp         (fastmcp[tasks] 4.1.4, every package pinned, for tests/peers)
+#   cargo build tools/rmcp-peer          (rmcp 3.11 task server and client, own Cargo.lock, tests/peers)
 #   Debian chromium + chromium-driver    (browser tests; apt-get, about 40 s the first time)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -145,6 +147,14 @@ py_venv() { # NAME: tools/py/NAME from tools/py/NAME-requirements.txt
 }
 py_venv mcp1
 py_venv mcp2
+# FastMCP 4.1.4 with its tasks extension (2026-07-28 tasks: a task server and ToolTask client)
+py_venv fastmcp
+
+# Rust: the rmcp 3.11 (official Rust SDK) task server and client of tests/peers/matrix-rmcp.test.mjs,
+# their own package and lock (not in the root crate); seconds when up to date, about 4 minutes the
+# first time on 2 cores.
+say "tools/rmcp-peer: cargo build --release --locked"
+(cd tools/rmcp-peer && cargo build --release --locked --quiet)
 
 # ---- Chromium and chromedriver (Debian's; playwright's download does not work here) -----------
 if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then

@@ -4,8 +4,12 @@
 //   tools/peers/      npm (own lock): @modelcontextprotocol/server-everything 2026.8.31 and
 //                     @modelcontextprotocol/inspector 2.12.0 (run with the Node 22 of
 //                     tools/conformance: the Inspector needs Node >= 22.19)
+//   tools/sdk2/       npm (own lock): the SDK v2 2.4.0 (client, server, core) and
+//                     @modelcontextprotocol/ext-tasks 0.2.2
 //   tools/py/mcp1/    Python venv, mcp==1.30.0 (tools/py/mcp1-requirements.txt, every package ==)
 //   tools/py/mcp2/    Python venv, mcp==2.3.0  (tools/py/mcp2-requirements.txt)
+//   tools/py/fastmcp/ Python venv, fastmcp[tasks]==4.1.4 (tools/py/fastmcp-requirements.txt)
+//   tools/rmcp-peer/  cargo (own Cargo.lock): rmcp 3.11.0, the rmcp-task-server and -client binaries
 //   tests/peers/fixtures/   the Python servers and clients, the SDK task server, the
 //                     listen-local.cjs preload (each documented at its top)
 //
@@ -15,10 +19,13 @@
 // on process exit (or SIGINT/SIGTERM) every group still registered gets SIGKILL.
 //
 //   startEverything()                 → Peer   server-everything (2025-11-25), Streamable HTTP
-//   startPyServer("mcp1" | "mcp2")    → Peer   Python fixture servers (see their docstrings)
+//   startPyServer("mcp1" | "mcp2" | "fastmcp")  → Peer   Python fixture servers (see their docstrings)
 //   startSdkServer({ store })         → Peer   SDK 1.32.2 McpServer with tasks ("memory" | "ours")
+//   startSdk2Server()                 → Peer   SDK v2 2.4.0 McpServer, a plain tool (both eras)
+//   startRmcpServer()                 → Peer   rmcp 3.11 (Rust SDK) server with tasks (both eras)
 //   startExample()                    → Peer   examples/conformance-server.mjs --port 0
-//   runPyClient("mcp1" | "mcp2", url, args)   → RunResult  (the client's one JSON line in .json)
+//   runRmcpClient(url, tool, args)    → RunResult  rmcp 3.11 task client (its one JSON line in .json)
+//   runPyClient("mcp1" | "mcp2" | "fastmcp", url, args)   → RunResult  (the client's one JSON line in .json)
 //   runInspectorCli(url, { era, tool, args, method })  → RunResult (Inspector --cli --format json)
 //   startRecorder(targetUrl)          → Recorder   a recording HTTP proxy (see its comment)
 //
@@ -43,8 +50,11 @@ export const FIXTURES = join(ROOT, "tests/peers/fixtures");
 export const PYTHON = {
   mcp1: join(ROOT, "tools/py/mcp1/bin/python"),
   mcp2: join(ROOT, "tools/py/mcp2/bin/python"),
+  fastmcp: join(ROOT, "tools/py/fastmcp/bin/python"),
 };
 const EXAMPLE = join(ROOT, "examples/conformance-server.mjs");
+export const RMCP_SERVER = join(ROOT, "tools/rmcp-peer/target/release/rmcp-task-server");
+export const RMCP_CLIENT = join(ROOT, "tools/rmcp-peer/target/release/rmcp-task-client");
 
 /** How long a peer may take to say it listens, and a one-shot run to finish (guards, not checks). */
 export const READY_TIMEOUT_MS = 30_000;
@@ -236,10 +246,13 @@ export function startEverything(options = {}) {
   );
 }
 
-/** A Python fixture server: "mcp1" (mcp 1.30.0, tasks, 2025-11-25) or "mcp2" (mcp 2.3.0, 2026-07-28). */
+/**
+ * A Python fixture server: "mcp1" (mcp 1.30.0, tasks, 2025-11-25), "mcp2" (mcp 2.3.0, 2026-07-28)
+ * or "fastmcp" (FastMCP 4.1.4 with its tasks extension, 2026-07-28 tasks).
+ */
 export function startPyServer(which) {
   const python = PYTHON[which];
-  if (!python) throw new TypeError(`startPyServer: "mcp1" or "mcp2", not ${JSON.stringify(which)}`);
+  if (!python) throw new TypeError(`startPyServer: "mcp1", "mcp2" or "fastmcp", not ${JSON.stringify(which)}`);
   need(python, `the ${which} Python venv`);
   return startPeer(
     `py-${which}-server`,
@@ -266,6 +279,40 @@ export function startSdkServer({ store = "memory" } = {}) {
   );
 }
 
+/**
+ * tests/peers/fixtures/sdk2-server.mjs: an SDK v2 2.4.0 McpServer (tools/sdk2) with a plain tool,
+ * served to both eras by the SDK's createMcpHandler over node:http.
+ */
+export function startSdk2Server() {
+  need(join(ROOT, "tools/sdk2/node_modules/@modelcontextprotocol/server/dist/index.mjs"), "@modelcontextprotocol/server 2.4.0 (tools/sdk2)");
+  return startPeer(
+    "sdk2-server",
+    process.execPath,
+    [join(FIXTURES, "sdk2-server.mjs"), "0"],
+    /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
+    (m) => m[1],
+  );
+}
+
+/**
+ * tools/rmcp-peer's rmcp-task-server: the official Rust SDK (rmcp 3.11) over Streamable HTTP,
+ * tasks on rmcp's TaskManager (2026-07-28), both eras. Built by scripts/setup.sh (cargo).
+ */
+export function startRmcpServer() {
+  need(RMCP_SERVER, "the rmcp task server (tools/rmcp-peer, cargo build --release --locked)");
+  return startPeer("rmcp-task-server", RMCP_SERVER, ["0"], /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/, (m) => m[1]);
+}
+
+/**
+ * tools/rmcp-peer's rmcp-task-client to its end: `URL TOOL ARGS_JSON` (a task to its result,
+ * then a running one cancelled; its one JSON line in `json`, see src/bin/client.rs).
+ */
+export async function runRmcpClient(url, tool, args, options = {}) {
+  need(RMCP_CLIENT, "the rmcp task client (tools/rmcp-peer, cargo build --release --locked)");
+  const r = await runToEnd("rmcp-task-client", RMCP_CLIENT, [url, tool, JSON.stringify(args)], { timeoutMs: options.timeoutMs });
+  return { ...r, json: lastJsonLine(r.stdout) };
+}
+
 /** examples/conformance-server.mjs --port 0 (its first line names `http://127.0.0.1:PORT/mcp`). */
 export function startExample(args = []) {
   return startPeer(
@@ -279,11 +326,12 @@ export function startExample(args = []) {
 
 /**
  * Runs a Python fixture client to its end: `args` are its command-line arguments after the URL
- * (TOOL [ARGS_JSON] [--elicit JSON] ...; see py_mcp1_client.py / py_mcp2_client.py).
+ * (TOOL [ARGS_JSON] [--elicit JSON] ...; see py_mcp1_client.py / py_mcp2_client.py /
+ * py_fastmcp_client.py).
  */
 export async function runPyClient(which, url, args = [], options = {}) {
   const python = PYTHON[which];
-  if (!python) throw new TypeError(`runPyClient: "mcp1" or "mcp2", not ${JSON.stringify(which)}`);
+  if (!python) throw new TypeError(`runPyClient: "mcp1", "mcp2" or "fastmcp", not ${JSON.stringify(which)}`);
   need(python, `the ${which} Python venv`);
   const r = await runToEnd(`py-${which}-client`, python, [join(FIXTURES, `py_${which}_client.py`), url, ...args], {
     env: { PYTHONUNBUFFERED: "1", PYTHONDONTWRITEBYTECODE: "1" },
