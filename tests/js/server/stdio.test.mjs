@@ -6,8 +6,8 @@
 //   notifications, the bound on a line;
 // - by the SDK 1.32.2 Client over its StdioClientTransport calling a task tool
 //   (experimental.tasks.callToolStream) and answering an elicitation;
-// - by the SDK 2.4.0 Client (tools/sdk2) through TaskClient.over, legacy and modern negotiation,
-//   a task tool to its result and a cancel delivered.
+// - by the SDK 2.4.0 Client (tools/sdk2) through TaskClient.over in legacy, auto and modern
+//   negotiation: a task tool to its result and a cancel delivered.
 // Every child is stopped by its PID, also on failure.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
@@ -230,9 +230,9 @@ test("SDK 1.32.2 Client over StdioClientTransport: callToolStream gets a task's 
   }
 });
 
-for (const mode of ["legacy", "modern"]) {
+for (const mode of ["legacy", "auto", "modern"]) {
   test(`SDK 2.4.0 Client, ${mode} negotiation, stdio: TaskClient.over gets a task's result and delivers a cancel`, async () => {
-    const negotiation = mode === "legacy" ? { mode: "legacy" } : { mode: { pin: V26 } };
+    const negotiation = { legacy: { mode: "legacy" }, auto: { mode: "auto" }, modern: { mode: { pin: V26 } } }[mode];
     const sdkClient = new v2.Client({ name: "sdk2-stdio", version: "1.0.0" }, { capabilities: { elicitation: {} }, versionNegotiation: negotiation });
     const transport = new v2stdio.StdioClientTransport({ command: process.execPath, args: [SERVER], stderr: "inherit" });
     await sdkClient.connect(transport);
