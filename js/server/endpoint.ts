@@ -149,9 +149,10 @@ export class McpEndpoint {
   }
 
   /**
-   * The 2025-11-25 answers that need no session state (`ping`, `tools/list`), else `null`.
+   * The 2025-11-25 answers of a session's request that are not the host's: `ping`, `tools/list`,
+   * -32601 for a method that is neither `tools/call` nor `tasks/*`; `null` for the host's.
    */
-  legacySimple(method: string, id: string | number): JsonObject | null {
+  legacyOwn(method: string, id: string | number): JsonObject | null {
     switch (method) {
       case "ping":
         return ok(id, {});
@@ -160,8 +161,17 @@ export class McpEndpoint {
           tools: [...this.tools.values()].map((t) => ({ ...t.descriptor, execution: { taskSupport: t.taskSupport } })),
         });
       default:
-        return null;
+        if (method === "tools/call" || method.startsWith("tasks/")) return null;
+        return rpcError(id, METHOD_NOT_FOUND, `Method not found: ${method}`);
     }
+  }
+
+  /**
+   * The TaskHost context of a request in the 2025-11-25 session `session`: its tasks are bound
+   * to it (§D 38), so `tasks/list` is declared (§D 39).
+   */
+  legacyContext(session: string) {
+    return { protocolVersion: (V25 as "2025-11-25"), session, declared: { list: true, cancel: true, toolCalls: true } };
   }
 
   /** A request the host did not answer: an unknown tool or method. */

@@ -22,7 +22,7 @@
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskHost } from "./host.js";
 import {
-  McpEndpoint, V25, V26, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,
+  McpEndpoint, V25, V26, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR,
   HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION, isObject, isId, rpcError, ok, unsupportedVersion,
 } from "./endpoint.js";
 import { TaskSubscriptions } from "./subscriptions.js";
@@ -1026,11 +1026,8 @@ class McpHttpServer {
     }
     const id = message.id;
     if (!isId(id)) return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Invalid Request: `id` must be a string or an integer"), sessionHeaders);
-    const simple = this.endpoint.legacySimple(method, id);
-    if (simple !== null) return jsonResponse(200, simple, sessionHeaders);
-    if (method !== "tools/call" && !method.startsWith("tasks/")) {
-      return jsonResponse(200, rpcError(id, METHOD_NOT_FOUND, `Method not found: ${method}`), sessionHeaders);
-    }
+    const own = this.endpoint.legacyOwn(method, id);
+    if (own !== null) return jsonResponse(200, own, sessionHeaders);
     const accept = (headers["accept"] ?? "").toLowerCase();
     const reply = new Reply(id, accept.includes("text/event-stream"), sessionHeaders, request.signal, this.keepAliveMs, session.events);
     this.replies.add(reply);
@@ -1049,7 +1046,7 @@ class McpHttpServer {
 
   /** `tools/call` and `tasks/*` in a session: through the host, with a channel to the client. */
   async #answerLegacy(message: JsonObject, id: string | number, session: Session, reply: Reply) {
-    const ctx = { protocolVersion: (V25 as "2025-11-25"), session: session.id, declared: { list: true, cancel: true, toolCalls: true } };
+    const ctx = this.endpoint.legacyContext(session.id);
     const channel: ClientChannel = {
       clientCapabilities: session.clientCapabilities,
       signal: reply.signal,

@@ -277,10 +277,9 @@ class McpStdioServer {
         "Invalid Request: not initialized. Send initialize first (2025-11-25), or per-request _meta with io.modelcontextprotocol/protocolVersion (2026-07-28)",
       );
     }
-    const simple = this.endpoint.legacySimple(method, id);
-    if (simple !== null) return simple;
-    if (method !== "tools/call" && !method.startsWith("tasks/")) return rpcError(id, METHOD_NOT_FOUND, `Method not found: ${method}`);
-    const ctx = { protocolVersion: (V25 as "2025-11-25"), session: session.id, declared: { list: true, cancel: true, toolCalls: true } };
+    const own = this.endpoint.legacyOwn(method, id);
+    if (own !== null) return own;
+    const ctx = this.endpoint.legacyContext(session.id);
     const channel: import("./host.js").ClientChannel = {
       clientCapabilities: session.clientCapabilities,
       signal,

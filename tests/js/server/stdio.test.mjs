@@ -22,6 +22,8 @@ const sdk2 = (p) => new URL(`../../../tools/sdk2/node_modules/@modelcontextproto
 const v2 = await import(sdk2("client/dist/index.mjs"));
 const v2stdio = await import(sdk2("client/dist/stdio.mjs"));
 
+/** Each test's time limit: a message that never comes fails the test instead of hanging it. */
+const TIMEOUT = 120_000;
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
 const EXT = "io.modelcontextprotocol/tasks";
@@ -90,7 +92,7 @@ function startRaw() {
 
 const meta26 = { "io.modelcontextprotocol/protocolVersion": V26, "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
 
-test("raw 2025-11-25 over stdio: initialize, tools/list, a task to its result with status notifications, an elicitation round, a cancel", async () => {
+test("raw 2025-11-25 over stdio: initialize, tools/list, a task to its result with status notifications, an elicitation round, a cancel", { timeout: TIMEOUT }, async () => {
   const s = startRaw();
   try {
     const early = await s.request("tools/list");
@@ -115,9 +117,10 @@ test("raw 2025-11-25 over stdio: initialize, tools/list, a task to its result wi
     assert.equal((await s.request("tasks/get", { taskId })).result.status, "completed");
 
     // An elicitation while the task waits: a request to the client on stdout, answered on stdin.
+    // (On stdio the request goes out as soon as the task asks, maybe before tasks/result.)
+    const from = s.seen.length;
     const confirm = await s.request("tools/call", { name: "confirm_delete", arguments: { filename: "a.txt" }, task: {} });
     const confirmId = confirm.result.task.taskId;
-    const from = s.seen.length;
     const blocked = s.request("tasks/result", { taskId: confirmId });
     const ask = await s.next((m) => m.method === "elicitation/create", from);
     assert.equal(ask.params.message, "Delete a.txt?");
@@ -141,7 +144,7 @@ test("raw 2025-11-25 over stdio: initialize, tools/list, a task to its result wi
   }
 });
 
-test("raw 2026-07-28 over stdio: server/discover, tools/list, a task to its result, tasks/cancel; a bad line is answered and the server goes on", async () => {
+test("raw 2026-07-28 over stdio: server/discover, tools/list, a task to its result, tasks/cancel; a bad line is answered and the server goes on", { timeout: TIMEOUT }, async () => {
   const s = startRaw();
   try {
     const discover = await s.request("server/discover", { _meta: meta26 });
@@ -174,7 +177,7 @@ test("raw 2026-07-28 over stdio: server/discover, tools/list, a task to its resu
   }
 });
 
-test("a line longer than maxMessageBytes is skipped and answered -32600 naming the limit; the next line is served", async () => {
+test("a line longer than maxMessageBytes is skipped and answered -32600 naming the limit; the next line is served", { timeout: TIMEOUT }, async () => {
   const { McpStdioServer } = await import("../.tmp/install/server.mjs");
   const app = new McpStdioServer({ name: "small", version: "1.0.0", maxMessageBytes: 64 });
   const out = [];
@@ -195,7 +198,7 @@ test("a line longer than maxMessageBytes is skipped and answered -32600 naming t
   assert.equal(out[1].error.code, -32600, "(a 2025-11-25 ping before initialize)");
 });
 
-test("SDK 1.32.2 Client over StdioClientTransport: callToolStream gets a task's result, the SDK's handler answers an elicitation", async () => {
+test("SDK 1.32.2 Client over StdioClientTransport: callToolStream gets a task's result, the SDK's handler answers an elicitation", { timeout: TIMEOUT }, async () => {
   const transport = new StdioV1({ command: process.execPath, args: [SERVER], stderr: "inherit" });
   const client = new ClientV1({ name: "sdk1-stdio", version: "1.0.0" }, { capabilities: { elicitation: {} } });
   const asked = [];
@@ -231,7 +234,7 @@ test("SDK 1.32.2 Client over StdioClientTransport: callToolStream gets a task's 
 });
 
 for (const mode of ["legacy", "auto", "modern"]) {
-  test(`SDK 2.4.0 Client, ${mode} negotiation, stdio: TaskClient.over gets a task's result and delivers a cancel`, async () => {
+  test(`SDK 2.4.0 Client, ${mode} negotiation, stdio: TaskClient.over gets a task's result and delivers a cancel`, { timeout: TIMEOUT }, async () => {
     const negotiation = { legacy: { mode: "legacy" }, auto: { mode: "auto" }, modern: { mode: { pin: V26 } } }[mode];
     const sdkClient = new v2.Client({ name: "sdk2-stdio", version: "1.0.0" }, { capabilities: { elicitation: {} }, versionNegotiation: negotiation });
     const transport = new v2stdio.StdioClientTransport({ command: process.execPath, args: [SERVER], stderr: "inherit" });
