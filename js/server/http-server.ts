@@ -20,8 +20,11 @@
 // IncomingMessage/ServerResponse without importing any node: module. Web APIs only.
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
-import { validateMessage } from "./mcp_tasks_wasm.js";
 import { TaskHost } from "./host.js";
+import {
+  McpEndpoint, V25, V26, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR,
+  HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION, isObject, isId, rpcError, ok, unsupportedVersion,
+} from "./endpoint.js";
 import { TaskSubscriptions } from "./subscriptions.js";
 
 export type JsonObject = Record<string, unknown>;
@@ -57,23 +60,9 @@ export type RequestAuth = { clientId?: string; subject?: string; extra?: Record<
 export type RequestInfo = { remoteAddress?: string | null; auth?: RequestAuth | null; remoteAddr?: { hostname?: string; }; };
 
 /**
- * A tool as `tools/list` shows it, plus how it runs.
+ * A tool as `tools/list` shows it, plus how it runs (the same for every transport).
  */
-export type HttpToolOptions = {
-  title?: string;
-  description?: string;
-  /** Default `{ type: "object" }`. */
-  inputSchema?: JsonObject;
-  outputSchema?: JsonObject;
-  annotations?: JsonObject;
-  /**
-   * Default `"optional"`. 2025-11-25: the tool's `execution.taskSupport`; 2026-07-28: whether calls
-   * become tasks (see TaskHost.tool).
-   */
-  taskSupport?: TaskSupport;
-  /** Input gathered on the call before it becomes a task (see TaskHost's ToolOptions). */
-  prepare?: (args: JsonObject, ctx: ToolContext) => unknown;
-};
+export type HttpToolOptions = import("./endpoint.js").ToolOptions;
 
 export type McpHttpServerOptions = {
   /** `serverInfo.name`. */
@@ -197,48 +186,16 @@ export type NodeResponse = {
   flushHeaders?: () => void;
 };
 
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
-/** The versions this server speaks, newest first (`server/discover`, -32022 `data.supported`). */
-const SUPPORTED_VERSIONS = [V26, V25];
 /** `MCP-Protocol-Version` values a 2025-11-25 session accepts (older clients are offered 2025-11-25). */
 const LEGACY_HEADER_VERSIONS = [V25, "2025-06-18", "2025-03-26"];
-const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
-const METHOD_NOT_FOUND = -32601;
-const INVALID_PARAMS = -32602;
-const INTERNAL_ERROR = -32603;
 const SESSION_NOT_FOUND = -32001;
 /** A server-side bound was reached (too many sessions): `data` names it (`cap`) and its `limit`. */
 const SERVER_BUSY = -32000;
-const HEADER_MISMATCH = -32020;
-const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 /** Errors the transport answers with HTTP 400 (§B.f; malformed requests). */
 const BAD_REQUEST_CODES = [PARSE_ERROR, INVALID_REQUEST, HEADER_MISMATCH, -32021, UNSUPPORTED_PROTOCOL_VERSION];
 
 const ENCODER = new TextEncoder();
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function isId(id: unknown): id is string | number {
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
-}
-
-function rpcError(id: unknown, code: number, message: string, data?: unknown): JsonObject {
-  const error: JsonObject = { code, message };
-  if (data !== undefined) error.data = data;
-  return { jsonrpc: "2.0", id: isId(id) ? id : null, error };
-}
-
-function ok(id: unknown, result: JsonObject): JsonObject {
-  return { jsonrpc: "2.0", id, result };
-}
 
 /** The HTTP status of a JSON-RPC response. */
 function statusOf(response: JsonObject): number {
@@ -619,6 +576,8 @@ class McpHttpServer {
   /** The bytes every session's event log holds, and their bound (`maxReplayBytesTotal`). */
   replayBytes: { bytes: number; max: number; };
   tools: Map<string, { descriptor: JsonObject, taskSupport: TaskSupport }>;
+  /** The transport-independent answers (tool registry, initialize, the 2026-07-28 dispatch). */
+  endpoint: McpEndpoint;
   sessions: Map<string, Session>;
   /** Live sessions per requestor. */
   sessionsOf: Map<string, number>;
@@ -660,7 +619,8 @@ class McpHttpServer {
     }
     this.allowMissingRoutingHeaders = routing === "allow-missing";
     this.replayBytes = { bytes: 0, max: countOption("maxReplayBytesTotal", options.maxReplayBytesTotal ?? 32 * 1024 * 1024, false) };
-    this.tools = new Map();
+    this.endpoint = new McpEndpoint(this.serverInfo, this.instructions, this.host);
+    this.tools = this.endpoint.tools;
     this.sessions = new Map();
     this.sessionsOf = new Map();
     this.taskSessions = new Map();
@@ -706,19 +666,7 @@ class McpHttpServer {
   /** Registers a tool: TaskHost runs it (synchronously or as a task), `tools/list` shows it. */
   tool<TArgs extends object = JsonObject>(name: string, options: HttpToolOptions, handler: import("./host.js").TypedToolHandler<TArgs>): this;
   tool(name: string, options: HttpToolOptions, handler: import("./host.js").TypedToolHandler): this {
-    const o = options ?? {};
-    const taskSupport = o.taskSupport ?? "optional";
-    const hostOptions: import("./host.js").ToolOptions = { taskSupport };
-    if (o.prepare) hostOptions.prepare = o.prepare;
-    this.host.tool(name, hostOptions, handler);
-    const descriptor: JsonObject = { name };
-    if (o.title !== undefined) descriptor.title = o.title;
-    if (o.description !== undefined) descriptor.description = o.description;
-    descriptor.inputSchema = o.inputSchema ?? { type: "object" };
-    if (o.outputSchema !== undefined) descriptor.outputSchema = o.outputSchema;
-    if (o.annotations !== undefined) descriptor.annotations = o.annotations;
-    const changed = this.tools.has(name) || this.sessions.size > 0;
-    this.tools.set(name, { descriptor, taskSupport });
+    const changed = this.endpoint.tool(name, options, handler) || this.sessions.size > 0;
     if (changed) {
       for (const session of this.sessions.values()) {
         session.listen?.write({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
@@ -963,97 +911,38 @@ class McpHttpServer {
   }
 
   #unsupported(id: unknown, requested: string): JsonObject {
-    return rpcError(id, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, {
-      supported: SUPPORTED_VERSIONS,
-      requested,
-    });
+    return unsupportedVersion(id, requested);
   }
 
   // ---- 2026-07-28 --------------------------------------------------------------------------------
 
   async #modern(message: JsonObject, headers: Record<string, string>, request: Request, cors: Record<string, string>, info: RequestInfo): Promise<Response> {
-    // The package's validator checks the message against 2026-07-28 and the standard headers
-    // (Mcp-Method = method; Mcp-Name = params.taskId on tasks/get|update|cancel, or the tool's
-    // name; MCP-Protocol-Version = the version `_meta` names).
-    const report = validateMessage(message, { version: V26, headers });
-    if (report.rpc === "notification") return jsonResponse(202, null, cors);
-    if (report.rpc !== "request") {
-      return jsonResponse(400, rpcError(message.id, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC request"), cors);
+    const abort = new AbortController();
+    const onAbort = () => abort.abort();
+    request.signal.addEventListener("abort", onAbort, { once: true });
+    let answer: import("./endpoint.js").ModernAnswer;
+    try {
+      answer = await this.endpoint.modern(message, {
+        headers,
+        allowMissingRoutingHeaders: this.allowMissingRoutingHeaders,
+        signal: abort.signal,
+        // The requestor bounds the live tasks of each caller (TaskHost maxLiveTasksPerRequestor).
+        requestor: this.requestor(request, info),
+      });
+    } finally {
+      request.signal.removeEventListener("abort", onAbort);
     }
-    const id = message.id;
-    const issue = (code: string) => report.issues.find((i) => i.code === code);
-    // §D 97: a missing or mismatched standard header is -32020; with `routingHeaders:
-    // "allow-missing"` a missing Mcp-Method (at /method) or Mcp-Name (at /params/taskId) is
-    // served as if it named the body's values, never a mismatched one.
-    const mismatch = issue("header-mismatch") ??
-      report.issues.find((i) => i.code === "header-missing" && !(this.allowMissingRoutingHeaders && (i.path === "/method" || i.path === "/params/taskId")));
-    if (mismatch) return jsonResponse(400, rpcError(id, HEADER_MISMATCH, `Header mismatch: ${mismatch.message}`), cors);
-    const badMeta = issue("request-meta");
-    if (badMeta) return jsonResponse(400, rpcError(id, INVALID_PARAMS, `Invalid params: ${badMeta.message}`), cors);
-    const params = (message.params as JsonObject);
-    const requested = (params._meta as JsonObject)[META_PROTOCOL_VERSION];
-    if (requested !== V26) return jsonResponse(400, this.#unsupported(id, String(requested)), cors);
-
-    let response: JsonObject | null;
-    switch (message.method) {
-      case "server/discover": {
-        const result: JsonObject = {
-          resultType: "complete",
-          supportedVersions: SUPPORTED_VERSIONS,
-          // The tasks extension, never the legacy `capabilities.tasks` block (§D 75).
-          capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
-          serverInfo: this.serverInfo,
-          cacheScope: "public",
-          ttlMs: 0,
-        };
-        if (this.instructions !== undefined) result.instructions = this.instructions;
-        response = ok(id, result);
-        break;
-      }
-      case "tools/list":
-        response = ok(id, {
-          resultType: "complete",
-          tools: [...this.tools.values()].map((t) => t.descriptor),
-          cacheScope: "public",
-          ttlMs: 0,
-        });
-        break;
-      case "ping":
-        response = ok(id, { resultType: "complete" });
-        break;
-      case "subscriptions/listen":
+    switch (answer.kind) {
+      case "none":
+        return jsonResponse(202, null, cors);
+      case "bad":
+        return jsonResponse(400, answer.response, cors);
+      case "listen":
         // An SSE stream: the acknowledgement, then `notifications/tasks` (§B.h, §D 96).
         return this.subscriptions.listen(message, headers, cors);
-      default: {
-        // tools/call and tasks/*: the host answers; `null` means the message is not for it.
-        const abort = new AbortController();
-        const onAbort = () => abort.abort();
-        request.signal.addEventListener("abort", onAbort, { once: true });
-        try {
-          // The requestor bounds the live tasks of each caller (TaskHost maxLiveTasksPerRequestor).
-          const requestor = this.requestor(request, info);
-          response = await this.host.handle(message, { protocolVersion: V26 }, { signal: abort.signal, requestor });
-        } finally {
-          request.signal.removeEventListener("abort", onAbort);
-        }
-        if (response === null) response = this.#notForHost(message);
-      }
+      default:
+        return jsonResponse(statusOf(answer.response), answer.response, cors);
     }
-    const result = response.result;
-    if (isObject(result)) {
-      // Every result says which server produced it (SHOULD, 2026-07-28).
-      result._meta = { ...(isObject(result._meta) ? result._meta : {}), [META_SERVER_INFO]: this.serverInfo };
-    }
-    return jsonResponse(statusOf(response), response, cors);
-  }
-
-  /** A request the host did not answer: an unknown tool or method. */
-  #notForHost(message: JsonObject): JsonObject {
-    if (message.method === "tools/call") {
-      const name = isObject(message.params) ? message.params.name : undefined;
-      return rpcError(message.id, INVALID_PARAMS, `Invalid params: unknown tool ${JSON.stringify(name)}`);
-    }
-    return rpcError(message.id, METHOD_NOT_FOUND, `Method not found: ${String(message.method)}`);
   }
 
   // ---- 2025-11-25 --------------------------------------------------------------------------------
@@ -1098,18 +987,7 @@ class McpHttpServer {
     };
     this.sessions.set(session.id, session);
     if (requestor !== null) this.sessionsOf.set(requestor, owned + 1);
-    const result: JsonObject = {
-      // The client's version when it is 2025-11-25; otherwise the one this server speaks in a
-      // session (an older client may accept it or disconnect).
-      protocolVersion: V25,
-      capabilities: {
-        // §D 39: `list` only because requestors are identified (the session).
-        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-        tools: { listChanged: true },
-      },
-      serverInfo: this.serverInfo,
-    };
-    if (this.instructions !== undefined) result.instructions = this.instructions;
+    const result = this.endpoint.initializeResult();
     return jsonResponse(200, ok(id, result), { ...cors, "Mcp-Session-Id": session.id });
   }
 
@@ -1148,23 +1026,8 @@ class McpHttpServer {
     }
     const id = message.id;
     if (!isId(id)) return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Invalid Request: `id` must be a string or an integer"), sessionHeaders);
-    switch (method) {
-      case "ping":
-        return jsonResponse(200, ok(id, {}), sessionHeaders);
-      case "tools/list":
-        return jsonResponse(
-          200,
-          ok(id, {
-            tools: [...this.tools.values()].map((t) => ({ ...t.descriptor, execution: { taskSupport: t.taskSupport } })),
-          }),
-          sessionHeaders,
-        );
-      default:
-        break;
-    }
-    if (method !== "tools/call" && !method.startsWith("tasks/")) {
-      return jsonResponse(200, rpcError(id, METHOD_NOT_FOUND, `Method not found: ${method}`), sessionHeaders);
-    }
+    const own = this.endpoint.legacyOwn(method, id);
+    if (own !== null) return jsonResponse(200, own, sessionHeaders);
     const accept = (headers["accept"] ?? "").toLowerCase();
     const reply = new Reply(id, accept.includes("text/event-stream"), sessionHeaders, request.signal, this.keepAliveMs, session.events);
     this.replies.add(reply);
@@ -1183,7 +1046,7 @@ class McpHttpServer {
 
   /** `tools/call` and `tasks/*` in a session: through the host, with a channel to the client. */
   async #answerLegacy(message: JsonObject, id: string | number, session: Session, reply: Reply) {
-    const ctx = { protocolVersion: (V25 as "2025-11-25"), session: session.id, declared: { list: true, cancel: true, toolCalls: true } };
+    const ctx = this.endpoint.legacyContext(session.id);
     const channel: ClientChannel = {
       clientCapabilities: session.clientCapabilities,
       signal: reply.signal,
@@ -1209,7 +1072,7 @@ class McpHttpServer {
       }
       return;
     }
-    const response = (await this.host.handle(message, ctx, channel)) ?? this.#notForHost(message);
+    const response = (await this.host.handle(message, ctx, channel)) ?? this.endpoint.notForHost(message);
     const result = response.result;
     if (isObject(result) && isObject(result.task) && typeof result.task.taskId === "string" && this.sessions.get(session.id) === session) {
       const task = result.task;
