@@ -14,6 +14,7 @@
 // a `tools/call` is answered the 2025 way.
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { wasmApi } from "./wasm.js";
+import { TaskReceiver, withReceiver, type ReceiverOptions } from "./receiver.js";
 import { HttpConnection, TransportError, isErrorObject, isObject, sleepClamped } from "./http.js";
 import { TaskPush } from "./push.js";
 import { isSdkV2, sdkRequest } from "./sdk-client.js";
@@ -98,6 +99,8 @@ export type TaskClientOptions = {
    * handler cancels its task and rejects the call (ProtocolError).
    */
   handlers?: InputHandlers;
+  /** 2025-11-25: host the server's task-augmented elicitation and sampling (receiver.ts). */
+  receiver?: ReceiverOptions;
   /**
    * More client capabilities to declare in the V26 `_meta` (the extension and the handlers' kinds
    * are always declared).
@@ -182,6 +185,8 @@ export type ConnectOptions = {
    * handler cancels its task and rejects the call (ProtocolError).
    */
   handlers?: InputHandlers;
+  /** 2025-11-25: host the server's task-augmented elicitation and sampling (receiver.ts). */
+  receiver?: ReceiverOptions;
   /** More client capabilities to declare. */
   clientCapabilities?: JsonObject;
   /**
@@ -421,6 +426,8 @@ class TaskClient {
   serverCapabilities: JsonObject | undefined;
   connection: HttpConnection | null;
   handlers: InputHandlers;
+  /** 2025-11-25: the tasks this client hosts for the server (`receiver: { tasks: true }`), or null. */
+  receiver: TaskReceiver | null;
   clientCapabilities: JsonObject;
   server: string;
   clock: Clock;
@@ -450,6 +457,7 @@ class TaskClient {
     /** The HTTP connection of a client made by `TaskClient.connect`. */
     this.connection = null;
     this.handlers = options.handlers ?? {};
+    this.receiver = options.receiver?.tasks ? new TaskReceiver(this.handlers, options.receiver) : null;
     this.clientCapabilities = options.clientCapabilities ?? {};
     this.server = options.server ?? "server";
     this.clock = options.clock ?? realClock();
@@ -492,9 +500,9 @@ class TaskClient {
       maxMessageBytes,
       idleTimeoutMs,
       maxResumes,
-      capabilities: (version) => (version === V26 ? v26Capabilities(extra, handlers) : v25Capabilities(extra, handlers)),
+      capabilities: (version) => (version === V26 ? v26Capabilities(extra, handlers) : withReceiver(v25Capabilities(extra, handlers), client.receiver)),
     });
-    const client = new TaskClient({ ...rest, request: connection.request });
+    const client: TaskClient = new TaskClient({ ...rest, request: connection.request });
     client.connection = connection;
     try {
       if (push !== false) {
@@ -639,6 +647,7 @@ class TaskClient {
     const method = isObject(message) && typeof message.method === "string" ? message.method : "";
     const params = isObject(message) && isObject(message.params) ? message.params : {};
     if (method === "ping") return {};
+    if (this.receiver?.accepts(message)) return this.receiver.handle(message);
     const kind = inputKind(method);
     const handler = kind ? this.handlers[kind] : undefined;
     const meta = isObject(params._meta) ? params._meta : {};
@@ -766,6 +775,7 @@ class TaskClient {
     for (const l of this.listeners) l(null);
     this.listeners.clear();
     this.push?.close();
+    this.receiver?.close();
     this.session?.detach?.(this);
     if (this.connection) await this.connection.close();
   }
