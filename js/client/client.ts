@@ -14,7 +14,7 @@
 // a `tools/call` is answered the 2025 way.
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { wasmApi } from "./wasm.js";
-import { TaskReceiver, withReceiver, type ReceiverOptions } from "./receiver.js";
+import { TaskReceiver, withReceiver, type ReceiverOptions, type ReceivedTask } from "./receiver.js";
 import { HttpConnection, TransportError, isErrorObject, isObject, sleepClamped } from "./http.js";
 import { TaskPush } from "./push.js";
 import { isSdkV2, sdkRequest } from "./sdk-client.js";
@@ -67,13 +67,14 @@ export type Clock = {
 /**
  * Answers to input requests, by kind: each gets the request's `params` and returns its result
  * (`ElicitResult`, `CreateMessageResult`, `ListRootsResult`), exactly as for a standalone request
- * (§D 106). A kind without a handler is not declared to the server.
+ * (§D 106). A kind without a handler is not declared to the server. Run for a task the client
+ * hosts (`receiver`), a handler also gets `{ taskId, signal }` (`signal` aborts on `tasks/cancel`).
  */
 export type InputHandlers = {
   /** Answers `elicitation/create`: its `params` in, its result out. */
-  elicitation?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
+  elicitation?: (params: JsonObject, task?: ReceivedTask) => Promise<JsonObject> | JsonObject;
   /** Answers `sampling/createMessage`: its `params` in, its result out. */
-  sampling?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
+  sampling?: (params: JsonObject, task?: ReceivedTask) => Promise<JsonObject> | JsonObject;
   /** Answers `roots/list`: its `params` in, its result out. */
   roots?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
 };

@@ -5,6 +5,6 @@ import { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpired
 import { HttpConnection, HttpError, RpcError, TransportError, VersionError } from "./http.js";
 
 export type { SdkClientLike } from "./sdk-client.js";
-export type { ReceiverOptions } from "./receiver.js";
+export type { ReceiverOptions, ReceivedTask } from "./receiver.js";
 export type { CallToolResult, ContentBlock, JsonRpcAnswer, JsonRpcErrorObject, RequestId, TaskMethodResults, ResultOfMethod, HandleContext } from "./types.js";
 export { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError, requestVia, HttpConnection, HttpError, RpcError, TransportError, VersionError };

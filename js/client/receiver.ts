@@ -38,8 +38,11 @@ export type ReceiverOptions = {
   pollIntervalMs?: number;
 };
 
-/** An input handler: the request's `params`, and the task it runs for (`signal`: cancelled). */
-type Handler = (params: JsonObject, context: { taskId: string; signal: AbortSignal; }) => Promise<JsonObject> | JsonObject;
+/** The task an input handler runs for: its id, and a signal that aborts when it is cancelled. */
+export type ReceivedTask = { taskId: string; signal: AbortSignal; };
+
+/** An input handler: the request's `params`, and the task it runs for. */
+type Handler = (params: JsonObject, task: ReceivedTask) => Promise<JsonObject> | JsonObject;
 
 type Core = InstanceType<NonNullable<ReturnType<typeof wasmApi>["TaskServerCore"]>>;
 
