@@ -16,6 +16,7 @@ const V25 = "2025-11-25";
 const PEER = "server";
 const TASK_METHODS = new Set(["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]);
 const DEFAULT_MAX_LIVE_TASKS = 100;
+const DEFAULT_MAX_WAITING_RESULTS = 1000;
 
 /**
  * `receiver` of a TaskClient (2025-11-25): host the server's task-augmented input requests.
@@ -32,6 +33,11 @@ export type ReceiverOptions = {
    * request is refused with -32010 (`data: { limit, cap: "maxLiveTasks" }`).
    */
   maxLiveTasks?: number;
+  /**
+   * The most `tasks/result` requests blocked at once, waiting for their task to end (default
+   * 1000). Over it, -32010 (`data: { limit, cap: "maxWaitingResults" }`).
+   */
+  maxWaitingResults?: number;
   /** The largest TTL granted to a received task, in ms (default 3 600 000 = 1 h). */
   maxTtlMs?: number;
   /** The poll interval suggested to the server, in ms (default 1000). */
@@ -66,10 +72,14 @@ class TaskReceiver {
   #waiting = new Set<Waiting>();
   #closed = false;
   #max: number;
+  #maxWaiting: number;
 
   constructor(handlers: { elicitation?: unknown; sampling?: unknown; }, options: ReceiverOptions) {
     const max = options.maxLiveTasks ?? DEFAULT_MAX_LIVE_TASKS;
     if (!(Number.isSafeInteger(max) && max > 0)) throw new TypeError(`TaskClient: receiver.maxLiveTasks must be a positive integer (got ${String(max)})`);
+    const waiting = options.maxWaitingResults ?? DEFAULT_MAX_WAITING_RESULTS;
+    if (!(Number.isSafeInteger(waiting) && waiting > 0)) throw new TypeError(`TaskClient: receiver.maxWaitingResults must be a positive integer (got ${String(waiting)})`);
+    this.#maxWaiting = waiting;
     const Core = wasmApi().TaskServerCore;
     if (Core === undefined) throw new Error("mcp-tasks-wasm: this entry's module has no task store core");
     this.#handlers = handlers;
@@ -105,13 +115,14 @@ class TaskReceiver {
     if (this.#closed) throw { code: -32603, message: "the task client was closed" };
     const now = Date.now();
     // Expired tasks go (and their blocked `tasks/result` settle with -32602) before anything is read.
-    if (this.#core.sweep(now, 1000) > 0) this.#settle();
+    if (this.#core.sweep(now, 1000) > 0) this.#expired(now);
     const kind = kindOf(message.method);
     if (kind !== null) return this.#create(kind, message, now);
     const request = { jsonrpc: "2.0", id: message.id ?? 0, method: message.method, params: isObject(message.params) ? message.params : {} };
     const outcome = this.#core.handle(request, { protocolVersion: V25, session: PEER, now }) as JsonObject;
     if (outcome.kind === "pending") {
-      // §D 30: a `tasks/result` of a live task blocks until the task ends.
+      // §D 30: a `tasks/result` of a live task blocks until the task ends; so many at most.
+      if (this.#waiting.size >= this.#maxWaiting) throw { code: -32010, message: `Too many blocked tasks/result requests (limit ${String(this.#maxWaiting)})`, data: { limit: this.#maxWaiting, cap: "maxWaitingResults" } };
       const answer = await new Promise<JsonObject>((resolve) => this.#waiting.add({ pending: outcome, resolve }));
       return unwrap(answer);
     }
@@ -190,6 +201,19 @@ class TaskReceiver {
         this.#core.terminal(1, taskId, error, JSON.stringify(error), undefined, PEER, false, Date.now());
       } catch {
         // gone meanwhile
+      }
+    }
+    this.#settle();
+  }
+
+  /** After a sweep: the handlers of tasks gone (expired) are aborted; their blocked results settle. */
+  #expired(now: number) {
+    for (const [taskId, controller] of [...this.#running]) {
+      try {
+        this.#core.get(taskId, PEER, false, now);
+      } catch {
+        this.#running.delete(taskId);
+        controller.abort(new Error("the task expired"));
       }
     }
     this.#settle();

@@ -164,6 +164,76 @@ test("receiver: declared at initialize; task-augmented elicitation and sampling 
   assert.deepEqual(errors, []);
 });
 
+test("receiver: blocked tasks/result requests are bounded (maxWaitingResults): -32010 beyond, the others still answered", async () => {
+  let release;
+  const gate = new Promise((resolve) => (release = resolve));
+  const got = {};
+  const srv = await startServer(async (ask) => {
+    const created = await ask("elicitation/create", { ...ELICIT, task: {} });
+    const taskId = created.result.task.taskId;
+    const first = ask("tasks/result", { taskId });
+    got.second = await ask("tasks/result", { taskId });
+    release();
+    got.first = await first;
+  });
+  const client = await TaskClient.connect(srv.url, {
+    protocolVersion: V25,
+    push: false,
+    receiver: { tasks: true, maxWaitingResults: 1 },
+    handlers: {
+      elicitation: async (_params, context) => {
+        if (context?.taskId) await gate;
+        return { action: "accept", content: { name: "Bo" } };
+      },
+    },
+  });
+  try {
+    const answer = await client.request("tools/call", { name: "ask", arguments: {} });
+    assert.equal(answer.content[0].text, "done");
+  } finally {
+    await client.close();
+    await srv.close();
+  }
+  assert.equal(got.second.error.code, -32010);
+  assert.deepEqual(got.second.error.data, { limit: 1, cap: "maxWaitingResults" });
+  assert.deepEqual(got.first.result.content, { name: "Bo" });
+});
+
+test("receiver: a received task past its TTL is gone, and its handler is aborted", async () => {
+  const seen = { aborted: false };
+  const got = {};
+  const srv = await startServer(async (ask) => {
+    const created = await ask("elicitation/create", { ...ELICIT, task: { ttl: 0 } });
+    got.ttl = created.result.task.ttl;
+    // Gone strictly after createdAt + ttl (1 ms at least): polled until then, a bounded number of times.
+    for (let i = 0; i < 1000 && got.get?.error === undefined; i++) got.get = await ask("tasks/get", { taskId: created.result.task.taskId });
+  });
+  const client = await TaskClient.connect(srv.url, {
+    protocolVersion: V25,
+    push: false,
+    receiver: { tasks: true },
+    handlers: {
+      // Run plainly (no task), it declines at once; run for a task, it waits to be aborted.
+      elicitation: (_params, context) =>
+        !context ? { action: "decline" } : new Promise((_resolve, reject) =>
+          context.signal.addEventListener("abort", () => {
+            seen.aborted = true;
+            reject(context.signal.reason);
+          }),
+        ),
+    },
+  });
+  try {
+    await client.request("tools/call", { name: "ask", arguments: {} });
+  } finally {
+    await client.close();
+    await srv.close();
+  }
+  assert.equal(got.ttl, 1, "the smallest TTL the store grants");
+  assert.equal(got.get.error.code, -32602);
+  assert.ok(seen.aborted);
+});
+
 test("receiver off (the default): no tasks.requests declared; params.task is ignored and the request answered directly", async () => {
   const got = {};
   const srv = await startServer(async (ask) => {
@@ -186,6 +256,7 @@ test("receiver off (the default): no tasks.requests declared; params.task is ign
   assert.equal(got.get.error.code, -32601);
 });
 
-test("receiver: maxLiveTasks must be a positive integer", () => {
+test("receiver: maxLiveTasks and maxWaitingResults must be positive integers", () => {
   assert.throws(() => new TaskClient({ request: async () => ({}), receiver: { tasks: true, maxLiveTasks: 0 } }), TypeError);
+  assert.throws(() => new TaskClient({ request: async () => ({}), receiver: { tasks: true, maxWaitingResults: 1.5 } }), TypeError);
 });
