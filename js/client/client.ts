@@ -1623,9 +1623,10 @@ function v26Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject
 
 /**
  * 2025-11-25: the client capabilities of `initialize` (§D 46): `tasks` (we make task-augmented
- * requests; no `tasks.requests`: this client hosts no task of its own, so a server's
- * elicitation or sampling request is answered directly, its `params.task` ignored as §A.e
- * requires of a receiver that did not declare it), and the kinds of input the handlers answer.
+ * requests; no `tasks.requests` unless `receiver: { tasks: true }` adds them (withReceiver):
+ * otherwise a server's elicitation or sampling request is answered directly, its `params.task`
+ * ignored as §A.e requires of a receiver that did not declare it), and the kinds of input the
+ * handlers answer.
  * The 2026 `extensions` are left out (they enable nothing under 2025-11-25).
  */
 function v25Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject {
