@@ -209,13 +209,13 @@ EOF
     # of the shared ones) are compiled by scripts/build-ts.mjs once every entry is assembled.
     # Every entry gives the shared client helpers its glue's functions, and re-exports them (the
     # server entry: the main entry's helpers, then its own).
-    extra=$'\n'"import { TaskScheduler as _TaskScheduler } from \"./$NAME.js\";"
+    extra=$'\n'"import { TaskScheduler as _TaskScheduler, TaskServerCore as _TaskServerCore } from \"./$NAME.js\";"
     extra+=$'\n'"import { validateMessage as _validateMessage } from \"./validate.js\";"
     extra+=$'\n'"import { provideWasm } from \"$shared/wasm.js\";"
-    extra+=$'\n\nprovideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage });\n'
+    extra+=$'\n\nprovideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage, TaskServerCore: _TaskServerCore });\n'
     extra_types=""
     # bytes.js gives its glue only once initialised: its init() and initSync() wrap the glue's.
-    bytes_register=$'\n'"import { default as _init, initSync as _initSync, TaskScheduler as _TaskScheduler } from \"./$NAME.js\";"
+    bytes_register=$'\n'"import { default as _init, initSync as _initSync, TaskScheduler as _TaskScheduler, TaskServerCore as _TaskServerCore } from \"./$NAME.js\";"
     bytes_register+=$'\n'"import { validateMessage as _validateMessage } from \"./validate.js\";"
     bytes_register+=$'\n'"import { provideWasm } from \"$shared/wasm.js\";"
     bytes_register+='
@@ -223,14 +223,14 @@ EOF
 /** The glue'"'"'s init(), then the shared helpers get this entry'"'"'s glue. @type {typeof _init} */
 export async function init(...args) {
   const exports = await _init(...args);
-  provideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage });
+  provideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage, TaskServerCore: _TaskServerCore });
   return exports;
 }
 
 /** The glue'"'"'s initSync(), then the shared helpers get this entry'"'"'s glue. @type {typeof _initSync} */
 export function initSync(...args) {
   const exports = _initSync(...args);
-  provideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage });
+  provideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage, TaskServerCore: _TaskServerCore });
   return exports;
 }
 '
@@ -249,7 +249,7 @@ export function initSync(...args) {
 "use strict";
 const glue = require("./node.cjs");
 const validate = require("./validate.cjs");
-require("$shared/wasm.cjs").provideWasm({ TaskScheduler: glue.TaskScheduler, validateMessage: validate.validateMessage });
+require("$shared/wasm.cjs").provideWasm({ TaskScheduler: glue.TaskScheduler, validateMessage: validate.validateMessage, TaskServerCore: glue.TaskServerCore });
 module.exports = { ...glue,$cjs_shared ...require("./index.cjs"), ...validate };
 EOF
     printf 'export * from "./node.cjs";\n' >"$out/main.d.cts"

@@ -14,6 +14,7 @@
 // a `tools/call` is answered the 2025 way.
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { wasmApi } from "./wasm.js";
+import { TaskReceiver, withReceiver, type ReceiverOptions, type ReceivedTask } from "./receiver.js";
 import { HttpConnection, TransportError, isErrorObject, isObject, sleepClamped } from "./http.js";
 import { TaskPush } from "./push.js";
 import { isSdkV2, sdkRequest } from "./sdk-client.js";
@@ -66,13 +67,14 @@ export type Clock = {
 /**
  * Answers to input requests, by kind: each gets the request's `params` and returns its result
  * (`ElicitResult`, `CreateMessageResult`, `ListRootsResult`), exactly as for a standalone request
- * (§D 106). A kind without a handler is not declared to the server.
+ * (§D 106). A kind without a handler is not declared to the server. Run for a task the client
+ * hosts (`receiver`), a handler also gets `{ taskId, signal }` (`signal` aborts on `tasks/cancel`).
  */
 export type InputHandlers = {
   /** Answers `elicitation/create`: its `params` in, its result out. */
-  elicitation?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
+  elicitation?: (params: JsonObject, task?: ReceivedTask) => Promise<JsonObject> | JsonObject;
   /** Answers `sampling/createMessage`: its `params` in, its result out. */
-  sampling?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
+  sampling?: (params: JsonObject, task?: ReceivedTask) => Promise<JsonObject> | JsonObject;
   /** Answers `roots/list`: its `params` in, its result out. */
   roots?: (params: JsonObject) => Promise<JsonObject> | JsonObject;
 };
@@ -98,6 +100,8 @@ export type TaskClientOptions = {
    * handler cancels its task and rejects the call (ProtocolError).
    */
   handlers?: InputHandlers;
+  /** 2025-11-25: host the server's task-augmented elicitation and sampling (receiver.ts). */
+  receiver?: ReceiverOptions;
   /**
    * More client capabilities to declare in the V26 `_meta` (the extension and the handlers' kinds
    * are always declared).
@@ -214,6 +218,8 @@ export type ConnectOptions = {
    * handler cancels its task and rejects the call (ProtocolError).
    */
   handlers?: InputHandlers;
+  /** 2025-11-25: host the server's task-augmented elicitation and sampling (receiver.ts). */
+  receiver?: ReceiverOptions;
   /** More client capabilities to declare. */
   clientCapabilities?: JsonObject;
   /**
@@ -456,6 +462,8 @@ class TaskClient {
   serverCapabilities: JsonObject | undefined;
   connection: HttpConnection | null;
   handlers: InputHandlers;
+  /** 2025-11-25: the tasks this client hosts for the server (`receiver: { tasks: true }`), or null. */
+  receiver: TaskReceiver | null;
   clientCapabilities: JsonObject;
   server: string;
   clock: Clock;
@@ -487,6 +495,7 @@ class TaskClient {
     /** The HTTP connection of a client made by `TaskClient.connect`. */
     this.connection = null;
     this.handlers = options.handlers ?? {};
+    this.receiver = options.receiver?.tasks ? new TaskReceiver(this.handlers, options.receiver) : null;
     this.clientCapabilities = options.clientCapabilities ?? {};
     this.server = options.server ?? "server";
     this.clock = options.clock ?? realClock();
@@ -529,9 +538,9 @@ class TaskClient {
       maxMessageBytes,
       idleTimeoutMs,
       maxResumes,
-      capabilities: (version) => (version === V26 ? v26Capabilities(extra, handlers) : v25Capabilities(extra, handlers)),
+      capabilities: (version) => (version === V26 ? v26Capabilities(extra, handlers) : withReceiver(v25Capabilities(extra, handlers), client.receiver)),
     });
-    const client = new TaskClient({ ...rest, request: connection.request });
+    const client: TaskClient = new TaskClient({ ...rest, request: connection.request });
     client.connection = connection;
     try {
       if (push !== false) {
@@ -726,6 +735,7 @@ class TaskClient {
     const method = isObject(message) && typeof message.method === "string" ? message.method : "";
     const params = isObject(message) && isObject(message.params) ? message.params : {};
     if (method === "ping") return {};
+    if (this.receiver?.accepts(message)) return this.receiver.handle(message);
     const kind = inputKind(method);
     const handler = kind ? this.handlers[kind] : undefined;
     const meta = isObject(params._meta) ? params._meta : {};
@@ -853,6 +863,7 @@ class TaskClient {
     for (const l of this.listeners) l(null);
     this.listeners.clear();
     this.push?.close();
+    this.receiver?.close();
     this.session?.detach?.(this);
     if (this.connection) await this.connection.close();
   }
@@ -1867,9 +1878,10 @@ function v26Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject
 
 /**
  * 2025-11-25: the client capabilities of `initialize` (§D 46): `tasks` (we make task-augmented
- * requests; no `tasks.requests`: this client hosts no task of its own, so a server's
- * elicitation or sampling request is answered directly, its `params.task` ignored as §A.e
- * requires of a receiver that did not declare it), and the kinds of input the handlers answer.
+ * requests; no `tasks.requests` unless `receiver: { tasks: true }` adds them (withReceiver):
+ * otherwise a server's elicitation or sampling request is answered directly, its `params.task`
+ * ignored as §A.e requires of a receiver that did not declare it), and the kinds of input the
+ * handlers answer.
  * The 2026 `extensions` are left out (they enable nothing under 2025-11-25).
  */
 function v25Capabilities(extra: JsonObject, handlers: InputHandlers): JsonObject {

@@ -6,5 +6,6 @@ import { HttpConnection, HttpError, RpcError, TransportError, VersionError } fro
 
 export type { SdkClientLike } from "./sdk-client.js";
 export type { CallToolOptions, ProgressEvent, ResumeOptions } from "./client.js";
+export type { ReceiverOptions, ReceivedTask } from "./receiver.js";
 export type { CallToolResult, ContentBlock, JsonRpcAnswer, JsonRpcErrorObject, RequestId, TaskMethodResults, ResultOfMethod, HandleContext } from "./types.js";
 export { TaskClient, ToolTask, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError, requestVia, HttpConnection, HttpError, RpcError, TransportError, VersionError };

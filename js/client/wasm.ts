@@ -8,6 +8,8 @@
 export type WasmApi = {
   TaskScheduler: typeof import("./mcp_tasks_wasm.js").TaskScheduler;
   validateMessage: typeof import("./mcp_tasks_wasm.js").validateMessage;
+  /** The task store core (a TaskClient's 2025-11-25 receiver keeps its tasks in one). */
+  TaskServerCore?: typeof import("./mcp_tasks_wasm.js").TaskServerCore;
 };
 
 const provided: WasmApi[] = [];

@@ -136,10 +136,10 @@ test("TaskClient.connect(url) → recorder → Python mcp 1.30 server with tasks
   const server = await startPyServer("mcp1");
   t.after(() => server.stop());
   // Every task of this server lacks its `ttl` (TaskClient asks for none): a peer bug.
-  const run = async (t, name, tool, args, { handlers, peerBugs = [] } = {}) => {
+  const run = async (t, name, tool, args, { handlers, receiver, peerBugs = [] } = {}) => {
     const recorder = await startRecorder(server.url);
     t.after(() => recorder.stop());
-    const outcome = await connectAndCall(recorder.url, tool, args, handlers ? { handlers } : {});
+    const outcome = await connectAndCall(recorder.url, tool, args, { ...(handlers ? { handlers } : {}), ...(receiver ? { receiver } : {}) });
     t.diagnostic(outcome.error ? `${outcome.error.name}: ${outcome.error.message}` : JSON.stringify(outcome.result));
     assert.equal(outcome.version, V25, "learnt from the server");
     const { messages, seen } = checkTraffic(t, name, recorder, Conversation, peerBugs);
@@ -199,6 +199,26 @@ test("TaskClient.connect(url) → recorder → Python mcp 1.30 server with tasks
     assert.deepEqual(answerTo(messages, ask).message.result, { action: "accept", content: { name: "Bo" } });
     const init = sent(messages, "initialize")[0];
     assert.deepEqual(init.message.params.capabilities, { tasks: {}, elicitation: {} });
+  });
+
+  await t.test("ask_client: the server as requestor; its task-augmented elicitation and sampling hosted by the client (receiver)", async (t) => {
+    const handlers = {
+      elicitation: () => ({ action: "accept", content: { name: "Cy" } }),
+      sampling: () => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "test" }),
+    };
+    const { result, error, messages } = await run(t, "ours-py1-ask-client", "ask_client", {}, { handlers, receiver: { tasks: true } });
+    assert.ifError(error);
+    assert.deepEqual(result.content, [{ type: "text", text: "accept Cy / hi" }]);
+    const init = sent(messages, "initialize")[0];
+    assert.deepEqual(init.message.params.capabilities.tasks, { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } });
+    for (const method of ["elicitation/create", "sampling/createMessage"]) {
+      const ask = messages.find((m) => m.direction === "s2c" && m.message?.method === method);
+      assert.ok(ask?.message.params.task, `${method}: task-augmented`);
+      assert.equal(answerTo(messages, ask).message.result.task.status, "working", `${method}: a CreateTaskResult`);
+    }
+    const polled = messages.filter((m) => m.direction === "s2c" && m.message?.method === "tasks/result");
+    assert.equal(polled.length, 2, "each task's result read by the server");
+    for (const p of polled) assert.deepEqual(answerTo(messages, p).message.result._meta["io.modelcontextprotocol/related-task"], { taskId: p.message.params.taskId });
   });
 
   await t.test("add (no execution: forbidden) and echo_maybe (optional, not asked): plain calls, answered at once", async (t) => {
