@@ -90,6 +90,13 @@ export type ClientChannel = {
    */
   sendRequest?: (request: ClientRequest, info: { taskId: string | null; signal: AbortSignal; }) => Promise<JsonObject>;
   /**
+   * 2025-11-25: sends one JSON-RPC notification to the client (`notifications/progress`), where
+   * `sendRequest` would send a request (with `taskId`: a stream of the task's session; with
+   * `taskId: null`: the call's own response stream). With no stream open the transport may keep
+   * the task's last one until one opens, or drop it. Without it, `ToolContext.progress` sends nothing.
+   */
+  sendNotification?: (notification: ClientRequest, info: { taskId: string | null; }) => void;
+  /**
    * 2025-11-25: the capabilities the client declared at `initialize`; requestInput asks only for
    * what they declare (elicitation, sampling, roots).
    */
@@ -138,6 +145,15 @@ export type ToolContext = {
   requestInput: (inputRequests: InputRequests, message?: string) => Promise<Record<string, unknown>>;
   /** Sets the task's `statusMessage` (nothing without a task). */
   setStatusMessage: (message: string) => void;
+  /**
+   * Sends `notifications/progress` for the call's `_meta.progressToken` (MCP progress): under
+   * 2025-11-25, for a synchronous call on its response stream, for a task while it runs (the token
+   * stays valid for the task's life, §A.i; the notification carries related-task `_meta`, §D 33).
+   * Sends nothing when the request has no token, under 2026-07-28 (not supported for tasks, §B.h;
+   * a synchronous call is answered as one JSON body), or when the value is not a finite number
+   * above the last one sent (progress must increase).
+   */
+  progress: (progress: number, total?: number, message?: string) => void;
   /** What the tool's `prepare` returned (`undefined` without one). */
   prepared: unknown;
   /**
@@ -286,6 +302,28 @@ function capabilitiesOf(request: JsonObject, ctx: ServerContext, channel: Client
   const params = (request.params as { _meta?: JsonObject } | undefined);
   const caps = params?._meta?.[CLIENT_CAPABILITIES];
   return typeof caps === "object" && caps !== null ? (caps as JsonObject) : {};
+}
+
+/** `ToolContext.progress` of one call: `notifications/progress` for its token, increasing only. */
+function progressOf(request: JsonObject, ctx: ServerContext, channel: ClientChannel, taskId: string | null, signal: AbortSignal, ended: () => boolean): ToolContext["progress"] {
+  const meta = (request.params as { _meta?: JsonObject } | undefined)?._meta;
+  const token = meta?.progressToken;
+  const send = channel.sendNotification;
+  const valid = (typeof token === "string" || (typeof token === "number" && Number.isInteger(token)));
+  if (ctx.protocolVersion === V26 || !valid || send === undefined) return () => {};
+  let last = -Infinity;
+  return (progress, total, message) => {
+    // Work that was stopped or has answered reports nothing more.
+    if (signal.aborted || ended()) return;
+    if (typeof progress !== "number" || !Number.isFinite(progress) || progress <= last) return;
+    last = progress;
+    const params: JsonObject = { progressToken: token, progress };
+    if (typeof total === "number" && Number.isFinite(total)) params.total = total;
+    if (typeof message === "string") params.message = message;
+    // §D 33: a notification about a task carries its id.
+    if (taskId !== null) params._meta = { [RELATED_TASK]: { taskId } };
+    send({ method: "notifications/progress", params }, { taskId });
+  };
 }
 
 /** Whether `e` is the store's "no such task" (expired, purged). */
@@ -707,6 +745,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    */
   async #runSync(request: JsonObject, ctx: ServerContext, channel: ClientChannel, rounds: Rounds, prepared: unknown, body: (ctx: ToolContext) => JsonObject | Promise<JsonObject>): Promise<ToolOutcome | null> {
     const abort = new AbortController();
+    let ended = false;
     const outer = channel.signal;
     const onAbort = () => abort.abort(outer?.reason);
     if (outer?.aborted) onAbort();
@@ -721,10 +760,12 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
         clientCapabilities: capabilitiesOf(request, ctx, channel),
         requestInput: (inputRequests) => this.#syncInput(request, ctx, channel, abort.signal, rounds, inputRequests),
         setStatusMessage: () => {},
+        progress: progressOf(request, ctx, channel, null, abort.signal, () => ended),
       });
       // Even a handler that caught the InputRequired throw gets the next round.
       return rounds.pending !== null ? null : outcome;
     } finally {
+      ended = true;
       outer?.removeEventListener("abort", onAbort);
     }
   }
@@ -811,6 +852,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     const inputWaiters: Set<() => void> = new Set();
     const session = typeof ctx.session === "string" && ctx.session !== "" ? ctx.session : null;
     const run: RunningTask = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, closed: false, session };
+    let ended = false;
     const toolCtx: ToolContext = {
       signal: abort.signal,
       taskId,
@@ -818,6 +860,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       request,
       prepared,
       clientCapabilities: capabilitiesOf(request, ctx, channel),
+      progress: progressOf(request, ctx, channel, taskId, abort.signal, () => ended),
       requestInput: (inputRequests, message) =>
         ctx.protocolVersion === V26
           ? this.#requestInput(taskId, request, abort.signal, inputWaiters, inputRequests, message)
@@ -846,6 +889,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     const done = (async () => {
       await null; // the CreateTaskResult is answered before the work starts
       let outcome = await runTool(handler, args, toolCtx);
+      ended = true;
       // Over a shared storage the task outlives this host: work stopped by `close` (a replica
       // shutting down) fails the task with SHUT_DOWN, not with what the aborted handler returned.
       if (run.closed && this.shared) outcome = { error: SHUT_DOWN };

@@ -537,6 +537,12 @@ export type Session = {
   resultStreams: Map<string, Set<Reply>>;
   /** Requests to the client waiting for a stream. */
   queued: Array<{ taskId: string; message: JsonObject; }>;
+  /**
+   * The last progress notification of each live task that found no stream open, sent when one
+   * opens (a later step supersedes it); dropped when the task ends (its result says more), so it
+   * holds at most one per live task of the session (`maxLiveTasksPerSession`).
+   */
+  progress: Map<string, JsonObject>;
   /** Requests sent to the client, by id, waiting for its response. */
   outgoing: Map<string | number, { resolve: (result: JsonObject) => void; reject: (error: unknown) => void; }>;
   nextId: number;
@@ -977,6 +983,7 @@ class McpHttpServer {
       listen: null,
       resultStreams: new Map(),
       queued: [],
+      progress: new Map(),
       outgoing: new Map(),
       nextId: 1,
       tasks: new Map(),
@@ -1051,6 +1058,7 @@ class McpHttpServer {
       clientCapabilities: session.clientCapabilities,
       signal: reply.signal,
       sendRequest: (req, info) => this.#sendToClient(session, req, info.taskId, info.taskId === null ? reply : null, info.signal),
+      sendNotification: (note, info) => this.#notifyClient(session, note, info.taskId === null ? reply : null, info.taskId),
     };
     const params = isObject(message.params) ? message.params : {};
     const resultOf = message.method === "tasks/result" && typeof params.taskId === "string" ? params.taskId : null;
@@ -1122,6 +1130,25 @@ class McpHttpServer {
   }
 
   /**
+   * Sends one notification to the client: on `reply` (a synchronous call's own stream), or for a
+   * task on a `tasks/result` stream of it, else the GET stream; none open, it waits for one as the
+   * task's last undelivered progress (a later step supersedes it, so one per task is kept).
+   */
+  #notifyClient(session: Session, note: ClientRequest, reply: Reply | null, taskId: string | null) {
+    const message: JsonObject = { jsonrpc: "2.0", method: note.method };
+    if (note.params !== undefined) message.params = note.params;
+    if (reply !== null) {
+      reply.send(message);
+      return;
+    }
+    if (taskId === null || this.sessions.get(session.id) !== session) return;
+    session.progress.delete(taskId);
+    for (const r of session.resultStreams.get(taskId) ?? []) if (r.send(message)) return;
+    if (session.listen?.write(message)) return;
+    session.progress.set(taskId, message);
+  }
+
+  /**
    * Delivers the queued requests of `taskId` (every task's when `null`): on a `tasks/result`
    * stream of the task, else on the GET stream.
    */
@@ -1131,6 +1158,12 @@ class McpHttpServer {
       for (const r of session.resultStreams.get(q.taskId) ?? []) if (r.send(q.message)) return false;
       return !(session.listen?.write(q.message) ?? false);
     });
+    for (const [task, message] of session.progress) {
+      if (taskId !== null && task !== taskId) continue;
+      let sent = false;
+      for (const r of session.resultStreams.get(task) ?? []) if ((sent = r.send(message))) break;
+      if (sent || session.listen?.write(message)) session.progress.delete(task);
+    }
   }
 
   /**
@@ -1146,6 +1179,7 @@ class McpHttpServer {
     if (task.protocolVersion !== V25 || task.session === undefined) return;
     const session = this.sessions.get(task.session);
     if (!session) return;
+    if (["completed", "failed", "cancelled"].includes(task.status)) session.progress.delete(task.taskId);
     const note = { jsonrpc: "2.0", method: "notifications/tasks/status", params: task.v25 };
     for (const r of session.resultStreams.get(task.taskId) ?? []) if (r.send(note)) return;
     session.listen?.write(note);

@@ -285,6 +285,11 @@ class McpStdioServer {
       signal,
       // One pipe: a task's requests and a synchronous call's go out the same way.
       sendRequest: (req, info) => this.#ask(req, info.signal),
+      sendNotification: (note) => {
+        const notification: JsonObject = { jsonrpc: "2.0", method: note.method };
+        if (note.params !== undefined) notification.params = note.params;
+        this.#send(notification);
+      },
     };
     return (await this.host.handle(message, ctx, channel)) ?? this.endpoint.notForHost(message);
   }
