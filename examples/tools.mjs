@@ -66,6 +66,24 @@ export const TOOLS = [
     },
   },
   {
+    name: "progress_job",
+    description:
+      "Works in `steps` steps of `stepMs` ms, reporting each as progress (notifications/progress for the call's token, 2025-11-25) and as the task's status message; stops when cancelled.",
+    inputSchema: {
+      type: "object",
+      properties: { steps: { type: "integer", minimum: 1, maximum: 100 }, stepMs: { type: "number", minimum: 0 } },
+    },
+    taskSupport: "optional",
+    handler: async ({ steps = 3, stepMs = 200 }, ctx) => {
+      for (let i = 1; i <= steps; i++) {
+        await sleep(Number(stepMs), undefined, { signal: ctx.signal });
+        ctx.progress(i, steps, `step ${i} of ${steps}`);
+        ctx.setStatusMessage(`step ${i} of ${steps}`);
+      }
+      return text(`progress_job: ${steps} steps done`);
+    },
+  },
+  {
     name: "failing_job",
     description: "Runs for about a second, then reports a tool execution error (isError).",
     inputSchema: { type: "object", properties: {} },

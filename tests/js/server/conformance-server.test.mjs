@@ -70,7 +70,7 @@ test("server/discover advertises the tasks extension, not capabilities.tasks", a
   const { result: list } = await rpc("tools/list");
   assert.deepEqual(
     list.tools.map((t) => t.name).sort(),
-    ["confirm_delete", "failing_job", "greet", "multi_input", "protocol_error_job", "slow_compute", "test_tool_with_task"],
+    ["confirm_delete", "failing_job", "greet", "multi_input", "progress_job", "protocol_error_job", "slow_compute", "test_tool_with_task"],
   );
 });
 
