@@ -60,6 +60,7 @@ test("initialize negotiates 2025-11-25 with a session; capabilities.tasks; tools
   assert.deepEqual(Object.fromEntries(tools.map((t) => [t.name, t.execution.taskSupport])), {
     greet: "forbidden",
     slow_compute: "optional",
+    progress_job: "optional",
     failing_job: "required",
     protocol_error_job: "optional",
     confirm_delete: "optional",
