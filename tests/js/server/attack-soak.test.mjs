@@ -21,6 +21,7 @@ import http from "node:http";
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { startPostgres, ROOT } from "../storage/lib.mjs";
+import { open as rawOpen } from "./raw-http.mjs";
 
 const EXAMPLE = join(ROOT, "examples/conformance-server.mjs");
 /** Where the example finds the storage client libraries (pg) installed by setup. */
@@ -75,50 +76,11 @@ async function stopServer(s) {
 
 let nextId = 1;
 
-/** Parses an answer: JSON, or the last `data:` message of an SSE stream. */
-function messageOf(headers, raw) {
-  if (String(headers["content-type"] ?? "").startsWith("text/event-stream")) {
-    const data = raw.split("\n").filter((l) => l.startsWith("data: "));
-    return data.length ? JSON.parse(data.at(-1).slice(6)) : null;
-  }
-  return raw ? JSON.parse(raw) : null;
-}
-
 /**
- * POSTs a message from `localAddress` (default 127.0.0.1): `{ request, answer }`, `answer`
- * resolving with `{ status, body, headers }`. Each request has its own connection.
+ * POSTs a message from `localAddress` (default 127.0.0.1), each request on its own connection:
+ * `{ request, answer }` (raw-http.mjs).
  */
-function open(url, message, headers = {}, localAddress = "127.0.0.1") {
-  const body = typeof message === "string" ? message : JSON.stringify(message);
-  let request;
-  const answer = new Promise((resolve, reject) => {
-    request = http.request(
-      url,
-      {
-        method: "POST",
-        agent: false,
-        localAddress,
-        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Content-Length": Buffer.byteLength(body), ...headers },
-      },
-      (res) => {
-        let raw = "";
-        res.setEncoding("utf8");
-        res.on("data", (d) => (raw += d));
-        res.on("end", () => {
-          try {
-            resolve({ status: res.statusCode, body: messageOf(res.headers, raw), headers: res.headers });
-          } catch (e) {
-            reject(e);
-          }
-        });
-        res.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-    request.end(body);
-  });
-  return { request, answer };
-}
+const open = (url, message, headers = {}, localAddress = "127.0.0.1") => rawOpen(url, message, headers, { agent: false, localAddress });
 
 const post = (url, message, headers, localAddress) => open(url, message, headers, localAddress).answer;
 

@@ -15,6 +15,7 @@ import http from "node:http";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startExample } from "../example-server.mjs";
+import { messageOf, open as rawOpen } from "./raw-http.mjs";
 import { loadStorage, waitFor } from "../storage/lib.mjs";
 
 const { McpHttpServer, SharedTaskServer, TaskHost, TaskServer, validateMessage } = await import("../.tmp/install/server.mjs");
@@ -47,54 +48,8 @@ function stop(child) {
   if (child.exitCode === null && child.signalCode === null) process.kill(child.pid);
 }
 
-/** The JSON-RPC message of an HTTP answer: its JSON body, or the last message of its SSE body. */
-function messageOf(res, raw) {
-  if ((res.headers["content-type"] ?? "").startsWith("text/event-stream")) {
-    const data = raw.split("\n").filter((l) => l.startsWith("data: "));
-    return data.length ? JSON.parse(data.at(-1).slice(6)) : null;
-  }
-  return raw ? JSON.parse(raw) : null;
-}
-
-/**
- * POSTs `message` over node:http (through `agent`): `{ request, answer }`, `answer` resolving
- * with `{ status, body, headers }` (rejecting when the connection fails).
- */
-function open(url, message, headers = {}, agent = undefined) {
-  const body = JSON.stringify(message);
-  let request;
-  const answer = new Promise((resolve, reject) => {
-    request = http.request(
-      url,
-      {
-        method: "POST",
-        agent,
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json, text/event-stream",
-          "Content-Length": Buffer.byteLength(body),
-          ...headers,
-        },
-      },
-      (res) => {
-        let raw = "";
-        res.setEncoding("utf8");
-        res.on("data", (d) => (raw += d));
-        res.on("end", () => {
-          try {
-            resolve({ status: res.statusCode, body: messageOf(res, raw), headers: res.headers });
-          } catch (e) {
-            reject(e);
-          }
-        });
-        res.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-    request.end(body);
-  });
-  return { request, answer };
-}
+/** POSTs `message` over node:http (through `agent`): `{ request, answer }` (raw-http.mjs). */
+const open = (url, message, headers = {}, agent = undefined) => rawOpen(url, message, headers, { agent });
 
 const post = (url, message, headers, agent) => open(url, message, headers, agent).answer;
 
@@ -319,7 +274,7 @@ function request(message, headers = {}, signal = undefined) {
 
 /** The JSON-RPC message of a Response (JSON, or the last message of an SSE body). */
 async function bodyOf(response) {
-  return messageOf({ headers: { "content-type": response.headers.get("content-type") } }, await response.text());
+  return messageOf({ "content-type": response.headers.get("content-type") }, await response.text());
 }
 
 async function fetchSession(app) {
