@@ -45,7 +45,7 @@ use crate::store::{
 
 pub use context::{
     check_input_capabilities, declares_extension, input_capability, request_protocol,
-    RequestContext, ServerContext, ServerDeclarations, V25Declared,
+    RequestContext, ServerContext, ServerDeclarations, TaskSettings, V25Declared,
 };
 pub use tools::{
     sync_tool_response, Finished, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,
@@ -86,6 +86,10 @@ pub struct PendingResult {
     #[tsify(optional)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
+    /// The owner the request came from.
+    #[tsify(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 /// [`TaskEvent`] and [`PendingResult`] under their declared names (tsify names a type by the
@@ -209,7 +213,7 @@ impl<S: Storage, R: RandomSource> TaskServer<S, R> {
         self.result_response(
             &pending.request_id,
             &pending.task_id,
-            Caller::Session(pending.session.as_deref()),
+            Caller::request(pending.session.as_deref(), pending.owner.as_deref()),
             now_ms,
         )
     }

@@ -383,7 +383,9 @@ pub fn list_position<'a>(
     let scope = list_scope(caller, share_across_sessions);
     let after = match cursor {
         None => 0,
-        Some(c) => cursor::decode(key, scope, c).ok_or(StoreError::InvalidCursor)?,
+        Some(c) => {
+            cursor::decode(key, scope, caller.owner(), c).ok_or(StoreError::InvalidCursor)?
+        }
     };
     let scope = match scope {
         Scope::All => WireScope::All,
@@ -523,7 +525,7 @@ mod tests {
             r#"{"after":0,"scope":{"kind":"session","session":null}}"#
         );
         let scope = Scope::Session(Some("s"));
-        let cursor = cursor::encode(&key, scope, 41);
+        let cursor = cursor::encode(&key, scope, None, 41);
         assert_eq!(
             text(list_position(
                 &key,
@@ -539,6 +541,15 @@ mod tests {
         ));
         assert!(matches!(
             list_position(&key, Some(&cursor), Caller::Session(Some("s")), true),
+            Err(StoreError::InvalidCursor)
+        ));
+        // An owner's cursor is good for that owner only, in the same scope.
+        let owned = cursor::encode(&key, scope, Some("alice"), 41);
+        assert!(
+            list_position(&key, Some(&owned), Caller::Owner(Some("s"), "alice"), false).is_ok()
+        );
+        assert!(matches!(
+            list_position(&key, Some(&owned), Caller::Owner(Some("s"), "bob"), false),
             Err(StoreError::InvalidCursor)
         ));
     }
