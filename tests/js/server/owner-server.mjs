@@ -7,9 +7,11 @@
 //   tuned  a task that runs until cancelled, with its own poll interval (250 ms) and TTL bounds
 //          (default 5 s, max 30 s)
 // Prints its URL on the first line. With `--storage sqlite:PATH` (and `--cursor-key`) the tasks
-// live in that SQLite file through SharedTaskServer, as a replica.
+// live in that SQLite file through SharedTaskServer, as a replica; `--share-across-sessions` sets
+// the store's shareAcrossSessions (a 2025-11-25 session sees the tasks of every session: of its
+// owner's only, with owners).
 //
-//   node tests/js/server/owner-server.mjs [--storage sqlite:PATH --cursor-key HEX --replica-id NAME]
+//   node tests/js/server/owner-server.mjs [--storage sqlite:PATH --cursor-key HEX --replica-id NAME] [--share-across-sessions]
 import http from "node:http";
 import { loadStorage } from "../storage/lib.mjs";
 
@@ -26,7 +28,8 @@ if (spec !== undefined) {
   if (!spec.startsWith("sqlite:")) throw new Error("--storage: only sqlite:PATH here");
   const { openSqliteStorage } = await loadStorage("sqlite");
   const storage = await openSqliteStorage({ path: spec.slice("sqlite:".length), pollMs: 20 });
-  const server = await SharedTaskServer.open(storage, { cursorKey: option("cursor-key"), replicaId: option("replica-id") });
+  const store = { shareAcrossSessions: process.argv.includes("--share-across-sessions") };
+  const server = await SharedTaskServer.open(storage, { cursorKey: option("cursor-key"), replicaId: option("replica-id"), store });
   host = new TaskHost({ server });
 }
 const app = new McpHttpServer({ name: "owner-server", version: "1", path: "/mcp", ...(host ? { host } : {}) });
