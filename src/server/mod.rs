@@ -21,7 +21,7 @@
 //! | `tasks/result` | the original result with related-task `_meta` (also for a task failed by an `isError` tool result, §D 44), or its error; [`Outcome::Pending`] while not terminal (§D 14, 30, 31) | -32601 (§D 81) |
 //! | `tasks/list` | `{tasks, nextCursor?}`; forged cursor -32602 (§D 35–37) | -32601 (§D 81, §E 5) |
 //! | other `tasks/*` | -32601 | -32601 |
-//! | unknown, expired, other session's id | -32602 "… Task not found" (§D 26, 35, 38, 86) | -32602 |
+//! | unknown, expired, other session's or owner's id | -32602 "… Task not found" (§D 26, 35, 38, 86) | -32602 |
 //! | V26 request not declaring the extension | — | -32021 with `data.requiredCapabilities` (§D 79, 80), before any lookup |
 //! | V25 `tasks/list` / `tasks/cancel` not declared | -32601 | — |
 //!
