@@ -8,7 +8,7 @@ const LOAD_LIMIT = 1.5;
 
 const BOUNDS = {
   conversation: "maxTasks 10 000, maxPending 10 000, maxEventsPerTask 1000, maxIdBytes 1024, maxKeptBytes 64 MiB",
-  server: "maxLiveTasksPerSession 100, maxRequestBytes 16 MiB (TaskServer defaults)",
+  server: "maxLiveTasksPerSession 100 (the driver's; default 10,000), maxRequestBytes 16 MiB (default)",
   scheduler: "the tracked keys only (1000 here); defaults",
 };
 const NAMES = { conversation: "`Conversation` (main entry)", server: "`TaskServer` (server entry: `handle`, `beginToolCall`)", scheduler: "`TaskScheduler` (main entry)" };

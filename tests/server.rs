@@ -1075,7 +1075,8 @@ fn v25_result_is_pending_then_the_original_result_with_related_task() {
         PendingResult {
             request_id: req["id"].clone(),
             task_id: id.clone(),
-            session: Some("s".into())
+            session: Some("s".into()),
+            owner: None,
         }
     );
     assert_eq!(h.settle(&pending), None);
@@ -1907,4 +1908,153 @@ fn invalid_tool_results_become_internal_errors() {
     let r = h.task_call(&ctx, "tasks/get", &id);
     assert_eq!(r["result"]["status"], "completed");
     assert_eq!(r["result"]["result"], ok);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Owners (the authenticated principal of the request)
+// ------------------------------------------------------------------------------------------------
+
+/// The response of `method` on `task_id` as an unknown id would get it (-32602, no oracle).
+#[track_caller]
+fn assert_as_unknown(h: &mut H, ctx: &RequestContext, method: &str, task_id: &str) {
+    let params = if method == "tasks/update" {
+        json!({"taskId": task_id, "inputResponses": {"k": {"action": "accept", "content": {"confirm": true}}}})
+    } else {
+        json!({"taskId": task_id})
+    };
+    let foreign = h.req(ctx, method, params.clone());
+    let foreign = h.send(ctx, &foreign);
+    let mut unknown_params = params;
+    unknown_params["taskId"] = json!("0123456789abcdef0123456789abcdef");
+    let unknown = h.req(ctx, method, unknown_params);
+    let unknown = h.send(ctx, &unknown);
+    assert_eq!(foreign["error"]["code"], -32602, "{method}: {foreign}");
+    assert_eq!(foreign["error"], unknown["error"], "{method}");
+}
+
+// §D 38, §B.h security: a 2026-07-28 task created with an owner is invisible to every other
+// owner and to callers without one: get, update, cancel answer as for an unknown id; the owner
+// reads, answers and cancels it.
+#[test]
+fn v26_a_task_is_bound_to_its_owner() {
+    let mut h = H::new();
+    let alice = ctx26().owner("alice");
+    let bob = ctx26().owner("bob");
+    let id = h.start(&alice);
+    let mut requests = serde_json::Map::new();
+    requests.insert("k".into(), elicit("ok?"));
+    h.server
+        .store_mut()
+        .raise_input(Caller::Host, &id, requests, None, h.now)
+        .unwrap();
+    for ctx in [&bob, &ctx26()] {
+        for method in ["tasks/get", "tasks/update", "tasks/cancel"] {
+            assert_as_unknown(&mut h, ctx, method, &id);
+        }
+    }
+    assert_eq!(h.task_call(&bob, "tasks/get", &id)["error"]["code"], -32602);
+    let got = h.task_call(&alice, "tasks/get", &id);
+    assert_eq!(got["result"]["status"], "input_required");
+    let r = h.task_call(&alice, "tasks/cancel", &id);
+    assert!(r.get("result").is_some(), "{r}");
+}
+
+// 2025-11-25: owner and session both bind: another owner in the same session (a session id
+// used by someone else) sees none of the task: get, result, cancel as unknown, list empty.
+#[test]
+fn v25_owner_and_session_both_bind() {
+    let mut h = H::new();
+    let alice = ctx25().session("s").owner("alice");
+    let mallory = ctx25().session("s").owner("mallory");
+    let id = h.start(&alice);
+    let other = h.start(&mallory);
+    for ctx in [&mallory, &ctx25().session("s"), &ctx25().owner("alice")] {
+        for method in ["tasks/get", "tasks/result", "tasks/cancel"] {
+            assert_as_unknown(&mut h, ctx, method, &id);
+        }
+    }
+    let list = |h: &mut H, ctx: &RequestContext| {
+        let r = h.v25("tasks/list", json!({}));
+        let r = h.send(ctx, &r);
+        r["result"]["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["taskId"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(list(&mut h, &alice), vec![id.clone()]);
+    assert_eq!(list(&mut h, &mallory), vec![other]);
+    assert!(list(&mut h, &ctx25().session("s")).is_empty());
+    assert_eq!(
+        h.task_call(&alice, "tasks/get", &id)["result"]["status"],
+        "working"
+    );
+}
+
+// A list cursor is good for the owner it was issued to: another owner of the session gets
+// -32602 with it.
+#[test]
+fn v25_list_cursors_are_the_owners() {
+    let mut h = H::with(StoreConfig {
+        page_size: 1,
+        ..StoreConfig::default()
+    });
+    let alice = ctx25().session("s").owner("alice");
+    let mallory = ctx25().session("s").owner("mallory");
+    h.start(&alice);
+    h.start(&alice);
+    let r = h.v25("tasks/list", json!({}));
+    let page = h.send(&alice, &r);
+    let cursor = page["result"]["nextCursor"].as_str().unwrap().to_owned();
+    let r = h.v25("tasks/list", json!({ "cursor": cursor }));
+    assert_eq!(
+        h.send(&alice, &r)["result"]["tasks"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let r = h.v25("tasks/list", json!({ "cursor": cursor }));
+    assert_eq!(h.send(&mallory, &r)["error"]["code"], -32602);
+}
+
+// Tasks stored before owners existed (no owner) stay readable as before: by their session.
+#[test]
+fn tasks_without_owner_stay_readable_by_their_session() {
+    let mut h = H::new();
+    let id = h.start(&ctx26());
+    let r = h.task_call(&ctx26().owner("alice"), "tasks/get", &id);
+    assert_eq!(r["result"]["taskId"], id.as_str());
+    let r = h.task_call(&ctx26(), "tasks/get", &id);
+    assert_eq!(r["result"]["taskId"], id.as_str());
+}
+
+// A tool's own poll interval and TTL bounds apply to the tasks of its calls, in both eras.
+#[test]
+fn a_tools_task_settings_override_the_stores() {
+    use mcp_tasks_wasm::server::TaskSettings;
+    let mut h = H::new();
+    let settings = TaskSettings {
+        poll_interval_ms: Some(250),
+        default_ttl_ms: Some(5_000),
+        max_ttl_ms: Some(30_000),
+    };
+    let mut v26 = ctx26();
+    v26.task = settings;
+    let id = h.start(&v26);
+    let got = h.task_call(&v26, "tasks/get", &id);
+    assert_eq!(got["result"]["pollIntervalMs"], 250);
+    assert_eq!(got["result"]["ttlMs"], 5_000);
+    let mut v25 = ctx25();
+    v25.task = settings;
+    let id = h.start(&v25); // asks for 60 s: capped by the tool's 30 s
+    let got = h.task_call(&v25, "tasks/get", &id);
+    assert_eq!(got["result"]["pollInterval"], 250);
+    assert_eq!(got["result"]["ttl"], 30_000);
+    // Without settings: the store's.
+    let id = h.start(&ctx26());
+    let got = h.task_call(&ctx26(), "tasks/get", &id);
+    assert_eq!(got["result"]["pollIntervalMs"], 1000);
+    assert_eq!(got["result"]["ttlMs"], 3_600_000);
 }

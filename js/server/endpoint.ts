@@ -31,6 +31,10 @@ export type ToolOptions = {
   taskSupport?: TaskSupport;
   /** Input gathered on the call before it becomes a task (see TaskHost's ToolOptions). */
   prepare?: (args: JsonObject, ctx: import("./host.js").ToolContext) => unknown;
+  /** The poll interval suggested for this tool's tasks, ms (see TaskHost's ToolOptions). */
+  pollIntervalMs?: number;
+  /** The TTL bounds of this tool's tasks, ms (see TaskHost's ToolOptions). */
+  ttlMs?: { default?: number; max?: number; };
 };
 
 export const V25 = "2025-11-25";
@@ -95,6 +99,8 @@ export type ModernOptions = {
   signal?: AbortSignal;
   /** Who is calling (bounds the live tasks of each caller). */
   requestor?: string | null;
+  /** What authentication established about the request (the owner of its tasks derives from it). */
+  auth?: import("./host.js").RequestAuth | null;
 };
 
 export class McpEndpoint {
@@ -119,6 +125,8 @@ export class McpEndpoint {
     const taskSupport = o.taskSupport ?? "optional";
     const hostOptions: import("./host.js").ToolOptions = { taskSupport };
     if (o.prepare) hostOptions.prepare = o.prepare;
+    if (o.pollIntervalMs !== undefined) hostOptions.pollIntervalMs = o.pollIntervalMs;
+    if (o.ttlMs !== undefined) hostOptions.ttlMs = o.ttlMs;
     this.host.tool(name, hostOptions, handler);
     const descriptor: JsonObject = { name };
     if (o.title !== undefined) descriptor.title = o.title;
@@ -243,7 +251,7 @@ export class McpEndpoint {
         return { kind: "listen" };
       default: {
         // tools/call and tasks/*: the host answers; `null` means the message is not for it.
-        const channel: import("./host.js").ClientChannel = { requestor: options.requestor ?? null };
+        const channel: import("./host.js").ClientChannel = { requestor: options.requestor ?? null, auth: options.auth ?? null };
         if (options.signal) channel.signal = options.signal;
         response = await this.host.handle(message, { protocolVersion: V26 }, channel);
         if (response === null) response = this.notForHost(message);

@@ -50,6 +50,9 @@ export type InputRequests = import("./mcp_tasks_wasm.js").V26InputRequests;
 
 export type StoreTask = import("./mcp_tasks_wasm.js").StoreTask;
 
+/** What authentication established about a request (the SDK's `AuthInfo`: `clientId`, `subject`). */
+export type RequestAuth = import("./http-server.js").RequestAuth;
+
 /**
  * The work of one task: `gone` once the store no longer has the task (expired, purged) and the work
  * was aborted; `session` the session that created it (`null`: none).
@@ -109,6 +112,17 @@ export type ClientChannel = {
    * (`maxLiveTasksPerRequestor`).
    */
   requestor?: string | null;
+  /**
+   * What authentication established about the request (the SDK's `AuthInfo`: McpHttpServer
+   * passes `req.auth`). The owner of the tasks the request creates and sees is derived from it
+   * (TaskHost's `owner` option; by default its client id and subject).
+   */
+  auth?: RequestAuth | null;
+  /**
+   * The owner of the request, given as is (wins over `auth`): tasks it creates are bound to it,
+   * tasks of another owner answer as unknown ids. `null`: none.
+   */
+  owner?: string | null;
 };
 
 /**
@@ -190,6 +204,17 @@ export type ToolOptions = {
    * refused before it runs. A throw ends the call as the handler's would (synchronously).
    */
   prepare?: (args: JsonObject, ctx: ToolContext) => unknown;
+  /**
+   * The `pollInterval`/`pollIntervalMs` (ms) suggested to pollers of this tool's tasks, over the
+   * store's `pollIntervalMs`. A non-negative integer.
+   */
+  pollIntervalMs?: number;
+  /**
+   * The TTL bounds of this tool's tasks (ms), over the store's: `default` for a task whose
+   * creator asked for none (every 2026-07-28 task), `max` the largest granted (a 2025-11-25
+   * `params.task.ttl` above it is lowered to it). Positive integers, `default` ≤ `max`.
+   */
+  ttlMs?: { default?: number; max?: number; };
 };
 
 /** Options of a TaskHost over `S` (a TaskServer by default, or a SharedTaskServer). */
@@ -242,7 +267,55 @@ export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer
    * accepted once, on this host; see MrtrStates).
    */
   requestState?: { key?: CryptoKey | Uint8Array; ttlMs?: number; maxSpent?: number; };
+  /**
+   * The owner of a request from its auth info (`ClientChannel.auth`; `null` without one): tasks
+   * are bound to the owner of the request that created them, and a request of another owner (or
+   * of none) gets -32602 "Task not found" for them, as for an unknown id, in both eras (§D 38).
+   * A `ClientChannel.owner` given wins. Default: the authenticated principal, its client id and
+   * subject (`["<clientId>","<subject>"]`, `null` members when absent), or none without auth.
+   * Return `null` for none (tasks then bound to the session only, as without auth).
+   */
+  owner?: (auth: RequestAuth | null) => string | null;
 };
+
+/**
+ * The default owner: the authenticated principal of `auth` (client id and subject, the subject
+ * directly or in `extra`), `null` when it names neither. JSON text, so that two principals never
+ * share an owner; U+FDD0 escaped (the core refuses it in a name, HACKING.md).
+ */
+export function principalOf(auth: RequestAuth | null | undefined): string | null {
+  if (typeof auth !== "object" || auth === null) return null;
+  const clientId = typeof auth.clientId === "string" && auth.clientId !== "" ? auth.clientId : null;
+  const extra = typeof auth.extra === "object" && auth.extra !== null ? auth.extra : {};
+  const given = typeof auth.subject === "string" ? auth.subject : extra.subject;
+  const subject = typeof given === "string" && given !== "" ? given : null;
+  if (clientId === null && subject === null) return null;
+  return JSON.stringify([clientId, subject]).replace(/\uFDD0/g, "\\ufdd0");
+}
+
+/** A tool's task settings (`ToolOptions.pollIntervalMs`, `ttlMs`) as the core reads them; throws a TypeError. */
+function taskSettingsOf(name: string, options: ToolOptions): { pollIntervalMs?: number; defaultTtlMs?: number; maxTtlMs?: number; } | null {
+  const settings: { pollIntervalMs?: number; defaultTtlMs?: number; maxTtlMs?: number; } = {};
+  const poll = options.pollIntervalMs;
+  if (poll !== undefined) {
+    if (!(Number.isSafeInteger(poll) && poll >= 0)) throw new TypeError(`tool ${name}: pollIntervalMs must be a non-negative integer (got ${String(poll)})`);
+    settings.pollIntervalMs = poll;
+  }
+  const ttl = options.ttlMs;
+  if (ttl !== undefined) {
+    if (typeof ttl !== "object" || ttl === null) throw new TypeError(`tool ${name}: ttlMs must be { default?, max? } (got ${String(ttl)})`);
+    for (const key of ["default", "max"] as const) {
+      const v = ttl[key];
+      if (v !== undefined && !(Number.isSafeInteger(v) && v > 0)) throw new TypeError(`tool ${name}: ttlMs.${key} must be a positive integer (got ${String(v)})`);
+    }
+    if (ttl.default !== undefined && ttl.max !== undefined && ttl.default > ttl.max) {
+      throw new TypeError(`tool ${name}: ttlMs.default (${ttl.default}) must not exceed ttlMs.max (${ttl.max})`);
+    }
+    if (ttl.default !== undefined) settings.defaultTtlMs = ttl.default;
+    if (ttl.max !== undefined) settings.maxTtlMs = ttl.max;
+  }
+  return Object.keys(settings).length === 0 ? null : settings;
+}
 
 function isJsonRpcError(e: unknown): e is { code: number; message: string; data?: unknown; } {
   return (
@@ -364,7 +437,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   server: S;
   now: () => number;
   onError: (error: unknown, taskId: string) => void;
-  tools: Map<string, { options: ToolOptions, handler: ToolHandler }>;
+  tools: Map<string, { options: ToolOptions, handler: ToolHandler, task: ServerContext["task"] | null }>;
   running: Map<string, RunningTask>;
   waiting: Map<string, Set<ResultWaiter>>;
   waitingBySession: Map<string | null, number>;
@@ -380,6 +453,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   taskRequestor: Map<string, string>;
   shown: Map<string, string>;
   unfollow: (() => void) | null;
+  ownerHook: ((auth: RequestAuth | null) => string | null) | null;
   constructor(options: TaskHostOptions<S> = {}) {
     /** The TaskServer every request goes through. */
     this.server = options.server ?? (new TaskServer(options.store) as S);
@@ -422,6 +496,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     this.shown = new Map();
     /** Stops following the shared server's change feed (`null`: not shared). */
     this.unfollow = null;
+    if (options.owner !== undefined && typeof options.owner !== "function") throw new TypeError("owner must be a function (auth) => string | null");
+    /** The `owner` option (`null`: the default, `principalOf`). */
+    this.ownerHook = options.owner ?? null;
     const server = (this.server as TaskServer | SharedTaskServer);
     if ("watchChanges" in server) {
       this.unfollow = server.watchChanges((taskId) => {
@@ -472,10 +549,25 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     }
     const prepare = options?.prepare;
     if (prepare !== undefined && typeof prepare !== "function") throw new TypeError(`tool ${name}: prepare must be a function`);
+    const task = taskSettingsOf(name, options ?? {});
     const kept: ToolOptions = { taskSupport: support };
     if (prepare) kept.prepare = prepare;
-    this.tools.set(name, { options: kept, handler });
+    this.tools.set(name, { options: kept, handler, task });
     return this;
+  }
+
+  /**
+   * The owner of a request on `channel`: `channel.owner` when given, else the `owner` option's
+   * answer for `channel.auth`, else its authenticated principal (`principalOf`); `null`: none.
+   * Throws a TypeError when the `owner` option answers something else than a string or `null`.
+   */
+  ownerOf(channel: ClientChannel = {}): string | null {
+    if (channel.owner !== undefined) return channel.owner;
+    const auth = channel.auth ?? null;
+    if (this.ownerHook === null) return principalOf(auth);
+    const owner = this.ownerHook(auth);
+    if (owner !== null && typeof owner !== "string") throw new TypeError(`the owner option must answer a string or null (got ${typeof owner})`);
+    return owner;
   }
 
   /**
@@ -510,6 +602,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   handle<M extends string = string, V extends string = ServerContext["protocolVersion"]>(message: string | (JsonObject & { method?: M }), context: HandleContext<V>, channel?: ClientChannel): Promise<JsonRpcAnswer<ResultOfMethod<M, V>> | null>;
   async handle(message: JsonObject | string, context: Omit<ServerContext, "now">, channel: ClientChannel = {}): Promise<any> {
     const ctx: ServerContext = { ...context, now: this.now() };
+    // §D 38: the request's owner binds the tasks it creates and limits those it sees.
+    const owner = this.ownerOf(channel);
+    if (owner !== null) ctx.owner = owner;
     const out = await this.server.handle(message, ctx);
     switch (out.kind) {
       case "response":
@@ -677,7 +772,8 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       const late = this.#sessionlessCap(request, ctx, support, channel); // more may have started meanwhile
       if (late !== null) return late;
     }
-    const start = await this.server.beginToolCall(request, ctx, support);
+    // The tool's own task settings (poll interval, TTL bounds) over the store's.
+    const start = await this.server.beginToolCall(request, tool.task === null ? ctx : { ...ctx, task: tool.task }, support);
     if (start.kind === "reject") return start.response;
     if (start.kind === "sync") {
       const outcome = await this.#runSync(request, ctx, channel, rounds, prepared, (c) => tool.handler(args, c));

@@ -556,6 +556,11 @@ export type Session = {
   inflight: Map<string | number, Reply>;
   /** Who opened it (McpHttpServer's `requestor`; `null`: unknown). */
   requestor: string | null;
+  /**
+   * The owner of its requests and tasks (TaskHost.ownerOf the auth of its `initialize`; `null`:
+   * none): a request of another owner finds no such session.
+   */
+  owner: string | null;
   /** The SSE events of its streams, for resumption (`Last-Event-ID`). */
   events: EventLog;
   /** The name of its GET stream in `events` (kept across resumptions). */
@@ -767,9 +772,9 @@ class McpHttpServer {
         case "POST":
           return await this.#post(request, cors, info);
         case "GET":
-          return this.#get(request, cors);
+          return this.#get(request, cors, info);
         case "DELETE":
-          return this.#delete(request, cors);
+          return this.#delete(request, cors, info);
         default:
           return jsonResponse(405, rpcError(null, INVALID_REQUEST, "Method not allowed: POST JSON-RPC messages"), {
             ...cors,
@@ -874,7 +879,7 @@ class McpHttpServer {
     // Era dispatch: initialize opens a legacy session; modern `_meta` (or headers) is stateless.
     if (message.method === "initialize") return this.#initialize(message, cors, request, info);
     if (meta !== null && meta[META_PROTOCOL_VERSION] !== undefined) return this.#modern(message, headers, request, cors, info);
-    if (sessionId !== undefined) return this.#legacy(message, sessionId, headers, request, cors);
+    if (sessionId !== undefined) return this.#legacy(message, sessionId, headers, request, cors, info);
     const headerVersion = headers["mcp-protocol-version"];
     if (headers["mcp-method"] !== undefined || headerVersion === V26) return this.#modern(message, headers, request, cors, info);
     if (headerVersion !== undefined && !LEGACY_HEADER_VERSIONS.includes(headerVersion)) {
@@ -934,6 +939,7 @@ class McpHttpServer {
         signal: abort.signal,
         // The requestor bounds the live tasks of each caller (TaskHost maxLiveTasksPerRequestor).
         requestor: this.requestor(request, info),
+        auth: info.auth ?? null,
       });
     } finally {
       request.signal.removeEventListener("abort", onAbort);
@@ -945,7 +951,7 @@ class McpHttpServer {
         return jsonResponse(400, answer.response, cors);
       case "listen":
         // An SSE stream: the acknowledgement, then `notifications/tasks` (§B.h, §D 96).
-        return this.subscriptions.listen(message, headers, cors);
+        return this.subscriptions.listen(message, headers, cors, { auth: info.auth ?? null });
       default:
         return jsonResponse(statusOf(answer.response), answer.response, cors);
     }
@@ -989,6 +995,7 @@ class McpHttpServer {
       tasks: new Map(),
       inflight: new Map(),
       requestor,
+      owner: this.host.ownerOf({ auth: info.auth ?? null }),
       events: new EventLog(this.maxReplayBytes, this.replayBytes),
       listenStream: null,
     };
@@ -998,8 +1005,19 @@ class McpHttpServer {
     return jsonResponse(200, ok(id, result), { ...cors, "Mcp-Session-Id": session.id });
   }
 
-  async #legacy(message: JsonObject, sessionId: string, headers: Record<string, string>, request: Request, cors: Record<string, string>): Promise<Response> {
+  /**
+   * The session `sessionId` names, for a request of the owner that opened it: a request of
+   * another owner finds none (404 as for an unknown id: its tasks, streams and pending input
+   * requests are the owner's, §D 38).
+   */
+  #session(sessionId: string, info: RequestInfo): Session | undefined {
     const session = this.sessions.get(sessionId);
+    if (session === undefined || session.owner === null) return session;
+    return this.host.ownerOf({ auth: info.auth ?? null }) === session.owner ? session : undefined;
+  }
+
+  async #legacy(message: JsonObject, sessionId: string, headers: Record<string, string>, request: Request, cors: Record<string, string>, info: RequestInfo): Promise<Response> {
+    const session = this.#session(sessionId, info);
     if (!session) {
       return jsonResponse(404, rpcError(message.id, SESSION_NOT_FOUND, "Session not found: initialize again"), cors);
     }
@@ -1055,6 +1073,8 @@ class McpHttpServer {
   async #answerLegacy(message: JsonObject, id: string | number, session: Session, reply: Reply) {
     const ctx = this.endpoint.legacyContext(session.id);
     const channel: ClientChannel = {
+      // The session's owner owns its tasks (only its requests reach the session).
+      owner: session.owner,
       clientCapabilities: session.clientCapabilities,
       signal: reply.signal,
       sendRequest: (req, info) => this.#sendToClient(session, req, info.taskId, info.taskId === null ? reply : null, info.signal),
@@ -1194,12 +1214,12 @@ class McpHttpServer {
     return true;
   }
 
-  #get(request: Request, cors: Record<string, string>): Response {
+  #get(request: Request, cors: Record<string, string>, info: RequestInfo): Response {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId === null) {
       return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Bad Request: a GET stream needs the Mcp-Session-Id of a 2025-11-25 session"), cors);
     }
-    const session = this.sessions.get(sessionId);
+    const session = this.#session(sessionId, info);
     if (!session) return jsonResponse(404, rpcError(null, SESSION_NOT_FOUND, "Session not found: initialize again"), cors);
     if (!(request.headers.get("accept") ?? "").toLowerCase().includes("text/event-stream")) {
       return jsonResponse(406, rpcError(null, INVALID_REQUEST, "Not Acceptable: a GET stream needs Accept: text/event-stream"), cors);
@@ -1265,10 +1285,10 @@ class McpHttpServer {
     return sse.response(headers);
   }
 
-  #delete(request: Request, cors: Record<string, string>): Response {
+  #delete(request: Request, cors: Record<string, string>, info: RequestInfo): Response {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId === null) return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Bad Request: DELETE needs the Mcp-Session-Id to end"), cors);
-    const session = this.sessions.get(sessionId);
+    const session = this.#session(sessionId, info);
     if (!session) return jsonResponse(404, rpcError(null, SESSION_NOT_FOUND, "Session not found"), cors);
     this.#endSession(session);
     return new Response(null, { status: 200, headers: cors });

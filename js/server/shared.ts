@@ -97,7 +97,7 @@ export type Scope = { kind: "all"; } | { kind: "session"; session: string | null
 
 /** The members of a stored record read here. */
 export type StoredTask = {
-  id: string; version: number; seq: number; session?: string | null; status: TaskStatus;
+  id: string; version: number; seq: number; session?: string | null; owner?: string | null; status: TaskStatus;
   createdAtMs: number; ttlMs: number | null;
 };
 
@@ -462,10 +462,10 @@ class SharedTaskServer {
    * The records of a `tasks/list` page: from the cursor's position, enough unexpired ones for a
    * page and the one that says whether another follows (expired ones too: the core purges them).
    */
-  async #readPage(cursor: string | undefined, session: string | undefined, now: number, host: boolean = false, limit: number = Infinity): Promise<Reads> {
+  async #readPage(cursor: string | undefined, session: string | undefined, now: number, host: boolean = false, limit: number = Infinity, owner: string | null = null): Promise<Reads> {
     let pos: { scope: Scope; after: number; };
     try {
-      pos = JSON.parse(listPosition(this.cursorKey, cursor, session, host, this.config.shareAcrossSessions === true));
+      pos = JSON.parse(listPosition(this.cursorKey, cursor, session, host, this.config.shareAcrossSessions === true, owner));
     } catch {
       return { records: [] }; // a cursor the core refuses: it answers the error itself
     }
@@ -479,7 +479,10 @@ class SharedTaskServer {
         records.push(r);
         after = Math.max(after, r.seq);
         const t = expiresAt(r);
-        if (t === null || t >= now) live += 1;
+        // Sizes the read only (the core decides what the page shows): another owner's records
+        // do not fill the page (§D 38).
+        const mine = host || r.owner === undefined || r.owner === null || r.owner === owner;
+        if ((t === null || t >= now) && mine) live += 1;
       }
       if (batch.length < size + 1 - live || batch.length === 0) break;
     }
@@ -509,7 +512,8 @@ class SharedTaskServer {
       } else if (message.method === "tasks/list") {
         const cursor = typeof params.cursor === "string" ? params.cursor : undefined;
         const session = typeof ctx?.session === "string" ? ctx.session : undefined;
-        read = () => this.#readPage(cursor, session, now);
+        const owner = typeof ctx?.owner === "string" ? ctx.owner : null;
+        read = () => this.#readPage(cursor, session, now, false, Infinity, owner);
       }
     }
     return this.#run(read, (core) => core.handle(request, ctxNow));

@@ -79,7 +79,7 @@ export type PendingResult = Extract<HandleOutcome, { kind: "pending"; }>;
 export type ToolOutcome = { result: Record<string, unknown>; } | { error: JsonRpcError; };
 
 export type WireTask = {
-  revision: number; protocolVersion: ProtocolVersion; session?: string; expiresAtMs: number | null;
+  revision: number; protocolVersion: ProtocolVersion; session?: string; owner?: string; expiresAtMs: number | null;
   inputResponses?: Record<string, unknown>; v26: V26DetailedTask;
 };
 
@@ -87,7 +87,7 @@ export type Kept = { task: StoreTask; revision: number; writes: number; };
 
 /** What a terminal write leaves as it was: the kept answer of the revision before, or the core's `writtenBase`. */
 type Base = {
-  taskId: string; protocolVersion: ProtocolVersion; session?: string; expiresAtMs: number | null;
+  taskId: string; protocolVersion: ProtocolVersion; session?: string; owner?: string; expiresAtMs: number | null;
   inputResponses?: Record<string, unknown>; v26: { createdAt: string; ttlMs: number | null; pollIntervalMs?: number; };
 };
 
@@ -177,6 +177,7 @@ function storeTask(w: WireTask): StoreTask {
   if (v26.pollIntervalMs !== undefined) v25.pollInterval = v26.pollIntervalMs;
   const task: Record<string, unknown> = { taskId: v26.taskId, status: v26.status, protocolVersion: w.protocolVersion };
   if (w.session !== undefined) task.session = w.session;
+  if (w.owner !== undefined) task.owner = w.owner;
   task.expiresAtMs = w.expiresAtMs;
   if (w.inputResponses !== undefined) task.inputResponses = deepFreeze(w.inputResponses);
   task.v25 = Object.freeze(v25);
@@ -703,7 +704,8 @@ class TaskStore {
       const entry = this.#kept.get(id);
       if (entry !== undefined) {
         const kept = entry.task;
-        if ((host || kept.session === session) && (kept.expiresAtMs === null || now <= kept.expiresAtMs)) {
+        // A task of an owner is seen by the host only here (no owner in a TaskContext).
+        if ((host || (kept.session === session && kept.owner === undefined)) && (kept.expiresAtMs === null || now <= kept.expiresAtMs)) {
           const writes = core.writes();
           if (writes === entry.writes) return kept;
           if (core.revision(id) === entry.revision) {
@@ -926,7 +928,7 @@ class TaskStore {
         const b = JSON.parse(core.writtenBase(id) ?? "null");
         if (b === null) throw new Error("internal: the task just written is not stored");
         prev = {
-          taskId: id, protocolVersion: b.protocolVersion, session: b.session, expiresAtMs: b.expiresAtMs,
+          taskId: id, protocolVersion: b.protocolVersion, session: b.session, owner: b.owner, expiresAtMs: b.expiresAtMs,
           inputResponses: b.inputResponses === undefined ? undefined : deepFreeze(b.inputResponses),
           v26: { createdAt: b.createdAt, ttlMs: b.ttlMs, pollIntervalMs: b.pollIntervalMs },
         };
@@ -956,6 +958,7 @@ class TaskStore {
     } else {
       task = { taskId: prev.taskId, status, protocolVersion: prev.protocolVersion, expiresAtMs: prev.expiresAtMs, v25, v26 };
     }
+    if (prev.owner !== undefined) task = { ...task, owner: prev.owner };
     const answer = ((Object.freeze(task) as unknown) as StoreTask);
     // A terminal write replaces a kept answer but does not start keeping one: a task nobody has
     // read since its last write is kept from its next read on (`get`, `list`), not from here.

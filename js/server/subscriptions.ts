@@ -95,7 +95,7 @@ class TaskSubscriptions {
    * @param headers The request's headers
    *   (lower-case names).
    */
-  async listen(message: JsonObject, headers: Record<string, string>, cors: Record<string, string>): Promise<Response> {
+  async listen(message: JsonObject, headers: Record<string, string>, cors: Record<string, string>, channel: import("./host.js").ClientChannel = {}): Promise<Response> {
     const id = (message.id as string | number);
     const params = isObject(message.params) ? message.params : {};
     const meta = isObject(params._meta) ? params._meta : {};
@@ -137,7 +137,7 @@ class TaskSubscriptions {
     // synchronously), so a change after a read is heard by the watcher: queued until the
     // acknowledgement and the snapshots are out.
     const reads = wanted.map((taskId) =>
-      this.host.handle({ jsonrpc: "2.0", id: 0, method: "tasks/get", params: { taskId, _meta: meta } }, { protocolVersion: V26 }).catch(() => null),
+      this.host.handle({ jsonrpc: "2.0", id: 0, method: "tasks/get", params: { taskId, _meta: meta } }, { protocolVersion: V26 }, { auth: channel.auth ?? null, owner: channel.owner }).catch(() => null),
     );
     for (const taskId of wanted) this.#add(sub, taskId);
     this.open.add(sub);

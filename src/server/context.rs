@@ -71,6 +71,22 @@ pub struct ServerDeclarations {
     pub tool_calls: Option<bool>,
 }
 
+/// A tool's own settings of the tasks its calls create (TaskHost `ToolOptions`); a member left
+/// out takes the store's setting.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskSettings {
+    /// The `pollInterval`/`pollIntervalMs` suggested to pollers (ms).
+    #[tsify(optional)]
+    pub poll_interval_ms: Option<u64>,
+    /// The TTL of a task whose creator asked for none (ms).
+    #[tsify(optional)]
+    pub default_ttl_ms: Option<u64>,
+    /// The largest TTL granted (ms).
+    #[tsify(optional)]
+    pub max_ttl_ms: Option<u64>,
+}
+
 /// The context of one request: the second argument of `handle`, `beginToolCall` and
 /// `syncToolResponse`.
 #[derive(Debug, Tsify)]
@@ -82,6 +98,15 @@ pub struct ServerContext {
     /// The session (authorization context) of the request; absent or `null`: none.
     #[tsify(optional, type = "string | null")]
     pub session: Option<String>,
+    /// The owner of the request: the authenticated principal the host derived from its auth
+    /// info (TaskHost: `ClientChannel.owner`, its `owner` option, else client id and subject).
+    /// A task it creates is bound to it; a task bound to another owner answers as unknown
+    /// (§D 38). Absent or `null`: none (tasks bound to an owner are invisible to it).
+    #[tsify(optional, type = "string | null")]
+    pub owner: Option<String>,
+    /// The settings of a task this request creates (the called tool's own), over the store's.
+    #[tsify(optional)]
+    pub task: Option<TaskSettings>,
     /// V25 only: what the server declared (default: everything).
     #[tsify(optional)]
     pub declared: Option<ServerDeclarations>,
@@ -102,6 +127,8 @@ impl ServerContext {
         let context = RequestContext {
             version: self.protocol_version,
             session: self.session,
+            owner: self.owner,
+            task: self.task.unwrap_or_default(),
             declared,
         };
         (context, self.now)
@@ -117,6 +144,11 @@ pub struct RequestContext {
     /// The session (authorization context) the request comes from; tasks are bound to it and
     /// invisible to every other one (§D 38). `None`: no session.
     pub session: Option<String>,
+    /// The owner (authenticated principal) the request comes from; tasks are bound to it and
+    /// invisible to every other owner (§D 38). `None`: no owner.
+    pub owner: Option<String>,
+    /// The settings of a task this request creates (the tool's own).
+    pub task: TaskSettings,
     /// V25 only: what the server declared (ignored under V26).
     pub declared: V25Declared,
 }
@@ -127,6 +159,8 @@ impl RequestContext {
         RequestContext {
             version: ProtocolVersion::V2025,
             session: None,
+            owner: None,
+            task: TaskSettings::default(),
             declared: V25Declared::ALL,
         }
     }
@@ -136,6 +170,8 @@ impl RequestContext {
         RequestContext {
             version: ProtocolVersion::V2026,
             session: None,
+            owner: None,
+            task: TaskSettings::default(),
             declared: V25Declared::ALL,
         }
     }
@@ -154,6 +190,12 @@ impl RequestContext {
         self
     }
 
+    /// The same context of the owner `owner`.
+    pub fn owner(mut self, owner: impl Into<String>) -> Self {
+        self.owner = Some(owner.into());
+        self
+    }
+
     /// The same context with the V25 declarations `declared`.
     pub fn declared(mut self, declared: V25Declared) -> Self {
         self.declared = declared;
@@ -162,7 +204,7 @@ impl RequestContext {
 
     /// The store caller of this request.
     pub fn caller(&self) -> Caller<'_> {
-        Caller::Session(self.session.as_deref())
+        Caller::request(self.session.as_deref(), self.owner.as_deref())
     }
 }
 
@@ -236,6 +278,8 @@ mod tests {
         let context = |declared| ServerContext {
             protocol_version: ProtocolVersion::V2025,
             session: Some("s".into()),
+            owner: None,
+            task: None,
             declared,
             now: Some(5),
         };

@@ -21,7 +21,7 @@
 //! | `tasks/result` | the original result with related-task `_meta` (also for a task failed by an `isError` tool result, §D 44), or its error; [`Outcome::Pending`] while not terminal (§D 14, 30, 31) | -32601 (§D 81) |
 //! | `tasks/list` | `{tasks, nextCursor?}`; forged cursor -32602 (§D 35–37) | -32601 (§D 81, §E 5) |
 //! | other `tasks/*` | -32601 | -32601 |
-//! | unknown, expired, other session's id | -32602 "… Task not found" (§D 26, 35, 38, 86) | -32602 |
+//! | unknown, expired, other session's or owner's id | -32602 "… Task not found" (§D 26, 35, 38, 86) | -32602 |
 //! | V26 request not declaring the extension | — | -32021 with `data.requiredCapabilities` (§D 79, 80), before any lookup |
 //! | V25 `tasks/list` / `tasks/cancel` not declared | -32601 | — |
 //!
@@ -45,7 +45,7 @@ use crate::store::{
 
 pub use context::{
     check_input_capabilities, declares_extension, input_capability, request_protocol,
-    RequestContext, ServerContext, ServerDeclarations, V25Declared,
+    RequestContext, ServerContext, ServerDeclarations, TaskSettings, V25Declared,
 };
 pub use tools::{
     sync_tool_response, Finished, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,
@@ -86,6 +86,10 @@ pub struct PendingResult {
     #[tsify(optional)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
+    /// The owner the request came from.
+    #[tsify(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 /// [`TaskEvent`] and [`PendingResult`] under their declared names (tsify names a type by the
@@ -209,7 +213,7 @@ impl<S: Storage, R: RandomSource> TaskServer<S, R> {
         self.result_response(
             &pending.request_id,
             &pending.task_id,
-            Caller::Session(pending.session.as_deref()),
+            Caller::request(pending.session.as_deref(), pending.owner.as_deref()),
             now_ms,
         )
     }

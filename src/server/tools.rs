@@ -337,6 +337,10 @@ fn decide<'a>(request: &'a Value, ctx: &RequestContext, support: TaskSupport) ->
         id: req.id,
         new_task: NewTask {
             session: ctx.session.clone(),
+            owner: ctx.owner.clone(),
+            poll_interval_ms: ctx.task.poll_interval_ms,
+            default_ttl_ms: ctx.task.default_ttl_ms,
+            max_ttl_ms: ctx.task.max_ttl_ms,
             ..new_task
         },
     }

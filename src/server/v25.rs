@@ -142,6 +142,7 @@ fn result<S: Storage, R: RandomSource>(
             request_id: req.id.clone(),
             task_id: id.to_owned(),
             session: ctx.session.clone(),
+            owner: ctx.owner.clone(),
         }),
     }
 }

@@ -37,6 +37,10 @@ pub struct StoreTask {
     #[tsify(optional)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
+    /// The owner the task is bound to (absent: none).
+    #[tsify(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
     /// Unix ms after which the task is purged (`createdAt + ttl`); `null` = never.
     pub expires_at_ms: Option<u64>,
     /// The answered input responses by key (kept across snapshots for the work).
@@ -155,6 +159,8 @@ pub struct WireTask<'a> {
     protocol_version: ProtocolVersion,
     #[serde(skip_serializing_if = "Option::is_none")]
     session: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    owner: Option<&'a str>,
     expires_at_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     input_responses: Option<Answered<'a>>,
@@ -167,6 +173,7 @@ impl<'a> From<&'a TaskRecord> for WireTask<'a> {
             revision: record.version,
             protocol_version: record.protocol,
             session: record.session.as_deref(),
+            owner: record.owner.as_deref(),
             expires_at_ms: record.expires_at_ms(),
             input_responses: has_answered_input(record).then_some(Answered(record)),
             v26: V26View(record),
@@ -181,6 +188,8 @@ pub struct WrittenBase<'a> {
     protocol_version: ProtocolVersion,
     #[serde(skip_serializing_if = "Option::is_none")]
     session: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    owner: Option<&'a str>,
     expires_at_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     input_responses: Option<Answered<'a>>,
@@ -195,6 +204,7 @@ impl<'a> From<&'a TaskRecord> for WrittenBase<'a> {
         WrittenBase {
             protocol_version: record.protocol,
             session: record.session.as_deref(),
+            owner: record.owner.as_deref(),
             expires_at_ms: record.expires_at_ms(),
             input_responses: has_answered_input(record).then_some(Answered(record)),
             created_at: timestamp(record.created_at_ms),
@@ -308,7 +318,8 @@ pub struct Written {
     pub fields: [f64; 8],
 }
 
-/// `Written::fields[6]`: the task's session is the caller's, and it holds no answered input.
+/// `Written::fields[6]`: the task's session is the caller's, it has no owner and holds no
+/// answered input.
 pub const FIELDS_COMPLETE: f64 = 0.0;
 /// `Written::fields[6]`: read the rest from `writtenBase`.
 pub const FIELDS_PARTIAL: f64 = 1.0;
@@ -317,7 +328,9 @@ impl Written {
     /// The answer of `record` as written for a caller of `session`.
     pub fn of(record: &TaskRecord, session: Option<&str>) -> (u64, Written) {
         let opt = |v: Option<u64>| v.map_or(-1.0, |v| v as f64);
-        let plain = record.session.as_deref() == session && !has_answered_input(record);
+        let plain = record.session.as_deref() == session
+            && record.owner.is_none()
+            && !has_answered_input(record);
         let protocol = ProtocolVersion::ALL
             .iter()
             .position(|p| *p == record.protocol)
@@ -383,7 +396,9 @@ pub fn list_position<'a>(
     let scope = list_scope(caller, share_across_sessions);
     let after = match cursor {
         None => 0,
-        Some(c) => cursor::decode(key, scope, c).ok_or(StoreError::InvalidCursor)?,
+        Some(c) => {
+            cursor::decode(key, scope, caller.owner(), c).ok_or(StoreError::InvalidCursor)?
+        }
     };
     let scope = match scope {
         Scope::All => WireScope::All,
@@ -523,7 +538,7 @@ mod tests {
             r#"{"after":0,"scope":{"kind":"session","session":null}}"#
         );
         let scope = Scope::Session(Some("s"));
-        let cursor = cursor::encode(&key, scope, 41);
+        let cursor = cursor::encode(&key, scope, None, 41);
         assert_eq!(
             text(list_position(
                 &key,
@@ -539,6 +554,15 @@ mod tests {
         ));
         assert!(matches!(
             list_position(&key, Some(&cursor), Caller::Session(Some("s")), true),
+            Err(StoreError::InvalidCursor)
+        ));
+        // An owner's cursor is good for that owner only, in the same scope.
+        let owned = cursor::encode(&key, scope, Some("alice"), 41);
+        assert!(
+            list_position(&key, Some(&owned), Caller::Owner(Some("s"), "alice"), false).is_ok()
+        );
+        assert!(matches!(
+            list_position(&key, Some(&owned), Caller::Owner(Some("s"), "bob"), false),
             Err(StoreError::InvalidCursor)
         ));
     }

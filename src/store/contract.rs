@@ -16,6 +16,7 @@ fn record(id: &str, seq: u64, session: Option<&str>, ttl: Option<u64>) -> TaskRe
         seq,
         protocol: ProtocolVersion::V2025,
         session: session.map(str::to_owned),
+        owner: None,
         state: TaskState::Working,
         status_message: None,
         created_at_ms: 1000,

@@ -36,7 +36,8 @@ const ROUNDS: u8 = 4;
 pub type CursorKey = [u8; 16];
 
 /// The cursor that resumes listing after creation sequence `after` for `scope`.
-pub fn encode(key: &CursorKey, scope: Scope<'_>, after: u64) -> String {
+pub fn encode(key: &CursorKey, scope: Scope<'_>, owner: Option<&str>, after: u64) -> String {
+    let scope = (scope, owner);
     let sealed = encrypt(key, scope, after);
     let mut bytes = [0u8; 16];
     for (d, s) in bytes.iter_mut().zip(sealed.to_be_bytes()) {
@@ -53,7 +54,8 @@ pub fn encode(key: &CursorKey, scope: Scope<'_>, after: u64) -> String {
 }
 
 /// The position a cursor resumes after, if this store issued it for this scope.
-pub fn decode(key: &CursorKey, scope: Scope<'_>, cursor: &str) -> Option<u64> {
+pub fn decode(key: &CursorKey, scope: Scope<'_>, owner: Option<&str>, cursor: &str) -> Option<u64> {
+    let scope = (scope, owner);
     let bytes = unhex::<16>(cursor)?;
     let (pos, tag) = bytes.split_at(8);
     let sealed = u64::from_be_bytes(pos.try_into().ok()?);
@@ -62,8 +64,13 @@ pub fn decode(key: &CursorKey, scope: Scope<'_>, cursor: &str) -> Option<u64> {
     (tag == mac(key, scope, sealed)).then(|| decrypt(key, scope, sealed))
 }
 
-/// `prefix ‖ scope` as the start of a PRF input.
-fn scoped(prefix: &[u8], scope: Scope<'_>) -> Vec<u8> {
+/// A listing's scope and the caller's owner: a cursor is good for both (another owner's cursor
+/// in the same session fails like a forged one).
+type Listing<'a> = (Scope<'a>, Option<&'a str>);
+
+/// `prefix ‖ scope ‖ owner` as the start of a PRF input (nothing for no owner, so the cursors of
+/// callers without one are those issued before owners existed).
+fn scoped(prefix: &[u8], (scope, owner): Listing<'_>) -> Vec<u8> {
     let mut msg = Vec::with_capacity(prefix.len() + 32);
     msg.extend_from_slice(prefix);
     match scope {
@@ -75,10 +82,15 @@ fn scoped(prefix: &[u8], scope: Scope<'_>) -> Vec<u8> {
             msg.extend_from_slice(s.as_bytes());
         }
     }
+    if let Some(owner) = owner {
+        msg.push(3);
+        msg.extend_from_slice(&(owner.len() as u64).to_le_bytes());
+        msg.extend_from_slice(owner.as_bytes());
+    }
     msg
 }
 
-fn mac(key: &CursorKey, scope: Scope<'_>, sealed: u64) -> u64 {
+fn mac(key: &CursorKey, scope: Listing<'_>, sealed: u64) -> u64 {
     let mut msg = scoped(DOMAIN, scope);
     msg.extend_from_slice(&sealed.to_le_bytes());
     siphash24(key, &msg)
@@ -101,7 +113,7 @@ fn join(l: u32, r: u32) -> u64 {
 }
 
 /// The position cipher `E` (a 4-round Feistel network, tweaked by the scope).
-fn encrypt(key: &CursorKey, scope: Scope<'_>, position: u64) -> u64 {
+fn encrypt(key: &CursorKey, scope: Listing<'_>, position: u64) -> u64 {
     let prefix = scoped(CIPHER_DOMAIN, scope);
     let (mut l, mut r) = split(position);
     for i in 0..ROUNDS {
@@ -113,7 +125,7 @@ fn encrypt(key: &CursorKey, scope: Scope<'_>, position: u64) -> u64 {
 }
 
 /// The inverse of [`encrypt`].
-fn decrypt(key: &CursorKey, scope: Scope<'_>, sealed: u64) -> u64 {
+fn decrypt(key: &CursorKey, scope: Listing<'_>, sealed: u64) -> u64 {
     let prefix = scoped(CIPHER_DOMAIN, scope);
     let (mut l, mut r) = split(sealed);
     for i in (0..ROUNDS).rev() {
@@ -214,26 +226,32 @@ mod tests {
     fn cursors_are_bound_to_scope_and_key() {
         let k = key();
         let a = Scope::Session(Some("a"));
-        let c = encode(&k, a, 42);
+        let c = encode(&k, a, None, 42);
         assert_eq!(c.len(), 32);
-        assert_eq!(decode(&k, a, &c), Some(42));
-        assert_eq!(decode(&k, Scope::Session(Some("b")), &c), None);
-        assert_eq!(decode(&k, Scope::Session(None), &c), None);
-        assert_eq!(decode(&k, Scope::All, &c), None);
+        assert_eq!(decode(&k, a, None, &c), Some(42));
+        assert_eq!(decode(&k, Scope::Session(Some("b")), None, &c), None);
+        assert_eq!(decode(&k, Scope::Session(None), None, &c), None);
+        assert_eq!(decode(&k, Scope::All, None, &c), None);
+        // Another owner in the same session: refused; the owner's own: accepted.
+        let owned = encode(&k, a, Some("alice"), 42);
+        assert_eq!(decode(&k, a, Some("alice"), &owned), Some(42));
+        assert_eq!(decode(&k, a, Some("bob"), &owned), None);
+        assert_eq!(decode(&k, a, None, &owned), None);
+        assert_eq!(decode(&k, a, Some("alice"), &c), None);
         let mut other = k;
         other[0] ^= 1;
-        assert_eq!(decode(&other, a, &c), None);
+        assert_eq!(decode(&other, a, None, &c), None);
         // Any single altered character is rejected.
         for i in 0..c.len() {
             let mut t: Vec<char> = c.chars().collect();
             t[i] = if t[i] == '0' { '1' } else { '0' };
             let t: String = t.into_iter().collect();
-            assert_eq!(decode(&k, a, &t), None, "{t}");
+            assert_eq!(decode(&k, a, None, &t), None, "{t}");
         }
-        assert_eq!(decode(&k, a, ""), None);
-        assert_eq!(decode(&k, a, "42"), None);
+        assert_eq!(decode(&k, a, None, ""), None);
+        assert_eq!(decode(&k, a, None, "42"), None);
         // One canonical form: the upper-case variant of a valid cursor is refused.
-        assert_eq!(decode(&k, a, &c.to_uppercase()), None);
+        assert_eq!(decode(&k, a, None, &c.to_uppercase()), None);
         let mixed: String = c
             .chars()
             .enumerate()
@@ -246,7 +264,7 @@ mod tests {
             })
             .collect();
         if mixed != c {
-            assert_eq!(decode(&k, a, &mixed), None);
+            assert_eq!(decode(&k, a, None, &mixed), None);
         }
     }
 
@@ -261,10 +279,10 @@ mod tests {
             Scope::Session(Some("b")),
         ] {
             for pos in [0, 1, 2, 41, 42, 1 << 31, (1 << 53) - 1, u64::MAX] {
-                let sealed = encrypt(&k, scope, pos);
-                assert_eq!(decrypt(&k, scope, sealed), pos);
-                let c = encode(&k, scope, pos);
-                assert_eq!(decode(&k, scope, &c), Some(pos));
+                let sealed = encrypt(&k, (scope, None), pos);
+                assert_eq!(decrypt(&k, (scope, None), sealed), pos);
+                let c = encode(&k, scope, None, pos);
+                assert_eq!(decode(&k, scope, None, &c), Some(pos));
                 // The clear position appears nowhere in the cursor.
                 assert_ne!(u64::from_str_radix(&c[..16], 16).unwrap(), pos);
                 assert!(!c.contains(&format!("{pos:016x}")));
@@ -274,17 +292,17 @@ mod tests {
         // same position in two scopes gives unrelated cursors.
         let a = Scope::Session(Some("a"));
         let b = Scope::Session(Some("b"));
-        let cursors: Vec<String> = (1..=200).map(|p| encode(&k, a, p)).collect();
+        let cursors: Vec<String> = (1..=200).map(|p| encode(&k, a, None, p)).collect();
         let mut sorted = cursors.clone();
         sorted.sort();
         assert_ne!(sorted, cursors);
         let same_prefix = (1..=200)
-            .filter(|p| encode(&k, a, *p)[..8] == encode(&k, b, *p)[..8])
+            .filter(|p| encode(&k, a, None, *p)[..8] == encode(&k, b, None, *p)[..8])
             .count();
         assert!(same_prefix < 3, "{same_prefix}");
         // Neighbouring positions differ in about half the bits of the sealed block.
         let sealed_bits: u32 = (1..=200u64)
-            .map(|p| (encrypt(&k, a, p) ^ encrypt(&k, a, p + 1)).count_ones())
+            .map(|p| (encrypt(&k, (a, None), p) ^ encrypt(&k, (a, None), p + 1)).count_ones())
             .sum();
         let mean = f64::from(sealed_bits) / 200.0;
         assert!((24.0..40.0).contains(&mean), "{mean}");

@@ -51,6 +51,10 @@
 //!   bound to none is visible only to calls without a session; anything else answers
 //!   `NotFound`, never "forbidden". [`StoreConfig::share_across_sessions`] opts out.
 //!   [`Caller::Host`] (the work itself) sees everything.
+//! * **Owners** (§D 38, §B.h security): a task created with an owner (the authenticated
+//!   principal, [`Caller::Owner`]) is visible to that owner only, on top of the session rule
+//!   (sharing across sessions never shares across owners); a task without one keeps the session
+//!   rule alone ([`rules::owns`]).
 //! * **Session cap** (§D 42): [`StoreConfig::max_live_tasks_per_session`] counts *live*
 //!   (non-terminal, unexpired) tasks bound to the session: it caps concurrent work, as the spec
 //!   asks; finished tasks are bounded by the TTL cap instead. Over the cap `create` answers

@@ -53,6 +53,10 @@ pub struct StoreConfig {
     pub max_request_bytes: Option<u64>,
 }
 
+/// The default [`StoreConfig::max_live_tasks_per_session`]: a client with a thousand concurrent
+/// tasks is ordinary, ten times that in one session is not.
+pub const DEFAULT_MAX_LIVE_TASKS_PER_SESSION: usize = 10_000;
+
 /// The default [`StoreConfig::max_request_bytes`]: 16 MiB, as `validateMessage`'s `maxBytes`.
 pub const DEFAULT_MAX_REQUEST_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -135,7 +139,7 @@ impl Default for StoreConfig {
             max_ttl_ms: Some(24 * 60 * 60 * 1000),
             default_ttl_ms: Some(60 * 60 * 1000),
             poll_interval_ms: Some(1000),
-            max_live_tasks_per_session: Some(100),
+            max_live_tasks_per_session: Some(DEFAULT_MAX_LIVE_TASKS_PER_SESSION),
             share_across_sessions: false,
             page_size: 50,
             record_changes: false,
@@ -151,10 +155,16 @@ pub struct NewTask {
     pub protocol: ProtocolVersion,
     /// The session (authorization context) to bind the task to.
     pub session: Option<String>,
+    /// The owner (authenticated principal) to bind the task to.
+    pub owner: Option<String>,
     /// V25 `params.task.ttl`.
     pub requested_ttl_ms: Option<u64>,
     /// Overrides the configured poll interval for this task.
     pub poll_interval_ms: Option<u64>,
+    /// Overrides the configured default TTL for this task (a tool's own setting).
+    pub default_ttl_ms: Option<u64>,
+    /// Overrides the configured largest TTL for this task (a tool's own setting).
+    pub max_ttl_ms: Option<u64>,
     pub status_message: Option<String>,
 }
 
@@ -164,8 +174,11 @@ impl NewTask {
         NewTask {
             protocol,
             session: None,
+            owner: None,
             requested_ttl_ms: None,
             poll_interval_ms: None,
+            default_ttl_ms: None,
+            max_ttl_ms: None,
             status_message: None,
         }
     }
@@ -177,6 +190,12 @@ impl NewTask {
 
     pub fn ttl(mut self, ttl_ms: u64) -> Self {
         self.requested_ttl_ms = Some(ttl_ms);
+        self
+    }
+
+    /// The same task bound to `owner`.
+    pub fn owner(mut self, owner: impl Into<String>) -> Self {
+        self.owner = Some(owner.into());
         self
     }
 }
@@ -332,8 +351,8 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         let stamp = now_ms.min(MAX_TIMESTAMP_MS);
         let ttl_ms = rules::effective_ttl(
             new.requested_ttl_ms,
-            self.config.default_ttl_ms,
-            self.config.max_ttl_ms,
+            new.default_ttl_ms.or(self.config.default_ttl_ms),
+            new.max_ttl_ms.or(self.config.max_ttl_ms),
         );
         for _ in 0..ID_ATTEMPTS {
             let record = TaskRecord {
@@ -342,6 +361,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
                 seq,
                 protocol: new.protocol,
                 session: new.session.clone(),
+                owner: new.owner.clone(),
                 state: TaskState::Working,
                 status_message: new.status_message.clone(),
                 created_at_ms: stamp,
@@ -393,9 +413,8 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
         let scope = rules::list_scope(caller, share);
         let mut pos = match cursor {
             None => 0,
-            Some(c) => {
-                cursor::decode(&self.cursor_key, scope, c).ok_or(StoreError::InvalidCursor)?
-            }
+            Some(c) => cursor::decode(&self.cursor_key, scope, caller.owner(), c)
+                .ok_or(StoreError::InvalidCursor)?,
         };
         let page = self.config.page_size.clamp(1, MAX_PAGE_SIZE);
         let limit = limit.map_or(page, |l| l.clamp(1, page));
@@ -409,7 +428,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
                 pos = pos.max(record.seq);
                 if rules::is_expired(&record, now_ms) {
                     self.purge(&record.id, DeleteReason::Expired);
-                } else if scope.contains(&record) {
+                } else if scope.contains(&record) && rules::owns(&record, caller) {
                     tasks.push(record);
                 }
             }
@@ -421,7 +440,7 @@ impl<S: Storage, R: RandomSource> Store<S, R> {
             tasks.truncate(limit);
             tasks
                 .last()
-                .map(|last| cursor::encode(&self.cursor_key, scope, last.seq))
+                .map(|last| cursor::encode(&self.cursor_key, scope, caller.owner(), last.seq))
         } else {
             None
         };

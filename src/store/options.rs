@@ -23,7 +23,7 @@ pub struct TaskStoreOptions {
     /// The poll interval suggested to pollers, in ms (default 1000); `null` = none.
     #[tsify(optional, type = "number | null")]
     pub poll_interval_ms: Option<Option<u64>>,
-    /// The most live (non-terminal) tasks one session may hold (default 100); `null` = no cap.
+    /// The most live (non-terminal) tasks one session may hold (default 10,000); `null` = no cap.
     /// Over it `create` throws code -32010. Tasks created without a session (a stdio server, a
     /// host that does not authenticate) are not capped: bound them to a session to cap them.
     #[tsify(optional, type = "number | null")]

@@ -209,6 +209,9 @@ pub struct TaskRecord {
     pub protocol: ProtocolVersion,
     /// The session (authorization context) the task is bound to, if any.
     pub session: Option<String>,
+    /// The owner (the authenticated principal of the creating request) the task is bound to, if
+    /// any (records stored before owners existed have none).
+    pub owner: Option<String>,
     pub state: TaskState,
     pub status_message: Option<String>,
     /// Unix milliseconds; never changes.
@@ -335,6 +338,7 @@ impl TaskRecord {
             Value::String(self.protocol.as_str().into()),
         );
         put_opt_str(&mut o, "session", &self.session);
+        put_opt_str(&mut o, "owner", &self.owner);
         o.insert(
             "status".into(),
             Value::String(self.status().as_str().into()),
@@ -432,6 +436,7 @@ impl TaskRecord {
             seq: f.u64("seq")?,
             protocol,
             session: f.opt_str("session")?.map(str::to_owned),
+            owner: f.opt_str("owner")?.map(str::to_owned),
             state,
             status_message: f.opt_str("statusMessage")?.map(str::to_owned),
             created_at_ms: f.u64("createdAtMs")?,
@@ -661,6 +666,7 @@ mod tests {
             seq: 1,
             protocol: ProtocolVersion::V2026,
             session: None,
+            owner: None,
             state,
             status_message: Some("m".into()),
             created_at_ms: 1_764_066_600_000,

@@ -17,21 +17,55 @@ pub enum Caller<'a> {
     /// A request from this session (`None`: a request without a session or authorization
     /// context).
     Session(Option<&'a str>),
+    /// A request from this session (`None`: none) by this owner: the authenticated principal the
+    /// host derived from the request's auth info. Sees, of its session's tasks, those bound to
+    /// this owner and those bound to none.
+    Owner(Option<&'a str>, &'a str),
+}
+
+impl<'a> Caller<'a> {
+    /// A request of `session` by `owner` (`None`: no owner, [`Caller::Session`]).
+    pub fn request(session: Option<&'a str>, owner: Option<&'a str>) -> Self {
+        match owner {
+            Some(owner) => Caller::Owner(session, owner),
+            None => Caller::Session(session),
+        }
+    }
+
+    /// The owner the request comes from (`None`: the host, or a request without one).
+    pub fn owner(&self) -> Option<&'a str> {
+        match self {
+            Caller::Owner(_, owner) => Some(owner),
+            _ => None,
+        }
+    }
 }
 
 /// Whether `caller` may see `record` (§D 38). A task is visible to exactly the session it is
 /// bound to (unbound tasks to calls without a session), unless the host shares tasks across
 /// sessions. Invisible tasks answer "not found", never "forbidden".
 pub fn visible(record: &TaskRecord, caller: Caller<'_>, share_across_sessions: bool) -> bool {
-    list_scope(caller, share_across_sessions).contains(record)
+    list_scope(caller, share_across_sessions).contains(record) && owns(record, caller)
+}
+
+/// Whether the owner binding lets `caller` see `record` (§D 38, and the V26 security
+/// paragraph of §B.h: a task is bound to the principal that created it). A task bound to an
+/// owner is seen only by that owner (and the host); a task bound to none (created without auth
+/// info, or stored before owners existed) by whoever its session rule lets see it. Sharing
+/// across sessions does not share across owners.
+pub fn owns(record: &TaskRecord, caller: Caller<'_>) -> bool {
+    match (caller, record.owner.as_deref()) {
+        (Caller::Host, _) | (_, None) => true,
+        (caller, Some(owner)) => caller.owner() == Some(owner),
+    }
 }
 
 /// The listing scope of `caller`: what it can see, so `tasks/list` and `tasks/get` agree (§D 37).
 pub fn list_scope(caller: Caller<'_>, share_across_sessions: bool) -> Scope<'_> {
     match caller {
         Caller::Host => Scope::All,
-        Caller::Session(_) if share_across_sessions => Scope::All,
-        Caller::Session(s) => Scope::Session(s),
+        Caller::Session(_) | Caller::Owner(..) if share_across_sessions => Scope::All,
+        Caller::Session(s) | Caller::Owner(s, _) => Scope::Session(s),
     }
 }
 

@@ -21,7 +21,8 @@ use super::store::{internal, store_error, within};
 /// same on every replica). A cursor not issued for this scope with this key throws the store
 /// error `invalid_cursor` (-32602); `cursor` and `session` are strings or absent (`null`),
 /// `host` and `shareAcrossSessions` booleans, else a `TypeError`; a cursor or session longer than
-/// the default `maxRequestBytes` throws the store error `too_large`.
+/// the default `maxRequestBytes` throws the store error `too_large`. `owner` (a string, or absent
+/// / `null`: none) is the caller's owner: a cursor is good for the owner it was issued to only.
 #[wasm_bindgen(js_name = listPosition)]
 pub fn list_position(
     cursor_key: JsValue,
@@ -29,6 +30,7 @@ pub fn list_position(
     session: JsValue,
     host: JsValue,
     share_across_sessions: JsValue,
+    owner: JsValue,
 ) -> Result<String, JsValue> {
     let key = cursor_key
         .as_string()
@@ -45,10 +47,12 @@ pub fn list_position(
     let share = share_across_sessions
         .as_bool()
         .ok_or_else(|| bad("shareAcrossSessions: must be a boolean".to_string()))?;
+    within(Some(&owner), "owner", MAX)?;
+    let owner = optional_string(&owner, "owner")?;
     let caller = if host {
         Caller::Host
     } else {
-        Caller::Session(session.as_deref())
+        Caller::request(session.as_deref(), owner.as_deref())
     };
     let position =
         answer::list_position(&key, cursor.as_deref(), caller, share).map_err(store_error)?;

@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::server::{
     self, answer::WireFinish, Outcome, PendingResult, RequestContext, ServerContext,
-    ServerDeclarations, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,
+    ServerDeclarations, TaskSettings, TaskSupport, ToolCallDecision, ToolCallPlan, ToolOutcome,
 };
 
 use super::input::{carried, date_now, read_now};
@@ -57,6 +57,7 @@ pub(super) fn read_server_context(
         bad("`ctx` is required: { protocolVersion, session?, declared?, now? }".to_string())
     })?;
     within(c.raw("session")?.as_ref(), "ctx.session", max)?;
+    within(c.raw("owner")?.as_ref(), "ctx.owner", max)?;
     let declared = match c.raw("declared")? {
         None => None,
         Some(d) => match Members::of(d, "context.declared")? {
@@ -68,9 +69,22 @@ pub(super) fn read_server_context(
             }),
         },
     };
+    let task = match c.raw("task")? {
+        None => None,
+        Some(t) => match Members::of(t, "context.task")? {
+            None => None,
+            Some(t) => Some(TaskSettings {
+                poll_interval_ms: t.ms("pollIntervalMs")?,
+                default_ttl_ms: t.ms("defaultTtlMs")?,
+                max_ttl_ms: t.ms("maxTtlMs")?,
+            }),
+        },
+    };
     let context = ServerContext {
         protocol_version: c.required_version("protocolVersion")?,
         session: c.plain("session")?,
+        owner: c.plain("owner")?,
+        task,
         declared,
         now: c.ms("now")?,
     };
@@ -158,6 +172,7 @@ fn read_pending(pending: JsValue, max: usize) -> Result<PendingResult, JsValue> 
         request_id,
         task_id,
         session: p.plain("session")?,
+        owner: p.plain("owner")?,
     })
 }
 

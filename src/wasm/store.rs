@@ -429,7 +429,7 @@ impl TaskServerCore {
         let action = action(payload, message)?;
         let session = match caller {
             Caller::Host => None,
-            Caller::Session(s) => s,
+            Caller::Session(s) | Caller::Owner(s, _) => s,
         };
         let (revision, written) = self
             .store_mut()
@@ -596,6 +596,7 @@ impl TaskServerCore {
                 "`params.statusMessage`",
                 max,
             )?,
+            ..NewTask::new(protocol)
         };
         let record = self.store_mut().create(new, who.now).map_err(store_error)?;
         task_text(&record)

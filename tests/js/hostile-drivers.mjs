@@ -45,12 +45,13 @@ export function driveConversation({ Conversation }, n) {
 }
 
 /**
- * TaskServer: tools/call tasks from 10 sessions (maxLiveTasksPerSession), tasks/get of unknown
+ * TaskServer: tools/call tasks from 10 sessions (maxLiveTasksPerSession set to 100: the bound at
+ * work with a store that stays small; the default, 10,000, bounds the same way), tasks/get of unknown
  * ids, forged cursors, tasks/update with unsolicited responses, ids that are objects and lone
  * surrogates, tasks/result, notifications, unknown methods.
  */
 export function driveServer({ TaskServer }, n) {
-  const srv = new TaskServer();
+  const srv = new TaskServer({ maxLiveTasksPerSession: 100 });
   const sessions = 10;
   const created = [];
   let refused = 0;

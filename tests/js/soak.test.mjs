@@ -565,7 +565,8 @@ test(`memory: ${SOAK_N} hostile messages each to Conversation, TaskServer and Ta
   const t1 = performance.now();
   const srv = driveServer(server, SOAK_N);
   const tSrv = performance.now() - t1;
-  // maxLiveTasksPerSession 100: the store never holds more than 100 live tasks per session.
+  // maxLiveTasksPerSession 100 (the driver's): the store never holds more than 100 live tasks per
+  // session.
   assert.ok(srv.tasks <= srv.sessions * 100, `${srv.tasks} tasks`);
   assert.equal(srv.created, srv.sessions * 100);
   const t2 = performance.now();
