@@ -95,6 +95,8 @@ export type ModernOptions = {
   signal?: AbortSignal;
   /** Who is calling (bounds the live tasks of each caller). */
   requestor?: string | null;
+  /** The request's authentication (passed to the TaskHost as `channel.auth`). */
+  auth?: import("./http-server.js").RequestAuth | null;
 };
 
 export class McpEndpoint {
@@ -245,6 +247,7 @@ export class McpEndpoint {
         // tools/call and tasks/*: the host answers; `null` means the message is not for it.
         const channel: import("./host.js").ClientChannel = { requestor: options.requestor ?? null };
         if (options.signal) channel.signal = options.signal;
+        if (options.auth !== undefined) channel.auth = options.auth;
         response = await this.host.handle(message, { protocolVersion: V26 }, channel);
         if (response === null) response = this.notForHost(message);
       }

@@ -109,6 +109,8 @@ export type ClientChannel = {
    * (`maxLiveTasksPerRequestor`).
    */
   requestor?: string | null;
+  /** The request's authentication (the transport's `authInfo`); `null` or absent: none. */
+  auth?: import("./http-server.js").RequestAuth | null;
 };
 
 /**
