@@ -26,7 +26,7 @@
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild). Web APIs only.
 import { TaskHost } from "./host.js";
 import {
-  McpEndpoint, V25, TASKS_EXTENSION, META_PROTOCOL_VERSION, METHOD_NOT_FOUND, INTERNAL_ERROR, isObject, isId, rpcError,
+  McpEndpoint, V25, TASKS_EXTENSION, META_PROTOCOL_VERSION, INVALID_REQUEST, METHOD_NOT_FOUND, INTERNAL_ERROR, isObject, isId, rpcError,
 } from "./endpoint.js";
 import type { JsonObject, ToolOptions } from "./endpoint.js";
 import type { ClientChannel, ClientRequest, TaskHostOptions, TypedToolHandler } from "./host.js";
@@ -81,6 +81,7 @@ class McpServerTasks {
   /** Requests sent to clients (2025-11-25 input), by id, waiting for their response. */
   outgoing: Map<string, { resolve: (result: JsonObject) => void; reject: (error: unknown) => void; }>;
   nextId: number;
+  #attached: WeakSet<object>;
 
   constructor(options: McpServerTasksOptions) {
     if (!isObject(options) || typeof options.name !== "string" || typeof options.version !== "string") {
@@ -92,6 +93,7 @@ class McpServerTasks {
     this.endpoint = new McpEndpoint(serverInfo, undefined, this.host);
     this.outgoing = new Map();
     this.nextId = 1;
+    this.#attached = new WeakSet();
   }
 
   /**
@@ -110,6 +112,8 @@ class McpServerTasks {
    * carries them. Returns the instance (for the factory: `() => tasks.attach(build())`).
    */
   attach<T extends SdkConnectable>(server: T): T {
+    if (this.#attached.has(server)) return server; // once: a second wrap would answer twice
+    this.#attached.add(server);
     const target = server as unknown as { connect(transport: SdkTransport): Promise<void>; };
     const connect = target.connect.bind(server);
     target.connect = (transport: SdkTransport) => connect(this.wrap(transport));
@@ -188,6 +192,8 @@ class McpServerTasks {
     if (!Object.hasOwn(message, "id")) {
       if (method === "notifications/cancelled" && isId(params.requestId)) {
         conn.inflight.get(params.requestId)?.abort(new Error("the client cancelled the request"));
+        // The SDK sends no answer to a request it saw cancelled: nothing left to amend.
+        conn.amend.delete(params.requestId);
       }
       return false; // the SDK hears every notification
     }
@@ -203,7 +209,10 @@ class McpServerTasks {
     }
     const ours = method.startsWith("tasks/") || (method === "tools/call" && typeof params.name === "string" && this.endpoint.tools.has(params.name));
     if (!ours) return false;
-    if (conn.inflight.has(id)) return false; // a duplicate id: the SDK's answer
+    if (conn.inflight.has(id)) {
+      this.#send(conn, rpcError(id, INVALID_REQUEST, "Invalid Request: this id is in use by a request being answered"), id);
+      return true;
+    }
     const controller = new AbortController();
     conn.inflight.set(id, controller);
     const outer = extra?.request?.signal;

@@ -4,7 +4,8 @@
 // stateless) and serveStdio. Called by:
 //   8. the SDK 2.4.0 Client, plainly (its tools, resources, prompts, completion, logging still
 //      work; the task tools listed after its own) and through TaskClient.over (a task to its
-//      result, progress over stdio, a cancel delivered), HTTP and stdio, 2025-11-25 and 2026-07-28;
+//      result, progress over stdio, input while a task waits, a cancel delivered), HTTP and stdio,
+//      2025-11-25 and 2026-07-28;
 //   9. @modelcontextprotocol/ext-tasks 0.2.2 over an SDK 2.4.0 Client, HTTP, both eras;
 //  10. the Python mcp 2.3 client (tools/py/mcp2), HTTP, 2026-07-28 (auto: server/discover; a task, polled) and
 //      2025-11-25 (it has no 2025 task support: the optional task tool runs synchronously).
@@ -86,8 +87,8 @@ for (const transport of ["http", "stdio"]) {
     test(`8. SDK 2.4.0 Client → SDK v2 McpServer + McpServerTasks (${transport}, ${era}): its own tools, resources, prompts still work; TaskClient.over runs a task and cancels one`, async (t) => {
       const recorder = transport === "http" ? await startRecorder(server.url) : null;
       if (recorder) t.after(() => recorder.stop());
-      const { client, close } = await connect(era, transport, recorder?.url);
-      const tasks = TaskClient.over(client);
+      const { client, close } = await connect(era, transport, recorder?.url, { elicitation: {} });
+      const tasks = TaskClient.over(client, { handlers: { elicitation: async () => ({ action: "accept", content: { confirm: true } }) } });
       try {
         assert.equal(client.getNegotiatedProtocolVersion(), era);
         // The SDK server's own surface, untouched.
@@ -125,6 +126,14 @@ for (const transport of ["http", "stdio"]) {
           assert.ok(progress.length >= 1, `progress seen: ${JSON.stringify(seen)}`);
           assert.ok(progress.every((e) => e.total === 3 && e.taskId === job.taskId));
         }
+        if (!(era === V25 && transport === "http")) {
+          // Input while the task waits: 2025-11-25, an elicitation/create sent through the SDK's
+          // transport and answered by the client's handler; 2026-07-28, the task's inputRequests
+          // answered with tasks/update. (The stateless 2025-11-25 HTTP leg has no stream left to
+          // ask on once the task was created.)
+          const asked = await tasks.callTool("confirm_delete", { filename: "v2.txt" }, { task: {} });
+          assert.equal(textOf(asked), "Deleted v2.txt");
+        }
         const long = await tasks.startTool("slow_compute", { seconds: 60, label: "never" }, { task: {} });
         await long.cancel("the user gave up");
         await assert.rejects(long.result(), (e) => e instanceof TaskCancelledError && e.taskId === long.taskId);
@@ -135,8 +144,9 @@ for (const transport of ["http", "stdio"]) {
       }
       if (recorder) {
         const { messages } = checkTraffic(t, `matrix-sdk2-server-sdk2-client-${era}`, recorder, Conversation);
-        const calls = sent(messages, "tools/call").filter((c) => c.message.params.name !== "add" && c.message.params.name !== "greet");
+        const calls = sent(messages, "tools/call").filter((c) => !["add", "greet", "confirm_delete"].includes(c.message.params.name));
         assert.equal(calls.length, 2);
+        if (era === V26) assert.equal(sent(messages, "tasks/update").length, 1, "the input answered with tasks/update");
         if (era === V25) for (const c of calls) assert.deepEqual(c.message.params.task, {}, "2025-11-25 task augmentation");
         else assert.ok(messages.some((r) => r.direction === "s2c" && r.message?.result?.resultType === "task"), "2026-07-28 tasks");
       }
