@@ -29,7 +29,7 @@ import {
   McpEndpoint, V25, TASKS_EXTENSION, META_PROTOCOL_VERSION, INVALID_REQUEST, METHOD_NOT_FOUND, INTERNAL_ERROR, isObject, isId, rpcError,
 } from "./endpoint.js";
 import type { JsonObject, ToolOptions } from "./endpoint.js";
-import type { ClientChannel, ClientRequest, TaskHostOptions, TypedToolHandler } from "./host.js";
+import type { ClientChannel, ClientRequest, SharedTaskServer, TaskHostOptions, TypedToolHandler } from "./host.js";
 import type { RequestAuth } from "./http-server.js";
 
 /** The SDK's `MessageExtraInfo`, as far as it is read here. */
@@ -53,7 +53,7 @@ export type McpServerTasksOptions = {
   version: string;
   title?: string;
   /** The TaskHost to serve (default: a new one with `hostOptions`; a SharedTaskServer's, for replicas). */
-  host?: TaskHost<any>;
+  host?: TaskHost | TaskHost<SharedTaskServer>;
   hostOptions?: TaskHostOptions;
 };
 
@@ -77,7 +77,7 @@ type Connection = {
 
 class McpServerTasks {
   endpoint: McpEndpoint;
-  host: TaskHost<any>;
+  host: TaskHost;
   /** Requests sent to clients (2025-11-25 input), by id, waiting for their response. */
   outgoing: Map<string, { resolve: (result: JsonObject) => void; reject: (error: unknown) => void; }>;
   nextId: number;
@@ -89,7 +89,7 @@ class McpServerTasks {
     }
     const serverInfo: JsonObject = { name: options.name, version: options.version };
     if (typeof options.title === "string") serverInfo.title = options.title;
-    this.host = options.host ?? new TaskHost(options.hostOptions);
+    this.host = (options.host ?? new TaskHost(options.hostOptions)) as TaskHost;
     this.endpoint = new McpEndpoint(serverInfo, undefined, this.host);
     this.outgoing = new Map();
     this.nextId = 1;
