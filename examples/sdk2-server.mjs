@@ -6,11 +6,15 @@
 //   bash scripts/build.sh                            # builds pkg/ (the package)
 //   node examples/sdk2-server.mjs --port 3000        # the SDK's createMcpHandler (Streamable HTTP)
 //   node examples/sdk2-server.mjs --stdio            # the SDK's serveStdio
+//   node examples/sdk2-server.mjs --sessions         # 2025-11-25 on the SDK's sessionful transport
 //   node examples/sdk2-server.mjs --storage sqlite:tasks.db   # tasks in SQLite (SharedTaskServer)
 //
 // HTTP: 2026-07-28 per-request exchanges and 2025-11-25 served statelessly (the SDK's default
 // `legacy: "stateless"`: no session, so 2025-11-25 tasks are not listed and `tasks/result`
-// blocks on its own POST). stdio: one connection, one era, its 2025-11-25 tasks bound to it.
+// blocks on its own POST). With --sessions, 2025-11-25 goes to the SDK's sessionful
+// WebStandardStreamableHTTPServerTransport (routed by its `isLegacyRequest`, as the SDK
+// documents): tasks bound to the session, listed, asking for input on the session's streams.
+// stdio: one connection, one era, its 2025-11-25 tasks bound to it.
 // The first line (stderr under --stdio) names the URL or says it is ready.
 
 import http from "node:http";
@@ -21,7 +25,7 @@ import http from "node:http";
 //   import { McpServerTasks } from "mcp-tasks-wasm/server";
 // Here the SDK comes from tools/sdk2 (pinned), the package from pkg/.
 const sdk2 = (p) => new URL(`../tools/sdk2/node_modules/${p}`, import.meta.url).href;
-const { McpServer, ResourceTemplate, createMcpHandler } = await import(sdk2("@modelcontextprotocol/server/dist/index.mjs"));
+const { McpServer, ResourceTemplate, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest } = await import(sdk2("@modelcontextprotocol/server/dist/index.mjs"));
 const { serveStdio } = await import(sdk2("@modelcontextprotocol/server/dist/stdio.mjs"));
 const { z } = await import(sdk2("zod/index.js"));
 import { McpServerTasks, SharedTaskServer, TaskHost } from "../pkg/server/node.mjs";
@@ -33,10 +37,11 @@ const option = (name, fallback) => {
   return i >= 0 ? argv[i + 1] : fallback;
 };
 const stdio = argv.includes("--stdio");
+const sessions = argv.includes("--sessions");
 const port = Number(option("port", "3000"));
 const storage = option("storage", "memory");
 if (!Number.isInteger(port) || port < 0 || port > 65535 || !(storage === "memory" || storage.startsWith("sqlite:"))) {
-  console.error("usage: node examples/sdk2-server.mjs [--port PORT | --stdio] [--storage memory|sqlite:PATH]");
+  console.error("usage: node examples/sdk2-server.mjs [--port PORT [--sessions] | --stdio] [--storage memory|sqlite:PATH]");
   process.exit(2);
 }
 const info = { name: "mcp-tasks-wasm-sdk2-server", version: "0.1.0" };
@@ -93,7 +98,23 @@ if (stdio) {
   process.stdin.once("end", () => shutdown(0));
   console.error("sdk2-server: serving stdio");
 } else {
-  const handler = createMcpHandler(factory, { onerror: (e) => console.error("sdk2-server:", e.message) });
+  const handler = createMcpHandler(factory, { onerror: (e) => console.error("sdk2-server:", e.message), ...(sessions ? { legacy: "reject" } : {}) });
+  /** --sessions: the 2025-11-25 sessions, each an SDK instance on its own transport, by id. */
+  const live = new Map();
+  async function legacy(request, parsedBody) {
+    const id = request.headers.get("mcp-session-id");
+    let transport = id === null ? undefined : live.get(id);
+    if (transport === undefined) {
+      if (id !== null) return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } }, { status: 404 });
+      transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        onsessioninitialized: (sid) => live.set(sid, transport),
+      });
+      transport.onclose = () => live.delete(transport.sessionId);
+      await factory().connect(transport);
+    }
+    return transport.handleRequest(request, { parsedBody });
+  }
   // node:http → the handler's web-standard fetch (what @modelcontextprotocol/node's toNodeHandler does).
   const server = http.createServer(async (req, res) => {
     try {
@@ -110,7 +131,11 @@ if (stdio) {
         body: body.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? body : undefined,
         signal: abort.signal,
       });
-      const response = await handler.fetch(request);
+      let parsedBody;
+      try {
+        parsedBody = body.length > 0 ? JSON.parse(body.toString("utf8")) : undefined;
+      } catch {}
+      const response = sessions && (await isLegacyRequest(request, parsedBody)) ? await legacy(request, parsedBody) : await handler.fetch(request);
       res.writeHead(response.status, Object.fromEntries(response.headers));
       if (response.body) for await (const chunk of response.body) res.write(chunk);
       res.end();

@@ -58,7 +58,7 @@ export type McpServerTasksOptions = {
 };
 
 /** The ids of the requests this module sends the client (2025-11-25 input), never the SDK's. */
-const OUR_ID_PREFIX = "mcp-tasks-wasm-";
+const OUR_ID_PREFIX = "mcp-tasks-wasm-server-";
 
 /** One connection (one wrapped transport): its 2025-11-25 session, the answers to amend. */
 type Connection = {
@@ -81,6 +81,11 @@ class McpServerTasks {
   /** Requests sent to clients (2025-11-25 input), by id, waiting for their response. */
   outgoing: Map<string, { resolve: (result: JsonObject) => void; reject: (error: unknown) => void; }>;
   nextId: number;
+  /**
+   * The blocked 2025-11-25 `tasks/result` request of each task (its connection and id, the
+   * session it came in): a task's requests and notifications go out on its stream (§A.g).
+   */
+  resultStreams: Map<string, { conn: Connection; id: string | number; session: string | null; }>;
   #attached: WeakSet<object>;
 
   constructor(options: McpServerTasksOptions) {
@@ -93,6 +98,7 @@ class McpServerTasks {
     this.endpoint = new McpEndpoint(serverInfo, undefined, this.host);
     this.outgoing = new Map();
     this.nextId = 1;
+    this.resultStreams = new Map();
     this.#attached = new WeakSet();
   }
 
@@ -140,32 +146,47 @@ class McpServerTasks {
       closed: false,
       unwatch: null,
     };
-    let sdkOnMessage: SdkTransport["onmessage"];
-    let sdkOnClose: SdkTransport["onclose"];
-    const onmessage = (message: JsonObject, extra?: SdkMessageExtra) => {
-      if (!this.#intercept(conn, message, extra)) sdkOnMessage?.(message, extra);
+    // What was set on the transport (by you before connecting, then by the SDK as it connects);
+    // the transport calls what it reads back: a function that lets this module see the message
+    // first, then calls the one set. The SDK reads the handler set before its own and calls it
+    // from its own: reached again with the same message (or close), that call goes straight on.
+    let onmessageSet = transport.onmessage;
+    let oncloseSet = transport.onclose;
+    let seeing: unknown = undefined;
+    let closing = false;
+    const onmessage = (set: NonNullable<SdkTransport["onmessage"]>) => (message: JsonObject, extra?: SdkMessageExtra) => {
+      if (seeing === message) return set(message, extra);
+      seeing = message;
+      try {
+        if (!this.#intercept(conn, message, extra)) set(message, extra);
+      } finally {
+        seeing = undefined;
+      }
     };
-    const onclose = () => {
-      this.#closed(conn);
-      sdkOnClose?.();
+    const onclose = (set: NonNullable<SdkTransport["onclose"]>) => () => {
+      if (closing) return set();
+      closing = true;
+      try {
+        this.#closed(conn);
+        set();
+      } finally {
+        closing = false;
+      }
     };
-    // The SDK sets `onmessage`/`onclose` when it connects and the transport calls what it set:
-    // this module's functions run first. Until the SDK set one there is none (the SDK calls a
-    // handler it found there before its own).
     Object.defineProperty(transport, "onmessage", {
       configurable: true,
       enumerable: true,
-      get: () => (sdkOnMessage === undefined ? undefined : onmessage),
+      get: () => (onmessageSet === undefined ? undefined : onmessage(onmessageSet)),
       set: (fn) => {
-        sdkOnMessage = fn;
+        onmessageSet = fn;
       },
     });
     Object.defineProperty(transport, "onclose", {
       configurable: true,
       enumerable: true,
-      get: () => (sdkOnClose === undefined ? undefined : onclose),
+      get: () => (oncloseSet === undefined ? undefined : onclose(oncloseSet)),
       set: (fn) => {
-        sdkOnClose = fn;
+        oncloseSet = fn;
       },
     });
     transport.send = (message, options) => send(this.#amend(conn, message), options);
@@ -215,6 +236,9 @@ class McpServerTasks {
     }
     const controller = new AbortController();
     conn.inflight.set(id, controller);
+    const waitsOn = method === "tasks/result" && !modern && typeof params.taskId === "string" ? params.taskId : null;
+    const stream = { conn, id, session: conn.session() };
+    if (waitsOn !== null) this.resultStreams.set(waitsOn, stream);
     const outer = extra?.request?.signal;
     if (outer !== undefined) {
       if (outer.aborted) controller.abort(outer.reason);
@@ -227,6 +251,7 @@ class McpServerTasks {
       })
       .then((response) => {
         if (conn.inflight.get(id) === controller) conn.inflight.delete(id);
+        if (waitsOn !== null && this.resultStreams.get(waitsOn) === stream) this.resultStreams.delete(waitsOn);
         if (response !== null && !conn.closed) return conn.send(response, { relatedRequestId: id });
         return undefined;
       })
@@ -256,15 +281,32 @@ class McpServerTasks {
       signal,
       requestor,
       auth,
-      sendRequest: (request, info) => this.#ask(conn, request, info.taskId === null ? id : null, info.signal),
+      sendRequest: (request, info) => {
+        const [to, related] = this.#route(conn, id, session, info.taskId);
+        return this.#ask(to, request, related, info.signal);
+      },
       sendNotification: (note, info) => {
         const notification: JsonObject = { jsonrpc: "2.0", method: note.method };
         if (note.params !== undefined) notification.params = note.params;
-        this.#send(conn, notification, info.taskId === null ? id : null);
+        const [to, related] = this.#route(conn, id, session, info.taskId);
+        this.#send(to, notification, related);
       },
     };
     if (conn.clientCapabilities !== undefined) channel.clientCapabilities = conn.clientCapabilities;
     return (await this.host.handle(message, ctx, channel)) ?? this.endpoint.notForHost(message);
+  }
+
+  /**
+   * Where a message of the call `id` (made on `conn` in `session`) goes: a synchronous call's on
+   * its own response stream; a task's on the stream of a `tasks/result` of the same session
+   * blocked on it (§A.g: on a stateless HTTP leg the only stream there is), else on the
+   * connection without a related request (stdio; a sessionful transport's GET stream).
+   */
+  #route(conn: Connection, id: string | number, session: string | null, taskId: string | null): [Connection, string | number | null] {
+    if (taskId === null) return [conn, id];
+    const stream = this.resultStreams.get(taskId);
+    if (stream !== undefined && !stream.conn.closed && stream.session === session) return [stream.conn, stream.id];
+    return [conn, null];
   }
 
   /** Writes a message of this module (never throws; dropped once the connection closed). */

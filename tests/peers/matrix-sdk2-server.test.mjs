@@ -6,6 +6,8 @@
 //      work; the task tools listed after its own) and through TaskClient.over (a task to its
 //      result, progress over stdio, input while a task waits, a cancel delivered), HTTP and stdio,
 //      2025-11-25 and 2026-07-28;
+//  8b. the SDK 2.4.0 Client, 2025-11-25 on the SDK's sessionful transport (--sessions): tasks bound
+//      to the session and listed, an elicitation while a task waits, status notifications;
 //   9. @modelcontextprotocol/ext-tasks 0.2.2 over an SDK 2.4.0 Client, HTTP, both eras;
 //  10. the Python mcp 2.3 client (tools/py/mcp2), HTTP, 2026-07-28 (auto: server/discover; a task, polled) and
 //      2025-11-25 (it has no 2025 task support: the optional task tool runs synchronously).
@@ -122,6 +124,8 @@ for (const transport of ["http", "stdio"]) {
         assert.equal(textOf(await job.result()), "progress_job: 3 steps done");
         if (era === V25 && transport === "stdio") {
           // notifications/progress for the call's token, through the SDK's transport (§A.i).
+          // (Over stateless HTTP they go out on a blocked tasks/result's stream, and TaskClient
+          // polls tasks/get: tests/js/server/sdk2.test.mjs shows that stream.)
           const progress = seen.filter((e) => e.type === "progress");
           assert.ok(progress.length >= 1, `progress seen: ${JSON.stringify(seen)}`);
           assert.ok(progress.every((e) => e.total === 3 && e.taskId === job.taskId));
@@ -129,8 +133,8 @@ for (const transport of ["http", "stdio"]) {
         if (!(era === V25 && transport === "http")) {
           // Input while the task waits: 2025-11-25, an elicitation/create sent through the SDK's
           // transport and answered by the client's handler; 2026-07-28, the task's inputRequests
-          // answered with tasks/update. (The stateless 2025-11-25 HTTP leg has no stream left to
-          // ask on once the task was created.)
+          // answered with tasks/update. (The stateless 2025-11-25 HTTP leg does not know what
+          // the client declared at initialize: see 8b, on the SDK's sessionful transport.)
           const asked = await tasks.callTool("confirm_delete", { filename: "v2.txt" }, { task: {} });
           assert.equal(textOf(asked), "Deleted v2.txt");
         }
@@ -153,6 +157,36 @@ for (const transport of ["http", "stdio"]) {
     });
   }
 }
+
+// ---- 8b. SDK 2.4.0 Client → the same, 2025-11-25 on the SDK's sessionful HTTP transport -------
+
+test("8b. SDK 2.4.0 Client (legacy) → SDK v2 McpServer + McpServerTasks on the SDK's sessionful WebStandardStreamableHTTPServerTransport: tasks bound to the session and listed, input on the session's streams, status notifications", async (t) => {
+  const sessionful = await startSdk2Example(["--sessions"]);
+  t.after(() => sessionful.stop());
+  const recorder = await startRecorder(sessionful.url);
+  t.after(() => recorder.stop());
+  const { client, close } = await connect(V25, "http", recorder.url, { elicitation: {} });
+  const tasks = TaskClient.over(client, { handlers: { elicitation: async () => ({ action: "accept", content: { confirm: true } }) } });
+  let listed;
+  try {
+    assert.ok(client.getServerCapabilities().tasks?.list, "tasks/list declared: a session identifies the requestor (§D 39)");
+    assert.equal(textOf(await client.callTool({ name: "add", arguments: { a: 2, b: 3 } })), "5");
+    const asked = await tasks.callTool("confirm_delete", { filename: "s.txt" }, { task: {} });
+    assert.equal(textOf(asked), "Deleted s.txt");
+    listed = await tasks.request("tasks/list", {});
+  } finally {
+    await tasks.close();
+    await close();
+  }
+  assert.equal(listed.tasks.length, 1, "the session's one task");
+  const { messages } = checkTraffic(t, "matrix-sdk2-server-sdk2-client-sessions", recorder, Conversation);
+  const ask = messages.find((r) => r.direction === "s2c" && r.message?.method === "elicitation/create");
+  assert.ok(ask, "an elicitation/create went to the client");
+  assert.equal(ask.message.params._meta["io.modelcontextprotocol/related-task"].taskId, listed.tasks[0].taskId, "with related-task _meta (§D 33)");
+  assert.ok(["GET", "POST"].includes(ask.http?.method), "on a stream of the session (its GET stream, or the blocked tasks/result's)");
+  assert.ok(messages.some((r) => r.direction === "s2c" && r.message?.method === "notifications/tasks/status"), "status notifications (§D 43)");
+  for (const e of recorder.exchanges().slice(1)) assert.ok(e.requestHeaders["mcp-session-id"], "one session");
+});
 
 // ---- 9. ext-tasks 0.2.2 → the SDK v2 server with our tasks (HTTP, both eras) ---------------------
 

@@ -76,3 +76,37 @@ test("an SDK server without tools of its own lists the task tools; its resource 
   assert.ok(discover.result.capabilities.tools, "tools, for the task tools");
   assert.equal(discover.result.capabilities.tasks, undefined, "never the legacy block in 2026-07-28 (§D 75)");
 });
+
+test("2025-11-25 on the stateless leg: a task's progress goes out on the stream of its blocked tasks/result (§A.g)", async () => {
+  const legacyTasks = new McpServerTasks({ name: "sdk2-test", version: "1.0.0" });
+  after(() => legacyTasks.host.close());
+  // Reports progress every 20 ms, 50 times: the reports made before tasks/result arrives have no
+  // stream (stateless: the call's POST was answered) and are dropped; the later ones have one.
+  legacyTasks.tool("ticker", { taskSupport: "optional" }, async (_args, ctx) => {
+    for (let i = 1; i <= 50; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      ctx.progress(i, 50);
+    }
+    return { content: [{ type: "text", text: "ticked" }] };
+  });
+  const handler = createMcpHandler(() => legacyTasks.attach(new McpServer({ name: "sdk2-test", version: "1.0.0" })));
+  const post = async (message) => {
+    const response = await handler.fetch(new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", ...message }),
+    }));
+    return (await response.text()).split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+  };
+  const [created] = await post({ id: 1, method: "tools/call", params: { name: "ticker", arguments: {}, task: {}, _meta: { progressToken: "p" } } });
+  const taskId = created.result.task.taskId;
+  const stream = await post({ id: 2, method: "tasks/result", params: { taskId } });
+  const result = stream.at(-1);
+  assert.deepEqual(result.result.content, [{ type: "text", text: "ticked" }]);
+  const progress = stream.filter((m) => m.method === "notifications/progress");
+  assert.ok(progress.length >= 1, `progress on the tasks/result stream: ${JSON.stringify(stream)}`);
+  for (const p of progress) {
+    assert.equal(p.params.progressToken, "p");
+    assert.equal(p.params._meta["io.modelcontextprotocol/related-task"].taskId, taskId);
+  }
+});
