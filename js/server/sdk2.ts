@@ -16,10 +16,11 @@
 //     the tasks extension (§D 75);
 //   - everything else (the SDK's tools, resources, prompts, logging, completion, its own
 //     `initialize` and `server/discover`) goes to the SDK untouched.
-// Why not `setRequestHandler`: the SDK v2 lifts the 2026-07-28 `_meta` envelope out of a request
-// before its handlers see it, rejects a `tools/call` result with `resultType: "task"` in either
-// era's codec, and routes `tasks/update` and the 2025-11-25 `tasks/*` only through schemas of its
-// own; the TaskHost needs the message as the client sent it and answers it whole.
+// Why not `setRequestHandler`: McpServer owns `tools/call` and `tools/list` (one handler per
+// method, the SDK's tools behind it, reachable only through protected members), the SDK v2 lifts
+// the 2026-07-28 `_meta` envelope out of a request before a handler sees it, and re-encodes what a
+// handler returns per era; the TaskHost needs the message as the client sent it and answers it
+// whole. The transport is the one seam every SDK entry (HTTP per request, sessionful, stdio) has.
 //
 // No runtime import of the SDK: its instances and transports are typed structurally here.
 //
