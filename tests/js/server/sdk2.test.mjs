@@ -43,7 +43,7 @@ tasks.tool("wait", { taskSupport: "optional" }, async (_args, { signal }) => {
   return { content: [] };
 });
 
-test("the transport's authInfo reaches the TaskHost: one caller's live tasks are capped, another's are not", async () => {
+test("the transport's authInfo reaches the TaskHost: one caller's live tasks are capped, another's are not, and each owns its tasks", async () => {
   const handler = createMcpHandler(() => tasks.attach(new McpServer({ name: "sdk2-test", version: "1.0.0" })));
   const alice = { token: "a", clientId: "alice", scopes: [], expiresAt: 4_000_000_000 };
   const bob = { token: "b", clientId: "bob", scopes: [], expiresAt: 4_000_000_000 };
@@ -54,8 +54,13 @@ test("the transport's authInfo reaches the TaskHost: one caller's live tasks are
   assert.equal(second.error.data.cap, "maxLiveTasksPerRequestor");
   const other = await call(handler, "tools/call", { name: "wait", arguments: {} }, bob);
   assert.equal(other.result?.resultType, "task", "another principal is not capped by alice's task");
-  for (const t of [first, other]) {
-    const cancelled = await call(handler, "tasks/cancel", { taskId: t.result.taskId });
+  // The tasks are bound to their owners (client id): another principal, or none, sees no such task.
+  const foreign = await call(handler, "tasks/cancel", { taskId: first.result.taskId }, bob);
+  assert.equal(foreign.error?.code, -32602, JSON.stringify(foreign));
+  const anonymous = await call(handler, "tasks/get", { taskId: other.result.taskId });
+  assert.equal(anonymous.error?.code, -32602, JSON.stringify(anonymous));
+  for (const [t, who] of [[first, alice], [other, bob]]) {
+    const cancelled = await call(handler, "tasks/cancel", { taskId: t.result.taskId }, who);
     assert.equal(cancelled.result?.resultType, "complete");
   }
 });
