@@ -12,3 +12,4 @@ import { McpStdioServer } from "./stdio.js";
 import { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError } from "./client.js";
 
 export { TaskStore, TaskServer, SharedTaskServer, TaskStoreError, TaskHost, SdkTaskStore, McpHttpServer, McpStdioServer, TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError };
+export type { StandardSchemaV1, StandardSchemaOutput, ToolInputSchema, ToolSchemaLimits, ArgumentIssue } from "./tool-schema.js";
