@@ -30,7 +30,7 @@ impl ToolArgumentsSchema {
         max_nodes: Option<u32>,
         max_steps: Option<u32>,
     ) -> Result<ToolArgumentsSchema, JsValue> {
-        let value = js_to_json(&schema, DEFAULT_MAX_BYTES).map_err(|r| {
+        let value = json_of(&schema).map_err(|r| {
             bad(format!(
                 "tool {tool}: inputSchema is not JSON ({})",
                 why_not_read(&r)
@@ -63,7 +63,7 @@ impl ToolArgumentsSchema {
         &self,
         #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
     ) -> Result<Ts<ArgumentsCheck>, JsValue> {
-        let check = match js_to_json(&args, DEFAULT_MAX_BYTES) {
+        let check = match json_of(&args) {
             Ok(value) => self.inner.check(&value),
             Err(r) => ArgumentsCheck {
                 valid: false,
@@ -75,5 +75,13 @@ impl ToolArgumentsSchema {
             },
         };
         to_js(&check).map(Ts::new_unchecked).map_err(JsValue::from)
+    }
+}
+
+/// A JS value as JSON (a string is a string value here, not JSON text to parse).
+fn json_of(v: &JsValue) -> Result<serde_json::Value, crate::validate::ValidationReport> {
+    match v.as_string() {
+        Some(s) => Ok(serde_json::Value::String(s)),
+        None => js_to_json(v, DEFAULT_MAX_BYTES),
     }
 }
