@@ -46,7 +46,11 @@ impl ToolArgumentsSchema {
                 let list: Vec<String> = issues
                     .iter()
                     .map(|i| {
-                        let at = if i.pointer.is_empty() { "#" } else { &i.pointer };
+                        let at = if i.pointer.is_empty() {
+                            "#"
+                        } else {
+                            &i.pointer
+                        };
                         format!("at {at}: {}", i.message)
                     })
                     .collect();
