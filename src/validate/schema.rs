@@ -363,7 +363,9 @@ impl ToolSchema {
             *slot = root;
         }
         while let Some((slot, name, at)) = defs.pending.pop() {
-            let target = name.get(1..).and_then(|p| schema.pointer(p));
+            let target = name
+                .get(1..)
+                .and_then(|p| crate::base::pointer::resolve(schema, p));
             let node = match target {
                 Some(t) => {
                     defs.depth = 0;
@@ -1696,7 +1698,7 @@ impl Defs {
         self.index
             .iter()
             .find(|(_, n)| **n == id)
-            .map(|(name, _)| short_name(name).replace("~1", "/").replace("~0", "~"))
+            .map(|(name, _)| crate::base::pointer::unescape(short_name(name)))
     }
 
     /// A name for a schema in messages: the definition it refers to, its constant, its types.
