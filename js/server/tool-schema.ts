@@ -136,7 +136,13 @@ export class ToolArguments {
     const ours = this.#compiled.check(args);
     if (!ours.valid) return { ok: false, issues: ours.issues, omitted: ours.omitted };
     if (this.#standard === undefined) return { ok: true, args };
-    const result = await this.#standard["~standard"].validate(args);
+    let result: StandardSchemaResult<unknown>;
+    try {
+      result = await this.#standard["~standard"].validate(args);
+    } catch (e) {
+      // A validate that throws (a refinement's bug) answers like one that reports: no handler runs.
+      return { ok: false, issues: [{ pointer: "", message: `the inputSchema's validate threw: ${e instanceof Error ? e.message : String(e)}` }], omitted: 0 };
+    }
     if (result.issues) {
       const issues = result.issues.slice(0, 20).map((i) => ({ pointer: pointerOf(i.path), message: String(i.message) }));
       return { ok: false, issues, omitted: Math.max(0, result.issues.length - issues.length) };

@@ -128,6 +128,14 @@ test("zod 4: published as JSON Schema, checked by the core, then its own validat
   assert.equal(ok.result.isError, undefined);
   assert.deepEqual(seen, { seconds: 1 }); // zod's default
   await server.close?.();
+  // A validate that throws answers the same way: the handler does not run.
+  const h2 = new TaskHost();
+  let ran = false;
+  h2.tool("boom", { inputSchema: z.object({ a: z.number() }).refine(() => { throw new Error("bug in a refinement"); }) }, async () => { ran = true; return { content: [] }; });
+  const boom = await call(h2, v26({ name: "boom", arguments: { a: 1 } }, false), ctx);
+  assert.equal(boom.result.isError, true);
+  assert.match(text(boom), /validate threw: bug in a refinement/);
+  assert.equal(ran, false);
 });
 
 test("tsc --strict: a zod schema types the handler's args; a wrong use does not compile", async () => {
