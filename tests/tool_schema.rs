@@ -61,6 +61,28 @@ fn slow_compute_seconds_must_be_a_number() {
 }
 
 #[test]
+fn accepts_any_object() {
+    for any in [
+        json!({"type": "object"}),
+        json!({"type": "object", "properties": {}}),
+        json!({"type": "object", "properties": {"a": true, "b": {"description": "x"}}, "title": "t"}),
+    ] {
+        assert!(compile(any.clone()).accepts_any_object(), "{any}");
+    }
+    for some in [
+        json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+        json!({"type": "object", "required": ["a"]}),
+        json!({"type": "object", "additionalProperties": false}),
+        json!({"type": "object", "maxProperties": 3}),
+        json!({"type": "object", "anyOf": [{"required": ["a"]}]}),
+        json!({"type": "object", "not": {}}),
+        json!({"type": "object", "$ref": "#/$defs/a", "$defs": {"a": {"required": ["a"]}}}),
+    ] {
+        assert!(!compile(some.clone()).accepts_any_object(), "{some}");
+    }
+}
+
+#[test]
 fn keywords_tool_schemas_use() {
     let s = compile(json!({
         "type": "object",

@@ -262,10 +262,6 @@ function isJsonRpcError(e: unknown): e is { code: number; message: string; data?
   );
 }
 
-/**
- * The outcome a throw ends a call with: a JSON-RPC error for a thrown `{ code, message }`, else
- * a tool execution error result.
- */
 /** A TaskHost option that must be a positive integer. */
 function positive(name: string, value: unknown): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1 || value > 0xffffffff) {
@@ -274,6 +270,10 @@ function positive(name: string, value: unknown): number {
   return value;
 }
 
+/**
+ * The outcome a throw ends a call with: a JSON-RPC error for a thrown `{ code, message }`, else
+ * a tool execution error result.
+ */
 function thrownOutcome(e: unknown): ToolOutcome {
   if (isJsonRpcError(e)) {
     const error: { code: number; message: string; data?: unknown; } = { code: e.code, message: e.message };
@@ -659,7 +659,8 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     // Arguments against the tool's inputSchema, before anything runs and before any task exists:
     // a mismatch is a tool execution error (isError, SEP-1303) the model can correct, in both eras;
     // a call the protocol refuses anyway (-32021, §D 78; -32601, §D 41) keeps that refusal.
-    const verdict = await tool.args.check(args);
+    let verdict = tool.args.check(args);
+    if (verdict instanceof Promise) verdict = await verdict; // a Standard Schema's own validate
     if (!verdict.ok) {
       const plan = this.server.planToolCall(request, ctx, support);
       if (plan.kind === "reject") return plan.response;

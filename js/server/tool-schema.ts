@@ -119,12 +119,14 @@ export class ToolArguments {
   readonly jsonSchema: JsonObject;
   readonly #compiled: ToolArgumentsSchema;
   readonly #standard: StandardSchemaV1 | undefined;
+  readonly #anyObject: boolean;
 
   constructor(tool: string, schema: unknown, limits: ToolSchemaLimits = {}) {
     const { json, standard } = published(tool, schema);
     this.#compiled = new ToolArgumentsSchema(tool, json, limits.maxInputSchemaNodes, limits.maxArgumentCheckSteps);
     this.jsonSchema = json as JsonObject;
     this.#standard = standard;
+    this.#anyObject = this.#compiled.acceptsAnyObject();
   }
 
   /**
@@ -132,13 +134,22 @@ export class ToolArguments {
    * for a Standard Schema, its own `validate` for the value the handler receives (defaults,
    * transforms) and whatever it checks beyond JSON Schema (refinements, `pattern`).
    */
-  async check(args: JsonObject): Promise<ArgumentsVerdict> {
+  check(args: JsonObject): ArgumentsVerdict | Promise<ArgumentsVerdict> {
+    if (this.#anyObject) {
+      // The core found the schema takes every object (`{ type: "object" }`, the default): no
+      // crossing into wasm for the usual call.
+      if (isRecord(args) && this.#standard === undefined) return { ok: true, args };
+    }
     const ours = this.#compiled.check(args);
     if (!ours.valid) return { ok: false, issues: ours.issues, omitted: ours.omitted };
     if (this.#standard === undefined) return { ok: true, args };
+    return this.#theirs(this.#standard, args);
+  }
+
+  async #theirs(standard: StandardSchemaV1, args: JsonObject): Promise<ArgumentsVerdict> {
     let result: StandardSchemaResult<unknown>;
     try {
-      result = await this.#standard["~standard"].validate(args);
+      result = await standard["~standard"].validate(args);
     } catch (e) {
       // A validate that throws (a refinement's bug) answers like one that reports: no handler runs.
       return { ok: false, issues: [{ pointer: "", message: `the inputSchema's validate threw: ${e instanceof Error ? e.message : String(e)}` }], omitted: 0 };

@@ -400,6 +400,21 @@ impl ToolSchema {
         })
     }
 
+    /// Whether every JSON object matches (the root asks for an object and nothing else, as the
+    /// default `{ "type": "object" }` does).
+    pub fn accepts_any_object(&self) -> bool {
+        self.defs.nodes.first().is_some_and(|n| {
+            n.types == T_OBJ
+                && n.only_types()
+                && n.properties.iter().all(|(_, p)| self.defs.is_trivial(*p))
+                && n.required.is_empty()
+                && n.additional == Additional::Any
+                && n.min_properties.is_none()
+                && n.max_properties.is_none()
+                && n.property_names.is_none()
+        })
+    }
+
     /// Checks a call's `arguments`. Pointers are into the arguments (`""` is the whole object).
     pub fn check(&self, args: &Value) -> ArgumentsCheck {
         let bud = Budget::new(self.max_steps, MAX_TOOL_DEPTH);

@@ -61,6 +61,13 @@ impl ToolArgumentsSchema {
             })
     }
 
+    /// Whether the schema accepts every JSON object (`{ "type": "object" }`, properties without
+    /// constraints): a caller may then skip `check` for an object it knows is plain JSON.
+    #[wasm_bindgen(js_name = acceptsAnyObject)]
+    pub fn accepts_any_object(&self) -> bool {
+        self.inner.accepts_any_object()
+    }
+
     /// Checks a call's `arguments` (a JS value): `valid`, or the issues with JSON Pointers into
     /// the arguments (at most 20; `omitted` counts the rest).
     pub fn check(
