@@ -20,8 +20,11 @@ export type TaskSupport = import("./mcp_tasks_wasm.js").V25TaskSupport;
 export type ToolOptions = {
   title?: string;
   description?: string;
-  /** Default `{ type: "object" }`. */
-  inputSchema?: JsonObject;
+  /**
+   * Default `{ type: "object" }`: a JSON Schema object or a Standard Schema (zod 4
+   * `z.object({...})`), published as its JSON Schema; calls' arguments are checked against it.
+   */
+  inputSchema?: import("./tool-schema.js").ToolInputSchema;
   outputSchema?: JsonObject;
   annotations?: JsonObject;
   /**
@@ -127,11 +130,12 @@ export class McpEndpoint {
     if (o.prepare) hostOptions.prepare = o.prepare;
     if (o.pollIntervalMs !== undefined) hostOptions.pollIntervalMs = o.pollIntervalMs;
     if (o.ttlMs !== undefined) hostOptions.ttlMs = o.ttlMs;
+    if (o.inputSchema !== undefined) hostOptions.inputSchema = o.inputSchema;
     this.host.tool(name, hostOptions, handler);
     const descriptor: JsonObject = { name };
     if (o.title !== undefined) descriptor.title = o.title;
     if (o.description !== undefined) descriptor.description = o.description;
-    descriptor.inputSchema = o.inputSchema ?? { type: "object" };
+    descriptor.inputSchema = this.host.tools.get(name)?.args.jsonSchema ?? { type: "object" };
     if (o.outputSchema !== undefined) descriptor.outputSchema = o.outputSchema;
     if (o.annotations !== undefined) descriptor.annotations = o.annotations;
     const existed = this.tools.has(name);

@@ -24,6 +24,8 @@ export type SharedTaskServer = import("./shared.js").SharedTaskServer;
  */
 export type Counted<S> = S extends SharedTaskServer ? Promise<number> : number;
 import { MrtrStates } from "./mrtr.js";
+import { ToolArguments, invalidArgumentsResult } from "./tool-schema.js";
+import type { StandardSchemaOutput, StandardSchemaV1, ToolInputSchema, ToolSchemaLimits } from "./tool-schema.js";
 import type { CallToolResult, HandleContext, JsonRpcAnswer, ResultOfMethod } from "./types.js";
 
 export type ServerContext = import("./mcp_tasks_wasm.js").ServerContext;
@@ -215,6 +217,13 @@ export type ToolOptions = {
    * `params.task.ttl` above it is lowered to it). Positive integers, `default` ≤ `max`.
    */
   ttlMs?: { default?: number; max?: number; };
+  /**
+   * The tool's arguments: a JSON Schema object (`"type": "object"` at its root; default
+   * `{ type: "object" }`) or a Standard Schema (zod 4 `z.object({...})`, which also types the
+   * handler's `args`). Compiled at registration (a schema that cannot be used is a TypeError);
+   * every call's `arguments` are checked before `prepare`, the handler or a task, both eras.
+   */
+  inputSchema?: ToolInputSchema;
 };
 
 /** Options of a TaskHost over `S` (a TaskServer by default, or a SharedTaskServer). */
@@ -276,7 +285,7 @@ export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer
    * Return `null` for none (tasks then bound to the session only, as without auth).
    */
   owner?: (auth: RequestAuth | null) => string | null;
-};
+} & ToolSchemaLimits;
 
 /**
  * The default owner: the authenticated principal of `auth` (client id and subject, the subject
@@ -324,6 +333,14 @@ function isJsonRpcError(e: unknown): e is { code: number; message: string; data?
     Number.isInteger((e as { code?: unknown }).code) &&
     typeof ((e as { message?: unknown }).message) === "string"
   );
+}
+
+/** A TaskHost option that must be a positive integer. */
+function positive(name: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1 || value > 0xffffffff) {
+    throw new TypeError(`${name} must be a positive integer (got ${String(value)})`);
+  }
+  return value;
 }
 
 /**
@@ -437,7 +454,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   server: S;
   now: () => number;
   onError: (error: unknown, taskId: string) => void;
-  tools: Map<string, { options: ToolOptions, handler: ToolHandler, task: ServerContext["task"] | null }>;
+  tools: Map<string, { options: ToolOptions, handler: ToolHandler, task: ServerContext["task"] | null, args: ToolArguments }>;
+  /** Bounds of tool schemas and argument checks (`maxInputSchemaNodes`, `maxArgumentCheckSteps`). */
+  schemaLimits: ToolSchemaLimits;
   running: Map<string, RunningTask>;
   waiting: Map<string, Set<ResultWaiter>>;
   waitingBySession: Map<string | null, number>;
@@ -460,6 +479,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? ((error, taskId) => console.error(`task ${taskId}:`, error));
     this.tools = new Map();
+    this.schemaLimits = {};
+    if (options.maxInputSchemaNodes !== undefined) this.schemaLimits.maxInputSchemaNodes = positive("maxInputSchemaNodes", options.maxInputSchemaNodes);
+    if (options.maxArgumentCheckSteps !== undefined) this.schemaLimits.maxArgumentCheckSteps = positive("maxArgumentCheckSteps", options.maxArgumentCheckSteps);
     /** Running task work by task id. */
     this.running = new Map();
     /** Blocked V25 `tasks/result` requests by task id. */
@@ -539,6 +561,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   }
 
   /** Registers a tool that `handle` runs for `tools/call` (synchronously or as a task). */
+  tool<S extends StandardSchemaV1>(name: string, options: ToolOptions & { inputSchema: S; }, handler: TypedToolHandler<Extract<StandardSchemaOutput<S>, object>>): this;
   tool<TArgs extends object = JsonObject>(name: string, options: ToolOptions, handler: TypedToolHandler<TArgs>): this;
   tool(name: string, options: ToolOptions, handler: ToolHandler): this {
     if (typeof name !== "string" || name === "") throw new TypeError("tool name must be a non-empty string");
@@ -552,7 +575,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     const task = taskSettingsOf(name, options ?? {});
     const kept: ToolOptions = { taskSupport: support };
     if (prepare) kept.prepare = prepare;
-    this.tools.set(name, { options: kept, handler, task });
+    const args = new ToolArguments(name, options?.inputSchema, this.schemaLimits);
+    this.tools.get(name)?.args.free();
+    this.tools.set(name, { options: kept, handler, task, args });
     return this;
   }
 
@@ -726,6 +751,17 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     const support = tool.options.taskSupport ?? "optional";
     const v26 = ctx.protocolVersion === V26;
     const retry = v26 && params?.requestState !== undefined;
+    // Arguments against the tool's inputSchema, before anything runs and before any task exists:
+    // a mismatch is a tool execution error (isError, SEP-1303) the model can correct, in both eras;
+    // a call the protocol refuses anyway (-32021, §D 78; -32601, §D 41) keeps that refusal.
+    let verdict = tool.args.check(args);
+    if (verdict instanceof Promise) verdict = await verdict; // a Standard Schema's own validate
+    if (!verdict.ok) {
+      const plan = this.server.planToolCall(request, ctx, support);
+      if (plan.kind === "reject") return plan.response;
+      return this.#syncResponse(request, ctx, { result: invalidArgumentsResult(name, verdict.issues, verdict.omitted) });
+    }
+    const input = verdict.args;
 
     const capped = this.#sessionlessCap(request, ctx, support, channel);
     if (capped !== null) return capped;
@@ -757,7 +793,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       const phase: { value: unknown; failed: ToolOutcome | null; } = { value: undefined, failed: null };
       const run = await this.#runSync(request, ctx, channel, rounds, undefined, async (c) => {
         try {
-          phase.value = await prepare(args, c);
+          phase.value = await prepare(input, c);
         } catch (e) {
           phase.failed = thrownOutcome(e);
         }
@@ -776,11 +812,11 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     const start = await this.server.beginToolCall(request, tool.task === null ? ctx : { ...ctx, task: tool.task }, support);
     if (start.kind === "reject") return start.response;
     if (start.kind === "sync") {
-      const outcome = await this.#runSync(request, ctx, channel, rounds, prepared, (c) => tool.handler(args, c));
+      const outcome = await this.#runSync(request, ctx, channel, rounds, prepared, (c) => tool.handler(input, c));
       if (outcome === null) return this.#inputRequired(request, name, args, rounds);
       return this.#syncResponse(request, ctx, outcome);
     }
-    this.#start(start.taskId, tool.handler, args, request, ctx, channel, prepared);
+    this.#start(start.taskId, tool.handler, input, request, ctx, channel, prepared);
     return start.response;
   }
 

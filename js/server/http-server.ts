@@ -675,6 +675,7 @@ class McpHttpServer {
   }
 
   /** Registers a tool: TaskHost runs it (synchronously or as a task), `tools/list` shows it. */
+  tool<S extends import("./tool-schema.js").StandardSchemaV1>(name: string, options: HttpToolOptions & { inputSchema: S; }, handler: import("./host.js").TypedToolHandler<Extract<import("./tool-schema.js").StandardSchemaOutput<S>, object>>): this;
   tool<TArgs extends object = JsonObject>(name: string, options: HttpToolOptions, handler: import("./host.js").TypedToolHandler<TArgs>): this;
   tool(name: string, options: HttpToolOptions, handler: import("./host.js").TypedToolHandler): this {
     const changed = this.endpoint.tool(name, options, handler) || this.sessions.size > 0;

@@ -13,3 +13,4 @@ import { McpServerTasks } from "./sdk2.js";
 import { TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError } from "./client.js";
 
 export { TaskStore, TaskServer, SharedTaskServer, TaskStoreError, TaskHost, SdkTaskStore, McpHttpServer, McpStdioServer, McpServerTasks, TaskClient, TaskError, TaskFailedError, TaskCancelledError, TaskExpiredError, ProtocolError, TaskSchedulerError };
+export type { StandardSchemaV1, StandardSchemaOutput, ToolInputSchema, ToolSchemaLimits, ArgumentIssue } from "./tool-schema.js";

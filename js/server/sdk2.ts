@@ -107,6 +107,7 @@ class McpServerTasks {
    * Registers a task-capable tool (TaskHost runs it, synchronously or as a task; `tools/list` of
    * every attached server shows it after the SDK's own). Register them before serving.
    */
+  tool<S extends import("./tool-schema.js").StandardSchemaV1>(name: string, options: ToolOptions & { inputSchema: S; }, handler: TypedToolHandler<Extract<import("./tool-schema.js").StandardSchemaOutput<S>, object>>): this;
   tool<TArgs extends object = JsonObject>(name: string, options: ToolOptions, handler: TypedToolHandler<TArgs>): this;
   tool(name: string, options: ToolOptions, handler: TypedToolHandler): this {
     this.endpoint.tool(name, options, handler);

@@ -99,6 +99,7 @@ class McpStdioServer {
   }
 
   /** Registers a tool: TaskHost runs it (synchronously or as a task), `tools/list` shows it. */
+  tool<S extends import("./tool-schema.js").StandardSchemaV1>(name: string, options: ToolOptions & { inputSchema: S; }, handler: import("./host.js").TypedToolHandler<Extract<import("./tool-schema.js").StandardSchemaOutput<S>, object>>): this;
   tool<TArgs extends object = JsonObject>(name: string, options: ToolOptions, handler: import("./host.js").TypedToolHandler<TArgs>): this;
   tool(name: string, options: ToolOptions, handler: import("./host.js").TypedToolHandler): this {
     const existed = this.endpoint.tool(name, options, handler);

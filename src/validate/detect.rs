@@ -224,46 +224,9 @@ fn clamp_pointer(message: &Value, path: &mut String) {
     }
 }
 
-/// `message.pointer(path).is_some()`, without `Value::pointer` (whose two `str::replace` per
-/// token link a substring replacer no other code needs): `~1` then `~0` unescaped as it does.
+/// `message.pointer(path).is_some()`, without `Value::pointer` (see [`crate::base::pointer::resolve`]).
 fn resolves(message: &Value, path: &str) -> bool {
-    let Some(rest) = path.strip_prefix('/') else {
-        return path.is_empty();
-    };
-    let mut target = message;
-    for raw in rest.split('/') {
-        let token = unescape(&unescape(raw, '1', "/"), '0', "~");
-        let next = match target {
-            Value::Object(map) => map.get(&token),
-            // serde_json's array index: digits, no sign, no leading zero.
-            Value::Array(list)
-                if !(token.starts_with('+') || token.starts_with('0') && token.len() != 1) =>
-            {
-                token.parse::<usize>().ok().and_then(|i| list.get(i))
-            }
-            _ => None,
-        };
-        match next {
-            Some(v) => target = v,
-            None => return false,
-        }
-    }
-    true
-}
-
-/// `s` with every `~` + `code` (left to right, not overlapping) replaced by `with`.
-fn unescape(s: &str, code: char, with: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '~' && chars.peek() == Some(&code) {
-            chars.next();
-            out.push_str(with);
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::base::pointer::resolve(message, path).is_some()
 }
 
 fn finish(

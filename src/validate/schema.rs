@@ -14,8 +14,16 @@
 //! Keywords understood: `type` (a string or an array; `"integer"` accepts `5.0` like ajv),
 //! `properties`, `required`, `additionalProperties` (boolean or schema), `items`, `anyOf`,
 //! `allOf`, `oneOf`, `not`, `const`, `enum`, `$ref`, `minimum`, `maximum`, `exclusiveMinimum`,
-//! `exclusiveMaximum`, `minItems`, `maxItems`, `propertyNames`, boolean schemas. Anything else
-//! (`format` included) is an annotation and ignored, as ajv does without ajv-formats.
+//! `exclusiveMaximum`, `minItems`, `maxItems`, `propertyNames`, boolean schemas; for tool
+//! schemas also `prefixItems` (and draft-07's array `items` with `additionalItems`),
+//! `multipleOf`, `minLength`/`maxLength` (code points), `uniqueItems`,
+//! `minProperties`/`maxProperties`. Anything else (`format` and `pattern` included) is an
+//! annotation and ignored, as ajv does without ajv-formats (`pattern`: a regular expression
+//! engine would weigh more than this whole interpreter in the wasm module).
+//!
+//! [`ToolSchema`] compiles a tool's `inputSchema` with the same interpreter (local `$ref`s
+//! resolved in the schema itself, bad keywords refused with a JSON Pointer) and checks each
+//! call's `arguments`, both eras alike, within a step budget and a depth bound.
 //!
 //! Checking runs twice at most: a fast pass that records nothing and allocates nothing, and, only
 //! when that fails, a reporting pass that explains why with JSON Pointers.
@@ -23,7 +31,9 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use serde::Serialize;
 use serde_json::{Map, Number, Value};
+use tsify::Tsify;
 
 use super::report::{pointer, pointer_index, Issues};
 use super::rules::Code;
@@ -102,6 +112,16 @@ struct Node {
     max_items: Option<usize>,
     /// Only kept when it can reject a string.
     property_names: Option<NodeId>,
+    /// `prefixItems` (or draft-07's array form of `items`): the first items' schemas; `items`
+    /// then applies to the items after them.
+    prefix_items: Vec<NodeId>,
+    multiple_of: Option<f64>,
+    /// In code points (JSON Schema counts characters, not UTF-16 units or bytes).
+    min_length: Option<usize>,
+    max_length: Option<usize>,
+    unique_items: bool,
+    min_properties: Option<usize>,
+    max_properties: Option<usize>,
 }
 
 impl Node {
@@ -122,6 +142,8 @@ impl Node {
     /// True when nothing besides `type` constrains a string value.
     fn only_types(&self) -> bool {
         !self.never
+            && self.min_length.is_none()
+            && self.max_length.is_none()
             && self.konst.is_none()
             && self.enumeration.is_none()
             && self.reference.is_none()
@@ -145,6 +167,13 @@ impl Node {
             && self.min_items.is_none()
             && self.max_items.is_none()
             && self.property_names.is_none()
+            && self.prefix_items.is_empty()
+            && self.multiple_of.is_none()
+            && self.min_length.is_none()
+            && self.max_length.is_none()
+            && !self.unique_items
+            && self.min_properties.is_none()
+            && self.max_properties.is_none()
     }
 
     /// Only `$ref` (after stripping annotations): a named alias.
@@ -164,13 +193,24 @@ impl Node {
     }
 }
 
-/// The compiled definitions.
-#[derive(Debug)]
+/// The compiled definitions (the embedded file's), or one compiled tool schema.
+#[derive(Debug, Default)]
 struct Defs {
     nodes: Vec<Node>,
-    /// Definition name → node; definition `i` of `names` is node `i`.
+    /// Definition name → node. Embedded: definition `i` of `names` is node `i`. A tool schema:
+    /// each local `$ref` (`"#/$defs/Point"`, `"#"`) → the node compiled from its target.
     index: HashMap<String, NodeId>,
     names: Vec<String>,
+    /// A tool schema: `$ref`s are JSON Pointers into the schema itself (compiled on first use).
+    local_refs: bool,
+    /// Local refs seen but not compiled yet: (slot, the ref, where it was written).
+    pending: Vec<(NodeId, String, String)>,
+    /// Why the schema cannot be compiled: (JSON Pointer into the schema, message).
+    errors: Vec<(String, String)>,
+    /// Most nodes compiled (a tool schema's size bound).
+    max_nodes: usize,
+    /// Nesting of the compilation right now (bounded by [`MAX_SCHEMA_DEPTH`]).
+    depth: u32,
 }
 
 static DEFS: OnceLock<Result<Defs, String>> = OnceLock::new();
@@ -199,12 +239,13 @@ pub fn check(def: &str, value: &Value, path: &str, code: Code, issues: &mut Issu
         issues.push(code, path, format!("unknown schema definition \"{def}\""));
         return false;
     };
-    if defs.valid(id, value, 0) {
+    let bud = Budget::unlimited();
+    if defs.valid(id, value, 0, &bud) {
         return true;
     }
     let before = issues.len();
     let mut rec = Rec { code, issues };
-    defs.report(id, value, path, 0, &mut rec);
+    defs.report(id, value, path, 0, &mut rec, &bud);
     if issues.len() == before {
         // The reporting pass should always explain a failure; never let one pass silently.
         issues.push(code, path, format!("does not match {}", short_name(def)));
@@ -215,7 +256,10 @@ pub fn check(def: &str, value: &Value, path: &str, code: Code, issues: &mut Issu
 /// True when `value` matches definition `def`; false too for an unknown definition.
 pub fn is_valid(def: &str, value: &Value) -> bool {
     match defs() {
-        Ok(d) => d.index.get(def).is_some_and(|&id| d.valid(id, value, 0)),
+        Ok(d) => d
+            .index
+            .get(def)
+            .is_some_and(|&id| d.valid(id, value, 0, &Budget::unlimited())),
         Err(_) => false,
     }
 }
@@ -233,6 +277,201 @@ pub fn def_names() -> Vec<&'static str> {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Tool schemas: a tool's `inputSchema`, compiled once, and its calls' `arguments` checked.
+
+/// Default most subschemas one tool's `inputSchema` may hold (`maxInputSchemaNodes`).
+pub const DEFAULT_MAX_SCHEMA_NODES: usize = 10_000;
+/// Default most steps one check of a call's `arguments` may take (`maxArgumentCheckSteps`):
+/// a step is one subschema applied to one value.
+pub const DEFAULT_MAX_CHECK_STEPS: u64 = 1_000_000;
+/// Deepest evaluation of a tool schema (refs, applicators and value levels together; arguments
+/// nest at most 128 levels): a schema that recurses without descending into the value stops here.
+const MAX_TOOL_DEPTH: u32 = 320;
+/// Most issues one failed check lists (the rest are counted).
+pub const MAX_ARGUMENT_ISSUES: usize = 20;
+
+/// Bounds of a tool schema and of the checks made with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolSchemaLimits {
+    pub max_nodes: usize,
+    pub max_steps: u64,
+}
+
+impl Default for ToolSchemaLimits {
+    fn default() -> Self {
+        ToolSchemaLimits {
+            max_nodes: DEFAULT_MAX_SCHEMA_NODES,
+            max_steps: DEFAULT_MAX_CHECK_STEPS,
+        }
+    }
+}
+
+/// One reason a schema cannot be compiled, or one way `arguments` do not match it: a JSON
+/// Pointer (into the schema, or into the arguments) and a message for people.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Tsify)]
+pub struct SchemaIssue {
+    pub pointer: String,
+    pub message: String,
+}
+
+/// What a check of `arguments` found: nothing (`valid`), or the issues (at most
+/// [`MAX_ARGUMENT_ISSUES`], `omitted` counts the rest).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Tsify)]
+pub struct ArgumentsCheck {
+    pub valid: bool,
+    pub issues: Vec<SchemaIssue>,
+    pub omitted: u32,
+}
+
+/// A tool's `inputSchema`, compiled: JSON Schema 2020-12 keywords that tool schemas use
+/// (see the module doc), `$ref`s local to the schema (`#/$defs/…`, `#/definitions/…`, `#`, any
+/// JSON Pointer into it), `format`, `pattern` and unknown keywords as annotations.
+#[derive(Debug)]
+pub struct ToolSchema {
+    defs: Defs,
+    max_steps: u64,
+}
+
+impl ToolSchema {
+    /// Compiles `schema`; every reason it cannot be (at most 16) otherwise. MCP asks for an
+    /// object schema (`"type": "object"` at the root).
+    pub fn compile(
+        schema: &Value,
+        limits: ToolSchemaLimits,
+    ) -> Result<ToolSchema, Vec<SchemaIssue>> {
+        let mut defs = Defs {
+            local_refs: true,
+            max_nodes: limits.max_nodes.max(1),
+            ..Defs::default()
+        };
+        match schema {
+            Value::Object(m) if m.get("type") == Some(&Value::String("object".to_string())) => {}
+            Value::Object(_) => defs.error(
+                "/type",
+                "an inputSchema must say \"type\": \"object\" at its root (MCP tools take an object of arguments)".to_string(),
+            ),
+            other => defs.error(
+                "",
+                format!("an inputSchema must be a JSON Schema object, found {}", show(other)),
+            ),
+        }
+        defs.nodes.push(Node::default());
+        defs.index.insert("#".to_string(), 0);
+        let root = defs.compile_node(schema, "");
+        if let Some(slot) = defs.nodes.get_mut(0) {
+            *slot = root;
+        }
+        while let Some((slot, name, at)) = defs.pending.pop() {
+            let target = name
+                .get(1..)
+                .and_then(|p| crate::base::pointer::resolve(schema, p));
+            let node = match target {
+                Some(t) => {
+                    defs.depth = 0;
+                    let at = name.get(1..).unwrap_or_default().to_string();
+                    defs.compile_node(t, &at)
+                }
+                None => {
+                    defs.error(
+                        &at,
+                        format!(
+                            "$ref {} points at nothing in the schema",
+                            show(&Value::String(name.clone()))
+                        ),
+                    );
+                    Node::never()
+                }
+            };
+            if let Some(s) = defs.nodes.get_mut(slot) {
+                *s = node;
+            }
+        }
+        if !defs.errors.is_empty() {
+            return Err(defs
+                .errors
+                .into_iter()
+                .map(|(pointer, message)| SchemaIssue { pointer, message })
+                .collect());
+        }
+        Ok(ToolSchema {
+            defs,
+            max_steps: limits.max_steps,
+        })
+    }
+
+    /// Whether every JSON object matches (the root asks for an object and nothing else, as the
+    /// default `{ "type": "object" }` does).
+    pub fn accepts_any_object(&self) -> bool {
+        self.defs.nodes.first().is_some_and(|n| {
+            n.types == T_OBJ
+                && n.only_types()
+                && n.properties.iter().all(|(_, p)| self.defs.is_trivial(*p))
+                && n.required.is_empty()
+                && n.additional == Additional::Any
+                && n.min_properties.is_none()
+                && n.max_properties.is_none()
+                && n.property_names.is_none()
+        })
+    }
+
+    /// Checks a call's `arguments`. Pointers are into the arguments (`""` is the whole object).
+    pub fn check(&self, args: &Value) -> ArgumentsCheck {
+        let bud = Budget::new(self.max_steps, MAX_TOOL_DEPTH);
+        // A pass that ran out of steps proves nothing either way (a `not` over an unfinished
+        // branch would pass): only a finished pass says valid.
+        if self.defs.valid(0, args, 0, &bud) && !bud.spent_all.get() {
+            return ArgumentsCheck {
+                valid: true,
+                issues: Vec::new(),
+                omitted: 0,
+            };
+        }
+        if bud.spent_all.get() {
+            return ArgumentsCheck {
+                valid: false,
+                issues: vec![SchemaIssue {
+                    pointer: String::new(),
+                    message: format!(
+                        "the arguments are too complex to check against the tool's inputSchema (more than {} steps, maxArgumentCheckSteps, or {MAX_TOOL_DEPTH} levels)",
+                        self.max_steps
+                    ),
+                }],
+                omitted: 0,
+            };
+        }
+        let mut issues = Issues::with_limit(MAX_ARGUMENT_ISSUES);
+        // The code is the interpreter's bookkeeping only: these issues are not a message report.
+        let mut rec = Rec {
+            code: Code::InputRequests,
+            issues: &mut issues,
+        };
+        let again = Budget::new(self.max_steps, MAX_TOOL_DEPTH);
+        self.defs.report(0, args, "", 0, &mut rec, &again);
+        let omitted = u32::try_from(issues.omitted().issues).unwrap_or(u32::MAX);
+        let mut list: Vec<SchemaIssue> = issues
+            .into_vec()
+            .into_iter()
+            .filter(|i| i.code == Code::InputRequests.as_str())
+            .map(|i| SchemaIssue {
+                pointer: i.path,
+                message: i.message,
+            })
+            .collect();
+        if list.is_empty() {
+            list.push(SchemaIssue {
+                pointer: String::new(),
+                message: "does not match the tool's inputSchema".to_string(),
+            });
+        }
+        ArgumentsCheck {
+            valid: false,
+            issues: list,
+            omitted,
+        }
+    }
+}
+
 struct Rec<'a> {
     code: Code,
     issues: &'a mut Issues,
@@ -246,6 +485,9 @@ impl Rec<'_> {
 
 // ---------------------------------------------------------------------------------------------
 // Compilation
+
+/// Deepest nesting of subschemas compiled (JSON text nests at most 128 levels anyway).
+const MAX_SCHEMA_DEPTH: u32 = 256;
 
 impl Defs {
     fn load(text: &str) -> Result<Defs, String> {
@@ -265,9 +507,11 @@ impl Defs {
             nodes,
             index,
             names,
+            max_nodes: usize::MAX,
+            ..Defs::default()
         };
         for (i, schema) in map.values().enumerate() {
-            let node = defs.compile_node(schema);
+            let node = defs.compile_node(schema, "");
             if let Some(slot) = defs.nodes.get_mut(i) {
                 *slot = node;
             }
@@ -275,47 +519,168 @@ impl Defs {
         Ok(defs)
     }
 
-    fn compile(&mut self, schema: &Value) -> NodeId {
-        let node = self.compile_node(schema);
+    fn error(&mut self, at: &str, message: String) {
+        // The first few say enough; a hostile schema cannot grow the list without bound.
+        if self.errors.len() < 16 {
+            self.errors.push((at.to_string(), message));
+        }
+    }
+
+    fn compile(&mut self, schema: &Value, at: &str) -> NodeId {
+        if self.nodes.len() >= self.max_nodes {
+            if self.nodes.len() == self.max_nodes {
+                let m = self.max_nodes;
+                self.error(at, format!("the schema has more than {m} subschemas"));
+                self.nodes.push(Node::never());
+            }
+            return self.nodes.len() - 1;
+        }
+        let node = if self.depth >= MAX_SCHEMA_DEPTH {
+            self.error(
+                at,
+                format!("subschemas nest deeper than {MAX_SCHEMA_DEPTH} levels"),
+            );
+            Node::never()
+        } else {
+            self.depth += 1;
+            let node = self.compile_node(schema, at);
+            self.depth -= 1;
+            node
+        };
         self.nodes.push(node);
         self.nodes.len() - 1
     }
 
-    fn compile_list(&mut self, schema: Option<&Value>) -> Vec<NodeId> {
+    fn compile_list(&mut self, schema: Option<&Value>, at: &str, key: &str) -> Vec<NodeId> {
         match schema {
-            Some(Value::Array(list)) => list.iter().map(|s| self.compile(s)).collect(),
-            _ => Vec::new(),
+            Some(Value::Array(list)) => list
+                .iter()
+                .enumerate()
+                .map(|(i, s)| self.compile(s, &pointer_index(&pointer(at, key), i)))
+                .collect(),
+            Some(_) => {
+                self.error(&pointer(at, key), format!("\"{key}\" must be an array"));
+                Vec::new()
+            }
+            None => Vec::new(),
         }
     }
 
-    fn compile_node(&mut self, schema: &Value) -> Node {
+    /// A keyword that must be a non-negative integer.
+    fn count(&mut self, map: &Map<String, Value>, key: &str, at: &str) -> Option<usize> {
+        let v = map.get(key)?;
+        let n = as_usize(v).or_else(|| {
+            v.as_f64()
+                .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+                .map(|f| f.min(usize::MAX as f64) as usize)
+        });
+        if n.is_none() {
+            self.error(
+                &pointer(at, key),
+                format!("\"{key}\" must be a non-negative integer"),
+            );
+        }
+        n
+    }
+
+    /// A keyword that must be a number.
+    fn number(&mut self, map: &Map<String, Value>, key: &str, at: &str) -> Option<f64> {
+        let v = map.get(key)?;
+        if v.as_f64().is_none() {
+            self.error(&pointer(at, key), format!("\"{key}\" must be a number"));
+        }
+        v.as_f64()
+    }
+
+    /// The node a `$ref` names: a definition of the embedded file, or (a tool schema) the
+    /// subschema a local JSON Pointer (`#/$defs/Point`, `#/definitions/Point`, `#`) reaches,
+    /// compiled once whatever the number of refs to it.
+    fn reference(&mut self, r: &Value, at: &str) -> Ref {
+        let name = r.as_str().unwrap_or_default();
+        if let Some(&id) = self.index.get(name) {
+            return Ref::Def(id);
+        }
+        if !self.local_refs {
+            return Ref::Missing(name.to_string());
+        }
+        let here = pointer(at, "$ref");
+        if !name.starts_with('#') {
+            self.error(
+                &here,
+                format!(
+                    "only local references (\"#/$defs/…\") are supported, found {}",
+                    show(r)
+                ),
+            );
+            return Ref::Missing(name.to_string());
+        }
+        let slot = self.nodes.len();
+        if slot >= self.max_nodes {
+            return Ref::Missing(name.to_string());
+        }
+        self.nodes.push(Node::default());
+        self.index.insert(name.to_string(), slot);
+        self.pending.push((slot, name.to_string(), here));
+        Ref::Def(slot)
+    }
+
+    fn compile_node(&mut self, schema: &Value, at: &str) -> Node {
         let map: &Map<String, Value> = match schema {
             Value::Bool(true) => return Node::always(),
+            Value::Bool(false) => return Node::never(),
             Value::Object(m) => m,
-            // `false`, or something that is not a schema at all.
-            _ => return Node::never(),
+            other => {
+                self.error(
+                    at,
+                    format!(
+                        "a schema must be an object or a boolean, found {}",
+                        show(other)
+                    ),
+                );
+                return Node::never();
+            }
         };
         let mut n = Node {
             types: map.get("type").map(type_bits).unwrap_or(0),
             ..Node::default()
         };
-        if let Some(Value::Object(props)) = map.get("properties") {
-            for (name, s) in props {
-                let id = self.compile(s);
-                n.properties.push((name.clone(), id));
+        if let Some(t) = map.get("type") {
+            if let Some(bad) = unknown_type(t) {
+                self.error(&pointer(at, "type"), bad);
             }
         }
-        if let Some(Value::Array(req)) = map.get("required") {
-            n.required = req
-                .iter()
-                .filter_map(|r| r.as_str().map(str::to_string))
-                .collect();
+        match map.get("properties") {
+            Some(Value::Object(props)) => {
+                let base = pointer(at, "properties");
+                for (name, s) in props {
+                    let id = self.compile(s, &pointer(&base, name));
+                    n.properties.push((name.clone(), id));
+                }
+            }
+            Some(_) => self.error(
+                &pointer(at, "properties"),
+                "\"properties\" must be an object".to_string(),
+            ),
+            None => {}
+        }
+        match map.get("required") {
+            Some(Value::Array(req)) if req.iter().all(Value::is_string) => {
+                n.required = req
+                    .iter()
+                    .filter_map(|r| r.as_str().map(str::to_string))
+                    .collect();
+            }
+            Some(_) => self.error(
+                &pointer(at, "required"),
+                "\"required\" must be an array of strings".to_string(),
+            ),
+            None => {}
         }
         n.additional = match map.get("additionalProperties") {
             None | Some(Value::Bool(true)) => Additional::Any,
             Some(Value::Bool(false)) => Additional::Forbidden,
             Some(s) => {
-                let id = self.compile(s);
+                let id = self.compile(s, &pointer(at, "additionalProperties"));
                 if self.is_trivial(id) {
                     Additional::Any
                 } else if self.is_never(id) {
@@ -325,37 +690,67 @@ impl Defs {
                 }
             }
         };
-        if let Some(s @ (Value::Object(_) | Value::Bool(_))) = map.get("items") {
-            let id = self.compile(s);
+        // `items` as an array is draft-07's tuple form (then `additionalItems` is the rest).
+        let (rest_key, rest) = match map.get("items") {
+            Some(Value::Array(_)) => {
+                n.prefix_items = self.compile_list(map.get("items"), at, "items");
+                ("additionalItems", map.get("additionalItems"))
+            }
+            other => {
+                n.prefix_items = self.compile_list(map.get("prefixItems"), at, "prefixItems");
+                ("items", other)
+            }
+        };
+        if let Some(s) = rest {
+            let id = self.compile(s, &pointer(at, rest_key));
             if !self.is_trivial(id) {
                 n.items = Some(id);
             }
         }
-        n.any_of = self.compile_list(map.get("anyOf"));
-        n.all_of = self.compile_list(map.get("allOf"));
-        n.one_of = self.compile_list(map.get("oneOf"));
+        n.any_of = self.compile_list(map.get("anyOf"), at, "anyOf");
+        n.all_of = self.compile_list(map.get("allOf"), at, "allOf");
+        n.one_of = self.compile_list(map.get("oneOf"), at, "oneOf");
         if let Some(s) = map.get("not") {
-            n.not = Some(self.compile(s));
+            n.not = Some(self.compile(s, &pointer(at, "not")));
         }
         n.konst = map.get("const").cloned();
-        if let Some(Value::Array(e)) = map.get("enum") {
-            n.enumeration = Some(e.clone());
+        match map.get("enum") {
+            Some(Value::Array(e)) => n.enumeration = Some(e.clone()),
+            Some(_) => self.error(
+                &pointer(at, "enum"),
+                "\"enum\" must be an array".to_string(),
+            ),
+            None => {}
         }
         if let Some(r) = map.get("$ref") {
-            let name = r.as_str().unwrap_or_default();
-            n.reference = Some(match self.index.get(name) {
-                Some(&id) => Ref::Def(id),
-                None => Ref::Missing(name.to_string()),
-            });
+            n.reference = Some(self.reference(r, at));
         }
-        n.minimum = map.get("minimum").and_then(Value::as_f64);
-        n.maximum = map.get("maximum").and_then(Value::as_f64);
-        n.exclusive_minimum = map.get("exclusiveMinimum").and_then(Value::as_f64);
-        n.exclusive_maximum = map.get("exclusiveMaximum").and_then(Value::as_f64);
-        n.min_items = map.get("minItems").and_then(as_usize);
-        n.max_items = map.get("maxItems").and_then(as_usize);
+        n.minimum = self.number(map, "minimum", at);
+        n.maximum = self.number(map, "maximum", at);
+        // Draft-04's boolean form is not a bound (2020-12 and draft-07 take a number).
+        if !map.get("exclusiveMinimum").is_some_and(Value::is_boolean) {
+            n.exclusive_minimum = self.number(map, "exclusiveMinimum", at);
+        }
+        if !map.get("exclusiveMaximum").is_some_and(Value::is_boolean) {
+            n.exclusive_maximum = self.number(map, "exclusiveMaximum", at);
+        }
+        n.multiple_of = self.number(map, "multipleOf", at);
+        if n.multiple_of.is_some_and(|m| m.is_nan() || m <= 0.0) {
+            self.error(
+                &pointer(at, "multipleOf"),
+                "\"multipleOf\" must be greater than 0".to_string(),
+            );
+            n.multiple_of = None;
+        }
+        n.min_items = self.count(map, "minItems", at);
+        n.max_items = self.count(map, "maxItems", at);
+        n.min_length = self.count(map, "minLength", at);
+        n.max_length = self.count(map, "maxLength", at);
+        n.min_properties = self.count(map, "minProperties", at);
+        n.max_properties = self.count(map, "maxProperties", at);
+        n.unique_items = map.get("uniqueItems") == Some(&Value::Bool(true));
         if let Some(s) = map.get("propertyNames") {
-            let id = self.compile(s);
+            let id = self.compile(s, &pointer(at, "propertyNames"));
             let skip = self.nodes.get(id).is_some_and(|p| {
                 p.trivial || (p.only_types() && (p.types == 0 || p.types & T_STR != 0))
             });
@@ -385,6 +780,26 @@ impl Defs {
                     && n.not.is_some_and(|t| self.is_trivial(t)))
         })
     }
+}
+
+/// Why a `type` keyword is not one a schema may have, if it is not.
+fn unknown_type(t: &Value) -> Option<String> {
+    const NAMES: [&str; 7] = [
+        "null", "boolean", "integer", "number", "string", "array", "object",
+    ];
+    let ok = |v: &Value| v.as_str().is_some_and(|s| NAMES.contains(&s));
+    let fine = match t {
+        Value::String(_) => ok(t),
+        Value::Array(list) => !list.is_empty() && list.iter().all(ok),
+        _ => false,
+    };
+    (!fine).then(|| {
+        format!(
+            "\"type\" must be one of {} (or an array of them), found {}",
+            NAMES.join(", "),
+            show(t)
+        )
+    })
 }
 
 fn type_bits(t: &Value) -> u8 {
@@ -527,8 +942,12 @@ impl Defs {
         self.nodes.get(id)
     }
 
-    fn valid(&self, id: NodeId, v: &Value, depth: u32) -> bool {
-        if depth > MAX_DEPTH {
+    fn valid(&self, id: NodeId, v: &Value, depth: u32, bud: &Budget) -> bool {
+        if depth > bud.max_depth {
+            bud.spent_all.set(true);
+            return false;
+        }
+        if !bud.spend() {
             return false;
         }
         let Some(n) = self.node(id) else {
@@ -553,72 +972,31 @@ impl Defs {
                 return false;
             }
         }
-        match v {
-            Value::Number(num) if !number_ok(n, num) => return false,
-            Value::Array(items) => {
-                if n.min_items.is_some_and(|m| items.len() < m)
-                    || n.max_items.is_some_and(|m| items.len() > m)
-                {
-                    return false;
-                }
-                if let Some(it) = n.items {
-                    if !items.iter().all(|x| self.valid(it, x, depth + 1)) {
-                        return false;
-                    }
-                }
-            }
-            Value::Object(m) => {
-                if !n.required.iter().all(|r| m.contains_key(r)) {
-                    return false;
-                }
-                for (name, pid) in &n.properties {
-                    if let Some(pv) = m.get(name) {
-                        if !self.valid(*pid, pv, depth + 1) {
-                            return false;
-                        }
-                    }
-                }
-                if n.additional != Additional::Any {
-                    for (k, pv) in m {
-                        if n.properties.iter().any(|(p, _)| p == k) {
-                            continue;
-                        }
-                        match n.additional {
-                            Additional::Forbidden => return false,
-                            Additional::Schema(a) => {
-                                if !self.valid(a, pv, depth + 1) {
-                                    return false;
-                                }
-                            }
-                            Additional::Any => {}
-                        }
-                    }
-                }
-                if let Some(pn) = n.property_names {
-                    for k in m.keys() {
-                        if !self.valid(pn, &Value::String(k.clone()), depth + 1) {
-                            return false;
-                        }
-                    }
-                }
-            }
-            _ => {}
+        let fine = match v {
+            Value::Number(num) => number_ok(n, num),
+            Value::String(text) => length_ok(n, text),
+            Value::Array(items) => self.valid_array(n, items, depth, bud),
+            Value::Object(m) => self.valid_object(n, m, depth, bud),
+            _ => true,
+        };
+        if !fine {
+            return false;
         }
         match &n.reference {
-            Some(Ref::Def(t)) if !self.valid(*t, v, depth + 1) => return false,
+            Some(Ref::Def(t)) if !self.valid(*t, v, depth + 1, bud) => return false,
             Some(Ref::Missing(_)) => return false,
             _ => {}
         }
-        if !n.all_of.iter().all(|s| self.valid(*s, v, depth + 1)) {
+        if !n.all_of.iter().all(|s| self.valid(*s, v, depth + 1, bud)) {
             return false;
         }
-        if !n.any_of.is_empty() && !n.any_of.iter().any(|s| self.valid(*s, v, depth + 1)) {
+        if !n.any_of.is_empty() && !n.any_of.iter().any(|s| self.valid(*s, v, depth + 1, bud)) {
             return false;
         }
         if !n.one_of.is_empty()
             && n.one_of
                 .iter()
-                .filter(|s| self.valid(**s, v, depth + 1))
+                .filter(|s| self.valid(**s, v, depth + 1, bud))
                 .take(2)
                 .count()
                 != 1
@@ -626,8 +1004,71 @@ impl Defs {
             return false;
         }
         if let Some(t) = n.not {
-            if self.valid(t, v, depth + 1) {
+            if self.valid(t, v, depth + 1, bud) {
                 return false;
+            }
+        }
+        true
+    }
+
+    /// The array keywords of `valid` (apart, so that its frame stays small: it recurses).
+    fn valid_array(&self, n: &Node, items: &[Value], depth: u32, bud: &Budget) -> bool {
+        if n.min_items.is_some_and(|m| items.len() < m)
+            || n.max_items.is_some_and(|m| items.len() > m)
+            || (n.unique_items && first_duplicate(items, bud).is_some())
+        {
+            return false;
+        }
+        for (p, x) in n.prefix_items.iter().zip(items) {
+            if !self.valid(*p, x, depth + 1, bud) {
+                return false;
+            }
+        }
+        if let Some(it) = n.items {
+            let rest = items.iter().skip(n.prefix_items.len());
+            if !rest.into_iter().all(|x| self.valid(it, x, depth + 1, bud)) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The object keywords of `valid`.
+    fn valid_object(&self, n: &Node, m: &Map<String, Value>, depth: u32, bud: &Budget) -> bool {
+        if !n.required.iter().all(|r| m.contains_key(r))
+            || n.min_properties.is_some_and(|c| m.len() < c)
+            || n.max_properties.is_some_and(|c| m.len() > c)
+        {
+            return false;
+        }
+        for (name, pid) in &n.properties {
+            if let Some(pv) = m.get(name) {
+                if !self.valid(*pid, pv, depth + 1, bud) {
+                    return false;
+                }
+            }
+        }
+        if n.additional != Additional::Any {
+            for (k, pv) in m {
+                if n.properties.iter().any(|(p, _)| p == k) {
+                    continue;
+                }
+                match n.additional {
+                    Additional::Forbidden => return false,
+                    Additional::Schema(a) => {
+                        if !self.valid(a, pv, depth + 1, bud) {
+                            return false;
+                        }
+                    }
+                    Additional::Any => {}
+                }
+            }
+        }
+        if let Some(pn) = n.property_names {
+            for k in m.keys() {
+                if !self.valid(pn, &Value::String(k.clone()), depth + 1, bud) {
+                    return false;
+                }
             }
         }
         true
@@ -641,16 +1082,103 @@ fn number_ok(n: &Node, num: &Number) -> bool {
     !(n.minimum.is_some_and(|m| f < m)
         || n.maximum.is_some_and(|m| f > m)
         || n.exclusive_minimum.is_some_and(|m| f <= m)
-        || n.exclusive_maximum.is_some_and(|m| f >= m))
+        || n.exclusive_maximum.is_some_and(|m| f >= m)
+        || n.multiple_of.is_some_and(|m| !is_multiple(f, m)))
+}
+
+/// `f` is a multiple of `m` (> 0): the quotient is an integer, up to the rounding of binary
+/// floats (`0.3` is a multiple of `0.1`, as ajv's `multipleOfPrecision` would have it).
+fn is_multiple(f: f64, m: f64) -> bool {
+    let q = f / m;
+    if !q.is_finite() {
+        return false;
+    }
+    let r = q.round();
+    (q - r).abs() <= 1e-9 * r.abs().max(1.0)
+}
+
+fn length_ok(n: &Node, text: &str) -> bool {
+    if n.min_length.is_none() && n.max_length.is_none() {
+        return true;
+    }
+    let len = text.chars().count();
+    !(n.min_length.is_some_and(|m| len < m) || n.max_length.is_some_and(|m| len > m))
+}
+
+/// The indices of the first two equal items (JSON equality), if any. Quadratic, so it spends
+/// the budget for every comparison.
+fn first_duplicate(items: &[Value], bud: &Budget) -> Option<(usize, usize)> {
+    for (j, b) in items.iter().enumerate() {
+        for (i, a) in items.iter().take(j).enumerate() {
+            if !bud.spend() {
+                return None;
+            }
+            if json_eq(a, b) {
+                return Some((i, j));
+            }
+        }
+    }
+    None
+}
+
+/// Steps left for one check: every subschema applied to a value (and every comparison of
+/// `uniqueItems`) costs one, so no schema and no value can make a check run without bound
+/// (nested `oneOf`s over a deep value are exponential otherwise).
+/// Evaluation deeper than its `max_depth` (refs, applicators and value levels together) stops
+/// the same way.
+pub(crate) struct Budget {
+    left: std::cell::Cell<u64>,
+    spent_all: std::cell::Cell<bool>,
+    max_depth: u32,
+}
+
+impl Budget {
+    fn new(steps: u64, max_depth: u32) -> Budget {
+        Budget {
+            left: std::cell::Cell::new(steps),
+            spent_all: std::cell::Cell::new(false),
+            max_depth,
+        }
+    }
+
+    /// The embedded definitions: no step bound, [`MAX_DEPTH`].
+    fn unlimited() -> Budget {
+        Budget::new(u64::MAX, MAX_DEPTH)
+    }
+
+    /// Takes one step; false once none is left.
+    fn spend(&self) -> bool {
+        match self.left.get().checked_sub(1) {
+            Some(l) => {
+                self.left.set(l);
+                true
+            }
+            None => {
+                self.spent_all.set(true);
+                false
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
 // The reporting pass: only run on a value the fast pass rejected; explains every failure.
 
 impl Defs {
-    fn report(&self, id: NodeId, v: &Value, path: &str, depth: u32, rec: &mut Rec<'_>) {
-        if depth > MAX_DEPTH {
+    fn report(
+        &self,
+        id: NodeId,
+        v: &Value,
+        path: &str,
+        depth: u32,
+        rec: &mut Rec<'_>,
+        bud: &Budget,
+    ) {
+        if depth > bud.max_depth {
             rec.push(path, "nests too deeply for the schema check".to_string());
+            return;
+        }
+        if bud.spent_all.get() {
             return;
         }
         let Some(n) = self.node(id) else {
@@ -693,33 +1221,14 @@ impl Defs {
         }
         match v {
             Value::Number(num) => self.report_number(n, num, path, rec),
-            Value::Array(items) => {
-                if let Some(m) = n.min_items.filter(|m| items.len() < *m) {
-                    rec.push(
-                        path,
-                        format!("expected at least {m} items, found {}", items.len()),
-                    );
-                }
-                if let Some(m) = n.max_items.filter(|m| items.len() > *m) {
-                    rec.push(
-                        path,
-                        format!("expected at most {m} items, found {}", items.len()),
-                    );
-                }
-                if let Some(it) = n.items {
-                    for (i, x) in items.iter().enumerate() {
-                        if !self.valid(it, x, depth + 1) {
-                            self.report(it, x, &pointer_index(path, i), depth + 1, rec);
-                        }
-                    }
-                }
-            }
-            Value::Object(m) => self.report_object(n, m, path, depth, rec),
+            Value::String(text) => report_length(n, text, path, rec),
+            Value::Array(items) => self.report_array(n, items, path, depth, rec, bud),
+            Value::Object(m) => self.report_object(n, m, path, depth, rec, bud),
             _ => {}
         }
         match &n.reference {
-            Some(Ref::Def(t)) if !self.valid(*t, v, depth + 1) => {
-                self.report(*t, v, path, depth + 1, rec);
+            Some(Ref::Def(t)) if !self.valid(*t, v, depth + 1, bud) => {
+                self.report(*t, v, path, depth + 1, rec, bud);
             }
             Some(Ref::Missing(name)) => {
                 rec.push(path, format!("unknown schema definition \"{name}\""));
@@ -727,22 +1236,22 @@ impl Defs {
             _ => {}
         }
         for s in &n.all_of {
-            if !self.valid(*s, v, depth + 1) {
-                self.report(*s, v, path, depth + 1, rec);
+            if !self.valid(*s, v, depth + 1, bud) {
+                self.report(*s, v, path, depth + 1, rec, bud);
             }
         }
-        if !n.any_of.is_empty() && !n.any_of.iter().any(|s| self.valid(*s, v, depth + 1)) {
-            self.report_alternatives(&n.any_of, v, path, depth, rec);
+        if !n.any_of.is_empty() && !n.any_of.iter().any(|s| self.valid(*s, v, depth + 1, bud)) {
+            self.report_alternatives(&n.any_of, v, path, depth, rec, bud);
         }
         if !n.one_of.is_empty() {
             let matching: Vec<NodeId> = n
                 .one_of
                 .iter()
                 .copied()
-                .filter(|s| self.valid(*s, v, depth + 1))
+                .filter(|s| self.valid(*s, v, depth + 1, bud))
                 .collect();
             match matching.len() {
-                0 => self.report_alternatives(&n.one_of, v, path, depth, rec),
+                0 => self.report_alternatives(&n.one_of, v, path, depth, rec, bud),
                 1 => {}
                 _ => {
                     let names: Vec<String> = matching.iter().map(|s| self.describe(*s)).collect();
@@ -758,8 +1267,52 @@ impl Defs {
             }
         }
         if let Some(t) = n.not {
-            if self.valid(t, v, depth + 1) {
+            if self.valid(t, v, depth + 1, bud) {
                 rec.push(path, format!("must not match {}", self.describe(t)));
+            }
+        }
+    }
+
+    /// The array keywords of `report` (apart, so that its frame stays small: it recurses).
+    fn report_array(
+        &self,
+        n: &Node,
+        items: &[Value],
+        path: &str,
+        depth: u32,
+        rec: &mut Rec<'_>,
+        bud: &Budget,
+    ) {
+        if n.unique_items {
+            if let Some((i, j)) = first_duplicate(items, bud) {
+                rec.push(
+                    path,
+                    format!("expected unique items, but items {i} and {j} are equal"),
+                );
+            }
+        }
+        for (i, (p, x)) in n.prefix_items.iter().zip(items).enumerate() {
+            if !self.valid(*p, x, depth + 1, bud) {
+                self.report(*p, x, &pointer_index(path, i), depth + 1, rec, bud);
+            }
+        }
+        if let Some(m) = n.min_items.filter(|m| items.len() < *m) {
+            rec.push(
+                path,
+                format!("expected at least {m} items, found {}", items.len()),
+            );
+        }
+        if let Some(m) = n.max_items.filter(|m| items.len() > *m) {
+            rec.push(
+                path,
+                format!("expected at most {m} items, found {}", items.len()),
+            );
+        }
+        if let Some(it) = n.items {
+            for (i, x) in items.iter().enumerate().skip(n.prefix_items.len()) {
+                if !self.valid(it, x, depth + 1, bud) {
+                    self.report(it, x, &pointer_index(path, i), depth + 1, rec, bud);
+                }
             }
         }
     }
@@ -798,6 +1351,12 @@ impl Defs {
                 format!("expected a number < {}, found {num}", bound(m)),
             );
         }
+        if let Some(m) = n.multiple_of.filter(|m| !is_multiple(f, *m)) {
+            rec.push(
+                path,
+                format!("expected a multiple of {}, found {num}", bound(m)),
+            );
+        }
     }
 
     fn report_object(
@@ -807,7 +1366,20 @@ impl Defs {
         path: &str,
         depth: u32,
         rec: &mut Rec<'_>,
+        bud: &Budget,
     ) {
+        if let Some(c) = n.min_properties.filter(|c| m.len() < *c) {
+            rec.push(
+                path,
+                format!("expected at least {c} members, found {}", m.len()),
+            );
+        }
+        if let Some(c) = n.max_properties.filter(|c| m.len() > *c) {
+            rec.push(
+                path,
+                format!("expected at most {c} members, found {}", m.len()),
+            );
+        }
         for r in &n.required {
             if !m.contains_key(r) {
                 rec.push(
@@ -818,8 +1390,8 @@ impl Defs {
         }
         for (name, pid) in &n.properties {
             if let Some(pv) = m.get(name) {
-                if !self.valid(*pid, pv, depth + 1) {
-                    self.report(*pid, pv, &pointer(path, name), depth + 1, rec);
+                if !self.valid(*pid, pv, depth + 1, bud) {
+                    self.report(*pid, pv, &pointer(path, name), depth + 1, rec, bud);
                 }
             }
         }
@@ -833,8 +1405,8 @@ impl Defs {
                         rec.push(&pointer(path, k), format!("unexpected member \"{k}\""));
                     }
                     Additional::Schema(a) => {
-                        if !self.valid(a, pv, depth + 1) {
-                            self.report(a, pv, &pointer(path, k), depth + 1, rec);
+                        if !self.valid(a, pv, depth + 1, bud) {
+                            self.report(a, pv, &pointer(path, k), depth + 1, rec, bud);
                         }
                     }
                     Additional::Any => {}
@@ -844,7 +1416,7 @@ impl Defs {
         if let Some(pn) = n.property_names {
             for k in m.keys() {
                 let key = Value::String(k.clone());
-                if !self.valid(pn, &key, depth + 1) {
+                if !self.valid(pn, &key, depth + 1, bud) {
                     rec.push(
                         &pointer(path, k),
                         format!("member name \"{k}\" is not allowed"),
@@ -863,6 +1435,7 @@ impl Defs {
         path: &str,
         depth: u32,
         rec: &mut Rec<'_>,
+        bud: &Budget,
     ) {
         let vb = value_bits(v);
         let candidates: Vec<NodeId> = branches
@@ -894,7 +1467,7 @@ impl Defs {
         // issues say it all.
         if let [only] = candidates.as_slice() {
             if self.node(*only).is_some_and(|n| n.reference.is_none()) {
-                self.report(*only, v, path, depth + 1, rec);
+                self.report(*only, v, path, depth + 1, rec, bud);
                 return;
             }
         }
@@ -973,7 +1546,7 @@ impl Defs {
                         }
                         _ => 0,
                     };
-                    let count = self.mismatches(*b, v, 0);
+                    let count = self.mismatches(*b, v, 0, bud);
                     let better = match best {
                         None => true,
                         Some((_, s, c)) => score > s || (score == s && count < c),
@@ -994,13 +1567,13 @@ impl Defs {
             None => format!(" (closest: {closest})"),
         };
         rec.push(path, format!("matches none of {}{how}", names.join(", ")));
-        self.report(chosen, v, path, depth + 1, rec);
+        self.report(chosen, v, path, depth + 1, rec, bud);
     }
 
     /// A cheap count of what is wrong with `v` one level down in a branch (a wrong type, a
     /// constant, a missing or invalid member), to rank the branches of a failed `anyOf`. Not
     /// recursive through the reporting pass, so nested alternatives stay linear.
-    fn mismatches(&self, id: NodeId, v: &Value, depth: u32) -> usize {
+    fn mismatches(&self, id: NodeId, v: &Value, depth: u32, bud: &Budget) -> usize {
         const WRONG_TYPE: usize = 1000;
         if depth > 8 {
             return 0;
@@ -1027,7 +1600,7 @@ impl Defs {
             count += n
                 .properties
                 .iter()
-                .filter(|(p, pid)| m.get(p).is_some_and(|pv| !self.valid(*pid, pv, 0)))
+                .filter(|(p, pid)| m.get(p).is_some_and(|pv| !self.valid(*pid, pv, 0, bud)))
                 .count();
             if n.additional == Additional::Forbidden {
                 count += m
@@ -1037,10 +1610,10 @@ impl Defs {
             }
         }
         if let Some(Ref::Def(r)) = &n.reference {
-            count += self.mismatches(*r, v, depth + 1);
+            count += self.mismatches(*r, v, depth + 1, bud);
         }
         for s in &n.all_of {
-            count += self.mismatches(*s, v, depth + 1);
+            count += self.mismatches(*s, v, depth + 1, bud);
         }
         count
     }
@@ -1129,23 +1702,31 @@ impl Defs {
         }
     }
 
+    /// The name of a definition (the last part of a tool schema's `$ref`).
+    fn name_of(&self, id: NodeId) -> Option<String> {
+        if let Some(name) = self.names.get(id) {
+            return Some(short_name(name).to_string());
+        }
+        if !self.local_refs || id == 0 {
+            return None;
+        }
+        self.index
+            .iter()
+            .find(|(_, n)| **n == id)
+            .map(|(name, _)| crate::base::pointer::unescape(short_name(name)))
+    }
+
     /// A name for a schema in messages: the definition it refers to, its constant, its types.
     fn describe(&self, id: NodeId) -> String {
         let Some(n) = self.node(id) else {
             return "?".to_string();
         };
-        if id < self.names.len() {
-            if let Some(name) = self.names.get(id) {
-                return short_name(name).to_string();
-            }
+        if let Some(name) = self.name_of(id) {
+            return name;
         }
         match &n.reference {
             Some(Ref::Def(r)) if n.is_pure_ref() => {
-                return self
-                    .names
-                    .get(*r)
-                    .map(|s| short_name(s).to_string())
-                    .unwrap_or_else(|| "?".to_string());
+                return self.name_of(*r).unwrap_or_else(|| "?".to_string());
             }
             Some(Ref::Missing(name)) => return short_name(name).to_string(),
             _ => {}
@@ -1160,6 +1741,25 @@ impl Defs {
             return types_text(n.types);
         }
         "a schema".to_string()
+    }
+}
+
+fn report_length(n: &Node, text: &str, path: &str, rec: &mut Rec<'_>) {
+    if length_ok(n, text) {
+        return;
+    }
+    let len = text.chars().count();
+    if let Some(m) = n.min_length.filter(|m| len < *m) {
+        rec.push(
+            path,
+            format!("expected at least {m} characters, found {len}"),
+        );
+    }
+    if let Some(m) = n.max_length.filter(|m| len > *m) {
+        rec.push(
+            path,
+            format!("expected at most {m} characters, found {len}"),
+        );
     }
 }
 

@@ -15,4 +15,5 @@ mod schedule;
 mod server;
 #[cfg(feature = "store-js")]
 mod store;
+mod tool_schema;
 mod validate;

@@ -264,7 +264,19 @@ function entryPoints(entry, rand) {
   const sched = new TaskScheduler({ seed: 1 });
   const keys = ["k0", "k1", "k2"];
   for (const k of keys) sched.track(k, { version: "2025-11-25" }, T0);
+  // A tool's inputSchema compiled by the core (TaskHost compiles one per tool): recursive, with
+  // every kind of keyword, so hostile arguments reach each of them.
+  const { ToolArgumentsSchema } = entry;
+  const rich = { type: "object", $defs: { n: { anyOf: [{ type: "object", properties: { c: { $ref: "#/$defs/n" } }, allOf: [false] }, { type: "object", properties: { c: { $ref: "#/$defs/n" } } }] } }, properties: { c: { $ref: "#/$defs/n" }, s: { type: "string", maxLength: 3 }, l: { type: "array", uniqueItems: true, prefixItems: [{ const: 1 }], items: { multipleOf: 0.5 } }, o: { minProperties: 1, not: { required: ["x"] } } }, additionalProperties: { oneOf: [{ type: "integer" }, { enum: [null, "a"] }] } };
+  const toolSchema = () => pick([
+    rich,
+    { type: "object", properties: { a: { $ref: pick(["#", "#/properties", "#/$defs/x", "http://x", str()]) } } },
+    { type: pick(["object", "strng", any()]), required: pick([["a"], "a", any()]), minLength: pick([1, -1, 0.5, any()]) },
+  ]);
+  const toolArgs = new ToolArgumentsSchema("t", rich, 10000, 100000);
   const points = {
+    "ToolArgumentsSchema constructor": [() => new ToolArgumentsSchema(pick(["t", str(), any()]), pick([toolSchema(), any()]), s.maybe(() => pick([int(50), 0, 2 ** 32 - 1, any()])), s.maybe(() => pick([int(1e4), 0, 2 ** 32 - 1, any()]))).free()],
+    "ToolArgumentsSchema check": [() => toolArgs.check(pick([any(), s.maybe(any), { c: { c: { c: any() } }, s: str(), l: [1, any(), any()], o: any() }]))],
     "function validateMessage": [() => validateMessage(s.maybe(s.message), s.maybe(() => ({ version: s.version(), inReplyTo: s.maybe(() => "tasks/get"), maxBytes: s.maybe(() => int(1000)), maxIssues: s.maybe(() => int(5)) })))],
     "function convertTask": [() => convertTask(s.maybe(s.task), s.version())],
     "function convertCreateTaskResult": [() => convertCreateTaskResult(s.maybe(() => ({ task: s.task(), _meta: any() })), s.version())],
@@ -305,6 +317,10 @@ function entryPoints(entry, rand) {
   };
   const task = (status) => `{"jsonrpc":"2.0","id":1,"result":{"taskId":"t1","status":"${status}","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:05Z","ttl":60000}}`;
   const checks = [
+    () => {
+      assert.equal(toolArgs.check({ c: { c: {} }, s: "abc" }).valid, true);
+      assert.deepEqual(toolArgs.check({ s: "abcd" }).issues, [{ pointer: "/s", message: "expected at most 3 characters, found 4" }]);
+    },
     () => assert.equal(validateMessage({ jsonrpc: "2.0", id: 1, method: "ping" }).valid, true),
     // The byte path (text, inReplyTo) still right after direct calls of its internal exports.
     () => assert.equal(validateMessage(task("working"), { inReplyTo: "tasks/get" }).kind, "GetTaskResult"),
