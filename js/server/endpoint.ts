@@ -95,6 +95,11 @@ export type ModernOptions = {
   signal?: AbortSignal;
   /** Who is calling (bounds the live tasks of each caller). */
   requestor?: string | null;
+  /**
+   * Sends a notification on this request's own response stream (the progress of a synchronous
+   * `tools/call`: an SSE answer over HTTP, the pipe over stdio); absent: none is sent.
+   */
+  notify?: (notification: JsonObject) => void;
 };
 
 export class McpEndpoint {
@@ -245,6 +250,16 @@ export class McpEndpoint {
         // tools/call and tasks/*: the host answers; `null` means the message is not for it.
         const channel: import("./host.js").ClientChannel = { requestor: options.requestor ?? null };
         if (options.signal) channel.signal = options.signal;
+        const notify = options.notify;
+        if (notify !== undefined) {
+          // Only a synchronous call's own stream: a 2026-07-28 task sends no progress (§B.h).
+          channel.sendNotification = (note, info) => {
+            if (info.taskId !== null) return;
+            const notification: JsonObject = { jsonrpc: "2.0", method: note.method };
+            if (note.params !== undefined) notification.params = note.params;
+            notify(notification);
+          };
+        }
         response = await this.host.handle(message, { protocolVersion: V26 }, channel);
         if (response === null) response = this.notForHost(message);
       }

@@ -90,10 +90,11 @@ export type ClientChannel = {
    */
   sendRequest?: (request: ClientRequest, info: { taskId: string | null; signal: AbortSignal; }) => Promise<JsonObject>;
   /**
-   * 2025-11-25: sends one JSON-RPC notification to the client (`notifications/progress`), where
-   * `sendRequest` would send a request (with `taskId`: a stream of the task's session; with
-   * `taskId: null`: the call's own response stream). With no stream open the transport may keep
-   * the task's last one until one opens, or drop it. Without it, `ToolContext.progress` sends nothing.
+   * Sends one JSON-RPC notification to the client (`notifications/progress`): with `taskId: null`
+   * on the call's own response stream (both versions); with a `taskId` (2025-11-25 only) where
+   * `sendRequest` would send a request, a stream of the task's session. With no stream open the
+   * transport may keep the task's last one until one opens, or drop it. Without it,
+   * `ToolContext.progress` sends nothing.
    */
   sendNotification?: (notification: ClientRequest, info: { taskId: string | null; }) => void;
   /**
@@ -146,12 +147,14 @@ export type ToolContext = {
   /** Sets the task's `statusMessage` (nothing without a task). */
   setStatusMessage: (message: string) => void;
   /**
-   * Sends `notifications/progress` for the call's `_meta.progressToken` (MCP progress): under
-   * 2025-11-25, for a synchronous call on its response stream, for a task while it runs (the token
+   * Sends `notifications/progress` for the call's `_meta.progressToken` (MCP progress): for a
+   * synchronous call of either version on its own response stream (HTTP: the POST's answer turns
+   * into an SSE stream; stdio: the pipe); under 2025-11-25 for a task while it runs (the token
    * stays valid for the task's life, §A.i; the notification carries related-task `_meta`, §D 33).
-   * Sends nothing when the request has no token, under 2026-07-28 (not supported for tasks, §B.h;
-   * a synchronous call is answered as one JSON body), or when the value is not a finite number
-   * above the last one sent (progress must increase).
+   * A no-op for a 2026-07-28 task (progress is not supported for tasks, §B.h: use
+   * `setStatusMessage`, seen in `tasks/get` and `notifications/tasks`), when the request has no
+   * token, when the transport has no stream for it (`ClientChannel.sendNotification`), or when the
+   * value is not a finite number above the last one sent (progress must increase).
    */
   progress: (progress: number, total?: number, message?: string) => void;
   /** What the tool's `prepare` returned (`undefined` without one). */
@@ -310,7 +313,9 @@ function progressOf(request: JsonObject, ctx: ServerContext, channel: ClientChan
   const token = meta?.progressToken;
   const send = channel.sendNotification;
   const valid = (typeof token === "string" || (typeof token === "number" && Number.isInteger(token)));
-  if (ctx.protocolVersion === V26 || !valid || send === undefined) return () => {};
+  // 2026-07-28: on a synchronous call's own response stream only; progress is not supported for
+  // tasks (§B.h, §D 96), whose clients follow `statusMessage` (setStatusMessage) instead.
+  if ((ctx.protocolVersion === V26 && taskId !== null) || !valid || send === undefined) return () => {};
   let last = -Infinity;
   return (progress, total, message) => {
     // Work that was stopped or has answered reports nothing more.
