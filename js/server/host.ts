@@ -18,6 +18,7 @@
 import { TaskServer } from "./store.js";
 import { resultTooLarge } from "./errors.js";
 export type SharedTaskServer = import("./shared.js").SharedTaskServer;
+export type RerunMemo = import("./shared.js").RerunMemo;
 /**
  * A count a host method answers: a number over a TaskServer, a promise of it over a
  * SharedTaskServer (whose storage is asynchronous).
@@ -54,7 +55,7 @@ export type StoreTask = import("./mcp_tasks_wasm.js").StoreTask;
  * The work of one task: `gone` once the store no longer has the task (expired, purged) and the work
  * was aborted; `session` the session that created it (`null`: none).
  */
-export type RunningTask = { abort: AbortController; done: Promise<void>; inputWaiters: Set<() => void>; asking: number; gone: boolean; closed: boolean; session: string | null; };
+export type RunningTask = { abort: AbortController; done: Promise<void>; inputWaiters: Set<() => void>; asking: number; gone: boolean; closed: boolean; session: string | null; rerunnable?: boolean; takenElsewhere?: boolean; };
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
@@ -193,7 +194,21 @@ export type ToolOptions = {
    * refused before it runs. A throw ends the call as the handler's would (synchronously).
    */
   prepare?: (args: JsonObject, ctx: ToolContext) => unknown;
+  /**
+   * The tool is safe to run again (idempotent): over a SharedTaskServer, when the replica running
+   * one of its tasks stops (its lease runs out, or it closes), another replica that has the tool
+   * takes the lease (exactly one does) and runs the handler again with the call's arguments, the
+   * task `working` with statusMessage "re-running on another replica (attempt N of M)". At most
+   * `maxAttempts` runs in all (default 3, 1 to 100); after the last the task fails as any task
+   * whose replica stopped, the error saying the runs are exhausted (`data: { attempts,
+   * maxAttempts }`). A re-run has no channel to a 2025-11-25 client (no progress, no input
+   * requests to it). No effect over a TaskServer (one process: nowhere to run again).
+   */
+  rerun?: { maxAttempts?: number; };
 };
+
+/** The default of `ToolOptions.rerun.maxAttempts`. */
+const DEFAULT_RERUN_ATTEMPTS = 3;
 
 /** Options of a TaskHost over `S` (a TaskServer by default, or a SharedTaskServer). */
 export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer> = {
@@ -432,6 +447,16 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       this.unfollow = server.watchChanges((taskId) => {
         this.#heard(taskId).catch((e) => this.#report(e, taskId));
       });
+      server.rerunner = {
+        has: (tool) => this.tools.get(tool)?.options.rerun !== undefined,
+        start: (taskId, memo) => this.#rerun(taskId, memo),
+        lost: (taskId) => {
+          const run = this.running.get(taskId);
+          if (run === undefined) return;
+          run.takenElsewhere = true;
+          this.#stop(taskId, "re-run on another replica");
+        },
+      };
     }
   }
 
@@ -479,6 +504,14 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     if (prepare !== undefined && typeof prepare !== "function") throw new TypeError(`tool ${name}: prepare must be a function`);
     const kept: ToolOptions = { taskSupport: support };
     if (prepare) kept.prepare = prepare;
+    const rerun = options?.rerun;
+    if (rerun !== undefined) {
+      const max = (typeof rerun === "object" && rerun !== null ? rerun.maxAttempts : undefined) ?? DEFAULT_RERUN_ATTEMPTS;
+      if (typeof rerun !== "object" || rerun === null || !(Number.isSafeInteger(max) && max >= 1 && max <= 100)) {
+        throw new TypeError(`tool ${name}: rerun must be { maxAttempts } with an integer from 1 to 100 (got ${JSON.stringify(rerun)})`);
+      }
+      kept.rerun = { maxAttempts: max };
+    }
     this.tools.set(name, { options: kept, handler });
     return this;
   }
@@ -682,15 +715,48 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       const late = this.#sessionlessCap(request, ctx, support, channel); // more may have started meanwhile
       if (late !== null) return late;
     }
-    const start = await this.server.beginToolCall(request, ctx, support);
+    const memo = this.#rerunMemo(name, tool.options, args, request, ctx, prepared);
+    const start = memo === null
+      ? await this.server.beginToolCall(request, ctx, support)
+      : await (this.server as SharedTaskServer).beginToolCall(request, ctx, support, memo);
     if (start.kind === "reject") return start.response;
     if (start.kind === "sync") {
       const outcome = await this.#runSync(request, ctx, channel, rounds, prepared, (c) => tool.handler(args, c));
       if (outcome === null) return this.#inputRequired(request, name, args, rounds);
       return this.#syncResponse(request, ctx, outcome);
     }
-    this.#start(start.taskId, tool.handler, args, request, ctx, channel, prepared);
+    this.#start(start.taskId, tool.handler, args, request, ctx, channel, prepared, memo !== null);
     return start.response;
+  }
+
+  /**
+   * What another replica needs to run a re-runnable tool's task again (stored with its lease),
+   * or `null`: not re-runnable, not shared, or a `prepare` value JSON cannot carry (reported).
+   */
+  #rerunMemo(name: string, options: ToolOptions, args: JsonObject, request: JsonObject, ctx: ServerContext, prepared: unknown): Omit<RerunMemo, "attempt"> | null {
+    if (options.rerun === undefined || !this.shared) return null;
+    const { now: _now, ...context } = ctx;
+    const memo: Omit<RerunMemo, "attempt"> = { tool: name, arguments: args, request, context, maxAttempts: options.rerun.maxAttempts ?? DEFAULT_RERUN_ATTEMPTS };
+    if (prepared !== undefined) {
+      try {
+        memo.prepared = JSON.parse(JSON.stringify(prepared));
+      } catch (e) {
+        this.#report(new TypeError(`tool ${name}: its prepare value is not JSON, so the task cannot be re-run elsewhere (${messageOf(e)})`), "");
+        return null;
+      }
+    }
+    return memo;
+  }
+
+  /**
+   * Runs a re-runnable task's work again on this replica, which took its lease (the shared
+   * server's sweep found the lease of the replica running it lost).
+   */
+  #rerun(taskId: string, memo: RerunMemo) {
+    const tool = this.tools.get(memo.tool);
+    if (tool === undefined || this.running.has(taskId)) return;
+    const ctx = ({ ...memo.context, now: this.now() } as ServerContext);
+    this.#start(taskId, tool.handler, memo.arguments, memo.request, ctx, {}, memo.prepared, true, true);
   }
 
   /**
@@ -852,11 +918,11 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   }
 
   /** Runs a task's work in the background and stores its outcome. */
-  #start(taskId: string, handler: ToolHandler, args: JsonObject, request: JsonObject, ctx: ServerContext, channel: ClientChannel, prepared: unknown) {
+  #start(taskId: string, handler: ToolHandler, args: JsonObject, request: JsonObject, ctx: ServerContext, channel: ClientChannel, prepared: unknown, rerunnable = false, again = false) {
     const abort = new AbortController();
     const inputWaiters: Set<() => void> = new Set();
     const session = typeof ctx.session === "string" && ctx.session !== "" ? ctx.session : null;
-    const run: RunningTask = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, closed: false, session };
+    const run: RunningTask = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, closed: false, session, rerunnable };
     let ended = false;
     const toolCtx: ToolContext = {
       signal: abort.signal,
@@ -868,7 +934,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       progress: progressOf(request, ctx, channel, taskId, abort.signal, () => ended),
       requestInput: (inputRequests, message) =>
         ctx.protocolVersion === V26
-          ? this.#requestInput(taskId, request, abort.signal, inputWaiters, inputRequests, message)
+          ? this.#requestInput(taskId, request, abort.signal, inputWaiters, inputRequests, message, again)
           : this.#requestInputV25(taskId, channel, abort.signal, inputRequests, message),
       setStatusMessage: (message) => {
         const server = (this.server as TaskServer | SharedTaskServer);
@@ -896,12 +962,16 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       let outcome = await runTool(handler, args, toolCtx);
       ended = true;
       // Over a shared storage the task outlives this host: work stopped by `close` (a replica
-      // shutting down) fails the task with SHUT_DOWN, not with what the aborted handler returned.
+      // shutting down) fails the task with SHUT_DOWN, not with what the aborted handler returned;
+      // a re-runnable task's is left to another replica (its lease runs out), as is the work of
+      // a task whose lease another replica took.
       if (run.closed && this.shared) outcome = { error: SHUT_DOWN };
+      const handOver = this.shared && ((run.closed && run.rerunnable === true) || run.takenElsewhere === true);
+      if (handOver) (this.server as SharedTaskServer).release(taskId);
       let stored = false;
       try {
         try {
-          stored = (await this.server.finishToolCall(taskId, outcome, this.now())).kind === "stored";
+          if (!handOver) stored = (await this.server.finishToolCall(taskId, outcome, this.now())).kind === "stored";
         } catch (e) {
           // A result that can never be stored fails the task now, saying why.
           const big = resultTooLarge(e, outcome);
@@ -929,12 +999,17 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * requestInput of a 2026-07-28 task: input requests on the task, answered by `tasks/update`.
    * @param request The `tools/call` that created the task.
    */
-  async #requestInput(taskId: string, request: JsonObject, signal: AbortSignal, waiters: Set<() => void>, inputRequests: InputRequests, message?: string): Promise<Record<string, unknown>> {
+  async #requestInput(taskId: string, request: JsonObject, signal: AbortSignal, waiters: Set<() => void>, inputRequests: InputRequests, message?: string, again = false): Promise<Record<string, unknown>> {
     signal.throwIfAborted();
     TaskServer.checkInputRequests(request, inputRequests); // §D 98: only what the client declared
-    await this.server.raiseInput(taskId, inputRequests, message ?? null, this.now());
-    await this.#changed(taskId);
     const keys = Object.keys(inputRequests);
+    // A re-run asking what an earlier run asked gets the answers given (a key names one request
+    // for the task's whole life), or waits for those still outstanding: nothing is asked twice.
+    const asked = again ? await this.#askedBefore(taskId) : null;
+    if (asked === null || !keys.every((k) => asked.has(k))) {
+      await this.server.raiseInput(taskId, inputRequests, message ?? null, this.now());
+      await this.#changed(taskId);
+    }
     for (;;) {
       const answered = (await this.server.getTask(taskId, this.now())).inputResponses ?? {};
       if (keys.every((k) => Object.hasOwn(answered, k))) {
@@ -955,6 +1030,13 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
         signal.addEventListener("abort", onAbort, { once: true });
       });
     }
+  }
+
+  /** The input keys task `taskId` answered or still asks for (a re-run's earlier runs). */
+  async #askedBefore(taskId: string): Promise<Set<string>> {
+    const task = await this.server.getTask(taskId, this.now());
+    const pending = (task.v26 as { inputRequests?: JsonObject }).inputRequests ?? {};
+    return new Set([...Object.keys(task.inputResponses ?? {}), ...Object.keys(pending)]);
   }
 
   /**
