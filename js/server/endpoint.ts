@@ -31,6 +31,8 @@ export type ToolOptions = {
   taskSupport?: TaskSupport;
   /** Input gathered on the call before it becomes a task (see TaskHost's ToolOptions). */
   prepare?: (args: JsonObject, ctx: import("./host.js").ToolContext) => unknown;
+  /** Safe to run again on another replica when the one running it stops (see TaskHost's ToolOptions). */
+  rerun?: { maxAttempts?: number; };
 };
 
 export const V25 = "2025-11-25";
@@ -124,6 +126,7 @@ export class McpEndpoint {
     const taskSupport = o.taskSupport ?? "optional";
     const hostOptions: import("./host.js").ToolOptions = { taskSupport };
     if (o.prepare) hostOptions.prepare = o.prepare;
+    if (o.rerun !== undefined) hostOptions.rerun = o.rerun;
     this.host.tool(name, hostOptions, handler);
     const descriptor: JsonObject = { name };
     if (o.title !== undefined) descriptor.title = o.title;
