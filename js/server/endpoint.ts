@@ -38,6 +38,8 @@ export type ToolOptions = {
   pollIntervalMs?: number;
   /** The TTL bounds of this tool's tasks, ms (see TaskHost's ToolOptions). */
   ttlMs?: { default?: number; max?: number; };
+  /** Safe to run again on another replica when the one running it stops (see TaskHost's ToolOptions). */
+  rerun?: { maxAttempts?: number; };
 };
 
 export const V25 = "2025-11-25";
@@ -104,6 +106,11 @@ export type ModernOptions = {
   requestor?: string | null;
   /** What authentication established about the request (the owner of its tasks derives from it). */
   auth?: import("./host.js").RequestAuth | null;
+  /**
+   * Sends a notification on this request's own response stream (the progress of a synchronous
+   * `tools/call`: an SSE answer over HTTP, the pipe over stdio); absent: none is sent.
+   */
+  notify?: (notification: JsonObject) => void;
 };
 
 export class McpEndpoint {
@@ -131,6 +138,7 @@ export class McpEndpoint {
     if (o.pollIntervalMs !== undefined) hostOptions.pollIntervalMs = o.pollIntervalMs;
     if (o.ttlMs !== undefined) hostOptions.ttlMs = o.ttlMs;
     if (o.inputSchema !== undefined) hostOptions.inputSchema = o.inputSchema;
+    if (o.rerun !== undefined) hostOptions.rerun = o.rerun;
     this.host.tool(name, hostOptions, handler);
     const descriptor: JsonObject = { name };
     if (o.title !== undefined) descriptor.title = o.title;
@@ -257,6 +265,16 @@ export class McpEndpoint {
         // tools/call and tasks/*: the host answers; `null` means the message is not for it.
         const channel: import("./host.js").ClientChannel = { requestor: options.requestor ?? null, auth: options.auth ?? null };
         if (options.signal) channel.signal = options.signal;
+        const notify = options.notify;
+        if (notify !== undefined) {
+          // Only a synchronous call's own stream: a 2026-07-28 task sends no progress (§B.h).
+          channel.sendNotification = (note, info) => {
+            if (info.taskId !== null) return;
+            const notification: JsonObject = { jsonrpc: "2.0", method: note.method };
+            if (note.params !== undefined) notification.params = note.params;
+            notify(notification);
+          };
+        }
         response = await this.host.handle(message, { protocolVersion: V26 }, channel);
         if (response === null) response = this.notForHost(message);
       }

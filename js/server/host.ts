@@ -18,6 +18,7 @@
 import { TaskServer } from "./store.js";
 import { resultTooLarge } from "./errors.js";
 export type SharedTaskServer = import("./shared.js").SharedTaskServer;
+export type RerunMemo = import("./shared.js").RerunMemo;
 /**
  * A count a host method answers: a number over a TaskServer, a promise of it over a
  * SharedTaskServer (whose storage is asynchronous).
@@ -59,7 +60,7 @@ export type RequestAuth = import("./http-server.js").RequestAuth;
  * The work of one task: `gone` once the store no longer has the task (expired, purged) and the work
  * was aborted; `session` the session that created it (`null`: none).
  */
-export type RunningTask = { abort: AbortController; done: Promise<void>; inputWaiters: Set<() => void>; asking: number; gone: boolean; closed: boolean; session: string | null; };
+export type RunningTask = { abort: AbortController; done: Promise<void>; inputWaiters: Set<() => void>; asking: number; gone: boolean; closed: boolean; session: string | null; rerunnable?: boolean; takenElsewhere?: boolean; };
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
@@ -95,10 +96,11 @@ export type ClientChannel = {
    */
   sendRequest?: (request: ClientRequest, info: { taskId: string | null; signal: AbortSignal; }) => Promise<JsonObject>;
   /**
-   * 2025-11-25: sends one JSON-RPC notification to the client (`notifications/progress`), where
-   * `sendRequest` would send a request (with `taskId`: a stream of the task's session; with
-   * `taskId: null`: the call's own response stream). With no stream open the transport may keep
-   * the task's last one until one opens, or drop it. Without it, `ToolContext.progress` sends nothing.
+   * Sends one JSON-RPC notification to the client (`notifications/progress`): with `taskId: null`
+   * on the call's own response stream (both versions); with a `taskId` (2025-11-25 only) where
+   * `sendRequest` would send a request, a stream of the task's session. With no stream open the
+   * transport may keep the task's last one until one opens, or drop it. Without it,
+   * `ToolContext.progress` sends nothing.
    */
   sendNotification?: (notification: ClientRequest, info: { taskId: string | null; }) => void;
   /**
@@ -162,12 +164,14 @@ export type ToolContext = {
   /** Sets the task's `statusMessage` (nothing without a task). */
   setStatusMessage: (message: string) => void;
   /**
-   * Sends `notifications/progress` for the call's `_meta.progressToken` (MCP progress): under
-   * 2025-11-25, for a synchronous call on its response stream, for a task while it runs (the token
+   * Sends `notifications/progress` for the call's `_meta.progressToken` (MCP progress): for a
+   * synchronous call of either version on its own response stream (HTTP: the POST's answer turns
+   * into an SSE stream; stdio: the pipe); under 2025-11-25 for a task while it runs (the token
    * stays valid for the task's life, §A.i; the notification carries related-task `_meta`, §D 33).
-   * Sends nothing when the request has no token, under 2026-07-28 (not supported for tasks, §B.h;
-   * a synchronous call is answered as one JSON body), or when the value is not a finite number
-   * above the last one sent (progress must increase).
+   * A no-op for a 2026-07-28 task (progress is not supported for tasks, §B.h: use
+   * `setStatusMessage`, seen in `tasks/get` and `notifications/tasks`), when the request has no
+   * token, when the transport has no stream for it (`ClientChannel.sendNotification`), or when the
+   * value is not a finite number above the last one sent (progress must increase).
    */
   progress: (progress: number, total?: number, message?: string) => void;
   /** What the tool's `prepare` returned (`undefined` without one). */
@@ -224,7 +228,21 @@ export type ToolOptions = {
    * every call's `arguments` are checked before `prepare`, the handler or a task, both eras.
    */
   inputSchema?: ToolInputSchema;
+  /**
+   * The tool is safe to run again (idempotent): over a SharedTaskServer, when the replica running
+   * one of its tasks stops (its lease runs out, or it closes), another replica that has the tool
+   * takes the lease (exactly one does) and runs the handler again with the call's arguments, the
+   * task `working` with statusMessage "re-running on another replica (attempt N of M)". At most
+   * `maxAttempts` runs in all (default 3, 1 to 100); after the last the task fails as any task
+   * whose replica stopped, the error saying the runs are exhausted (`data: { attempts,
+   * maxAttempts }`). A re-run has no channel to a 2025-11-25 client (no progress, no input
+   * requests to it). No effect over a TaskServer (one process: nowhere to run again).
+   */
+  rerun?: { maxAttempts?: number; };
 };
+
+/** The default of `ToolOptions.rerun.maxAttempts`. */
+const DEFAULT_RERUN_ATTEMPTS = 3;
 
 /** Options of a TaskHost over `S` (a TaskServer by default, or a SharedTaskServer). */
 export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer> = {
@@ -400,7 +418,9 @@ function progressOf(request: JsonObject, ctx: ServerContext, channel: ClientChan
   const token = meta?.progressToken;
   const send = channel.sendNotification;
   const valid = (typeof token === "string" || (typeof token === "number" && Number.isInteger(token)));
-  if (ctx.protocolVersion === V26 || !valid || send === undefined) return () => {};
+  // 2026-07-28: on a synchronous call's own response stream only; progress is not supported for
+  // tasks (§B.h, §D 96), whose clients follow `statusMessage` (setStatusMessage) instead.
+  if ((ctx.protocolVersion === V26 && taskId !== null) || !valid || send === undefined) return () => {};
   let last = -Infinity;
   return (progress, total, message) => {
     // Work that was stopped or has answered reports nothing more.
@@ -526,6 +546,16 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       this.unfollow = server.watchChanges((taskId) => {
         this.#heard(taskId).catch((e) => this.#report(e, taskId));
       });
+      server.rerunner = {
+        has: (tool) => this.tools.get(tool)?.options.rerun !== undefined,
+        start: (taskId, memo) => this.#rerun(taskId, memo),
+        lost: (taskId) => {
+          const run = this.running.get(taskId);
+          if (run === undefined) return;
+          run.takenElsewhere = true;
+          this.#stop(taskId, "re-run on another replica");
+        },
+      };
     }
   }
 
@@ -575,6 +605,14 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     const task = taskSettingsOf(name, options ?? {});
     const kept: ToolOptions = { taskSupport: support };
     if (prepare) kept.prepare = prepare;
+    const rerun = options?.rerun;
+    if (rerun !== undefined) {
+      const max = (typeof rerun === "object" && rerun !== null ? rerun.maxAttempts : undefined) ?? DEFAULT_RERUN_ATTEMPTS;
+      if (typeof rerun !== "object" || rerun === null || !(Number.isSafeInteger(max) && max >= 1 && max <= 100)) {
+        throw new TypeError(`tool ${name}: rerun must be { maxAttempts } with an integer from 1 to 100 (got ${JSON.stringify(rerun)})`);
+      }
+      kept.rerun = { maxAttempts: max };
+    }
     const args = new ToolArguments(name, options?.inputSchema, this.schemaLimits);
     this.tools.get(name)?.args.free();
     this.tools.set(name, { options: kept, handler, task, args });
@@ -809,15 +847,57 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       if (late !== null) return late;
     }
     // The tool's own task settings (poll interval, TTL bounds) over the store's.
-    const start = await this.server.beginToolCall(request, tool.task === null ? ctx : { ...ctx, task: tool.task }, support);
+    const taskCtx = tool.task === null ? ctx : { ...ctx, task: tool.task };
+    const memo = this.#rerunMemo(name, tool.options, args, request, taskCtx, prepared);
+    const start = memo === null
+      ? await this.server.beginToolCall(request, taskCtx, support)
+      : await (this.server as SharedTaskServer).beginToolCall(request, taskCtx, support, memo);
     if (start.kind === "reject") return start.response;
     if (start.kind === "sync") {
       const outcome = await this.#runSync(request, ctx, channel, rounds, prepared, (c) => tool.handler(input, c));
       if (outcome === null) return this.#inputRequired(request, name, args, rounds);
       return this.#syncResponse(request, ctx, outcome);
     }
-    this.#start(start.taskId, tool.handler, input, request, ctx, channel, prepared);
+    this.#start(start.taskId, tool.handler, input, request, ctx, channel, prepared, memo !== null);
     return start.response;
+  }
+
+  /**
+   * What another replica needs to run a re-runnable tool's task again (stored with its lease),
+   * or `null`: not re-runnable, not shared, or a `prepare` value JSON cannot carry (reported).
+   */
+  #rerunMemo(name: string, options: ToolOptions, args: JsonObject, request: JsonObject, ctx: ServerContext, prepared: unknown): Omit<RerunMemo, "attempt"> | null {
+    if (options.rerun === undefined || !this.shared) return null;
+    const { now: _now, ...context } = ctx;
+    const memo: Omit<RerunMemo, "attempt"> = { tool: name, arguments: args, request, context, maxAttempts: options.rerun.maxAttempts ?? DEFAULT_RERUN_ATTEMPTS };
+    if (prepared !== undefined) {
+      try {
+        memo.prepared = JSON.parse(JSON.stringify(prepared));
+      } catch (e) {
+        this.#report(new TypeError(`tool ${name}: its prepare value is not JSON, so the task cannot be re-run elsewhere (${messageOf(e)})`), "");
+        return null;
+      }
+    }
+    return memo;
+  }
+
+  /**
+   * Runs a re-runnable task's work again on this replica, which took its lease (the shared
+   * server's sweep found the lease of the replica running it lost).
+   */
+  #rerun(taskId: string, memo: RerunMemo) {
+    const tool = this.tools.get(memo.tool);
+    if (tool === undefined || this.running.has(taskId)) return;
+    const ctx = ({ ...memo.context, now: this.now() } as ServerContext);
+    // The memo keeps the arguments as the client sent them: checked again, so that a Standard
+    // Schema's output (defaults, transforms) reaches the handler as on the first run.
+    const run = (verdict: Awaited<ReturnType<ToolArguments["check"]>>) => {
+      if (this.running.has(taskId)) return;
+      this.#start(taskId, tool.handler, verdict.ok ? verdict.args : memo.arguments, memo.request, ctx, {}, memo.prepared, true, true);
+    };
+    const verdict = tool.args.check(memo.arguments);
+    if (verdict instanceof Promise) this.#guard(verdict.then(run), taskId);
+    else run(verdict);
   }
 
   /**
@@ -979,11 +1059,11 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   }
 
   /** Runs a task's work in the background and stores its outcome. */
-  #start(taskId: string, handler: ToolHandler, args: JsonObject, request: JsonObject, ctx: ServerContext, channel: ClientChannel, prepared: unknown) {
+  #start(taskId: string, handler: ToolHandler, args: JsonObject, request: JsonObject, ctx: ServerContext, channel: ClientChannel, prepared: unknown, rerunnable = false, again = false) {
     const abort = new AbortController();
     const inputWaiters: Set<() => void> = new Set();
     const session = typeof ctx.session === "string" && ctx.session !== "" ? ctx.session : null;
-    const run: RunningTask = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, closed: false, session };
+    const run: RunningTask = { abort, done: Promise.resolve(), inputWaiters, asking: 0, gone: false, closed: false, session, rerunnable };
     let ended = false;
     const toolCtx: ToolContext = {
       signal: abort.signal,
@@ -995,7 +1075,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       progress: progressOf(request, ctx, channel, taskId, abort.signal, () => ended),
       requestInput: (inputRequests, message) =>
         ctx.protocolVersion === V26
-          ? this.#requestInput(taskId, request, abort.signal, inputWaiters, inputRequests, message)
+          ? this.#requestInput(taskId, request, abort.signal, inputWaiters, inputRequests, message, again)
           : this.#requestInputV25(taskId, channel, abort.signal, inputRequests, message),
       setStatusMessage: (message) => {
         const server = (this.server as TaskServer | SharedTaskServer);
@@ -1023,12 +1103,16 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       let outcome = await runTool(handler, args, toolCtx);
       ended = true;
       // Over a shared storage the task outlives this host: work stopped by `close` (a replica
-      // shutting down) fails the task with SHUT_DOWN, not with what the aborted handler returned.
+      // shutting down) fails the task with SHUT_DOWN, not with what the aborted handler returned;
+      // a re-runnable task's is left to another replica (its lease runs out), as is the work of
+      // a task whose lease another replica took.
       if (run.closed && this.shared) outcome = { error: SHUT_DOWN };
+      const handOver = this.shared && ((run.closed && run.rerunnable === true) || run.takenElsewhere === true);
+      if (handOver) (this.server as SharedTaskServer).release(taskId);
       let stored = false;
       try {
         try {
-          stored = (await this.server.finishToolCall(taskId, outcome, this.now())).kind === "stored";
+          if (!handOver) stored = (await this.server.finishToolCall(taskId, outcome, this.now())).kind === "stored";
         } catch (e) {
           // A result that can never be stored fails the task now, saying why.
           const big = resultTooLarge(e, outcome);
@@ -1056,12 +1140,17 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * requestInput of a 2026-07-28 task: input requests on the task, answered by `tasks/update`.
    * @param request The `tools/call` that created the task.
    */
-  async #requestInput(taskId: string, request: JsonObject, signal: AbortSignal, waiters: Set<() => void>, inputRequests: InputRequests, message?: string): Promise<Record<string, unknown>> {
+  async #requestInput(taskId: string, request: JsonObject, signal: AbortSignal, waiters: Set<() => void>, inputRequests: InputRequests, message?: string, again = false): Promise<Record<string, unknown>> {
     signal.throwIfAborted();
     TaskServer.checkInputRequests(request, inputRequests); // §D 98: only what the client declared
-    await this.server.raiseInput(taskId, inputRequests, message ?? null, this.now());
-    await this.#changed(taskId);
     const keys = Object.keys(inputRequests);
+    // A re-run asking what an earlier run asked gets the answers given (a key names one request
+    // for the task's whole life), or waits for those still outstanding: nothing is asked twice.
+    const asked = again ? await this.#askedBefore(taskId) : null;
+    if (asked === null || !keys.every((k) => asked.has(k))) {
+      await this.server.raiseInput(taskId, inputRequests, message ?? null, this.now());
+      await this.#changed(taskId);
+    }
     for (;;) {
       const answered = (await this.server.getTask(taskId, this.now())).inputResponses ?? {};
       if (keys.every((k) => Object.hasOwn(answered, k))) {
@@ -1082,6 +1171,13 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
         signal.addEventListener("abort", onAbort, { once: true });
       });
     }
+  }
+
+  /** The input keys task `taskId` answered or still asks for (a re-run's earlier runs). */
+  async #askedBefore(taskId: string): Promise<Set<string>> {
+    const task = await this.server.getTask(taskId, this.now());
+    const pending = (task.v26 as { inputRequests?: JsonObject }).inputRequests ?? {};
+    return new Set([...Object.keys(task.inputResponses ?? {}), ...Object.keys(pending)]);
   }
 
   /**

@@ -417,6 +417,17 @@ class SseStream {
 }
 
 /**
+ * Whether a 2026-07-28 message is a `tools/call` with a `_meta.progressToken` whose client accepts
+ * an SSE answer: its progress can go out on the answer's stream.
+ */
+function wantsProgress(message: JsonObject, headers: Record<string, string>): boolean {
+  if (message.method !== "tools/call" || !isObject(message.params) || !isObject(message.params._meta)) return false;
+  const token = message.params._meta.progressToken;
+  if (typeof token !== "string" && !(typeof token === "number" && Number.isInteger(token))) return false;
+  return (headers["accept"] ?? "").toLowerCase().includes("text/event-stream");
+}
+
+/**
  * The answer to one POSTed request: a JSON body, or an SSE stream as soon as something must go
  * out before the final response (requests to the client, status notifications).
  */
@@ -929,6 +940,7 @@ class McpHttpServer {
   // ---- 2026-07-28 --------------------------------------------------------------------------------
 
   async #modern(message: JsonObject, headers: Record<string, string>, request: Request, cors: Record<string, string>, info: RequestInfo): Promise<Response> {
+    if (wantsProgress(message, headers)) return this.#modernStreamed(message, headers, request, cors, info);
     const abort = new AbortController();
     const onAbort = () => abort.abort();
     request.signal.addEventListener("abort", onAbort, { once: true });
@@ -956,6 +968,36 @@ class McpHttpServer {
       default:
         return jsonResponse(statusOf(answer.response), answer.response, cors);
     }
+  }
+
+  /**
+   * A 2026-07-28 `tools/call` that asks for progress (`_meta.progressToken`) and accepts SSE: a
+   * JSON answer, or, from its first progress notification on, an SSE stream that ends with the
+   * answer (as a 2025-11-25 call's; a task sends no progress, §B.h).
+   */
+  #modernStreamed(message: JsonObject, headers: Record<string, string>, request: Request, cors: Record<string, string>, info: RequestInfo): Promise<Response> {
+    const id = message.id;
+    const reply = new Reply(id, true, cors, request.signal, this.keepAliveMs);
+    this.replies.add(reply);
+    this.endpoint
+      .modern(message, {
+        headers,
+        allowMissingRoutingHeaders: this.allowMissingRoutingHeaders,
+        signal: reply.signal,
+        requestor: this.requestor(request, info),
+        notify: (notification) => reply.send(notification),
+      })
+      .then((answer) => {
+        if (answer.kind === "bad") reply.finish(answer.response, 400);
+        else if (answer.kind === "response") reply.finish(answer.response);
+        else reply.finish(null);
+      })
+      .catch((e) => {
+        this.#report(e);
+        reply.finish(rpcError(id, INTERNAL_ERROR, "Internal error"), 500);
+      })
+      .finally(() => this.replies.delete(reply));
+    return reply.response;
   }
 
   // ---- 2025-11-25 --------------------------------------------------------------------------------

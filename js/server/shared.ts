@@ -125,7 +125,38 @@ export type TaskStorage = {
  */
 export type Lease = { owner: string; beat?: number; ms?: number; untilMs?: number; };
 
-export type LeasedTask = StoredTask & { lease?: Lease; };
+export type LeasedTask = StoredTask & { lease?: Lease; rerun?: RerunMemo; };
+
+/**
+ * What a replica needs to run a task's work again (`rerun`, next to the lease in the stored
+ * record; the core ignores it): the tool, the call as it came, and the runs so far.
+ */
+export type RerunMemo = {
+  tool: string;
+  /** The arguments the handler was given. */
+  arguments: Record<string, unknown>;
+  /** The `tools/call` that created the task (`ToolContext.request`). */
+  request: Record<string, unknown>;
+  /** Its context without `now` (`ToolContext.context`). */
+  context: Record<string, unknown>;
+  /** What the tool's `prepare` returned, as JSON (absent: nothing). */
+  prepared?: unknown;
+  /** The run under way: 1 for the first, one more for each re-run. */
+  attempt: number;
+  /** At most this many runs in all. */
+  maxAttempts: number;
+};
+
+/**
+ * Set by a TaskHost over this server: whether this replica has tool `tool` (re-runnable), how to
+ * run a task's work again once this replica holds its lease, and how to stop the work of a task
+ * whose lease another replica took.
+ */
+export type Rerunner = {
+  has: (tool: string) => boolean;
+  start: (taskId: string, memo: RerunMemo) => void;
+  lost: (taskId: string) => void;
+};
 
 export type CoreChange = { kind: "created" | "updated"; record: StoredTask; } | { kind: "deleted"; taskId: string; };
 
@@ -201,6 +232,20 @@ const LEASE_LOST = Object.freeze({
   message: "Internal error: the replica running this task stopped before it finished (its work lease ran out)",
 });
 const TERMINAL = ["completed", "failed", "cancelled"];
+
+/** The error a re-runnable task fails with once its last run's replica stopped too. */
+function rerunsExhausted(memo: RerunMemo) {
+  return {
+    code: -32603,
+    message: `Internal error: the replica running this task stopped before it finished (its work lease ran out), and its runs are exhausted (attempt ${memo.attempt} of ${memo.maxAttempts})`,
+    data: { attempts: memo.attempt, maxAttempts: memo.maxAttempts },
+  };
+}
+
+/** The status message of a task whose work another replica runs again. */
+export function rerunMessage(attempt: number, maxAttempts: number): string {
+  return `re-running on another replica (attempt ${attempt} of ${maxAttempts})`;
+}
 const TASK_METHODS = ["tasks/get", "tasks/result", "tasks/cancel", "tasks/update"];
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -256,7 +301,7 @@ class Lost extends Error {}
  * What one attempt read: the records the scratch core starts from, the sequence it continues
  * after, and whether a task it creates carries this replica's lease.
  */
-export type Reads = { records: LeasedTask[]; sequence?: number; lease?: boolean; };
+export type Reads = { records: LeasedTask[]; sequence?: number; lease?: boolean; rerun?: RerunMemo; take?: string; };
 
 class SharedTaskServer {
   storage: TaskStorage;
@@ -281,6 +326,8 @@ class SharedTaskServer {
   unsubscribe: (() => Promise<void>) | null;
   renewer: ReturnType<typeof setInterval> | null;
   closed: boolean;
+  /** The TaskHost's re-run hooks (`null`: no host, a lost lease fails its task). */
+  rerunner: Rerunner | null = null;
   /** Use `SharedTaskServer.open`. */
   constructor(storage: TaskStorage, config: Record<string, unknown>, options: SharedTaskServerOptions) {
     /** The storage the tasks live in. */
@@ -439,13 +486,28 @@ class SharedTaskServer {
       const live = !TERMINAL.includes(record.status);
       if (c.kind === "created" && reads.lease && live) {
         record.lease = { owner: this.replicaId, beat: 0, ms: this.leaseMs };
+        if (reads.rerun !== undefined) record.rerun = reads.rerun;
         this.leased.set(id, expiresAt(record));
         this.#startRenewing();
       } else if (old?.lease !== undefined && live) {
         record.lease = old.lease;
       }
+      // What a re-run needs stays while the task is live (dropped with the lease at its end).
+      if (old?.rerun !== undefined && live) record.rerun = old.rerun;
+      const taken = reads.take === id && live && old?.rerun !== undefined;
+      if (taken && old?.rerun !== undefined) {
+        // This replica takes the lease (a new owner and beat: every observer starts over) and
+        // the next run; the compare-and-set below lets exactly one replica do so.
+        const beat = Number.isSafeInteger(old.lease?.beat) ? (old.lease?.beat as number) + 1 : 1;
+        record.lease = { owner: this.replicaId, beat, ms: this.leaseMs };
+        record.rerun = { ...old.rerun, attempt: old.rerun.attempt + 1 };
+      }
       const ok = await this.storage.putIfVersion(record, old === undefined ? null : old.version);
       if (!ok) throw new Lost();
+      if (taken) {
+        this.leased.set(id, expiresAt(record));
+        this.#startRenewing();
+      }
     }
   }
 
@@ -543,7 +605,7 @@ class SharedTaskServer {
    * session cap counts the session's live tasks in the storage (replicas creating at the same
    * instant may overshoot it by the tasks in flight). The task carries this replica's lease.
    */
-  async beginToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport): Promise<ToolCallStart> {
+  async beginToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport, rerun?: Omit<RerunMemo, "attempt">): Promise<ToolCallStart> {
     const now = readNow(ctx?.now);
     const ctxNow = { ...ctx, now };
     const plan = this.planner.planToolCall(request, ctxNow, taskSupport);
@@ -563,7 +625,9 @@ class SharedTaskServer {
         if (live >= cap) return { records: this.#placeholders(session, cap, now), sequence: cap };
       }
       const sequence = (await this.storage.nextSequence()) - 1;
-      return { records: [], sequence, lease: true };
+      const reads: Reads = { records: [], sequence, lease: true };
+      if (rerun !== undefined) reads.rerun = { ...rerun, attempt: 1 };
+      return reads;
     }, (core) => core.beginToolCall(request, ctxNow, taskSupport));
   }
 
@@ -779,6 +843,19 @@ class SharedTaskServer {
         }
         seen.cycle = this.leaseCycle;
         if (t - seen.since <= seen.limit) continue;
+        const memo = r.rerun;
+        let error: JsonRpcError = LEASE_LOST;
+        if (memo !== undefined && memo !== null) {
+          if (memo.attempt < memo.maxAttempts) {
+            if (this.rerunner?.has(memo.tool)) {
+              await this.#rerun(r.id, key, now);
+              continue;
+            }
+            // Without the tool: left to a replica that has it for one more lease and grace,
+            // then failed as any task (no replica re-ran it).
+            if (t - seen.since <= 2 * seen.limit) continue;
+          } else error = rerunsExhausted(memo);
+        }
         try {
           await this.#run(
             async () => {
@@ -789,7 +866,7 @@ class SharedTaskServer {
             },
             (core) => {
               try {
-                core.fail(r.id, LEASE_LOST, null, { host: true, now });
+                core.fail(r.id, error, null, { host: true, now });
               } catch (e) {
                 if (!(e instanceof TaskStoreError && (e.kind === "not_found" || e.kind === "already_terminal"))) throw e;
               }
@@ -808,6 +885,38 @@ class SharedTaskServer {
         this.leaseCycle += 1;
         break;
       }
+    }
+  }
+
+  /**
+   * Takes the lost lease `key` of re-runnable task `taskId` (a compare-and-set on the record
+   * read: of replicas sweeping at once, exactly one wins; the others read a new lease and leave
+   * it), says so in its status message, and has the host run its work again.
+   */
+  async #rerun(taskId: string, key: string, now: number) {
+    let read: LeasedTask | null = null;
+    try {
+      const taken = await this.#run(
+        async () => {
+          const cur = (await this.storage.get(taskId) as LeasedTask | null);
+          const lost = cur !== null && !TERMINAL.includes(cur.status) && cur.lease !== undefined && leaseKey(cur.lease) === key && cur.rerun !== undefined;
+          read = lost ? cur : null;
+          return read === null ? { records: [] } : { records: [read], take: taskId };
+        },
+        (core) => {
+          const cur = (read as LeasedTask | null);
+          if (cur === null || cur.rerun === undefined) return null; // renewed, ended or taken meanwhile
+          const memo: RerunMemo = { ...cur.rerun, attempt: cur.rerun.attempt + 1 };
+          // A task waiting for input keeps waiting (the re-run asks the same keys, answered or not).
+          const status = cur.status === "input_required" ? "input_required" : "working";
+          core.setStatus(taskId, status, rerunMessage(memo.attempt, memo.maxAttempts), { host: true, now });
+          return memo;
+        },
+      );
+      this.observed.delete(taskId);
+      if (taken !== null) this.rerunner?.start(taskId, taken);
+    } catch (e) {
+      this.onError(e);
     }
   }
 
@@ -885,6 +994,7 @@ class SharedTaskServer {
           this.leased.delete((todo[i] as string));
           return;
         }
+        if (this.#takenElsewhere(cur)) return;
         entries.push({ record: this.#renewed(cur), expected: cur.version });
       });
       if (entries.length === 0) return;
@@ -892,6 +1002,22 @@ class SharedTaskServer {
       // Lost compare-and-sets (the task was written meanwhile): read and renewed again.
       todo = entries.filter((_, i) => stored[i] !== true).map((e) => e.record.id);
     }
+  }
+
+  /**
+   * Whether another replica took the lease of `cur` (it declared this one lost and runs the work
+   * again): never renewed back; the work here is stopped.
+   */
+  #takenElsewhere(cur: LeasedTask): boolean {
+    const owner = cur.lease?.owner;
+    if (owner === undefined || owner === this.replicaId) return false;
+    this.leased.delete(cur.id);
+    try {
+      this.rerunner?.lost(cur.id);
+    } catch (e) {
+      this.onError(e);
+    }
+    return true;
   }
 
   /** `cur` with its lease renewed by this replica (the next beat). */
@@ -908,6 +1034,7 @@ class SharedTaskServer {
         this.leased.delete(id);
         return;
       }
+      if (this.#takenElsewhere(cur)) return;
       if (await this.storage.putIfVersion(this.#renewed(cur), cur.version)) return;
     }
   }

@@ -259,7 +259,8 @@ class McpStdioServer {
     // stateless; anything else needs the session.
     if (method === "initialize") return isId(id) ? this.#initialize(message, id) : null;
     if (meta !== null && meta[META_PROTOCOL_VERSION] !== undefined) {
-      const answer = await this.endpoint.modern(message, { signal });
+      // A synchronous call's progress goes out on the pipe before its answer.
+      const answer = await this.endpoint.modern(message, { signal, notify: (n) => this.#send(n) });
       switch (answer.kind) {
         case "none":
           return null;
