@@ -690,7 +690,13 @@ class Reply {
   headers: Record<string, string>;
   done: boolean;
   stream: SseStream | null;
-  abort: AbortController;
+  /**
+   * Aborts when the client goes away before the final answer; made when `signal` is first read
+   * (an AbortSignal costs a few microseconds, and most requests never look at theirs).
+   */
+  abort: AbortController | null;
+  /** Why the reply was aborted (`null`: it was not), also before `abort` exists. */
+  abortReason: Error | null = null;
   resolve: (response: HttpAnswer) => void;
   response: Promise<HttpAnswer>;
   onGone: Set<() => void>;
@@ -713,8 +719,7 @@ class Reply {
     this.headers = headers;
     this.done = false;
     this.stream = null;
-    /** Aborts when the client goes away before the final answer. */
-    this.abort = new AbortController();
+    this.abort = null;
     this.resolve = (): void => {};
     this.response = new Promise((resolve) => {
       this.resolve = resolve;
@@ -726,12 +731,23 @@ class Reply {
   }
 
   get signal() {
+    if (this.abort === null) {
+      this.abort = new AbortController();
+      if (this.abortReason !== null) this.abort.abort(this.abortReason);
+    }
     return this.abort.signal;
+  }
+
+  /** Aborts the reply's work (the first reason is kept). */
+  #abort(reason: Error) {
+    if (this.abortReason !== null) return;
+    this.abortReason = reason;
+    this.abort?.abort(reason);
   }
 
   /** Sends `message` before the final answer (switching to SSE); `false` when it cannot. */
   send(message: JsonObject) {
-    if (this.done || !this.canStream || this.abort.signal.aborted) return false;
+    if (this.done || !this.canStream || this.abortReason !== null) return false;
     if (this.stream === null) {
       this.stream = new SseStream(() => this.#gone(), this.keepAliveMs, this.log);
       this.resolve(this.stream.response(this.headers));
@@ -745,10 +761,10 @@ class Reply {
    */
   cancel() {
     this.cancelled = true;
-    if (!this.abort.signal.aborted) {
+    if (this.abortReason === null) {
       const reason = new Error("the client cancelled the request");
       reason.name = "AbortError";
-      this.abort.abort(reason);
+      this.#abort(reason);
     }
   }
 
@@ -778,10 +794,10 @@ class Reply {
     if (!this.done && this.stream === null) this.resolve({ status: 204, headers: this.headers, body: null });
     this.done = true;
     this.stream?.close();
-    if (!this.abort.signal.aborted) {
+    if (this.abortReason === null) {
       const reason = new Error("the client closed the request");
       reason.name = "AbortError";
-      this.abort.abort(reason);
+      this.#abort(reason);
     }
     for (const f of this.onGone) f();
   }
@@ -1249,7 +1265,9 @@ class McpHttpServer {
     const ctx = this.endpoint.legacyContext(session.id);
     const channel: ClientChannel = {
       clientCapabilities: session.clientCapabilities,
-      signal: reply.signal,
+      get signal() {
+        return reply.signal; // made when read
+      },
       sendRequest: (req, info) => this.#sendToClient(session, req, info.taskId, info.taskId === null ? reply : null, info.signal),
       sendNotification: (note, info) => this.#notifyClient(session, note, info.taskId === null ? reply : null, info.taskId),
     };
