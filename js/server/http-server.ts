@@ -132,7 +132,9 @@ export type McpHttpServerOptions = {
    * host's `maxLiveTasksPerRequestor` for 2026-07-28 callers, which it reaches as
    * `ClientChannel.requestor`); it is meant to be the owner of tasks when tasks are bound to
    * principals, so give a stable identity (behind a proxy, the forwarded client address or the
-   * authenticated user, not the proxy's address).
+   * authenticated user, not the proxy's address). Under `node(req, res)` the `request` is a
+   * WHATWG Request built from the IncomingMessage (method, URL, headers, body) only when this
+   * option is given: the default reads `info` alone, so no Request is built.
    */
   requestor?: (request: Request, info: RequestInfo) => string | null;
   /**
@@ -356,10 +358,15 @@ class NodeIn implements HttpIn {
   async body(max: number): Promise<Uint8Array | null> {
     const chunks: Uint8Array[] = [];
     let size = 0;
-    for await (const chunk of this.req) {
-      size += chunk.length;
-      if (size > max) return null; // leaving the loop stops reading
-      chunks.push(chunk);
+    // Not a for-await: leaving it would destroy the request, and the socket with it, before the
+    // 413 goes out. Past the limit the rest is left unread; the 413 closes the connection.
+    const reading = this.req[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await reading.next();
+      if (next.done === true) break;
+      size += next.value.length;
+      if (size > max) return null;
+      chunks.push(next.value);
     }
     this.bytes = concat(chunks, size);
     return this.bytes;
@@ -436,7 +443,10 @@ function writeNode(answer: HttpAnswer, incoming: NodeIn, res: NodeResponse) {
     return;
   }
   const bytes = ENCODER.encode(answer.body);
-  res.writeHead(answer.status, { ...answer.headers, "Content-Length": String(bytes.length) });
+  const headers: Record<string, string> = { ...answer.headers, "Content-Length": String(bytes.length) };
+  // A body refused unread (too large) is not read to its end to keep the connection: it closes.
+  if (answer.status === 413) headers["Connection"] = "close";
+  res.writeHead(answer.status, headers);
   res.end(bytes);
 }
 

@@ -144,3 +144,42 @@ test("node(req, res): a custom requestor gets the request as a WHATWG Request, a
     await stop();
   }
 });
+
+test("node(req, res): a body over maxBodyBytes, declared or chunked, is answered 413 with a JSON-RPC error (the connection closes); the server goes on", async () => {
+  const app = new McpHttpServer({ name: "native", version: "1.0.0", maxBodyBytes: 1024 });
+  const { url, stop } = await serve(app);
+  /** POSTs `chunks` (chunked unless `length` is given): the answer, or the connection's error. */
+  const send = (chunks, length) =>
+    new Promise((resolve) => {
+      const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+      if (length !== undefined) headers["Content-Length"] = String(length);
+      const req = http.request(url, { method: "POST", headers, agent: false }, (res) => {
+        let raw = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (raw += d));
+        res.on("end", () => resolve({ status: res.statusCode, connection: res.headers.connection, body: JSON.parse(raw) }));
+      });
+      req.on("error", (e) => resolve({ error: e.code ?? e.message }));
+      req.setTimeout(10_000, () => req.destroy(new Error("no answer in 10 s"))); // a hang fails, not waits
+      let i = 0;
+      const more = () => {
+        if (i < chunks.length) req.write(chunks[i++], more);
+        else req.end();
+      };
+      more();
+    });
+  try {
+    const declared = await send(["{}"], 10 * 1024 * 1024);
+    const chunked = await send(Array.from({ length: 64 }, () => "x".repeat(512)));
+    for (const answer of [declared, chunked]) {
+      assert.equal(answer.status, 413, JSON.stringify(answer));
+      assert.equal(answer.connection, "close");
+      assert.equal(answer.body.error.code, -32600);
+      assert.match(answer.body.error.message, /too large/);
+    }
+    const init = await open(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: V25, capabilities: {}, clientInfo: { name: "t", version: "1" } } }).answer;
+    assert.equal(init.status, 200);
+  } finally {
+    await stop();
+  }
+});
