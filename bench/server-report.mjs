@@ -22,13 +22,15 @@ export function serverSection({ server, storage, mode }) {
   L.push("");
   if (server) {
     const before = server.before ? ` --before ${server.before}` : "";
-    L.push(`- Date: ${server.date}. Command: \`bash bench/run.sh${mode === "server" ? " server" : ""}\`, i.e. \`node bench/server.mjs --rounds ${server.rounds} --seconds ${server.seconds}${before}\` (${server.wallSeconds} s).`);
+    L.push(
+      `- Date: ${server.date}. Command: \`${server.before ? `SERVER_BEFORE=${server.before} ` : ""}bash bench/run.sh${mode === "server" ? " server" : ""}\`, i.e. \`node bench/server.mjs --rounds ${server.rounds} --seconds ${server.seconds}${before}\` (${server.wallSeconds} s).`,
+    );
     L.push(machine(server));
     L.push(
       `- Load: C closed loops, each a client with its own 2025-11-25 session on a keep-alive socket (raw \`node:http\`, the same generator for both servers), looping \`tools/call slow_compute {seconds: 0}\` as a task → \`tasks/get\` → \`tasks/result\`; 2026-07-28 (ours only): stateless \`tools/call\` → \`tasks/get\` until completed (the result inline). Every measurement on a fresh server process: 1 s of warm-up, then ${server.seconds} s counted. Rounds interleaved (${server.before ? "before, " : ""}ours, SDK, ${server.before ? "before 2026, " : ""}ours 2026, at 16 loops then at 1); medians of ${server.rounds} rounds.`,
     );
     L.push(
-      `- ours: \`examples/conformance-server.mjs\` (McpHttpServer on \`node:http\` through \`app.node\`, memory storage)${server.before ? `; before: the same example on \`${server.before}\` (today's main before the native \`node:http\` path)` : ""}. SDK: \`bench/sdk-server.mjs\`, \`@modelcontextprotocol/sdk@${server.sdk}\` McpServer with \`InMemoryTaskStore\`, \`StreamableHTTPServerTransport\` (${server.sdkAnswers === "sse" ? "its default SSE answers" : "JSON answers"}), routed as server-everything routes it. CPU: the server process's utime + stime (\`/proc/PID/stat\`) over the counted window, per task. Latency: one task's create → result.`,
+      `- ours: \`examples/conformance-server.mjs\` (McpHttpServer on \`node:http\` through \`app.node\`, memory storage)${server.before ? `; before: the same example over the package installed in \`${server.before}\` (\`--before\`: here the build before the native \`node:http\` path)` : ""}. SDK: \`bench/sdk-server.mjs\`, \`@modelcontextprotocol/sdk@${server.sdk}\` McpServer with \`InMemoryTaskStore\`, \`StreamableHTTPServerTransport\` (${server.sdkAnswers === "sse" ? "its default SSE answers" : "JSON answers"}), routed as server-everything routes it. CPU: the server process's utime + stime (\`/proc/PID/stat\`) over the counted window, per task. Latency: one task's create → result.`,
     );
     L.push("");
     L.push("| server | era | loops | tasks/s | CPU ms / task | p50 ms | p99 ms | tasks/s ÷ SDK | CPU ÷ SDK | p99 ÷ SDK |");
@@ -52,7 +54,7 @@ export function serverSection({ server, storage, mode }) {
     L.push("");
     L.push(`- Date: ${storage.date}. Command: \`node bench/server.mjs --storage ${storage.storageRows.map((r) => r.storage).filter((s) => s !== "memory").join(",")} --rounds ${storage.rounds} --seconds ${storage.seconds}\` (${storage.wallSeconds} s; runnable alone).`);
     L.push(machine(storage));
-    L.push(`- The example server's \`--storage\` (a throwaway SQLite file; Postgres 15 and Redis servers on 127.0.0.1 started by \`tests/js/storage/lib.mjs\`, fsync off), 2025-11-25, ${storage.storageRows[0]?.concurrency} loops, the same load as above; memory measured in the same rounds. CPU is the server process's only (not the database's).`);
+    L.push(`- The example server over the installed package (\`scripts/pack.sh\`), its \`--storage\` (a throwaway SQLite file; Postgres 15 and Redis servers on 127.0.0.1 started by \`tests/js/storage/lib.mjs\`, fsync off), 2025-11-25, ${storage.storageRows[0]?.concurrency} loops, the same load as above; memory measured in the same rounds. CPU is the server process's only (not the database's).`);
     L.push("");
     L.push("| storage | tasks/s | ÷ memory | server CPU ms / task | p50 ms | p99 ms |");
     L.push("|---|---:|---:|---:|---:|---:|");
