@@ -1,5 +1,5 @@
 // Writes BENCHMARKS.md from the JSON results of bench/run.sh.
-//   node bench/report.mjs bench/results BENCHMARKS.md [all|store|validator|client|hostile|cli|storage|inspector|push]
+//   node bench/report.mjs bench/results BENCHMARKS.md [all|store|validator|client|hostile|cli|storage|inspector|push|server]
 // The validator sections come from meta/validate/cold-start/size/profile/cpu-profile.json, the
 // "Task store" section (after the STORE_MARK line) from store-meta/store/store-memory/
 // store-profile.json, the "Task client and scheduler" section (after the CLIENT_MARK line) from
@@ -7,7 +7,8 @@
 // line) from hostile-meta/hostile.json, the "CLI" section (after the CLI_MARK line, last) from
 // cli.json, the "Storage adapters" section (after the STORAGE_MARK line) from storage.json, the
 // "Inspector" section (after the INSPECTOR_MARK line) from inspector.json, the "Push" section
-// (after the PUSH_MARK line, the very last) from push.json.
+// (after the PUSH_MARK line) from push.json, the "HTTP server" section (after the SERVER_MARK
+// line, the very last) from server.json and server-storage.json.
 // A mode other than `all` rewrites its own part and keeps
 // the other parts of the existing file as they are; a part whose results are missing is kept too.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
@@ -20,6 +21,7 @@ import { storageSection } from "./storage-report.mjs";
 import { inspectorSection } from "./inspector-report.mjs";
 import { sizeSection } from "./size-section.mjs";
 import { pushSection } from "./push-report.mjs";
+import { serverSection } from "./server-report.mjs";
 
 const [dir, outFile, mode = "all"] = process.argv.slice(2);
 const load = (f) => (existsSync(resolve(dir, f)) ? JSON.parse(readFileSync(resolve(dir, f), "utf8")) : null);
@@ -30,6 +32,7 @@ const CLI_MARK = "<!-- CLI section: generated from bench/results/cli.json by ben
 const STORAGE_MARK = "<!-- Storage section: generated from bench/results/storage.json by bench/report.mjs -->";
 const INSPECTOR_MARK = "<!-- Inspector section: generated from bench/results/inspector.json by bench/report.mjs -->";
 const PUSH_MARK = "<!-- Push section: generated from bench/results/push.json by bench/report.mjs -->";
+const SERVER_MARK = "<!-- Server section: generated from bench/results/server*.json by bench/report.mjs -->";
 // The sections after the validator's, in file order: each begins with its mark, is rewritten by
 // its own mode (or `all`) when its results are there, and is otherwise kept as it was.
 const SECTIONS = [
@@ -60,6 +63,10 @@ const SECTIONS = [
   { mark: PUSH_MARK, mode: "push", make: () => {
     const push = load("push.json");
     return push ? pushSection({ push, mode }) : null;
+  } },
+  { mark: SERVER_MARK, mode: "server", make: () => {
+    const [server, storage] = ["server.json", "server-storage.json"].map(load);
+    return server || storage ? serverSection({ server, storage, mode }) : null;
   } },
 ];
 // What the file holds now: each section cut from the end, last first; the validator's is the rest.

@@ -34,6 +34,14 @@
 #                                 a TaskClient sends for 1,000 tasks, polling only against push
 #                                 (subscriptions/listen; the 2025-11-25 GET stream), both eras;
 #                                 needs scripts/pack.sh; the other sections are kept
+#   bash bench/run.sh server      only the HTTP server benchmark (about 5 minutes, bench/server.mjs):
+#                                 our example server against the SDK 1.x server, 16 closed loops
+#                                 of create -> get -> result and 1, fresh servers, interleaved
+#                                 rounds (tasks/s, server CPU per task, p50/p99), then ours on
+#                                 sqlite, postgres and redis as a ratio of memory; with
+#                                 SERVER_BEFORE=DIR (a checkout with pkg/ built, or an install
+#                                 dir) that build is measured in the same rounds; needs
+#                                 scripts/build.sh; the other sections are kept
 #
 # env: BENCH_WAIT   seconds to wait for the 1-minute load average to fall below BENCH_LOAD
 #                   (default 300; 0 = do not wait). The load is written into BENCHMARKS.md.
@@ -53,6 +61,9 @@
 #                          operations per latency (2000), callers (16) and ms (1000) per throughput
 #      INSPECTOR_SIZES, INSPECTOR_RUNS, INSPECTOR_SEED   inspector: transcript bytes
 #                          (5000000,50000000), fresh pages per size (3), generator seed (1)
+#      SERVER_ROUNDS, SERVER_SECONDS, SERVER_BEFORE, SERVER_STORAGE   server: rounds (5), counted
+#                          seconds per measurement (3), an older build to compare (none), the
+#                          storage axis (sqlite,postgres,redis; "" skips it)
 #      CLI_BYTES, CLI_TASKS, CLI_RUNS, CLI_BEFORE   CLI: transcript bytes (50000000), tasks (100),
 #                          runs per command (3), git revision of the CLI before streaming (36f8407)
 # Raw results go to bench/results/ (git-ignored). pkg/ must be built (bash scripts/build.sh);
@@ -63,8 +74,8 @@ OUT=bench/results
 mkdir -p "$OUT"
 MODE=${1:-all}
 case $MODE in
-  all | store | validator | client | hostile | cli | storage | inspector | push) ;;
-  *) echo "usage: bash bench/run.sh [all|store|validator|client|hostile|cli|storage|inspector|push]" >&2; exit 2 ;;
+  all | store | validator | client | hostile | cli | storage | inspector | push | server) ;;
+  *) echo "usage: bash bench/run.sh [all|store|validator|client|hostile|cli|storage|inspector|push|server]" >&2; exit 2 ;;
 esac
 export BENCH_MODE=$MODE
 run_validator() { [ "$MODE" = all ] || [ "$MODE" = validator ]; }
@@ -75,6 +86,7 @@ run_cli() { [ "$MODE" = all ] || [ "$MODE" = cli ]; }
 run_storage() { [ "$MODE" = all ] || [ "$MODE" = storage ]; }
 run_inspector() { [ "$MODE" = all ] || [ "$MODE" = inspector ]; }
 run_push() { [ "$MODE" = all ] || [ "$MODE" = push ]; }
+run_server() { [ "$MODE" = all ] || [ "$MODE" = server ]; }
 
 [ -f pkg/mcp_tasks_wasm_bg.wasm ] && [ -f pkg/node.mjs ] || {
   echo "bench: pkg/ is not built: run bash scripts/build.sh" >&2
@@ -214,6 +226,17 @@ fi
 if run_push; then
   [ "$MODE" = all ] && echo
   node bench/push.mjs --json "$OUT/push.json"
+fi
+if run_server; then
+  [ "$MODE" = all ] && echo
+  [ -f pkg/server/node.mjs ] || { echo "bench: pkg/server/ is not built: run bash scripts/build.sh" >&2; exit 1; }
+  node bench/server.mjs --json "$OUT/server.json" ${SERVER_BEFORE:+--before "$SERVER_BEFORE"}
+  rm -f "$OUT/server-storage.json"
+  storage_axis=${SERVER_STORAGE-sqlite,postgres,redis}
+  if [ -n "$storage_axis" ]; then
+    echo
+    node bench/server.mjs --storage "$storage_axis" --json "$OUT/server-storage.json"
+  fi
 fi
 
 node bench/report.mjs "$OUT" BENCHMARKS.md "$MODE"

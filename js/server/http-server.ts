@@ -15,9 +15,12 @@
 // always opens a legacy session; anything else needs a session. A protocol version it does not
 // speak gets -32022 with `data.supported` (HTTP 400).
 //
-// Fetch-style (`fetch(request) => Promise<Response>`, SSE through ReadableStream) for Deno, Bun,
-// edge runtimes and service workers, plus `node(req, res)` for node:http, which converts
-// IncomingMessage/ServerResponse without importing any node: module. Web APIs only.
+// Two thin transports over one dispatcher (`#handle`, which reads an `HttpIn` and answers an
+// `HttpAnswer`: a JSON body or an SSE stream): fetch-style (`fetch(request) => Promise<Response>`,
+// SSE through ReadableStream) for Deno, Bun, edge runtimes and service workers, and `node(req,
+// res)` for node:http, which reads IncomingMessage and writes ServerResponse directly
+// (`writeHead`/`end`, SSE with `write`; no WHATWG Request or Response on the way) without
+// importing any node: module. Web APIs only.
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskHost } from "./host.js";
@@ -129,7 +132,9 @@ export type McpHttpServerOptions = {
    * host's `maxLiveTasksPerRequestor` for 2026-07-28 callers, which it reaches as
    * `ClientChannel.requestor`); it is meant to be the owner of tasks when tasks are bound to
    * principals, so give a stable identity (behind a proxy, the forwarded client address or the
-   * authenticated user, not the proxy's address).
+   * authenticated user, not the proxy's address). Under `node(req, res)` the `request` is a
+   * WHATWG Request built from the IncomingMessage (method, URL, headers, body) only when this
+   * option is given: the default reads `info` alone, so no Request is built.
    */
   requestor?: (request: Request, info: RequestInfo) => string | null;
   /**
@@ -178,13 +183,20 @@ export type NodeRequest = AsyncIterable<Uint8Array> & { method?: string; url?: s
 export type NodeResponse = {
   writeHead: (status: number, headers: Record<string, string>) => unknown;
   write: (chunk: Uint8Array) => unknown;
-  end: () => unknown;
+  end: (chunk?: Uint8Array) => unknown;
   on: (event: "close", listener: () => void) => unknown;
   writableFinished: boolean;
   headersSent: boolean;
   destroy: () => unknown;
   flushHeaders?: () => void;
 };
+
+/**
+ * What the dispatcher answers, before a transport writes it: `body` (JSON text; `null`: none),
+ * or `stream`, an SSE stream the transport drains (`node` with `res.write`, `fetch` through a
+ * ReadableStream).
+ */
+export type HttpAnswer = { status: number; headers: Record<string, string>; body: string | null; stream?: SseStream; };
 
 /** `MCP-Protocol-Version` values a 2025-11-25 session accepts (older clients are offered 2025-11-25). */
 const LEGACY_HEADER_VERSIONS = [V25, "2025-06-18", "2025-03-26"];
@@ -196,6 +208,7 @@ const SERVER_BUSY = -32000;
 const BAD_REQUEST_CODES = [PARSE_ERROR, INVALID_REQUEST, HEADER_MISMATCH, -32021, UNSUPPORTED_PROTOCOL_VERSION];
 
 const ENCODER = new TextEncoder();
+const DECODER = new TextDecoder();
 
 /** The HTTP status of a JSON-RPC response. */
 function statusOf(response: JsonObject): number {
@@ -204,9 +217,237 @@ function statusOf(response: JsonObject): number {
   return typeof code === "number" && BAD_REQUEST_CODES.includes(code) ? 400 : 200;
 }
 
-function jsonResponse(status: number, body: JsonObject | null, headers: Record<string, string> = {}): Response {
-  if (body === null) return new Response(null, { status, headers });
-  return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": "application/json" } });
+function jsonResponse(status: number, body: JsonObject | null, headers: Record<string, string> = {}): HttpAnswer {
+  if (body === null) return { status, headers, body: null };
+  return { status, headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
+}
+
+/**
+ * One HTTP request as the dispatcher reads it: what `fetch` and `node` adapt their request to
+ * (FetchIn, NodeIn), so that both run the same protocol code.
+ */
+interface HttpIn {
+  method: string;
+  /** The URL's path. */
+  pathname(): string;
+  /** One header (lower-case name), `null` when absent; repeated ones joined by ", ". */
+  header(name: string): string | null;
+  /** Every header, by lower-case name. */
+  headers(): Record<string, string>;
+  /** The body, read up to `max` bytes: `null` when it is larger. */
+  body(max: number): Promise<Uint8Array | null>;
+  /** The client went away before its answer was written. */
+  aborted(): boolean;
+  /** Calls `listener` when the client goes away before its answer is written; answers a remover. */
+  onAbort(listener: () => void): () => void;
+  info: RequestInfo;
+  /** The request as a WHATWG Request (for a custom `requestor`; `node` builds it only then). */
+  request(): Request;
+}
+
+/** `fetch`'s request. */
+class FetchIn implements HttpIn {
+  req: Request;
+  info: RequestInfo;
+  method: string;
+  constructor(req: Request, info: RequestInfo) {
+    this.req = req;
+    this.info = info;
+    this.method = req.method;
+  }
+
+  pathname() {
+    return new URL(this.req.url).pathname;
+  }
+
+  header(name: string) {
+    return this.req.headers.get(name);
+  }
+
+  headers() {
+    const out: Record<string, string> = {};
+    this.req.headers.forEach((value, name) => {
+      out[name] = value;
+    });
+    return out;
+  }
+
+  async body(max: number): Promise<Uint8Array | null> {
+    if (this.req.body === null) return new Uint8Array(0);
+    const reader = this.req.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > max) {
+        reader.cancel().catch(() => {});
+        return null;
+      }
+      chunks.push(value);
+    }
+    return concat(chunks, size);
+  }
+
+  aborted() {
+    return this.req.signal.aborted;
+  }
+
+  onAbort(listener: () => void) {
+    const signal = this.req.signal;
+    signal.addEventListener("abort", listener, { once: true });
+    return () => signal.removeEventListener("abort", listener);
+  }
+
+  request() {
+    return this.req;
+  }
+}
+
+/** `node`'s request: IncomingMessage read directly, the client's going away seen on `res`. */
+class NodeIn implements HttpIn {
+  req: NodeRequest;
+  info: RequestInfo;
+  method: string;
+  /** The connection closed before the answer was written. */
+  gone = false;
+  /** The response ended or the connection closed. */
+  closed = false;
+  listeners: Array<() => void> = [];
+  /** The body as read (for `request()`). */
+  bytes: Uint8Array | null = null;
+  built: Request | null = null;
+  constructor(req: NodeRequest, res: NodeResponse) {
+    this.req = req;
+    this.info = { remoteAddress: req.socket?.remoteAddress ?? null, auth: req.auth ?? null };
+    this.method = req.method ?? "GET";
+    res.on("close", () => {
+      this.closed = true;
+      if (res.writableFinished) return;
+      this.gone = true;
+      const listeners = this.listeners;
+      this.listeners = [];
+      for (const f of listeners) f();
+    });
+  }
+
+  pathname() {
+    const url = this.req.url ?? "/";
+    // The common case without parsing: a plain path (no dot segments, escapes or backslashes).
+    const end = url.search(/[?#]/);
+    const path = end < 0 ? url : url.slice(0, end);
+    if (/^\/(?!\/)[A-Za-z0-9_~\/-]*$/.test(path)) return path;
+    return new URL(url, "http://localhost").pathname;
+  }
+
+  header(name: string) {
+    const value = this.req.headers[name];
+    return typeof value === "string" ? value : Array.isArray(value) ? value.join(", ") : null;
+  }
+
+  headers() {
+    const out: Record<string, string> = {};
+    for (const name in this.req.headers) {
+      const value = this.header(name);
+      if (value !== null) out[name] = value;
+    }
+    return out;
+  }
+
+  async body(max: number): Promise<Uint8Array | null> {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    // Not a for-await: leaving it would destroy the request, and the socket with it, before the
+    // 413 goes out. Past the limit the rest is left unread; the 413 closes the connection.
+    const reading = this.req[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await reading.next();
+      if (next.done === true) break;
+      size += next.value.length;
+      if (size > max) return null;
+      chunks.push(next.value);
+    }
+    this.bytes = concat(chunks, size);
+    return this.bytes;
+  }
+
+  aborted() {
+    return this.gone;
+  }
+
+  onAbort(listener: () => void) {
+    if (this.closed) return () => {};
+    this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((f) => f !== listener);
+    };
+  }
+
+  request() {
+    if (this.built !== null) return this.built;
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(this.req.headers)) {
+      if (typeof value === "string") headers.set(name, value);
+      else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    }
+    let url;
+    try {
+      url = new URL(this.req.url ?? "/", `http://${headers.get("host") ?? "localhost"}`);
+    } catch {
+      url = new URL(this.req.url ?? "/", "http://localhost");
+    }
+    const abort = new AbortController();
+    if (this.gone) abort.abort();
+    else this.onAbort(() => abort.abort());
+    const body = this.method === "GET" || this.method === "HEAD" ? null : (this.bytes as Uint8Array<ArrayBuffer> | null);
+    this.built = new Request(url, { method: this.method, headers, body, signal: abort.signal });
+    return this.built;
+  }
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** `fetch`'s answer: a Response (SSE through a ReadableStream). */
+function toResponse(answer: HttpAnswer): Response {
+  const body = answer.stream !== undefined ? answer.stream.readable() : answer.body;
+  return new Response(body, { status: answer.status, headers: answer.headers });
+}
+
+/** `node`'s answer: written with `writeHead` and `end` (SSE events with `write`). */
+function writeNode(answer: HttpAnswer, incoming: NodeIn, res: NodeResponse) {
+  const stream = answer.stream;
+  if (stream !== undefined) {
+    if (incoming.closed) return stream.cancel(); // nobody to write to
+    res.writeHead(answer.status, answer.headers);
+    res.flushHeaders?.();
+    res.on("close", () => stream.cancel());
+    stream.attach({
+      write: (text) => res.write(ENCODER.encode(text)),
+      end: () => res.end(),
+    });
+    return;
+  }
+  if (answer.body === null) {
+    res.writeHead(answer.status, answer.headers);
+    res.end();
+    return;
+  }
+  const bytes = ENCODER.encode(answer.body);
+  const headers: Record<string, string> = { ...answer.headers, "Content-Length": String(bytes.length) };
+  // A body refused unread (too large) is not read to its end to keep the connection: it closes.
+  if (answer.status === 413) headers["Connection"] = "close";
+  res.writeHead(answer.status, headers);
+  res.end(bytes);
 }
 
 /** The default origin rule: local pages only. */
@@ -329,14 +570,19 @@ class EventLog {
   }
 }
 
-/** One Server-Sent Events response body. */
+/**
+ * One Server-Sent Events response body. Events written before a transport takes it (`attach`)
+ * wait in `pending`; `node` then writes them to the ServerResponse, `fetch` to a ReadableStream.
+ */
 class SseStream {
   closed: boolean;
-  controller: ReadableStreamDefaultController<Uint8Array> | null;
   timer: ReturnType<typeof setInterval> | null;
-  body: ReadableStream<Uint8Array>;
   /** The session's event log and this stream's name in it (`null`: events carry no id). */
   log: { events: EventLog; stream: string; } | null;
+  /** Where the text goes once a transport took the stream (`null`: kept in `pending`). */
+  sink: { write(text: string): unknown; end(): unknown; } | null;
+  pending: string[];
+  onCancel: () => void;
   /**
    * @param onCancel Called when the client goes away (the body is cancelled).
    * @param keepAliveMs Sends an SSE comment this often while open (0: never), so that
@@ -347,27 +593,14 @@ class SseStream {
   constructor(onCancel: () => void, keepAliveMs: number, log: EventLog | null = null, stream: string = crypto.randomUUID()) {
     this.log = log === null ? null : { events: log, stream };
     this.closed = false;
-    this.controller = null;
     this.timer = null;
-    this.body = new ReadableStream({
-      start: (controller) => {
-        this.controller = controller;
-      },
-      cancel: () => {
-        this.closed = true;
-        this.#stopTimer();
-        onCancel();
-      },
-    });
+    this.sink = null;
+    this.pending = [];
+    this.onCancel = onCancel;
     if (keepAliveMs > 0) {
       this.timer = setInterval(() => {
-        if (this.closed || this.controller === null) return this.#stopTimer();
-        try {
-          this.controller.enqueue(ENCODER.encode(": keepalive\n\n"));
-        } catch {
-          this.closed = true;
-          this.#stopTimer();
-        }
+        if (this.closed) return this.#stopTimer();
+        this.#put(": keepalive\n\n");
       }, Math.min(keepAliveMs, 2 ** 31 - 1)); // a longer delay would fire every 1 ms
     }
   }
@@ -377,9 +610,26 @@ class SseStream {
     this.timer = null;
   }
 
+  /** Sends text; `false` once the stream is closed. */
+  #put(text: string): boolean {
+    if (this.closed) return false;
+    if (this.sink === null) {
+      this.pending.push(text);
+      return true;
+    }
+    try {
+      this.sink.write(text);
+      return true;
+    } catch {
+      this.closed = true;
+      this.#stopTimer();
+      return false;
+    }
+  }
+
   /** Sends one JSON-RPC message; `false` once the stream is closed. */
   write(message: JsonObject) {
-    if (this.closed || this.controller === null) return false;
+    if (this.closed) return false;
     const data = JSON.stringify(message);
     const id = this.log === null ? null : this.log.events.append(this.log.stream, data);
     return this.writeEvent(id, data);
@@ -387,14 +637,7 @@ class SseStream {
 
   /** Sends one event (`id`: its SSE id, `null` none); `false` once the stream is closed. */
   writeEvent(id: string | null, data: string) {
-    if (this.closed || this.controller === null) return false;
-    try {
-      this.controller.enqueue(ENCODER.encode(`${id === null ? "" : `id: ${id}\n`}event: message\ndata: ${data}\n\n`));
-      return true;
-    } catch {
-      this.closed = true;
-      return false;
-    }
+    return this.#put(`${id === null ? "" : `id: ${id}\n`}event: message\ndata: ${data}\n\n`);
   }
 
   close() {
@@ -402,17 +645,47 @@ class SseStream {
     if (this.closed) return;
     this.closed = true;
     try {
-      this.controller?.close();
+      this.sink?.end();
     } catch {
-      // already errored or cancelled
+      // already gone
     }
   }
 
-  response(headers: Record<string, string>): Response {
-    return new Response(this.body, {
+  /** The client went away before the stream ended. */
+  cancel() {
+    if (this.closed) return;
+    this.closed = true;
+    this.#stopTimer();
+    this.pending = [];
+    this.onCancel();
+  }
+
+  /** A transport takes the stream: what waits is written, then each event as it comes. */
+  attach(sink: { write(text: string): unknown; end(): unknown; }) {
+    this.sink = sink;
+    const pending = this.pending;
+    this.pending = [];
+    for (const text of pending) sink.write(text);
+    if (this.closed) sink.end();
+  }
+
+  /** The stream as a ReadableStream (`fetch`). */
+  readable(): ReadableStream<Uint8Array> {
+    return new ReadableStream({
+      start: (controller) => {
+        this.attach({ write: (text) => controller.enqueue(ENCODER.encode(text)), end: () => controller.close() });
+      },
+      cancel: () => this.cancel(),
+    });
+  }
+
+  response(headers: Record<string, string>): HttpAnswer {
+    return {
       status: 200,
       headers: { ...headers, "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" },
-    });
+      body: null,
+      stream: this,
+    };
   }
 }
 
@@ -438,9 +711,15 @@ class Reply {
   headers: Record<string, string>;
   done: boolean;
   stream: SseStream | null;
-  abort: AbortController;
-  resolve: (response: Response) => void;
-  response: Promise<Response>;
+  /**
+   * Aborts when the client goes away before the final answer; made when `signal` is first read
+   * (an AbortSignal costs a few microseconds, and most requests never look at theirs).
+   */
+  abort: AbortController | null;
+  /** Why the reply was aborted (`null`: it was not), also before `abort` exists. */
+  abortReason: Error | null = null;
+  resolve: (response: HttpAnswer) => void;
+  response: Promise<HttpAnswer>;
   onGone: Set<() => void>;
   log: EventLog | null;
   /** Cancelled by the client: finished without an answer. */
@@ -449,11 +728,11 @@ class Reply {
    * @param id The request's id.
    * @param canStream The client accepts SSE.
    * @param headers Headers of the HTTP response.
-   * @param requestSignal Aborts when the client goes away.
+   * @param request The request (the client's going away ends the reply).
    * @param keepAliveMs See SseStream.
    * @param log The session's event log (the stream's events get ids, kept for resumption).
    */
-  constructor(id: unknown, canStream: boolean, headers: Record<string, string>, requestSignal: AbortSignal, keepAliveMs: number, log: EventLog | null = null) {
+  constructor(id: unknown, canStream: boolean, headers: Record<string, string>, request: HttpIn, keepAliveMs: number, log: EventLog | null = null) {
     this.log = log;
     this.id = id;
     this.keepAliveMs = keepAliveMs;
@@ -461,25 +740,35 @@ class Reply {
     this.headers = headers;
     this.done = false;
     this.stream = null;
-    /** Aborts when the client goes away before the final answer. */
-    this.abort = new AbortController();
+    this.abort = null;
     this.resolve = (): void => {};
     this.response = new Promise((resolve) => {
       this.resolve = resolve;
     });
     this.onGone = new Set();
     const gone = () => this.#gone();
-    if (requestSignal.aborted) gone();
-    else requestSignal.addEventListener("abort", gone, { once: true });
+    if (request.aborted()) gone();
+    else request.onAbort(gone);
   }
 
   get signal() {
+    if (this.abort === null) {
+      this.abort = new AbortController();
+      if (this.abortReason !== null) this.abort.abort(this.abortReason);
+    }
     return this.abort.signal;
+  }
+
+  /** Aborts the reply's work (the first reason is kept). */
+  #abort(reason: Error) {
+    if (this.abortReason !== null) return;
+    this.abortReason = reason;
+    this.abort?.abort(reason);
   }
 
   /** Sends `message` before the final answer (switching to SSE); `false` when it cannot. */
   send(message: JsonObject) {
-    if (this.done || !this.canStream || this.abort.signal.aborted) return false;
+    if (this.done || !this.canStream || this.abortReason !== null) return false;
     if (this.stream === null) {
       this.stream = new SseStream(() => this.#gone(), this.keepAliveMs, this.log);
       this.resolve(this.stream.response(this.headers));
@@ -493,10 +782,10 @@ class Reply {
    */
   cancel() {
     this.cancelled = true;
-    if (!this.abort.signal.aborted) {
+    if (this.abortReason === null) {
       const reason = new Error("the client cancelled the request");
       reason.name = "AbortError";
-      this.abort.abort(reason);
+      this.#abort(reason);
     }
   }
 
@@ -509,7 +798,7 @@ class Reply {
       if (message !== null) this.stream.write(message);
       this.stream.close();
     } else {
-      let response: Response;
+      let response: HttpAnswer;
       try {
         response = jsonResponse(message === null ? 202 : (status ?? statusOf(message)), message, this.headers);
       } catch {
@@ -523,13 +812,13 @@ class Reply {
   #gone() {
     if (this.done && this.stream === null) return; // answered with JSON: nothing was cut short
     // Nobody reads this answer any more; settle the promise all the same.
-    if (!this.done && this.stream === null) this.resolve(new Response(null, { status: 204, headers: this.headers }));
+    if (!this.done && this.stream === null) this.resolve({ status: 204, headers: this.headers, body: null });
     this.done = true;
     this.stream?.close();
-    if (!this.abort.signal.aborted) {
+    if (this.abortReason === null) {
       const reason = new Error("the client closed the request");
       reason.name = "AbortError";
-      this.abort.abort(reason);
+      this.#abort(reason);
     }
     for (const f of this.onGone) f();
   }
@@ -663,7 +952,7 @@ class McpHttpServer {
     });
 
     /** The fetch-style handler: `Deno.serve(app.fetch)`, `export default { fetch: app.fetch }`. */
-    this.fetch = (request, info): Promise<Response> => this.#fetch(request, info ?? {});
+    this.fetch = async (request, info): Promise<Response> => toResponse(await this.#handle(new FetchIn(request, info ?? {})));
     /**
      * The node:http handler: `http.createServer(app.node)`. Streams SSE responses; a client that
      * closes its connection aborts its request.
@@ -752,11 +1041,12 @@ class McpHttpServer {
 
   // ---- HTTP --------------------------------------------------------------------------------------
 
-  async #fetch(request: Request, info: RequestInfo): Promise<Response> {
+  /** The dispatcher both transports share. */
+  async #handle(request: HttpIn): Promise<HttpAnswer> {
     const cors: Record<string, string> = {};
-    const origin = request.headers.get("origin");
+    const origin = request.header("origin");
     try {
-      if (this.path !== null && new URL(request.url).pathname !== this.path) {
+      if (this.path !== null && request.pathname() !== this.path) {
         return jsonResponse(404, rpcError(null, INVALID_REQUEST, `Not found: the MCP endpoint is ${this.path}`));
       }
       if (origin !== null) {
@@ -766,8 +1056,9 @@ class McpHttpServer {
         cors["Vary"] = "Origin";
         cors["Access-Control-Expose-Headers"] = "Mcp-Session-Id";
         if (request.method === "OPTIONS") {
-          return new Response(null, {
+          return {
             status: 204,
+            body: null,
             headers: {
               ...cors,
               "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
@@ -775,18 +1066,18 @@ class McpHttpServer {
                 "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID, Authorization",
               "Access-Control-Max-Age": "600",
             },
-          });
+          };
         }
       }
       if (this.closed) return jsonResponse(503, rpcError(null, INTERNAL_ERROR, "Service unavailable: the server is closed"), cors);
       if (this.host.now() - this.lastHousekeeping >= this.housekeepingMs) this.sweep();
       switch (request.method) {
         case "POST":
-          return await this.#post(request, cors, info);
+          return await this.#post(request, cors);
         case "GET":
-          return this.#get(request, cors, info);
+          return this.#get(request, cors);
         case "DELETE":
-          return this.#delete(request, cors, info);
+          return this.#delete(request, cors);
         default:
           return jsonResponse(405, rpcError(null, INVALID_REQUEST, "Method not allowed: POST JSON-RPC messages"), {
             ...cors,
@@ -800,75 +1091,31 @@ class McpHttpServer {
   }
 
   async #node(req: NodeRequest, res: NodeResponse) {
-    const abort = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) abort.abort();
-    });
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === "string") headers.set(name, value);
-      else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    }
-    let url;
-    try {
-      url = new URL(req.url ?? "/", `http://${headers.get("host") ?? "localhost"}`);
-    } catch {
-      url = new URL(req.url ?? "/", "http://localhost");
-    }
-    const method = req.method ?? "GET";
-    let body: Uint8Array<ArrayBuffer> | null = null;
-    if (method !== "GET" && method !== "HEAD") {
-      // Read at most one byte past the limit: the fetch handler answers 413 for it.
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      for await (const chunk of req) {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size > this.maxBodyBytes) break;
-      }
-      body = new Uint8Array(size);
-      let at = 0;
-      for (const c of chunks) {
-        body.set(c, at);
-        at += c.length;
-      }
-    }
-    const info: RequestInfo = { remoteAddress: req.socket?.remoteAddress ?? null, auth: req.auth ?? null };
-    const response = await this.fetch(new Request(url, { method, headers, body, signal: abort.signal }), info);
-    const out: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      out[name] = value;
-    });
-    res.writeHead(response.status, out);
-    if (response.body === null) {
-      res.end();
-      return;
-    }
-    res.flushHeaders?.();
-    const reader = response.body.getReader();
-    res.on("close", () => {
-      reader.cancel().catch(() => {});
-    });
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      res.write(value);
-    }
-    res.end();
+    const incoming = new NodeIn(req, res);
+    writeNode(await this.#handle(incoming), incoming, res);
   }
 
-  async #post(request: Request, cors: Record<string, string>, info: RequestInfo): Promise<Response> {
-    const type = request.headers.get("content-type");
+  /**
+   * Who sends `request` (the `requestor` option). The default reads only `RequestInfo`, so
+   * `node` builds no WHATWG Request for it; a custom one gets the request as a Request.
+   */
+  #requestorOf(request: HttpIn): string | null {
+    if (this.requestor === defaultRequestor) return defaultRequestor((null as unknown as Request), request.info);
+    return this.requestor(request.request(), request.info);
+  }
+
+  async #post(request: HttpIn, cors: Record<string, string>): Promise<HttpAnswer> {
+    const type = request.header("content-type");
     if (type !== null && !type.toLowerCase().includes("application/json")) {
       return jsonResponse(415, rpcError(null, INVALID_REQUEST, "Unsupported Media Type: POST application/json"), cors);
     }
-    const declared = Number(request.headers.get("content-length"));
+    const declared = Number(request.header("content-length"));
     if (declared > this.maxBodyBytes) return jsonResponse(413, rpcError(null, INVALID_REQUEST, "Request body too large"), cors);
-    const bytes = await this.#readBody(request);
+    const bytes = await request.body(this.maxBodyBytes);
     if (bytes === null) return jsonResponse(413, rpcError(null, INVALID_REQUEST, "Request body too large"), cors);
     let message: unknown;
     try {
-      message = JSON.parse(new TextDecoder().decode(bytes));
+      message = JSON.parse(DECODER.decode(bytes));
     } catch {
       return jsonResponse(400, rpcError(null, PARSE_ERROR, "Parse error: the body is not JSON"), cors);
     }
@@ -882,18 +1129,15 @@ class McpHttpServer {
       return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Invalid Request: `id` must be a string or an integer"), cors);
     }
 
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
+    const headers = request.headers();
     const meta = isObject(message.params) && isObject(message.params._meta) ? message.params._meta : null;
     const sessionId = headers["mcp-session-id"];
     // Era dispatch: initialize opens a legacy session; modern `_meta` (or headers) is stateless.
-    if (message.method === "initialize") return this.#initialize(message, cors, request, info);
-    if (meta !== null && meta[META_PROTOCOL_VERSION] !== undefined) return this.#modern(message, headers, request, cors, info);
-    if (sessionId !== undefined) return this.#legacy(message, sessionId, headers, request, cors, info);
+    if (message.method === "initialize") return this.#initialize(message, cors, request);
+    if (meta !== null && meta[META_PROTOCOL_VERSION] !== undefined) return this.#modern(message, headers, request, cors);
+    if (sessionId !== undefined) return this.#legacy(message, sessionId, headers, request, cors);
     const headerVersion = headers["mcp-protocol-version"];
-    if (headers["mcp-method"] !== undefined || headerVersion === V26) return this.#modern(message, headers, request, cors, info);
+    if (headers["mcp-method"] !== undefined || headerVersion === V26) return this.#modern(message, headers, request, cors);
     if (headerVersion !== undefined && !LEGACY_HEADER_VERSIONS.includes(headerVersion)) {
       return jsonResponse(400, this.#unsupported(message.id, headerVersion), cors);
     }
@@ -908,42 +1152,17 @@ class McpHttpServer {
     );
   }
 
-  /** The body, or `null` when it is larger than allowed. */
-  async #readBody(request: Request): Promise<Uint8Array | null> {
-    if (request.body === null) return new Uint8Array(0);
-    const reader = request.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > this.maxBodyBytes) {
-        reader.cancel().catch(() => {});
-        return null;
-      }
-      chunks.push(value);
-    }
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
-  }
-
   #unsupported(id: unknown, requested: string): JsonObject {
     return unsupportedVersion(id, requested);
   }
 
   // ---- 2026-07-28 --------------------------------------------------------------------------------
 
-  async #modern(message: JsonObject, headers: Record<string, string>, request: Request, cors: Record<string, string>, info: RequestInfo): Promise<Response> {
-    if (wantsProgress(message, headers)) return this.#modernStreamed(message, headers, request, cors, info);
+  async #modern(message: JsonObject, headers: Record<string, string>, request: HttpIn, cors: Record<string, string>): Promise<HttpAnswer> {
+    if (wantsProgress(message, headers)) return this.#modernStreamed(message, headers, request, cors);
     const abort = new AbortController();
-    const onAbort = () => abort.abort();
-    request.signal.addEventListener("abort", onAbort, { once: true });
+    if (request.aborted()) abort.abort();
+    const stopWatching = request.onAbort(() => abort.abort());
     let answer: import("./endpoint.js").ModernAnswer;
     try {
       answer = await this.endpoint.modern(message, {
@@ -951,11 +1170,11 @@ class McpHttpServer {
         allowMissingRoutingHeaders: this.allowMissingRoutingHeaders,
         signal: abort.signal,
         // The requestor bounds the live tasks of each caller (TaskHost maxLiveTasksPerRequestor).
-        requestor: this.requestor(request, info),
-        auth: info.auth ?? null,
+        requestor: this.#requestorOf(request),
+        auth: request.info.auth ?? null,
       });
     } finally {
-      request.signal.removeEventListener("abort", onAbort);
+      stopWatching();
     }
     switch (answer.kind) {
       case "none":
@@ -964,7 +1183,7 @@ class McpHttpServer {
         return jsonResponse(400, answer.response, cors);
       case "listen":
         // An SSE stream: the acknowledgement, then `notifications/tasks` (§B.h, §D 96).
-        return this.subscriptions.listen(message, headers, cors, { auth: info.auth ?? null });
+        return this.subscriptions.listen(message, headers, cors, { auth: request.info.auth ?? null });
       default:
         return jsonResponse(statusOf(answer.response), answer.response, cors);
     }
@@ -975,16 +1194,17 @@ class McpHttpServer {
    * JSON answer, or, from its first progress notification on, an SSE stream that ends with the
    * answer (as a 2025-11-25 call's; a task sends no progress, §B.h).
    */
-  #modernStreamed(message: JsonObject, headers: Record<string, string>, request: Request, cors: Record<string, string>, info: RequestInfo): Promise<Response> {
+  #modernStreamed(message: JsonObject, headers: Record<string, string>, request: HttpIn, cors: Record<string, string>): Promise<HttpAnswer> {
     const id = message.id;
-    const reply = new Reply(id, true, cors, request.signal, this.keepAliveMs);
+    const reply = new Reply(id, true, cors, request, this.keepAliveMs);
     this.replies.add(reply);
     this.endpoint
       .modern(message, {
         headers,
         allowMissingRoutingHeaders: this.allowMissingRoutingHeaders,
         signal: reply.signal,
-        requestor: this.requestor(request, info),
+        requestor: this.#requestorOf(request),
+        auth: request.info.auth ?? null,
         notify: (notification) => reply.send(notification),
       })
       .then((answer) => {
@@ -1002,7 +1222,7 @@ class McpHttpServer {
 
   // ---- 2025-11-25 --------------------------------------------------------------------------------
 
-  #initialize(message: JsonObject, cors: Record<string, string>, request: Request, info: RequestInfo): Response {
+  #initialize(message: JsonObject, cors: Record<string, string>, request: HttpIn): HttpAnswer {
     const id = message.id;
     if (!isId(id)) return jsonResponse(400, rpcError(id, INVALID_REQUEST, "Invalid Request: initialize must be a request with an id"), cors);
     const params = message.params;
@@ -1015,7 +1235,7 @@ class McpHttpServer {
       const error = rpcError(id, SERVER_BUSY, `Server busy: ${limit} sessions are open (maxSessions); try again later`, { limit, cap: "maxSessions" });
       return jsonResponse(503, error, { ...cors, "Retry-After": "5" });
     }
-    const requestor = this.requestor(request, info);
+    const requestor = this.#requestorOf(request);
     const owned = requestor === null ? 0 : (this.sessionsOf.get(requestor) ?? 0);
     if (requestor !== null && owned >= this.maxSessionsPerRequestor) {
       const limit = this.maxSessionsPerRequestor;
@@ -1038,7 +1258,7 @@ class McpHttpServer {
       tasks: new Map(),
       inflight: new Map(),
       requestor,
-      owner: this.host.ownerOf({ auth: info.auth ?? null }),
+      owner: this.host.ownerOf({ auth: request.info.auth ?? null }),
       events: new EventLog(this.maxReplayBytes, this.replayBytes),
       listenStream: null,
     };
@@ -1059,8 +1279,8 @@ class McpHttpServer {
     return this.host.ownerOf({ auth: info.auth ?? null }) === session.owner ? session : undefined;
   }
 
-  async #legacy(message: JsonObject, sessionId: string, headers: Record<string, string>, request: Request, cors: Record<string, string>, info: RequestInfo): Promise<Response> {
-    const session = this.#session(sessionId, info);
+  async #legacy(message: JsonObject, sessionId: string, headers: Record<string, string>, request: HttpIn, cors: Record<string, string>): Promise<HttpAnswer> {
+    const session = this.#session(sessionId, request.info);
     if (!session) {
       return jsonResponse(404, rpcError(message.id, SESSION_NOT_FOUND, "Session not found: initialize again"), cors);
     }
@@ -1097,7 +1317,7 @@ class McpHttpServer {
     const own = this.endpoint.legacyOwn(method, id);
     if (own !== null) return jsonResponse(200, own, sessionHeaders);
     const accept = (headers["accept"] ?? "").toLowerCase();
-    const reply = new Reply(id, accept.includes("text/event-stream"), sessionHeaders, request.signal, this.keepAliveMs, session.events);
+    const reply = new Reply(id, accept.includes("text/event-stream"), sessionHeaders, request, this.keepAliveMs, session.events);
     this.replies.add(reply);
     session.inflight.set(id, reply);
     this.#answerLegacy(message, id, session, reply)
@@ -1119,7 +1339,9 @@ class McpHttpServer {
       // The session's owner owns its tasks (only its requests reach the session).
       owner: session.owner,
       clientCapabilities: session.clientCapabilities,
-      signal: reply.signal,
+      get signal() {
+        return reply.signal; // made when read
+      },
       sendRequest: (req, info) => this.#sendToClient(session, req, info.taskId, info.taskId === null ? reply : null, info.signal),
       sendNotification: (note, info) => this.#notifyClient(session, note, info.taskId === null ? reply : null, info.taskId),
     };
@@ -1257,18 +1479,18 @@ class McpHttpServer {
     return true;
   }
 
-  #get(request: Request, cors: Record<string, string>, info: RequestInfo): Response {
-    const sessionId = request.headers.get("mcp-session-id");
+  #get(request: HttpIn, cors: Record<string, string>): HttpAnswer {
+    const sessionId = request.header("mcp-session-id");
     if (sessionId === null) {
       return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Bad Request: a GET stream needs the Mcp-Session-Id of a 2025-11-25 session"), cors);
     }
-    const session = this.#session(sessionId, info);
+    const session = this.#session(sessionId, request.info);
     if (!session) return jsonResponse(404, rpcError(null, SESSION_NOT_FOUND, "Session not found: initialize again"), cors);
-    if (!(request.headers.get("accept") ?? "").toLowerCase().includes("text/event-stream")) {
+    if (!(request.header("accept") ?? "").toLowerCase().includes("text/event-stream")) {
       return jsonResponse(406, rpcError(null, INVALID_REQUEST, "Not Acceptable: a GET stream needs Accept: text/event-stream"), cors);
     }
     const headers = { ...cors, "Mcp-Session-Id": session.id };
-    const lastEventId = request.headers.get("last-event-id");
+    const lastEventId = request.header("last-event-id");
     if (lastEventId !== null) return this.#resume(session, lastEventId, headers);
     if (session.listen !== null && !session.listen.closed) {
       return jsonResponse(409, rpcError(null, INVALID_REQUEST, "Conflict: this session already has a GET stream"), cors);
@@ -1277,7 +1499,7 @@ class McpHttpServer {
   }
 
   /** Opens the session's GET stream named `stream`, first replaying `replay`. */
-  #listen(session: Session, stream: string, replay: Array<{ id: string; data: string; }>, headers: Record<string, string>): Response {
+  #listen(session: Session, stream: string, replay: Array<{ id: string; data: string; }>, headers: Record<string, string>): HttpAnswer {
     session.lastSeen = this.host.now();
     const sse: SseStream = new SseStream(
       () => {
@@ -1302,7 +1524,7 @@ class McpHttpServer {
    * one); a POST's stream ends after the replay (its request ended when the stream dropped: ask
    * again, e.g. `tasks/result`). Events of other streams are never replayed on it.
    */
-  #resume(session: Session, lastEventId: string, headers: Record<string, string>): Response {
+  #resume(session: Session, lastEventId: string, headers: Record<string, string>): HttpAnswer {
     const found = session.events.after(lastEventId);
     if (found === "unknown") {
       return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Bad Request: Last-Event-ID names no event of this session"), headers);
@@ -1328,13 +1550,13 @@ class McpHttpServer {
     return sse.response(headers);
   }
 
-  #delete(request: Request, cors: Record<string, string>, info: RequestInfo): Response {
-    const sessionId = request.headers.get("mcp-session-id");
+  #delete(request: HttpIn, cors: Record<string, string>): HttpAnswer {
+    const sessionId = request.header("mcp-session-id");
     if (sessionId === null) return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Bad Request: DELETE needs the Mcp-Session-Id to end"), cors);
-    const session = this.#session(sessionId, info);
+    const session = this.#session(sessionId, request.info);
     if (!session) return jsonResponse(404, rpcError(null, SESSION_NOT_FOUND, "Session not found"), cors);
     this.#endSession(session);
-    return new Response(null, { status: 200, headers: cors });
+    return { status: 200, headers: cors, body: null };
   }
 
   /**

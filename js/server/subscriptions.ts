@@ -24,7 +24,10 @@ export type TaskHost = import("./host.js").TaskHost;
 
 export type StoreTask = import("./mcp_tasks_wasm.js").StoreTask;
 
-export type PushStream = { write(message: JsonObject): boolean; close(): void; response(headers: Record<string, string>): Response; closed: boolean; };
+/** What McpHttpServer writes back (a JSON body or an SSE stream; each transport writes it its way). */
+export type HttpAnswer = import("./http-server.js").HttpAnswer;
+
+export type PushStream = { write(message: JsonObject): boolean; close(): void; response(headers: Record<string, string>): HttpAnswer; closed: boolean; };
 
 export type StreamFactory = (onCancel: () => void) => PushStream;
 
@@ -51,8 +54,8 @@ function rpcError(id: unknown, code: number, message: string, data?: unknown): J
   return { jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error };
 }
 
-function json(status: number, body: JsonObject, headers: Record<string, string>) {
-  return new Response(JSON.stringify(body), { status, headers: { ...headers, "Content-Type": "application/json" } });
+function json(status: number, body: JsonObject, headers: Record<string, string>): HttpAnswer {
+  return { status, headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
 }
 
 class TaskSubscriptions {
@@ -95,7 +98,7 @@ class TaskSubscriptions {
    * @param headers The request's headers
    *   (lower-case names).
    */
-  async listen(message: JsonObject, headers: Record<string, string>, cors: Record<string, string>, channel: import("./host.js").ClientChannel = {}): Promise<Response> {
+  async listen(message: JsonObject, headers: Record<string, string>, cors: Record<string, string>, channel: import("./host.js").ClientChannel = {}): Promise<HttpAnswer> {
     const id = (message.id as string | number);
     const params = isObject(message.params) ? message.params : {};
     const meta = isObject(params._meta) ? params._meta : {};

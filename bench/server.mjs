@@ -1,0 +1,388 @@
+#!/usr/bin/env node
+// Our HTTP task server against the official SDK 1.x server, under the same load, in one
+// interleaved run. The load: C closed loops (default 16, then 1), each one client with its own
+// 2025-11-25 session, each looping `tools/call slow_compute {seconds: 0}` as a task ->
+// `tasks/get` -> `tasks/result` (2026-07-28, ours only: stateless `tools/call` -> `tasks/get`
+// until the task is terminal, its result inline). Contenders, each a fresh server process per
+// measurement, rounds interleaved (ours, SDK, ours 2026, ..., then again):
+//   ours   examples/conformance-server.mjs (McpHttpServer on node:http, memory storage) of
+//          --ours ROOT (default this checkout, its pkg/ built by scripts/build.sh); ROOT may
+//          also be an install dir (a node_modules/mcp-tasks-wasm inside, e.g. the
+//          tests/js/.tmp/install of scripts/pack.sh): this checkout's example then runs on it
+//   before with --before ROOT (same forms): an older build of ours (e.g. today's main), in the
+//          same rounds, for a before/after comparison
+//   sdk    bench/sdk-server.mjs: @modelcontextprotocol/sdk (the pinned 1.x) McpServer with
+//          InMemoryTaskStore and StreamableHTTPServerTransport (its default SSE answers)
+// The load generator is raw node:http with a keep-alive agent (one socket per loop), the same
+// for both. Per measurement: 1 s of warm-up, then --seconds of counting: tasks/s, the server's
+// CPU per task (utime + stime of /proc/PID/stat over the window), p50/p99 of the task's latency
+// (create -> result). Medians over --rounds rounds, and ours/SDK.
+//
+// --storage LIST (memory,sqlite,postgres,redis) measures our server on each storage instead (the
+// example's --storage: a throwaway SQLite file, Postgres and Redis servers started on 127.0.0.1
+// free ports with throwaway dirs by tests/js/storage/lib.mjs, stopped by PID), 2025-11-25 at
+// concurrency 16, each as a ratio of memory (measured in the same rounds, added when missing).
+// It runs this checkout's example over the installed package (tests/js/.tmp/install: run
+// scripts/build.sh and scripts/pack.sh first), where the storage client libraries are linked.
+//
+//   node bench/server.mjs [--rounds 5] [--seconds 3] [--concurrency 16,1] [--ours ROOT]
+//                         [--before ROOT] [--storage sqlite,postgres] [--sdk-json] [--json FILE]
+//                         [--profile DIR]   (V8 CPU profiles of every server process into DIR)
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import { join, resolve, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, "..");
+const argv = process.argv.slice(2);
+const opt = (name, fallback) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : fallback);
+const ROUNDS = Number(opt("rounds", process.env.SERVER_ROUNDS ?? 5));
+const SECONDS = Number(opt("seconds", process.env.SERVER_SECONDS ?? 3));
+const WARMUP_MS = 1000;
+const CONCURRENCY = String(opt("concurrency", "16,1")).split(",").map(Number);
+const STORAGE = opt("storage", null);
+/** The storage axis runs on the installed package by default: its storage peers are linked there. */
+const OURS = resolve(opt("ours", STORAGE === null ? ROOT : join(ROOT, "tests/js/.tmp/install")));
+const BEFORE = opt("before", null) === null ? null : resolve(opt("before", null));
+const SDK_JSON = argv.includes("--sdk-json");
+const jsonOut = opt("json", null);
+const PROFILE = opt("profile", null);
+const TICK = 100; // clock ticks per second of /proc/PID/stat (USER_HZ)
+
+const V25 = "2025-11-25";
+const V26 = "2026-07-28";
+const META26 = {
+  "io.modelcontextprotocol/protocolVersion": V26,
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+};
+
+/** Children alive, stopped by PID at exit. */
+const children = new Set();
+process.on("exit", () => {
+  for (const c of children) {
+    try {
+      process.kill(c.pid, "SIGKILL");
+    } catch {}
+  }
+});
+
+/** Starts a server process; resolves `{ url, pid, stop }` once it prints its URL. */
+async function startServer(args, what) {
+  const flags = PROFILE === null ? [] : ["--cpu-prof", "--cpu-prof-dir", resolve(PROFILE), "--cpu-prof-name", `${what}.${Date.now()}.cpuprofile`];
+  // The storage client libraries (pg, ioredis, better-sqlite3) where scripts/setup.sh installs
+  // them: the example finds pg and ioredis in its working directory, the SQLite adapter through
+  // NODE_PATH.
+  const peers = join(ROOT, "tools/storage/node_modules");
+  const child = spawn(process.execPath, [...flags, ...args], {
+    cwd: existsSync(peers) ? join(ROOT, "tools/storage") : ROOT,
+    env: existsSync(peers) ? { ...process.env, NODE_PATH: peers } : process.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  let err = "";
+  child.stderr.setEncoding("utf8").on("data", (d) => (err += d));
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`${what}: no URL after 20 s\n${err}`)), 20_000);
+    child.stdout.setEncoding("utf8").on("data", (d) => {
+      out += d;
+      const m = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`${what} exited (${code})\n${err}`)));
+  });
+  const exited = new Promise((r) => child.once("exit", r));
+  return {
+    url,
+    pid: child.pid,
+    async stop() {
+      try {
+        process.kill(child.pid, "SIGTERM");
+      } catch {}
+      const timer = setTimeout(() => {
+        try {
+          process.kill(child.pid, "SIGKILL");
+        } catch {}
+      }, 5000);
+      await exited;
+      clearTimeout(timer);
+      children.delete(child);
+    },
+  };
+}
+
+/** utime + stime of a process, in seconds. */
+function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / TICK;
+}
+
+/** One POST over `agent`: `{ status, headers, message }` (the last SSE message of an SSE body). */
+function post(url, agent, message, headers) {
+  const body = JSON.stringify(message);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        agent,
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Content-Length": Buffer.byteLength(body), ...headers },
+      },
+      (res) => {
+        let raw = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (raw += d));
+        res.on("end", () => {
+          let parsed = null;
+          try {
+            if (String(res.headers["content-type"] ?? "").startsWith("text/event-stream")) {
+              const lines = raw.split("\n").filter((l) => l.startsWith("data: "));
+              parsed = lines.length ? JSON.parse(lines.at(-1).slice(6)) : null;
+            } else parsed = raw ? JSON.parse(raw) : null;
+          } catch (e) {
+            return reject(e);
+          }
+          resolve({ status: res.statusCode, headers: res.headers, message: parsed });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** A 2025-11-25 client loop: opens its session, then `task()` runs create -> get -> result. */
+async function legacyClient(url, agent) {
+  let id = 0;
+  const init = await post(url, agent, {
+    jsonrpc: "2.0",
+    id: ++id,
+    method: "initialize",
+    params: { protocolVersion: V25, capabilities: { tasks: {} }, clientInfo: { name: "bench", version: "1" } },
+  });
+  const session = init.headers["mcp-session-id"];
+  if (!session) throw new Error(`initialize: no session (${init.status} ${JSON.stringify(init.message)})`);
+  const h = { "Mcp-Session-Id": session, "MCP-Protocol-Version": V25 };
+  await post(url, agent, { jsonrpc: "2.0", method: "notifications/initialized" }, h);
+  return async () => {
+    const created = await post(url, agent, { jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0 }, task: { ttl: 60_000 } } }, h);
+    const taskId = created.message?.result?.task?.taskId;
+    if (typeof taskId !== "string") throw new Error(`tools/call: ${JSON.stringify(created.message)}`);
+    await post(url, agent, { jsonrpc: "2.0", id: ++id, method: "tasks/get", params: { taskId } }, h);
+    const result = await post(url, agent, { jsonrpc: "2.0", id: ++id, method: "tasks/result", params: { taskId } }, h);
+    if (!String(result.message?.result?.content?.[0]?.text ?? "").includes("done after")) throw new Error(`tasks/result: ${JSON.stringify(result.message)}`);
+  };
+}
+
+/** A 2026-07-28 client loop: stateless create -> get until terminal (the result inline). */
+async function modernClient(url, agent) {
+  let id = 0;
+  return async () => {
+    const created = await post(
+      url,
+      agent,
+      { jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0 }, _meta: META26 } },
+      { "MCP-Protocol-Version": V26, "Mcp-Method": "tools/call", "Mcp-Name": "slow_compute" },
+    );
+    const taskId = created.message?.result?.taskId;
+    if (created.message?.result?.resultType !== "task" || typeof taskId !== "string") throw new Error(`tools/call: ${JSON.stringify(created.message)}`);
+    for (let i = 0; i < 1000; i++) {
+      const got = await post(
+        url,
+        agent,
+        { jsonrpc: "2.0", id: ++id, method: "tasks/get", params: { taskId, _meta: META26 } },
+        { "MCP-Protocol-Version": V26, "Mcp-Method": "tasks/get", "Mcp-Name": taskId },
+      );
+      const status = got.message?.result?.status;
+      if (status === "completed") return;
+      if (status !== "working") throw new Error(`tasks/get: ${JSON.stringify(got.message)}`);
+    }
+    throw new Error("tasks/get: still working after 1000 reads");
+  };
+}
+
+function quantile(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+/** Drives `concurrency` loops against `server` for the warm-up, then SECONDS of counting. */
+async function load(server, era, concurrency) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const clients = await Promise.all(Array.from({ length: concurrency }, () => (era === V26 ? modernClient : legacyClient)(server.url, agent)));
+  const t0 = performance.now();
+  const measureFrom = t0 + WARMUP_MS;
+  const end = measureFrom + SECONDS * 1000;
+  let cpu0 = null;
+  const latencies = [];
+  const warm = setTimeout(() => (cpu0 = cpuSeconds(server.pid)), WARMUP_MS);
+  await Promise.all(
+    clients.map(async (task) => {
+      for (;;) {
+        const start = performance.now();
+        if (start >= end) return;
+        await task();
+        const now = performance.now();
+        if (start >= measureFrom && now <= end) latencies.push(now - start);
+      }
+    }),
+  );
+  clearTimeout(warm);
+  const cpu1 = cpuSeconds(server.pid);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const tasks = latencies.length;
+  return {
+    tasks,
+    tasksPerSecond: tasks / SECONDS,
+    cpuMsPerTask: ((cpu1 - (cpu0 ?? cpu1)) * 1000) / tasks,
+    cpuPercent: ((cpu1 - (cpu0 ?? cpu1)) / SECONDS) * 100,
+    p50Ms: quantile(latencies, 0.5),
+    p99Ms: quantile(latencies, 0.99),
+  };
+}
+
+function median(xs) {
+  const s = [...xs].filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Scratch directories made here (removed at the end). */
+const scratch = [];
+/**
+ * The example server of `root`: a checkout's own, or for an install dir this checkout's example
+ * over that package (a scratch tree where `../pkg` is the installed package).
+ */
+function exampleOf(root) {
+  if (existsSync(join(root, "examples/conformance-server.mjs"))) return join(root, "examples/conformance-server.mjs");
+  const installed = join(root, "node_modules/mcp-tasks-wasm");
+  if (!existsSync(join(installed, "server/node.mjs"))) throw new Error(`${root}: neither a checkout (examples/) nor an install dir (node_modules/mcp-tasks-wasm)`);
+  const dir = mkdtempSync(join(os.tmpdir(), "mcp-tasks-bench-example-"));
+  scratch.push(dir);
+  mkdirSync(join(dir, "examples"));
+  for (const f of ["conformance-server.mjs", "tools.mjs"]) cpSync(join(ROOT, "examples", f), join(dir, "examples", f));
+  symlinkSync(installed, join(dir, "pkg"), "dir");
+  return join(dir, "examples/conformance-server.mjs");
+}
+const EXAMPLE = exampleOf(OURS);
+const EXAMPLE_BEFORE = BEFORE === null ? null : exampleOf(BEFORE);
+process.on("exit", () => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
+const oursArgs = (storage, example = EXAMPLE) => [example, "--port", "0", ...(storage ? ["--storage", storage] : [])];
+const sdkArgs = () => [join(ROOT, "bench/sdk-server.mjs"), "--port", "0", ...(SDK_JSON ? ["--json-response"] : [])];
+
+/** One measurement on a fresh server process. */
+async function measure(args, what, era, concurrency) {
+  const server = await startServer(args, what);
+  try {
+    return await load(server, era, concurrency);
+  } finally {
+    await server.stop();
+  }
+}
+
+function summarize(runs) {
+  const keys = ["tasksPerSecond", "cpuMsPerTask", "cpuPercent", "p50Ms", "p99Ms"];
+  return Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r[k]))]));
+}
+
+const f = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : "-");
+const loadStart = os.loadavg();
+const started = Date.now();
+const result = { date: new Date().toISOString(), node: process.version, nproc: os.cpus().length, cpu: os.cpus()[0]?.model ?? "", ours: OURS, rounds: ROUNDS, seconds: SECONDS, loadStart };
+result.sdk = JSON.parse(readFileSync(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")).version;
+result.sdkAnswers = SDK_JSON ? "json" : "sse";
+
+if (STORAGE === null) {
+  /** The contenders, in the order of each round. */
+  const cases = [];
+  for (const c of CONCURRENCY) {
+    if (EXAMPLE_BEFORE !== null) cases.push({ key: `before-${V25}-c${c}`, who: "before", era: V25, concurrency: c, args: oursArgs(null, EXAMPLE_BEFORE) });
+    cases.push({ key: `ours-${V25}-c${c}`, who: "ours", era: V25, concurrency: c, args: oursArgs(null) });
+    cases.push({ key: `sdk-${V25}-c${c}`, who: "sdk", era: V25, concurrency: c, args: sdkArgs() });
+    if (EXAMPLE_BEFORE !== null) cases.push({ key: `before-${V26}-c${c}`, who: "before", era: V26, concurrency: c, args: oursArgs(null, EXAMPLE_BEFORE) });
+    cases.push({ key: `ours-${V26}-c${c}`, who: "ours", era: V26, concurrency: c, args: oursArgs(null) });
+  }
+  const runs = Object.fromEntries(cases.map((c) => [c.key, []]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const c of cases) {
+      const r = await measure(c.args, c.key, c.era, c.concurrency);
+      runs[c.key].push(r);
+      console.error(`round ${round} ${c.key}: ${f(r.tasksPerSecond)} tasks/s, ${f(r.cpuMsPerTask, 3)} ms CPU/task, p50 ${f(r.p50Ms, 2)} ms, p99 ${f(r.p99Ms, 2)} ms`);
+    }
+  }
+  result.rows = cases.map((c) => {
+    const med = summarize(runs[c.key]);
+    const sdk = summarize(runs[`sdk-${V25}-c${c.concurrency}`]);
+    return {
+      who: c.who,
+      era: c.era,
+      concurrency: c.concurrency,
+      ...med,
+      vsSdk: { tasksPerSecond: med.tasksPerSecond / sdk.tasksPerSecond, cpuMsPerTask: med.cpuMsPerTask / sdk.cpuMsPerTask, p99Ms: med.p99Ms / sdk.p99Ms },
+      runs: runs[c.key],
+    };
+  });
+  result.before = BEFORE;
+  console.log(`server: ${ROUNDS} interleaved rounds of ${SECONDS} s, fresh servers; ours = ${OURS}${BEFORE ? `, before = ${BEFORE}` : ""}; SDK ${result.sdk} (${result.sdkAnswers} answers); medians`);
+  console.log("| server | era | loops | tasks/s | CPU ms/task | p50 ms | p99 ms | tasks/s vs SDK | CPU vs SDK | p99 vs SDK |");
+  for (const r of result.rows) {
+    console.log(
+      `| ${r.who} | ${r.era} | ${r.concurrency} | ${f(r.tasksPerSecond)} | ${f(r.cpuMsPerTask, 3)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} | ${f(r.vsSdk.tasksPerSecond, 2)}x | ${f(r.vsSdk.cpuMsPerTask, 2)}x | ${f(r.vsSdk.p99Ms, 2)}x |`,
+    );
+  }
+} else {
+  const { startPostgres, startRedis, loadStorage } = await import("../tests/js/storage/lib.mjs");
+  if (OURS === join(ROOT, "tests/js/.tmp/install")) await loadStorage(); // links pg, ioredis, better-sqlite3 next to the package
+  const names = ["memory", ...String(STORAGE).split(",").filter((s) => s && s !== "memory")];
+  const c = CONCURRENCY[0];
+  const dir = mkdtempSync(join(os.tmpdir(), "mcp-tasks-bench-server-"));
+  const engines = {};
+  try {
+    if (names.includes("postgres")) engines.postgres = await startPostgres();
+    if (names.includes("redis")) engines.redis = await startRedis();
+    const runs = Object.fromEntries(names.map((n) => [n, []]));
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const name of names) {
+        const spec =
+          name === "memory" ? null
+          : name === "sqlite" ? `sqlite:${join(dir, `round-${round}.db`)}`
+          : name === "postgres" ? engines.postgres.url
+          : name === "redis" ? engines.redis.url
+          : null;
+        if (name !== "memory" && spec === null) throw new Error(`--storage: unknown ${name}`);
+        const r = await measure(oursArgs(spec), `ours-${name}`, V25, c);
+        runs[name].push(r);
+        console.error(`round ${round} ${name}: ${f(r.tasksPerSecond)} tasks/s, ${f(r.cpuMsPerTask, 3)} ms CPU/task, p50 ${f(r.p50Ms, 2)} ms, p99 ${f(r.p99Ms, 2)} ms`);
+      }
+    }
+    const memory = summarize(runs.memory);
+    result.storageRows = names.map((name) => {
+      const med = summarize(runs[name]);
+      return { storage: name, concurrency: c, ...med, vsMemory: med.tasksPerSecond / memory.tasksPerSecond, runs: runs[name] };
+    });
+    console.log(`server storage: ours (${OURS}), ${V25}, ${c} loops, ${ROUNDS} interleaved rounds of ${SECONDS} s, fresh servers; medians (CPU: the server process only)`);
+    console.log("| storage | tasks/s | vs memory | server CPU ms/task | p50 ms | p99 ms |");
+    for (const r of result.storageRows) {
+      console.log(`| ${r.storage} | ${f(r.tasksPerSecond)} | ${f(r.vsMemory, 2)}x | ${f(r.cpuMsPerTask, 3)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} |`);
+    }
+  } finally {
+    for (const e of Object.values(engines)) await e.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+result.loadEnd = os.loadavg();
+result.wallSeconds = Math.round((Date.now() - started) / 1000);
+console.log(`load average ${loadStart.map((l) => l.toFixed(2)).join(" ")} at the start, ${result.loadEnd.map((l) => l.toFixed(2)).join(" ")} at the end; ${result.wallSeconds} s`);
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify(result, null, 2));
