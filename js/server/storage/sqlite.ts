@@ -359,6 +359,18 @@ class SqliteStorage {
     return Number(row.value);
   }
 
+  /** Clause 13: both in one IMMEDIATE transaction. */
+  async nextSequenceWithLive(session: string | null) {
+    const s = checkSession(session);
+    return this.retry("nextSequenceWithLive", true, () => {
+      const row = this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get();
+      const n = s === null
+        ? this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`).get()
+        : this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`).get(s);
+      return { sequence: Number(row.value), live: Number(n.n) };
+    });
+  }
+
   async lastSequence() {
     const row = await this.retry("lastSequence", false, () => this.st(`SELECT value FROM ${this.t}_meta WHERE name = 'seq'`).get());
     return Number(row?.value ?? 0);
