@@ -424,8 +424,8 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     this.unfollow = null;
     const server = (this.server as TaskServer | SharedTaskServer);
     if ("watchChanges" in server) {
-      this.unfollow = server.watchChanges((taskId) => {
-        this.#heard(taskId).catch((e) => this.#report(e, taskId));
+      this.unfollow = server.watchChanges((taskId, version) => {
+        this.#heard(taskId, version).catch((e) => this.#report(e, taskId));
       });
     }
   }
@@ -440,12 +440,13 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * when it ended elsewhere (cancelled, failed on a lost lease, purged), wakes the work waiting
    * for input, answers blocked `tasks/result` requests, tells the watchers.
    */
-  async #heard(taskId: string) {
+  async #heard(taskId: string, version?: number) {
     const run = this.running.get(taskId);
     if (run === undefined && !this.waiting.has(taskId) && ![...this.watchers].some((w) => this.interest.get(w)?.(taskId) ?? true)) return;
     let task: StoreTask | null = null;
     try {
-      task = await this.server.getTask(taskId, this.now());
+      // At the announced revision: the record this replica wrote or read, when it has it.
+      task = await (this.server as SharedTaskServer).getTask(taskId, this.now(), version);
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }

@@ -115,6 +115,8 @@ export type TaskStorage = {
   expired: (nowMs: number, limit: number) => Promise<string[]>;
   countLive: (session: string | null) => Promise<number>;
   nextSequence: () => Promise<number>;
+  /** Clause 13 (absent: `nextSequence` and `countLive`, two round trips). */
+  nextSequenceWithLive?: (session: string | null) => Promise<{ sequence: number; live: number; }>;
   subscribe: (listener: (change: { kind: "put" | "delete"; id: string; version: number; }) => void) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
 };
@@ -156,6 +158,11 @@ export type SharedTaskServerOptions = {
   terminalRetryMs?: number;
   /** At most this many live records are read by the lease check of one `sweep` (default 4096). */
   maxLeaseChecks?: number;
+  /**
+   * At most this many records (the last this replica wrote or read of each task, until the
+   * change feed announces a later revision) are kept to spare reads (default 1024; 0: none).
+   */
+  knownRecords?: number;
   /** This replica's monotonic clock, in ms (default `performance.now`): what leases are timed by. */
   clock?: () => number;
   /** Called when a lease renewal or the change feed fails (default `console.error`). */
@@ -256,7 +263,7 @@ class Lost extends Error {}
  * What one attempt read: the records the scratch core starts from, the sequence it continues
  * after, and whether a task it creates carries this replica's lease.
  */
-export type Reads = { records: LeasedTask[]; sequence?: number; lease?: boolean; };
+export type Reads = { records: LeasedTask[]; sequence?: number; lease?: boolean; kept?: boolean; };
 
 class SharedTaskServer {
   storage: TaskStorage;
@@ -277,7 +284,10 @@ class SharedTaskServer {
   leaseCycle: number;
   renewing: Promise<void> | null;
   renewStats: { passes: number; skipped: number; };
-  changeListeners: Set<(taskId: string) => void>;
+  changeListeners: Set<(taskId: string, version?: number) => void>;
+  known: Map<string, LeasedTask>;
+  writing: Map<string, Promise<void>>;
+  knownRecords: number;
   unsubscribe: (() => Promise<void>) | null;
   renewer: ReturnType<typeof setInterval> | null;
   closed: boolean;
@@ -313,6 +323,17 @@ class SharedTaskServer {
     /** Renewal passes run, and ticks skipped because one was still running. */
     this.renewStats = { passes: 0, skipped: 0 };
     this.changeListeners = new Set();
+    /**
+     * The last revision of each task this replica wrote or read, while the change feed has
+     * announced no later one (at most `knownRecords`, the oldest dropped first): what spares the
+     * reads of a write on the task this replica's own work runs, of a blocked `tasks/result`
+     * and of the feed's own changes. Forgotten at every `sweep` (a change the feed lost, at most
+     * once, is then read again).
+     */
+    this.known = new Map();
+    this.knownRecords = options.knownRecords ?? 1024;
+    /** The write of each task under way here (settled when it is stored or refused). */
+    this.writing = new Map();
     this.unsubscribe = null;
     this.renewer = null;
     this.closed = false;
@@ -330,9 +351,9 @@ class SharedTaskServer {
     if (lease !== undefined && !(Number.isSafeInteger(lease) && lease >= 3)) {
       throw new TypeError("SharedTaskServer.open: `leaseMs` must be an integer of at least 3 (ms)");
     }
-    for (const name of ["leaseGraceMs", "renewMs", "terminalRetryMs", "maxLeaseChecks"] as const) {
+    for (const name of ["leaseGraceMs", "renewMs", "terminalRetryMs", "maxLeaseChecks", "knownRecords"] as const) {
       const v = options[name];
-      const least = name === "leaseGraceMs" || name === "terminalRetryMs" ? 0 : 1;
+      const least = name === "leaseGraceMs" || name === "terminalRetryMs" || name === "knownRecords" ? 0 : 1;
       if (v !== undefined && !(Number.isSafeInteger(v) && v >= least)) {
         throw new TypeError(`SharedTaskServer.open: \`${name}\` must be an integer of at least ${least}`);
       }
@@ -351,24 +372,33 @@ class SharedTaskServer {
     const config = (probe.snapshot().config as Record<string, unknown>);
     probe.free();
     const server = new SharedTaskServer(storage, config, options);
-    server.unsubscribe = await storage.subscribe((change) => {
+    const dispatch = (change: { kind: "put" | "delete"; id: string; version: number; }) => {
+      // A later revision than the one kept (or a delete): the kept one is stale.
+      const kept = server.known.get(change.id);
+      if (kept !== undefined && (change.kind === "delete" || change.version > kept.version)) server.known.delete(change.id);
       for (const listener of [...server.changeListeners]) {
         try {
-          listener(change.id);
+          listener(change.id, change.version);
         } catch (e) {
           server.onError(e);
         }
       }
+    };
+    server.unsubscribe = await storage.subscribe((change) => {
+      // Heard before this replica's own write of the task resolved: told once it is kept.
+      const writing = server.writing.get(change.id);
+      if (writing === undefined) dispatch(change);
+      else writing.then(() => dispatch(change));
     });
     return server;
   }
 
   /**
-   * Calls `listener` with the id of every task written by any replica sharing the storage (the
-   * storage's change feed: asynchronous, at most once; read the task again to see it). Returns
-   * the function that stops it.
+   * Calls `listener` with the id of every task written by any replica sharing the storage and
+   * its new revision (the storage's change feed: asynchronous, at most once; read the task again
+   * to see it: `getTask(taskId, now, version)`). Returns the function that stops it.
    */
-  watchChanges(listener: (taskId: string) => void): () => void {
+  watchChanges(listener: (taskId: string, version?: number) => void): () => void {
     this.changeListeners.add(listener);
     return () => {
       this.changeListeners.delete(listener);
@@ -391,9 +421,15 @@ class SharedTaskServer {
       try {
         answer = op(core);
         changes = ((core.takeChanges() as unknown) as CoreChange[]);
+      } catch (e) {
+        // A kept record may be stale: only the storage's own says that the operation fails.
+        if (reads.kept === true) continue;
+        throw e;
       } finally {
         core.free();
       }
+      // Run on a kept record and nothing written: no compare-and-set confirmed it, read it.
+      if (reads.kept === true && changes.length === 0) continue;
       try {
         await this.#write(reads, changes);
       } catch (e) {
@@ -432,6 +468,7 @@ class SharedTaskServer {
     for (const [id, c] of last) {
       const old = before.get(id);
       if (c.kind === "deleted") {
+        this.known.delete(id);
         if (old !== undefined) await this.storage.delete(id);
         continue;
       }
@@ -444,9 +481,66 @@ class SharedTaskServer {
       } else if (old?.lease !== undefined && live) {
         record.lease = old.lease;
       }
-      const ok = await this.storage.putIfVersion(record, old === undefined ? null : old.version);
+      // Kept as soon as it is stored; the feed's change of it waits for that (`open`).
+      const put = this.storage.putIfVersion(record, old === undefined ? null : old.version).then((stored) => {
+        if (stored) this.#keep(record);
+        else this.known.delete(id);
+        return stored;
+      });
+      const settled = put.then(() => {}, () => {});
+      this.writing.set(id, settled);
+      let ok: boolean;
+      try {
+        ok = await put;
+      } finally {
+        if (this.writing.get(id) === settled) this.writing.delete(id);
+      }
       if (!ok) throw new Lost();
     }
+  }
+
+  /** Keeps `record` as the last revision of its task this replica knows (see `known`). */
+  #keep(record: LeasedTask) {
+    if (this.knownRecords === 0) return;
+    const kept = this.known.get(record.id);
+    if (kept !== undefined && kept.version > record.version) return;
+    this.known.delete(record.id);
+    if (this.known.size >= this.knownRecords) {
+      const oldest = this.known.keys().next().value;
+      if (oldest !== undefined) this.known.delete(oldest);
+    }
+    this.known.set(record.id, record);
+  }
+
+  /**
+   * A read of `id` answered by the record this replica knows (at `version`, when given) without
+   * a round trip; the storage's when it knows none or after a lost compare-and-set.
+   */
+  #readKnown(id: string, version?: number): () => Promise<Reads> {
+    const fresh = this.#readOne(id);
+    let first = true;
+    return async () => {
+      const kept = first && typeof id === "string" ? this.known.get(id) : undefined;
+      first = false;
+      // A kept revision later than the announced one is as fresh (the feed drops it once a later one is announced).
+      return kept === undefined || (version !== undefined && kept.version < version) ? fresh() : { records: [kept] };
+    };
+  }
+
+  /**
+   * The read of a write on `id`: the record this replica knows (no round trip; the write's
+   * compare-and-set checks it is still the stored one), else, or when that attempt lost or wrote
+   * nothing, the storage's.
+   */
+  #readKept(id: string): () => Promise<Reads> {
+    const fresh = this.#readOne(id);
+    let first = true;
+    return async () => {
+      const kept = first && typeof id === "string" ? this.known.get(id) : undefined;
+      first = false;
+      // A terminal record never changes (a delete is announced): what it answers stands.
+      return kept === undefined ? fresh() : { records: [kept], kept: !TERMINAL.includes(kept.status) };
+    };
   }
 
   #readOne(id: string): () => Promise<Reads> {
@@ -454,6 +548,8 @@ class SharedTaskServer {
     if (typeof id !== "string" || id === "") return async () => ({ records: [] });
     return async () => {
       const r = await this.storage.get(id);
+      if (r === null) this.known.delete(id);
+      else this.#keep(r);
       return { records: r === null ? [] : [r] };
     };
   }
@@ -521,7 +617,9 @@ class SharedTaskServer {
    */
   async settle(pending: PendingResult, now?: number | null): Promise<Record<string, unknown> | null> {
     const at = readNow(now);
-    return this.#run(this.#readOne(pending.taskId), (core) => core.settle(pending, at));
+    // The record this replica knows when the change feed announced no later revision: a task
+    // that ends anywhere is announced, and the host settles its blocked requests again then.
+    return this.#run(this.#readKnown(pending.taskId), (core) => core.settle(pending, at));
   }
 
   /** `TaskServer.planToolCall` (reads nothing: synchronous). */
@@ -548,7 +646,8 @@ class SharedTaskServer {
     const cap = (this.config.maxLiveTasksPerSession as number | null);
     return this.#run(async () => {
       if (cap !== null && session !== null) {
-        let live = await this.storage.countLive(session);
+        const taken = await this.#sequenceWithLive(session);
+        let live = taken.live;
         if (live >= cap) {
           // Expired tasks count until purged: purge (an index seek), but no lease check (a
           // refused call must not read the live records of every session).
@@ -557,10 +656,21 @@ class SharedTaskServer {
         // At the cap: the core refuses (its -32010 answer) a session it sees holding `cap` live
         // tasks, placeholders standing for the storage's (never written: nothing is created).
         if (live >= cap) return { records: this.#placeholders(session, cap, now), sequence: cap };
+        return { records: [], sequence: taken.sequence - 1, lease: true };
       }
       const sequence = (await this.storage.nextSequence()) - 1;
       return { records: [], sequence, lease: true };
     }, (core) => core.beginToolCall(request, ctxNow, taskSupport));
+  }
+
+  /**
+   * The next sequence number and the live tasks of `session`, in one round trip where the
+   * storage has clause 13 (a number taken for a call then refused at the cap is skipped).
+   */
+  async #sequenceWithLive(session: string): Promise<{ sequence: number; live: number; }> {
+    if (typeof this.storage.nextSequenceWithLive === "function") return this.storage.nextSequenceWithLive(session);
+    const live = await this.storage.countLive(session);
+    return { sequence: await this.storage.nextSequence(), live };
   }
 
   /**
@@ -597,7 +707,7 @@ class SharedTaskServer {
     try {
       for (;;) {
         try {
-          return await this.#run(this.#readOne(taskId), (core) => core.finishToolCall(taskId, outcome, at));
+          return await this.#run(this.#readKept(taskId), (core) => core.finishToolCall(taskId, outcome, at));
         } catch (e) {
           const big = replaced ? null : resultTooLarge(e, outcome);
           if (big !== null) {
@@ -618,10 +728,14 @@ class SharedTaskServer {
     }
   }
 
-  /** `TaskServer.getTask`: the task as the host sees it. */
-  async getTask(taskId: string, now?: number | null): Promise<StoreTask> {
+  /**
+   * `TaskServer.getTask`: the task as the host sees it. Given `version` (the revision a change of
+   * `watchChanges` announced), answered from the record this replica wrote or read at that
+   * revision or a later one when it has it (no read), else read.
+   */
+  async getTask(taskId: string, now?: number | null, version?: number): Promise<StoreTask> {
     const at = readNow(now);
-    return this.#run(this.#readOne(taskId), (core) => core.getTask(taskId, at));
+    return this.#run(this.#readKnown(taskId, version), (core) => core.getTask(taskId, at));
   }
 
   // ---- TaskStore's verbs (the same names and arguments, answering promises) -----------------------
@@ -636,11 +750,13 @@ class SharedTaskServer {
     const cap = (this.config.maxLiveTasksPerSession as number | null);
     return this.#run(async () => {
       if (cap !== null && session !== null) {
-        let live = await this.storage.countLive(session);
+        const taken = await this.#sequenceWithLive(session);
+        let live = taken.live;
         if (live >= cap) {
           if ((await this.#purge(c.now, BATCH)) > 0) live = await this.storage.countLive(session);
         }
         if (live >= cap) return { records: this.#placeholders(session, cap, c.now), sequence: cap };
+        return { records: [], sequence: taken.sequence - 1 };
       }
       return { records: [], sequence: (await this.storage.nextSequence()) - 1 };
     }, (core) => core.create(params, c));
@@ -664,13 +780,13 @@ class SharedTaskServer {
   /** `TaskServer.setStatus`: given a time (or nothing) instead of a context, as the host. */
   async setStatus(taskId: string, status: TaskStatus, message?: string | null, ctxOrNow?: TaskContext | number | null): Promise<StoreTask> {
     const c = hostContext(ctxOrNow);
-    return this.#run(this.#readOne(taskId), (core) => core.setStatus(taskId, status, message, c));
+    return this.#run(this.#readKept(taskId), (core) => core.setStatus(taskId, status, message, c));
   }
 
   /** `TaskServer.raiseInput`: given a time (or nothing) instead of a context, as the host. */
   async raiseInput(taskId: string, inputRequests: V26InputRequests, message?: string | null, ctxOrNow?: TaskContext | number | null): Promise<StoreTask> {
     const c = hostContext(ctxOrNow);
-    return this.#run(this.#readOne(taskId), (core) => core.raiseInput(taskId, inputRequests, message, c));
+    return this.#run(this.#readKept(taskId), (core) => core.raiseInput(taskId, inputRequests, message, c));
   }
 
   /** `TaskStore.takeInput`. */
@@ -725,6 +841,9 @@ class SharedTaskServer {
    */
   async sweep(now?: number | null, limit?: number | null): Promise<number> {
     const at = readNow(now);
+    // A change the feed lost (at most once) must not leave a kept record stale for ever: the
+    // host's sweep settles its blocked requests again, now from the storage.
+    this.known.clear();
     const purged = await this.#purge(at, limit ?? 1000);
     await this.#failLostLeases(at);
     return purged;
@@ -885,6 +1004,9 @@ class SharedTaskServer {
       });
       if (entries.length === 0) return;
       const stored = await this.storage.putEachIfVersion!(entries);
+      entries.forEach((e, i) => {
+        if (stored[i] === true) this.#keep(e.record);
+      });
       // Lost compare-and-sets (the task was written meanwhile): read and renewed again.
       todo = entries.filter((_, i) => stored[i] !== true).map((e) => e.record.id);
     }
@@ -904,7 +1026,11 @@ class SharedTaskServer {
         this.leased.delete(id);
         return;
       }
-      if (await this.storage.putIfVersion(this.#renewed(cur), cur.version)) return;
+      const next = this.#renewed(cur);
+      if (await this.storage.putIfVersion(next, cur.version)) {
+        this.#keep(next);
+        return;
+      }
     }
   }
 
