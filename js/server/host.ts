@@ -932,7 +932,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     await this.#changed(taskId);
     const keys = Object.keys(inputRequests);
     for (;;) {
-      const answered = (await this.server.getTask(taskId, this.now())).inputResponses ?? {};
+      // Shared: the revision this replica keeps (its own write, or what the feed's news of an
+      // answer read): a later answer is announced and wakes this loop again.
+      const answered = (await (this.server as SharedTaskServer).getTask(taskId, this.now(), 0)).inputResponses ?? {};
       if (keys.every((k) => Object.hasOwn(answered, k))) {
         // Answers of the store are frozen: the work gets its own copies.
         return Object.fromEntries(keys.map((k) => [k, structuredClone(answered[k])]));
@@ -973,7 +975,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       run.asking -= 1;
       if (run.asking === 0 && !signal.aborted) {
         try {
-          if ((await this.server.getTask(taskId, this.now())).status === "input_required") {
+          if ((await (this.server as SharedTaskServer).getTask(taskId, this.now(), 0)).status === "input_required") {
             await this.server.setStatus(taskId, "working", null, this.now());
             await this.#changed(taskId);
           }

@@ -15,6 +15,12 @@
 //             version read); when another replica wrote first, the whole operation is read and
 //             run again (at most CAS_ATTEMPTS times, then a TaskStoreError of kind `conflict`).
 // No rule is written here: this file moves records between the storage and the core.
+// Reads spared: the last revision of each task this replica wrote or read is kept (`known`,
+// at most `knownRecords`) until the change feed announces a later one. A write of the work
+// running here (outcome, status, input request) runs on it and compare-and-sets against its
+// version (read again only when that loses or writes nothing); the feed's news of a revision it
+// holds and a blocked `tasks/result` are answered from it. So an operation makes at most one
+// read (a new task: `nextSequenceWithLive`, clause 13) and one compare-and-set write.
 //
 // Replicas share: the storage, the settings (`TaskStoreOptions`, the same on every replica) and
 // the cursor key (`cursorKey`, so a `tasks/list` cursor from one replica works on the others).
@@ -730,12 +736,13 @@ class SharedTaskServer {
 
   /**
    * `TaskServer.getTask`: the task as the host sees it. Given `version` (the revision a change of
-   * `watchChanges` announced), answered from the record this replica wrote or read at that
-   * revision or a later one when it has it (no read), else read.
+   * `watchChanges` announced, or 0), answered from the record this replica wrote or read at that
+   * revision or a later one when it has it (no read: the feed drops it once it announces a later
+   * one), else read.
    */
   async getTask(taskId: string, now?: number | null, version?: number): Promise<StoreTask> {
     const at = readNow(now);
-    return this.#run(this.#readKnown(taskId, version), (core) => core.getTask(taskId, at));
+    return this.#run(version === undefined ? this.#readOne(taskId) : this.#readKnown(taskId, version), (core) => core.getTask(taskId, at));
   }
 
   // ---- TaskStore's verbs (the same names and arguments, answering promises) -----------------------

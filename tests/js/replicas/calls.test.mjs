@@ -97,6 +97,10 @@ async function operations(engine, server, host, calls, seen) {
     if (args.gate) await new Promise((resolve) => gates.set(taskId, resolve));
     return { content: [{ type: "text", text: "done" }] };
   });
+  host.tool("ask", { taskSupport: "optional" }, async (_args, { requestInput }) => {
+    const { q } = await requestInput({ q: { method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } } });
+    return { content: [{ type: "text", text: q.action }] };
+  });
   const ctx = { protocolVersion: V25, session: "s1" };
   let id = 1;
   const call = (method, params) => host.handle({ jsonrpc: "2.0", id: id++, method, params }, ctx);
@@ -160,6 +164,19 @@ async function operations(engine, server, host, calls, seen) {
   gates.get(running)();
   await host.idle();
   atMost(take(), 0, 0, "the end of the cancelled work");
+
+  // 2026-07-28 input: the work asks, tasks/update answers, the work resumes and ends.
+  const meta = { "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } } };
+  const v26 = (method, params) => host.handle({ jsonrpc: "2.0", id: id++, method, params: { ...params, _meta: meta } }, { protocolVersion: "2026-07-28" });
+  const asked = (await v26("tools/call", { name: "ask", arguments: {} })).result.taskId;
+  await heard(asked, 2); // created, then input_required
+  atMost(take(), 1, 2, "a 2026-07-28 create and its input request");
+  await v26("tasks/update", { taskId: asked, inputResponses: { q: { action: "accept", content: {} } } });
+  await heard(asked, 4); // answered, then completed
+  await host.idle();
+  atMost(take(), 1, 2, "tasks/update, the work woken by it and its outcome");
+  assert.equal((await v26("tasks/get", { taskId: asked })).result.result.content[0].text, "accept");
+  take();
 
   // One tasks/list page.
   assert.ok((await call("tasks/list", {})).result.tasks.length >= 5);
