@@ -487,21 +487,26 @@ class SharedTaskServer {
       } else if (old?.lease !== undefined && live) {
         record.lease = old.lease;
       }
-      // Kept as soon as it is stored; the feed's change of it waits for that (`open`).
-      const put = this.storage.putIfVersion(record, old === undefined ? null : old.version).then((stored) => {
+      const ok = await this.#writes([id], this.storage.putIfVersion(record, old === undefined ? null : old.version).then((stored) => {
         if (stored) this.#keep(record);
         else this.known.delete(id);
         return stored;
-      });
-      const settled = put.then(() => {}, () => {});
-      this.writing.set(id, settled);
-      let ok: boolean;
-      try {
-        ok = await put;
-      } finally {
-        if (this.writing.get(id) === settled) this.writing.delete(id);
-      }
+      }));
       if (!ok) throw new Lost();
+    }
+  }
+
+  /**
+   * Awaits `put`, a write of the tasks `ids` that keeps what it stored: the feed's news of them
+   * heard meanwhile waits for it (`open`), so that it finds the record kept.
+   */
+  async #writes<T>(ids: string[], put: Promise<T>): Promise<T> {
+    const settled = put.then(() => {}, () => {});
+    for (const id of ids) this.writing.set(id, settled);
+    try {
+      return await put;
+    } finally {
+      for (const id of ids) if (this.writing.get(id) === settled) this.writing.delete(id);
     }
   }
 
@@ -994,13 +999,21 @@ class SharedTaskServer {
     if (failure !== null) throw failure;
   }
 
-  /** Renews the leases of `ids`: one read and one write of them all (again for lost ones). */
+  /**
+   * Renews the leases of `ids`: one write of them all (a read first of those not kept), again
+   * for lost ones after reading them.
+   */
   async #renewBatch(ids: string[]) {
     let todo = ids;
     for (let attempt = 0; attempt < CAS_ATTEMPTS && todo.length > 0; attempt++) {
       todo = todo.filter((id) => this.leased.has(id));
       if (todo.length === 0) return;
-      const current = (await this.storage.getMany!(todo) as Array<LeasedTask | null>);
+      // First from the records kept (the compare-and-set checks them); a lost one is read.
+      const kept = todo.map((id) => (attempt === 0 ? this.known.get(id) ?? null : null));
+      const missing = todo.filter((_, i) => kept[i] === null);
+      const read = missing.length > 0 ? (await this.storage.getMany!(missing) as Array<LeasedTask | null>) : [];
+      let next = 0;
+      const current = kept.map((k) => k ?? read[next++] ?? null);
       const entries: Array<{ record: LeasedTask; expected: number; }> = [];
       current.forEach((cur, i) => {
         if (cur === null || TERMINAL.includes(cur.status)) {
@@ -1010,10 +1023,12 @@ class SharedTaskServer {
         entries.push({ record: this.#renewed(cur), expected: cur.version });
       });
       if (entries.length === 0) return;
-      const stored = await this.storage.putEachIfVersion!(entries);
-      entries.forEach((e, i) => {
-        if (stored[i] === true) this.#keep(e.record);
-      });
+      const stored = await this.#writes(entries.map((e) => e.record.id), this.storage.putEachIfVersion!(entries).then((done) => {
+        entries.forEach((e, i) => {
+          if (done[i] === true) this.#keep(e.record);
+        });
+        return done;
+      }));
       // Lost compare-and-sets (the task was written meanwhile): read and renewed again.
       todo = entries.filter((_, i) => stored[i] !== true).map((e) => e.record.id);
     }
@@ -1034,10 +1049,11 @@ class SharedTaskServer {
         return;
       }
       const next = this.#renewed(cur);
-      if (await this.storage.putIfVersion(next, cur.version)) {
-        this.#keep(next);
-        return;
-      }
+      const stored = await this.#writes([id], this.storage.putIfVersion(next, cur.version).then((done) => {
+        if (done) this.#keep(next);
+        return done;
+      }));
+      if (stored) return;
     }
   }
 

@@ -44,7 +44,7 @@ function counted(s) {
     }
     return off;
   };
-  w.close = () => s.close();
+  w.close = async () => {}; // closed by the test, after every server over it
   return { storage: w, calls, seen };
 }
 
@@ -80,9 +80,13 @@ for (const [engine, open] of Object.entries(ENGINES)) {
       server = await SharedTaskServer.open(storage, { cursorKey: KEY });
       host = new TaskHost({ server });
       await operations(engine, server, host, calls, seen);
+      await host.close();
+      await server.close();
+      await renewals(engine, storage, calls);
     } finally {
       await host?.close();
-      await (server ?? storage).close();
+      await server?.close();
+      await opened.storage.close();
       await opened.stop();
     }
   });
@@ -181,4 +185,27 @@ async function operations(engine, server, host, calls, seen) {
   // One tasks/list page.
   assert.ok((await call("tasks/list", {})).result.tasks.length >= 5);
   atMost(take(), 1, 0, "a tasks/list page");
+}
+
+/** Lease renewals of the work running here: one write per pass, no read (the records kept). */
+async function renewals(engine, storage, calls) {
+  const server = await SharedTaskServer.open(storage, { cursorKey: KEY, leaseMs: 3_000, renewMs: 20 });
+  const host = new TaskHost({ server });
+  const holds = [];
+  host.tool("hold", { taskSupport: "optional" }, () => new Promise((resolve) => holds.push(() => resolve({ content: [] }))));
+  try {
+    for (let i = 0; i < 3; i++) await host.handle({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "hold", arguments: {}, task: {} } }, { protocolVersion: V25 });
+    const from = server.renewStats.passes;
+    await waitFor(() => server.renewStats.passes >= from + 1, "a renewal pass");
+    const pass = server.renewStats.passes;
+    calls.reads = calls.writes = 0;
+    calls.names = [];
+    await waitFor(() => server.renewStats.passes >= pass + 3 && server.renewing === null, "three more renewal passes");
+    const passes = server.renewStats.passes - pass;
+    assert.ok(calls.reads === 0 && calls.writes <= passes, `${engine}: ${passes} renewal passes of 3 leases: ${calls.reads} reads, ${calls.writes} writes (${calls.names.join(" ")})`);
+  } finally {
+    for (const release of holds) release();
+    await host.close();
+    await server.close();
+  }
 }
