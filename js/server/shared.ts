@@ -19,8 +19,10 @@
 // at most `knownRecords`) until the change feed announces a later one. A write of the work
 // running here (outcome, status, input request) runs on it and compare-and-sets against its
 // version (read again only when that loses or writes nothing); the feed's news of a revision it
-// holds and a blocked `tasks/result` are answered from it. So an operation makes at most one
-// read (a new task: `nextSequenceWithLive`, clause 13) and one compare-and-set write.
+// holds, a blocked `tasks/result` and any request about a task it knows ended (an ended task
+// never changes; its delete is announced) are answered from it; `tasks/cancel` and
+// `tasks/update` compare-and-set on it. So an operation makes at most one read (a new task:
+// `nextSequenceWithLive`, clause 13) and one compare-and-set write.
 //
 // Replicas share: the storage, the settings (`TaskStoreOptions`, the same on every replica) and
 // the cursor key (`cursorKey`, so a `tasks/list` cursor from one replica works on the others).
@@ -543,14 +545,17 @@ class SharedTaskServer {
    * compare-and-set checks it is still the stored one), else, or when that attempt lost or wrote
    * nothing, the storage's.
    */
-  #readKept(id: string): () => Promise<Reads> {
+  #readKept(id: string, live: boolean = true): () => Promise<Reads> {
     const fresh = this.#readOne(id);
     let first = true;
     return async () => {
       const kept = first && typeof id === "string" ? this.known.get(id) : undefined;
       first = false;
-      // A terminal record never changes (a delete is announced): what it answers stands.
-      return kept === undefined ? fresh() : { records: [kept], kept: !TERMINAL.includes(kept.status) };
+      if (kept === undefined) return fresh();
+      // A terminal record never changes (its delete is announced, its expiry the core sees):
+      // what it answers stands. A live one is tried only by a write (`live`).
+      if (TERMINAL.includes(kept.status)) return { records: [kept] };
+      return live ? { records: [kept], kept: true } : fresh();
     };
   }
 
@@ -612,7 +617,9 @@ class SharedTaskServer {
     if (isObject(message) && typeof message.method === "string") {
       const params = isObject(message.params) ? message.params : {};
       if (TASK_METHODS.includes(message.method) && typeof params.taskId === "string" && params.taskId !== "") {
-        read = this.#readOne(params.taskId);
+        // A task this replica knows ended reads nothing; a live one is read, but by a cancel or
+        // an answer, which compare-and-set on the record kept (read when that loses).
+        read = this.#readKept(params.taskId, message.method === "tasks/cancel" || message.method === "tasks/update");
       } else if (message.method === "tasks/list") {
         const cursor = typeof params.cursor === "string" ? params.cursor : undefined;
         const session = typeof ctx?.session === "string" ? ctx.session : undefined;

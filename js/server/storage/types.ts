@@ -51,11 +51,11 @@
 //     "greater"). A read and a counter: no schema change (the version stays 2).
 //
 // What one operation of SharedTaskServer costs (round trips; each write a compare-and-set):
-// create 1 read (13) + 1 write; tasks/get, tasks/result, tasks/cancel, tasks/update 1 read (+ 1
-// write when the task changes); the outcome or status the replica's own work writes 1 write
-// (the record it wrote last, kept, is what the compare-and-set expects; read again only when it
-// lost); the change feed's own writes and a blocked tasks/result nothing more (the kept record
-// at the announced revision).
+// create 1 read (13) + 1 write; tasks/get, tasks/result of a live task 1 read; tasks/cancel,
+// tasks/update 1 write on the record the replica keeps (a read first when it keeps none or the
+// write lost); the outcome or status the replica's own work writes 1 write (likewise); requests
+// about a task it knows ended, the change feed's news of its own writes and a blocked
+// tasks/result nothing (the kept record, at the announced revision).
 //
 // Errors: bad arguments reject with a StorageError of kind `invalid` naming the argument (never
 // a silently stored bad record); a failing engine rejects with kind `engine` (the cause kept);
