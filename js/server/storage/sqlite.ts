@@ -154,10 +154,11 @@ class SqliteStorage {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
     try {
       if (!write) return fn();
-      this.db.exec("BEGIN IMMEDIATE");
+      // Prepared once, like every statement here (exec would parse them at each write).
+      this.st("BEGIN IMMEDIATE").run();
       try {
         const out = fn();
-        this.db.exec("COMMIT");
+        this.st("COMMIT").run();
         return out;
       } catch (e) {
         this.db.exec("ROLLBACK");
