@@ -16,7 +16,7 @@
 //             run again (at most CAS_ATTEMPTS times, then a TaskStoreError of kind `conflict`).
 // No rule is written here: this file moves records between the storage and the core.
 // Reads spared: the last revision of each task this replica wrote or read is kept (`known`,
-// at most `knownRecords`) until the change feed announces a later one. A write of the work
+// at most `maxKnownBytes` of JSON) until the change feed announces a later one. A write of the work
 // running here (outcome, status, input request) runs on it and compare-and-sets against its
 // version (read again only when that loses or writes nothing); the feed's news of a revision it
 // holds, a blocked `tasks/result` and any request about a task it knows ended (an ended task
@@ -167,10 +167,11 @@ export type SharedTaskServerOptions = {
   /** At most this many live records are read by the lease check of one `sweep` (default 4096). */
   maxLeaseChecks?: number;
   /**
-   * At most this many records (the last this replica wrote or read of each task, until the
-   * change feed announces a later revision) are kept to spare reads (default 1024; 0: none).
+   * At most this many bytes of records (their JSON; the last this replica wrote or read of each
+   * task, until the change feed announces a later revision) are kept to spare reads (default
+   * 8 MiB; 0: none); a record over an eighth of it is not kept.
    */
-  knownRecords?: number;
+  maxKnownBytes?: number;
   /** This replica's monotonic clock, in ms (default `performance.now`): what leases are timed by. */
   clock?: () => number;
   /** Called when a lease renewal or the change feed fails (default `console.error`). */
@@ -294,8 +295,10 @@ class SharedTaskServer {
   renewStats: { passes: number; skipped: number; };
   changeListeners: Set<(taskId: string, version?: number) => void>;
   known: Map<string, LeasedTask>;
+  knownSizes: Map<string, number>;
+  knownBytes: number;
   writing: Map<string, Promise<void>>;
-  knownRecords: number;
+  maxKnownBytes: number;
   unsubscribe: (() => Promise<void>) | null;
   renewer: ReturnType<typeof setInterval> | null;
   closed: boolean;
@@ -333,13 +336,16 @@ class SharedTaskServer {
     this.changeListeners = new Set();
     /**
      * The last revision of each task this replica wrote or read, while the change feed has
-     * announced no later one (at most `knownRecords`, the oldest dropped first): what spares the
+     * announced no later one (at most `maxKnownBytes`, the oldest dropped first): what spares the
      * reads of a write on the task this replica's own work runs, of a blocked `tasks/result`
      * and of the feed's own changes. Forgotten at every `sweep` (a change the feed lost, at most
      * once, is then read again).
      */
     this.known = new Map();
-    this.knownRecords = options.knownRecords ?? 1024;
+    /** The JSON length of each record kept, and their sum. */
+    this.knownSizes = new Map();
+    this.knownBytes = 0;
+    this.maxKnownBytes = options.maxKnownBytes ?? 8 * 1024 * 1024;
     /** The write of each task under way here (settled when it is stored or refused). */
     this.writing = new Map();
     this.unsubscribe = null;
@@ -359,9 +365,9 @@ class SharedTaskServer {
     if (lease !== undefined && !(Number.isSafeInteger(lease) && lease >= 3)) {
       throw new TypeError("SharedTaskServer.open: `leaseMs` must be an integer of at least 3 (ms)");
     }
-    for (const name of ["leaseGraceMs", "renewMs", "terminalRetryMs", "maxLeaseChecks", "knownRecords"] as const) {
+    for (const name of ["leaseGraceMs", "renewMs", "terminalRetryMs", "maxLeaseChecks", "maxKnownBytes"] as const) {
       const v = options[name];
-      const least = name === "leaseGraceMs" || name === "terminalRetryMs" || name === "knownRecords" ? 0 : 1;
+      const least = name === "leaseGraceMs" || name === "terminalRetryMs" || name === "maxKnownBytes" ? 0 : 1;
       if (v !== undefined && !(Number.isSafeInteger(v) && v >= least)) {
         throw new TypeError(`SharedTaskServer.open: \`${name}\` must be an integer of at least ${least}`);
       }
@@ -383,7 +389,7 @@ class SharedTaskServer {
     const dispatch = (change: { kind: "put" | "delete"; id: string; version: number; }) => {
       // A later revision than the one kept (or a delete): the kept one is stale.
       const kept = server.known.get(change.id);
-      if (kept !== undefined && (change.kind === "delete" || change.version > kept.version)) server.known.delete(change.id);
+      if (kept !== undefined && (change.kind === "delete" || change.version > kept.version)) server.#forget(change.id);
       for (const listener of [...server.changeListeners]) {
         try {
           listener(change.id, change.version);
@@ -476,7 +482,7 @@ class SharedTaskServer {
     for (const [id, c] of last) {
       const old = before.get(id);
       if (c.kind === "deleted") {
-        this.known.delete(id);
+        this.#forget(id);
         if (old !== undefined) await this.storage.delete(id);
         continue;
       }
@@ -491,7 +497,7 @@ class SharedTaskServer {
       }
       const ok = await this.#writes([id], this.storage.putIfVersion(record, old === undefined ? null : old.version).then((stored) => {
         if (stored) this.#keep(record);
-        else this.known.delete(id);
+        else this.#forget(id);
         return stored;
       }));
       if (!ok) throw new Lost();
@@ -514,15 +520,27 @@ class SharedTaskServer {
 
   /** Keeps `record` as the last revision of its task this replica knows (see `known`). */
   #keep(record: LeasedTask) {
-    if (this.knownRecords === 0) return;
     const kept = this.known.get(record.id);
     if (kept !== undefined && kept.version > record.version) return;
-    this.known.delete(record.id);
-    if (this.known.size >= this.knownRecords) {
+    this.#forget(record.id);
+    if (this.maxKnownBytes === 0) return;
+    const size = JSON.stringify(record).length;
+    if (size > this.maxKnownBytes / 8) return;
+    while (this.knownBytes + size > this.maxKnownBytes) {
       const oldest = this.known.keys().next().value;
-      if (oldest !== undefined) this.known.delete(oldest);
+      if (oldest === undefined) break;
+      this.#forget(oldest);
     }
     this.known.set(record.id, record);
+    this.knownSizes.set(record.id, size);
+    this.knownBytes += size;
+  }
+
+  /** Drops the record kept of `id`, if any. */
+  #forget(id: string) {
+    if (!this.known.delete(id)) return;
+    this.knownBytes -= this.knownSizes.get(id) ?? 0;
+    this.knownSizes.delete(id);
   }
 
   /**
@@ -564,7 +582,7 @@ class SharedTaskServer {
     if (typeof id !== "string" || id === "") return async () => ({ records: [] });
     return async () => {
       const r = await this.storage.get(id);
-      if (r === null) this.known.delete(id);
+      if (r === null) this.#forget(id);
       else this.#keep(r);
       return { records: r === null ? [] : [r] };
     };
@@ -863,6 +881,8 @@ class SharedTaskServer {
     // A change the feed lost (at most once) must not leave a kept record stale for ever: the
     // host's sweep settles its blocked requests again, now from the storage.
     this.known.clear();
+    this.knownSizes.clear();
+    this.knownBytes = 0;
     const purged = await this.#purge(at, limit ?? 1000);
     await this.#failLostLeases(at);
     return purged;

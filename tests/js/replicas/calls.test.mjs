@@ -209,3 +209,32 @@ async function renewals(engine, storage, calls) {
     await server.close();
   }
 }
+
+test("the records kept to spare reads stay within maxKnownBytes; none kept at 0, the answers the same", async () => {
+  const { MemoryStorage } = await loadStorage("");
+  for (const maxKnownBytes of [4096, 0]) {
+    const { storage, calls } = counted(new MemoryStorage());
+    const server = await SharedTaskServer.open(storage, { cursorKey: KEY, maxKnownBytes });
+    const host = new TaskHost({ server });
+    host.tool("big", { taskSupport: "optional" }, async (args) => ({ content: [{ type: "text", text: "x".repeat(args.n) }] }));
+    try {
+      const ctx = { protocolVersion: V25, session: "s1" };
+      for (let i = 0; i < 40; i++) {
+        const n = i % 4 === 0 ? 1000 : 10; // some over an eighth of 4096: never kept
+        const taskId = (await host.handle({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "big", arguments: { n }, task: {} } }, ctx)).result.task.taskId;
+        await host.idle();
+        const result = await host.handle({ jsonrpc: "2.0", id: i, method: "tasks/result", params: { taskId } }, ctx);
+        assert.equal(result.result.content[0].text.length, n);
+        assert.ok(server.knownBytes <= maxKnownBytes, `${server.knownBytes} bytes kept (at most ${maxKnownBytes})`);
+      }
+      if (maxKnownBytes === 0) assert.equal(server.known.size, 0);
+      else assert.ok(server.known.size > 0);
+      assert.ok(calls.reads > 0);
+    } finally {
+      await host.close();
+      await server.close();
+      await storage.close();
+    }
+  }
+});
+
