@@ -543,8 +543,8 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     this.ownerHook = options.owner ?? null;
     const server = (this.server as TaskServer | SharedTaskServer);
     if ("watchChanges" in server) {
-      this.unfollow = server.watchChanges((taskId) => {
-        this.#heard(taskId).catch((e) => this.#report(e, taskId));
+      this.unfollow = server.watchChanges((taskId, version) => {
+        this.#heard(taskId, version).catch((e) => this.#report(e, taskId));
       });
       server.rerunner = {
         has: (tool) => this.tools.get(tool)?.options.rerun !== undefined,
@@ -569,12 +569,13 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * when it ended elsewhere (cancelled, failed on a lost lease, purged), wakes the work waiting
    * for input, answers blocked `tasks/result` requests, tells the watchers.
    */
-  async #heard(taskId: string) {
+  async #heard(taskId: string, version?: number) {
     const run = this.running.get(taskId);
     if (run === undefined && !this.waiting.has(taskId) && ![...this.watchers].some((w) => this.interest.get(w)?.(taskId) ?? true)) return;
     let task: StoreTask | null = null;
     try {
-      task = await this.server.getTask(taskId, this.now());
+      // At the announced revision: the record this replica wrote or read, when it has it.
+      task = await (this.server as SharedTaskServer).getTask(taskId, this.now(), version);
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
@@ -1152,7 +1153,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       await this.#changed(taskId);
     }
     for (;;) {
-      const answered = (await this.server.getTask(taskId, this.now())).inputResponses ?? {};
+      // Shared: the revision this replica keeps (its own write, or what the feed's news of an
+      // answer read): a later answer is announced and wakes this loop again.
+      const answered = (await (this.server as SharedTaskServer).getTask(taskId, this.now(), 0)).inputResponses ?? {};
       if (keys.every((k) => Object.hasOwn(answered, k))) {
         // Answers of the store are frozen: the work gets its own copies.
         return Object.fromEntries(keys.map((k) => [k, structuredClone(answered[k])]));
@@ -1200,7 +1203,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       run.asking -= 1;
       if (run.asking === 0 && !signal.aborted) {
         try {
-          if ((await this.server.getTask(taskId, this.now())).status === "input_required") {
+          if ((await (this.server as SharedTaskServer).getTask(taskId, this.now(), 0)).status === "input_required") {
             await this.server.setStatus(taskId, "working", null, this.now());
             await this.#changed(taskId);
           }

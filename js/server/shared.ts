@@ -15,6 +15,14 @@
 //             version read); when another replica wrote first, the whole operation is read and
 //             run again (at most CAS_ATTEMPTS times, then a TaskStoreError of kind `conflict`).
 // No rule is written here: this file moves records between the storage and the core.
+// Reads spared: the last revision of each task this replica wrote or read is kept (`known`,
+// at most `maxKnownBytes` of JSON) until the change feed announces a later one. A write of the work
+// running here (outcome, status, input request) runs on it and compare-and-sets against its
+// version (read again only when that loses or writes nothing); the feed's news of a revision it
+// holds, a blocked `tasks/result` and any request about a task it knows ended (an ended task
+// never changes; its delete is announced) are answered from it; `tasks/cancel` and
+// `tasks/update` compare-and-set on it. So an operation makes at most one read (a new task:
+// `nextSequenceWithLive`, clause 13) and one compare-and-set write.
 //
 // Replicas share: the storage, the settings (`TaskStoreOptions`, the same on every replica) and
 // the cursor key (`cursorKey`, so a `tasks/list` cursor from one replica works on the others).
@@ -115,6 +123,8 @@ export type TaskStorage = {
   expired: (nowMs: number, limit: number) => Promise<string[]>;
   countLive: (session: string | null) => Promise<number>;
   nextSequence: () => Promise<number>;
+  /** Clause 13 (absent: `nextSequence` and `countLive`, two round trips). */
+  nextSequenceWithLive?: (session: string | null) => Promise<{ sequence: number; live: number; }>;
   subscribe: (listener: (change: { kind: "put" | "delete"; id: string; version: number; }) => void) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
 };
@@ -187,6 +197,12 @@ export type SharedTaskServerOptions = {
   terminalRetryMs?: number;
   /** At most this many live records are read by the lease check of one `sweep` (default 4096). */
   maxLeaseChecks?: number;
+  /**
+   * At most this many bytes of records (their JSON; the last this replica wrote or read of each
+   * task, until the change feed announces a later revision) are kept to spare reads (default
+   * 8 MiB; 0: none); a record over an eighth of it is not kept.
+   */
+  maxKnownBytes?: number;
   /** This replica's monotonic clock, in ms (default `performance.now`): what leases are timed by. */
   clock?: () => number;
   /** Called when a lease renewal or the change feed fails (default `console.error`). */
@@ -301,7 +317,7 @@ class Lost extends Error {}
  * What one attempt read: the records the scratch core starts from, the sequence it continues
  * after, and whether a task it creates carries this replica's lease.
  */
-export type Reads = { records: LeasedTask[]; sequence?: number; lease?: boolean; rerun?: RerunMemo; take?: string; };
+export type Reads = { records: LeasedTask[]; sequence?: number; lease?: boolean; rerun?: RerunMemo; take?: string; kept?: boolean; };
 
 class SharedTaskServer {
   storage: TaskStorage;
@@ -322,7 +338,12 @@ class SharedTaskServer {
   leaseCycle: number;
   renewing: Promise<void> | null;
   renewStats: { passes: number; skipped: number; };
-  changeListeners: Set<(taskId: string) => void>;
+  changeListeners: Set<(taskId: string, version?: number) => void>;
+  known: Map<string, LeasedTask>;
+  knownSizes: Map<string, number>;
+  knownBytes: number;
+  writing: Map<string, Promise<void>>;
+  maxKnownBytes: number;
   unsubscribe: (() => Promise<void>) | null;
   renewer: ReturnType<typeof setInterval> | null;
   closed: boolean;
@@ -360,6 +381,20 @@ class SharedTaskServer {
     /** Renewal passes run, and ticks skipped because one was still running. */
     this.renewStats = { passes: 0, skipped: 0 };
     this.changeListeners = new Set();
+    /**
+     * The last revision of each task this replica wrote or read, while the change feed has
+     * announced no later one (at most `maxKnownBytes`, the oldest dropped first): what spares the
+     * reads of a write on the task this replica's own work runs, of a blocked `tasks/result`
+     * and of the feed's own changes. Forgotten at every `sweep` (a change the feed lost, at most
+     * once, is then read again).
+     */
+    this.known = new Map();
+    /** The JSON length of each record kept, and their sum. */
+    this.knownSizes = new Map();
+    this.knownBytes = 0;
+    this.maxKnownBytes = options.maxKnownBytes ?? 8 * 1024 * 1024;
+    /** The write of each task under way here (settled when it is stored or refused). */
+    this.writing = new Map();
     this.unsubscribe = null;
     this.renewer = null;
     this.closed = false;
@@ -377,9 +412,9 @@ class SharedTaskServer {
     if (lease !== undefined && !(Number.isSafeInteger(lease) && lease >= 3)) {
       throw new TypeError("SharedTaskServer.open: `leaseMs` must be an integer of at least 3 (ms)");
     }
-    for (const name of ["leaseGraceMs", "renewMs", "terminalRetryMs", "maxLeaseChecks"] as const) {
+    for (const name of ["leaseGraceMs", "renewMs", "terminalRetryMs", "maxLeaseChecks", "maxKnownBytes"] as const) {
       const v = options[name];
-      const least = name === "leaseGraceMs" || name === "terminalRetryMs" ? 0 : 1;
+      const least = name === "leaseGraceMs" || name === "terminalRetryMs" || name === "maxKnownBytes" ? 0 : 1;
       if (v !== undefined && !(Number.isSafeInteger(v) && v >= least)) {
         throw new TypeError(`SharedTaskServer.open: \`${name}\` must be an integer of at least ${least}`);
       }
@@ -398,24 +433,33 @@ class SharedTaskServer {
     const config = (probe.snapshot().config as Record<string, unknown>);
     probe.free();
     const server = new SharedTaskServer(storage, config, options);
-    server.unsubscribe = await storage.subscribe((change) => {
+    const dispatch = (change: { kind: "put" | "delete"; id: string; version: number; }) => {
+      // A later revision than the one kept (or a delete): the kept one is stale.
+      const kept = server.known.get(change.id);
+      if (kept !== undefined && (change.kind === "delete" || change.version > kept.version)) server.#forget(change.id);
       for (const listener of [...server.changeListeners]) {
         try {
-          listener(change.id);
+          listener(change.id, change.version);
         } catch (e) {
           server.onError(e);
         }
       }
+    };
+    server.unsubscribe = await storage.subscribe((change) => {
+      // Heard before this replica's own write of the task resolved: told once it is kept.
+      const writing = server.writing.get(change.id);
+      if (writing === undefined) dispatch(change);
+      else writing.then(() => dispatch(change));
     });
     return server;
   }
 
   /**
-   * Calls `listener` with the id of every task written by any replica sharing the storage (the
-   * storage's change feed: asynchronous, at most once; read the task again to see it). Returns
-   * the function that stops it.
+   * Calls `listener` with the id of every task written by any replica sharing the storage and
+   * its new revision (the storage's change feed: asynchronous, at most once; read the task again
+   * to see it: `getTask(taskId, now, version)`). Returns the function that stops it.
    */
-  watchChanges(listener: (taskId: string) => void): () => void {
+  watchChanges(listener: (taskId: string, version?: number) => void): () => void {
     this.changeListeners.add(listener);
     return () => {
       this.changeListeners.delete(listener);
@@ -438,9 +482,15 @@ class SharedTaskServer {
       try {
         answer = op(core);
         changes = ((core.takeChanges() as unknown) as CoreChange[]);
+      } catch (e) {
+        // A kept record may be stale: only the storage's own says that the operation fails.
+        if (reads.kept === true) continue;
+        throw e;
       } finally {
         core.free();
       }
+      // Run on a kept record and nothing written: no compare-and-set confirmed it, read it.
+      if (reads.kept === true && changes.length === 0) continue;
       try {
         await this.#write(reads, changes);
       } catch (e) {
@@ -479,6 +529,7 @@ class SharedTaskServer {
     for (const [id, c] of last) {
       const old = before.get(id);
       if (c.kind === "deleted") {
+        this.#forget(id);
         if (old !== undefined) await this.storage.delete(id);
         continue;
       }
@@ -502,7 +553,11 @@ class SharedTaskServer {
         record.lease = { owner: this.replicaId, beat, ms: this.leaseMs };
         record.rerun = { ...old.rerun, attempt: old.rerun.attempt + 1 };
       }
-      const ok = await this.storage.putIfVersion(record, old === undefined ? null : old.version);
+      const ok = await this.#writes([id], this.storage.putIfVersion(record, old === undefined ? null : old.version).then((stored) => {
+        if (stored) this.#keep(record);
+        else this.#forget(id);
+        return stored;
+      }));
       if (!ok) throw new Lost();
       if (taken) {
         this.leased.set(id, expiresAt(record));
@@ -511,11 +566,86 @@ class SharedTaskServer {
     }
   }
 
+  /**
+   * Awaits `put`, a write of the tasks `ids` that keeps what it stored: the feed's news of them
+   * heard meanwhile waits for it (`open`), so that it finds the record kept.
+   */
+  async #writes<T>(ids: string[], put: Promise<T>): Promise<T> {
+    const settled = put.then(() => {}, () => {});
+    for (const id of ids) this.writing.set(id, settled);
+    try {
+      return await put;
+    } finally {
+      for (const id of ids) if (this.writing.get(id) === settled) this.writing.delete(id);
+    }
+  }
+
+  /** Keeps `record` as the last revision of its task this replica knows (see `known`). */
+  #keep(record: LeasedTask) {
+    const kept = this.known.get(record.id);
+    if (kept !== undefined && kept.version > record.version) return;
+    this.#forget(record.id);
+    if (this.maxKnownBytes === 0) return;
+    const size = JSON.stringify(record).length;
+    if (size > this.maxKnownBytes / 8) return;
+    while (this.knownBytes + size > this.maxKnownBytes) {
+      const oldest = this.known.keys().next().value;
+      if (oldest === undefined) break;
+      this.#forget(oldest);
+    }
+    this.known.set(record.id, record);
+    this.knownSizes.set(record.id, size);
+    this.knownBytes += size;
+  }
+
+  /** Drops the record kept of `id`, if any. */
+  #forget(id: string) {
+    if (!this.known.delete(id)) return;
+    this.knownBytes -= this.knownSizes.get(id) ?? 0;
+    this.knownSizes.delete(id);
+  }
+
+  /**
+   * A read of `id` answered by the record this replica knows (at `version`, when given) without
+   * a round trip; the storage's when it knows none or after a lost compare-and-set.
+   */
+  #readKnown(id: string, version?: number): () => Promise<Reads> {
+    const fresh = this.#readOne(id);
+    let first = true;
+    return async () => {
+      const kept = first && typeof id === "string" ? this.known.get(id) : undefined;
+      first = false;
+      // A kept revision later than the announced one is as fresh (the feed drops it once a later one is announced).
+      return kept === undefined || (version !== undefined && kept.version < version) ? fresh() : { records: [kept] };
+    };
+  }
+
+  /**
+   * The read of a write on `id`: the record this replica knows (no round trip; the write's
+   * compare-and-set checks it is still the stored one), else, or when that attempt lost or wrote
+   * nothing, the storage's.
+   */
+  #readKept(id: string, live: boolean = true): () => Promise<Reads> {
+    const fresh = this.#readOne(id);
+    let first = true;
+    return async () => {
+      const kept = first && typeof id === "string" ? this.known.get(id) : undefined;
+      first = false;
+      if (kept === undefined) return fresh();
+      // A terminal record never changes (its delete is announced, its expiry the core sees):
+      // what it answers stands. A live one is tried only by a write (`live`).
+      if (TERMINAL.includes(kept.status)) return { records: [kept] };
+      return live ? { records: [kept], kept: true } : fresh();
+    };
+  }
+
   #readOne(id: string): () => Promise<Reads> {
     // An id the storage cannot hold reads nothing: the core answers it (not found, TypeError).
     if (typeof id !== "string" || id === "") return async () => ({ records: [] });
     return async () => {
       const r = await this.storage.get(id);
+      if (r === null) this.#forget(id);
+      else this.#keep(r);
       return { records: r === null ? [] : [r] };
     };
   }
@@ -570,7 +700,9 @@ class SharedTaskServer {
     if (isObject(message) && typeof message.method === "string") {
       const params = isObject(message.params) ? message.params : {};
       if (TASK_METHODS.includes(message.method) && typeof params.taskId === "string" && params.taskId !== "") {
-        read = this.#readOne(params.taskId);
+        // A task this replica knows ended reads nothing; a live one is read, but by a cancel or
+        // an answer, which compare-and-set on the record kept (read when that loses).
+        read = this.#readKept(params.taskId, message.method === "tasks/cancel" || message.method === "tasks/update");
       } else if (message.method === "tasks/list") {
         const cursor = typeof params.cursor === "string" ? params.cursor : undefined;
         const session = typeof ctx?.session === "string" ? ctx.session : undefined;
@@ -587,7 +719,9 @@ class SharedTaskServer {
    */
   async settle(pending: PendingResult, now?: number | null): Promise<Record<string, unknown> | null> {
     const at = readNow(now);
-    return this.#run(this.#readOne(pending.taskId), (core) => core.settle(pending, at));
+    // The record this replica knows when the change feed announced no later revision: a task
+    // that ends anywhere is announced, and the host settles its blocked requests again then.
+    return this.#run(this.#readKnown(pending.taskId), (core) => core.settle(pending, at));
   }
 
   /** `TaskServer.planToolCall` (reads nothing: synchronous). */
@@ -614,7 +748,8 @@ class SharedTaskServer {
     const cap = (this.config.maxLiveTasksPerSession as number | null);
     return this.#run(async () => {
       if (cap !== null && session !== null) {
-        let live = await this.storage.countLive(session);
+        const taken = await this.#sequenceWithLive(session);
+        let live = taken.live;
         if (live >= cap) {
           // Expired tasks count until purged: purge (an index seek), but no lease check (a
           // refused call must not read the live records of every session).
@@ -623,12 +758,23 @@ class SharedTaskServer {
         // At the cap: the core refuses (its -32010 answer) a session it sees holding `cap` live
         // tasks, placeholders standing for the storage's (never written: nothing is created).
         if (live >= cap) return { records: this.#placeholders(session, cap, now), sequence: cap };
+        return { records: [], sequence: taken.sequence - 1, lease: true };
       }
       const sequence = (await this.storage.nextSequence()) - 1;
       const reads: Reads = { records: [], sequence, lease: true };
       if (rerun !== undefined) reads.rerun = { ...rerun, attempt: 1 };
       return reads;
     }, (core) => core.beginToolCall(request, ctxNow, taskSupport));
+  }
+
+  /**
+   * The next sequence number and the live tasks of `session`, in one round trip where the
+   * storage has clause 13 (a number taken for a call then refused at the cap is skipped).
+   */
+  async #sequenceWithLive(session: string): Promise<{ sequence: number; live: number; }> {
+    if (typeof this.storage.nextSequenceWithLive === "function") return this.storage.nextSequenceWithLive(session);
+    const live = await this.storage.countLive(session);
+    return { sequence: await this.storage.nextSequence(), live };
   }
 
   /**
@@ -665,7 +811,7 @@ class SharedTaskServer {
     try {
       for (;;) {
         try {
-          return await this.#run(this.#readOne(taskId), (core) => core.finishToolCall(taskId, outcome, at));
+          return await this.#run(this.#readKept(taskId), (core) => core.finishToolCall(taskId, outcome, at));
         } catch (e) {
           const big = replaced ? null : resultTooLarge(e, outcome);
           if (big !== null) {
@@ -686,10 +832,15 @@ class SharedTaskServer {
     }
   }
 
-  /** `TaskServer.getTask`: the task as the host sees it. */
-  async getTask(taskId: string, now?: number | null): Promise<StoreTask> {
+  /**
+   * `TaskServer.getTask`: the task as the host sees it. Given `version` (the revision a change of
+   * `watchChanges` announced, or 0), answered from the record this replica wrote or read at that
+   * revision or a later one when it has it (no read: the feed drops it once it announces a later
+   * one), else read.
+   */
+  async getTask(taskId: string, now?: number | null, version?: number): Promise<StoreTask> {
     const at = readNow(now);
-    return this.#run(this.#readOne(taskId), (core) => core.getTask(taskId, at));
+    return this.#run(version === undefined ? this.#readOne(taskId) : this.#readKnown(taskId, version), (core) => core.getTask(taskId, at));
   }
 
   // ---- TaskStore's verbs (the same names and arguments, answering promises) -----------------------
@@ -704,11 +855,13 @@ class SharedTaskServer {
     const cap = (this.config.maxLiveTasksPerSession as number | null);
     return this.#run(async () => {
       if (cap !== null && session !== null) {
-        let live = await this.storage.countLive(session);
+        const taken = await this.#sequenceWithLive(session);
+        let live = taken.live;
         if (live >= cap) {
           if ((await this.#purge(c.now, BATCH)) > 0) live = await this.storage.countLive(session);
         }
         if (live >= cap) return { records: this.#placeholders(session, cap, c.now), sequence: cap };
+        return { records: [], sequence: taken.sequence - 1 };
       }
       return { records: [], sequence: (await this.storage.nextSequence()) - 1 };
     }, (core) => core.create(params, c));
@@ -732,13 +885,13 @@ class SharedTaskServer {
   /** `TaskServer.setStatus`: given a time (or nothing) instead of a context, as the host. */
   async setStatus(taskId: string, status: TaskStatus, message?: string | null, ctxOrNow?: TaskContext | number | null): Promise<StoreTask> {
     const c = hostContext(ctxOrNow);
-    return this.#run(this.#readOne(taskId), (core) => core.setStatus(taskId, status, message, c));
+    return this.#run(this.#readKept(taskId), (core) => core.setStatus(taskId, status, message, c));
   }
 
   /** `TaskServer.raiseInput`: given a time (or nothing) instead of a context, as the host. */
   async raiseInput(taskId: string, inputRequests: V26InputRequests, message?: string | null, ctxOrNow?: TaskContext | number | null): Promise<StoreTask> {
     const c = hostContext(ctxOrNow);
-    return this.#run(this.#readOne(taskId), (core) => core.raiseInput(taskId, inputRequests, message, c));
+    return this.#run(this.#readKept(taskId), (core) => core.raiseInput(taskId, inputRequests, message, c));
   }
 
   /** `TaskStore.takeInput`. */
@@ -793,6 +946,11 @@ class SharedTaskServer {
    */
   async sweep(now?: number | null, limit?: number | null): Promise<number> {
     const at = readNow(now);
+    // A change the feed lost (at most once) must not leave a kept record stale for ever: the
+    // host's sweep settles its blocked requests again, now from the storage.
+    this.known.clear();
+    this.knownSizes.clear();
+    this.knownBytes = 0;
     const purged = await this.#purge(at, limit ?? 1000);
     await this.#failLostLeases(at);
     return purged;
@@ -981,13 +1139,21 @@ class SharedTaskServer {
     if (failure !== null) throw failure;
   }
 
-  /** Renews the leases of `ids`: one read and one write of them all (again for lost ones). */
+  /**
+   * Renews the leases of `ids`: one write of them all (a read first of those not kept), again
+   * for lost ones after reading them.
+   */
   async #renewBatch(ids: string[]) {
     let todo = ids;
     for (let attempt = 0; attempt < CAS_ATTEMPTS && todo.length > 0; attempt++) {
       todo = todo.filter((id) => this.leased.has(id));
       if (todo.length === 0) return;
-      const current = (await this.storage.getMany!(todo) as Array<LeasedTask | null>);
+      // First from the records kept (the compare-and-set checks them); a lost one is read.
+      const kept = todo.map((id) => (attempt === 0 ? this.known.get(id) ?? null : null));
+      const missing = todo.filter((_, i) => kept[i] === null);
+      const read = missing.length > 0 ? (await this.storage.getMany!(missing) as Array<LeasedTask | null>) : [];
+      let next = 0;
+      const current = kept.map((k) => k ?? read[next++] ?? null);
       const entries: Array<{ record: LeasedTask; expected: number; }> = [];
       current.forEach((cur, i) => {
         if (cur === null || TERMINAL.includes(cur.status)) {
@@ -998,7 +1164,12 @@ class SharedTaskServer {
         entries.push({ record: this.#renewed(cur), expected: cur.version });
       });
       if (entries.length === 0) return;
-      const stored = await this.storage.putEachIfVersion!(entries);
+      const stored = await this.#writes(entries.map((e) => e.record.id), this.storage.putEachIfVersion!(entries).then((done) => {
+        entries.forEach((e, i) => {
+          if (done[i] === true) this.#keep(e.record);
+        });
+        return done;
+      }));
       // Lost compare-and-sets (the task was written meanwhile): read and renewed again.
       todo = entries.filter((_, i) => stored[i] !== true).map((e) => e.record.id);
     }
@@ -1035,7 +1206,12 @@ class SharedTaskServer {
         return;
       }
       if (this.#takenElsewhere(cur)) return;
-      if (await this.storage.putIfVersion(this.#renewed(cur), cur.version)) return;
+      const next = this.#renewed(cur);
+      const stored = await this.#writes([id], this.storage.putIfVersion(next, cur.version).then((done) => {
+        if (done) this.#keep(next);
+        return done;
+      }));
+      if (stored) return;
     }
   }
 

@@ -241,6 +241,14 @@ class MemoryStorage {
     return this.sequence;
   }
 
+  /** Clause 13. */
+  async nextSequenceWithLive(session: string | null) {
+    this.open();
+    const live = this.sessions.get(sessionKey(checkSession(session)))?.live ?? 0;
+    this.sequence += 1;
+    return { sequence: this.sequence, live };
+  }
+
   async lastSequence() {
     this.open();
     return this.sequence;

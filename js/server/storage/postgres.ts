@@ -312,6 +312,19 @@ class PostgresStorage {
     return Number(r.rows[0]?.value);
   }
 
+  /** Clause 13: one statement. */
+  async nextSequenceWithLive(session: string | null) {
+    const s = checkSession(session);
+    const live = s === null ? "session IS NULL" : "session = $1";
+    const r = await this.q(
+      `WITH n AS (UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
+       SELECT n.value, (SELECT count(*) FROM ${this.table} WHERE live AND ${live}) AS live FROM n`,
+      s === null ? [] : [column(s)],
+      "nextSequenceWithLive",
+    );
+    return { sequence: Number(r.rows[0]?.value), live: Number(r.rows[0]?.live ?? 0) };
+  }
+
   async lastSequence() {
     const r = await this.q(`SELECT value FROM ${this.meta} WHERE name = 'seq'`, [], "lastSequence");
     return Number(r.rows[0]?.value ?? 0);

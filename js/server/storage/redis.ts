@@ -269,6 +269,14 @@ class RedisStorage {
     return Number(await this.run("nextSequence", (r) => r.incr(`${this.p}:seq`)));
   }
 
+  /** Clause 13: one pipeline. */
+  async nextSequenceWithLive(session: string | null) {
+    const sk = sessionKey(checkSession(session));
+    const replies: Array<[Error | null, unknown]> = await this.run("nextSequenceWithLive", (r) => r.pipeline().incr(`${this.p}:seq`).hget(`${this.p}:live`, sk).exec());
+    for (const [e] of replies) if (e) engineError("redis", e, "nextSequenceWithLive");
+    return { sequence: Number(replies[0]?.[1]), live: Math.max(0, Number(replies[1]?.[1] ?? 0)) };
+  }
+
   async lastSequence() {
     return Number((await this.run("lastSequence", (r) => r.get(`${this.p}:seq`))) ?? 0);
   }

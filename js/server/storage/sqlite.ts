@@ -154,10 +154,11 @@ class SqliteStorage {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
     try {
       if (!write) return fn();
-      this.db.exec("BEGIN IMMEDIATE");
+      // Prepared once, like every statement here (exec would parse them at each write).
+      this.st("BEGIN IMMEDIATE").run();
       try {
         const out = fn();
-        this.db.exec("COMMIT");
+        this.st("COMMIT").run();
         return out;
       } catch (e) {
         this.db.exec("ROLLBACK");
@@ -357,6 +358,18 @@ class SqliteStorage {
   async nextSequence() {
     const row = await this.retry("nextSequence", true, () => this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get());
     return Number(row.value);
+  }
+
+  /** Clause 13: both in one IMMEDIATE transaction. */
+  async nextSequenceWithLive(session: string | null) {
+    const s = checkSession(session);
+    return this.retry("nextSequenceWithLive", true, () => {
+      const row = this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get();
+      const n = s === null
+        ? this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`).get()
+        : this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`).get(s);
+      return { sequence: Number(row.value), live: Number(n.n) };
+    });
   }
 
   async lastSequence() {

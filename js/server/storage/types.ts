@@ -44,6 +44,18 @@
 //     `expected` a number; distinct ids, at most 1000), each atomic on its own (not all together),
 //     resolving with one boolean per entry in order; one round trip where the engine allows.
 //     What the lease renewals of SharedTaskServer write.
+// 13. `nextSequenceWithLive(session)`: clause 7's `nextSequence()` and clause 6's
+//     `countLive(session)` in one round trip (one statement, transaction or pipeline), resolving
+//     with `{ sequence, live }`: what SharedTaskServer reads before it creates a task of a session
+//     under its cap (a number taken for a call then refused is skipped: clause 7 asks only
+//     "greater"). A read and a counter: no schema change (the version stays 2).
+//
+// What one operation of SharedTaskServer costs (round trips; each write a compare-and-set):
+// create 1 read (13) + 1 write; tasks/get, tasks/result of a live task 1 read; tasks/cancel,
+// tasks/update 1 write on the record the replica keeps (a read first when it keeps none or the
+// write lost); the outcome or status the replica's own work writes 1 write (likewise); requests
+// about a task it knows ended, the change feed's news of its own writes and a blocked
+// tasks/result nothing (the kept record, at the announced revision).
 //
 // Errors: bad arguments reject with a StorageError of kind `invalid` naming the argument (never
 // a silently stored bad record); a failing engine rejects with kind `engine` (the cause kept);
@@ -114,6 +126,7 @@ export type TaskStorage = {
   expired: (nowMs: number, limit: number) => Promise<string[]>;
   countLive: (session: string | null) => Promise<number>;
   nextSequence: () => Promise<number>;
+  nextSequenceWithLive: (session: string | null) => Promise<{ sequence: number; live: number; }>;
   lastSequence: () => Promise<number>;
   subscribe: (listener: ChangeListener) => Promise<() => Promise<void>>;
   close: () => Promise<void>;

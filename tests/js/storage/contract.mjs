@@ -241,6 +241,23 @@ export function storageContract(label, { open, spec }) {
     assert.equal(new Set(many).size, 20, "7: concurrent calls get distinct numbers");
   }));
 
+  test(`${label}: 13 the next sequence with a session's live count`, withStorage(async (s) => {
+    for (const [id, seq, session, status] of [["a", 1, "x", "working"], ["b", 2, "x", "input_required"], ["c", 3, "x", "completed"], ["d", 4, null, "working"], ["e", 5, "x\u0000", "working"]]) {
+      assert.equal(await s.putIfVersion(record(id, seq, { session, status }), null), true);
+    }
+    const a = await s.nextSequenceWithLive("x");
+    assert.ok(a.sequence > 5, "13: the sequence exceeds every stored seq (clause 7)");
+    assert.equal(a.live, 2, "13: the session's live count (clause 6)");
+    assert.deepEqual(await s.nextSequenceWithLive(null), { sequence: a.sequence + 1, live: 1 }, "13: unbound tasks; the next number");
+    assert.deepEqual(await s.nextSequenceWithLive("q"), { sequence: a.sequence + 2, live: 0 });
+    assert.equal((await s.nextSequenceWithLive("x\u0000")).live, 1);
+    assert.equal(await s.nextSequence(), a.sequence + 4, "13: one counter with nextSequence");
+    assert.equal(await s.lastSequence(), a.sequence + 4);
+    const many = await Promise.all(Array.from({ length: 20 }, () => s.nextSequenceWithLive("x")));
+    assert.equal(new Set(many.map((m) => m.sequence)).size, 20, "13: concurrent calls get distinct numbers");
+    await assert.rejects(s.nextSequenceWithLive(7), (e) => e.name === "StorageError" && e.kind === "invalid" && /session/.test(e.message));
+  }));
+
   test(`${label}: 8 change feed`, withStorage(async (s) => {
     const seen = [];
     const unsubscribe = await s.subscribe((c) => seen.push(c));
