@@ -747,8 +747,9 @@ class SharedTaskServer {
     const session = typeof ctx?.session === "string" ? ctx.session : null;
     const cap = (this.config.maxLiveTasksPerSession as number | null);
     return this.#run(async () => {
+      let taken: { sequence: number; live: number; } | null = null;
       if (cap !== null && session !== null) {
-        const taken = await this.#sequenceWithLive(session);
+        taken = await this.#sequenceWithLive(session);
         let live = taken.live;
         if (live >= cap) {
           // Expired tasks count until purged: purge (an index seek), but no lease check (a
@@ -758,10 +759,10 @@ class SharedTaskServer {
         // At the cap: the core refuses (its -32010 answer) a session it sees holding `cap` live
         // tasks, placeholders standing for the storage's (never written: nothing is created).
         if (live >= cap) return { records: this.#placeholders(session, cap, now), sequence: cap };
-        return { records: [], sequence: taken.sequence - 1, lease: true };
       }
-      const sequence = (await this.storage.nextSequence()) - 1;
+      const sequence = taken === null ? (await this.storage.nextSequence()) - 1 : taken.sequence - 1;
       const reads: Reads = { records: [], sequence, lease: true };
+      // What a re-run needs, on every created task of a re-runnable tool (session or not).
       if (rerun !== undefined) reads.rerun = { ...rerun, attempt: 1 };
       return reads;
     }, (core) => core.beginToolCall(request, ctxNow, taskSupport));
@@ -854,8 +855,9 @@ class SharedTaskServer {
     const session = typeof c.session === "string" ? c.session : null;
     const cap = (this.config.maxLiveTasksPerSession as number | null);
     return this.#run(async () => {
+      let taken: { sequence: number; live: number; } | null = null;
       if (cap !== null && session !== null) {
-        const taken = await this.#sequenceWithLive(session);
+        taken = await this.#sequenceWithLive(session);
         let live = taken.live;
         if (live >= cap) {
           if ((await this.#purge(c.now, BATCH)) > 0) live = await this.storage.countLive(session);
