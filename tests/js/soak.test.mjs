@@ -276,6 +276,16 @@ function entryPoints(entry, rand) {
   const toolArgs = new ToolArgumentsSchema("t", rich, 10000, 100000);
   const points = {
     "ToolArgumentsSchema constructor": [() => new ToolArgumentsSchema(pick(["t", str(), any()]), pick([toolSchema(), any()]), s.maybe(() => pick([int(50), 0, 2 ** 32 - 1, any()])), s.maybe(() => pick([int(1e4), 0, 2 ** 32 - 1, any()]))).free()],
+    "ToolArgumentsSchema acceptsAnyObject": [
+      () => {
+        const schema = new ToolArgumentsSchema("t", pick([{ type: "object" }, { type: "object", properties: { a: {} } }, rich]), 10000, 100000);
+        try {
+          return schema.acceptsAnyObject();
+        } finally {
+          schema.free();
+        }
+      },
+    ],
     "ToolArgumentsSchema check": [() => toolArgs.check(pick([any(), s.maybe(any), { c: { c: { c: any() } }, s: str(), l: [1, any(), any()], o: any() }]))],
     "function validateMessage": [() => validateMessage(s.maybe(s.message), s.maybe(() => ({ version: s.version(), inReplyTo: s.maybe(() => "tasks/get"), maxBytes: s.maybe(() => int(1000)), maxIssues: s.maybe(() => int(5)) })))],
     "function convertTask": [() => convertTask(s.maybe(s.task), s.version())],
