@@ -52,13 +52,23 @@ export function serverSection({ server, storage, mode }) {
     L.push("");
     L.push("### Our server on shared storage");
     L.push("");
-    L.push(`- Date: ${storage.date}. Command: \`node bench/server.mjs --storage ${storage.storageRows.map((r) => r.storage).filter((s) => s !== "memory").join(",")} --rounds ${storage.rounds} --seconds ${storage.seconds}\` (${storage.wallSeconds} s; runnable alone).`);
+    const axis = [...new Set(storage.storageRows.map((r) => r.storage).filter((s) => s !== "memory"))].join(",");
+    L.push(`- Date: ${storage.date}. Command: \`${storage.before ? `SERVER_BEFORE=${storage.before} ` : ""}SERVER_STORAGE=${axis} bash bench/run.sh server\`, i.e. \`node bench/server.mjs --storage ${axis} --rounds ${storage.rounds} --seconds ${storage.seconds}${storage.before ? ` --before ${storage.before}` : ""}\` (${storage.wallSeconds} s; runnable alone).`);
     L.push(machine(storage));
     L.push(`- The example server over the installed package (\`scripts/pack.sh\`), its \`--storage\` (a throwaway SQLite file; Postgres 15 and Redis servers on 127.0.0.1 started by \`tests/js/storage/lib.mjs\`, fsync off), 2025-11-25, ${storage.storageRows[0]?.concurrency} loops, the same load as above; memory measured in the same rounds. CPU is the server process's only (not the database's).`);
     L.push("");
-    L.push("| storage | tasks/s | ÷ memory | server CPU ms / task | p50 ms | p99 ms |");
-    L.push("|---|---:|---:|---:|---:|---:|");
-    for (const r of storage.storageRows) L.push(`| ${r.storage} | ${f(r.tasksPerSecond)} | ${ratio(r.vsMemory)} | ${f(r.cpuMsPerTask, 3)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} |`);
+    if (storage.before) L.push(`- before: the same example over the package installed in \`${storage.before}\` (\`--before\`), measured in the same rounds (before, then ours, per storage); each build's ratio is to its own memory run.`);
+    L.push("");
+    L.push("| build | storage | tasks/s | ÷ memory | server CPU ms / task | p50 ms | p99 ms |");
+    L.push("|---|---|---:|---:|---:|---:|---:|");
+    for (const r of storage.storageRows) L.push(`| ${r.who ?? "ours"} | ${r.storage} | ${f(r.tasksPerSecond)} | ${ratio(r.vsMemory)} | ${f(r.cpuMsPerTask, 3)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} |`);
+    const mine = (name) => storage.storageRows.find((r) => (r.who ?? "ours") === "ours" && r.storage === name);
+    const [pg, lite] = [mine("postgres"), mine("sqlite")];
+    if (pg && lite) {
+      const met = pg.vsMemory >= 0.6 && lite.vsMemory >= 0.8;
+      L.push("");
+      L.push(`- Target (Postgres ≥ 0.6× and SQLite ≥ 0.8× of memory's tasks/s): ${ratio(pg.vsMemory)}, ${ratio(lite.vsMemory)}: **${met ? "met" : "not met"}**.`);
+    }
   }
   return L;
 }
