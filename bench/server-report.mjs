@@ -1,5 +1,6 @@
 // The "HTTP server against the SDK's" section of BENCHMARKS.md, from bench/results/server.json
 // and server-storage.json (bench/server.mjs). Used by bench/report.mjs.
+import { relative } from "node:path";
 
 const loadStr = (l) => l.map((x) => x.toFixed(2)).join(" / ");
 const f = (x, d = 0) => (Number.isFinite(x) ? x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d }) : "—");
@@ -53,11 +54,12 @@ export function serverSection({ server, storage, mode }) {
     L.push("### Our server on shared storage");
     L.push("");
     const axis = [...new Set(storage.storageRows.map((r) => r.storage).filter((s) => s !== "memory"))].join(",");
-    L.push(`- Date: ${storage.date}. Command: \`${storage.before ? `SERVER_BEFORE=${storage.before} ` : ""}SERVER_STORAGE=${axis} bash bench/run.sh server\`, i.e. \`node bench/server.mjs --storage ${axis} --rounds ${storage.rounds} --seconds ${storage.seconds}${storage.before ? ` --before ${storage.before}` : ""}\` (${storage.wallSeconds} s; runnable alone).`);
+    const before = storage.before ? relative(process.cwd(), storage.before) : null;
+    L.push(`- Date: ${storage.date}. Command: \`${before ? `SERVER_STORAGE_BEFORE=${before} ` : ""}SERVER_STORAGE=${axis} bash bench/run.sh server\`, i.e. \`node bench/server.mjs --storage ${axis} --rounds ${storage.rounds} --seconds ${storage.seconds}${before ? ` --before ${before}` : ""}\` (${storage.wallSeconds} s; runnable alone).`);
     L.push(machine(storage));
     L.push(`- The example server over the installed package (\`scripts/pack.sh\`), its \`--storage\` (a throwaway SQLite file; Postgres 15 and Redis servers on 127.0.0.1 started by \`tests/js/storage/lib.mjs\`, fsync off), 2025-11-25, ${storage.storageRows[0]?.concurrency} loops, the same load as above; memory measured in the same rounds. CPU is the server process's only (not the database's).`);
     L.push("");
-    if (storage.before) L.push(`- before: the same example over the package installed in \`${storage.before}\` (\`--before\`), measured in the same rounds (before, then ours, per storage); each build's ratio is to its own memory run.`);
+    if (before) L.push(`- before: the same example over the package installed in \`${before}\` (\`--before\`), measured in the same rounds (before, then ours, per storage); each build's ratio is to its own memory run.`);
     L.push("");
     L.push("| build | storage | tasks/s | ÷ memory | server CPU ms / task | p50 ms | p99 ms |");
     L.push("|---|---|---:|---:|---:|---:|---:|");
