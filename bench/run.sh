@@ -64,6 +64,8 @@
 #      SERVER_ROUNDS, SERVER_SECONDS, SERVER_BEFORE, SERVER_STORAGE   server: rounds (5), counted
 #                          seconds per measurement (3), an older build to compare (none), the
 #                          storage axis (sqlite,postgres,redis; "" skips it)
+#      SERVER_STORAGE_BEFORE   an older build (install dir or checkout) measured on the storage
+#                          axis too, in the same rounds (none)
 #      CLI_BYTES, CLI_TASKS, CLI_RUNS, CLI_BEFORE   CLI: transcript bytes (50000000), tasks (100),
 #                          runs per command (3), git revision of the CLI before streaming (36f8407)
 # Raw results go to bench/results/ (git-ignored). pkg/ must be built (bash scripts/build.sh);
@@ -235,7 +237,7 @@ if run_server; then
   storage_axis=${SERVER_STORAGE-sqlite,postgres,redis}
   if [ -n "$storage_axis" ]; then
     echo
-    node bench/server.mjs --storage "$storage_axis" --json "$OUT/server-storage.json"
+    node bench/server.mjs --storage "$storage_axis" --json "$OUT/server-storage.json" ${SERVER_STORAGE_BEFORE:+--before "$SERVER_STORAGE_BEFORE"}
   fi
 fi
 

@@ -1,5 +1,6 @@
 // The "HTTP server against the SDK's" section of BENCHMARKS.md, from bench/results/server.json
 // and server-storage.json (bench/server.mjs). Used by bench/report.mjs.
+import { relative } from "node:path";
 
 const loadStr = (l) => l.map((x) => x.toFixed(2)).join(" / ");
 const f = (x, d = 0) => (Number.isFinite(x) ? x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d }) : "—");
@@ -52,13 +53,24 @@ export function serverSection({ server, storage, mode }) {
     L.push("");
     L.push("### Our server on shared storage");
     L.push("");
-    L.push(`- Date: ${storage.date}. Command: \`node bench/server.mjs --storage ${storage.storageRows.map((r) => r.storage).filter((s) => s !== "memory").join(",")} --rounds ${storage.rounds} --seconds ${storage.seconds}\` (${storage.wallSeconds} s; runnable alone).`);
+    const axis = [...new Set(storage.storageRows.map((r) => r.storage).filter((s) => s !== "memory"))].join(",");
+    const before = storage.before ? relative(process.cwd(), storage.before) : null;
+    L.push(`- Date: ${storage.date}. Command: \`${before ? `SERVER_STORAGE_BEFORE=${before} ` : ""}SERVER_STORAGE=${axis} bash bench/run.sh server\`, i.e. \`node bench/server.mjs --storage ${axis} --rounds ${storage.rounds} --seconds ${storage.seconds}${before ? ` --before ${before}` : ""}\` (${storage.wallSeconds} s; runnable alone).`);
     L.push(machine(storage));
     L.push(`- The example server over the installed package (\`scripts/pack.sh\`), its \`--storage\` (a throwaway SQLite file; Postgres 15 and Redis servers on 127.0.0.1 started by \`tests/js/storage/lib.mjs\`, fsync off), 2025-11-25, ${storage.storageRows[0]?.concurrency} loops, the same load as above; memory measured in the same rounds. CPU is the server process's only (not the database's).`);
     L.push("");
-    L.push("| storage | tasks/s | ÷ memory | server CPU ms / task | p50 ms | p99 ms |");
-    L.push("|---|---:|---:|---:|---:|---:|");
-    for (const r of storage.storageRows) L.push(`| ${r.storage} | ${f(r.tasksPerSecond)} | ${ratio(r.vsMemory)} | ${f(r.cpuMsPerTask, 3)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} |`);
+    if (before) L.push(`- before: the same example over the package installed in \`${before}\` (\`--before\`), measured in the same rounds (before, then ours, per storage); each build's ratio is to its own memory run.`);
+    L.push("");
+    L.push("| build | storage | tasks/s | ÷ memory | server CPU ms / task | p50 ms | p99 ms |");
+    L.push("|---|---|---:|---:|---:|---:|---:|");
+    for (const r of storage.storageRows) L.push(`| ${r.who ?? "ours"} | ${r.storage} | ${f(r.tasksPerSecond)} | ${ratio(r.vsMemory)} | ${f(r.cpuMsPerTask, 3)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} |`);
+    const mine = (name) => storage.storageRows.find((r) => (r.who ?? "ours") === "ours" && r.storage === name);
+    const [pg, lite] = [mine("postgres"), mine("sqlite")];
+    if (pg && lite) {
+      const met = pg.vsMemory >= 0.6 && lite.vsMemory >= 0.8;
+      L.push("");
+      L.push(`- Target (Postgres ≥ 0.6× and SQLite ≥ 0.8× of memory's tasks/s): ${ratio(pg.vsMemory)}, ${ratio(lite.vsMemory)}: **${met ? "met" : "not met"}**.`);
+    }
   }
   return L;
 }

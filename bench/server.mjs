@@ -352,30 +352,36 @@ if (STORAGE === null) {
   try {
     if (names.includes("postgres")) engines.postgres = await startPostgres();
     if (names.includes("redis")) engines.redis = await startRedis();
-    const runs = Object.fromEntries(names.map((n) => [n, []]));
+    // With --before, that build runs each storage too, in the same rounds (before, then ours).
+    const builds = EXAMPLE_BEFORE === null ? [["ours", EXAMPLE]] : [["before", EXAMPLE_BEFORE], ["ours", EXAMPLE]];
+    const keyOf = (who, name) => (who === "ours" ? name : `${who}-${name}`);
+    const runs = Object.fromEntries(builds.flatMap(([who]) => names.map((n) => [keyOf(who, n), []])));
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const name of names) {
+      for (const name of names) for (const [who, example] of builds) {
         const spec =
           name === "memory" ? null
-          : name === "sqlite" ? `sqlite:${join(dir, `round-${round}.db`)}`
+          : name === "sqlite" ? `sqlite:${join(dir, `${who}-round-${round}.db`)}`
           : name === "postgres" ? engines.postgres.url
           : name === "redis" ? engines.redis.url
           : null;
         if (name !== "memory" && spec === null) throw new Error(`--storage: unknown ${name}`);
-        const r = await measure(oursArgs(spec), `ours-${name}`, V25, c);
-        runs[name].push(r);
-        console.error(`round ${round} ${name}: ${f(r.tasksPerSecond)} tasks/s, ${f(r.cpuMsPerTask, 3)} ms CPU/task, p50 ${f(r.p50Ms, 2)} ms, p99 ${f(r.p99Ms, 2)} ms`);
+        const r = await measure(oursArgs(spec, example), `${who}-${name}`, V25, c);
+        runs[keyOf(who, name)].push(r);
+        console.error(`round ${round} ${keyOf(who, name)}: ${f(r.tasksPerSecond)} tasks/s, ${f(r.cpuMsPerTask, 3)} ms CPU/task, p50 ${f(r.p50Ms, 2)} ms, p99 ${f(r.p99Ms, 2)} ms`);
       }
     }
-    const memory = summarize(runs.memory);
-    result.storageRows = names.map((name) => {
-      const med = summarize(runs[name]);
-      return { storage: name, concurrency: c, ...med, vsMemory: med.tasksPerSecond / memory.tasksPerSecond, runs: runs[name] };
+    result.storageRows = builds.flatMap(([who]) => {
+      const memory = summarize(runs[keyOf(who, "memory")]);
+      return names.map((name) => {
+        const med = summarize(runs[keyOf(who, name)]);
+        return { storage: name, who, concurrency: c, ...med, vsMemory: med.tasksPerSecond / memory.tasksPerSecond, runs: runs[keyOf(who, name)] };
+      });
     });
+    result.before = BEFORE;
     console.log(`server storage: ours (${OURS}), ${V25}, ${c} loops, ${ROUNDS} interleaved rounds of ${SECONDS} s, fresh servers; medians (CPU: the server process only)`);
-    console.log("| storage | tasks/s | vs memory | server CPU ms/task | p50 ms | p99 ms |");
+    console.log("| build | storage | tasks/s | vs memory | server CPU ms/task | p50 ms | p99 ms |");
     for (const r of result.storageRows) {
-      console.log(`| ${r.storage} | ${f(r.tasksPerSecond)} | ${f(r.vsMemory, 2)}x | ${f(r.cpuMsPerTask, 3)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} |`);
+      console.log(`| ${r.who} | ${r.storage} | ${f(r.tasksPerSecond)} | ${f(r.vsMemory, 2)}x | ${f(r.cpuMsPerTask, 3)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} |`);
     }
   } finally {
     for (const e of Object.values(engines)) await e.stop();

@@ -8,7 +8,8 @@
 //   read      the task the request names (`get`), a `tasks/list` page (`rangeAfter` from the
 //             position the cursor encodes: `listPosition`, src/wasm/rules.rs), nothing for a new
 //             task but `nextSequence` and the session's `countLive`;
-//   rule      a scratch core restored from those records runs the operation exactly as the
+//   rule      the replica's scratch core, its records replaced by those (one core for every
+//             operation, reloaded: no new core each time), runs the operation exactly as the
 //             in-memory TaskServer does (the same Rust: responses, errors, state machine, TTLs,
 //             cursors) and records the writes it made;
 //   write     each write goes to the storage as a compare-and-set (`putIfVersion` on the
@@ -53,7 +54,7 @@
 // stored, the task's TTL passes or `terminalRetryMs` has passed; the lease is renewed meanwhile.
 //
 // Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module.
-import { TaskServer } from "./store.js";
+import { TaskServer, reloadStore } from "./store.js";
 import { TaskStoreError, storeError, resultTooLarge } from "./errors.js";
 import { listPosition } from "./mcp_tasks_wasm.js";
 
@@ -349,12 +350,17 @@ class SharedTaskServer {
   closed: boolean;
   /** The TaskHost's re-run hooks (`null`: no host, a lost lease fails its task). */
   rerunner: Rerunner | null = null;
+  /** The core every operation runs on, its records replaced each time (`#scratch`). */
+  scratchCore: TaskServer | null = null;
+  /** The core's settings as JSON text, changes recorded. */
+  scratchConfig: string;
   /** Use `SharedTaskServer.open`. */
   constructor(storage: TaskStorage, config: Record<string, unknown>, options: SharedTaskServerOptions) {
     /** The storage the tasks live in. */
     this.storage = storage;
     /** The core's settings (the `config` of its snapshots). */
     this.config = config;
+    this.scratchConfig = JSON.stringify({ ...config, recordChanges: true });
     this.cursorKey = options.cursorKey;
     this.replicaId = options.replicaId ?? randomHex();
     this.leaseMs = options.leaseMs ?? 30_000;
@@ -476,6 +482,7 @@ class SharedTaskServer {
     if (this.closed) throw new TaskStoreError("Internal error: the store is closed", { code: -32603, kind: "conflict" });
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       const reads = await read();
+      // Loaded, run and emptied of its changes with no await between: one core serves all.
       const core = this.#scratch(reads);
       let answer: T;
       let changes: CoreChange[];
@@ -486,8 +493,6 @@ class SharedTaskServer {
         // A kept record may be stale: only the storage's own says that the operation fails.
         if (reads.kept === true) continue;
         throw e;
-      } finally {
-        core.free();
       }
       // Run on a kept record and nothing written: no compare-and-set confirmed it, read it.
       if (reads.kept === true && changes.length === 0) continue;
@@ -505,13 +510,17 @@ class SharedTaskServer {
   #scratch(reads: Reads): TaskServer {
     let sequence = reads.sequence ?? 0;
     for (const r of reads.records) sequence = Math.max(sequence, r.seq);
-    const config: Record<string, unknown> = { ...this.config, recordChanges: true };
     try {
       // As JSON text: the core parses text about twice as fast as it walks a JS object.
-      return TaskServer.restore(
-        JSON.stringify({ format: SNAPSHOT_FORMAT, config, cursorKey: this.cursorKey, sequence, tasks: reads.records }),
-        { maxSnapshotBytes: null },
-      );
+      const text = `{"format":"${SNAPSHOT_FORMAT}","config":${this.scratchConfig},"cursorKey":"${this.cursorKey}","sequence":${sequence},"tasks":${JSON.stringify(reads.records)}}`;
+      // One core per replica, its records replaced at every operation: a new core per
+      // operation (its wasm allocation, random source, settings) cost more than its run.
+      if (this.scratchCore === null) {
+        this.scratchCore = TaskServer.restore(text, { maxSnapshotBytes: null });
+      } else {
+        reloadStore(this.scratchCore, text, { maxSnapshotBytes: null });
+      }
+      return this.scratchCore;
     } catch (e) {
       throw storeError(e);
     }
@@ -1230,6 +1239,8 @@ class SharedTaskServer {
     this.renewer = null;
     this.changeListeners.clear();
     this.planner.free();
+    this.scratchCore?.free();
+    this.scratchCore = null;
     if (this.unsubscribe) await this.unsubscribe();
     await this.storage.close();
   }

@@ -555,6 +555,19 @@ let restored: TaskServerCore | null = null;
 let coreOf: (store: TaskStore) => TaskServerCore;
 
 /**
+ * Replaces what `store` holds by what `snapshot` (JSON text) describes, checked as `restore`
+ * checks it, keeping the store: the shared server runs operation after operation on one core
+ * over the records it read (no new core per operation). Not part of the package's API.
+ */
+export function reloadStore(store: TaskStore, snapshot: string, options?: RestoreOptions | null) {
+  try {
+    coreOf(store).reload(snapshot, options);
+  } catch (e) {
+    throw storeError(e);
+  }
+}
+
+/**
  * An in-memory MCP task store for both protocol versions (2025-11-25 and 2026-07-28): task
  * records, the status state machine, TTLs, session isolation, `tasks/list` cursors, input
  * requests, snapshots. No timers and no clock of its own: time is `ctx.now` or `Date.now()`,

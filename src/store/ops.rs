@@ -784,71 +784,7 @@ impl<R: RandomSource> Store<MemoryStorage, R> {
 
     /// The store a [`snapshot`](Store::snapshot) describes, over a [`MemoryStorage`].
     pub fn restore(snapshot: Value, rng: R) -> Result<Self, StoreError> {
-        let invalid = |reason: String| StoreError::InvalidSnapshot { reason };
-        let snap = snapshot
-            .as_object()
-            .ok_or_else(|| invalid("not an object".into()))?;
-        let format = snap.get("format").and_then(Value::as_str);
-        if format != Some(SNAPSHOT_FORMAT) {
-            return Err(invalid(format!(
-                "unknown format {}",
-                snap.get("format").unwrap_or(&Value::Null)
-            )));
-        }
-        let cursor_key = snap
-            .get("cursorKey")
-            .and_then(Value::as_str)
-            .and_then(unhex::<16>)
-            .ok_or_else(|| invalid("cursorKey is not 32 lowercase hex digits".into()))?;
-        if cursor_key.iter().all(|b| *b == 0) {
-            return Err(invalid(
-                "cursorKey is all zeros: the store draws it at random, so it was tampered with"
-                    .into(),
-            ));
-        }
-        let sequence = snap
-            .get("sequence")
-            .and_then(Value::as_u64)
-            .ok_or_else(|| invalid("sequence is not a non-negative integer".into()))?;
-        if sequence > MAX_SAFE_INTEGER {
-            return Err(invalid(format!(
-                "sequence {sequence} is above 2^53 - 1, the largest the store issues"
-            )));
-        }
-        let config = match snap.get("config") {
-            None => StoreConfig::default(),
-            Some(c) => StoreConfig::from_json(c).map_err(invalid)?,
-        };
-        let tasks = match snap.get("tasks") {
-            Some(Value::Array(tasks)) => tasks,
-            _ => return Err(invalid("tasks is not an array".into())),
-        };
-        let mut storage = MemoryStorage::with_sequence(sequence);
-        let mut last_seq = 0;
-        for (i, task) in tasks.iter().enumerate() {
-            let task =
-                TaskRecord::from_json(task).map_err(|e| invalid(format!("tasks[{i}]: {e}")))?;
-            check_restored(&task, &config)
-                .and_then(|()| rules::check_invariants(&task))
-                .map_err(|e| invalid(format!("tasks[{i}]: {e}")))?;
-            if task.seq <= last_seq {
-                return Err(invalid(format!(
-                    "tasks[{i}]: `seq` {} is not above the previous task's {last_seq} (tasks are in creation order)",
-                    task.seq
-                )));
-            }
-            if task.seq > sequence {
-                return Err(invalid(format!(
-                    "tasks[{i}]: `seq` {} is above the snapshot's `sequence` {sequence}",
-                    task.seq
-                )));
-            }
-            last_seq = task.seq;
-            let id = task.id.clone();
-            storage
-                .put_if_version(task, None)
-                .map_err(|_| invalid(format!("tasks[{i}]: duplicate task id {id}")))?;
-        }
+        let (config, storage, cursor_key) = read_snapshot(snapshot)?;
         Ok(Store {
             config,
             storage,
@@ -858,6 +794,90 @@ impl<R: RandomSource> Store<MemoryStorage, R> {
             writes: 0,
         })
     }
+
+    /// Replaces everything this store holds by what `snapshot` describes (checked as
+    /// [`Store::restore`] checks it), keeping its random source: a store reused for one
+    /// operation after another over records read elsewhere (the shared server's replicas) pays
+    /// no new store per operation. Changes not taken are dropped; `writes` moves on, so no answer
+    /// cached at an earlier count passes for current.
+    pub fn reload(&mut self, snapshot: Value) -> Result<(), StoreError> {
+        let (config, storage, cursor_key) = read_snapshot(snapshot)?;
+        self.config = config;
+        self.storage = storage;
+        self.cursor_key = cursor_key;
+        self.changes.clear();
+        self.writes = self.writes.saturating_add(1);
+        Ok(())
+    }
+}
+
+/// What a [`snapshot`](Store::snapshot) holds, checked as [`Store::restore`] checks it: its
+/// settings, its records (over a [`MemoryStorage`]) and its cursor key.
+fn read_snapshot(snapshot: Value) -> Result<(StoreConfig, MemoryStorage, [u8; 16]), StoreError> {
+    let invalid = |reason: String| StoreError::InvalidSnapshot { reason };
+    let snap = snapshot
+        .as_object()
+        .ok_or_else(|| invalid("not an object".into()))?;
+    let format = snap.get("format").and_then(Value::as_str);
+    if format != Some(SNAPSHOT_FORMAT) {
+        return Err(invalid(format!(
+            "unknown format {}",
+            snap.get("format").unwrap_or(&Value::Null)
+        )));
+    }
+    let cursor_key = snap
+        .get("cursorKey")
+        .and_then(Value::as_str)
+        .and_then(unhex::<16>)
+        .ok_or_else(|| invalid("cursorKey is not 32 lowercase hex digits".into()))?;
+    if cursor_key.iter().all(|b| *b == 0) {
+        return Err(invalid(
+            "cursorKey is all zeros: the store draws it at random, so it was tampered with".into(),
+        ));
+    }
+    let sequence = snap
+        .get("sequence")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| invalid("sequence is not a non-negative integer".into()))?;
+    if sequence > MAX_SAFE_INTEGER {
+        return Err(invalid(format!(
+            "sequence {sequence} is above 2^53 - 1, the largest the store issues"
+        )));
+    }
+    let config = match snap.get("config") {
+        None => StoreConfig::default(),
+        Some(c) => StoreConfig::from_json(c).map_err(invalid)?,
+    };
+    let tasks = match snap.get("tasks") {
+        Some(Value::Array(tasks)) => tasks,
+        _ => return Err(invalid("tasks is not an array".into())),
+    };
+    let mut storage = MemoryStorage::with_sequence(sequence);
+    let mut last_seq = 0;
+    for (i, task) in tasks.iter().enumerate() {
+        let task = TaskRecord::from_json(task).map_err(|e| invalid(format!("tasks[{i}]: {e}")))?;
+        check_restored(&task, &config)
+            .and_then(|()| rules::check_invariants(&task))
+            .map_err(|e| invalid(format!("tasks[{i}]: {e}")))?;
+        if task.seq <= last_seq {
+            return Err(invalid(format!(
+                "tasks[{i}]: `seq` {} is not above the previous task's {last_seq} (tasks are in creation order)",
+                task.seq
+            )));
+        }
+        if task.seq > sequence {
+            return Err(invalid(format!(
+                "tasks[{i}]: `seq` {} is above the snapshot's `sequence` {sequence}",
+                task.seq
+            )));
+        }
+        last_seq = task.seq;
+        let id = task.id.clone();
+        storage
+            .put_if_version(task, None)
+            .map_err(|_| invalid(format!("tasks[{i}]: duplicate task id {id}")))?;
+    }
+    Ok((config, storage, cursor_key))
 }
 
 /// The checks of a restored record beyond its shape and invariants: every field within what

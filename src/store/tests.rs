@@ -912,6 +912,43 @@ fn snapshot_restore_keeps_tasks_cursors_and_order() {
 }
 
 #[test]
+fn reload_replaces_every_record_and_keeps_nothing_else() {
+    let mut a = default_store();
+    let first = a.create(NewTask::new(V26).session("x"), T0).unwrap().id;
+    let mut b = Store::in_memory(StoreConfig::default(), DeterministicRandom::new(7)).unwrap();
+    let other = b.create(NewTask::new(V26).session("x"), T0).unwrap().id;
+    b.complete(HOST, &other, obj(json!({"content": []})), None, T0 + 1)
+        .unwrap();
+    let snap = b.snapshot();
+    // A change not taken and an answer cached at the old write count do not survive.
+    let writes = a.writes();
+    a.reload(snap.clone()).unwrap();
+    assert_eq!(
+        a.snapshot(),
+        snap,
+        "exactly the snapshot's records, settings and key"
+    );
+    assert!(a.take_changes().is_empty());
+    assert!(a.writes() > writes);
+    assert!(
+        a.get(HOST, &first, T0 + 2).is_err(),
+        "the old record is gone"
+    );
+    assert_eq!(
+        a.get(HOST, &other, T0 + 2).unwrap(),
+        b.get(HOST, &other, T0 + 2).unwrap()
+    );
+    // A snapshot that cannot be restored cannot be reloaded, and leaves the store as it was.
+    let mut bad = snap.clone();
+    bad["tasks"][0]["seq"] = json!(0);
+    assert!(matches!(
+        a.reload(bad),
+        Err(StoreError::InvalidSnapshot { .. })
+    ));
+    assert_eq!(a.snapshot(), snap);
+}
+
+#[test]
 fn restore_rejects_bad_snapshots() {
     let mut s = default_store();
     s.create(NewTask::new(V25), T0).unwrap();

@@ -20,7 +20,8 @@ use super::input::{carried, date_now, read_now};
 use super::random::crypto_random;
 use super::store::{
     answer, as_u64, bad, read_id, read_json, read_json_within, read_object, read_options,
-    restore_store, store_error, text, too_large, within, Members, TaskServerCore, Unread,
+    restore_store, snapshot_value, store_error, text, too_large, within, Members, TaskServerCore,
+    Unread,
 };
 use crate::store::answer::Written;
 use crate::store::record::error_from_json;
@@ -197,6 +198,15 @@ impl TaskServerCore {
             written: Written::default(),
             input: Vec::new(),
         })
+    }
+
+    /// Replaces the tasks, settings and cursor key of this core by those a snapshot describes
+    /// (as `restore` reads it, `RestoreOptions`), keeping its random source: one core serves
+    /// operation after operation over records read from a shared storage.
+    pub fn reload(&mut self, snapshot: JsValue, options: JsValue) -> Result<(), JsValue> {
+        let value = snapshot_value(&snapshot, options)?;
+        self.written = Written::default();
+        self.store_mut().reload(value).map_err(store_error)
     }
 
     /// Answers one incoming message (`HandleOutcome`).

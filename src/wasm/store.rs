@@ -338,6 +338,13 @@ pub(crate) fn restore_store(
     snapshot: &JsValue,
     options: JsValue,
 ) -> Result<Store<MemoryStorage, CryptoRandom>, JsValue> {
+    let value = snapshot_value(snapshot, options)?;
+    Store::restore(value, crypto_random()?).map_err(store_error)
+}
+
+/// A snapshot (an object or its JSON text) read as JSON within `RestoreOptions`'
+/// `maxSnapshotBytes`, for `restore` and `reload`.
+pub(crate) fn snapshot_value(snapshot: &JsValue, options: JsValue) -> Result<Value, JsValue> {
     if !snapshot.is_object() && !snapshot.is_string() {
         return Err(bad(
             "`snapshot` must be an object or its JSON text".to_string()
@@ -367,7 +374,7 @@ pub(crate) fn restore_store(
             reason: why_not_read(&report),
         })
     })?;
-    Store::restore(value, crypto_random()?).map_err(store_error)
+    Ok(value)
 }
 
 /// The writes since the last call, as the JSON text of `StoreChange[]` ([`answer::changes_text`]).

@@ -30,7 +30,10 @@ export type PgResult = { rows: Array<Record<string, any>>; rowCount: number | nu
 
 export type PgPoolClient = { query: (text: string, values?: unknown[]) => Promise<PgResult>; release: (err?: unknown) => void; };
 
-export type PgPool = { query: (text: string, values?: unknown[]) => Promise<PgResult>; connect: () => Promise<PgPoolClient>; end: () => Promise<void>; };
+/** A query as `pg` takes it with a statement name: prepared once per connection, then only bound. */
+export type PgQuery = { name: string; text: string; values: unknown[]; };
+
+export type PgPool = { query: (text: string | PgQuery, values?: unknown[]) => Promise<PgResult>; connect: () => Promise<PgPoolClient>; end: () => Promise<void>; };
 
 export type PgClient = { connect: () => Promise<void>; query: (text: string) => Promise<PgResult>; on: (event: string, fn: (msg: any) => void) => void; end: () => Promise<void>; };
 
@@ -99,6 +102,8 @@ class PostgresStorage {
   hub: ChangeHub;
   listener: Promise<PgClient> | null;
   closed: boolean;
+  /** The name of each statement text this storage sends (a fixed set: the texts hold no values). */
+  statements: Map<string, string>;
   constructor(pg: PgModule, pool: PgPool, config: object, table: string) {
     this.name = "postgres";
     this.pg = pg;
@@ -110,12 +115,20 @@ class PostgresStorage {
     this.hub = new ChangeHub();
     this.listener = null;
     this.closed = false;
+    this.statements = new Map();
   }
 
   async q(text: string, values: unknown[], what: string) {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
+    // Named: each connection of the pool parses and plans a statement once, then only binds it
+    // (an unnamed one is parsed and planned by the server at every call).
+    let name = this.statements.get(text);
+    if (name === undefined) {
+      name = `${this.table}_${this.statements.size}`;
+      this.statements.set(text, name);
+    }
     try {
-      return await this.pool.query(text, values);
+      return await this.pool.query({ name, text, values });
     } catch (e) {
       return engineError("postgres", e, what);
     }
