@@ -53,6 +53,13 @@ export type PostgresStorageOptions = {
   maxConnections?: number;
   /** The `pg` module, when it should not be imported by name. */
   pg?: PgModule;
+  /**
+   * Whether statements are named, so each connection prepares each once (default true). Set false
+   * behind a pooler that cannot keep prepared statements across transactions (PgBouncer in
+   * transaction mode before 1.21, or without `max_prepared_statements`): each statement is then
+   * sent unnamed, parsed and planned at every call.
+   */
+  preparedStatements?: boolean;
 };
 
 /** The schema version this adapter writes. */
@@ -104,7 +111,9 @@ class PostgresStorage {
   closed: boolean;
   /** The name of each statement text this storage sends (a fixed set: the texts hold no values). */
   statements: Map<string, string>;
-  constructor(pg: PgModule, pool: PgPool, config: object, table: string) {
+  /** Whether `q` names its statements (the `preparedStatements` option). */
+  prepared: boolean;
+  constructor(pg: PgModule, pool: PgPool, config: object, table: string, prepared = true) {
     this.name = "postgres";
     this.pg = pg;
     this.pool = pool;
@@ -116,10 +125,18 @@ class PostgresStorage {
     this.listener = null;
     this.closed = false;
     this.statements = new Map();
+    this.prepared = prepared;
   }
 
   async q(text: string, values: unknown[], what: string) {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
+    if (!this.prepared) {
+      try {
+        return await this.pool.query(text, values);
+      } catch (e) {
+        return engineError("postgres", e, what);
+      }
+    }
     // Named: each connection of the pool parses and plans a statement once, then only binds it
     // (an unnamed one is parsed and planned by the server at every call).
     let name = this.statements.get(text);
@@ -420,7 +437,7 @@ async function openPostgresStorage(options: PostgresStorageOptions): Promise<Pos
   if (typeof options !== "object" || options === null) {
     throw new StorageError("invalid", "options: must be an object with connectionString or config");
   }
-  const { connectionString, config, table = "mcp_tasks", maxConnections = 10 } = options;
+  const { connectionString, config, table = "mcp_tasks", maxConnections = 10, preparedStatements = true } = options;
   if (connectionString === undefined && config === undefined) {
     throw new StorageError("invalid", "options: connectionString or config is required");
   }
@@ -433,12 +450,15 @@ async function openPostgresStorage(options: PostgresStorageOptions): Promise<Pos
   if (!Number.isSafeInteger(maxConnections) || maxConnections < 1) {
     throw new StorageError("invalid", "options.maxConnections: must be a positive integer");
   }
+  if (typeof preparedStatements !== "boolean") {
+    throw new StorageError("invalid", "options.preparedStatements: must be a boolean");
+  }
   const pg = options.pg ?? (await importPg());
   const base = connectionString !== undefined ? { connectionString } : { ...config };
   const pool = new pg.Pool({ ...base, max: maxConnections });
   // An idle client's error (the server went away) must not crash the process.
   (pool as any).on?.("error", (e: unknown) => console.error("postgres storage: idle connection failed:", e));
-  const s = new PostgresStorage(pg, pool, base, table);
+  const s = new PostgresStorage(pg, pool, base, table, preparedStatements);
   try {
     await s.migrate();
   } catch (e) {

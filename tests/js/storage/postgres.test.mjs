@@ -107,6 +107,34 @@ test("postgres: the change feed reconnects when its LISTEN connection is killed"
   }
 });
 
+test("postgres: preparedStatements: false sends every statement unnamed (PgBouncer in transaction mode)", async () => {
+  // One connection, so pg_prepared_statements (per session) shows what this storage prepared.
+  const prepared = async (s) => (await s.pool.query("SELECT count(*)::int AS n FROM pg_prepared_statements")).rows[0].n;
+  const use = async (s) => {
+    await s.putIfVersion(record("a", await s.nextSequence(), { session: "s" }), null);
+    const got = await s.get("a");
+    assert.equal(got.session, "s");
+    assert.equal(await s.lastSequence(), 1);
+  };
+  table = `t${process.pid}_${n++}`;
+  const named = await openPostgresStorage({ ...options(), maxConnections: 1 });
+  try {
+    await use(named);
+    assert.ok((await prepared(named)) > 0, "by default each statement is prepared on the connection");
+  } finally {
+    await named.close();
+  }
+  table = `t${process.pid}_${n++}`;
+  const unnamed = await openPostgresStorage({ ...options(), maxConnections: 1, preparedStatements: false });
+  try {
+    await use(unnamed);
+    assert.equal(await prepared(unnamed), 0, "no statement was prepared");
+  } finally {
+    await unnamed.close();
+  }
+  await assert.rejects(openPostgresStorage({ ...options(), preparedStatements: "no" }), (e) => e.kind === "invalid" && /preparedStatements/.test(e.message));
+});
+
 test("postgres: bad options and an unreachable server are typed errors", async () => {
   await assert.rejects(openPostgresStorage({}), (e) => e.kind === "invalid" && /connectionString/.test(e.message));
   await assert.rejects(openPostgresStorage({ connectionString: server.url, table: "x; DROP TABLE y" }), (e) => e.kind === "invalid" && /table/.test(e.message));
