@@ -442,6 +442,18 @@ function entryPoints(entry, rand) {
     Object.assign(points, {
       "TaskServerCore constructor": [() => new TaskServerCore(s.maybe(() => ({ maxRequestBytes: s.maybe(() => pick([null, int(1e5)])), pageSize: s.maybe(() => int(2000)) }))).free()],
       "TaskServerCore static restore": [() => TaskServerCore.restore(int(3) === 0 ? core.snapshot() : s.maybe(() => tamper(core.snapshot(), v)), s.maybe(any)).free()],
+      // A scratch core reloaded with a snapshot (SharedTaskServer's per-operation load), tampered or not.
+      "TaskServerCore reload": [
+        () => {
+          const scratch = new TaskServerCore();
+          try {
+            scratch.reload(int(3) === 0 ? core.snapshot() : s.maybe(() => tamper(core.snapshot(), v)), s.maybe(any));
+            return scratch.writes();
+          } finally {
+            scratch.free();
+          }
+        },
+      ],
       "TaskServerCore maxRequestBytes": [() => core.maxRequestBytes()],
       "TaskServerCore writes": [() => core.writes()],
       "TaskServerCore revision": [() => core.revision(pick([coreId(), str(), any()]))],
