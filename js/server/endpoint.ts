@@ -113,6 +113,66 @@ export type ModernOptions = {
   notify?: (notification: JsonObject) => void;
 };
 
+/**
+ * The requests a server sent its client (2025-11-25 input: elicitation, sampling, roots), each
+ * waiting for the client's response: one table per connection or session, the same for every
+ * transport (McpHttpServer, McpStdioServer, McpServerTasks).
+ */
+export class ClientRequests<K extends string | number> {
+  #waiting: Map<K, { resolve: (result: JsonObject) => void; reject: (error: unknown) => void; }> = new Map();
+
+  /** How many wait for their response. */
+  get size(): number {
+    return this.#waiting.size;
+  }
+
+  /**
+   * The result of the request `id`, which `send` sends (called once the request waits): rejects
+   * with `signal.reason` when `signal` aborts first (`onAbort` then undoes what `send` left
+   * behind), or with the client's JSON-RPC error.
+   */
+  ask(id: K, signal: AbortSignal, send: () => void, onAbort?: () => void): Promise<JsonObject> {
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      this.#waiting.set(id, { resolve, reject });
+      signal.addEventListener(
+        "abort",
+        () => {
+          this.#waiting.delete(id);
+          onAbort?.();
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+      send();
+    });
+  }
+
+  /** Settles the request `id` with the client's response `message`; `false` when none waits. */
+  settle(id: K, message: JsonObject): boolean {
+    const waiting = this.#waiting.get(id);
+    if (waiting === undefined) return false;
+    this.#waiting.delete(id);
+    if (isObject(message.error)) waiting.reject(message.error);
+    else waiting.resolve(isObject(message.result) ? message.result : {});
+    return true;
+  }
+
+  /** Gives up the request `id` with `error` (it could not be sent). */
+  fail(id: K, error: unknown) {
+    const waiting = this.#waiting.get(id);
+    this.#waiting.delete(id);
+    waiting?.reject(error);
+  }
+
+  /** Rejects every waiting request with `error` (the connection or session ended). */
+  rejectAll(error: unknown) {
+    const all = [...this.#waiting.values()];
+    this.#waiting.clear();
+    for (const w of all) w.reject(error);
+  }
+}
+
 export class McpEndpoint {
   serverInfo: JsonObject;
   instructions: string | undefined;

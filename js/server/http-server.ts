@@ -25,7 +25,7 @@
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskHost } from "./host.js";
 import {
-  McpEndpoint, V25, V26, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR,
+  McpEndpoint, ClientRequests, V25, V26, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR,
   HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION, isObject, isId, rpcError, ok, unsupportedVersion,
 } from "./endpoint.js";
 import { TaskSubscriptions } from "./subscriptions.js";
@@ -844,7 +844,7 @@ export type Session = {
    */
   progress: Map<string, JsonObject>;
   /** Requests sent to the client, by id, waiting for its response. */
-  outgoing: Map<string | number, { resolve: (result: JsonObject) => void; reject: (error: unknown) => void; }>;
+  outgoing: ClientRequests<string | number>;
   nextId: number;
   /**
    * The live tasks created in this session, with when their TTL ends (Unix ms; `Infinity`: no
@@ -1253,7 +1253,7 @@ class McpHttpServer {
       resultStreams: new Map(),
       queued: [],
       progress: new Map(),
-      outgoing: new Map(),
+      outgoing: new ClientRequests(),
       nextId: 1,
       tasks: new Map(),
       inflight: new Map(),
@@ -1294,14 +1294,8 @@ class McpHttpServer {
 
     if (typeof method !== "string") {
       // The client's response to a request we sent it.
-      const waiting = isId(message.id) ? session.outgoing.get(message.id) : undefined;
-      if (waiting && isId(message.id)) {
-        session.outgoing.delete(message.id);
-        if (isObject(message.error)) waiting.reject(message.error);
-        else waiting.resolve(isObject(message.result) ? message.result : {});
-        return jsonResponse(202, null, sessionHeaders);
-      }
-      if ("result" in message || "error" in message) return jsonResponse(202, null, sessionHeaders);
+      const settled = isId(message.id) && session.outgoing.settle(message.id, message);
+      if (settled || "result" in message || "error" in message) return jsonResponse(202, null, sessionHeaders);
       return jsonResponse(400, rpcError(message.id, INVALID_REQUEST, "Invalid Request: no method"), sessionHeaders);
     }
     if (!("id" in message)) {
@@ -1390,27 +1384,18 @@ class McpHttpServer {
     const id = session.nextId++;
     const message: JsonObject = { jsonrpc: "2.0", id, method: req.method };
     if (req.params !== undefined) message.params = req.params;
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      session.outgoing.set(id, { resolve, reject });
-      signal.addEventListener(
-        "abort",
-        () => {
-          session.outgoing.delete(id);
-          session.queued = session.queued.filter((q) => q.message !== message);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
+    const send = () => {
       if (reply !== null) {
         if (!reply.send(message)) {
-          session.outgoing.delete(id);
-          reject(new Error("cannot ask the client: its request does not accept an SSE response (Accept: text/event-stream)"));
+          session.outgoing.fail(id, new Error("cannot ask the client: its request does not accept an SSE response (Accept: text/event-stream)"));
         }
       } else if (taskId !== null) {
         session.queued.push({ taskId, message });
         this.#flush(session, taskId);
       }
+    };
+    return session.outgoing.ask(id, signal, send, () => {
+      session.queued = session.queued.filter((q) => q.message !== message);
     });
   }
 
@@ -1583,8 +1568,7 @@ class McpHttpServer {
     session.resultStreams.clear();
     const ended = new Error("the session ended");
     ended.name = "AbortError";
-    for (const w of session.outgoing.values()) w.reject(ended);
-    session.outgoing.clear();
+    session.outgoing.rejectAll(ended);
     session.queued = [];
     if (!cancelTasks) return;
     const ctx = { protocolVersion: (V25 as "2025-11-25"), session: session.id };

@@ -27,7 +27,7 @@
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild). Web APIs only.
 import { TaskHost } from "./host.js";
 import {
-  McpEndpoint, V25, TASKS_EXTENSION, META_PROTOCOL_VERSION, INVALID_REQUEST, METHOD_NOT_FOUND, INTERNAL_ERROR, isObject, isId, rpcError,
+  McpEndpoint, ClientRequests, V25, TASKS_EXTENSION, META_PROTOCOL_VERSION, INVALID_REQUEST, METHOD_NOT_FOUND, INTERNAL_ERROR, isObject, isId, rpcError,
 } from "./endpoint.js";
 import type { JsonObject, ToolOptions } from "./endpoint.js";
 import type { ClientChannel, ClientRequest, SharedTaskServer, TaskHostOptions, TypedToolHandler } from "./host.js";
@@ -80,7 +80,7 @@ class McpServerTasks {
   endpoint: McpEndpoint;
   host: TaskHost;
   /** Requests sent to clients (2025-11-25 input), by id, waiting for their response. */
-  outgoing: Map<string, { resolve: (result: JsonObject) => void; reject: (error: unknown) => void; }>;
+  outgoing: ClientRequests<string>;
   nextId: number;
   /**
    * The blocked 2025-11-25 `tasks/result` request of each task (its connection and id, the
@@ -97,7 +97,7 @@ class McpServerTasks {
     if (typeof options.title === "string") serverInfo.title = options.title;
     this.host = (options.host ?? new TaskHost(options.hostOptions)) as TaskHost;
     this.endpoint = new McpEndpoint(serverInfo, undefined, this.host);
-    this.outgoing = new Map();
+    this.outgoing = new ClientRequests();
     this.nextId = 1;
     this.resultStreams = new Map();
     this.#attached = new WeakSet();
@@ -203,12 +203,7 @@ class McpServerTasks {
       // A client's response to a request this module sent.
       const id = message.id;
       if (typeof id !== "string" || !id.startsWith(OUR_ID_PREFIX)) return false;
-      const waiting = this.outgoing.get(id);
-      if (waiting !== undefined) {
-        this.outgoing.delete(id);
-        if (isObject(message.error)) waiting.reject(message.error);
-        else waiting.resolve(isObject(message.result) ? message.result : {});
-      }
+      this.outgoing.settle(id, message);
       return true;
     }
     const params = isObject(message.params) ? message.params : {};
@@ -323,20 +318,8 @@ class McpServerTasks {
     const id = `${OUR_ID_PREFIX}${this.nextId++}`;
     const message: JsonObject = { jsonrpc: "2.0", id, method: request.method };
     if (request.params !== undefined) message.params = request.params;
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      if (conn.closed) return reject(new Error("the connection is closed"));
-      this.outgoing.set(id, { resolve, reject });
-      signal.addEventListener(
-        "abort",
-        () => {
-          this.outgoing.delete(id);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
-      this.#send(conn, message, related);
-    });
+    if (!signal.aborted && conn.closed) return Promise.reject(new Error("the connection is closed"));
+    return this.outgoing.ask(id, signal, () => this.#send(conn, message, related));
   }
 
   /** §D 43: the session's tasks say when they change status (a connection with a session). */

@@ -15,7 +15,7 @@
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskHost } from "./host.js";
 import {
-  McpEndpoint, V25, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,
+  McpEndpoint, ClientRequests, V25, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,
   isObject, isId, rpcError, ok,
 } from "./endpoint.js";
 import type { JsonObject, ToolOptions } from "./endpoint.js";
@@ -60,7 +60,7 @@ class McpStdioServer {
   /** The implicit 2025-11-25 session (`null` until `initialize`). */
   session: { id: string; clientCapabilities: JsonObject; } | null;
   /** Requests sent to the client, by id, waiting for its response. */
-  outgoing: Map<number, { resolve: (result: JsonObject) => void; reject: (error: unknown) => void; }>;
+  outgoing: ClientRequests<number>;
   nextId: number;
   /** Requests being answered, by id (`notifications/cancelled` aborts one). */
   inflight: Map<string | number, AbortController>;
@@ -82,7 +82,7 @@ class McpStdioServer {
     this.maxMessageBytes = max;
     this.onError = options.onError ?? ((error) => console.error("McpStdioServer:", error));
     this.session = null;
-    this.outgoing = new Map();
+    this.outgoing = new ClientRequests();
     this.nextId = 1;
     this.inflight = new Map();
     this.#write = null;
@@ -158,8 +158,7 @@ class McpStdioServer {
     this.#closed = true;
     this.#unwatch();
     for (const controller of this.inflight.values()) controller.abort(new Error("the server is shutting down"));
-    for (const waiting of this.outgoing.values()) waiting.reject(new Error("the server is shutting down"));
-    this.outgoing.clear();
+    this.outgoing.rejectAll(new Error("the server is shutting down"));
     await this.host.close();
     await this.#writing;
   }
@@ -214,12 +213,8 @@ class McpStdioServer {
     const method = message.method;
     if (typeof method !== "string") {
       // The client's response to a request we sent it.
-      const waiting = typeof message.id === "number" ? this.outgoing.get(message.id) : undefined;
-      if (waiting !== undefined) {
-        this.outgoing.delete(message.id as number);
-        if (isObject(message.error)) waiting.reject(message.error);
-        else waiting.resolve(isObject(message.result) ? message.result : {});
-      } else if (!("result" in message || "error" in message)) {
+      const settled = typeof message.id === "number" && this.outgoing.settle(message.id, message);
+      if (!settled && !("result" in message || "error" in message)) {
         this.#send(rpcError(message.id, INVALID_REQUEST, "Invalid Request: no method"));
       }
       return;
@@ -312,20 +307,8 @@ class McpStdioServer {
     const id = this.nextId++;
     const message: JsonObject = { jsonrpc: "2.0", id, method: req.method };
     if (req.params !== undefined) message.params = req.params;
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      if (this.#closed) return reject(new Error("the server is closed"));
-      this.outgoing.set(id, { resolve, reject });
-      signal.addEventListener(
-        "abort",
-        () => {
-          this.outgoing.delete(id);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
-      this.#send(message);
-    });
+    if (!signal.aborted && this.#closed) return Promise.reject(new Error("the server is closed"));
+    return this.outgoing.ask(id, signal, () => this.#send(message));
   }
 }
 
