@@ -113,6 +113,18 @@ export type ModernOptions = {
   notify?: (notification: JsonObject) => void;
 };
 
+/** The bytes of `chunks` (`size` in all) as one array (a request body, a stdio line). */
+export function concatBytes(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
 /**
  * The requests a server sent its client (2025-11-25 input: elicitation, sampling, roots), each
  * waiting for the client's response: one table per connection or session, the same for every

@@ -25,7 +25,7 @@
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskHost } from "./host.js";
 import {
-  McpEndpoint, ClientRequests, V25, V26, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR,
+  McpEndpoint, ClientRequests, concatBytes, V25, V26, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR,
   HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION, isObject, isId, rpcError, ok, unsupportedVersion,
 } from "./endpoint.js";
 import { TaskSubscriptions } from "./subscriptions.js";
@@ -287,7 +287,7 @@ class FetchIn implements HttpIn {
       }
       chunks.push(value);
     }
-    return concat(chunks, size);
+    return concatBytes(chunks, size);
   }
 
   aborted() {
@@ -368,7 +368,7 @@ class NodeIn implements HttpIn {
       if (size > max) return null;
       chunks.push(next.value);
     }
-    this.bytes = concat(chunks, size);
+    this.bytes = concatBytes(chunks, size);
     return this.bytes;
   }
 
@@ -404,17 +404,6 @@ class NodeIn implements HttpIn {
     this.built = new Request(url, { method: this.method, headers, body, signal: abort.signal });
     return this.built;
   }
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 /** `fetch`'s answer: a Response (SSE through a ReadableStream). */

@@ -15,7 +15,7 @@
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskHost } from "./host.js";
 import {
-  McpEndpoint, ClientRequests, V25, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,
+  McpEndpoint, ClientRequests, concatBytes, V25, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,
   isObject, isId, rpcError, ok,
 } from "./endpoint.js";
 import type { JsonObject, ToolOptions } from "./endpoint.js";
@@ -136,14 +136,14 @@ class McpStdioServer {
             } else line.push(chunk.subarray(from, end));
           }
           if (nl < 0) break;
-          if (!skipping) this.#line(join(line, size));
+          if (!skipping) this.#line(concatBytes(line, size));
           line = [];
           size = 0;
           skipping = false;
           from = nl + 1;
         }
       }
-      if (!skipping && size > 0) this.#line(join(line, size));
+      if (!skipping && size > 0) this.#line(concatBytes(line, size));
     } finally {
       await this.close();
     }
@@ -328,17 +328,6 @@ async function* chunks(readable: StdioReadable): AsyncGenerator<Uint8Array> {
   } finally {
     reader.releaseLock();
   }
-}
-
-function join(parts: Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 export { McpStdioServer };
