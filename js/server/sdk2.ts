@@ -76,6 +76,23 @@ type Connection = {
   unwatch: (() => void) | null;
 };
 
+/**
+ * Makes `target[key]` read back as `wrap(f)` for the function `f` last set there (the one there
+ * now included), `undefined` while none is: the wrapper is made once per function set.
+ */
+function interpose<T extends object, K extends keyof T>(target: T, key: K, wrap: (set: NonNullable<T[K]>) => T[K]) {
+  const wrapOf = (fn: T[K]) => (fn === undefined ? undefined : wrap(fn as NonNullable<T[K]>));
+  let wrapped = wrapOf(target[key]);
+  Object.defineProperty(target, key, {
+    configurable: true,
+    enumerable: true,
+    get: () => wrapped,
+    set: (fn: T[K]) => {
+      wrapped = wrapOf(fn);
+    },
+  });
+}
+
 class McpServerTasks {
   endpoint: McpEndpoint;
   host: TaskHost;
@@ -152,8 +169,6 @@ class McpServerTasks {
     // the transport calls what it reads back: a function that lets this module see the message
     // first, then calls the one set. The SDK reads the handler set before its own and calls it
     // from its own: reached again with the same message (or close), that call goes straight on.
-    let onmessageSet = transport.onmessage;
-    let oncloseSet = transport.onclose;
     let seeing: unknown = undefined;
     let closing = false;
     const onmessage = (set: NonNullable<SdkTransport["onmessage"]>) => (message: JsonObject, extra?: SdkMessageExtra) => {
@@ -175,22 +190,8 @@ class McpServerTasks {
         closing = false;
       }
     };
-    Object.defineProperty(transport, "onmessage", {
-      configurable: true,
-      enumerable: true,
-      get: () => (onmessageSet === undefined ? undefined : onmessage(onmessageSet)),
-      set: (fn) => {
-        onmessageSet = fn;
-      },
-    });
-    Object.defineProperty(transport, "onclose", {
-      configurable: true,
-      enumerable: true,
-      get: () => (oncloseSet === undefined ? undefined : onclose(oncloseSet)),
-      set: (fn) => {
-        oncloseSet = fn;
-      },
-    });
+    interpose(transport, "onmessage", onmessage);
+    interpose(transport, "onclose", onclose);
     transport.send = (message, options) => send(this.#amend(conn, message), options);
     return transport;
   }
