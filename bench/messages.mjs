@@ -90,8 +90,8 @@ export function buildMessages() {
   }));
 }
 
-// The official schemas: CI keeps a read-only copy at ../shared relative to the repository root.
+// The official schemas: a byte-exact copy in docs/spec/schemas (docs/spec/schemas/SOURCE.md).
 export const SCHEMA_FILES = {
-  v25: "../shared/spec/schemas/2025-11-25/schema.json",
-  v26: "../shared/spec/schemas/tasks-extension/schema.json",
+  v25: "docs/spec/schemas/2025-11-25/schema.json",
+  v26: "docs/spec/schemas/tasks-extension/schema.json",
 };

@@ -101,8 +101,8 @@ if run_store || run_hostile; then
   }
 fi
 if run_validator; then
-  [ -f ../shared/spec/schemas/2025-11-25/schema.json ] || {
-    echo "bench: official schemas not found at ../shared/spec/schemas (relative to the repository)" >&2
+  [ -f docs/spec/schemas/2025-11-25/schema.json ] || {
+    echo "bench: official schemas not found at docs/spec/schemas (relative to the repository)" >&2
     exit 1
   }
 fi

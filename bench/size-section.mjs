@@ -16,7 +16,7 @@ export function sizeSection(size, profile, variants) {
   for (const [f, s] of Object.entries(size.files)) L.push(`| \`${f}\` | ${int(s.raw)} | ${int(s.gzip)} |`);
   for (const [n, s] of Object.entries(size.entries)) L.push(`| **${n}**: ${s.files.map((f) => `\`${f}\``).join(" + ")} | ${int(s.raw)} | **${int(s.gzip)}** (${kb(s.gzip)}) |`);
   L.push("");
-  L.push("For scale (from the peer survey, `/work/shared/spec/PEERS.md` §5, esbuild-minified, not measured by this script): the SDK's six task zod schemas 31.8 KB gzip; one Task schema with `zod/mini` 5.3 KB gzip; the SDK `Client` bundle 80.3 KB gzip.");
+  L.push("For scale (from the peer survey, `docs/spec/PEERS.md` §5, esbuild-minified, not measured by this script): the SDK's six task zod schemas 31.8 KB gzip; one Task schema with `zod/mini` 5.3 KB gzip; the SDK `Client` bundle 80.3 KB gzip.");
   L.push("");
   if (profile) {
     L.push("### Where the bytes go");

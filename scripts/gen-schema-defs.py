@@ -4,9 +4,9 @@
 The validator's small JSON Schema interpreter (src/validate/schema.rs) embeds this file. It holds
 the definitions reachable from ROOTS below, taken from three schemas:
 
-  v25/  ../shared/spec/schemas/2025-11-25/schema.json       (core protocol 2025-11-25)
-  v26/  ../shared/spec/schemas/2026-07-28/schema.json       (core protocol 2026-07-28)
-  ext/  ../shared/spec/schemas/tasks-extension/schema.json  (io.modelcontextprotocol/tasks)
+  v25/  docs/spec/schemas/2025-11-25/schema.json       (core protocol 2025-11-25)
+  v26/  docs/spec/schemas/2026-07-28/schema.json       (core protocol 2026-07-28)
+  ext/  docs/spec/schemas/tasks-extension/schema.json  (io.modelcontextprotocol/tasks)
 
 Output: one compact JSON object mapping prefixed names ("ext/InputRequest") to schemas whose
 `$ref`s are rewritten to prefixed names ("$ref": "v26/ElicitRequest"). Annotations the
@@ -17,7 +17,7 @@ Usage:
   python3 scripts/gen-schema-defs.py [SCHEMAS_DIR]           write src/validate/schema_defs.json
   python3 scripts/gen-schema-defs.py [SCHEMAS_DIR] --stdout  print it instead
   python3 scripts/gen-schema-defs.py [SCHEMAS_DIR] --check   exit 1 if the committed file differs
-SCHEMAS_DIR defaults to ../shared/spec/schemas relative to the repository root.
+SCHEMAS_DIR defaults to docs/spec/schemas relative to the repository root.
 """
 
 import json
@@ -135,7 +135,7 @@ def generate(schemas_dir):
 def main(argv):
     args = [a for a in argv if not a.startswith("--")]
     flags = {a for a in argv if a.startswith("--")}
-    schemas_dir = args[0] if args else os.path.join(REPO, "..", "shared", "spec", "schemas")
+    schemas_dir = args[0] if args else os.path.join(REPO, "docs", "spec", "schemas")
     text = generate(schemas_dir)
     if "--stdout" in flags:
         sys.stdout.write(text)

@@ -21,7 +21,7 @@
 //! The modules form a DAG: `base` → `model` → `validate` → `convert`, `conversation`, `schedule`
 //! → `store` → `server` → `wasm` (each uses only modules to its left).
 //!
-//! Rule numbers in comments (`§D n`) refer to `TASKS-SPEC.md` §D.
+//! Rule numbers in comments (`§D n`) refer to `docs/spec/TASKS-SPEC.md` §D (the requirements digest, kept in the repo as the one source).
 
 pub mod base;
 pub mod conversation;

@@ -5,8 +5,8 @@
 // Environment:
 //   MCP_TASKS_PKG      the package entry to import (default ../../pkg/node.mjs from this file);
 //                      a wasm-bindgen --target nodejs output (…/mcp_tasks_wasm.js) works too.
-//   MCP_TASKS_SCHEMAS  the directory of the official schemas (default ../shared/spec/schemas from
-//                      the repository root); the test is skipped when it does not exist.
+//   MCP_TASKS_SCHEMAS  the directory of the official schemas (default docs/spec/schemas from
+//                      the repository root, a byte-exact copy: docs/spec/schemas/SOURCE.md).
 //   MCP_TASKS_DIFF_OUT where to write the full list of disagreements as JSON (default: the OS
 //                      temporary directory, mcp-tasks-differential.json).
 //
@@ -39,15 +39,16 @@ const REPO = path.resolve(HERE, "../..");
 const FIXTURES = path.join(HERE, "fixtures", "valid");
 const SCHEMAS = process.env.MCP_TASKS_SCHEMAS
   ? path.resolve(process.env.MCP_TASKS_SCHEMAS)
-  : path.resolve(REPO, "../shared/spec/schemas");
+  : path.resolve(REPO, "docs/spec/schemas");
 const PKG = process.env.MCP_TASKS_PKG
   ? pathToFileURL(path.resolve(process.env.MCP_TASKS_PKG)).href
   : new URL("../../pkg/node.mjs", import.meta.url).href;
 const DIFF_OUT =
   process.env.MCP_TASKS_DIFF_OUT || path.join(os.tmpdir(), "mcp-tasks-differential.json");
 
-const haveSchemas = fs.existsSync(path.join(SCHEMAS, "tasks-extension", "schema.json"));
-const skip = haveSchemas ? false : `official schemas not found at ${SCHEMAS}`;
+if (!fs.existsSync(path.join(SCHEMAS, "tasks-extension", "schema.json"))) {
+  throw new Error(`official schemas not found at ${SCHEMAS}`);
+}
 
 // ---------------------------------------------------------------------------------------------
 // ajv over the official schemas
@@ -259,7 +260,7 @@ const summary = (report) =>
     .map((i) => `${i.code} at ${i.path || "/"}: ${i.message}`)
     .join("; ");
 
-test("differential: validator vs ajv on the official schemas", { skip }, async (t) => {
+test("differential: validator vs ajv on the official schemas", async (t) => {
   const fixtures = loadFixtures();
   assert.ok(fixtures.length >= 20, `expected a corpus of fixtures in ${FIXTURES}`);
   const schemaFor = makeAjv();
