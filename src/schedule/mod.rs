@@ -1,5 +1,5 @@
-//! The polling scheduler core (issue 4 §1): when to poll which task, for a client tracking many
-//! tasks (100,000 and more) on many servers.
+//! The polling scheduler core: when to poll which task, for a client tracking many
+//! tasks (100,000 and more) on many servers (why: `docs/decisions/polling-scheduler.md`).
 //!
 //! Pure Rust with no `JsValue` and no timers: time (`now`, Unix ms) is passed to every
 //! operation, randomness is a seed. The host asks [`Scheduler::next_due`] what to poll, sends

@@ -1,4 +1,4 @@
-//! The request handler of both versions (issue 3 §2): `tasks/*` requests in, exact JSON-RPC
+//! The request handler of both versions: `tasks/*` requests in, exact JSON-RPC
 //! responses out, over a [`Store`]. Pure Rust, no `JsValue`: the JS `TaskServer` class, the
 //! blocking V25 `tasks/result` promise and the HTTP server sit on top of this API.
 //!

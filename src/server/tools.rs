@@ -1,4 +1,4 @@
-//! Answering a `tools/call` (issue 3 §2): [`TaskServer::begin_tool_call`] decides between running
+//! Answering a `tools/call`: [`TaskServer::begin_tool_call`] decides between running
 //! it synchronously, making it a task (answering `CreateTaskResult` once the task is stored,
 //! §D 82) and refusing it; [`TaskServer::finish_tool_call`] stores what the tool ended with.
 //!

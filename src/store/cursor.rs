@@ -268,7 +268,7 @@ mod tests {
         }
     }
 
-    // Issue 10 item 14: the position is encrypted; encryption round-trips for every scope.
+    // The position is encrypted (no store-wide count shows) and round-trips for every scope.
     #[test]
     fn positions_are_encrypted_and_round_trip() {
         let k = key();

@@ -1,4 +1,5 @@
-//! The task store core: records, rules, storage adapter, cursors, snapshots (issue 3 §1).
+//! The task store core: records, rules, storage adapter, cursors, snapshots (why this shape:
+//! `docs/decisions/task-store.md`).
 //!
 //! Pure Rust with no `JsValue`: time (`now_ms`, Unix milliseconds) and randomness
 //! ([`RandomSource`]) are injected into every operation, so the whole store runs in virtual time

@@ -564,7 +564,7 @@ fn d26_list_skips_and_purges_expired() {
 // §D 35, 38: forged, altered, empty or foreign cursors answer -32602.
 #[test]
 fn cursors_reveal_no_store_wide_count_and_have_one_form() {
-    // Issue 10 item 14. Session b creates 0 or 1000 tasks, then session a creates two and lists
+    // No count leaks. Session b creates 0 or 1000 tasks, then session a creates two and lists
     // one per page. The cursor a receives holds the store-wide sequence of its first task (1 or
     // 1001) encrypted: the clear number is nowhere in it, and its upper-case variant is refused.
     for others in [0u64, 1000] {

@@ -86,7 +86,7 @@ pub struct Omitted {
 }
 
 /// Collects issues while a message is checked: the first `limit` are kept, the rest only
-/// counted ([`Omitted`]), so a hostile message cannot grow a report without bound (issue 10).
+/// counted ([`Omitted`]), so a hostile message cannot grow a report without bound.
 #[derive(Debug)]
 pub struct Issues {
     list: Vec<Issue>,

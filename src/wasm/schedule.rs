@@ -182,7 +182,8 @@ impl TaskScheduler {
         if !state.is_object() && !state.is_string() {
             return Err(bad("`state` must be an object or its JSON text".to_string()));
         }
-        // Checked before any copy into wasm memory, as every other input (issue 10).
+        // Checked before any copy into wasm memory, as every other input (that memory never
+        // shrinks).
         let value = js_to_json(&state, MAX_STATE_BYTES).map_err(|report| {
             let reason = why_not_read(&report);
             schedule_error(&ScheduleError::InvalidState { reason })
