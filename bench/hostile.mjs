@@ -1,4 +1,5 @@
-// Hostile input (issue 10): the wasm memory of each component after 1M hostile messages with its
+// Hostile input (docs/decisions/hostile-input.md): the wasm memory of each component after 1M
+// hostile messages with its
 // default bounds, and the time to refuse a 500 MB string.
 //
 //   node bench/hostile.mjs [--json bench/results/hostile.json]

@@ -1,4 +1,5 @@
-// The inspector with large transcripts (issue 14): the time from choosing a file to the first
+// The inspector with large transcripts (docs/decisions/inspector-large-transcripts.md): the time
+// from choosing a file to the first
 // task rows in the table, and to the whole file read and drawn, for seeded 5 MB and 50 MB
 // 2025-11-25 transcripts (bench/inspector-transcript.mjs), in headless Chromium (Debian's
 // /usr/bin/chromium through playwright-core, as the browser tests), each run a fresh page. Also

@@ -1,4 +1,5 @@
-// Requests saved by push against polling (issue 13): N tasks (default 1,000) of one tool that
+// Requests saved by push against polling (docs/decisions/push.md): N tasks (default 1,000) of one
+// tool that
 // works, asks for input, works again and completes, followed by one TaskClient over real HTTP
 // (127.0.0.1, an McpHttpServer in this process), once polling only (`push: false`) and once with
 // push (`TaskClient.connect` default: 2026-07-28 `subscriptions/listen` per task, 2025-11-25 the

@@ -40,7 +40,8 @@ for (const [name, list] of Object.entries(ENTRIES)) {
 console.log("# size (bytes; gzip -9 per file, summed)");
 for (const [f, s] of Object.entries(files)) console.log(`  ${f.padEnd(26)} raw ${String(s.raw).padStart(8)}  gzip ${String(s.gzip).padStart(7)}`);
 for (const [n, s] of Object.entries(entries)) console.log(`  = ${n.padEnd(56)} raw ${String(s.raw).padStart(8)}  gzip ${String(s.gzip).padStart(7)}`);
-// The bindings layer (src/wasm, issue 11): lines per file, by kind (doc or comment, blank,
+// The bindings layer (src/wasm: docs/decisions/byte-boundary.md): lines per file, by kind (doc or
+// comment, blank,
 // attribute, code), the exported functions and the TypeScript annotations written as strings.
 const WASM_SRC = resolve(HERE, "../src/wasm");
 const bindings = readdirSync(WASM_SRC).filter((f) => f.endsWith(".rs")).sort().map((f) => {

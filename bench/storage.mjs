@@ -1,5 +1,5 @@
 // The storage adapters' latency and throughput next to each engine's own floor, measured in the
-// same run (issue 13): mcp-tasks-wasm/storage[/sqlite|postgres|redis] from the installed package
+// same run: mcp-tasks-wasm/storage[/sqlite|postgres|redis] from the installed package
 // (tests/js/.tmp/install, scripts/pack.sh), real Postgres and Redis started on 127.0.0.1 at free
 // ports with throwaway data (tests/js/storage/lib.mjs) and stopped by PID at the end.
 //

@@ -107,7 +107,7 @@ export function storeSection({ meta, store, mem, prof }) {
   L.push("");
 
   // ---- targets ----
-  L.push("### Targets (issue 3 §4, issue 11)");
+  L.push("### Targets (why: [task-store.md](docs/decisions/task-store.md), [byte-boundary.md](docs/decisions/byte-boundary.md))");
   L.push("");
   L.push("| target | status | measured |");
   L.push("|---|---|---|");

@@ -1696,7 +1696,7 @@ fn v25_task(id: &str, created: &str) -> Value {
     })
 }
 
-/// Issue 10 item 4: one message's report (validator issues and history findings together)
+/// One message's report (validator issues and history findings together)
 /// lists at most `maxIssues` issues, then `issues-truncated`; errors left out keep it invalid.
 #[test]
 fn report_issues_are_capped_with_history_findings() {

@@ -1,4 +1,4 @@
-//! Issue 10 item 1: everything a `Conversation` remembers is bounded (tasks, requests awaiting
+//! Everything a `Conversation` remembers is bounded (tasks, requests awaiting
 //! an answer, events and issues per task, id length, bytes kept); reaching a bound forgets the
 //! oldest first and says so (`history-bound`, `omittedEvents`), and never fails.
 

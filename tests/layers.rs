@@ -1,4 +1,5 @@
-//! The module graph of the crate has no cycles (issue 11): every top-level module uses only the
+//! The module graph of the crate has no cycles (docs/decisions/module-layers.md): every top-level
+//! module uses only the
 //! layers below it, and the files of one module do not use each other in a circle. Read from the
 //! source text (`crate::x`, `super::x`), outside `#[cfg(test)]` code.
 

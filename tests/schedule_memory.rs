@@ -1,4 +1,4 @@
-//! Memory per tracked task (issue 4 §1 target: under 256 bytes, key included): 100,000 tasks
+//! Memory per tracked task (target: under 256 bytes, key included): 100,000 tasks
 //! tracked under 42-character keys, then all polled and answered once, measured by a counting
 //! global allocator (bytes requested and still held, capacity slack of the growing tables
 //! included; the allocator's own per-block overhead is not).

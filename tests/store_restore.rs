@@ -1,4 +1,4 @@
-//! Issue 10 items 7 and 8: `Store::restore` refuses every tampered field of a snapshot with an
+//! `Store::restore` refuses every tampered field of a snapshot with an
 //! error that names it (sequence, `createdAtMs`, `ttlMs` under a `maxTtlMs`, input requests,
 //! ids the store could not have drawn, an all-zero cursor key), re-applies the configured caps,
 //! leaves any existing store alone, and every snapshot the store makes round-trips.
@@ -91,7 +91,7 @@ fn the_untampered_snapshot_round_trips() {
     assert_eq!(r.snapshot(), snap);
 }
 
-// Item 7: a sequence the store cannot have issued.
+// A sequence the store cannot have issued.
 #[test]
 fn sequence_tampering_is_refused() {
     let snap = store().snapshot();
@@ -127,7 +127,7 @@ fn sequence_tampering_is_refused() {
     );
 }
 
-// Item 7: the store near the end of its sequence refuses to create, and every snapshot it
+// The store near the end of its sequence refuses to create, and every snapshot it
 // makes still restores (no task shares a seq, none is lost).
 #[test]
 fn the_sequence_ends_with_an_error_not_data_loss() {
@@ -150,7 +150,7 @@ fn the_sequence_ends_with_an_error_not_data_loss() {
     assert_eq!(r.snapshot(), snap);
 }
 
-// Item 8: timestamps beyond what the store emits.
+// Timestamps beyond what the store emits.
 #[test]
 fn timestamps_beyond_year_9999_are_refused() {
     let snap = store().snapshot();
@@ -180,7 +180,7 @@ fn timestamps_beyond_year_9999_are_refused() {
     assert!(Store::restore(s.snapshot(), DeterministicRandom::new(6)).is_ok());
 }
 
-// Item 8: TTL caps re-applied (§D 25, 42).
+// TTL caps re-applied (§D 25, 42).
 #[test]
 fn ttls_beyond_the_configured_cap_are_refused() {
     let snap = store().snapshot();
@@ -215,7 +215,7 @@ fn ttls_beyond_the_configured_cap_are_refused() {
     assert!(Store::restore(open, DeterministicRandom::new(7)).is_ok());
 }
 
-// Item 8: input requests and responses that are not what the store accepts.
+// Input requests and responses that are not what the store accepts.
 #[test]
 fn input_entries_are_checked() {
     let snap = store().snapshot();
@@ -241,7 +241,7 @@ fn input_entries_are_checked() {
     );
 }
 
-// Item 8: ids the store could not have drawn (§D 84), and the cursor key.
+// Ids the store could not have drawn (§D 84), and the cursor key.
 #[test]
 fn ids_and_cursor_keys_are_checked() {
     let snap = store().snapshot();

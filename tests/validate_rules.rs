@@ -952,7 +952,7 @@ fn unknown_version_picks_closer_fit() {
     );
 }
 
-/// Issue 10 item 4: a report lists at most `maxIssues` issues (default 100), then one
+/// A report lists at most `maxIssues` issues (default 100), then one
 /// `issues-truncated` warning counting the rest; `valid` still counts the errors left out.
 #[test]
 fn issues_per_report_are_capped() {
@@ -1012,7 +1012,7 @@ fn issues_per_report_are_capped() {
     );
 }
 
-/// Issue 10 item 4: when the cap is reached by warnings only, errors found later still make
+/// When the cap is reached by warnings only, errors found later still make
 /// the report invalid.
 #[test]
 fn omitted_errors_still_make_the_report_invalid() {
@@ -1029,7 +1029,7 @@ fn omitted_errors_still_make_the_report_invalid() {
     assert!(!r.valid);
 }
 
-/// Issue 10 item 9: a 2025-11-25 request's `params._meta.progressToken` is a string or an
+/// A 2025-11-25 request's `params._meta.progressToken` is a string or an
 /// integer (schema `ProgressToken`): `{}`, `1.5` and `null` are refused on `tools/call`,
 /// `tasks/list` and `sampling/createMessage`.
 #[test]
@@ -1076,7 +1076,7 @@ fn v25_progress_token_is_a_string_or_an_integer() {
     assert_issue(&r, "progress-token", "/params/_meta/progressToken");
 }
 
-/// Issue 10 item 6: lone UTF-16 surrogate escapes are JSON (`JSON.parse` and the official schema
+/// Lone UTF-16 surrogate escapes are JSON (`JSON.parse` and the official schema
 /// accept them): never `not-json`.
 #[test]
 fn lone_surrogates_are_json() {

@@ -731,7 +731,7 @@ async function connect(url, pin, state) {
     c = TaskClient.restore(state, { request: connection.request, handlers: HANDLERS, server: new URL(url).host });
     c.connection = connection;
   } else {
-    // push: false keeps the view's polls (the live mode shows each one; push is issue 13's).
+    // push: false keeps the view's polls (the live mode shows each one as it happens).
     c = await TaskClient.connect(url, { fetch: loggingFetch, handlers: HANDLERS, server: new URL(url).host, push: false, ...(pin ? { protocolVersion: pin } : {}) });
   }
   client = c;

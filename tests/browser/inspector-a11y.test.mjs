@@ -1,4 +1,4 @@
-// www/index.html, accessibility (issue 14, point 4), in headless Chromium: axe-core (pinned in
+// www/index.html, accessibility, in headless Chromium: axe-core (pinned in
 // tools/axe, installed by scripts/setup.sh) finds no WCAG 2.1 A/AA violation in transcript mode
 // (a sample with violations: every card; a generated transcript of 150 tasks: the task table
 // and one card) nor in live mode against examples/conformance-server.mjs (tools, a finished

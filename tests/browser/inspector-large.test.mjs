@@ -1,4 +1,5 @@
-// www/index.html with a large transcript (issue 14, point 1), in headless Chromium: a seeded
+// www/index.html with a large transcript (docs/decisions/inspector-large-transcripts.md), in
+// headless Chromium: a seeded
 // 3 MB 2025-11-25 transcript (bench/inspector-transcript.mjs, ~1,500 tasks, ~1 % of them with a
 // violation) chosen as a file is read in a Web Worker with progress shown as it goes; the task
 // table renders only the rows in view (aria-rowcount says how many there are); the filters

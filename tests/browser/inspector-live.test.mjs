@@ -121,7 +121,7 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
     assert.ok(await c.locator(".events li.ev-cancel").count() >= 1);
   });
 
-  test("slow_compute 60 s: a Cancel that cannot reach the server says so (not delivered), never 'was cancelled' (issue 10 item 16)", async () => {
+  test("slow_compute 60 s: a Cancel that cannot reach the server says so (not delivered), never 'was cancelled'", async () => {
     const c = await callTool("slow_compute", { seconds: 60, label: "unreachable" });
     await page.waitForFunction(() => document.querySelector('.live-card[data-tool="slow_compute"]')?.dataset.status === "working", null, { timeout: 10_000 });
     // The server is unreachable for tasks/cancel only (the connection is refused).

@@ -1,4 +1,4 @@
-// www/index.html, live mode for real traffic (issue 14, points 2 and 4), in headless Chromium
+// www/index.html, live mode for real traffic, in headless Chromium
 // against examples/conformance-server.mjs (cross-origin, both eras) and a small HTTP server of
 // this test (127.0.0.1) that answers 404 and 403 with CORS headers, and 200 without them:
 //   - TaskClient.connect negotiates 2026-07-28, or speaks 2025-11-25 when picked; the poll

@@ -1,5 +1,5 @@
-// TaskClient meets real servers without being told a version (issue 9, "Client: one TaskClient
-// for every server"), in real time, over real HTTP on 127.0.0.1:
+// TaskClient meets real servers without being told a version (docs/decisions/real-peers.md: one
+// TaskClient for every server), in real time, over real HTTP on 127.0.0.1:
 // - TaskClient.connect(url) to examples/conformance-server.mjs (2026-07-28: server/discover);
 // - TaskClient.connect(url) to an official SDK 1.32.2 McpServer with tasks behind the SDK's
 //   StreamableHTTPServerTransport (2025-11-25: the fallback to initialize, SSE and JSON answers);
@@ -56,7 +56,8 @@ test("connect() to the 2026-07-28 example server: discovered, no session; a task
     const result = await client.callTool("slow_compute", { seconds: 1, label: "connect" });
     assert.equal(result.content[0].text, "connect: done after 1 s");
     assert.deepEqual(rec.methods().slice(0, 2), ["server/discover", "tools/call"]);
-    // The server offers push (issue 13): the client subscribes instead of polling every second.
+    // The server offers push (docs/decisions/push.md): the client subscribes instead of polling
+    // every second.
     assert.ok(rec.methods().includes("subscriptions/listen"));
     for (const s of rec.sent) {
       assert.equal(s.headers["MCP-Protocol-Version"], V26);

@@ -1,13 +1,14 @@
-// TaskClient against hostile or failing servers (issue 10), from the packed package, the server
-// side being the package's own TaskHost in the same process (its answers tampered where the item
+// TaskClient against hostile or failing servers (docs/decisions/hostile-input.md), from the packed
+// package, the server
+// side being the package's own TaskHost in the same process (its answers tampered where a case
 // needs a lying server):
-// - item 10: a `tasks/get` answer about another task (other taskId, same createdAt) is a
+// - a `tasks/get` answer about another task (other taskId, same createdAt) is a
 //   ProtocolError, never that task's result (§D 34);
-// - item 11: a `pollIntervalMs` or `retryAfterMs` of 2^31 ms or more never reaches setTimeout
+// - a `pollIntervalMs` or `retryAfterMs` of 2^31 ms or more never reaches setTimeout
 //   (node's mock timers fire such a delay after 1 ms, as real ones do): no wake-up storm;
-// - item 12: `restore` of a state that does not add up is refused with a TypeError naming the
+// - `restore` of a state that does not add up is refused with a TypeError naming the
 //   field, before any request;
-// - item 16: a cancel that never reached the server is reported as not delivered (after retries),
+// - a cancel that never reached the server is reported as not delivered (after retries),
 //   never as `cancelled`.
 import { test, mock } from "node:test";
 import assert from "node:assert/strict";
@@ -48,9 +49,9 @@ function gate() {
   return { promise, open };
 }
 
-// ---- item 10 -----------------------------------------------------------------------------------
+// ---- an answer about another task ---------------------------------------------------------------
 
-test("item 10: a tasks/get answer about another task (same createdAt) is a ProtocolError, not that task's result (§D 34)", async () => {
+test("a tasks/get answer about another task (same createdAt) is a ProtocolError, not that task's result (§D 34)", async () => {
   const now = T0;
   const host = new TaskHost({ now: () => now });
   const hold = gate();
@@ -87,7 +88,7 @@ test("item 10: a tasks/get answer about another task (same createdAt) is a Proto
   await host.close();
 });
 
-// ---- item 11 -----------------------------------------------------------------------------------
+// ---- delays past what timers hold ---------------------------------------------------------------
 
 /**
  * Runs `body` with node's mock timers (setTimeout and Date; a delay of 2^31 ms or more fires
@@ -117,7 +118,7 @@ async function tickMs(steps) {
   }
 }
 
-test("item 11: a pollIntervalMs of 2^40 ms gives no wake-up storm: every delay handed to setTimeout is at most 2^31-1 ms, re-armed until due", async () => {
+test("a pollIntervalMs of 2^40 ms gives no wake-up storm: every delay handed to setTimeout is at most 2^31-1 ms, re-armed until due", async () => {
   await withMockTimers(async (delays) => {
     const host = new TaskHost({ now: () => Date.now(), store: { pollIntervalMs: null, defaultTtlMs: null, maxTtlMs: null } });
     const hold = gate();
@@ -157,7 +158,7 @@ test("item 11: a pollIntervalMs of 2^40 ms gives no wake-up storm: every delay h
   });
 });
 
-test("item 11: a retryAfterMs of 2^31 ms or more on a failed tasks/get gives no wake-up storm either", async () => {
+test("a retryAfterMs of 2^31 ms or more on a failed tasks/get gives no wake-up storm either", async () => {
   await withMockTimers(async (delays) => {
     const host = new TaskHost({ now: () => Date.now(), store: { pollIntervalMs: 1000, defaultTtlMs: null, maxTtlMs: null } });
     const hold = gate();
@@ -188,7 +189,7 @@ test("item 11: a retryAfterMs of 2^31 ms or more on a failed tasks/get gives no 
   });
 });
 
-// ---- item 12 -----------------------------------------------------------------------------------
+// ---- a restore that does not add up -------------------------------------------------------------
 
 /** A real state: a client following one running task, serialized. */
 async function realState() {
@@ -211,7 +212,7 @@ async function realState() {
   return state;
 }
 
-test("item 12: restore refuses a state that does not add up with a TypeError naming the field, before any request", async () => {
+test("restore refuses a state that does not add up with a TypeError naming the field, before any request", async () => {
   const good = await realState();
   assert.equal(good.tasks.length, 1);
   const id = good.tasks[0].taskId;
@@ -262,7 +263,7 @@ test("item 12: restore refuses a state that does not add up with a TypeError nam
   restored.close();
 });
 
-// ---- item 16 -----------------------------------------------------------------------------------
+// ---- a cancel that was not delivered ------------------------------------------------------------
 
 /** A client whose `tasks/cancel` fails in transport `failures` times (then reaches the server). */
 async function cancelScenario(failures) {
@@ -297,7 +298,7 @@ async function cancelScenario(failures) {
   return { outcome, events, count: w.count, host, client };
 }
 
-test("item 16: a cancel that never reaches the server is retried, then reported as not delivered: TaskCancelledError delivered false (its `error` event too), never cancelled; `cause` is the abort reason", async () => {
+test("a cancel that never reaches the server is retried, then reported as not delivered: TaskCancelledError delivered false (its `error` event too), never cancelled; `cause` is the abort reason", async () => {
   const { outcome, events, count, host, client } = await cancelScenario(Infinity);
   assert.ok(outcome instanceof TaskCancelledError, String(outcome));
   assert.equal(outcome.delivered, false);
@@ -314,7 +315,7 @@ test("item 16: a cancel that never reaches the server is retried, then reported 
   await host.close();
 });
 
-test("item 16: a cancel that fails once and then reaches the server is delivered: cancelled", async () => {
+test("a cancel that fails once and then reaches the server is delivered: cancelled", async () => {
   const { outcome, events, count, host, client } = await cancelScenario(1);
   assert.ok(outcome instanceof TaskCancelledError);
   assert.equal(outcome.delivered, true);

@@ -1,4 +1,5 @@
-// A client conformance kit (issue 4 §3): TaskClient (js/client/client.js, from the packed
+// A client conformance kit (docs/decisions/polling-scheduler.md): TaskClient (js/client/client.js,
+// from the packed
 // package) against scripted servers, in virtual time. A scripted server is a plain
 // `request(method, params)` that plays a server's part exactly as the test scripts it and records
 // every request with its virtual time, so each test asserts the EXACT requests the client sends
@@ -914,7 +915,7 @@ test("V26: an input request the client cannot answer (handler throws / no handle
   }
 });
 
-// ---- 2025-11-25: how a task ends, augmentation by taskSupport, the server's requests (issue 9) --
+// ---- 2025-11-25: how a task ends, augmentation by taskSupport, the server's requests ------------
 
 const related = (s) => ({ _meta: { [RELATED]: { taskId: s.taskId } } });
 const failedWith = (s, statusMessage) => ({ ...s.got("failed"), statusMessage });

@@ -1,4 +1,5 @@
-// One copy of each JS helper across the entries (issue 12): the main entry (mcp-tasks-wasm) and
+// One copy of each JS helper across the entries (docs/decisions/packaging.md): the main entry
+// (mcp-tasks-wasm) and
 // the server entry (mcp-tasks-wasm/server) of the packed package (scripts/pack.sh, installed in
 // tests/js/.tmp/install) export the same TaskClient, error classes, requestVia, HttpConnection,
 // so `instanceof` works across them; the server entry has everything of the main one; each entry
@@ -121,7 +122,7 @@ test("the entries without top-level await (/bytes) give the shared helpers their
   assert.equal(after, "16");
 });
 
-// ---- exported error classes (issue 12) -----------------------------------------------------------
+// ---- exported error classes --------------------------------------------------------------------
 
 const PKG = join(INSTALL, "node_modules/mcp-tasks-wasm");
 const storage = {

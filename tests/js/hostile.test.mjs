@@ -1,4 +1,5 @@
-// Hostile input at the boundary of the built package (issue 10): bounds that hold before any
+// Hostile input at the boundary of the built package (docs/decisions/hostile-input.md): bounds
+// that hold before any
 // copy into wasm memory, lone surrogates, tampered snapshots. Imports the installed package
 // (scripts/pack.sh) the way a user does; the wasm memory is read from the glue's `initSync()`,
 // which answers the exports of the instance the entry already initialised.
@@ -13,7 +14,8 @@ const serverWasm = (await import(`${MAIN_DIR}/server/mcp_tasks_wasm.js`)).initSy
 
 const { validateMessage, Conversation } = main;
 
-// Issue 11: both entries load ONE module through one glue, so an app importing both holds one
+// Both entries load ONE module (docs/decisions/byte-boundary.md) through one glue, so an app
+// importing both holds one
 // instance (one memory), whose growth the tests below measure.
 test("the installed entries share the one instance whose memory is measured", () => {
   assert.ok(mainWasm.memory instanceof WebAssembly.Memory);
@@ -21,7 +23,7 @@ test("the installed entries share the one instance whose memory is measured", ()
   assert.equal(mainWasm.memory, serverWasm.memory);
 });
 
-// Issue 10 item 5: `maxBytes` is checked before the text is copied into wasm memory.
+// `maxBytes` is checked before the text is copied into wasm memory.
 test("maxBytes refuses a 500 MB string without growing wasm memory", () => {
   const memory = mainWasm.memory;
   // Warm up the allocator with a refused medium string and a small valid message.
@@ -61,7 +63,7 @@ test("maxBytes counts UTF-8 bytes: a string of few units but many bytes is refus
   assert.equal(memory.buffer.byteLength, before, "wasm memory grew");
 });
 
-// Issue 10 item 4: a report lists at most `maxIssues` issues (default 100), then one
+// A report lists at most `maxIssues` issues (default 100), then one
 // `issues-truncated` warning that counts the rest.
 test("a 10 MB invalid message gives a bounded report; maxIssues sets the cap", () => {
   const bad = { taskId: 1, status: "nope", createdAt: "x", lastUpdatedAt: "y" };
@@ -87,7 +89,7 @@ test("a 10 MB invalid message gives a bounded report; maxIssues sets the cap", (
   assert.throws(() => new Conversation({ maxIssues: "many" }), TypeError);
 });
 
-// Issue 10 item 1: everything a Conversation remembers is bounded; reaching a bound forgets the
+// Everything a Conversation remembers is bounded; reaching a bound forgets the
 // oldest first and says so (history-bound), never a trap.
 test("Conversation: 1,429 notifications with a 1 MB taskId each neither trap nor grow memory", () => {
   const memory = mainWasm.memory;
@@ -155,7 +157,7 @@ test("Conversation: bounds are options; malformed ones throw a TypeError", () =>
   }
 });
 
-// Issue 10 items 7 and 8: restore refuses every tampered field with an error naming it.
+// Restore refuses every tampered field with an error naming it.
 test("TaskStore.restore and TaskServer.restore refuse tampered snapshots, naming the field", () => {
   const { TaskStore, TaskServer } = server;
   const T0 = Date.UTC(2026, 0, 1);
@@ -185,11 +187,11 @@ test("TaskStore.restore and TaskServer.restore refuse tampered snapshots, naming
       for (const n of names) assert.ok(thrown.message.includes(n), `${thrown.message} does not name ${n}`);
     }
   };
-  // Item 7: the sequence of the report (as text: a JS number cannot even hold it).
+  // The sequence of the report (as text: a JS number cannot even hold it).
   refused(text.replace(/"sequence":\d+/, '"sequence":18446744073709551615'), "sequence");
   refused(tamper((s) => (s.sequence = 2 ** 53)), "sequence");
   refused(tamper((s) => (s.sequence = 1)), "`seq`", "`sequence` 1");
-  // Item 8.
+  // Tampered records.
   refused(tamper((s) => (s.tasks[0].createdAtMs = 8e15)), "tasks[0]", "`createdAtMs`");
   refused(tamper((s) => (s.tasks[0].ttlMs = null)), "`ttlMs` is null", "maxTtlMs");
   refused(tamper((s) => (s.tasks[1].inputs.k.request = 5)), "tasks[1]", '"k"', "not an object");
@@ -209,7 +211,7 @@ test("TaskStore.restore and TaskServer.restore refuse tampered snapshots, naming
   TaskStore.restore(late.snapshot());
 });
 
-// Issue 10 item 14: cursors reveal nothing beyond a position in the caller's own scope, in one
+// Cursors reveal nothing beyond a position in the caller's own scope, in one
 // canonical (lowercase) form.
 test("TaskStore.list cursors hold no clear store-wide count and have one form", () => {
   const { TaskStore } = server;
@@ -232,7 +234,7 @@ test("TaskStore.list cursors hold no clear store-wide count and have one form", 
   assert.throws(() => store.list({ cursor }, { session: "other", now }), (e) => e.kind === "invalid_cursor");
 });
 
-// Issue 10 item 6: a lone UTF-16 surrogate (text cut inside an emoji) is JSON that JSON.parse and
+// A lone UTF-16 surrogate (text cut inside an emoji) is JSON that JSON.parse and
 // the official schema accept: never "not-json", never a TypeError, stored and answered unchanged.
 const LONE = "cut \ud83d"; // a high surrogate without its low half
 const LOW = "\ude00 tail"; // a low surrogate alone

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The packed tarball (scripts/pack.sh: tests/js/.tmp/mcp-tasks-wasm-<version>.tgz) as the registry
-# would get it, checked by the tools package authors use (issue 12). Fails on any problem:
+# would get it, checked by the tools package authors use. Fails on any problem:
 #
 # 1. arethetypeswrong (tools/pkg-lint, pinned), profile "strict": for every entry point found in
 #    "exports", types and JavaScript resolve under node10, node16 (from CJS and from ESM) and
@@ -60,7 +60,8 @@ read -r -a wasm_entries < <(node -e '
   console.log(out.join(" "));
 ' "$PKG") || fail "reading the exports of the tarball"
 [ ${#wasm_entries[@]} -eq 2 ] || fail "expected 2 .wasm exports, found: ${wasm_entries[*]:-none}"
-# The storage entries (issue 13) are ESM only too: the adapters import their optional peer with
+# The storage entries (mcp-tasks-wasm/storage/*) are ESM only too: the adapters import their
+# optional peer with
 # import() when opened; scripts/build-ts.mjs builds them as ES modules only.
 esm_only=(./bytes ./server/bytes ./storage ./storage/sqlite ./storage/postgres ./storage/redis)
 

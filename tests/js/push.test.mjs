@@ -1,4 +1,5 @@
-// Push (issue 13, one process): McpHttpServer serves 2026-07-28 `subscriptions/listen` with
+// Push (docs/decisions/push.md), in one process: McpHttpServer serves 2026-07-28
+// `subscriptions/listen` with
 // `notifications.taskIds` (acknowledgement, then `notifications/tasks` with the DetailedTask on
 // every change, §B.h, §D 74, 79, 96) and keeps 2025-11-25 `notifications/tasks/status` on the
 // session's GET stream (§D 43); TaskClient.connect subscribes when the server offers it and

@@ -1,4 +1,5 @@
-// Bounded soak of the built package (issue 10): (a) a seeded, time-boxed fuzz of every export of
+// Bounded soak of the built package (docs/decisions/hostile-input.md): (a) a seeded, time-boxed
+// fuzz of every export of
 // the wasm module of both entries (the classes and functions of mcp_tasks_wasm.d.ts) with
 // random JSON-ish values, hostile strings, wrong types, NaN, BigInt and cycles: every call
 // returns or throws a TypeError or a TaskStoreError, never a wasm trap, and the instance keeps

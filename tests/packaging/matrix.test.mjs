@@ -1,4 +1,5 @@
-// The packaging matrix (issue 12): the packed tarball (scripts/pack.sh) installed into a scratch
+// The packaging matrix (docs/decisions/packaging.md): the packed tarball (scripts/pack.sh)
+// installed into a scratch
 // project per environment, built with the pinned bundler of tools/bundlers, and RUN:
 // tests/packaging/<name>/env.mjs says how. Every environment runs a validation and a TaskClient
 // call to a reference server started here on 127.0.0.1 (McpHttpServer of the installed package);

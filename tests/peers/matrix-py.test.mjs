@@ -1,4 +1,4 @@
-// The real-peer matrix, Python rows (issue 9, "Proof: a real-peer matrix in the test suite"):
+// The real-peer matrix, Python rows (why: docs/decisions/real-peers.md):
 //
 //   Python mcp 1.30 client (tasks)  → recorder → our server module (example)   2025-11-25
 //   TaskClient.connect(url)          → recorder → Python mcp 1.30 server        2025-11-25

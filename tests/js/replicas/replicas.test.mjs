@@ -1,4 +1,5 @@
-// Replicas (issue 13): three processes of examples/conformance-server.mjs on ONE storage, real
+// Replicas (docs/decisions/shared-storage.md): three processes of examples/conformance-server.mjs
+// on ONE storage, real
 // Postgres and real Redis (started here on 127.0.0.1 with throwaway data, as tests/js/storage
 // does), requests spread round robin over them. Each replica is `--storage <url>` with the same
 // `--cursor-key`; tasks live in the storage (SharedTaskServer), TaskHost on every replica follows

@@ -1,4 +1,4 @@
-// SharedTaskServer in one process (issue 13): several "replicas" (a SharedTaskServer and a TaskHost
+// SharedTaskServer in one process: several "replicas" (a SharedTaskServer and a TaskHost
 // each) over ONE storage, through the installed package (scripts/pack.sh). MemoryStorage here
 // (its change feed is in process); SQLite as well, one file opened by each replica separately
 // (its feed polls the file). What is proven: every operation answers as the in-memory TaskServer

@@ -1,7 +1,8 @@
-// TaskHost bounds under hostile load (issue 10), through the packed and installed package:
-// - item 3: the work of expired / purged tasks is aborted through its AbortSignal (reason says
+// TaskHost bounds under hostile load (docs/decisions/hostile-input.md), through the packed and
+// installed package:
+// - the work of expired / purged tasks is aborted through its AbortSignal (reason says
 //   "expired"), `running` empties and `idle()` settles;
-// - item 2: tasks of callers without a session (2026-07-28 stateless requests, stdio) are capped
+// - tasks of callers without a session (2026-07-28 stateless requests, stdio) are capped
 //   all together (`maxLiveTasksWithoutSession`, default 10,000), answered like the session cap
 //   (-32010, `data.limit`, §D 42); synchronous calls and sessions are not affected; and per
 //   requestor (`maxLiveTasksPerRequestor`, default 1,000; `data.cap` names the cap reached).
@@ -36,7 +37,7 @@ async function call(host, request, ctx) {
 const text = (t) => ({ content: [{ type: "text", text: t }] });
 const elicit = { method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: { a: { type: "string" } } } } };
 
-test("item 3: 1,000 V26 tasks waiting in requestInput, past their TTL and swept: every work aborted (expired), running empties, idle() settles", async () => {
+test("1,000 V26 tasks waiting in requestInput, past their TTL and swept: every work aborted (expired), running empties, idle() settles", async () => {
   let now = Date.UTC(2026, 0, 1);
   const errors = [];
   const host = new TaskHost({ now: () => now, store: { defaultTtlMs: 60_000 }, onError: (e) => errors.push(e) });
@@ -75,7 +76,7 @@ test("item 3: 1,000 V26 tasks waiting in requestInput, past their TTL and swept:
   assert.equal(host.sessionless.size, 0);
 });
 
-test("item 3: an expired task not swept yet: stopExpired() aborts its work; a live one keeps running", async () => {
+test("an expired task not swept yet: stopExpired() aborts its work; a live one keeps running", async () => {
   let now = Date.UTC(2026, 0, 1);
   const host = new TaskHost({ now: () => now, store: { maxTtlMs: 10_000 } });
   const aborted = [];
@@ -102,7 +103,7 @@ test("item 3: an expired task not swept yet: stopExpired() aborts its work; a li
   await host.close();
 });
 
-test("item 2: tasks of callers without a session are capped all together (-32010, data.limit, like the session cap); sync calls and sessions still run", async () => {
+test("tasks of callers without a session are capped all together (-32010, data.limit, like the session cap); sync calls and sessions still run", async () => {
   const host = new TaskHost({ maxLiveTasksWithoutSession: 3, store: { maxLiveTasksPerSession: 2 } });
   const gates = [];
   host.tool("wait", { taskSupport: "optional" }, () => new Promise((resolve) => gates.push(() => resolve(text("done")))));
@@ -141,7 +142,7 @@ test("item 2: tasks of callers without a session are capped all together (-32010
   await host.close();
 });
 
-test("item 2: the default cap is 10,000 and the option is checked", () => {
+test("the default cap is 10,000 and the option is checked", () => {
   assert.equal(new TaskHost().maxLiveTasksWithoutSession, 10_000);
   assert.equal(new TaskHost({ maxLiveTasksWithoutSession: Infinity }).maxLiveTasksWithoutSession, Infinity);
   assert.throws(() => new TaskHost({ maxLiveTasksWithoutSession: -1 }), TypeError);

@@ -281,7 +281,7 @@ test("V26: cancel while waiting for input rejects requestInput; tool errors comp
   assert.match(sync2.result.content[0].text, /requestInput/);
 });
 
-test("sweep purges expired tasks, answers their blocked tasks/result with -32602 and aborts their work (issue 10 item 3)", async () => {
+test("sweep purges expired tasks, answers their blocked tasks/result with -32602 and aborts their work", async () => {
   let now = Date.UTC(2026, 0, 1);
   const host = new TaskHost({ now: () => now, store: { maxTtlMs: 10_000 } });
   const reasons = [];

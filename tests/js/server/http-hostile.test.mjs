@@ -1,11 +1,12 @@
-// McpHttpServer under hostile callers (issue 10), against examples/conformance-server.mjs run as a
+// McpHttpServer under hostile callers (docs/decisions/hostile-input.md), against
+// examples/conformance-server.mjs run as a
 // process on 127.0.0.1 (stopped by its PID at the end) and, for the cap, through the installed
 // package's fetch handler:
-// - item 15: a request whose `id` is null, an object, an array, a boolean or a fraction gets
+// - a request whose `id` is null, an object, an array, a boolean or a fraction gets
 //   -32600 Invalid Request with `id: null` (HTTP 400), in both eras, never a normal result;
-// - item 13 (check): under 2025-11-25 a caller without a session cannot list tasks, and two
+// - under 2025-11-25 a caller without a session cannot list tasks, and two
 //   sessions do not see each other's tasks (§D 38, 39);
-// - item 2: 2026-07-28 stateless callers (no session) are capped all together (-32010).
+// - 2026-07-28 stateless callers (no session) are capped all together (-32010).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startExample } from "../example-server.mjs";
@@ -69,7 +70,7 @@ async function openSession() {
 
 const BAD_IDS = [null, {}, [], [1], true, 1.5, { a: 1 }];
 
-test("item 15: 2026-07-28 requests with an id that is not a string or an integer get -32600 with id null", async () => {
+test("2026-07-28 requests with an id that is not a string or an integer get -32600 with id null", async () => {
   const calls = [
     ["ping", {}, undefined],
     ["server/discover", {}, undefined],
@@ -95,7 +96,7 @@ test("item 15: 2026-07-28 requests with an id that is not a string or an integer
   }
 });
 
-test("item 15: 2025-11-25 (initialize and session requests) with such an id get -32600 with id null", async () => {
+test("2025-11-25 (initialize and session requests) with such an id get -32600 with id null", async () => {
   for (const id of BAD_IDS) {
     const init = await send({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: V25, capabilities: {}, clientInfo: { name: "t", version: "1" } } });
     assert.equal(init.status, 400);
@@ -114,7 +115,7 @@ test("item 15: 2025-11-25 (initialize and session requests) with such an id get 
   }
 });
 
-test("item 13 (check): 2025-11-25 tasks/list without Mcp-Session-Id is refused; two sessions do not see each other's tasks (§D 38, 39)", async () => {
+test("2025-11-25 tasks/list without Mcp-Session-Id is refused; two sessions do not see each other's tasks (§D 38, 39)", async () => {
   const a = await openSession();
   const b = await openSession();
   const created = await send({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 30 }, task: { ttl: 60_000 } } }, a);
@@ -143,7 +144,7 @@ test("item 13 (check): 2025-11-25 tasks/list without Mcp-Session-Id is refused; 
   await send({ jsonrpc: "2.0", id: nextId++, method: "tasks/cancel", params: { taskId } }, a);
 });
 
-test("item 2: McpHttpServer caps the live tasks of 2026-07-28 stateless callers all together (-32010, data.limit)", async () => {
+test("McpHttpServer caps the live tasks of 2026-07-28 stateless callers all together (-32010, data.limit)", async () => {
   const app = new McpHttpServer({ name: "cap", version: "1", hostOptions: { maxLiveTasksWithoutSession: 2 } });
   app.tool("wait", { taskSupport: "optional" }, (_args, { signal }) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))));
   const fetchFn = (request) => app.fetch(request);
@@ -171,13 +172,13 @@ test("item 2: McpHttpServer caps the live tasks of 2026-07-28 stateless callers 
   await app.close();
 });
 
-test("item 2: the default McpHttpServer cap is 10,000", async () => {
+test("the default McpHttpServer cap is 10,000", async () => {
   const app = new McpHttpServer({ name: "cap", version: "1" });
   assert.equal(app.host.maxLiveTasksWithoutSession, 10_000);
   await app.close();
 });
 
-test("item 11: a keepAliveMs of 2^40 never reaches setInterval above 2^31-1 ms (it would fire every 1 ms)", async () => {
+test("a keepAliveMs of 2^40 never reaches setInterval above 2^31-1 ms (it would fire every 1 ms)", async () => {
   const app = new McpHttpServer({ name: "ka", version: "1", keepAliveMs: 2 ** 40 });
   const fetchFn = (request) => app.fetch(request);
   const real = globalThis.setInterval;

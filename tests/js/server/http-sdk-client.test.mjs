@@ -1,6 +1,6 @@
 // The official SDK Client (@modelcontextprotocol/sdk 1.32.2, 2025-11-25 only) against
 // examples/conformance-server.mjs (McpHttpServer) over real HTTP on 127.0.0.1: initialize
-// (issue 9 item 3: it used to get HTTP 400 -32020), tools/list with execution.taskSupport, tasks
+// (always served: docs/decisions/real-peers.md), tools/list with execution.taskSupport, tasks
 // through client.experimental.tasks.callToolStream to their final result, a failing tool, a
 // JSON-RPC error, a cancel, elicitation answered by the SDK's handler while a task waits (§A.g)
 // and on a synchronous call, input before a task (prepare), plain callTool, DELETE.

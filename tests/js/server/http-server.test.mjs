@@ -1,6 +1,6 @@
 // McpHttpServer (js/server/http-server.js) through the installed package: the fetch handler
 // called with Request objects (no socket) for both eras, and the node:http adapter on 127.0.0.1.
-// Era dispatch (issue 9 item 3: initialize is always served), -32022 with data.supported,
+// Era dispatch (initialize is always served), -32022 with data.supported,
 // -32021 before any input is asked (§D 78), 2026-07-28 MRTR on a synchronous call, 2025-11-25
 // requests to the client on the tasks/result stream (§A.g, §D 33) and on the GET stream,
 // notifications/tasks/status (§D 43), sessions, CORS, limits, close. Every JSON-RPC message the

@@ -1,4 +1,5 @@
-// SdkTaskStore as a drop-in for the SDK's InMemoryTaskStore (issue 15): the habits that code
+// SdkTaskStore as a drop-in for the SDK's InMemoryTaskStore (docs/decisions/sdk-dropin.md): the
+// habits that code
 // written against InMemoryTaskStore relies on, each checked on the installed package. The SDK's
 // own tests run on it too: tests/js/sdk-upstream.test.sh.
 import { test, mock } from "node:test";
@@ -167,7 +168,7 @@ test("ttl: a task created without one gets the default TTL (bounded retention); 
   assert.equal((await unlimited.createTask({ ttl: 5000 }, 2, REQ)).ttl, 5000);
 });
 
-// ---- who the caller is (issue 15 item 1) ---------------------------------------------------------
+// ---- who the caller is (unscopedWork) -----------------------------------------------------------
 // The SDK passes the sessionId argument on every call it makes for a client (its tasks/* handlers
 // and the request-scoped extra.taskStore), undefined without a session; code holding the store
 // itself (the work) leaves it out. Real McpServer and Client (SDK 1.32.2) over InMemoryTransport;
