@@ -28,7 +28,7 @@ const notJsonBig = "x".repeat(big.text.length);
 const validMin = '{"jsonrpc":"2.0","id":1,"result":{}}'; // valid, no inReplyTo: smallest accepted
 
 // The copy wasm-bindgen's glue did for every string before (ASCII fast path), vs
-// TextEncoder.encodeInto (what js/core/validate.js does now), both into a WebAssembly.Memory.
+// TextEncoder.encodeInto (what js/core/validate.ts does now), both into a WebAssembly.Memory.
 const mem = new Uint8Array(new WebAssembly.Memory({ initial: 4 }).buffer);
 function glueCopy(arg) {
   const len = arg.length;

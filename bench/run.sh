@@ -207,15 +207,15 @@ fi
 
 if run_cli; then
   [ "$MODE" = all ] && echo
-  if [ "pkg/cli.mjs" -ot js/cli.mjs ]; then
-    echo "bench: WARNING: js/cli.mjs is newer than pkg/cli.mjs: measuring the package as built (rebuild: bash scripts/build.sh)" >&2
+  if [ "pkg/cli.mjs" -ot js/cli.mts ]; then
+    echo "bench: WARNING: js/cli.mts is newer than pkg/cli.mjs: measuring the package as built (rebuild: bash scripts/build.sh)" >&2
   fi
   node bench/cli.mjs --json "$OUT/cli.json"
 fi
 
 if run_storage; then
   [ "$MODE" = all ] && echo
-  if [ tests/js/.tmp/install/node_modules/mcp-tasks-wasm/storage/index.js -ot js/server/storage/index.js ]; then
+  if [ tests/js/.tmp/install/node_modules/mcp-tasks-wasm/storage/index.js -ot js/server/storage/index.ts ]; then
     echo "bench: WARNING: js/server/storage/ is newer than the installed package: run scripts/build.sh and scripts/pack.sh" >&2
   fi
   node bench/storage.mjs --json "$OUT/storage.json"

@@ -7,7 +7,7 @@
 // The profile Needs function names in the .wasm: pkg/server/ is built with wasm-opt -Oz, which drops
 // them, so this makes a names-kept copy from the raw cargo output of the server variant
 // (target/variant-store_js/wasm32-unknown-unknown/release) with wasm-bindgen --target web +
-// wasm-opt -Oz -g into bench/results/named-server/, next to copies of js/server/store.js and
+// wasm-opt -Oz -g into bench/results/named-server/, next to copies of pkg/server/store.js and
 // errors.js (the JS TaskStore over the wasm core). That is the code of pkg/server/ only if
 // target/ was not rebuilt since pkg/server/ was: the script says which is newer. Optional: it is
 // skipped (exit 0) when the raw build or wasm-bindgen is missing.
@@ -109,12 +109,12 @@ const rawNewer = named.rawNewer;
 // inlined into the JS methods that call it: its time is theirs).
 const STAGES = [
   ["task id: crypto.getRandomValues (pooled, one call per 256 ids)", /CryptoRandom|getRandomValues|randomFillSync/],
-  ["payload in JS (complete): one walk makes the frozen copy of the result for the answer and writes its JSON text as UTF-8 into wasm memory (frozenCopy, store.js)", /^frozenCopy$|^putString$|^putAscii$|^putChar$|^putEscape$/],
-  ["answer in JS: JSON.parse, the V25 task built (complete: from the kept answer and the core's numbers, one object literal per shape), deep freeze, kept (store.js)", /^#task$|^#keep$|^#written$|^storeTask$|^deepFreeze$|^isoTime$|^rpcError$|^toolFailureError$|^v26Answer$|^v25Answer$/],
+  ["payload in JS (complete): one walk makes the frozen copy of the result for the answer and writes its JSON text as UTF-8 into wasm memory (frozenCopy, store.ts)", /^frozenCopy$|^putString$|^putAscii$|^putChar$|^putEscape$/],
+  ["answer in JS: JSON.parse, the V25 task built (complete: from the kept answer and the core's numbers, one object literal per shape), deep freeze, kept (store.ts)", /^#task$|^#keep$|^#written$|^storeTask$|^deepFreeze$|^isoTime$|^rpcError$|^toolFailureError$|^v26Answer$|^v25Answer$/],
   ["answer: UTF-8 decode of the text (glue)", /^getStringFromWasm0$|^decode$/],
   ["answer: serde_json::to_string of the task(s) (2 RFC 3339 timestamps)", /WireTask|WirePage|V26View|serde_json::ser::|record::timestamp|wasm::store::text/],
   ["arguments → Rust (id, session, message: complete writes them as UTF-8 into the core's input buffer; the result's JSON text checked without a tree)", /^jsonText$|^readId$|^#openInput$|^putText$|read_id|read_create|read_list|read_object|read_json|read_text|read_message|take_input|js_to_json|payload::|Members::|passStringToWasm0|__wbindgen_string_get/],
-  ["context read in JS (store.js)", /^readContext$/],
+  ["context read in JS (store.ts)", /^readContext$/],
   ["store core: record clones (storage get / range_after)", /TaskRecord as core::clone::Clone|Cloned<I>/],
   ["store core: the rest (hash lookups, state machine, indexes, cursor MAC)", /store::ops::Store|store::storage|store::cursor/],
 ];

@@ -105,7 +105,7 @@ EOF
 # it is the helpers' entry, re-exported by every entry file). SHARED (the server entry: "..") is the
 # directory, relative to OUT, of the main entry: its client helpers (js/client) are not copied but
 # shared, one copy in the package (OUT gets re-exporting stubs for the helpers' own imports), and
-# every entry file re-exports them and gives them its glue's functions (js/client/wasm.js).
+# every entry file re-exports them and gives them its glue's functions (js/client/wasm.ts).
 # RAW "shared" (pkg/server/): no module of its own; the glue files re-export pkg/'s and the entry
 # files load ../mcp_tasks_wasm_bg.wasm: one module, one instance for both entries.
 assemble() {

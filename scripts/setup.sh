@@ -39,7 +39,7 @@ if [ "$have" = "$want" ] && command -v wasm-bindgen-test-runner >/dev/null 2>&1;
   say "wasm-bindgen-cli $want: present"
 else
   say "wasm-bindgen-cli: have '${have:-none}', want $want: cargo install (takes about 4 minutes)"
-  # No --locked: the CLI's lockfile pins a crate version the registry lacks (see TOOLCHAIN.md).
+  # No --locked: the CLI's lockfile pins a crate version the registry lacks (see docs/TOOLCHAIN.md).
   cargo install wasm-bindgen-cli --version "$want" --force
 fi
 

@@ -7,7 +7,7 @@
 // as a rejected promise with `code`, `message`, `data`; a retry hint as `retryAfterMs` on the
 // rejection), feeds notifications to `notify()` and the server's own requests to
 // `handleRequest()`. Or the client opens its own Streamable HTTP connection:
-// `TaskClient.connect(url)` (http.js), which learns the protocol version from the server.
+// `TaskClient.connect(url)` (http.ts), which learns the protocol version from the server.
 //
 // The version: an explicit `protocolVersion` wins; else the one the session negotiated
 // (`TaskClient.connect`, `requestVia(sdkClient)`); else 2026-07-28, switching to 2025-11-25 when
@@ -232,7 +232,7 @@ export type ConnectOptions = {
   /** How the client waits (default: real time; tests pass a virtual clock). */
   clock?: Clock;
   /**
-   * Subscribe to status changes when the server offers it (js/client/push.js: 2026-07-28
+   * Subscribe to status changes when the server offers it (js/client/push.ts: 2026-07-28
    * `subscriptions/listen`, 2025-11-25 the GET stream) and poll only every `backstopMs` (default 30
    * 000) while subscribed. Default `true`; `false`: poll only.
    */
@@ -1256,7 +1256,7 @@ class TaskClient {
       }
     }
     this.#seeMessage(handle, task);
-    // While pushed, the scheduler sees the backstop as the poll interval (js/client/push.js).
+    // While pushed, the scheduler sees the backstop as the poll interval (js/client/push.ts).
     const seen = this.push ? this.push.adjust(handle.taskId, handle.version, task) : task;
     await this.#afterSnapshot(handle, task, this.scheduler.observe(handle.taskId, seen, this.clock.now()));
   }

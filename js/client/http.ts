@@ -547,7 +547,7 @@ class HttpConnection {
   }
 
   /**
-   * Opens a long-lived event stream for push (js/client/push.js reads it): 2026-07-28, `method`
+   * Opens a long-lived event stream for push (js/client/push.ts reads it): 2026-07-28, `method`
    * (`subscriptions/listen`) POSTed with `params` (the `_meta` added as for `request`);
    * 2025-11-25, `method` null, the session's GET stream. Resolves with the HTTP response, its
    * body not read; `signal` (or closing the connection) ends it. Throws TransportError.

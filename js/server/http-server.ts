@@ -9,7 +9,7 @@
 //   2026-07-28 ("modern"): stateless requests with per-request `_meta`, `server/discover`, the
 //     headers of §B.f (-32020), the tasks extension, MRTR InputRequiredResult for input asked
 //     outside a task; `subscriptions/listen` with `notifications.taskIds` pushes
-//     `notifications/tasks` (js/server/subscriptions.js).
+//     `notifications/tasks` (js/server/subscriptions.ts).
 //
 // A request with modern `_meta` (or the modern headers) is served statelessly; `initialize`
 // always opens a legacy session; anything else needs a session. A protocol version it does not
@@ -934,7 +934,7 @@ class McpHttpServer {
       (task) => this.#statusChanged(task),
       (taskId) => this.taskSessions.has(taskId),
     );
-    /** 2026-07-28 push: `subscriptions/listen` streams (js/server/subscriptions.js). */
+    /** 2026-07-28 push: `subscriptions/listen` streams (js/server/subscriptions.ts). */
     this.subscriptions = new TaskSubscriptions(this.host, (onCancel) => new SseStream(onCancel, this.keepAliveMs), {
       serverInfo: this.serverInfo,
       maxStreams: countOption("maxSubscriptionStreams", options.maxSubscriptionStreams ?? 10_000, true),

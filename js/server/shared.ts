@@ -1,5 +1,5 @@
 // SharedTaskServer: the TaskServer of replicas. Its tasks live in a TaskStorage (the
-// asynchronous storage contract of ./storage/types.js: memory, SQLite, Postgres, Redis) that
+// asynchronous storage contract of ./storage/types.ts: memory, SQLite, Postgres, Redis) that
 // several processes share, so a task created on one replica is read, answered, cancelled and
 // pushed on any other, and survives the replica that created it.
 //
@@ -53,7 +53,7 @@
 // database is unreachable) is written again with backoff (100 ms doubling to 5 s) until it is
 // stored, the task's TTL passes or `terminalRetryMs` has passed; the lease is renewed meanwhile.
 //
-// Written in the subset scripts/esm-to-cjs.mjs converts; no `node:` module.
+// TypeScript compiled by scripts/build-ts.mjs (tsc; CommonJS twin by esbuild); no `node:` module.
 import { TaskServer, reloadStore } from "./store.js";
 import { TaskStoreError, storeError, resultTooLarge } from "./errors.js";
 import { listPosition } from "./mcp_tasks_wasm.js";
@@ -110,7 +110,7 @@ export type StoredTask = {
   createdAtMs: number; ttlMs: number | null;
 };
 
-/** The storage contract (mcp-tasks-wasm/storage, storage/types.js), as far as this file uses it. */
+/** The storage contract (mcp-tasks-wasm/storage, storage/types.ts), as far as this file uses it. */
 export type TaskStorage = {
   get: (id: string) => Promise<StoredTask | null>;
   putIfVersion: (record: StoredTask, expected: number | null) => Promise<boolean>;

@@ -51,7 +51,7 @@ impl Conversation {
         Ok(Ts::new_unchecked(to_js(&report)?))
     }
 
-    /// Internal (js/core/validate.js, the byte path of `observe`): observes the `len` bytes of
+    /// Internal (js/core/validate.ts, the byte path of `observe`): observes the `len` bytes of
     /// the validator's buffer from `text_at` (UTF-8 JSON text, as `observe` of a string), sent
     /// by `from` 0 (not said), 1 (`"client"`) or 2 (`"server"`). Answers minus the length of the
     /// report as JSON text, written at the start of the buffer; 0 (nothing observed) when the

@@ -1,4 +1,4 @@
-//! The rules a store over a shared asynchronous storage needs from JS (js/server/shared.js,
+//! The rules a store over a shared asynchronous storage needs from JS (js/server/shared.ts,
 //! `SharedTaskServer`) besides the operations themselves, which it runs through the one core
 //! class (`TaskServerCore`) over the records it read: what a `tasks/list` cursor resumes after,
 //! for which scope (§D 35–38). No rule lives here: each function converts its arguments and

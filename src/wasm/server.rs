@@ -1,6 +1,6 @@
 //! `TaskServerCore`: the one wasm class of the server entry, the request handler core
 //! ([`crate::server::TaskServer`]) over an in-memory store, under the JS classes `TaskStore` and
-//! `TaskServer` (js/server/store.js). This file holds the class and its request methods; the
+//! `TaskServer` (js/server/store.ts). This file holds the class and its request methods; the
 //! store methods are in [`super::store`]. Every method converts its arguments, delegates to one
 //! core operation and converts the answer; no rule lives here.
 //!

@@ -393,7 +393,7 @@ pub(super) fn changes_text(changes: &[Change]) -> Result<String, JsValue> {
 
 /// The one core class of the server entry: a task store ([`crate::store::Store`]) and the
 /// request handler over it ([`crate::server::TaskServer`]). Internal: the package's `TaskStore`
-/// and `TaskServer` (js/server/store.js) are thin JS classes over it, which read the context,
+/// and `TaskServer` (js/server/store.ts) are thin JS classes over it, which read the context,
 /// parse each answer once and keep the last answer of each task. Its store methods are here; its
 /// request methods in `server.rs`.
 #[wasm_bindgen]

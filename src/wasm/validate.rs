@@ -103,7 +103,7 @@ fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue> {
     super::input::read_version(&v.into(), "the target version")
 }
 
-// ---- the byte boundary of `validateMessage` (used by the JS wrapper, js/core/validate.js) ------
+// ---- the byte boundary of `validateMessage` (used by the JS wrapper, js/core/validate.ts) ------
 //
 // The wrapper writes `inReplyTo` (at the start) and the message as UTF-8 into one reused buffer
 // of wasm memory with `TextEncoder.encodeInto`, and makes one call with the options as numbers. The

@@ -1,4 +1,4 @@
-// HttpConnection (js/client/http.js, from the packed package): the Streamable HTTP wire, against
+// HttpConnection (js/client/http.ts, from the packed package): the Streamable HTTP wire, against
 // scripted HTTP servers on 127.0.0.1 (each test plays the server's part exactly, records every
 // HTTP request, and is stopped at the end), plus one parsing test whose `fetch` serves a canned
 // event stream with chosen chunk boundaries. Real-server proofs are in client-connect.test.mjs.

@@ -1,4 +1,4 @@
-// A client conformance kit (docs/decisions/polling-scheduler.md): TaskClient (js/client/client.js,
+// A client conformance kit (docs/decisions/polling-scheduler.md): TaskClient (js/client/client.ts,
 // from the packed
 // package) against scripted servers, in virtual time. A scripted server is a plain
 // `request(method, params)` that plays a server's part exactly as the test scripts it and records

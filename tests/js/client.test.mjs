@@ -1,4 +1,4 @@
-// TaskClient (js/client/client.js) from the packed package, against TaskHost (the server entry)
+// TaskClient (js/client/client.ts) from the packed package, against TaskHost (the server entry)
 // in the same process, in virtual time: every request the client sends is recorded with its
 // virtual time, so the tests assert what was sent and when, not only the final result.
 import { test } from "node:test";

@@ -104,7 +104,7 @@ const result: Promise<Record<string, unknown>> = client.callTool("t", { a: 1 }, 
 const failed = (e: unknown): number | undefined => (e instanceof TaskFailedError ? e.code : undefined);
 // @ts-expect-error request is required
 void new TaskClient({});
-// TaskClient.connect and the connection's typed errors (js/client/http.js).
+// TaskClient.connect and the connection's typed errors (js/client/http.ts).
 const connecting: Promise<TaskClient> = TaskClient.connect("http://127.0.0.1:1/mcp", {
   headers: { Authorization: "Bearer x" },
   protocolVersion: "2025-11-25",

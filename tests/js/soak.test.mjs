@@ -306,7 +306,7 @@ function entryPoints(entry, rand) {
     "Conversation constructor": [() => new Conversation(s.maybe(() => ({ version: s.version(), maxTasks: s.maybe(() => int(10)), maxPending: s.maybe(() => int(10)), maxEventsPerTask: s.maybe(() => int(10)), maxIdBytes: s.maybe(() => int(64)), maxKeptBytes: s.maybe(() => int(1e6)), maxBytes: s.maybe(() => int(1e4)), maxIssues: s.maybe(() => int(10)) }))).free()],
     "Conversation observe": [() => conv.observe(s.maybe(s.message), s.maybe(() => ({ from: pick(["client", "server", any()]) })))],
     "Conversation tasks": [() => conv.tasks(any())],
-    // The byte boundary's internal exports (js/core/validate.js calls them; public all the same).
+    // The byte boundary's internal exports (js/core/validate.ts calls them; public all the same).
     "function __validateBuffer": [() => entry.__validateBuffer(pick([0, int(1e5), 2 ** 31, 2 ** 32 - 1, any()]))],
     "function __validateBytes": [() => entry.__validateBytes(pick([0, 1024, int(2e5), any()]), pick([0, int(2e5), 2 ** 32 - 1]), pick([0, int(2000), 2 ** 32 - 1]), int(4), pick([-1, int(1e5), any()]), pick([-1, int(10)]), pick([0, 1, 2, 3, int(2 ** 32), any()]))],
     "function __validateTemplate": [() => entry.__validateTemplate(pick([0, 0x217, int(5000), 2 ** 32 - 1, any()]))],

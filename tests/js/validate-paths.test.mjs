@@ -1,4 +1,4 @@
-// validateMessage's fast paths (js/core/validate.js) against the core's own path, on thousands
+// validateMessage's fast paths (js/core/validate.ts) against the core's own path, on thousands
 // of variants of a 2025-11-25 `tasks/get` task and `tasks/list` list:
 //
 //   node --test tests/js/validate-paths.test.mjs
@@ -11,7 +11,7 @@
 //   reports, message by message, and the same timelines;
 // * both fast paths must actually be taken for the valid variants (a shared frozen report), and
 //   the typed path's own reports of wrong task members (no serde_json::Value, the report in the
-//   compact form js/core/validate.js reads without JSON.parse, or, for ASCII texts, as template
+//   compact form js/core/validate.ts reads without JSON.parse, or, for ASCII texts, as template
 //   numbers and spans of the text, read with no text decoded) for the invalid ones, so this test
 //   cannot pass by always falling back.
 import { test } from "node:test";
@@ -20,7 +20,7 @@ import { readFileSync } from "node:fs";
 import { initSync, validateMessage as coreValidate, Conversation as GeneratedConversation, __validateRoute, __validateBuffer } from "../../pkg/mcp_tasks_wasm.js";
 
 // The glue first, alone: its methods as wasm-bindgen generated them, before the package's
-// entry (which loads js/core/validate.js) replaces `observe`.
+// entry (which loads js/core/validate.ts) replaces `observe`.
 initSync({ module: readFileSync(new URL("../../pkg/mcp_tasks_wasm_bg.wasm", import.meta.url)) });
 const rawObserve = GeneratedConversation.prototype.observe;
 const { validateMessage } = await import("../../pkg/node.mjs");

@@ -1,4 +1,4 @@
-// mcp-tasks-wasm/storage: the asynchronous storage contract (types.js) and its zero-setup
+// mcp-tasks-wasm/storage: the asynchronous storage contract (types.ts) and its zero-setup
 // in-memory implementation. The database adapters are their own entries (Node only):
 // mcp-tasks-wasm/storage/sqlite, mcp-tasks-wasm/storage/postgres, mcp-tasks-wasm/storage/redis.
 //

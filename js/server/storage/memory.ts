@@ -1,4 +1,4 @@
-// MemoryStorage: the zero-setup TaskStorage (the contract in types.js), in this process's memory.
+// MemoryStorage: the zero-setup TaskStorage (the contract in types.ts), in this process's memory.
 // A map by id plus sorted indexes (keyset per scope, expiry), like src/store/storage.rs
 // `MemoryStorage`. Records are copied in and out (structuredClone), so a caller never changes a
 // stored record by mutating an object. The change feed is in process. The indexes are sorted

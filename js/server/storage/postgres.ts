@@ -1,4 +1,4 @@
-// mcp-tasks-wasm/storage/postgres: the TaskStorage contract (types.js) on PostgreSQL, through
+// mcp-tasks-wasm/storage/postgres: the TaskStorage contract (types.ts) on PostgreSQL, through
 // `pg` (an optional peer dependency: `npm i pg`). Many processes may share one database: every
 // write is one statement, so compare-and-set is atomic in the database.
 //

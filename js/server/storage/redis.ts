@@ -1,4 +1,4 @@
-// mcp-tasks-wasm/storage/redis: the TaskStorage contract (types.js) on Redis, through `ioredis`
+// mcp-tasks-wasm/storage/redis: the TaskStorage contract (types.ts) on Redis, through `ioredis`
 // (an optional peer dependency: `npm i ioredis`). Many processes may share one Redis: every write
 // is one Lua script, so compare-and-set and the index updates are atomic.
 //

@@ -1,4 +1,4 @@
-// mcp-tasks-wasm/storage/sqlite: the TaskStorage contract (types.js) in one SQLite file, for one
+// mcp-tasks-wasm/storage/sqlite: the TaskStorage contract (types.ts) in one SQLite file, for one
 // durable machine (several processes may share the file). The driver is `node:sqlite` where Node
 // has it (22.13+ without a flag), else `better-sqlite3` (an optional peer dependency:
 // `npm i better-sqlite3`); `driver` picks one.

@@ -1,6 +1,6 @@
 // The asynchronous storage contract for JS hosts: the contract of src/store/storage.rs (the Rust
 // `Storage` trait), made asynchronous so that a storage can live in a database shared by many
-// processes, plus a change feed. Every adapter (memory.js, sqlite.js, postgres.js, redis.js)
+// processes, plus a change feed. Every adapter (memory.ts, sqlite.ts, postgres.ts, redis.ts)
 // keeps it; tests/js/storage/contract.mjs checks it on each.
 //
 // A storage keeps task records by id and knows nothing of the rules: it never changes a record it

@@ -1,4 +1,4 @@
-// TaskHost input in every situation (js/server/host.js), through the packed and installed package:
+// TaskHost input in every situation (js/server/host.ts), through the packed and installed package:
 // 2026-07-28 synchronous calls (MRTR InputRequiredResult with a signed requestState, SEP-2322),
 // `prepare` (input before a task exists, §D 83; -32021 first, §D 78), 2025-11-25 tasks and
 // synchronous calls through the transport's channel (§A.g, §D 33), and `watch`. Every response

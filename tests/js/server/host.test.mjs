@@ -1,4 +1,4 @@
-// TaskHost (js/server/host.js), the asynchronous helper of the server entry, through the packed
+// TaskHost (js/server/host.ts), the asynchronous helper of the server entry, through the packed
 // and npm-installed package ("mcp-tasks-wasm/server"). Every response is checked with the
 // package's own validateMessage. Tools are real async functions; time is a virtual clock where
 // TTLs matter.

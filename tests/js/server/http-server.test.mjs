@@ -1,4 +1,4 @@
-// McpHttpServer (js/server/http-server.js) through the installed package: the fetch handler
+// McpHttpServer (js/server/http-server.ts) through the installed package: the fetch handler
 // called with Request objects (no socket) for both eras, and the node:http adapter on 127.0.0.1.
 // Era dispatch (initialize is always served), -32022 with data.supported,
 // -32021 before any input is asked (§D 78), 2026-07-28 MRTR on a synchronous call, 2025-11-25

@@ -1,5 +1,5 @@
 // The storage contract kit: the same tests for every TaskStorage adapter (the contract is in
-// js/server/storage/types.js; the clauses are those of src/store/storage.rs and its contract test
+// js/server/storage/types.ts; the clauses are those of src/store/storage.rs and its contract test
 // src/store/contract.rs, numbered alike, plus 8 the change feed and 9 close).
 //
 //   storageContract("postgres", { open, spec })
