@@ -615,9 +615,10 @@ async function select(taskId, { focus = true } = {}) {
   detail.dataset.taskId = taskId;
   card.classList.add("selected-card");
   for (const c of document.querySelectorAll(".task-card.selected-card")) if (c !== card) c.classList.remove("selected-card");
-  const heading = card.querySelector("h3");
-  heading.setAttribute("tabindex", "-1");
-  if (focus) heading.focus();
+  // "Next error" (focus: "error") lands on the first error itself, else the card's heading.
+  const target = (focus === "error" && card.querySelector(".issue.sev-error")) || card.querySelector("h3");
+  target.setAttribute("tabindex", "-1");
+  if (focus) target.focus();
 }
 
 function nextError() {
@@ -631,7 +632,7 @@ function nextError() {
       const all = view.filtered.filter((i) => view.rows[i].errors > 0);
       const which = all.indexOf(view.filtered[k]) + 1;
       status.textContent = `Task ${r.taskId}: ${plural(r.errors, "error")} (${which} of ${all.length} tasks with errors).`;
-      select(r.taskId);
+      select(r.taskId, { focus: "error" });
       return;
     }
   }

@@ -38,6 +38,7 @@ function expected(text) {
       for (const i of r.issues) {
         i.severity === "error" ? p.errors++ : p.warnings++;
         p.codes.push(`${i.code} ${i.path}`);
+        if (i.severity === "error") p.firstError ??= `${i.code} ${i.path}`;
       }
     }
   }
@@ -240,7 +241,12 @@ describe("www/ inspector, a large transcript, in Chromium", () => {
       const codes = await page.$$eval(`#task-detail .task-card .issue`, (is) => is.map((i) => `${i.querySelector(".issue-code").textContent} ${i.querySelector(".issue-path").textContent.replace(/^"" \(whole message\)$/, "")}`));
       assert.deepEqual(codes, w.codes);
       assert.equal(await page.getAttribute(`#task-grid .vt-row[data-task-id="${w.taskId}"]`, "aria-selected"), "true");
-      assert.equal(await page.evaluate(() => document.activeElement?.closest(".task-card")?.dataset.taskId), w.taskId, "focus on the card");
+      assert.equal(await page.evaluate(() => document.activeElement?.closest(".task-card")?.dataset.taskId), w.taskId, "focus in the card");
+      // Focus on the error itself: the first error line of the card, not its heading.
+      assert.deepEqual(await page.evaluate(() => {
+        const a = document.activeElement;
+        return { error: a?.matches("li.issue.sev-error") ?? false, code: `${a?.querySelector(".issue-code")?.textContent} ${a?.querySelector(".issue-path")?.textContent.replace(/^"" \(whole message\)$/, "")}` };
+      }), { error: true, code: w.firstError }, "focus on the task's first error");
       assert.match(await page.textContent("#status"), new RegExp(`${w.taskId}: \\d+ errors?`));
     }
     // After the last it wraps to the first.
