@@ -8,6 +8,8 @@
 // "Export with times" writes it ({"at", "from", "message"}): then answers show their latency. Plain DOM and inline SVG; everything happens in the
 // page: nothing is sent anywhere.
 
+import { ruleNode, setRules } from "./rules.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const STATUSES = ["working", "input_required", "completed", "failed", "cancelled"];
 
@@ -133,7 +135,7 @@ function issueList(issues) {
   return h("ul", { class: "issues" }, issues.map((i) =>
     h("li", { class: `issue sev-${i.severity}` },
       h("span", { class: "sev" }, i.severity), " ",
-      h("code", { class: "issue-code" }, i.code), " at ",
+      h("code", { class: "issue-code" }, i.code), " ", ruleNode(i.code), " at ",
       h("code", { class: "issue-path", title: "JSON Pointer into the message" }, i.path === "" ? '"" (whole message)' : i.path),
       h("span", { class: "issue-message" }, i.message))));
 }
@@ -268,6 +270,7 @@ function getWorker() {
   w.onmessage = ({ data }) => {
     if (data.type === "ready") {
       ready = true;
+      setRules(data.rules);
       for (const m of queue.splice(0)) w.postMessage(m);
       return;
     }
