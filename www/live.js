@@ -464,7 +464,7 @@ function makeCard(tool, args, note) {
     h("div", { class: "input-area" }),
     h("div", { class: "card-actions" }, h("button", { type: "button", class: "cancel secondary" }, "Cancel")),
     h("div", { class: "card-issues", hidden: true }, h("h5", {}, "Issues in its messages"), h("ul", { class: "issues" })),
-    h("details", { class: "log", open: true }, h("summary", {}, "Events"), h("ol", { class: "events" })),
+    h("details", { class: "log", open: true }, h("summary", {}, "Events"), h("ol", { class: "events", tabindex: "0", "aria-label": "Events" })),
     h("div", { class: "outcome" }),
   );
   tasksBox.prepend(card);

@@ -273,6 +273,23 @@ describe("www/ inspector, transcript mode, in Chromium", () => {
     assert.ok(existsSync(SHOT), "docs/inspector-transcript.png exists (WRITE_SCREENSHOTS=1 writes it)");
   });
 
+  test("at 1280 px, the dark theme: the screenshot in docs/", async () => {
+    await loadSample("v2025-violations.jsonl");
+    await page.click("#theme-toggle");
+    try {
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+      if (WRITE) {
+        // From the results down: the summary and the first cards, with their issues and rules.
+        const top = await page.evaluate(() => document.getElementById("status").offsetTop);
+        await page.screenshot({ path: SHOT_DARK.pathname, fullPage: true, clip: { x: 0, y: top - 10, width: 1280, height: 1300 } });
+      }
+    } finally {
+      await page.click("#theme-toggle");
+      await page.evaluate(() => localStorage.removeItem("mcp-tasks-inspector/theme"));
+    }
+    assert.ok(existsSync(SHOT_DARK), "docs/inspector-dark.png exists (WRITE_SCREENSHOTS=1 writes it)");
+  });
+
   test("at 390 px nothing overflows horizontally", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const name of SAMPLES) {
