@@ -14,7 +14,10 @@
 // localStorage; a reload restores the client, follows the pending tasks again and redraws the
 // finished cards. Status changes are announced (the live status line); poll lines are not (no
 // live region around the cards). Plain DOM; also switches between the two modes.
-import { TaskClient, TaskCancelledError, HttpConnection, Conversation } from "/pkg/browser.js";
+import { TaskClient, TaskCancelledError, HttpConnection, Conversation, rules } from "/pkg/browser.js";
+import { ruleNode, setRules } from "./rules.js";
+
+setRules(rules());
 
 const V26 = "2026-07-28";
 const V25 = "2025-11-25";
@@ -261,7 +264,7 @@ function logItem(e) {
 function issueItem(i) {
   return h("li", { class: `issue sev-${i.severity}` },
     h("span", { class: "sev" }, i.severity), " ",
-    h("code", { class: "issue-code" }, i.code), " at ",
+    h("code", { class: "issue-code" }, i.code), " ", ruleNode(i.code), " at ",
     h("code", { class: "issue-path" }, i.path === "" ? '"" (whole message)' : i.path),
     h("span", { class: "issue-message" }, i.message));
 }
@@ -461,7 +464,7 @@ function makeCard(tool, args, note) {
     h("div", { class: "input-area" }),
     h("div", { class: "card-actions" }, h("button", { type: "button", class: "cancel secondary" }, "Cancel")),
     h("div", { class: "card-issues", hidden: true }, h("h5", {}, "Issues in its messages"), h("ul", { class: "issues" })),
-    h("details", { class: "log", open: true }, h("summary", {}, "Events"), h("ol", { class: "events" })),
+    h("details", { class: "log", open: true }, h("summary", {}, "Events"), h("ol", { class: "events", tabindex: "0", "aria-label": "Events" })),
     h("div", { class: "outcome" }),
   );
   tasksBox.prepend(card);

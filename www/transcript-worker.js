@@ -5,7 +5,7 @@
 // with issues that are about no task. It keeps every message and its report, and answers the
 // page's questions about one task (its timeline and messages) or about all of them (small
 // transcripts). Module worker; no DOM.
-import { Conversation } from "/pkg/browser.js";
+import { Conversation, rules } from "/pkg/browser.js";
 
 /** Every task the Conversation remembers at most (its default is 10,000). */
 const MAX_TASKS = 1_000_000;
@@ -315,4 +315,5 @@ onmessage = async ({ data }) => {
   }
 };
 
-postMessage({ type: "ready" });
+// With the rules table: the page names the rule of each issue code it shows.
+postMessage({ type: "ready", rules: rules() });

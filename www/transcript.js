@@ -8,6 +8,8 @@
 // "Export with times" writes it ({"at", "from", "message"}): then answers show their latency. Plain DOM and inline SVG; everything happens in the
 // page: nothing is sent anywhere.
 
+import { ruleNode, setRules } from "./rules.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const STATUSES = ["working", "input_required", "completed", "failed", "cancelled"];
 
@@ -133,7 +135,7 @@ function issueList(issues) {
   return h("ul", { class: "issues" }, issues.map((i) =>
     h("li", { class: `issue sev-${i.severity}` },
       h("span", { class: "sev" }, i.severity), " ",
-      h("code", { class: "issue-code" }, i.code), " at ",
+      h("code", { class: "issue-code" }, i.code), " ", ruleNode(i.code), " at ",
       h("code", { class: "issue-path", title: "JSON Pointer into the message" }, i.path === "" ? '"" (whole message)' : i.path),
       h("span", { class: "issue-message" }, i.message))));
 }
@@ -268,6 +270,7 @@ function getWorker() {
   w.onmessage = ({ data }) => {
     if (data.type === "ready") {
       ready = true;
+      setRules(data.rules);
       for (const m of queue.splice(0)) w.postMessage(m);
       return;
     }
@@ -301,7 +304,7 @@ const plural = (n, word) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" 
 function open({ text, file }, source) {
   const job = ++jobNo;
   const t0 = performance.now();
-  view = { job, source, t0, rows: [], filtered: [], selected: null, done: false, first: null, versions: {}, lastIndex: 0 };
+  view = { job, source, t0, rows: [], filtered: [], selected: null, done: false, first: null, versions: {}, lastIndex: 0, active: null, activeK: 0, activeCol: 0 };
   results.dataset.done = "false";
   delete results.dataset.firstMs;
   delete results.dataset.doneMs;
@@ -434,9 +437,9 @@ function applyFilters() {
 }
 
 /**
- * Draws the rows in view (and 5 either side). A row still in view and unchanged stays the same
- * element, never moved: a keyboard user tabbing down the task ids keeps focus while the table
- * scrolls under it.
+ * Draws the rows in view (and 5 either side), and the active row (the grid's one Tab stop)
+ * wherever it is. A row still in view and unchanged stays the same element, never moved; when a
+ * redraw replaces the row that had focus, focus goes to its new element.
  */
 function drawRows() {
   const grid = $("task-grid");
@@ -445,9 +448,15 @@ function drawRows() {
   const space = grid.querySelector(".vt-space");
   const first = Math.max(0, Math.floor(body.scrollTop / ROW_PX) - 5);
   const last = Math.min(view.filtered.length, Math.ceil((body.scrollTop + body.clientHeight) / ROW_PX) + 5);
+  const hadFocus = space.contains(document.activeElement);
+  const active = activeRow();
+  const ks = [];
+  if (active >= 0 && active < first) ks.push(active);
+  for (let k = first; k < last; k++) ks.push(k);
+  if (active >= last) ks.push(active);
   const old = new Map([...space.children].map((el) => [el.dataset.sig, el]));
   const rows = [];
-  for (let k = first; k < last; k++) {
+  for (const k of ks) {
     const r = view.rows[view.filtered[k]];
     const sel = view.selected === r.taskId;
     const sig = `${k}|${r.taskId}|${r.version}|${r.final}|${r.errors}|${r.warnings}|${r.messages}|${sel}`;
@@ -456,12 +465,12 @@ function drawRows() {
       role: "row", "aria-rowindex": String(k + 2), "aria-selected": String(sel), "data-task-id": r.taskId, "data-sig": sig,
       style: `top:${k * ROW_PX}px`,
     },
-    h("span", { role: "gridcell", class: "c0" }, h("button", { type: "button", class: "open-task link", "data-task-id": r.taskId, title: r.taskId }, r.taskId)),
-    h("span", { role: "gridcell", class: "c1" }, r.version),
-    h("span", { role: "gridcell", class: `c2 st-text st-${r.final}` }, r.final),
-    h("span", { role: "gridcell", class: `c3${r.errors ? " bad" : ""}` }, String(r.errors)),
-    h("span", { role: "gridcell", class: `c4${r.warnings ? " warn" : ""}` }, String(r.warnings)),
-    h("span", { role: "gridcell", class: "c5" }, String(r.messages))));
+    h("span", { role: "gridcell", class: "c0" }, h("button", { type: "button", class: "open-task link", "data-task-id": r.taskId, title: r.taskId, tabindex: "-1" }, r.taskId)),
+    h("span", { role: "gridcell", class: "c1", tabindex: "-1" }, r.version),
+    h("span", { role: "gridcell", class: `c2 st-text st-${r.final}`, tabindex: "-1" }, r.final),
+    h("span", { role: "gridcell", class: `c3${r.errors ? " bad" : ""}`, tabindex: "-1" }, String(r.errors)),
+    h("span", { role: "gridcell", class: `c4${r.warnings ? " warn" : ""}`, tabindex: "-1" }, String(r.warnings)),
+    h("span", { role: "gridcell", class: "c5", tabindex: "-1" }, String(r.messages))));
   }
   const keep = new Set(rows);
   for (const el of [...space.children]) if (!keep.has(el)) el.remove();
@@ -471,6 +480,107 @@ function drawRows() {
     if (el === cursor) cursor = cursor.nextElementSibling;
     else space.insertBefore(el, cursor);
   }
+  rovingTabStop(space, hadFocus);
+}
+
+// The task table is a WAI-ARIA grid with one Tab stop (a roving tabindex): the active cell of the
+// active row. Up/Down, PageUp/PageDown, Home/End (and Ctrl+Home/End) move between rows,
+// Left/Right between the cells of a row, Enter opens the row's card. The active row is kept by
+// task id: it survives the redraws of the virtual table (drawRows always draws it, in view or
+// not), the rows the reader adds, and the filters (a row filtered out hands the Tab stop to the
+// row now at its place, and takes it back when it shows again).
+
+/** The filtered index of the active row (-1 when no row is shown). */
+function activeRow() {
+  const n = view.filtered.length;
+  if (n === 0) return -1;
+  const k = view.activeK ?? 0;
+  if (view.active !== null && view.active !== undefined) {
+    if (k < n && view.rows[view.filtered[k]].taskId === view.active) return k;
+    const found = view.filtered.findIndex((i) => view.rows[i].taskId === view.active);
+    if (found >= 0) return (view.activeK = found);
+  }
+  return Math.min(k, n - 1);
+}
+
+/** What takes focus in column `col` of a row: the button of the first cell, else the cell. */
+function cellTarget(row, col) {
+  const cells = row.querySelectorAll("[role=gridcell]");
+  const cell = cells[col] && cells[col].getClientRects().length ? cells[col] : cells[0];
+  return cell.querySelector("button") ?? cell;
+}
+
+/** The next column of a row in direction `dir` that is displayed (narrow screens hide some). */
+function nextCol(row, col, dir) {
+  const cells = [...row.querySelectorAll("[role=gridcell]")];
+  for (let c = col + dir; c >= 0 && c < cells.length; c += dir) if (cells[c].getClientRects().length) return c;
+  return col;
+}
+
+/** Gives the active cell tabindex 0 (every other -1); puts focus back if a redraw took it away. */
+function rovingTabStop(space, hadFocus) {
+  const k = activeRow();
+  let target = null;
+  for (const row of space.children) {
+    const on = Number(row.getAttribute("aria-rowindex")) - 2 === k;
+    row.classList.toggle("active", on);
+    for (const el of row.querySelectorAll("button, [role=gridcell][tabindex]")) el.tabIndex = -1;
+    if (on) target = cellTarget(row, view.activeCol ?? 0);
+  }
+  if (target) target.tabIndex = 0;
+  if (hadFocus && target && !space.contains(document.activeElement)) target.focus({ preventScroll: true });
+}
+
+/** Makes filtered row `k`, column `col` the active cell, scrolled into view, and focuses it. */
+function moveTo(k, col) {
+  view.activeK = k;
+  view.active = view.rows[view.filtered[k]].taskId;
+  view.activeCol = col;
+  const body = $("task-grid").querySelector(".vt-body");
+  const top = k * ROW_PX;
+  if (top < body.scrollTop) body.scrollTop = top;
+  else if (top + ROW_PX > body.scrollTop + body.clientHeight) body.scrollTop = top + ROW_PX - body.clientHeight;
+  drawRows();
+  const row = $("task-grid").querySelector(`.vt-space .vt-row[aria-rowindex="${k + 2}"]`);
+  if (row) cellTarget(row, col).focus({ preventScroll: true });
+}
+
+function gridKey(ev) {
+  const row = ev.target.closest?.("#task-grid .vt-space .vt-row");
+  if (!row || !view || ev.altKey || ev.metaKey) return;
+  const n = view.filtered.length;
+  const k = Number(row.getAttribute("aria-rowindex")) - 2;
+  const body = $("task-grid").querySelector(".vt-body");
+  const page = Math.max(1, Math.floor(body.clientHeight / ROW_PX) - 1);
+  const col = view.activeCol ?? 0;
+  const moves = {
+    ArrowDown: [k + 1, col], ArrowUp: [k - 1, col], PageDown: [k + page, col], PageUp: [k - page, col],
+    Home: [0, col], End: [n - 1, col], ArrowRight: [k, nextCol(row, col, 1)], ArrowLeft: [k, nextCol(row, col, -1)],
+  };
+  if (ev.key === "Enter") {
+    // The task id's button opens the card itself (a click); the other cells do it here.
+    if (ev.target.tagName !== "BUTTON") {
+      ev.preventDefault();
+      select(row.dataset.taskId);
+    }
+    return;
+  }
+  const to = moves[ev.key];
+  if (!to || n === 0) return;
+  ev.preventDefault();
+  moveTo(Math.min(Math.max(to[0], 0), n - 1), to[1]);
+}
+
+/** Focus that lands in a row (a click, a screen reader's cursor) makes that cell the active one. */
+function gridFocus(ev) {
+  const row = ev.target.closest?.("#task-grid .vt-space .vt-row");
+  if (!row || !view) return;
+  const k = Number(row.getAttribute("aria-rowindex")) - 2;
+  const cell = ev.target.closest("[role=gridcell]");
+  view.activeK = k;
+  view.active = row.dataset.taskId;
+  view.activeCol = Math.max(0, [...row.querySelectorAll("[role=gridcell]")].indexOf(cell));
+  rovingTabStop(row.parentElement, false);
 }
 
 /** Scrolls the table so that filtered row `k` is visible. */
@@ -485,8 +595,12 @@ function scrollToRow(k) {
 async function select(taskId, { focus = true } = {}) {
   view.selected = taskId;
   const k = view.filtered.findIndex((i) => view.rows[i].taskId === taskId);
-  if (k >= 0) scrollToRow(k);
-  else drawRows();
+  if (k >= 0) {
+    // The grid's Tab stop follows: back in the table, the keyboard is on this task's row.
+    view.active = taskId;
+    view.activeK = k;
+    scrollToRow(k);
+  } else drawRows();
   const drawn = document.querySelector(`#all-cards .task-card[data-task-id="${CSS.escape(taskId)}"]`);
   const detail = $("task-detail");
   let card = drawn;
@@ -504,9 +618,10 @@ async function select(taskId, { focus = true } = {}) {
   detail.dataset.taskId = taskId;
   card.classList.add("selected-card");
   for (const c of document.querySelectorAll(".task-card.selected-card")) if (c !== card) c.classList.remove("selected-card");
-  const heading = card.querySelector("h3");
-  heading.setAttribute("tabindex", "-1");
-  if (focus) heading.focus();
+  // "Next error" (focus: "error") lands on the first error itself, else the card's heading.
+  const target = (focus === "error" && card.querySelector(".issue.sev-error")) || card.querySelector("h3");
+  target.setAttribute("tabindex", "-1");
+  if (focus) target.focus();
 }
 
 function nextError() {
@@ -520,7 +635,7 @@ function nextError() {
       const all = view.filtered.filter((i) => view.rows[i].errors > 0);
       const which = all.indexOf(view.filtered[k]) + 1;
       status.textContent = `Task ${r.taskId}: ${plural(r.errors, "error")} (${which} of ${all.length} tasks with errors).`;
-      select(r.taskId);
+      select(r.taskId, { focus: "error" });
       return;
     }
   }
@@ -541,6 +656,8 @@ results.addEventListener("click", (ev) => {
   if (open) select(open.dataset.taskId);
   else if (ev.target.id === "next-error") nextError();
 });
+results.addEventListener("keydown", gridKey);
+results.addEventListener("focusin", gridFocus);
 results.addEventListener("scroll", (ev) => {
   if (ev.target.classList?.contains("vt-body")) requestAnimationFrame(drawRows);
 }, true);

@@ -2,9 +2,10 @@
 // tools/axe, installed by scripts/setup.sh) finds no WCAG 2.1 A/AA violation in transcript mode
 // (a sample with violations: every card; a generated transcript of 150 tasks: the task table
 // and one card) nor in live mode against examples/conformance-server.mjs (tools, a finished
-// task, an input form, the message log, an error box); status changes go to a live region, poll
-// lines and the message log do not; the skip link leads to a visible, focusable target in both
-// modes.
+// task, an input form, the message log, an error box), each in the light and the dark theme;
+// the theme follows prefers-color-scheme until the toggle picks one, which a reload keeps;
+// status changes go to a live region, poll lines and the message log do not; the skip link
+// leads to a visible, focusable target in both modes.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -27,10 +28,22 @@ describe("www/ inspector, accessibility, in Chromium", () => {
   let page;
 
   /** The axe violations of the page as it is (rule id: the elements). */
-  async function axe() {
+  async function axeNow() {
     if (!(await page.evaluate(() => typeof window.axe === "object"))) await page.addScriptTag({ path: AXE.pathname });
     const violations = await page.evaluate((tags) => window.axe.run(document, { runOnly: { type: "tag", values: tags } }).then((r) => r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")}`)), TAGS);
     return violations;
+  }
+
+  /** The axe violations of the page in the light theme, then in the dark one (each named). */
+  async function axe() {
+    const was = await page.evaluate(() => document.documentElement.dataset.theme);
+    const found = [];
+    for (const theme of ["light", "dark"]) {
+      await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+      found.push(...(await axeNow()).map((v) => `${theme}: ${v}`));
+    }
+    await page.evaluate((t) => (document.documentElement.dataset.theme = t), was);
+    return found;
   }
 
   before(async () => {
@@ -48,11 +61,53 @@ describe("www/ inspector, accessibility, in Chromium", () => {
     mcp?.kill();
   });
 
+  test("the theme: the system's (prefers-color-scheme) until the toggle picks one, which a reload keeps", async () => {
+    const theme = () => page.evaluate(() => ({
+      theme: document.documentElement.dataset.theme,
+      pressed: document.getElementById("theme-toggle")?.getAttribute("aria-pressed") ?? null,
+      paper: getComputedStyle(document.body).backgroundColor,
+    }));
+    await page.evaluate(() => localStorage.removeItem("mcp-tasks-inspector/theme"));
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.reload();
+    await page.waitForSelector("#app[data-ready=true]", { timeout: 30_000 });
+    const dark = await theme();
+    assert.deepEqual([dark.theme, dark.pressed], ["dark", "true"], "a dark system gives the dark theme");
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === "light", null, { timeout: 5000 }).catch(() => {});
+    const light = await theme();
+    assert.deepEqual([light.theme, light.pressed], ["light", "false"], "and follows the system while nothing is picked");
+    assert.notEqual(light.paper, dark.paper, "the page's background changes");
+    // The toggle: a button with a name and a pressed state; the choice outlives a reload and the system.
+    assert.equal(await page.getAttribute("#theme-toggle", "type"), "button");
+    assert.equal((await page.textContent("#theme-toggle")).trim(), "Dark theme");
+    await page.focus("#theme-toggle");
+    await page.keyboard.press("Enter");
+    assert.deepEqual(await theme(), dark);
+    await page.reload();
+    await page.waitForSelector("#app[data-ready=true]", { timeout: 30_000 });
+    assert.deepEqual((await theme()).theme, "dark", "remembered after a reload, on a light system");
+    await page.click("#theme-toggle");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.deepEqual((await theme()).theme, "light", "a light choice is kept on a dark system");
+    await page.evaluate(() => localStorage.removeItem("mcp-tasks-inspector/theme"));
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.reload();
+    await page.waitForSelector("#app[data-ready=true]", { timeout: 30_000 });
+  });
+
   test("axe runs: a planted unlabelled input is found", async () => {
     await page.evaluate(() => document.getElementById("results").append(Object.assign(document.createElement("input"), { id: "planted" })));
     const found = await axe();
     await page.evaluate(() => document.getElementById("planted").remove());
-    assert.ok(found.some((v) => v.startsWith("label ") && v.includes("#planted")), found.join("; "));
+    for (const theme of ["light", "dark"]) assert.ok(found.some((v) => v.startsWith(`${theme}: label `) && v.includes("#planted")), found.join("; "));
+    // And low contrast in the dark theme is found: dark grey text planted on the dark page.
+    await page.evaluate(() => document.getElementById("results").append(Object.assign(document.createElement("p"), { id: "planted-dim", textContent: "dim text", style: "color: #333" })));
+    const dim = await axe();
+    await page.evaluate(() => document.getElementById("planted-dim").remove());
+    assert.ok(dim.some((v) => v.startsWith("dark: color-contrast ") && v.includes("#planted-dim")), dim.join("; "));
+    assert.ok(!dim.some((v) => v.startsWith("light: color-contrast ") && v.includes("#planted-dim")), dim.join("; "));
   });
 
   test("transcript mode, a sample with violations (every card): axe finds nothing", async () => {

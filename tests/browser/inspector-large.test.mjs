@@ -5,7 +5,10 @@
 // table renders only the rows in view (aria-rowcount says how many there are); the filters
 // (version, status, "has issues", task id) and "next error" give exactly the tasks that
 // `Conversation` of the installed package gives in Node; the selected task's card shows its
-// issues; keyboard; 390 px. Times are measured by bench/inspector.mjs, not asserted here.
+// issues; keyboard: the table is a WAI-ARIA grid with one Tab stop whose arrows, Home/End and
+// PageUp/PageDown move between rows (the active row survives redraws, scrolling and the filters),
+// and "next error" focuses the error itself; 390 px. Times are measured by bench/inspector.mjs,
+// not asserted here.
 // WRITE_SCREENSHOTS=1 rewrites docs/inspector-large.png.
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -36,6 +39,7 @@ function expected(text) {
       for (const i of r.issues) {
         i.severity === "error" ? p.errors++ : p.warnings++;
         p.codes.push(`${i.code} ${i.path}`);
+        if (i.severity === "error") p.firstError ??= `${i.code} ${i.path}`;
       }
     }
   }
@@ -140,6 +144,96 @@ describe("www/ inspector, a large transcript, in Chromium", () => {
     assert.equal(await count(), want.length);
   });
 
+  test("keyboard grid: one Tab stop; Tab once then ArrowDown 300 times reaches row 301; Home/End, PageUp/PageDown, Left/Right, Enter", async () => {
+    const grid = "#task-grid";
+    const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    /** The focused row's task id and row index, and whether focus is in the grid at all. */
+    const focused = () => page.evaluate(() => {
+      const a = document.activeElement;
+      const row = a?.closest("#task-grid .vt-row");
+      return { taskId: row?.dataset.taskId ?? null, rowindex: row?.getAttribute("aria-rowindex") ?? null, cell: a?.closest("[role=gridcell]")?.className.split(" ")[0] ?? null, button: a?.tagName === "BUTTON" };
+    });
+    const tabStops = () => page.$$eval(`${grid} [tabindex="0"]`, (els) => els.map((e) => e.closest(".vt-row")?.dataset.taskId));
+    assert.equal(await count(), want.length, "no filter on");
+    await page.$eval(`${grid} .vt-body`, (b) => (b.scrollTop = 0));
+    await frame();
+    // One Tab from the control before the table: its first row (the task id), the only Tab stop.
+    await page.focus("#next-error");
+    await page.keyboard.press("Tab");
+    assert.deepEqual(await focused(), { taskId: want[0].taskId, rowindex: "2", cell: "c0", button: true });
+    for (let i = 0; i < 300; i++) await page.keyboard.press("ArrowDown");
+    assert.deepEqual(await focused(), { taskId: want[300].taskId, rowindex: "302", cell: "c0", button: true }, "row 301 is focused");
+    assert.equal(await page.getAttribute(`${grid} .vt-row[aria-rowindex="302"]`, "class").then((c) => c.split(" ").includes("active")), true, "row 301 is the active row");
+    assert.deepEqual(await tabStops(), [want[300].taskId], "and it is the grid's one Tab stop");
+    assert.ok((await rowsShown()).length < 40, "still only the rows in view drawn");
+    // Tab leaves the grid; Shift+Tab comes back to the same row.
+    await page.keyboard.press("Tab");
+    assert.equal((await focused()).taskId, null, "Tab leaves the grid");
+    await page.keyboard.press("Shift+Tab");
+    assert.equal((await focused()).taskId, want[300].taskId);
+    // Scrolled away (the mouse wheel): the active row is still drawn and is still the Tab stop.
+    await page.$eval(`${grid} .vt-body`, (b) => (b.scrollTop = 0));
+    await frame();
+    assert.deepEqual(await tabStops(), [want[300].taskId]);
+    await page.focus("#next-error");
+    await page.keyboard.press("Tab");
+    assert.equal((await focused()).taskId, want[300].taskId, "Tab after scrolling away returns to row 301");
+    // End, Home, PageDown, PageUp.
+    await page.keyboard.press("End");
+    assert.equal((await focused()).taskId, want.at(-1).taskId);
+    await page.keyboard.press("Home");
+    assert.equal((await focused()).taskId, want[0].taskId);
+    const pageRows = await page.$eval(`${grid} .vt-body`, (b) => Math.max(1, Math.floor(b.clientHeight / 36) - 1));
+    await page.keyboard.press("PageDown");
+    assert.equal((await focused()).taskId, want[pageRows].taskId);
+    await page.keyboard.press("PageDown");
+    assert.equal((await focused()).taskId, want[2 * pageRows].taskId);
+    await page.keyboard.press("PageUp");
+    await page.keyboard.press("PageUp");
+    await page.keyboard.press("ArrowUp");
+    assert.equal((await focused()).taskId, want[0].taskId, "no row above the first");
+    // Left/Right move between the cells of a row, Up/Down keep the column; Enter opens the card.
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    assert.deepEqual(await focused(), { taskId: want[0].taskId, rowindex: "2", cell: "c2", button: false });
+    await page.keyboard.press("ArrowDown");
+    assert.deepEqual(await focused(), { taskId: want[1].taskId, rowindex: "3", cell: "c2", button: false });
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(`#task-detail .task-card[data-task-id="${want[1].taskId}"]`);
+    await page.focus("#next-error");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    assert.deepEqual(await focused(), { taskId: want[1].taskId, rowindex: "3", cell: "c0", button: true });
+  });
+
+  test("keyboard grid: the active row survives the filters (a row filtered out hands the Tab stop over and takes it back)", async () => {
+    const bad = want.findIndex((r, i) => i > 5 && r.errors > 0);
+    await page.focus("#next-error");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Home");
+    for (let i = 0; i < bad; i++) await page.keyboard.press("ArrowDown");
+    const stop = () => page.$$eval("#task-grid [tabindex=\"0\"]", (els) => els.map((e) => e.closest(".vt-row")?.dataset.taskId));
+    assert.deepEqual(await stop(), [want[bad].taskId]);
+    await page.check("#f-issues");
+    assert.deepEqual(await stop(), [want[bad].taskId], "still the Tab stop with \"has issues\"");
+    await page.focus("#next-error");
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.closest(".vt-row")?.dataset.taskId), want[bad].taskId);
+    await page.keyboard.press("ArrowDown");
+    const nextBad = want.filter((r) => r.errors + r.warnings > 0).findIndex((r) => r.taskId === want[bad].taskId) + 1;
+    assert.equal(await page.evaluate(() => document.activeElement?.closest(".vt-row")?.dataset.taskId), want.filter((r) => r.errors + r.warnings > 0)[nextBad].taskId, "ArrowDown moves among the filtered rows");
+    await page.keyboard.press("ArrowUp");
+    await page.uncheck("#f-issues");
+    assert.deepEqual(await stop(), [want[bad].taskId], "and after the filter is cleared");
+    // Filtered out: the row now at its place is the Tab stop; the filter cleared, it is back.
+    await page.fill("#f-search", want[0].taskId);
+    assert.deepEqual(await stop(), [want[0].taskId]);
+    await page.fill("#f-search", "");
+    assert.deepEqual(await stop(), [want[bad].taskId]);
+  });
+
   test("next error walks the tasks with errors in order; the card shows that task's issues", async () => {
     const bad = want.filter((r) => r.errors > 0);
     for (const w of bad.slice(0, 4)) {
@@ -148,7 +242,12 @@ describe("www/ inspector, a large transcript, in Chromium", () => {
       const codes = await page.$$eval(`#task-detail .task-card .issue`, (is) => is.map((i) => `${i.querySelector(".issue-code").textContent} ${i.querySelector(".issue-path").textContent.replace(/^"" \(whole message\)$/, "")}`));
       assert.deepEqual(codes, w.codes);
       assert.equal(await page.getAttribute(`#task-grid .vt-row[data-task-id="${w.taskId}"]`, "aria-selected"), "true");
-      assert.equal(await page.evaluate(() => document.activeElement?.closest(".task-card")?.dataset.taskId), w.taskId, "focus on the card");
+      assert.equal(await page.evaluate(() => document.activeElement?.closest(".task-card")?.dataset.taskId), w.taskId, "focus in the card");
+      // Focus on the error itself: the first error line of the card, not its heading.
+      assert.deepEqual(await page.evaluate(() => {
+        const a = document.activeElement;
+        return { error: a?.matches("li.issue.sev-error") ?? false, code: `${a?.querySelector(".issue-code")?.textContent} ${a?.querySelector(".issue-path")?.textContent.replace(/^"" \(whole message\)$/, "")}` };
+      }), { error: true, code: w.firstError }, "focus on the task's first error");
       assert.match(await page.textContent("#status"), new RegExp(`${w.taskId}: \\d+ errors?`));
     }
     // After the last it wraps to the first.
@@ -159,22 +258,11 @@ describe("www/ inspector, a large transcript, in Chromium", () => {
 
   test("keyboard: a task id in the table opens its card with Enter", async () => {
     const id = want[1].taskId;
-    await page.focus(`#task-grid button.open-task[data-task-id="${id}"]`).catch(async () => {
-      await page.$eval("#task-grid .vt-body", (b) => (b.scrollTop = 0));
-      await page.focus(`#task-grid button.open-task[data-task-id="${id}"]`);
-    });
+    await page.$eval("#task-grid .vt-body", (b) => (b.scrollTop = 0));
+    await page.waitForSelector(`#task-grid button.open-task[data-task-id="${id}"]`);
+    await page.focus(`#task-grid button.open-task[data-task-id="${id}"]`);
     await page.keyboard.press("Enter");
     await page.waitForSelector(`#task-detail .task-card[data-task-id="${id}"]`);
-    // Tabbing down the task ids scrolls the table under the focus, which stays on a task id.
-    await page.$eval("#task-grid .vt-body", (b) => (b.scrollTop = 0));
-    await page.waitForFunction((first) => !!document.querySelector(`#task-grid button.open-task[data-task-id="${first}"]`), want[0].taskId);
-    await page.focus(`#task-grid button.open-task[data-task-id="${want[0].taskId}"]`);
-    for (let i = 1; i <= 30; i++) {
-      await page.keyboard.press("Tab");
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      assert.equal(await page.evaluate(() => document.activeElement?.dataset.taskId), want[i].taskId, `Tab ${i}: focus on the next task id`);
-    }
-    assert.ok(await page.$eval("#task-grid .vt-body", (b) => b.scrollTop) > 0, "the table scrolled");
     const unlabelled = await page.evaluate(() => [...document.querySelectorAll("input, select, textarea")].filter((e) => !e.labels?.length).map((e) => e.id));
     assert.deepEqual(unlabelled, []);
     if (WRITE) {

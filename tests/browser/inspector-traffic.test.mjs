@@ -292,6 +292,10 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
       assert.equal(altered, 1);
       assert.match(await c.locator(".card-issues").textContent(), /task-ttl-type/);
       assert.match(await c.locator(".card-issues").textContent(), /message \d+ \(response tasks\/get\)/);
+      // The code comes with the rule it enforces (rules()): "§D 4, 63", its text for screen readers.
+      const rule = (await import(INSTALLED.href)).rules().find((r) => r.code === "task-ttl-type");
+      const shown = await c.locator(".card-issues .issue-rule").first().evaluate((e) => [e.firstChild.textContent, e.title, e.querySelector(".visually-hidden")?.textContent]);
+      assert.deepEqual(shown, [`§D ${rule.spec}`, rule.summary, `: ${rule.summary}`]);
       await waitDone("slow_compute");
     } finally {
       await page.unroute((u) => u.href === endpoint, alter);

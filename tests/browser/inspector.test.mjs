@@ -2,8 +2,9 @@
 // /usr/bin/chromium, driven by playwright-core): for each bundled sample the page shows one card
 // per task, the statuses of its timeline and the issue codes of its messages, all compared with
 // what `Conversation` of the installed package gives for the same file in Node. Also: pasting,
-// keyboard use, no network beyond the server, no node: imports, no horizontal overflow at a phone
-// width. WRITE_SCREENSHOTS=1 rewrites docs/inspector-transcript*.png. Needs pkg/ built and packed
+// keyboard use, each issue with the rule it enforces (rules()), no network beyond the server, no
+// node: imports, no horizontal overflow at a phone width. WRITE_SCREENSHOTS=1 rewrites
+// docs/inspector-transcript*.png and docs/inspector-dark.png. Needs pkg/ built and packed
 // (scripts/build.sh, scripts/pack.sh).
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -16,13 +17,14 @@ const SAMPLES = ["v2025-healthy.jsonl", "v2025-violations.jsonl", "v2026-healthy
 const INSTALLED = new URL("../js/.tmp/install/esm.mjs", import.meta.url);
 const SHOT = new URL("docs/inspector-transcript.png", `file://${ROOT}`);
 const SHOT_PHONE = new URL("docs/inspector-transcript-phone.png", `file://${ROOT}`);
+const SHOT_DARK = new URL("docs/inspector-dark.png", `file://${ROOT}`);
 const WRITE = process.env.WRITE_SCREENSHOTS === "1";
 
 if (!existsSync(new URL("pkg/browser.js", `file://${ROOT}`))) {
   throw new Error("pkg/ is not built: run `bash scripts/build.sh`");
 }
 if (!existsSync(INSTALLED)) throw new Error("the package is not installed: run `bash scripts/pack.sh`");
-const { Conversation } = await import(INSTALLED.href);
+const { Conversation, rules } = await import(INSTALLED.href);
 
 /** What the page should show for a transcript, computed with the installed package. */
 function expected(text) {
@@ -229,6 +231,31 @@ describe("www/ inspector, transcript mode, in Chromium", () => {
     assert.equal((await shown(page)).cards.length, expected(readFileSync(new URL(`samples/${next}`, `file://${ROOT}`), "utf8")).cards.length);
   });
 
+  test("each issue names the rule it enforces, from rules(): \"§D n\" shown, the rule's text its tooltip and read with the line", async () => {
+    const table = new Map(rules().map((r) => [r.code, r]));
+    for (const name of ["v2025-violations.jsonl", "v2026-violations.jsonl"]) {
+      await loadSample(name);
+      const lines = await page.$$eval(".issue", (is) => is.map((i) => {
+        const rule = i.querySelector(".issue-rule");
+        const hidden = rule?.querySelector(".visually-hidden");
+        return {
+          code: i.querySelector(".issue-code").textContent,
+          shown: rule ? rule.firstChild.textContent : null,
+          title: rule?.getAttribute("title") ?? null,
+          read: hidden ? hidden.textContent : null,
+          hiddenFromReaders: !!rule?.closest("[aria-hidden=true]"),
+        };
+      }));
+      assert.ok(lines.length > 5, `${name}: issues shown`);
+      assert.ok(lines.some((l) => /^§D \d/.test(l.shown ?? "")), `${name}: some issue cites a §D rule`);
+      for (const l of lines) {
+        const r = table.get(l.code);
+        assert.ok(r, `${l.code} is in rules()`);
+        assert.deepEqual(l, { code: l.code, shown: /^\d/.test(r.spec) ? `§D ${r.spec}` : r.spec, title: r.summary, read: `: ${r.summary}`, hiddenFromReaders: false }, l.code);
+      }
+    }
+  });
+
   test("every control has a label; results are announced (aria-live)", async () => {
     const unlabelled = await page.evaluate(() =>
       [...document.querySelectorAll("input, select, textarea")].filter((e) => !e.labels?.length).map((e) => e.id));
@@ -244,6 +271,23 @@ describe("www/ inspector, transcript mode, in Chromium", () => {
       await page.screenshot({ path: SHOT.pathname, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.min(height, 1500) } });
     }
     assert.ok(existsSync(SHOT), "docs/inspector-transcript.png exists (WRITE_SCREENSHOTS=1 writes it)");
+  });
+
+  test("at 1280 px, the dark theme: the screenshot in docs/", async () => {
+    await loadSample("v2025-violations.jsonl");
+    await page.click("#theme-toggle");
+    try {
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "dark");
+      if (WRITE) {
+        // From the results down: the summary and the first cards, with their issues and rules.
+        const top = await page.evaluate(() => document.getElementById("status").offsetTop);
+        await page.screenshot({ path: SHOT_DARK.pathname, fullPage: true, clip: { x: 0, y: top - 10, width: 1280, height: 1300 } });
+      }
+    } finally {
+      await page.click("#theme-toggle");
+      await page.evaluate(() => localStorage.removeItem("mcp-tasks-inspector/theme"));
+    }
+    assert.ok(existsSync(SHOT_DARK), "docs/inspector-dark.png exists (WRITE_SCREENSHOTS=1 writes it)");
   });
 
   test("at 390 px nothing overflows horizontally", async () => {
