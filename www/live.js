@@ -15,6 +15,7 @@
 // finished cards. Status changes are announced (the live status line); poll lines are not (no
 // live region around the cards). Plain DOM; also switches between the two modes.
 import { TaskClient, TaskCancelledError, HttpConnection, Conversation } from "/pkg/browser.js";
+import { toolForm as schemaForm } from "./form.js";
 
 const V26 = "2026-07-28";
 const V25 = "2025-11-25";
@@ -806,48 +807,9 @@ async function listTools() {
   say(`${tools.length} tools at ${endpoint} (${client.connection.protocolVersion}).`);
 }
 
+/** A tool's form, built from its inputSchema (www/form.js). */
 function toolForm(tool) {
-  const name = String(tool.name);
-  const props = tool.inputSchema?.properties ?? {};
-  const form = h("form", { class: "tool panel", "data-tool": name, "aria-labelledby": `tool-${name}-h` });
-  form.append(h("h4", { id: `tool-${name}-h` }, h("code", {}, name)));
-  if (tool.description) form.append(h("p", { class: "hint" }, tool.description));
-  const support = tool.execution?.taskSupport;
-  if (typeof support === "string") form.append(h("p", { class: "hint" }, `task support: ${support}`));
-  const fields = [];
-  for (const [prop, schema] of Object.entries(props)) {
-    const id = `arg-${name}-${prop}`;
-    let input;
-    if (schema.type === "boolean") {
-      input = h("input", { type: "checkbox", id, name: prop });
-      form.append(h("div", { class: "check" }, input, h("label", { for: id }, prop)));
-    } else {
-      if (schema.type === "string") input = h("input", { type: "text", id, name: prop });
-      else if (schema.type === "number" || schema.type === "integer") input = h("input", { type: "number", id, name: prop, step: "any", min: schema.minimum });
-      else input = h("textarea", { id, name: prop, rows: "2", spellcheck: "false", placeholder: "JSON" });
-      form.append(h("div", { class: "field" }, h("label", { for: id }, prop, h("span", { class: "hint" }, ` (${schema.type ?? "JSON"})`)), input));
-    }
-    fields.push({ prop, schema, input });
-  }
-  form.append(h("button", { type: "submit", class: "call" }, `Call ${name}`));
-  form.addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const args = {};
-    try {
-      for (const { prop, schema, input } of fields) {
-        if (schema.type === "boolean") args[prop] = input.checked;
-        else if (input.value === "") continue;
-        else if (schema.type === "string") args[prop] = input.value;
-        else if (schema.type === "number" || schema.type === "integer") args[prop] = Number(input.value);
-        else args[prop] = JSON.parse(input.value);
-      }
-    } catch (e) {
-      say(`${name}: an argument is not JSON (${errorText(e)})`);
-      return;
-    }
-    call(name, args);
-  });
-  return form;
+  return schemaForm(tool, { onCall: (args) => call(String(tool.name), args), say });
 }
 
 function call(name, args) {
