@@ -628,14 +628,19 @@ function askUser(params) {
   const decline = h("button", { type: "button", class: "decline secondary" }, "Decline");
   form.append(h("div", { class: "card-actions" }, accept, decline));
   area.append(form);
+  // The next question of a card whose previous answer was just sent takes focus (it sits on the
+  // card's status line then); any other new form is announced, not focused.
+  if (card && document.activeElement === card.querySelector(".live-line")) form.querySelector("input, select, textarea, button")?.focus();
   if (card) {
     logTo(card, "input", `input requested: ${params.message ?? ""}`);
     if (card.dataset.status !== "input_required") setStatus(card, "input_required", { announce: false });
   }
   return new Promise((resolve) => {
     const done = (answer, note) => {
+      const focused = form.contains(document.activeElement);
       form.replaceWith(h("p", { class: "hint answered" }, note));
       if (card) logTo(card, "input", note);
+      if (focused) focusAfterAnswer(card, area);
       resolve(answer);
     };
     form.addEventListener("submit", (ev) => {
@@ -653,6 +658,19 @@ function askUser(params) {
     // Announced rather than focused: focus stays where the user is.
     say(`${card?.dataset.tool ?? "A tool"} asks: ${params.message ?? "input"} (a form in its card)`);
   });
+}
+
+/**
+ * Where focus goes once an input form is answered (the form is gone): the next question of the
+ * same card, else the card's status line, which the answer changes.
+ */
+function focusAfterAnswer(card, area) {
+  const next = area.querySelector("form.input-form input, form.input-form select, form.input-form textarea, form.input-form button");
+  if (next) return next.focus();
+  const line = card?.querySelector(".live-line");
+  if (!line) return;
+  line.tabIndex = -1;
+  line.focus();
 }
 
 // ---- the client, its events and persistence ------------------------------------------------------------
@@ -814,12 +832,24 @@ function toolForm(tool) {
 
 function call(name, args) {
   const card = makeCard(name, args);
+  showCard(card);
   unsent.push({ key: card.dataset.key, card });
   const ac = new AbortController();
   wireCancel(card, ac);
   say(`Calling ${name}…`);
   // 2025-11-25: ask for a task (a `required` or `optional` tool gets one, a `forbidden` one not).
   settle(card, client.callTool(name, args, { signal: ac.signal, task: {} }));
+}
+
+/**
+ * Brings a new card into view and focuses its heading (named by the tool and the task): the
+ * call's status and result appear there, however far the tool's form is from the cards.
+ */
+function showCard(card) {
+  const heading = card.querySelector("h4");
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
+  card.scrollIntoView({ block: "nearest" });
 }
 
 // ---- the server's tasks (2025-11-25 tasks/list) ---------------------------------------------------------
