@@ -8,14 +8,15 @@
 // requests, responses and notifications with the HTTP status and latency, searchable, exported
 // as JSONL that transcript mode opens; every message also goes through a `Conversation`, whose
 // issues are shown on the message and on the card of its task. 2025-11-25 servers with
-// `tasks/list` list their tasks, each followable. Connection failures are told apart: nothing
-// listening, CORS (naming the origin and the headers the server must allow), an HTTP status.
+// `tasks/list` list their tasks, each followable. Connection failures are told apart, each naming
+// the URL and what to try (www/connect-errors.js); tool forms follow each inputSchema (www/form.js).
 // After every event the client's `serialize()`, the endpoint and the finished cards are saved in
 // localStorage; a reload restores the client, follows the pending tasks again and redraws the
 // finished cards. Status changes are announced (the live status line); poll lines are not (no
 // live region around the cards). Plain DOM; also switches between the two modes.
 import { TaskClient, TaskCancelledError, HttpConnection, Conversation } from "/pkg/browser.js";
 import { toolForm as schemaForm } from "./form.js";
+import { endpointOf, explain } from "./connect-errors.js";
 
 const V26 = "2026-07-28";
 const V25 = "2025-11-25";
@@ -26,9 +27,6 @@ const FINISHED_KEPT = 20;
 /** Raw log entries kept (the oldest go first) and drawn at most. */
 const LOG_KEPT = 20_000;
 const LOG_DRAWN = 400;
-/** What a browser page needs from a server on another origin (TaskClient's headers). */
-const ALLOW_HEADERS = "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID";
-const EXPOSE_HEADERS = "Mcp-Session-Id";
 
 const $ = (id) => document.getElementById(id);
 const liveStatus = $("live-status");
@@ -764,52 +762,16 @@ async function connect(url, pin, state) {
 
 // ---- connection errors: told apart ----------------------------------------------------------------------
 
-/**
- * What went wrong reaching `url`, as { kind, title, detail, headers? }: an HTTP status the page
- * could read; a network failure told apart by a `no-cors` probe (an opaque answer means the
- * server is there and CORS hid its answer; a failure, that nothing listens); the rest as is.
- */
-async function explain(e, url) {
-  const origin = location.origin;
-  const server = new URL(url).origin;
-  const status = typeof e?.status === "number" ? e.status : null;
-  if (e?.name === "VersionError") return { kind: "version", title: "No protocol version in common", detail: errorText(e) };
-  if (status === 404) return { kind: "http-404", title: "HTTP 404: no MCP endpoint at this path", detail: `${server} answered 404 Not Found for ${new URL(url).pathname}: check the path (for example /mcp). (${errorText(e)})` };
-  if (status === 403) return { kind: "http-403", title: "HTTP 403: the server refused this page", detail: `${server} answered 403 Forbidden. A server that checks the Origin header must allow ${origin} (the package's McpHttpServer: the allowedOrigins option). (${errorText(e)})` };
-  if (status === 401) return { kind: "http-401", title: "HTTP 401: the server wants credentials", detail: errorText(e) };
-  if (status !== null && status >= 400) return { kind: `http-${status}`, title: `HTTP ${status}`, detail: errorText(e) };
-  if (e?.name === "RpcError") return { kind: "rpc", title: `The server answered a JSON-RPC error (${e.code})`, detail: errorText(e) };
-  if (e?.name === "TransportError" && e.cause instanceof TypeError) {
-    const ac = new AbortController();
-    const timer = setTimeout(() => ac.abort(), 5000);
-    let reachable = false;
-    try {
-      await fetch(url, { mode: "no-cors", cache: "no-store", signal: ac.signal });
-      reachable = true;
-    } catch {
-      reachable = false;
-    } finally {
-      clearTimeout(timer);
-      ac.abort();
-    }
-    if (!reachable) {
-      return { kind: "refused", title: `Nothing answers at ${server}`, detail: `The connection failed (refused, or no network): is the server running, on this host and port? (${errorText(e)})` };
-    }
-    return {
-      kind: "cors",
-      title: `${server} answered, but the browser hid the answer (CORS)`,
-      detail: `The server did not allow this page's origin, ${origin}: its answer (and the OPTIONS preflight's) lacks the CORS headers below. A server that refuses the origin (a 403) or a wrong path (a 404) without these headers looks the same from a page. The server must answer with:`,
-      headers: `Access-Control-Allow-Origin: ${origin}\nAccess-Control-Allow-Methods: GET, POST, DELETE, OPTIONS\nAccess-Control-Allow-Headers: ${ALLOW_HEADERS}\nAccess-Control-Expose-Headers: ${EXPOSE_HEADERS}`,
-    };
-  }
-  return { kind: "other", title: "The connection failed", detail: errorText(e) };
-}
+// What went wrong, worded from what a page can know (www/connect-errors.js): `explain`.
 
 async function showError(e, url, what) {
-  const x = await explain(e, url);
+  showExplained(await explain(e, url), what);
+}
+
+function showExplained(x, what) {
   const box = $("live-error");
   box.dataset.kind = x.kind;
-  box.replaceChildren(h("h3", {}, x.title), h("p", {}, x.detail), x.headers ? h("pre", { class: "cors-headers" }, x.headers) : null);
+  box.replaceChildren(...[h("h3", {}, x.title), h("p", {}, x.detail), h("p", { class: "try" }, h("strong", {}, "What to try: "), x.tryThis.split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part))), x.headers ? h("pre", { class: "cors-headers" }, x.headers) : null].filter(Boolean));
   box.hidden = false;
   say(`Could not ${what}: ${x.title}.`);
 }
@@ -907,15 +869,15 @@ $("server-task-list").addEventListener("click", (ev) => {
 
 $("endpoint-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  const url = $("endpoint").value.trim();
-  try {
-    new URL(url);
-  } catch {
-    say("That is not a URL.");
+  const typed = endpointOf($("endpoint").value);
+  if (typed.error) {
+    showExplained(typed.error, "connect");
     return;
   }
+  const url = typed.url;
   $("live-error").hidden = true;
-  say(`Connecting to ${url}…`);
+  if (typed.completed) $("endpoint").value = url;
+  say(typed.completed ? `No scheme given: connecting to ${url}…` : `Connecting to ${url}…`);
   try {
     const pin = $("version").value;
     if (!client || url !== endpoint || (pin && pin !== client.connection.protocolVersion)) await connect(url, pin, null);
