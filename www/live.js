@@ -8,14 +8,16 @@
 // requests, responses and notifications with the HTTP status and latency, searchable, exported
 // as JSONL that transcript mode opens; every message also goes through a `Conversation`, whose
 // issues are shown on the message and on the card of its task. 2025-11-25 servers with
-// `tasks/list` list their tasks, each followable. Connection failures are told apart: nothing
-// listening, CORS (naming the origin and the headers the server must allow), an HTTP status.
+// `tasks/list` list their tasks, each followable. Connection failures are told apart, each naming
+// the URL and what to try (www/connect-errors.js); tool forms follow each inputSchema (www/form.js).
 // After every event the client's `serialize()`, the endpoint and the finished cards are saved in
 // localStorage; a reload restores the client, follows the pending tasks again and redraws the
 // finished cards. Status changes are announced (the live status line); poll lines are not (no
 // live region around the cards). Plain DOM; also switches between the two modes.
 import { TaskClient, TaskCancelledError, HttpConnection, Conversation, rules } from "/pkg/browser.js";
 import { ruleNode, setRules } from "./rules.js";
+import { toolForm as schemaForm } from "./form.js";
+import { endpointOf, explain } from "./connect-errors.js";
 
 setRules(rules());
 
@@ -28,9 +30,6 @@ const FINISHED_KEPT = 20;
 /** Raw log entries kept (the oldest go first) and drawn at most. */
 const LOG_KEPT = 20_000;
 const LOG_DRAWN = 400;
-/** What a browser page needs from a server on another origin (TaskClient's headers). */
-const ALLOW_HEADERS = "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID";
-const EXPOSE_HEADERS = "Mcp-Session-Id";
 
 const $ = (id) => document.getElementById(id);
 const liveStatus = $("live-status");
@@ -630,14 +629,19 @@ function askUser(params) {
   const decline = h("button", { type: "button", class: "decline secondary" }, "Decline");
   form.append(h("div", { class: "card-actions" }, accept, decline));
   area.append(form);
+  // The next question of a card whose previous answer was just sent takes focus (it sits on the
+  // card's status line then); any other new form is announced, not focused.
+  if (card && document.activeElement === card.querySelector(".live-line")) form.querySelector("input, select, textarea, button")?.focus();
   if (card) {
     logTo(card, "input", `input requested: ${params.message ?? ""}`);
     if (card.dataset.status !== "input_required") setStatus(card, "input_required", { announce: false });
   }
   return new Promise((resolve) => {
     const done = (answer, note) => {
+      const focused = form.contains(document.activeElement);
       form.replaceWith(h("p", { class: "hint answered" }, note));
       if (card) logTo(card, "input", note);
+      if (focused) focusAfterAnswer(card, area);
       resolve(answer);
     };
     form.addEventListener("submit", (ev) => {
@@ -655,6 +659,19 @@ function askUser(params) {
     // Announced rather than focused: focus stays where the user is.
     say(`${card?.dataset.tool ?? "A tool"} asks: ${params.message ?? "input"} (a form in its card)`);
   });
+}
+
+/**
+ * Where focus goes once an input form is answered (the form is gone): the next question of the
+ * same card, else the card's status line, which the answer changes.
+ */
+function focusAfterAnswer(card, area) {
+  const next = area.querySelector("form.input-form input, form.input-form select, form.input-form textarea, form.input-form button");
+  if (next) return next.focus();
+  const line = card?.querySelector(".live-line");
+  if (!line) return;
+  line.tabIndex = -1;
+  line.focus();
 }
 
 // ---- the client, its events and persistence ------------------------------------------------------------
@@ -748,52 +765,16 @@ async function connect(url, pin, state) {
 
 // ---- connection errors: told apart ----------------------------------------------------------------------
 
-/**
- * What went wrong reaching `url`, as { kind, title, detail, headers? }: an HTTP status the page
- * could read; a network failure told apart by a `no-cors` probe (an opaque answer means the
- * server is there and CORS hid its answer; a failure, that nothing listens); the rest as is.
- */
-async function explain(e, url) {
-  const origin = location.origin;
-  const server = new URL(url).origin;
-  const status = typeof e?.status === "number" ? e.status : null;
-  if (e?.name === "VersionError") return { kind: "version", title: "No protocol version in common", detail: errorText(e) };
-  if (status === 404) return { kind: "http-404", title: "HTTP 404: no MCP endpoint at this path", detail: `${server} answered 404 Not Found for ${new URL(url).pathname}: check the path (for example /mcp). (${errorText(e)})` };
-  if (status === 403) return { kind: "http-403", title: "HTTP 403: the server refused this page", detail: `${server} answered 403 Forbidden. A server that checks the Origin header must allow ${origin} (the package's McpHttpServer: the allowedOrigins option). (${errorText(e)})` };
-  if (status === 401) return { kind: "http-401", title: "HTTP 401: the server wants credentials", detail: errorText(e) };
-  if (status !== null && status >= 400) return { kind: `http-${status}`, title: `HTTP ${status}`, detail: errorText(e) };
-  if (e?.name === "RpcError") return { kind: "rpc", title: `The server answered a JSON-RPC error (${e.code})`, detail: errorText(e) };
-  if (e?.name === "TransportError" && e.cause instanceof TypeError) {
-    const ac = new AbortController();
-    const timer = setTimeout(() => ac.abort(), 5000);
-    let reachable = false;
-    try {
-      await fetch(url, { mode: "no-cors", cache: "no-store", signal: ac.signal });
-      reachable = true;
-    } catch {
-      reachable = false;
-    } finally {
-      clearTimeout(timer);
-      ac.abort();
-    }
-    if (!reachable) {
-      return { kind: "refused", title: `Nothing answers at ${server}`, detail: `The connection failed (refused, or no network): is the server running, on this host and port? (${errorText(e)})` };
-    }
-    return {
-      kind: "cors",
-      title: `${server} answered, but the browser hid the answer (CORS)`,
-      detail: `The server did not allow this page's origin, ${origin}: its answer (and the OPTIONS preflight's) lacks the CORS headers below. A server that refuses the origin (a 403) or a wrong path (a 404) without these headers looks the same from a page. The server must answer with:`,
-      headers: `Access-Control-Allow-Origin: ${origin}\nAccess-Control-Allow-Methods: GET, POST, DELETE, OPTIONS\nAccess-Control-Allow-Headers: ${ALLOW_HEADERS}\nAccess-Control-Expose-Headers: ${EXPOSE_HEADERS}`,
-    };
-  }
-  return { kind: "other", title: "The connection failed", detail: errorText(e) };
-}
+// What went wrong, worded from what a page can know (www/connect-errors.js): `explain`.
 
 async function showError(e, url, what) {
-  const x = await explain(e, url);
+  showExplained(await explain(e, url), what);
+}
+
+function showExplained(x, what) {
   const box = $("live-error");
   box.dataset.kind = x.kind;
-  box.replaceChildren(h("h3", {}, x.title), h("p", {}, x.detail), x.headers ? h("pre", { class: "cors-headers" }, x.headers) : null);
+  box.replaceChildren(...[h("h3", {}, x.title), h("p", {}, x.detail), h("p", { class: "try" }, h("strong", {}, "What to try: "), x.tryThis.split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part))), x.headers ? h("pre", { class: "cors-headers" }, x.headers) : null].filter(Boolean));
   box.hidden = false;
   say(`Could not ${what}: ${x.title}.`);
 }
@@ -809,58 +790,31 @@ async function listTools() {
   say(`${tools.length} tools at ${endpoint} (${client.connection.protocolVersion}).`);
 }
 
+/** A tool's form, built from its inputSchema (www/form.js). */
 function toolForm(tool) {
-  const name = String(tool.name);
-  const props = tool.inputSchema?.properties ?? {};
-  const form = h("form", { class: "tool panel", "data-tool": name, "aria-labelledby": `tool-${name}-h` });
-  form.append(h("h4", { id: `tool-${name}-h` }, h("code", {}, name)));
-  if (tool.description) form.append(h("p", { class: "hint" }, tool.description));
-  const support = tool.execution?.taskSupport;
-  if (typeof support === "string") form.append(h("p", { class: "hint" }, `task support: ${support}`));
-  const fields = [];
-  for (const [prop, schema] of Object.entries(props)) {
-    const id = `arg-${name}-${prop}`;
-    let input;
-    if (schema.type === "boolean") {
-      input = h("input", { type: "checkbox", id, name: prop });
-      form.append(h("div", { class: "check" }, input, h("label", { for: id }, prop)));
-    } else {
-      if (schema.type === "string") input = h("input", { type: "text", id, name: prop });
-      else if (schema.type === "number" || schema.type === "integer") input = h("input", { type: "number", id, name: prop, step: "any", min: schema.minimum });
-      else input = h("textarea", { id, name: prop, rows: "2", spellcheck: "false", placeholder: "JSON" });
-      form.append(h("div", { class: "field" }, h("label", { for: id }, prop, h("span", { class: "hint" }, ` (${schema.type ?? "JSON"})`)), input));
-    }
-    fields.push({ prop, schema, input });
-  }
-  form.append(h("button", { type: "submit", class: "call" }, `Call ${name}`));
-  form.addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const args = {};
-    try {
-      for (const { prop, schema, input } of fields) {
-        if (schema.type === "boolean") args[prop] = input.checked;
-        else if (input.value === "") continue;
-        else if (schema.type === "string") args[prop] = input.value;
-        else if (schema.type === "number" || schema.type === "integer") args[prop] = Number(input.value);
-        else args[prop] = JSON.parse(input.value);
-      }
-    } catch (e) {
-      say(`${name}: an argument is not JSON (${errorText(e)})`);
-      return;
-    }
-    call(name, args);
-  });
-  return form;
+  return schemaForm(tool, { onCall: (args) => call(String(tool.name), args), say });
 }
 
 function call(name, args) {
   const card = makeCard(name, args);
+  showCard(card);
   unsent.push({ key: card.dataset.key, card });
   const ac = new AbortController();
   wireCancel(card, ac);
   say(`Calling ${name}…`);
   // 2025-11-25: ask for a task (a `required` or `optional` tool gets one, a `forbidden` one not).
   settle(card, client.callTool(name, args, { signal: ac.signal, task: {} }));
+}
+
+/**
+ * Brings a new card into view and focuses its heading (named by the tool and the task): the
+ * call's status and result appear there, however far the tool's form is from the cards.
+ */
+function showCard(card) {
+  const heading = card.querySelector("h4");
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
+  card.scrollIntoView({ block: "nearest" });
 }
 
 // ---- the server's tasks (2025-11-25 tasks/list) ---------------------------------------------------------
@@ -918,15 +872,15 @@ $("server-task-list").addEventListener("click", (ev) => {
 
 $("endpoint-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  const url = $("endpoint").value.trim();
-  try {
-    new URL(url);
-  } catch {
-    say("That is not a URL.");
+  const typed = endpointOf($("endpoint").value);
+  if (typed.error) {
+    showExplained(typed.error, "connect");
     return;
   }
+  const url = typed.url;
   $("live-error").hidden = true;
-  say(`Connecting to ${url}…`);
+  if (typed.completed) $("endpoint").value = url;
+  say(typed.completed ? `No scheme given: connecting to ${url}…` : `Connecting to ${url}…`);
   try {
     const pin = $("version").value;
     if (!client || url !== endpoint || (pin && pin !== client.connection.protocolVersion)) await connect(url, pin, null);

@@ -233,14 +233,14 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
     assert.match(await followed.locator(".result").textContent(), /v25: done after 1 s/);
   });
 
-  test("connection errors: nothing listening, CORS (the origin and the headers named), HTTP 404, HTTP 403", async () => {
+  test("connection errors: nothing listening, an answer hidden by CORS (the origin and the headers named), HTTP 404, HTTP 403", async () => {
     const before = seen.console.length;
     const origin = new URL(web.url).origin;
     const cases = [
       [`http://127.0.0.1:${await freePort()}/mcp`, "refused", /Nothing answers at http:\/\/127\.0\.0\.1:\d+/],
-      [`${odd.url}/nocors`, "cors", /answered, but the browser hid the answer \(CORS\)/],
-      [`${odd.url}/cors-404`, "http-404", /HTTP 404: no MCP endpoint at this path/],
-      [`${odd.url}/cors-403`, "http-403", /HTTP 403: the server refused this page/],
+      [`${odd.url}/nocors`, "hidden", /answered, but the browser hid the answer from this page/],
+      [`${odd.url}/cors-404`, "http-404", /HTTP 404 from .*: no MCP endpoint at this path/],
+      [`${odd.url}/cors-403`, "http-403", /HTTP 403 from .*: the server refused this page/],
     ];
     for (const [url, kind, title] of cases) {
       await connect(url);
@@ -248,14 +248,14 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
       assert.match(await page.textContent("#live-error h3"), title);
       assert.equal(await page.textContent("#live-version"), "not connected");
       assert.equal(await page.getAttribute("#live-error", "role"), "alert");
-      if (kind === "cors") {
+      if (kind === "hidden") {
         const headers = await page.textContent("#live-error pre");
         assert.match(headers, new RegExp(`Access-Control-Allow-Origin: ${origin}`));
         assert.match(headers, /Access-Control-Allow-Headers: .*MCP-Protocol-Version.*Mcp-Session-Id/);
         assert.match(headers, /Access-Control-Expose-Headers: Mcp-Session-Id/);
       }
       if (kind === "http-403") assert.match(await page.textContent("#live-error"), new RegExp(`allow ${origin}`));
-      if (kind === "cors" && WRITE) {
+      if (kind === "hidden" && WRITE) {
         const clip = await page.evaluate(() => {
           const a = document.getElementById("endpoint-form").getBoundingClientRect();
           const b = document.getElementById("live-status").getBoundingClientRect();
