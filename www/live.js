@@ -15,6 +15,7 @@
 // finished cards. Status changes are announced (the live status line); poll lines are not (no
 // live region around the cards). Plain DOM; also switches between the two modes.
 import { TaskClient, TaskCancelledError, HttpConnection, Conversation } from "/pkg/browser.js";
+import { bridgeFetch, bridgeEndpoint } from "./bridge.js";
 
 const V26 = "2026-07-28";
 const V25 = "2025-11-25";
@@ -206,7 +207,7 @@ async function loggingFetch(input, init = {}) {
   }
   let res;
   try {
-    res = await fetch(input, init);
+    res = await bridgeFetch(input, init);
   } catch (e) {
     x.latencyMs = Math.round(performance.now() - started);
     if (e?.name !== "AbortError") recordHttp(x, `failed: ${errorText(e)}`);
@@ -943,6 +944,9 @@ async function start() {
   } catch {
     saved = null;
   }
+  // Opened by `mcp-tasks-wasm inspect`: its bridge is the endpoint (www/bridge.js),
+  // connected below (the fragment reads #live).
+  if (bridgeEndpoint && saved?.endpoint !== bridgeEndpoint) saved = { pin: saved?.pin, finished: saved?.finished, endpoint: bridgeEndpoint };
   const resume = Array.isArray(saved?.client?.tasks) && saved.client.tasks.length > 0;
   if (isLiveHash() || resume) setMode("live");
   else setMode("transcript");
