@@ -280,6 +280,41 @@ test("record URL: a recording proxy for HTTP clients (bearer added, web pages re
   assert.equal(sc.status, 0, sc.out);
 });
 
+test("the bridge's bounds: a body over --max-message-bytes gets 413; over --max-queued, the oldest server request is answered", async () => {
+  // A stdio "server" that, once started, sends 4 requests while no page stream is open, then
+  // logs (to stderr, the launcher's) each line it reads.
+  const script = [
+    "const rl = require('readline').createInterface({ input: process.stdin });",
+    "for (let i = 1; i <= 4; i++) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: 's' + i, method: 'ping' }) + '\\n');",
+    "rl.on('line', (l) => process.stderr.write('child read ' + l + '\\n'));",
+  ].join("\n");
+  const l = await launch(["--max-message-bytes", "2048", "--max-queued", "2", "--", process.execPath, "-e", script]);
+  try {
+    const mcp = `${l.base}/bridge/mcp`;
+    const headers = { "content-type": "application/json", "x-mcp-bridge-token": l.token };
+    const big = await fetch(mcp, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/x", params: { pad: "x".repeat(4096) } }) });
+    assert.equal(big.status, 413);
+    assert.deepEqual(await big.json(), { error: "the request body is over the bridge's limit of 2048 bytes (--max-message-bytes)", limit: "max-message-bytes" });
+    assert.equal((await fetch(mcp, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).status, 202);
+    const answered = await waitFor(l.child, /child read (\{.*"id":"s2".*\})/, "stderr");
+    const first = JSON.parse(l.child.stderrText.match(/child read (\{.*"id":"s1".*\})/)[1]);
+    assert.equal(first.error.code, -32603);
+    assert.equal(first.error.data.limit, "max-queued");
+    assert.equal(JSON.parse(answered[1]).error.data.limit, "max-queued");
+    // The two kept are handed to the next stream the page opens.
+    const ac = new AbortController();
+    const stream = await fetch(mcp, { headers: { ...headers, accept: "text/event-stream" }, signal: ac.signal });
+    assert.equal(stream.status, 200);
+    const reader = stream.body.getReader();
+    let text = "";
+    while (!text.includes('"s4"')) text += new TextDecoder().decode((await reader.read()).value);
+    ac.abort();
+    assert.deepEqual([...text.matchAll(/"id":"(s\d)"/g)].map((m) => m[1]), ["s3", "s4"]);
+  } finally {
+    await stop(l.child);
+  }
+});
+
 test("usage errors exit 2 and say why", () => {
   for (const [args, re] of [
     [["inspect", "not a url"], /not a URL/],
