@@ -6,7 +6,8 @@
 // - `inspect URL --bearer T`: a server that allows no browser origin (no CORS) and wants a bearer
 //   token is reached through the bridge (the page itself cannot reach it);
 // - a page on another port that posts to the bridge (even with a guessed token) starts nothing.
-// Every process is stopped by its PID. Needs the package built and installed:
+// Every process is stopped by its PID. WRITE_SCREENSHOTS=1 rewrites docs/inspector-launch.png.
+// Needs the package built and installed:
 //   bash scripts/build.sh && bash scripts/pack.sh && node --test tests/browser/inspect-launch.test.mjs
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -15,7 +16,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./chromium.mjs";
 import { startServer } from "../../scripts/serve.mjs";
-import { STDIO_SERVER, bearerServer, launch, stop, stopAll } from "../js/inspect/lib.mjs";
+import { ROOT, STDIO_SERVER, bearerServer, launch, stop, stopAll } from "../js/inspect/lib.mjs";
+
+const SHOT = join(ROOT, "docs", "inspector-launch.png");
 
 describe("mcp-tasks-wasm inspect in Chromium", () => {
   let browser;
@@ -61,6 +64,10 @@ describe("mcp-tasks-wasm inspect in Chromium", () => {
       assert.ok(await card.getAttribute("data-task-id"), "a task");
       assert.match(await card.locator(".result").textContent(), /launched: done after 1 s/);
       assert.match(l.child.stderrText, /stdio server started \(pid \d+\)/);
+      if (process.env.WRITE_SCREENSHOTS === "1") {
+        await page.evaluate(() => document.getElementById("live-heading").scrollIntoView());
+        await page.screenshot({ path: SHOT });
+      }
       // A reload: the token is kept in this tab, the page connects again to the same process.
       await page.reload();
       await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
