@@ -52,8 +52,11 @@ async function loadConfig() {
 /** The launcher's bridge, when the page was opened by it. */
 export const bridge = await loadConfig();
 
-/** The bridge's MCP endpoint as an absolute URL (what the page connects to), or null. */
-export const bridgeEndpoint = bridge ? new URL(bridge.endpoint, location.href).href : null;
+/**
+ * The bridge's MCP endpoint as an absolute URL (what the page connects to), or null (also when the
+ * launcher was given no server: the page is then used as without it).
+ */
+export const bridgeEndpoint = bridge && bridge.mode !== "none" ? new URL(bridge.endpoint, location.href).href : null;
 
 /** `fetch`, with the token added to the launcher's /bridge/ requests (and only to those). */
 export function bridgeFetch(input, init = {}) {

@@ -14,7 +14,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TaskClient } from "./.tmp/install/esm.mjs";
@@ -312,6 +312,33 @@ test("the bridge's bounds: a body over --max-message-bytes gets 413; over --max-
     assert.deepEqual([...text.matchAll(/"id":"(s\d)"/g)].map((m) => m[1]), ["s3", "s4"]);
   } finally {
     await stop(l.child);
+  }
+});
+
+test("the browser: the platform opener gets the URL; without one the launcher only prints it", async () => {
+  if (process.platform !== "linux") return;
+  const bin = join(dir, "bin");
+  const bare = join(dir, "bare");
+  mkdirSync(bin);
+  mkdirSync(bare);
+  const opened = join(dir, "opened");
+  writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\necho "$@" > ${JSON.stringify(opened)}\n`, { mode: 0o755 });
+  for (const d of [bin, bare]) symlinkSync(process.execPath, join(d, "node"));
+  const withOpener = start(BIN, ["inspect"], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+  try {
+    const [url] = await waitFor(withOpener, /http:\/\/127\.0\.0\.1:\d+\/#bridge=\S+/);
+    for (let i = 0; i < 100 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(readFileSync(opened, "utf8").trim(), url);
+  } finally {
+    await stop(withOpener);
+  }
+  const without = start(BIN, ["inspect"], { env: { ...process.env, PATH: bare } });
+  try {
+    const [url] = await waitFor(without, /http:\/\/127\.0\.0\.1:\d+\/#bridge=\S+/);
+    await waitFor(without, /no browser opener found/, "stderr");
+    assert.equal((await fetch(new URL("/", url))).status, 200, "still serving");
+  } finally {
+    await stop(without);
   }
 });
 

@@ -14,10 +14,15 @@ if (!BIN) throw new Error("the package is not installed: run bash scripts/build.
 export const STDIO_SERVER = `${ROOT}examples/stdio-server.mjs`;
 export const BEARER_SERVER = fileURLToPath(new URL("./bearer-server.mjs", import.meta.url));
 
-/** Waits for `re` in a child's output (stdout or stderr); rejects if it exits first. */
+/**
+ * Waits for `re` in a child's output (stdout or stderr) so far and to come; rejects if it exits
+ * first.
+ */
 export function waitFor(child, re, stream = "stdout") {
+  const now = (child[`${stream}Text`] ?? "").match(re);
+  if (now) return Promise.resolve(now);
   return new Promise((resolve, reject) => {
-    let out = "";
+    let out = child[`${stream}Text`] ?? "";
     const on = (d) => {
       out += d;
       const m = out.match(re);
