@@ -369,6 +369,7 @@ async function open(file: string): Promise<AsyncIterable<Buffer>> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "inspect" || argv[0] === "record") return (await import("./inspect.mjs")).main(argv);
   let parsed: CommandLine;
   try {
     parsed = parseCommandLine(argv);

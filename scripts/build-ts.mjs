@@ -7,6 +7,7 @@
 //                                    helper, `export * from "../client.js"`: one copy in the package)
 //   js/server/storage/*.ts         → PKG/storage/*.js + *.d.ts  (ES modules only)
 //   js/cli.mts                     → PKG/cli.mjs                (with @types/node)
+//   js/inspect.mts                 → PKG/inspect.mjs            (the CLI's inspect/record, loaded on demand)
 //
 // tsc (the root's typescript, --strict) type-checks and emits the ES modules and declarations from
 // a work tree laid out as PKG is (WORK: the sources next to a copy of the glue's declarations);
@@ -152,13 +153,14 @@ for (const input of cjsInputs) cjsDeclaration(input.replace(/\.js$/, ".d.ts"));
 // It imports the package's Node entry (./node.mjs, next to it in PKG): the work tree gets that
 // entry's declarations, so the CLI is checked against the helpers' sources.
 copyFileSync(join(ROOT, "js", "cli.mts"), join(WORK, "cli.mts"));
+copyFileSync(join(ROOT, "js", "inspect.mts"), join(WORK, "inspect.mts"));
 copyFileSync(join(PKG, "node.d.mts"), join(WORK, "node.d.mts"));
 const cliOut = join(WORK, ".cli");
 writeFileSync(join(WORK, "tsconfig.cli.json"), JSON.stringify({
   compilerOptions: { ...compilerOptions, lib: ["es2022"], types: ["node"], typeRoots: [join(TOOLS, "@types")], declaration: false, outDir: cliOut },
-  files: ["cli.mts"],
+  files: ["cli.mts", "inspect.mts"],
 }, null, 2));
-say("tsc --strict: js/cli.mts → cli.mjs (lib es2022 + @types/node)");
+say("tsc --strict: js/cli.mts, js/inspect.mts → cli.mjs, inspect.mjs (lib es2022 + @types/node)");
 try {
   execFileSync(TSC, ["-p", join(WORK, "tsconfig.cli.json")], { stdio: "inherit" });
 } catch {
@@ -166,3 +168,4 @@ try {
   process.exit(1);
 }
 copyFileSync(join(cliOut, "cli.mjs"), join(PKG, "cli.mjs"));
+copyFileSync(join(cliOut, "inspect.mjs"), join(PKG, "inspect.mjs"));

@@ -24,9 +24,10 @@
 #                            first (Vite 5, esbuild --format=iife, bundlers that mangle URLs)
 # pkg/ and pkg/server/ also have the helpers, compiled from TypeScript by scripts/build-ts.mjs
 # (*.js and *.d.ts by tsc; the CommonJS twins *.cjs by esbuild, *.d.cts from the declarations),
-# and main.cjs, the CommonJS entry (glue + helpers). pkg/cli.mjs is compiled from js/cli.mts;
-# pkg/samples/ is copied from samples/*.jsonl, LICENSE-* from the root; pkg/README.md is
-# README.md for the registry page (scripts/registry-readme.mjs).
+# and main.cjs, the CommonJS entry (glue + helpers). pkg/cli.mjs is compiled from js/cli.mts (and
+# pkg/inspect.mjs, its inspect/record commands, from js/inspect.mts); pkg/www/ is the inspector
+# page (www/ without smoke.*); pkg/samples/ is copied from samples/*.jsonl, LICENSE-* from the
+# root; pkg/README.md is README.md for the registry page (scripts/registry-readme.mjs).
 #
 # pkg/package.json is committed; the build rewrites its "files", "exports", "sideEffects" and
 # "typesVersions" from what it produced (scripts/pkg-manifest.mjs: commit the result; a SERVER=0
@@ -368,6 +369,14 @@ cp LICENSE-MIT LICENSE-APACHE "$PKG/"
 # The sample conversations (the CLI, js/cli.mts, is compiled with the helpers below).
 mkdir -p "$PKG/samples"
 cp samples/*.jsonl "$PKG/samples/"
+
+# The inspector page (mcp-tasks-wasm inspect serves it from here, the package root as /pkg/):
+# www/ without the smoke page, which only the repository's tests load.
+mkdir -p "$PKG/www"
+for f in www/*; do
+  case $(basename "$f") in smoke.*) continue ;; esac
+  cp "$f" "$PKG/www/"
+done
 
 # ---- the server entry: pkg/server/ --------------------------------------------------------------
 if [ "$SERVER" = 1 ]; then

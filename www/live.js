@@ -18,6 +18,7 @@ import { TaskClient, TaskCancelledError, HttpConnection, Conversation, rules } f
 import { ruleNode, setRules } from "./rules.js";
 import { toolForm as schemaForm } from "./form.js";
 import { endpointOf, explain } from "./connect-errors.js";
+import { bridgeFetch, bridgeEndpoint } from "./bridge.js";
 
 setRules(rules());
 
@@ -208,7 +209,7 @@ async function loggingFetch(input, init = {}) {
   }
   let res;
   try {
-    res = await fetch(input, init);
+    res = await bridgeFetch(input, init);
   } catch (e) {
     x.latencyMs = Math.round(performance.now() - started);
     if (e?.name !== "AbortError") recordHttp(x, `failed: ${errorText(e)}`);
@@ -900,6 +901,9 @@ async function start() {
   } catch {
     saved = null;
   }
+  // Opened by `mcp-tasks-wasm inspect`: its bridge is the endpoint (www/bridge.js),
+  // connected below (the fragment reads #live).
+  if (bridgeEndpoint && saved?.endpoint !== bridgeEndpoint) saved = { pin: saved?.pin, finished: saved?.finished, endpoint: bridgeEndpoint };
   const resume = Array.isArray(saved?.client?.tasks) && saved.client.tasks.length > 0;
   if (isLiveHash() || resume) setMode("live");
   else setMode("transcript");
