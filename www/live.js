@@ -514,7 +514,10 @@ async function confirmByRead(card, why) {
       logTo(card, "error", `confirming read failed: ${errorText(e)}`);
     }
   }
-  if (!TERMINAL.has(status) && !card.dataset.pageOutcome) logTo(card, "confirm", `stopped after ${reads} reads: the server still shows ${status}`);
+  if (!TERMINAL.has(status) && !card.dataset.pageOutcome) {
+    logTo(card, "confirm", `stopped after ${reads} reads: the server still shows ${status}`);
+    statusSource(card, ` (as of message ${card.dataset.snapshot ?? "?"}; not confirmed: ${reads} reads found no terminal status)`);
+  }
   else if (TERMINAL.has(status)) logTo(card, "confirm", `confirmed by tasks/get: ${status}`);
   delete card.dataset.confirming;
 }
