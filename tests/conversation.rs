@@ -879,6 +879,73 @@ fn unknown_task() {
     assert_eq!(r[1].task_ids, vec!["ghost".to_string()]);
 }
 
+// A client that follows again, after a restart, a task created before the conversation began
+// (§D 104) says so with `known_task`: its requests and the notifications about it are then not
+// `history-unknown-task`, in both versions; the rules about the task still apply.
+#[test]
+fn known_task_created_before_the_conversation() {
+    let mut c = Conversation::default();
+    assert!(c.known_task("old"));
+    let r = feed(
+        &mut c,
+        &v25_get(1, "old", t25("old", "working", "2025-11-25T10:30:02Z")),
+    );
+    no_history_issues(&r);
+    let r = c.observe(&status25(t25("old", "completed", "2025-11-25T10:30:03Z")));
+    assert!(history(&r).is_empty(), "{:#?}", r.issues);
+    let t = &c.tasks()[0];
+    assert_eq!(t.task_id, "old");
+    assert!(t.issues.is_empty(), "{:#?}", t.issues);
+    assert_eq!(t.final_status, Some(TaskStatus::Completed));
+    // The history rules still hold for it: a terminal task does not leave its status.
+    let r = feed(
+        &mut c,
+        &v25_get(2, "old", t25("old", "working", "2025-11-25T10:30:04Z")),
+    );
+    assert!(
+        r[1].issues
+            .iter()
+            .any(|i| i.code == "history-leaves-terminal"),
+        "{:#?}",
+        r[1].issues
+    );
+    // Any other id is still unknown; telling twice changes nothing.
+    assert!(c.known_task("old"));
+    let r = feed(
+        &mut c,
+        &v25_get(3, "ghost", t25("ghost", "working", "2025-11-25T10:30:05Z")),
+    );
+    assert_issue(&r[0], "history-unknown-task", "/params/taskId");
+
+    let mut c = Conversation::default();
+    assert!(c.known_task("t26"));
+    let r = feed(
+        &mut c,
+        &v26_get(1, "t26", t26("t26", "working", "2026-07-28T10:30:02Z")),
+    );
+    no_history_issues(&r);
+
+    // An id over maxIdBytes is not remembered; maxTasks bounds them like any task.
+    let mut c = Conversation::new(ConversationOptions {
+        max_id_bytes: Some(8),
+        max_tasks: Some(2),
+        ..ConversationOptions::default()
+    });
+    assert!(!c.known_task("longer-than-eight"));
+    assert!(c.tasks().is_empty());
+    for id in ["a", "b", "c"] {
+        assert!(c.known_task(id));
+    }
+    let ids: Vec<_> = c.tasks().into_iter().map(|t| t.task_id).collect();
+    assert_eq!(ids, vec!["b".to_string(), "c".to_string()]);
+    let r = c.observe(&req(json!(1), "ping", json!({})));
+    assert!(
+        r.issues.iter().any(|i| i.code == "history-bound"),
+        "{:#?}",
+        r.issues
+    );
+}
+
 #[test]
 fn unmatched_response() {
     let mut c = Conversation::default();

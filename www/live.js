@@ -11,9 +11,11 @@
 // `tasks/list` list their tasks, each followable. Connection failures are told apart, each naming
 // the URL and what to try (www/connect-errors.js); tool forms follow each inputSchema (www/form.js).
 // After every event the client's `serialize()`, the endpoint and the finished cards are saved in
-// localStorage; a reload restores the client, follows the pending tasks again and redraws the
-// finished cards. Status changes are announced (the live status line); poll lines are not (no
-// live region around the cards). Plain DOM; also switches between the two modes.
+// localStorage; a reload restores the client (a 2025-11-25 one in this tab's session, if the
+// server still accepts it), follows the pending tasks again and redraws the finished cards. A
+// card's header, fields and task JSON show the same server snapshot. Status changes are
+// announced (the live status line); poll lines are not (no live region around the cards). Plain
+// DOM; also switches between the two modes.
 import { TaskClient, TaskCancelledError, HttpConnection, Conversation, rules } from "/pkg/browser.js";
 import { ruleNode, setRules } from "./rules.js";
 import { toolForm as schemaForm } from "./form.js";
@@ -432,6 +434,7 @@ function showFields(card, t, e) {
   card.querySelector(".task-json-when").textContent = ` (from message ${e.n}, ${clock(e.at)})`;
   if (interval) card.dataset.pollInterval = String(interval.ms);
   meta.tasks[t.taskId] = { ...(meta.tasks[t.taskId] ?? {}), status: t.status };
+  showSnapshotStatus(card, t, e);
 }
 
 function addIssues(card, e) {
@@ -446,6 +449,163 @@ function addIssues(card, e) {
   const n = list.children.length;
   box.querySelector("h5").textContent = `Issues in its messages (${n})`;
   card.dataset.issues = String(n);
+}
+
+// ---- one source of truth per card ------------------------------------------------------------------
+// The header's status, the fields and the task JSON all show the newest server snapshot seen
+// (a CreateTaskResult, a tasks/get or tasks/cancel answer, a notification), and say which message
+// it was. The page's own conclusions that are not a server status (calling, a cancel that never
+// arrived, a task of a previous session, …) are shown as such. A call that ended while the last
+// snapshot was not terminal (a 2026-07-28 cancel is only acknowledged, §D 90; a 2025-11-25
+// tasks/result answer carries the result, not the task) is confirmed by reading the task again.
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+/** Reads of a task, at its poll interval, to confirm how it ended (about 5 minutes at 1 s). */
+const CONFIRM_READS = 300;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The note after the header's status saying where it comes from. */
+function statusSource(card, text) {
+  let note = card.querySelector(".status-source");
+  if (!note) {
+    note = h("span", { class: "status-source hint" });
+    card.querySelector(".live-status").after(note);
+  }
+  note.textContent = text;
+}
+
+/** A server snapshot of the card's task: the header shows its status, as the fields do. */
+function showSnapshotStatus(card, t, e) {
+  card.dataset.snapshot = String(e.n);
+  card.dataset.snapshotStatus = t.status;
+  // A conclusion of the page's own (no server status) stays; the fields say what the server showed.
+  if (card.dataset.pageOutcome) return;
+  setStatus(card, t.status, { announce: !card.dataset.done || TERMINAL.has(t.status) });
+  const via = e.method ?? (e.kind === "notification" ? "notification" : e.kind);
+  statusSource(card, ` (message ${e.n}, ${via}, ${clock(e.at)})`);
+}
+
+/**
+ * The call of `card` ended the server's way (a result, a failure, a delivered cancel) but its
+ * last snapshot is not terminal: reads the task (tasks/get, logged, so the fields, the task JSON
+ * and the header show each answer) until the server shows a terminal status, at most
+ * CONFIRM_READS times. Resolves when done.
+ */
+async function confirmByRead(card, why) {
+  const taskId = card.dataset.taskId;
+  const c = client;
+  card.dataset.confirming = "true";
+  statusSource(card, ` (as of message ${card.dataset.snapshot ?? "?"}; ${why}: confirming with tasks/get)`);
+  logTo(card, "confirm", `${why}: reading the task (tasks/get) until the server shows a terminal status`);
+  let status = card.dataset.snapshotStatus ?? "";
+  let reads = 0;
+  while (!TERMINAL.has(status) && reads < CONFIRM_READS && c === client && !c.connection.closed) {
+    if (reads > 0) await sleep(Math.min(Math.max(Number(card.dataset.pollInterval) || 1000, 250), 5000));
+    reads++;
+    try {
+      const t = await c.connection.request("tasks/get", { taskId });
+      if (isObject(t) && typeof t.status === "string") status = t.status;
+    } catch (e) {
+      if (e?.code === -32602) {
+        // The server may delete an ended task (§D 24, 94): nothing left to read.
+        card.dataset.pageOutcome = card.dataset.outcome;
+        setStatus(card, card.dataset.outcome);
+        statusSource(card, ` (the call's outcome: the server no longer knows the task, tasks/get answered ${e.code}; its last snapshot, message ${card.dataset.snapshot ?? "?"}, said ${card.dataset.snapshotStatus ?? "?"})`);
+        logTo(card, "confirm", `tasks/get answered ${e.code} (${errorText(e)}): the server no longer knows the task`);
+        break;
+      }
+      logTo(card, "error", `confirming read failed: ${errorText(e)}`);
+    }
+  }
+  if (!TERMINAL.has(status) && !card.dataset.pageOutcome) {
+    logTo(card, "confirm", `stopped after ${reads} reads: the server still shows ${status}`);
+    statusSource(card, ` (as of message ${card.dataset.snapshot ?? "?"}; not confirmed: ${reads} reads found no terminal status)`);
+  }
+  else if (TERMINAL.has(status)) logTo(card, "confirm", `confirmed by tasks/get: ${status}`);
+  delete card.dataset.confirming;
+}
+
+/** The card of a task, live or finished (one restored after a reload included). */
+function cardFor(taskId) {
+  return cards.get(taskId) ?? [...tasksBox.querySelectorAll(".live-card[data-task-id]")].find((c) => c.dataset.taskId === taskId) ?? null;
+}
+
+/**
+ * "Follow" on a task that has a card already: that card is brought into view and focused, and a
+ * finished one is read again (tasks/get) so that it shows what the server says now.
+ */
+/** "Follow" on a task that already has a card: that card is shown (and a finished one read again). */
+function showExistingCard(card) {
+  const taskId = card.dataset.taskId;
+  showCard(card);
+  if (card.dataset.done && client) {
+    cards.set(taskId, card);
+    logTo(card, "follow", `read again from tasks/list at ${clock(Date.now())}`);
+    client.connection.request("tasks/get", { taskId }).catch((e) => logTo(card, "error", `tasks/get: ${errorText(e)}`));
+  }
+  say(`Task ${taskId} already has a card: shown${card.dataset.done ? " and read again" : ""}.`);
+}
+
+// ---- 2025-11-25 sessions across a reload ------------------------------------------------------------
+// A 2025-11-25 server may show a task only to the session that created it: after a reload the
+// page reuses this tab's session (kept in sessionStorage) if the server still accepts it; if it
+// cannot, a resumed task the server does not show is said to belong to a previous session, not
+// to have expired.
+
+const SESSION = "mcp-tasks-inspector/live/session/1";
+/** How the session in use came about after a reload (shown with the version). */
+let sessionNote = "";
+
+function saveSession() {
+  const conn = client?.connection;
+  if (!conn || conn.protocolVersion === V26 || typeof conn.sessionId !== "string") return;
+  try {
+    sessionStorage.setItem(SESSION, JSON.stringify({ endpoint, protocolVersion: conn.protocolVersion, sessionId: conn.sessionId, serverCapabilities: conn.serverCapabilities, serverInfo: conn.serverInfo }));
+  } catch {
+    // storage blocked: a reload opens a new session
+  }
+}
+
+/** Opens the connection of a restored client: this tab's 2025-11-25 session again if the server accepts it. */
+async function openRestored(connection, url, state) {
+  let kept = null;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(SESSION) ?? "null");
+  } catch {
+    kept = null;
+  }
+  sessionNote = "";
+  const reusable = state.protocolVersion !== V26 && isObject(kept) && kept.endpoint === url && kept.protocolVersion === state.protocolVersion && typeof kept.sessionId === "string";
+  if (!reusable) {
+    await connection.connect();
+    if (connection.sessionId !== null) sessionNote = ", new after the reload: this tab kept no session";
+    return;
+  }
+  Object.assign(connection, { protocolVersion: kept.protocolVersion, sessionId: kept.sessionId, serverCapabilities: isObject(kept.serverCapabilities) ? kept.serverCapabilities : {}, serverInfo: isObject(kept.serverInfo) ? kept.serverInfo : null });
+  try {
+    await connection.request("ping", {});
+    sessionNote = ", reused after the reload";
+    return;
+  } catch (e) {
+    // Not accepted: after a 404 the connection opens a new session itself at the next request;
+    // otherwise it starts again from initialize.
+    if (e?.kind !== "session_lost") Object.assign(connection, { protocolVersion: null, sessionId: null, serverCapabilities: null, serverInfo: null });
+  }
+  if (connection.protocolVersion === null) await connection.connect();
+  else await connection.request("ping", {});
+  sessionNote = `, new after the reload: the server no longer accepts session ${kept.sessionId}`;
+}
+
+/** Whether `card`'s task was created in another 2025-11-25 session than the one in use. */
+function fromPreviousSession(card) {
+  const session = meta.tasks[card.dataset.taskId]?.session ?? card.dataset.session;
+  const conn = client?.connection;
+  return Boolean(card.dataset.resumed) && conn?.protocolVersion !== V26 && typeof session === "string" && session !== conn?.sessionId;
+}
+
+/** Tasks a restored client follows were created before this page's Conversation began (§D 104). */
+function knowResumed(state) {
+  for (const t of Array.isArray(state?.tasks) ? state.tasks : []) if (isObject(t) && typeof t.taskId === "string") conv.knownTask(t.taskId);
 }
 
 // ---- cards ---------------------------------------------------------------------------------------
@@ -485,6 +645,9 @@ function bindTask(card, taskId) {
   }
   card.querySelector(".task-id").textContent = `task ${taskId}`;
   meta.tasks[taskId] = { ...(meta.tasks[taskId] ?? {}), tool: card.dataset.tool, args: card.querySelector(".args").textContent };
+  const conn = client?.connection;
+  if (conn && conn.protocolVersion !== V26 && typeof conn.sessionId === "string") meta.tasks[taskId].session ??= conn.sessionId;
+  if (meta.tasks[taskId].session) card.dataset.session = meta.tasks[taskId].session;
 }
 
 function logTo(card, kind, text) {
@@ -505,21 +668,37 @@ function setStatus(card, status, { announce = true } = {}) {
   if (announce && before !== status) say(`${card.dataset.tool}${card.dataset.taskId ? ` (task ${card.dataset.taskId.slice(0, 8)})` : ""}: ${status}.`);
 }
 
-function finishCard(card, status, body, { toolError = false } = {}) {
-  card.dataset.done = "true";
+/**
+ * Shows how a call ended. `server` (a result, a failure, a delivered cancel): the server's own
+ * outcome, so the header keeps showing the server's snapshots, confirmed by a read when the last
+ * one is not terminal (the card is done once confirmed); otherwise `status` is the page's
+ * conclusion (no task, a cancel not delivered, a task of a previous session, …).
+ */
+function finishCard(card, status, body, { toolError = false, server = false } = {}) {
   if (toolError) {
     card.dataset.toolError = "true";
     card.querySelector(".tool-error-badge").textContent = " — the tool reported an error (isError)";
   }
-  setStatus(card, status);
+  card.dataset.outcome = status;
+  const confirm = server && card.dataset.taskId && client && !TERMINAL.has(card.dataset.snapshotStatus ?? "");
+  if (!server || !card.dataset.taskId) {
+    card.dataset.pageOutcome = status;
+    setStatus(card, status);
+    if (card.dataset.snapshot) statusSource(card, ` (the page's conclusion; the server's last snapshot, message ${card.dataset.snapshot}, said ${card.dataset.snapshotStatus})`);
+  }
   if (!card.dataset.taskId) card.querySelector(".task-id").textContent = status === "completed" ? "no task: answered at once" : "no task";
   card.querySelector(".cancel").disabled = true;
   card.querySelector(".input-area").replaceChildren();
   const heading = toolError ? "Tool error" : status === "completed" ? "Result" : "Outcome";
   card.querySelector(".outcome").replaceChildren(h("h5", {}, heading), h("pre", { class: `result${toolError || status !== "completed" ? " is-error" : ""}` }, body));
   if (card.dataset.taskId) delete meta.tasks[card.dataset.taskId];
-  keepFinished(card);
-  save();
+  const end = () => {
+    card.dataset.done = "true";
+    keepFinished(card);
+    save();
+  };
+  if (confirm) confirmByRead(card, status === "cancelled" ? "the cancel was acknowledged" : status === "failed" ? "the call failed" : "the result arrived").finally(end);
+  else end();
 }
 
 function resultText(result) {
@@ -531,16 +710,25 @@ function resultText(result) {
 async function settle(card, promise) {
   try {
     const result = await promise;
-    finishCard(card, "completed", resultText(result), { toolError: result?.isError === true });
+    finishCard(card, "completed", resultText(result), { toolError: result?.isError === true, server: true });
   } catch (e) {
     // A cancel that never reached the server is not a cancelled task: the task may still run.
     if ((e instanceof TaskCancelledError || e?.name === "TaskCancelledError") && e.delivered === false) {
       finishCard(card, "cancel-failed", `The cancel did not reach the server: the task may still be running there. (${errorText(e)})`);
-    } else if (e instanceof TaskCancelledError || e?.name === "TaskCancelledError") finishCard(card, "cancelled", errorText(e));
+    } else if (e instanceof TaskCancelledError || e?.name === "TaskCancelledError") finishCard(card, "cancelled", errorText(e), { server: true });
     else if (e?.name === "AbortError" && !card.dataset.taskId) finishCard(card, "cancelled", "cancelled before a task existed");
+    else if ((e?.name === "TaskExpiredError" || e?.kind === "session_lost") && fromPreviousSession(card)) finishCard(card, "previous-session", previousSessionText(card));
+    else if (e?.name === "TaskFailedError") finishCard(card, "failed", errorText(e), { server: true });
     else if (e?.name === "TaskExpiredError") finishCard(card, "expired", errorText(e));
     else finishCard(card, "failed", errorText(e));
   }
+}
+
+/** A resumed 2025-11-25 task the server does not show to the session in use. */
+function previousSessionText(card) {
+  const was = meta.tasks[card.dataset.taskId]?.session ?? card.dataset.session;
+  const now = client?.connection.sessionId ?? "none";
+  return `This task belongs to a previous session (${was}), not to this page's session (${now}): after the reload the server did not accept that session again, and it shows a task only to the session that created it. Nothing says it ended: it may still be running in its own session.`;
 }
 
 function wireCancel(card, ac) {
@@ -687,6 +875,7 @@ function save() {
   if (!client) return;
   try {
     localStorage.setItem(STORE, JSON.stringify({ endpoint, pin: $("version").value, client: client.serialize(), tasks: meta.tasks, finished: meta.finished }));
+    saveSession();
   } catch {
     // storage full or blocked: live mode still works, it just won't survive a reload
   }
@@ -699,13 +888,13 @@ async function pump(c) {
     if (!card) early.set(ev.taskId, ev);
     switch (ev.type) {
       case "taskCreated": {
-        setStatus(card, ev.status ?? "working");
+        if (!card?.dataset.snapshot) setStatus(card, ev.status ?? "working");
         const interval = isObject(ev.task) ? pollIntervalOf(ev.task) : null;
         logTo(card, "created", `task created (${ev.status})${interval ? `, ${interval.field} ${interval.ms} ms` : ""}`);
         break;
       }
       case "taskStatus":
-        setStatus(card, ev.status);
+        if (!card?.dataset.snapshot) setStatus(card, ev.status);
         logTo(card, "status", `status: ${ev.status}${ev.task?.statusMessage ? ` (${ev.task.statusMessage})` : ""}`);
         break;
       case "inputRequired":
@@ -719,7 +908,12 @@ async function pump(c) {
       case "error":
         // A cancel that never reached the server: the task may still be running there.
         if (ev.error?.delivered === false) logTo(card, "cancel-failed", "cancel not delivered: the server could not be reached after retries; no longer followed");
-        else logTo(card, ev.status, `${ev.error?.name ?? "error"} (${ev.status})`);
+        else if ((ev.error?.name === "TaskExpiredError" || ev.error?.kind === "session_lost") && card && fromPreviousSession(card)) logTo(card, "previous-session", "the server does not show the task to this session: it belongs to the session that created it");
+        else logTo(card, "ended", `${ev.error?.name ?? "error"}${ev.task ? ` (status ${ev.task.status})` : ""}: ${errorText(ev.error)}`);
+        break;
+      case "result":
+        // Its status is in the snapshots (the fields): a 2025-11-25 result carries no task.
+        logTo(card, "result", `result received${ev.task ? ` (status ${ev.task.status})` : ""}`);
         break;
       default:
         logTo(card, ev.type, `${ev.type}${ev.status ? ` (${ev.status})` : ""}`);
@@ -741,14 +935,15 @@ async function connect(url, pin, state) {
   delete $("live-mode").dataset.version;
   showServerTasks();
   conv?.free();
-  conv = new Conversation({ maxTasks: 100_000 });
+  conv = new Conversation({ maxTasks: 100_000, ...(state && [V25, V26].includes(state.protocolVersion) ? { version: state.protocolVersion } : {}) });
+  if (state) knowResumed(state);
   sent.clear();
   endpoint = url;
   let c;
   if (state) {
     // A restored client speaks the version it had: the connection is pinned to it.
     const connection = new HttpConnection(url, { protocolVersion: state.protocolVersion, fetch: loggingFetch, capabilities: CAPS });
-    await connection.connect();
+    await openRestored(connection, url, state);
     c = TaskClient.restore(state, { request: connection.request, handlers: HANDLERS, server: new URL(url).host });
     c.connection = connection;
   } else {
@@ -758,7 +953,7 @@ async function connect(url, pin, state) {
   client = c;
   pump(c);
   const conn = c.connection;
-  $("live-version").textContent = `${conn.protocolVersion}${conn.protocolVersion === V25 ? ` (session ${conn.sessionId ?? "none"})` : ""}${conn.serverInfo?.name ? `, server ${conn.serverInfo.name} ${conn.serverInfo.version ?? ""}` : ""}`;
+  $("live-version").textContent = `${conn.protocolVersion}${conn.protocolVersion === V25 ? ` (session ${conn.sessionId ?? "none"}${state ? sessionNote : ""})` : ""}${conn.serverInfo?.name ? `, server ${conn.serverInfo.name} ${conn.serverInfo.version ?? ""}` : ""}`;
   $("live-mode").dataset.version = conn.protocolVersion;
   showServerTasks();
   return c;
@@ -838,12 +1033,13 @@ async function listServerTasks(cursor) {
   if (!cursor) table.replaceChildren();
   for (const t of tasks) {
     if (!isObject(t) || typeof t.taskId !== "string") continue;
-    const followed = cards.has(t.taskId) && !cards.get(t.taskId).dataset.done;
+    const carded = cardFor(t.taskId) !== null;
     table.append(h("li", { class: "server-task", "data-task-id": t.taskId },
       h("code", {}, t.taskId), " ", h("span", { class: `st-text st-${t.status}` }, String(t.status)), " ",
       h("span", { class: "hint" }, `created ${t.createdAt ?? "?"}${t.statusMessage ? `, ${t.statusMessage}` : ""}`), " ",
-      h("button", { type: "button", class: "follow secondary", "data-task-id": t.taskId, disabled: followed, "aria-label": `Follow task ${t.taskId}` }, followed ? "Followed" : "Follow")));
+      h("button", { type: "button", class: "follow secondary", "data-task-id": t.taskId, "aria-label": `${carded ? "Show the card of" : "Follow"} task ${t.taskId}` }, carded ? "Show card" : "Follow")));
   }
+  if (!cursor && tasks.length === 0) table.append(h("li", { class: "server-task-empty hint" }, "No tasks: the server's tasks/list answered an empty list."));
   const more = $("more-tasks");
   more.hidden = typeof result.nextCursor !== "string";
   more.dataset.cursor = result.nextCursor ?? "";
@@ -851,7 +1047,8 @@ async function listServerTasks(cursor) {
 }
 
 function followListed(taskId) {
-  if (cards.has(taskId) && !cards.get(taskId).dataset.done) return;
+  const existing = cardFor(taskId);
+  if (existing) return showExistingCard(existing);
   const card = makeCard("(listed)", {}, `task ${taskId}`);
   bindTask(card, taskId);
   setStatus(card, "following", { announce: false });
@@ -866,9 +1063,9 @@ $("more-tasks").addEventListener("click", (ev) => listServerTasks(ev.target.data
 $("server-task-list").addEventListener("click", (ev) => {
   const b = ev.target.closest("button.follow");
   if (!b) return;
-  b.disabled = true;
-  b.textContent = "Followed";
   followListed(b.dataset.taskId);
+  b.textContent = "Show card";
+  b.setAttribute("aria-label", `Show the card of task ${b.dataset.taskId}`);
 });
 
 $("endpoint-form").addEventListener("submit", async (ev) => {
@@ -926,6 +1123,7 @@ async function start() {
         card.dataset.resumed = "true";
         // Its last known status until the first poll tells the current one.
         setStatus(card, info.status ?? "working", { announce: false });
+        statusSource(card, " (last known before the reload)");
         logTo(card, "resumed", `restored from this browser's storage at ${clock(Date.now())}; following again`);
         const ac = new AbortController();
         wireCancel(card, ac);

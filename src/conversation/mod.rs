@@ -677,6 +677,30 @@ impl Conversation {
         self.tasks.iter().map(TaskState::timeline).collect()
     }
 
+    /// Tells the conversation about a task created before its first message: a client that
+    /// kept the ids of its tasks across a restart and follows them again (§D 104: task ids are
+    /// persisted to resume polling) learned the id from a message this conversation never saw. Requests
+    /// naming it are then not `history-unknown-task`, nor is a notification about it held as
+    /// one; its timeline starts with no event. Answers `false` (and remembers nothing) for an id
+    /// longer than `maxIdBytes`, which is not followed anyway. Counts against `maxTasks` like
+    /// any task (the oldest is forgotten first, with a `history-bound` warning in the next
+    /// report). A task already known stays as it is.
+    pub fn known_task(&mut self, task_id: &str) -> bool {
+        if task_id.len() > self.limits.max_id_bytes {
+            return false;
+        }
+        let version = self.version;
+        let known = match self.state_mut(task_id, version) {
+            Some(state) => {
+                state.created_seen = true;
+                true
+            }
+            None => false,
+        };
+        self.enforce_budget();
+        known
+    }
+
     fn take_index(&mut self) -> usize {
         let i = self.next_index;
         self.next_index = self.next_index.saturating_add(1);

@@ -70,6 +70,24 @@ impl Conversation {
     pub fn tasks(&self) -> Result<JsValue, JsError> {
         to_js(&self.inner.tasks())
     }
+
+    /// Tells the conversation about a task created before its first message (a client that
+    /// follows again, after a restart, the tasks whose ids it kept): requests naming it are not
+    /// `history-unknown-task`. `false` for an id over `maxIdBytes` (not followed). Throws a
+    /// `TypeError` when `taskId` is not a string.
+    #[wasm_bindgen(js_name = knownTask)]
+    pub fn known_task(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+    ) -> Result<bool, JsValue> {
+        // Typed `string`, but JS may pass anything. Lone surrogates are carried as the ids of
+        // parsed messages carry them, so the id matches the one in later requests.
+        let id = task_id
+            .as_string()
+            .map(|text| super::input::carried(&task_id, text))
+            .ok_or_else(|| super::input::bad("knownTask: taskId must be a string".to_string()))?;
+        Ok(self.inner.known_task(&id))
+    }
 }
 
 fn read_options(options: Option<Ts<ConversationOptions>>) -> Result<ConversationOptions, JsValue> {

@@ -7,7 +7,7 @@
 //   - the raw message log: requests, responses, HTTP status, latency; search; export to JSONL,
 //     whose Conversation issues (in Node, the installed package) are the ones the page shows,
 //     and which transcript mode opens with the same tasks;
-//   - 2025-11-25 tasks/list lists the page's tasks, and one is followed from the list;
+//   - 2025-11-25 tasks/list lists the page's tasks, and Follow shows the card a task has;
 //   - connection errors told apart: nothing listening, CORS (origin and headers named), 404, 403;
 //   - finished cards survive a reload; status changes are announced in #live-status, and no
 //     live region holds the cards; the skip link leads to a visible target in both modes.
@@ -210,7 +210,7 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
     assert.equal(await page.evaluate(() => document.activeElement?.id), "live-results");
   });
 
-  test("2025-11-25 picked: a session, the poll interval as pollInterval, tasks/list lists the task and one is followed from it", async () => {
+  test("2025-11-25 picked: a session, the poll interval as pollInterval, tasks/list lists the task, Follow shows its card", async () => {
     await connect(endpoint, "2025-11-25");
     await page.waitForSelector("#tools[data-ready=true]", { timeout: 15_000 });
     assert.match(await page.textContent("#live-version"), /^2025-11-25 \(session [^)]+\)/);
@@ -226,11 +226,14 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
     const row = page.locator(`#server-task-list li[data-task-id="${taskId}"]`);
     await row.waitFor();
     assert.match(await row.textContent(), /completed/);
+    // The task has a card: Follow shows that one (focused) rather than a second card
+    // (following a task without a card: inspector-state.test.mjs).
+    assert.equal(await row.locator("button.follow").textContent(), "Show card");
     await row.locator("button.follow").click();
-    const followed = page.locator(`.live-card[data-tool="(listed)"][data-task-id="${taskId}"]`);
-    await page.waitForSelector(`.live-card[data-tool="(listed)"][data-task-id="${taskId}"][data-done=true]`, { timeout: 15_000 });
-    assert.equal(await followed.getAttribute("data-status"), "completed");
-    assert.match(await followed.locator(".result").textContent(), /v25: done after 1 s/);
+    await page.waitForFunction((id) => document.activeElement?.closest(".live-card")?.dataset.taskId === id, taskId);
+    assert.equal(await page.locator(`.live-card[data-task-id="${taskId}"]:not([data-restored-finished])`).count(), 1);
+    assert.equal(await c.getAttribute("data-status"), "completed");
+    assert.match(await c.locator(".result").textContent(), /v25: done after 1 s/);
   });
 
   test("connection errors: nothing listening, an answer hidden by CORS (the origin and the headers named), HTTP 404, HTTP 403", async () => {

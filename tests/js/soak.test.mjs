@@ -306,6 +306,8 @@ function entryPoints(entry, rand) {
     "Conversation constructor": [() => new Conversation(s.maybe(() => ({ version: s.version(), maxTasks: s.maybe(() => int(10)), maxPending: s.maybe(() => int(10)), maxEventsPerTask: s.maybe(() => int(10)), maxIdBytes: s.maybe(() => int(64)), maxKeptBytes: s.maybe(() => int(1e6)), maxBytes: s.maybe(() => int(1e4)), maxIssues: s.maybe(() => int(10)) }))).free()],
     "Conversation observe": [() => conv.observe(s.maybe(s.message), s.maybe(() => ({ from: pick(["client", "server", any()]) })))],
     "Conversation tasks": [() => conv.tasks(any())],
+    // A task created before the conversation (a resumed client): any value, an id it will see.
+    "Conversation knownTask": [() => conv.knownTask(pick(["t1", str(), any()]))],
     // The byte boundary's internal exports (js/core/validate.ts calls them; public all the same).
     "function __validateBuffer": [() => entry.__validateBuffer(pick([0, int(1e5), 2 ** 31, 2 ** 32 - 1, any()]))],
     "function __validateBytes": [() => entry.__validateBytes(pick([0, 1024, int(2e5), any()]), pick([0, int(2e5), 2 ** 32 - 1]), pick([0, int(2000), 2 ** 32 - 1]), int(4), pick([-1, int(1e5), any()]), pick([-1, int(10)]), pick([0, 1, 2, 3, int(2 ** 32), any()]))],
@@ -339,6 +341,7 @@ function entryPoints(entry, rand) {
     () => assert.equal(validateMessage(task("running"), { inReplyTo: "tasks/get" }).valid, false),
     () => assert.equal(typeof conv.observe({ jsonrpc: "2.0", id: 1, method: "ping" }).index, "number"),
     () => Array.isArray(conv.tasks()),
+    () => assert.equal(conv.knownTask("t1"), true),
     () => {
       for (const k of keys) if (!sched.info(k)) sched.track(k, { version: "2025-11-25" }, T0);
       assert.ok(Array.isArray(sched.nextDue(T0 + 1e7)));
