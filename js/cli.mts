@@ -23,7 +23,7 @@ const OUT_CHUNK = 64 * 1024;
 /** Bytes read from a file at a time. */
 const READ_CHUNK = 256 * 1024;
 /** Default of --max-export-bytes: a JSON array file (an Inspector export) is read whole. */
-const MAX_EXPORT_BYTES = 256 * 1024 * 1024;
+const MAX_EXPORT_BYTES = 64 * 1024 * 1024;
 const FORMATS: readonly string[] = ["text", "json", "github"];
 
 const HELP = `mcp-tasks: check MCP Tasks conversations (protocol 2025-11-25 and 2026-07-28)
@@ -42,7 +42,7 @@ Each file is one conversation, in one of these formats (told apart by the first 
                "client" or "server", "at" an RFC 3339 time, "headers" the HTTP headers, checked
                against a 2026-07-28 request. Blank lines are skipped; a line that is not JSON,
                not UTF-8 or larger than 16 MiB is reported.
-  JSON array   the official MCP Inspector's protocol export ("Export" in its History panel):
+  JSON array   the official MCP Inspector's protocol export ("Export" in its Protocol panel):
                [{"timestamp", "direction", "origin", "message", "response"?, "duration"?}, ...];
                each request and its response are checked in the order of their times. An array
                of messages or records is read too. The file is read whole (--max-export-bytes).
@@ -73,7 +73,7 @@ Options:
   --protocol VERSION    fix the protocol version (${PROTOCOLS.join(" or ")}); by default the first
                         message that shows a version fixes it, and an initialize request
                         negotiates it anew (a client falling back from server/discover)
-  --max-export-bytes N  the largest JSON array file read (default ${MAX_EXPORT_BYTES}, 256 MiB); a
+  --max-export-bytes N  the largest JSON array file read (default ${MAX_EXPORT_BYTES}, 64 MiB); a
                         larger one is reported (too-large) and not checked
   -h, --help            show this help
   -V, --version         print the version of mcp-tasks (the package's version)
@@ -493,9 +493,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /**
  * The messages of a JSON array file, or null when the text is not one array. An element is
- * an entry of the official MCP Inspector's protocol export (its History panel's "Export":
- * `{id, timestamp, direction: "request" | "response" | "notification", origin: "client" |
- * "server", message, response?, duration?}`, a request holding the response paired with it),
+ * an entry of the official MCP Inspector's protocol export (its Protocol panel's "Export",
+ * whole or a section: `{id, timestamp, direction: "request" | "response" | "notification",
+ * origin: "client" | "server", message, response?, duration?}`, a request holding the
+ * response paired with it),
  * a transcript record or a bare message. An entry becomes the record of its message and one of
  * its response (sent by the other side, `duration` ms later); all are observed in the order of
  * their times (an answer after what happened while its request was open), the export's order

@@ -6,7 +6,7 @@
 //
 // The Inspector fixtures (tests/fixtures/inspector/) replay recorded traffic through the pairing
 // of the Inspector 2.12's MessageLogState (a request entry holds its response and `duration`;
-// notifications and unpaired responses are entries of their own) and its History panel's
+// notifications and unpaired responses are entries of their own) and its Protocol panel's
 // Export, `JSON.stringify(messages, null, 2)`:
 //   inspector-2.12-failing_job.json  the Inspector 2.12 CLI calling failing_job on the example
 //                                    server (tests/peers/matrix-js.test.mjs, legacy era)
