@@ -377,27 +377,26 @@ async function* items(stream: AsyncIterable<Buffer>, maxExportBytes: number): As
       yield* lineItems(rest());
       return;
     }
-    while (!done) {
+    while (!done && size <= maxExportBytes) {
       const n = await next();
       if (n.done) break;
       size += n.value.length;
-      if (size > maxExportBytes) {
-        yield { line: 1, report: inputReport("too-large", `the file, a JSON array, is larger than --max-export-bytes (${maxExportBytes}): it is read whole, so it is not checked`) };
-        return;
-      }
-      head.push(Buffer.from(n.value));
+      if (size <= maxExportBytes) head.push(Buffer.from(n.value));
+    }
+    if (size > maxExportBytes) {
+      const why = `the file, a JSON array, is larger than --max-export-bytes (${maxExportBytes}): it is read whole, so it is not checked`;
+      yield { line: 1, report: inputReport("too-large", why) };
+      return;
     }
     const buf = Buffer.concat(head);
-    if (size > maxExportBytes) {
-      yield { line: 1, report: inputReport("too-large", `the file, a JSON array, is larger than --max-export-bytes (${maxExportBytes}): it is read whole, so it is not checked`) };
-    } else if (!isUtf8(buf)) {
+    if (!isUtf8(buf)) {
       yield { line: 1, report: inputReport("not-json", "the file is not UTF-8") };
-    } else {
-      const found = exportItems(buf.toString("utf8").replace(/^\ufeff/, ""));
-      // Not one array after all: JSON Lines whose first line is a batch.
-      if (found === null) yield* lineItems((async function* () { yield buf; })());
-      else yield* found;
+      return;
     }
+    const found = exportItems(buf.toString("utf8").replace(/^\ufeff/, ""));
+    // Not one array after all: JSON Lines whose first line is a batch.
+    if (found === null) yield* lineItems((async function* () { yield buf; })());
+    else yield* found;
   } finally {
     await chunks.return?.();
   }
