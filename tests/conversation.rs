@@ -2125,3 +2125,170 @@ fn v25_augmentation_of_types_the_receiver_did_not_declare() {
     msgs.extend([augmented_elicit, elicit_task]);
     no_history_issues(&feed(&mut Conversation::default(), &msgs));
 }
+
+// ---- §D 50: a 2025-11-25 poller fetches input_required through tasks/result ---------------------
+
+/// A V25 task that went input_required at message 4 (a `tasks/get` answer), polled by `gets`
+/// more `tasks/get` answered input_required, the request ids from 10.
+fn polled_through_input_required(gets: i64, result_first: bool) -> Vec<Value> {
+    let mut msgs = v25_create(1, "t1").to_vec();
+    msgs.extend(v25_get(
+        2,
+        "t1",
+        t25("t1", "input_required", "2025-11-25T10:30:01Z"),
+    ));
+    if result_first {
+        msgs.push(req(json!(3), "tasks/result", json!({"taskId": "t1"})));
+    }
+    for i in 0..gets {
+        msgs.extend(v25_get(
+            10 + i,
+            "t1",
+            t25("t1", "input_required", "2025-11-25T10:30:01Z"),
+        ));
+    }
+    msgs
+}
+
+/// §D 50: on `input_required` a 2025-11-25 poller should call `tasks/result` at once. The
+/// Inspector 2.12 polls `tasks/get` about ten times through `input_required` and never calls
+/// it: one warning, on the second `tasks/get` sent after the task showed `input_required`, and
+/// no more for the task however long it polls.
+#[test]
+fn v25_polling_through_input_required_without_tasks_result() {
+    let msgs = polled_through_input_required(10, false);
+    let r = feed(&mut Conversation::default(), &msgs);
+    let flagged: Vec<usize> = r
+        .iter()
+        .filter(|r| has(r, "history-input-required-not-fetched", "/method"))
+        .map(|r| r.index)
+        .collect();
+    // Messages: 0-1 create, 2-3 the get that showed input_required, then request/answer pairs:
+    // the first poll (4) passes, the second (6) is flagged.
+    assert_eq!(flagged, vec![6]);
+    let i = issue_of(&r[6], "history-input-required-not-fetched");
+    assert_eq!(i.severity, Severity::Warning);
+    assert!(i.message.contains("since message 3"), "{}", i.message);
+    assert!(i.message.contains("§D 50"), "{}", i.message);
+    assert_eq!(r[6].task_ids, vec!["t1".to_string()]);
+    // On the task's timeline too.
+    let mut c = Conversation::default();
+    feed(&mut c, &msgs);
+    let issues: Vec<_> = c.tasks()[0].issues.iter().map(|i| i.code.clone()).collect();
+    assert_eq!(
+        issues,
+        vec!["history-input-required-not-fetched".to_string()]
+    );
+}
+
+/// Not flagged: one `tasks/get` beside the `tasks/result` (§D 50: keep polling while not
+/// blocked), a `tasks/result` called at once, a task that went back to `working` between
+/// polls, a 2026-07-28 conversation (no `tasks/result`).
+#[test]
+fn v25_input_required_fetched_or_polled_once_is_no_issue() {
+    let quiet = |msgs: &[Value]| {
+        let r = feed(&mut Conversation::default(), msgs);
+        assert!(
+            !r.iter().any(|r| r
+                .issues
+                .iter()
+                .any(|i| i.code == "history-input-required-not-fetched")),
+            "{r:#?}"
+        );
+    };
+    quiet(&polled_through_input_required(1, false));
+    quiet(&polled_through_input_required(10, true));
+    // tasks/result sent after the first poll: the second poll is no longer "without" it.
+    let mut msgs = polled_through_input_required(1, false);
+    msgs.push(req(json!(3), "tasks/result", json!({"taskId": "t1"})));
+    msgs.extend(v25_get(
+        20,
+        "t1",
+        t25("t1", "input_required", "2025-11-25T10:30:01Z"),
+    ));
+    quiet(&msgs);
+    // input_required; a poll answered working; input_required again; a poll: one poll per
+    // sighting.
+    let mut msgs = polled_through_input_required(0, false);
+    msgs.extend(v25_get(
+        20,
+        "t1",
+        t25("t1", "working", "2025-11-25T10:30:02Z"),
+    ));
+    msgs.extend(v25_get(
+        21,
+        "t1",
+        t25("t1", "input_required", "2025-11-25T10:30:03Z"),
+    ));
+    msgs.extend(v25_get(
+        22,
+        "t1",
+        t25("t1", "input_required", "2025-11-25T10:30:03Z"),
+    ));
+    let r = feed(&mut Conversation::default(), &msgs);
+    let flagged: Vec<usize> = r
+        .iter()
+        .filter(|r| {
+            r.issues
+                .iter()
+                .any(|i| i.code == "history-input-required-not-fetched")
+        })
+        .map(|r| r.index)
+        .collect();
+    // 4-5 the first poll (working), 6-7 input_required again (its request was sent while the
+    // task showed working), 8 the first poll since: none is a second poll.
+    assert!(flagged.is_empty(), "{flagged:?}");
+    // 2026-07-28: input is answered with tasks/update, there is no tasks/result.
+    let mut msgs = v26_create(1, "t1").to_vec();
+    for i in 0..5 {
+        msgs.extend(v26_get(
+            10 + i,
+            "t1",
+            input_required("t1", "2025-11-25T10:30:01Z", "k", elicit("Name?")),
+        ));
+    }
+    quiet(&msgs);
+}
+
+/// A transcript record may say when the message was recorded: `at`, RFC 3339. It is the
+/// `seenAt` of the task events the message adds; anything else is `record-time` (a warning),
+/// and the message is judged as without it.
+#[test]
+fn transcript_records_carry_the_time_they_were_recorded() {
+    let rec =
+        |at: Value, from: &str, message: Value| json!({"at": at, "from": from, "message": message});
+    let [call, created] = v25_create(1, "t1");
+    let msgs = vec![
+        rec(json!("2026-12-01T10:00:00.000Z"), "client", call),
+        rec(json!("2026-12-01T10:00:00.250+01:00"), "server", created),
+        rec(
+            json!("yesterday"),
+            "client",
+            req(json!(2), "tasks/get", json!({"taskId": "t1"})),
+        ),
+        rec(
+            json!(1733047200000_i64),
+            "server",
+            res(json!(2), t25("t1", "working", "2025-11-25T10:30:01Z")),
+        ),
+    ];
+    let mut c = Conversation::default();
+    let r = feed(&mut c, &msgs);
+    assert!(r[0].issues.is_empty() && r[1].issues.is_empty(), "{r:#?}");
+    for k in [2, 3] {
+        let i = issue_of(&r[k], "record-time");
+        assert_eq!(i.severity, Severity::Warning);
+        assert_eq!(i.path, "");
+        assert_eq!(r[k].issues.len(), 1, "{:#?}", r[k].issues);
+    }
+    // The answers were paired (from), and the record's time is on the events.
+    assert_eq!(r[3].method.as_deref(), Some("tasks/get"));
+    let t = &c.tasks()[0];
+    let seen: Vec<_> = t.events.iter().map(|e| e.seen_at.as_deref()).collect();
+    assert_eq!(seen, vec![Some("2026-12-01T10:00:00.250+01:00"), None]);
+    // Parsed from text as well (the CLI's and the page's way in).
+    let mut c = Conversation::default();
+    let r = c.observe_text(r#"{"at":"2026-12-01T10:00:00Z","from":"client","message":{"jsonrpc":"2.0","id":1,"method":"ping"}}"#);
+    assert!(r.issues.is_empty(), "{:#?}", r.issues);
+    assert_eq!(r.method.as_deref(), Some("ping"));
+}

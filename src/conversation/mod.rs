@@ -63,9 +63,11 @@
 //!
 //! # Transcript records
 //!
-//! A message may come as a record of how it travelled, `{"message", "from"?, "headers"?}`
-//! ([`Conversation::observe_from`]): the HTTP headers of a 2026-07-28 request are checked
-//! (`header-missing` for a routing header the requestor left out, `header-mismatch`).
+//! A message may come as a record of how it travelled, `{"message", "from"?, "headers"?,
+//! "at"?}` ([`Conversation::observe_from`]): the HTTP headers of a 2026-07-28 request are
+//! checked (`header-missing` for a routing header the requestor left out, `header-mismatch`),
+//! and `at`, when the message was recorded (RFC 3339, else `record-time`), becomes the
+//! `seenAt` of the task events the message adds.
 
 mod caps;
 mod shape;
@@ -232,6 +234,11 @@ pub struct TaskEvent {
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_keys: Option<Vec<String>>,
+    /// When the message was recorded: the `at` of its transcript record (RFC 3339, as
+    /// written), absent for a bare message.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen_at: Option<String>,
 }
 
 /// Everything the conversation saw of one task.
@@ -716,15 +723,16 @@ impl Conversation {
     /// request of that id (or, failing that, with a request whose sender was not given).
     ///
     /// A transcript line is a bare JSON-RPC message or a record of one as it travelled:
-    /// `{"message": {...}, "from"?: "client" | "server", "headers"?: {...}}` (an object with a
-    /// `message` object and no `jsonrpc` member). The record's `from` counts when `from` is
-    /// not given; its `headers` (HTTP, names case-insensitive) are checked against a
-    /// 2026-07-28 request (§D 76, 111, §B.f): a routing header left out is `header-missing`,
-    /// one that disagrees with the body `header-mismatch`.
+    /// `{"message": {...}, "from"?: "client" | "server", "headers"?: {...}, "at"?: RFC 3339}`
+    /// (an object with a `message` object and no `jsonrpc` member). The record's `from` counts
+    /// when `from` is not given; its `headers` (HTTP, names case-insensitive) are checked
+    /// against a 2026-07-28 request (§D 76, 111, §B.f): a routing header left out is
+    /// `header-missing`, one that disagrees with the body `header-mismatch`; its `at` is the
+    /// `seenAt` of the task events the message adds (`record-time` when it is not RFC 3339).
     pub fn observe_from(&mut self, message: &Value, from: Option<Sender>) -> ObserveReport {
         match record(message) {
-            Some((inner, said, headers)) => self.observe_one(inner, from.or(said), headers),
-            None => self.observe_one(message, from, None),
+            Some(r) => self.observe_one(r.message, from.or(r.from), r.headers, r.at),
+            None => self.observe_one(message, from, None, None),
         }
     }
 
@@ -733,9 +741,18 @@ impl Conversation {
         message: &Value,
         from: Option<Sender>,
         headers: Option<&serde_json::Map<String, Value>>,
+        at: Option<Result<&str, ()>>,
     ) -> ObserveReport {
         let index = self.take_index();
         let mut f = Findings::default();
+        if at == Some(Err(())) {
+            f.push(
+                None,
+                Code::RecordTime,
+                String::new(),
+                "the record's `at` is not an RFC 3339 date-time with a time zone: when the message was recorded is unknown".to_string(),
+            );
+        }
         let mut touched = Touched::default();
         let rpc = shape::classify(message);
 
@@ -875,6 +892,14 @@ impl Conversation {
                         state.add_issue(index, &to_issue(finding));
                         self.dirty.push(n);
                     }
+                }
+            }
+        }
+        // The record's time on the events this message added (`seenAt`).
+        if let Some(Ok(at)) = at {
+            for &n in &self.dirty {
+                if let Some(state) = self.slot(n).and_then(|i| self.tasks.get_mut(i)) {
+                    state.stamp(index, at);
                 }
             }
         }
@@ -1056,6 +1081,16 @@ impl Conversation {
             "tasks/cancel" if v26 => {
                 if let Some(state) = self.state_mut(&tid, version) {
                     state.note(index, TaskEventSource::Cancel, None);
+                }
+            }
+            // §D 50: on input_required a 2025-11-25 poller calls tasks/result at once.
+            "tasks/get" | "tasks/result" if !v26 && self.state(&tid).is_some() => {
+                if let Some(state) = self.state_mut(&tid, version) {
+                    if method == "tasks/get" {
+                        state.polled(f);
+                    } else {
+                        state.result_requested();
+                    }
                 }
             }
             _ => {}
@@ -1617,15 +1652,18 @@ fn check_input_requests(result: &serde_json::Map<String, Value>, req: &Pending, 
     }
 }
 
-/// A transcript record's message, sender and headers.
-type Record<'a> = (
-    &'a Value,
-    Option<Sender>,
-    Option<&'a serde_json::Map<String, Value>>,
-);
+/// A transcript record: the message, its sender, its HTTP headers and when it was recorded.
+struct Record<'a> {
+    message: &'a Value,
+    from: Option<Sender>,
+    headers: Option<&'a serde_json::Map<String, Value>>,
+    /// `at`: `Some(Ok(text))` an RFC 3339 date-time, `Some(Err(()))` anything else.
+    at: Option<Result<&'a str, ()>>,
+}
 
-/// A transcript record `{"message", "from"?, "headers"?}`: the message, its sender and its HTTP
-/// headers; `None` for anything else (a JSON-RPC message has `jsonrpc`, a record has not).
+/// A transcript record `{"message", "from"?, "headers"?, "at"?}`: the message, its sender, its
+/// HTTP headers and the RFC 3339 time it was recorded; `None` for anything else (a JSON-RPC
+/// message has `jsonrpc`, a record has not).
 fn record(v: &Value) -> Option<Record<'_>> {
     let m = v.as_object()?;
     if m.contains_key("jsonrpc") {
@@ -1636,7 +1674,17 @@ fn record(v: &Value) -> Option<Record<'_>> {
         .get("from")
         .and_then(Value::as_str)
         .and_then(Sender::parse);
-    Some((message, from, shape::obj(v, "headers")))
+    let at = m.get("at").map(|a| {
+        a.as_str()
+            .filter(|t| crate::base::time::parse(t).is_some())
+            .ok_or(())
+    });
+    Some(Record {
+        message,
+        from,
+        headers: shape::obj(v, "headers"),
+        at,
+    })
 }
 
 /// The task ids a message touched, in order, without repeats.

@@ -109,6 +109,7 @@ fn event_bytes(e: &TaskEvent) -> usize {
     ITEM_BYTES * 2
         + e.at.as_ref().map_or(0, String::len)
         + e.status_message.as_ref().map_or(0, String::len)
+        + e.seen_at.as_ref().map_or(0, String::len)
         + e.input_keys
             .as_ref()
             .map_or(0, |k| k.iter().map(|k| k.len() + ITEM_BYTES).sum())
@@ -208,6 +209,14 @@ pub(crate) struct TaskState {
     result_delivered: Option<usize>,
     /// `history-empty-task-result` was reported (once per task).
     empty_result_flagged: bool,
+    /// §D 50 (2025-11-25): a `tasks/result` request named the task.
+    result_asked: bool,
+    /// §D 50: the message that showed the current `input_required` (`None` when the current
+    /// status is another), and the `tasks/get` requests about the task sent since.
+    input_since: Option<usize>,
+    input_polls: u32,
+    /// `history-input-required-not-fetched` was reported (once per task).
+    fetch_flagged: bool,
     /// Every `inputRequests` key issued (the newest `max_events`) and the request it named.
     input_keys: HashMap<String, Fingerprint>,
     /// The keys of `input_keys`, oldest first.
@@ -266,6 +275,10 @@ impl TaskState {
             v25_payload: None,
             result_delivered: None,
             empty_result_flagged: false,
+            result_asked: false,
+            input_since: None,
+            input_polls: 0,
+            fetch_flagged: false,
             input_keys: HashMap::new(),
             input_order: VecDeque::new(),
             answered: VecDeque::new(),
@@ -416,7 +429,21 @@ impl TaskState {
             source,
             status_message: None,
             input_keys,
+            seen_at: None,
         });
+    }
+
+    /// Sets `seen_at` on the events message `index` added (the newest ones).
+    pub fn stamp(&mut self, index: usize, at: &str) {
+        for e in self.events.iter_mut().rev() {
+            if e.index != index {
+                break;
+            }
+            if e.seen_at.is_none() {
+                self.bytes += at.len();
+                e.seen_at = Some(at.to_string());
+            }
+        }
     }
 
     /// The client answered `keys` (a `tasks/update` request); returns the keys newly marked
@@ -447,6 +474,41 @@ impl TaskState {
         self.answered.retain(|a| !keys.contains(&a.key));
         let after: usize = self.answered.iter().map(|a| a.key.len() + ITEM_BYTES).sum();
         self.bytes = self.bytes.saturating_sub(before - after);
+    }
+
+    /// A V25 `tasks/result` request named the task: its requestor fetches the input requests
+    /// (and the outcome) as §D 50 asks.
+    pub fn result_requested(&mut self) {
+        self.result_asked = true;
+    }
+
+    /// A V25 `tasks/get` request about the task (§D 50): on `input_required` a poller should
+    /// call `tasks/result` at once, through which the receiver delivers its input requests. A
+    /// second `tasks/get` sent while the task shows `input_required`, with no `tasks/result`
+    /// ever asked for it, is `history-input-required-not-fetched` (once per task: a poller
+    /// that goes on polling is one finding, not one per poll). One `tasks/get` is let pass: a
+    /// poller may send it beside its `tasks/result` (§D 50 keeps polling while not blocked).
+    pub fn polled(&mut self, f: &mut Findings) {
+        let Some(since) = self.input_since else {
+            return;
+        };
+        if self.result_asked || self.fetch_flagged {
+            return;
+        }
+        self.input_polls = self.input_polls.saturating_add(1);
+        if self.input_polls < 2 {
+            return;
+        }
+        self.fetch_flagged = true;
+        let id = self.task_id.clone();
+        f.push(
+            Some(&id),
+            Code::InputRequiredNotFetched,
+            "/method".to_string(),
+            format!(
+                "task {id} has shown input_required since message {since}, and this is the second tasks/get about it since, with no tasks/result: on input_required a 2025-11-25 requestor should call tasks/result at once, which delivers the task's input requests (§D 50)"
+            ),
+        );
     }
 
     /// A V25 `tasks/result` answer: the payload of a terminal task, the same every time (§D 30).
@@ -609,6 +671,13 @@ impl TaskState {
                 self.check_input_requests(s, at_instant, f);
             }
             if !stale || self.status.is_none() {
+                if st != TaskStatus::InputRequired {
+                    self.input_since = None;
+                    self.input_polls = 0;
+                } else if self.status != Some(st) {
+                    self.input_since = Some(s.index);
+                    self.input_polls = 0;
+                }
                 self.status = Some(st);
             }
         }
@@ -626,6 +695,7 @@ impl TaskState {
             source: s.source,
             status_message,
             input_keys,
+            seen_at: None,
         });
     }
 

@@ -56,6 +56,7 @@ rules! {
     TooDeep = "too-deep", Error, "input", "The JSON nests deeper than the validator's limit (128 levels).";
     TooLarge = "too-large", Error, "input", "The message is larger than `options.maxBytes` (default 16 MiB of UTF-8).";
     IssuesTruncated = "issues-truncated", Warning, "input", "The message has more issues than `options.maxIssues` (default 100): the first ones are listed, this one counts the rest (and whether errors are among them).";
+    RecordTime = "record-time", Warning, "input", "A transcript record's `at` (when the message was recorded) is not an RFC 3339 date-time with a time zone.";
     NotJsonValue = "not-json-value", Error, "input", "A JS value that JSON cannot carry (NaN, Infinity, undefined in an array, BigInt, a cycle).";
     NotObject = "not-object", Error, "JSON-RPC", "A message must be a JSON object (batches were removed from MCP).";
     JsonRpcVersion = "jsonrpc-version", Error, "JSON-RPC", "`jsonrpc` must be the string \"2.0\".";
@@ -142,6 +143,7 @@ rules! {
     AugmentUndeclared = "history-augment-undeclared", Warning, "47", "A 2025-11-25 task-augmented request (`params.task`) of a type the receiver's `initialize` capabilities do not list in `tasks.requests` (`tools.call` for the server, `elicitation.create` / `sampling.createMessage` for the client).";
     TaskUndeclaredType = "history-task-undeclared", Error, "40", "A 2025-11-25 `CreateTaskResult` answered a task-augmented request of a type the receiver did not list in its `tasks.requests`: it must process the request normally and ignore `params.task`.";
     InputUndeclared = "history-input-undeclared", Warning, "98", "An input request (`elicitation/create`, `sampling/createMessage`, `roots/list`) surfaced to a client that did not declare that capability: at `initialize` under 2025-11-25, in the request's own `_meta` clientCapabilities under 2026-07-28 (`inputRequests`); url-mode elicitation needs `elicitation.url`.";
+    InputRequiredNotFetched = "history-input-required-not-fetched", Warning, "50", "A 2025-11-25 requestor polled `tasks/get` a second time while the task showed `input_required`, and never called `tasks/result` for it: on `input_required` it should call `tasks/result` at once (the receiver delivers its input requests through it). Once per task.";
     CancelTerminalRefused = "history-cancel-terminal-refused", Error, "90, §E 4", "A 2026-07-28 `tasks/cancel` of a task known to be terminal is acknowledged with `{resultType: \"complete\"}`, not refused with an error.";
     HistoryBound = "history-bound", Warning, "bounds", "A bound of the conversation was reached (`maxTasks`, `maxPending`, `maxIdBytes`, `maxKeptBytes`): the task or request named was forgotten, or an id too long is not followed; later history checks about it are not made.";
 }

@@ -38,6 +38,9 @@ impl Conversation {
     /// the report says what is wrong, and the message still counts. `options.from` (`"client"` or
     /// `"server"`) names the sender, so that a response pairs with the other side's request of
     /// its id (both sides number their own requests); throws a `TypeError` on a malformed option.
+    /// The message may be a transcript record, `{message, from?, headers?, at?}`: its sender,
+    /// the HTTP headers it came with (checked against a 2026-07-28 request) and when it was
+    /// recorded (RFC 3339, the `seenAt` of the task events it adds).
     pub fn observe(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "unknown")] message: JsValue,

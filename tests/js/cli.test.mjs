@@ -134,8 +134,10 @@ for (const [name, want] of Object.entries(SAMPLES)) {
     assert.equal(r.code, want.code, r.stdout + r.stderr);
     assert.match(r.stdout, new RegExp(`${name}: \\d+ messages, \\d+ errors?, \\d+ warnings?, ${want.tasks} tasks`));
     assert.match(r.stdout, /^task \S+ \((2025-11-25|2026-07-28)\): \w+ \d{2}:\d{2}:\d{2}/m);
-    if (want.code === 0) assert.doesNotMatch(r.stdout, /^line \d+/m);
-    else assert.match(r.stdout, /^line \d+ {2}\S+ {2}error \S+ {2}\S+ {2}./m);
+    // Every issue line names its file: FILE:LINE.
+    const issueLine = new RegExp(`^${sample(name).replace(/[.]/g, "\\.")}:\\d+ {2}\\S+ {2}error \\S+ {2}\\S+ {2}.`, "m");
+    if (want.code === 0) assert.doesNotMatch(r.stdout, /:\d+ {2}/);
+    else assert.match(r.stdout, issueLine);
   });
 
   test(`check --json ${name}: NDJSON message lines, task lines, a summary`, () => {
@@ -240,7 +242,7 @@ test("stdin (-): blank lines skipped, CRLF accepted, a line that is not JSON or 
   assert.equal(f.tasks[0].events[0].status, "working"); // line 5 (after a CRLF line) was read
   const text = run(["check", "-"], input);
   assert.equal(text.code, 1);
-  assert.match(text.stdout, /^line 4 {2}Invalid {2}error not-json/m);
+  assert.match(text.stdout, /^\(stdin\):4 {2}Invalid {2}error not-json/m);
   assert.match(text.stdout, /^\(stdin\): 4 messages, 2 errors, 1 warning, 1 task$/m);
 });
 

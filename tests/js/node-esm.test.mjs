@@ -29,6 +29,7 @@ test("the installed package.json routes every runtime", () => {
   assert.equal(root.browser.default, "./browser.js");
   // No "./": npm publish rewrites "./cli.mjs" to "cli.mjs" with a warning (tests/js/pkg-lint.test.sh).
   assert.equal(json.bin["mcp-tasks"], "cli.mjs");
+  assert.equal(json.bin["mcp-tasks-wasm"], "cli.mjs"); // npx mcp-tasks-wasm: the package's own name
 });
 
 test("the ESM entry exports functions only (no default, no init)", () => {
