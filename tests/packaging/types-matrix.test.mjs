@@ -12,11 +12,10 @@
 //
 //   node --test tests/packaging/types-matrix.test.mjs
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import { ROOT, TMP, exec, tarball } from "./lib.mjs";
 
 const TOOLS = join(ROOT, "tools/types-matrix/node_modules");
@@ -62,8 +61,10 @@ import server = require("mcp-tasks-wasm/server");
 export const used = [main.validateMessage("{}").valid, server.TaskHost];
 `;
 
+// Two tsc runs at a time (each is single-threaded).
+describe("published declarations", { concurrency: 2 }, () => {
 for (const major of NODE_MAJORS) {
-  test(`the declarations compile under tsc --strict (no skipLibCheck, no DOM) with @types/node ${major}`, () => {
+  test(`the declarations compile under tsc --strict (no skipLibCheck, no DOM) with @types/node ${major}`, async () => {
     const dir = join(DIR, `node-${major}`);
     mkdirSync(join(dir, "types"), { recursive: true });
     symlinkSync(join(TOOLS, `types-node-${major}`), join(dir, "types/node"));
@@ -80,13 +81,14 @@ for (const major of NODE_MAJORS) {
     }, null, 2));
     let out = "";
     try {
-      out = execFileSync(TSC, ["-p", dir], { encoding: "utf8", stdio: "pipe" });
+      out = await exec(TSC, ["-p", dir], { cwd: dir });
     } catch (e) {
-      out = `${e.stdout}${e.stderr}`;
+      out = /** @type {Error} */ (e).message;
     }
     assert.equal(out.trim(), "", `tsc with @types/node ${major}:\n${out}`);
   });
 }
+});
 
 // A script of both entries: a validation and a TaskHost tool call answered in process.
 const probe = (imports, init = "") => `${imports}
