@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # The main job: set up, build the package, then check the sample conversations with the CLI.
+# Its set-up is the main job's only (scripts/setup.sh main: the wasm32 target, wasm-bindgen-cli,
+# the root's and tools/ts's npm installs); the test world (peers, Python venvs, the Inspector,
+# Chromium and the databases from apt) is scripts/test.sh's.
 #
 #   bash scripts/run.sh
 #
@@ -12,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/setup.sh
+bash scripts/setup.sh main
 bash scripts/build.sh
 
 if [ ! -f pkg/cli.mjs ]; then

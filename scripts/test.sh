@@ -6,7 +6,8 @@
 # Each suite has a time limit: SUITE_TIMEOUT (default 900 s), SETUP_TIMEOUT (default 1800 s).
 # Logs: target/test-logs/.
 #
-#   setup            scripts/setup.sh (idempotent)
+#   setup            scripts/setup.sh (idempotent): the main job's tools and the tests' (peers, venvs,
+#                    Chromium, databases)
 #   fmt, clippy      cargo fmt --check; cargo clippy -D warnings (native, and wasm32 for src/wasm)
 #   cargo doc        rustdoc with warnings denied (broken intra-doc links)
 #   cargo test       native Rust tests
@@ -24,6 +25,8 @@
 #   deno             tests/deno/*.test.ts with the npm-installed deno, no permission flags
 #   packaging        tests/packaging/matrix.test.mjs: the tarball built and run by Node, Deno, Vite,
 #                    webpack, esbuild, Rollup, Next.js and workerd (bundlers from tools/bundlers)
+#   types matrix     tests/packaging/types-matrix.test.mjs: the declarations with @types/node 20, 22,
+#                    24, 26; an esbuild --platform=node bundle moved away (tools/types-matrix)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -169,6 +172,13 @@ if [ "$built" = 1 ]; then
   run_suite "packaging matrix" node --test --test-reporter=spec tests/packaging/matrix.test.mjs
 else
   skip_suite "packaging matrix" "the package did not build"
+fi
+# The published declarations under @types/node 20/22/24/26, and an esbuild --platform=node bundle
+# run away from node_modules (tools/types-matrix).
+if [ "$built" = 1 ]; then
+  run_suite "types matrix" node --test --test-reporter=spec tests/packaging/types-matrix.test.mjs
+else
+  skip_suite "types matrix" "the package did not build"
 fi
 
 # ---- summary -----------------------------------------------------------------------------------

@@ -293,7 +293,7 @@ export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer
    * min) and how many taken states are remembered (`maxSpent`, default 100,000: a state is
    * accepted once, on this host; see MrtrStates).
    */
-  requestState?: { key?: CryptoKey | Uint8Array; ttlMs?: number; maxSpent?: number; };
+  requestState?: { key?: import("./mrtr.js").WebCryptoKey | Uint8Array; ttlMs?: number; maxSpent?: number; };
   /**
    * The owner of a request from its auth info (`ClientChannel.auth`; `null` without one): tasks
    * are bound to the owner of the request that created them, and a request of another owner (or

@@ -64,11 +64,23 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
+ * A Web Crypto key (`CryptoKey`), declared by its members: the global `CryptoKey` exists only in
+ * the DOM lib and in @types/node 25 and later, so naming it would break the published typings of
+ * a Node project on older @types/node (without skipLibCheck). The DOM's and Node's keys fit it.
+ */
+export interface WebCryptoKey {
+  readonly algorithm: { readonly name: string; };
+  readonly extractable: boolean;
+  readonly type: string;
+  readonly usages: readonly string[];
+}
+
+/**
  * Signs and checks `requestState`s with one HMAC key.
  */
 class MrtrStates {
-  keySource: CryptoKey | Uint8Array<ArrayBuffer> | undefined;
-  keyPromise: Promise<CryptoKey> | null;
+  keySource: WebCryptoKey | Uint8Array<ArrayBuffer> | undefined;
+  keyPromise: Promise<WebCryptoKey> | null;
   ttlMs: number;
   maxSpent: number;
   /** The MACs of the states already taken, with when they expire (oldest taken first). */
@@ -85,7 +97,7 @@ class MrtrStates {
    *   instance only: behind a load balancer a replay sent to another replica within the TTL is
    *   accepted there once more (route a call's rounds to one replica, or keep `ttlMs` short).
    */
-  constructor(options: { key?: CryptoKey | Uint8Array; ttlMs?: number; maxSpent?: number; } = {}) {
+  constructor(options: { key?: WebCryptoKey | Uint8Array; ttlMs?: number; maxSpent?: number; } = {}) {
     const key = options.key;
     if (key instanceof Uint8Array && key.length < 32) throw new TypeError("the requestState key must have at least 32 bytes");
     this.keySource = key instanceof Uint8Array ? new Uint8Array(key) : key;
@@ -97,7 +109,7 @@ class MrtrStates {
     this.spent = new Map();
   }
 
-  key(): Promise<CryptoKey> {
+  key(): Promise<WebCryptoKey> {
     if (this.keyPromise === null) {
       const src = this.keySource;
       const algorithm = { name: "HMAC", hash: "SHA-256" };
@@ -122,7 +134,7 @@ class MrtrStates {
   async issue(state: MrtrState): Promise<string> {
     const nonce = base64url(crypto.getRandomValues(new Uint8Array(12)));
     const body = base64url(new TextEncoder().encode(JSON.stringify({ ...state, nonce })));
-    const mac = await crypto.subtle.sign("HMAC", await this.key(), new TextEncoder().encode(body));
+    const mac = await crypto.subtle.sign("HMAC", (await this.key()) as CryptoKey, new TextEncoder().encode(body));
     return `${body}.${base64url(new Uint8Array(mac))}`;
   }
 
@@ -138,7 +150,7 @@ class MrtrStates {
     const macBytes = fromBase64url(mac ?? "");
     const bodyBytes = fromBase64url(body ?? "");
     if (extra !== undefined || !body || !macBytes || !bodyBytes) return { refused: "requestState was not issued by this server" };
-    const ok = await crypto.subtle.verify("HMAC", await this.key(), macBytes, new TextEncoder().encode(body));
+    const ok = await crypto.subtle.verify("HMAC", (await this.key()) as CryptoKey, macBytes, new TextEncoder().encode(body));
     if (!ok) return { refused: "requestState was not issued by this server" };
     let state: MrtrState;
     try {

@@ -2,7 +2,7 @@
 // specifiers resolved by Node through its "exports"), real Postgres and Redis servers on
 // 127.0.0.1 (throwaway data, free non-default ports, stopped by PID), and worker processes.
 import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, chownSync, existsSync, symlinkSync, writeFileSync, renameSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, chownSync, existsSync, symlinkSync, writeFileSync, renameSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
@@ -15,13 +15,46 @@ const INSTALL = join(ROOT, "tests/js/.tmp/install");
 const PEERS = join(ROOT, "tools/storage/node_modules");
 const PG_BIN = "/usr/lib/postgresql/15/bin";
 
+/** @type {string | undefined} */
+let fromSource;
 /**
- * The adapter entry `mcp-tasks-wasm/storage[/name]` of the installed package. Its optional peer
+ * FROM_SOURCE=1: the adapters compiled from js/server/storage/*.ts by tsc alone (the build's
+ * options), into a scratch directory with the peers linked next to them: the storage contract
+ * runs without a release build or a pack (they import nothing of the wasm module).
+ */
+function storageFromSource() {
+  if (fromSource) return fromSource;
+  mkdirSync(join(ROOT, "tests/js/.tmp"), { recursive: true });
+  const dir = mkdtempSync(join(ROOT, "tests/js/.tmp/storage-src-"));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const src = join(ROOT, "js/server/storage");
+  const files = readdirSync(src).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")).map((f) => join(src, f));
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ type: "module", private: true })}\n`);
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
+    compilerOptions: {
+      strict: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "dom"],
+      types: [], useDefineForClassFields: false, rootDir: src, outDir: dir, newLine: "lf",
+    },
+    files,
+  }));
+  execFileSync(join(ROOT, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")], { stdio: "inherit" });
+  mkdirSync(join(dir, "node_modules"));
+  for (const peer of ["pg", "ioredis", "better-sqlite3"]) {
+    if (existsSync(join(PEERS, peer))) symlinkSync(join(PEERS, peer), join(dir, "node_modules", peer), "dir");
+  }
+  fromSource = dir;
+  return dir;
+}
+
+/**
+ * The adapter entry `mcp-tasks-wasm/storage[/name]` of the installed package (FROM_SOURCE=1: of
+ * the sources, see storageFromSource). Its optional peer
  * (pg, ioredis, better-sqlite3) is made resolvable the way a user has it: installed next to the
  * package (a link into tools/storage/node_modules, where scripts/setup.sh installs the pins).
  * @param {"" | "sqlite" | "postgres" | "redis"} name
  */
 export async function loadStorage(name = "") {
+  if (process.env.FROM_SOURCE === "1") return import(join(storageFromSource(), `${name || "index"}.js`));
   if (!existsSync(join(INSTALL, "node_modules/mcp-tasks-wasm/package.json"))) {
     throw new Error("the package is not installed in tests/js/.tmp/install: run scripts/build.sh and scripts/pack.sh");
   }
