@@ -17,7 +17,7 @@
 // to 50 ms) until `busyTimeoutMs` has passed, then rejects with an `engine` error. SQLite has no notifications: subscribers
 // read new rows of <table>_changes at once after a write of this process, and every `pollMs`
 // (default 50) when `PRAGMA data_version` says another connection wrote.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord, Group } from "./types.js";
 
 /**
  * The part of a driver's statement this adapter uses (node:sqlite and better-sqlite3 agree).
@@ -123,6 +123,10 @@ class SqliteStorage {
   timer: unknown;
   statements: Map<string, Statement>;
   busyTimeoutMs: number;
+  /** Whether a write logged a change since the feed was last told (`wrote`). */
+  changed = false;
+  /** Group commit of the writes (see `write`). */
+  writes: Group<{ what: string; fn: () => unknown; }, unknown>;
   constructor(db: Database, driver: string, table: string, pollMs: number, busyTimeoutMs: number = 5000) {
     this.name = "sqlite";
     this.driver = driver;
@@ -138,6 +142,46 @@ class SqliteStorage {
     this.statements = new Map();
     /** How long a statement is retried while another connection holds the lock. */
     this.busyTimeoutMs = busyTimeoutMs;
+    this.writes = new Group((jobs) => this.writeGroup(jobs));
+  }
+
+  /**
+   * Group commit: a write (`fn`, its synchronous statements) joins the writes made while the
+   * previous transaction of this process was committing (or in the same turn of the event loop),
+   * and they all run in order in one IMMEDIATE transaction: one commit (one sync of the WAL) for
+   * many calls under load. Each stays atomic (a transaction holds it whole) and is answered on
+   * its own once the transaction is committed, so the durability of each is the commit's.
+   */
+  write<T>(what: string, fn: () => T): Promise<T> {
+    if (this.closed) return Promise.reject(new StorageError("closed", "the storage is closed"));
+    return (this.writes.add({ what, fn }) as Promise<T>);
+  }
+
+  /**
+   * Runs the writes of one group in one transaction. When one of them fails (not a lock), the
+   * transaction is rolled back and each runs again in a transaction of its own, so that it
+   * fails alone.
+   */
+  async writeGroup(jobs: Array<{ what: string; fn: () => unknown; }>): Promise<unknown[]> {
+    if (jobs.length > 1) {
+      try {
+        const out = await this.retry(jobs.length === 1 ? (jobs[0] as (typeof jobs)[number]).what : "a group of writes", true, () => jobs.map((j) => j.fn()));
+        this.wrote();
+        return out;
+      } catch (e) {
+        if (this.closed) throw e;
+      }
+    }
+    const out: unknown[] = [];
+    for (const j of jobs) {
+      try {
+        out.push(await this.retry(j.what, true, j.fn));
+      } catch (e) {
+        out.push(e instanceof Error ? e : new StorageError("engine", `sqlite: ${j.what}: ${String(e)}`, e));
+      }
+    }
+    this.wrote();
+    return out;
   }
 
   st(sql: string) {
@@ -224,6 +268,7 @@ class SqliteStorage {
 
   /** Records a change for subscribers (inside the write's transaction). */
   logChange(kind: "put" | "delete", id: string, version: number) {
+    this.changed = true;
     const n = Number(this.st(`INSERT INTO ${this.t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`).get(kind, id, version).n);
     if (n % 100 === 0) this.st(`DELETE FROM ${this.t}_changes WHERE n <= ?`).run(n - KEEP_CHANGES);
   }
@@ -247,6 +292,8 @@ class SqliteStorage {
 
   /** After a write of this process: deliver without waiting for the poll. */
   wrote() {
+    if (!this.changed) return;
+    this.changed = false;
     if (this.hub.size > 0) queueMicrotask(() => this.deliver());
   }
 
@@ -271,14 +318,13 @@ class SqliteStorage {
   async putEachIfVersion(entries: ReplaceEntry[]) {
     const checked = checkEntries(entries).map((e) => ({ ...e, text: JSON.stringify(e.record) }));
     if (checked.length === 0) return [];
-    const out = await this.retry("putEachIfVersion", true, () => checked.map(({ keys: k, expected, text }) => {
+    const out = await this.write("putEachIfVersion", () => checked.map(({ keys: k, expected, text }) => {
       const r = this.st(`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`)
         .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.seq, k.session, k.id, expected);
       if (Number(r.changes) !== 1) return false;
       this.logChange("put", k.id, k.version);
       return true;
     }));
-    if (out.some((ok) => ok)) this.wrote();
     return out;
   }
 
@@ -286,7 +332,7 @@ class SqliteStorage {
     const k = recordKeys(record);
     const want = checkExpected(expected);
     const text = JSON.stringify(record);
-    const ok = await this.retry("putIfVersion", true, () => {
+    return this.write("putIfVersion", () => {
       if (want === null) {
         const r = this.st(`INSERT INTO ${this.t} (id, version, seq, session, live, expires_at, record) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
           .run(k.id, k.version, k.seq, k.session, k.live ? 1 : 0, k.expiresAtMs, text);
@@ -302,19 +348,16 @@ class SqliteStorage {
       this.logChange("put", k.id, k.version);
       return true;
     });
-    if (ok) this.wrote();
-    return ok;
   }
 
   async delete(id: string) {
     const key = checkId(id);
-    const row = await this.retry("delete", true, () => {
+    const row = await this.write("delete", () => {
       const r = this.st(`DELETE FROM ${this.t} WHERE id = ? RETURNING version, record`).get(key);
       if (r) this.logChange("delete", key, Number(r.version));
       return r;
     });
     if (!row) return null;
-    this.wrote();
     return parseRecord(row.record, `sqlite: ${id}`);
   }
 
@@ -356,14 +399,14 @@ class SqliteStorage {
   }
 
   async nextSequence() {
-    const row = await this.retry("nextSequence", true, () => this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get());
+    const row = await this.write("nextSequence", () => this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get());
     return Number(row.value);
   }
 
   /** Clause 13: both in one IMMEDIATE transaction. */
   async nextSequenceWithLive(session: string | null) {
     const s = checkSession(session);
-    return this.retry("nextSequenceWithLive", true, () => {
+    return this.write("nextSequenceWithLive", () => {
       const row = this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get();
       const n = s === null
         ? this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`).get()
