@@ -122,6 +122,8 @@ class SqliteStorage {
   dataVersion: number | null;
   timer: unknown;
   statements: Map<string, Statement>;
+  /** The statement of each call site of `st`. */
+  sites: Map<TemplateStringsArray, Statement> = new Map();
   busyTimeoutMs: number;
   /** Whether a write logged a change since the feed was last told (`wrote`). */
   changed = false;
@@ -184,11 +186,21 @@ class SqliteStorage {
     return out;
   }
 
-  st(sql: string) {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
+  /**
+   * The statement of a tagged template (`this.st\`SELECT …\``): prepared once per call site (its
+   * strings, which the engine keeps as one object per site), so a call neither builds nor hashes
+   * the SQL text. The values are the table's name only (never a caller's value).
+   */
+  st(strings: TemplateStringsArray, ...names: string[]) {
+    let s = this.sites.get(strings);
+    if (s === undefined) {
+      const sql = strings.reduce((a, part, i) => a + (names[i - 1] ?? "") + part);
+      s = this.statements.get(sql);
+      if (!s) {
+        s = this.db.prepare(sql);
+        this.statements.set(sql, s);
+      }
+      this.sites.set(strings, s);
     }
     return s;
   }
@@ -199,10 +211,10 @@ class SqliteStorage {
     try {
       if (!write) return fn();
       // Prepared once, like every statement here (exec would parse them at each write).
-      this.st("BEGIN IMMEDIATE").run();
+      this.st`BEGIN IMMEDIATE`.run();
       try {
         const out = fn();
-        this.st("COMMIT").run();
+        this.st`COMMIT`.run();
         return out;
       } catch (e) {
         this.db.exec("ROLLBACK");
@@ -269,15 +281,15 @@ class SqliteStorage {
   /** Records a change for subscribers (inside the write's transaction). */
   logChange(kind: "put" | "delete", id: string, version: number) {
     this.changed = true;
-    const n = Number(this.st(`INSERT INTO ${this.t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`).get(kind, id, version).n);
-    if (n % 100 === 0) this.st(`DELETE FROM ${this.t}_changes WHERE n <= ?`).run(n - KEEP_CHANGES);
+    const n = Number(this.st`INSERT INTO ${this.t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`.get(kind, id, version).n);
+    if (n % 100 === 0) this.st`DELETE FROM ${this.t}_changes WHERE n <= ?`.run(n - KEEP_CHANGES);
   }
 
   /** Delivers the change rows after the cursor (this process's and others'). */
   deliver(): boolean {
     if (this.closed || this.hub.size === 0) return true;
     try {
-      const rows = this.st(`SELECT n, kind, hex(id) AS id, version FROM ${this.t}_changes WHERE n > ? ORDER BY n`).all(this.changeCursor);
+      const rows = this.st`SELECT n, kind, hex(id) AS id, version FROM ${this.t}_changes WHERE n > ? ORDER BY n`.all(this.changeCursor);
       for (const r of rows) {
         this.changeCursor = Number(r.n);
         this.hub.emit({ kind: r.kind === "delete" ? "delete" : "put", id: fromHex(String(r.id)), version: Number(r.version) });
@@ -299,14 +311,14 @@ class SqliteStorage {
 
   async get(id: string) {
     const key = checkId(id);
-    const row = await this.retry("get", false, () => this.st(`SELECT record FROM ${this.t} WHERE id = ?`).get(key));
+    const row = await this.retry("get", false, () => this.st`SELECT record FROM ${this.t} WHERE id = ?`.get(key));
     return row ? parseRecord(row.record, `sqlite: ${id}`) : null;
   }
 
   async getMany(ids: string[]) {
     const keys = checkIds(ids);
     if (keys.length === 0) return [];
-    const rows = await this.retry("getMany", false, () => this.st(`SELECT hex(id) AS id, record FROM ${this.t} WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(keys)));
+    const rows = await this.retry("getMany", false, () => this.st`SELECT hex(id) AS id, record FROM ${this.t} WHERE id IN (SELECT value FROM json_each(?))`.all(JSON.stringify(keys)));
     const found = new Map(rows.map((r) => [fromHex(String(r.id)), r.record]));
     return keys.map((id) => {
       const text = found.get(id);
@@ -319,7 +331,7 @@ class SqliteStorage {
     const checked = checkEntries(entries).map((e) => ({ ...e, text: JSON.stringify(e.record) }));
     if (checked.length === 0) return [];
     const out = await this.write("putEachIfVersion", () => checked.map(({ keys: k, expected, text }) => {
-      const r = this.st(`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`)
+      const r = this.st`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`
         .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.seq, k.session, k.id, expected);
       if (Number(r.changes) !== 1) return false;
       this.logChange("put", k.id, k.version);
@@ -334,14 +346,14 @@ class SqliteStorage {
     const text = JSON.stringify(record);
     return this.write("putIfVersion", () => {
       if (want === null) {
-        const r = this.st(`INSERT INTO ${this.t} (id, version, seq, session, live, expires_at, record) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
+        const r = this.st`INSERT INTO ${this.t} (id, version, seq, session, live, expires_at, record) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
           .run(k.id, k.version, k.seq, k.session, k.live ? 1 : 0, k.expiresAtMs, text);
         if (Number(r.changes) !== 1) return false;
-        this.st(`UPDATE ${this.t}_meta SET value = ? WHERE name = 'seq' AND value < ?`).run(k.seq, k.seq);
+        this.st`UPDATE ${this.t}_meta SET value = ? WHERE name = 'seq' AND value < ?`.run(k.seq, k.seq);
       } else {
         // seq and session never change between versions (clause 2); written anyway, so the
         // indexes always follow the stored record.
-        const r = this.st(`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`)
+        const r = this.st`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`
           .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.seq, k.session, k.id, want);
         if (Number(r.changes) !== 1) return false;
       }
@@ -353,7 +365,7 @@ class SqliteStorage {
   async delete(id: string) {
     const key = checkId(id);
     const row = await this.write("delete", () => {
-      const r = this.st(`DELETE FROM ${this.t} WHERE id = ? RETURNING version, record`).get(key);
+      const r = this.st`DELETE FROM ${this.t} WHERE id = ? RETURNING version, record`.get(key);
       if (r) this.logChange("delete", key, Number(r.version));
       return r;
     });
@@ -367,17 +379,17 @@ class SqliteStorage {
     checkCount(limit, "limit");
     const rows = await this.retry("rangeAfter", false, () =>
       s.kind === "all"
-        ? this.st(`SELECT record FROM ${this.t} WHERE seq > ? ORDER BY seq LIMIT ?`).all(after, limit)
+        ? this.st`SELECT record FROM ${this.t} WHERE seq > ? ORDER BY seq LIMIT ?`.all(after, limit)
         : s.session === null
-          ? this.st(`SELECT record FROM ${this.t} WHERE session IS NULL AND seq > ? ORDER BY seq LIMIT ?`).all(after, limit)
-          : this.st(`SELECT record FROM ${this.t} WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?`).all(s.session, after, limit));
+          ? this.st`SELECT record FROM ${this.t} WHERE session IS NULL AND seq > ? ORDER BY seq LIMIT ?`.all(after, limit)
+          : this.st`SELECT record FROM ${this.t} WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?`.all(s.session, after, limit));
     return rows.map((r) => parseRecord(r.record, "sqlite: rangeAfter"));
   }
 
   async rangeLive(after: number, limit: number) {
     checkCount(after, "after");
     checkCount(limit, "limit");
-    const rows = await this.retry("rangeLive", false, () => this.st(`SELECT record FROM ${this.t} WHERE live = 1 AND seq > ? ORDER BY seq LIMIT ?`).all(after, limit));
+    const rows = await this.retry("rangeLive", false, () => this.st`SELECT record FROM ${this.t} WHERE live = 1 AND seq > ? ORDER BY seq LIMIT ?`.all(after, limit));
     return rows.map((r) => parseRecord(r.record, "sqlite: rangeLive"));
   }
 
@@ -385,7 +397,7 @@ class SqliteStorage {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
     const rows = await this.retry("expired", false, () =>
-      this.st(`SELECT hex(id) AS id FROM ${this.t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`).all(nowMs, limit));
+      this.st`SELECT hex(id) AS id FROM ${this.t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`.all(nowMs, limit));
     return rows.map((r) => fromHex(String(r.id)));
   }
 
@@ -393,13 +405,13 @@ class SqliteStorage {
     const s = checkSession(session);
     const row = await this.retry("countLive", false, () =>
       s === null
-        ? this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`).get()
-        : this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`).get(s));
+        ? this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`.get()
+        : this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`.get(s));
     return Number(row.n);
   }
 
   async nextSequence() {
-    const row = await this.write("nextSequence", () => this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get());
+    const row = await this.write("nextSequence", () => this.st`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`.get());
     return Number(row.value);
   }
 
@@ -407,16 +419,16 @@ class SqliteStorage {
   async nextSequenceWithLive(session: string | null) {
     const s = checkSession(session);
     return this.write("nextSequenceWithLive", () => {
-      const row = this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get();
+      const row = this.st`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`.get();
       const n = s === null
-        ? this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`).get()
-        : this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`).get(s);
+        ? this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`.get()
+        : this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`.get(s);
       return { sequence: Number(row.value), live: Number(n.n) };
     });
   }
 
   async lastSequence() {
-    const row = await this.retry("lastSequence", false, () => this.st(`SELECT value FROM ${this.t}_meta WHERE name = 'seq'`).get());
+    const row = await this.retry("lastSequence", false, () => this.st`SELECT value FROM ${this.t}_meta WHERE name = 'seq'`.get());
     return Number(row?.value ?? 0);
   }
 
@@ -436,7 +448,7 @@ class SqliteStorage {
     const l = checkListener(listener);
     if (this.hub.size === 0) {
       // The feed starts now: earlier rows are not delivered.
-      const row = await this.retry("subscribe", false, () => this.st(`SELECT max(n) AS n FROM ${this.t}_changes`).get());
+      const row = await this.retry("subscribe", false, () => this.st`SELECT max(n) AS n FROM ${this.t}_changes`.get());
       this.changeCursor = Number(row?.n ?? 0);
       this.dataVersion = Number(this.db.prepare("PRAGMA data_version").get().data_version);
     } else if (this.closed) {
