@@ -15,8 +15,10 @@
 // would block the whole event loop while another process holds the lock, so it is 0 and a
 // statement refused with SQLITE_BUSY is tried again after an asynchronous pause (1 ms doubling
 // to 50 ms) until `busyTimeoutMs` has passed, then rejects with an `engine` error. SQLite has no notifications: subscribers
-// read new rows of <table>_changes at once after a write of this process, and every `pollMs`
-// (default 50) when `PRAGMA data_version` says another connection wrote.
+// hear of this process's writes at once after their commit (as logged, when no other
+// connection's row came between; else the rows are read back), and read new rows of
+// <table>_changes every `pollMs` (default 50) when `PRAGMA data_version` says another connection
+// wrote. Writes are grouped: see `write`.
 import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord, Group } from "./types.js";
 
 /**
@@ -127,6 +129,8 @@ class SqliteStorage {
   busyTimeoutMs: number;
   /** Whether a write logged a change since the feed was last told (`wrote`). */
   changed = false;
+  /** The changes this process committed since the feed was last told (while anyone listens). */
+  logged: Array<{ n: number; kind: "put" | "delete"; id: string; version: number; }> = [];
   /** Group commit of the writes (see `write`). */
   writes: Group<{ what: string; fn: () => unknown; }, unknown>;
   constructor(db: Database, driver: string, table: string, pollMs: number, busyTimeoutMs: number = 5000) {
@@ -212,11 +216,13 @@ class SqliteStorage {
       if (!write) return fn();
       // Prepared once, like every statement here (exec would parse them at each write).
       this.st`BEGIN IMMEDIATE`.run();
+      const logged = this.logged.length;
       try {
         const out = fn();
         this.st`COMMIT`.run();
         return out;
       } catch (e) {
+        this.logged.length = logged; // rolled back: never written
         this.db.exec("ROLLBACK");
         throw e;
       }
@@ -282,6 +288,7 @@ class SqliteStorage {
   logChange(kind: "put" | "delete", id: string, version: number) {
     this.changed = true;
     const n = Number(this.st`INSERT INTO ${this.t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`.get(kind, id, version).n);
+    if (this.hub.size > 0) this.logged.push({ n, kind, id, version });
     if (n % 100 === 0) this.st`DELETE FROM ${this.t}_changes WHERE n <= ?`.run(n - KEEP_CHANGES);
   }
 
@@ -306,7 +313,29 @@ class SqliteStorage {
   wrote() {
     if (!this.changed) return;
     this.changed = false;
-    if (this.hub.size > 0) queueMicrotask(() => this.deliver());
+    if (this.hub.size > 0) queueMicrotask(() => this.deliverLogged());
+    else this.logged = [];
+  }
+
+  /**
+   * Delivers this process's committed changes as it logged them, without reading them back,
+   * when they are the rows right after the cursor (no other connection's row between); else
+   * reads the rows (`deliver`).
+   */
+  deliverLogged() {
+    const logged = this.logged;
+    this.logged = [];
+    if (this.closed || this.hub.size === 0) return;
+    const fresh = logged.filter((c) => c.n > this.changeCursor);
+    if (fresh.length === 0) return;
+    if (fresh.some((c, i) => c.n !== (i === 0 ? this.changeCursor : (fresh[i - 1] as (typeof fresh)[number]).n) + 1)) {
+      this.deliver();
+      return;
+    }
+    for (const c of fresh) {
+      this.changeCursor = c.n;
+      this.hub.emit({ kind: c.kind, id: c.id, version: c.version });
+    }
   }
 
   async get(id: string) {
