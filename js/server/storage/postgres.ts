@@ -120,6 +120,8 @@ class PostgresStorage {
   statements: Map<string, string>;
   /** Whether `q` names its statements (the `preparedStatements` option). */
   prepared: boolean;
+  /** The SQL text of each call site of `sql`. */
+  texts: Map<TemplateStringsArray, string> = new Map();
   /** Group commit of `get`, `putIfVersion` and `nextSequenceWithLive` (see `Group`). */
   gets: Group<string, StoredTask | null>;
   puts: Group<{ keys: import("./types.js").RecordKeys; expected: number | null; text: string; }, boolean>;
@@ -142,6 +144,21 @@ class PostgresStorage {
     // and its notification come after the first's).
     this.puts = new Group((items) => this.putGroup(items), (item) => item.keys.id);
     this.sequences = new Group((sessions) => this.sequenceGroup(sessions));
+  }
+
+  /**
+   * The SQL text of a tagged template (`this.sql\`SELECT …\``), built once per call site: the
+   * same string every call, so finding its statement name (and `pg`'s check of a named
+   * statement's text) compares one string with itself instead of hashing a fresh one. The
+   * values are this storage's table, channel and fixed fragments only (never a caller's value).
+   */
+  sql(strings: TemplateStringsArray, ...parts: string[]): string {
+    let text = this.texts.get(strings);
+    if (text === undefined) {
+      text = strings.reduce((a, part, i) => a + (parts[i - 1] ?? "") + part);
+      this.texts.set(strings, text);
+    }
+    return text;
   }
 
   async q(text: string, values: unknown[], what: string) {
@@ -230,12 +247,12 @@ class PostgresStorage {
   async getGroup(ids: string[]): Promise<Array<StoredTask | null>> {
     if (ids.length === 1) {
       const id = (ids[0] as string);
-      const r = await this.q(`SELECT record FROM ${this.table} WHERE id = $1`, [column(id)], "get");
+      const r = await this.q(this.sql`SELECT record FROM ${this.table} WHERE id = $1`, [column(id)], "get");
       const row = r.rows[0];
       return [row ? parseRecord(row.record, `postgres: ${id}`) : null];
     }
     const distinct = [...new Set(ids)];
-    const r = await this.q(`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [distinct.map(column)], "get");
+    const r = await this.q(this.sql`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [distinct.map(column)], "get");
     const found = new Map(r.rows.map((row) => [uncolumn(row.id as string), row.record as string]));
     return ids.map((id) => {
       const text = found.get(id);
@@ -249,7 +266,7 @@ class PostgresStorage {
       if (this.closed) throw new StorageError("closed", "the storage is closed");
       return [];
     }
-    const r = await this.q(`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [keys.map(column)], "getMany");
+    const r = await this.q(this.sql`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [keys.map(column)], "getMany");
     const found = new Map(r.rows.map((row) => [uncolumn(row.id as string), row.record as string]));
     return keys.map((id) => {
       const text = found.get(id);
@@ -266,7 +283,7 @@ class PostgresStorage {
     }
     const col = <T>(f: (e: (typeof checked)[number]) => T) => checked.map(f);
     const r = await this.q(
-      `WITH v AS (
+      this.sql`WITH v AS (
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::boolean[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[], $8::text[])
            AS v(id, version, live, expires_at, record, expected, seq, session)),
        w AS (
@@ -307,7 +324,7 @@ class PostgresStorage {
       const { keys: k, expected: want, text } = (items[0] as (typeof items)[number]);
       if (want === null) {
         const r = await this.q(
-          `WITH w AS (
+          this.sql`WITH w AS (
              INSERT INTO ${this.table} (id, version, seq, session, live, expires_at, record)
              VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id, version),
            bump AS (
@@ -319,7 +336,7 @@ class PostgresStorage {
         return [r.rows.length === 1];
       }
       const r = await this.q(
-        `WITH w AS (
+        this.sql`WITH w AS (
            UPDATE ${this.table} SET version = $2, live = $3, expires_at = $4, record = $5, seq = $8, session = $9
            WHERE id = $1 AND version = $6 RETURNING id, version)
          SELECT pg_notify($7, ${note}) FROM w`,
@@ -337,7 +354,7 @@ class PostgresStorage {
     const sorted = order.map((i) => (items[i] as (typeof items)[number]));
     const col = <T>(f: (e: (typeof items)[number]) => T) => sorted.map(f);
     const r = await this.q(
-      `WITH v AS (
+      this.sql`WITH v AS (
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::boolean[], $6::bigint[], $7::text[], $8::bigint[])
            AS v(id, version, seq, session, live, expires_at, record, expected)),
        ins AS (
@@ -370,7 +387,7 @@ class PostgresStorage {
 
   async delete(id: string) {
     const r = await this.q(
-      `WITH w AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING id, version, record)
+      this.sql`WITH w AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING id, version, record)
        SELECT w.record, pg_notify($2, json_build_object('kind', 'delete', 'id', w.id, 'version', w.version)::text) FROM w`,
       [column(checkId(id)), this.channel],
       "delete",
@@ -389,10 +406,10 @@ class PostgresStorage {
     }
     const r =
       s.kind === "all"
-        ? await this.q(`SELECT record FROM ${this.table} WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
+        ? await this.q(this.sql`SELECT record FROM ${this.table} WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
         : s.session === null
-          ? await this.q(`SELECT record FROM ${this.table} WHERE session IS NULL AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
-          : await this.q(`SELECT record FROM ${this.table} WHERE session = $3 AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit, column(s.session)], "rangeAfter");
+          ? await this.q(this.sql`SELECT record FROM ${this.table} WHERE session IS NULL AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
+          : await this.q(this.sql`SELECT record FROM ${this.table} WHERE session = $3 AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit, column(s.session)], "rangeAfter");
     return r.rows.map((row) => parseRecord(row.record, "postgres: rangeAfter"));
   }
 
@@ -403,7 +420,7 @@ class PostgresStorage {
       if (this.closed) throw new StorageError("closed", "the storage is closed");
       return [];
     }
-    const r = await this.q(`SELECT record FROM ${this.table} WHERE live AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeLive");
+    const r = await this.q(this.sql`SELECT record FROM ${this.table} WHERE live AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeLive");
     return r.rows.map((row) => parseRecord(row.record, "postgres: rangeLive"));
   }
 
@@ -411,7 +428,7 @@ class PostgresStorage {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
     const r = await this.q(
-      `SELECT id FROM ${this.table} WHERE expires_at IS NOT NULL AND expires_at < $1 ORDER BY expires_at, seq LIMIT $2`,
+      this.sql`SELECT id FROM ${this.table} WHERE expires_at IS NOT NULL AND expires_at < $1 ORDER BY expires_at, seq LIMIT $2`,
       [nowMs, limit],
       "expired",
     );
@@ -422,13 +439,13 @@ class PostgresStorage {
     const s = checkSession(session);
     const r =
       s === null
-        ? await this.q(`SELECT count(*) AS n FROM ${this.table} WHERE live AND session IS NULL`, [], "countLive")
-        : await this.q(`SELECT count(*) AS n FROM ${this.table} WHERE live AND session = $1`, [column(s)], "countLive");
+        ? await this.q(this.sql`SELECT count(*) AS n FROM ${this.table} WHERE live AND session IS NULL`, [], "countLive")
+        : await this.q(this.sql`SELECT count(*) AS n FROM ${this.table} WHERE live AND session = $1`, [column(s)], "countLive");
     return Number(r.rows[0]?.n ?? 0);
   }
 
   async nextSequence() {
-    const r = await this.q(`UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value`, [], "nextSequence");
+    const r = await this.q(this.sql`UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value`, [], "nextSequence");
     return Number(r.rows[0]?.value);
   }
 
@@ -438,7 +455,7 @@ class PostgresStorage {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
     if (s === null) {
       const r = await this.q(
-        `WITH n AS (UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
+        this.sql`WITH n AS (UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
          SELECT n.value, (SELECT count(*) FROM ${this.table} WHERE live AND session IS NULL) AS live FROM n`,
         [],
         "nextSequenceWithLive",
@@ -455,7 +472,7 @@ class PostgresStorage {
   async sequenceGroup(sessions: string[]): Promise<Array<{ sequence: number; live: number; }>> {
     if (sessions.length === 1) {
       const r = await this.q(
-        `WITH n AS (UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
+        this.sql`WITH n AS (UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
          SELECT n.value, (SELECT count(*) FROM ${this.table} WHERE live AND session = $1) AS live FROM n`,
         [column((sessions[0] as string))],
         "nextSequenceWithLive",
@@ -464,7 +481,7 @@ class PostgresStorage {
     }
     const distinct = [...new Set(sessions)];
     const r = await this.q(
-      `WITH n AS (UPDATE ${this.meta} SET value = value + $1 WHERE name = 'seq' RETURNING value)
+      this.sql`WITH n AS (UPDATE ${this.meta} SET value = value + $1 WHERE name = 'seq' RETURNING value)
        SELECT n.value, s.session, (SELECT count(*) FROM ${this.table} WHERE live AND session = s.session) AS live
        FROM n, unnest($2::text[]) AS s(session)`,
       [sessions.length, distinct.map(column)],
@@ -476,7 +493,7 @@ class PostgresStorage {
   }
 
   async lastSequence() {
-    const r = await this.q(`SELECT value FROM ${this.meta} WHERE name = 'seq'`, [], "lastSequence");
+    const r = await this.q(this.sql`SELECT value FROM ${this.meta} WHERE name = 'seq'`, [], "lastSequence");
     return Number(r.rows[0]?.value ?? 0);
   }
 
