@@ -57,6 +57,12 @@
 // about a task it knows ended, the change feed's news of its own writes and a blocked
 // tasks/result nothing (the kept record, at the announced revision).
 //
+// Under concurrency an adapter may group calls (`Group` below): Postgres sends the `get`s, the
+// `putIfVersion`s and the `nextSequenceWithLive`s made while the previous statement of their
+// kind is in flight as one statement each; SQLite runs the writes made meanwhile in one write
+// transaction. Every clause above holds for each call as if it ran alone: a group's calls are
+// concurrent calls answered in one round trip.
+//
 // Errors: bad arguments reject with a StorageError of kind `invalid` naming the argument (never
 // a silently stored bad record); a failing engine rejects with kind `engine` (the cause kept);
 // a missing client library with `missing_client`; a schema newer than the adapter with `schema`.
