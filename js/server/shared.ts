@@ -54,7 +54,7 @@
 // stored, the task's TTL passes or `terminalRetryMs` has passed; the lease is renewed meanwhile.
 //
 // TypeScript compiled by scripts/build-ts.mjs (tsc; CommonJS twin by esbuild); no `node:` module.
-import { TaskServer, reloadStore } from "./store.js";
+import { TaskServer, reloadStore, loadStore } from "./store.js";
 import { TaskStoreError, storeError, resultTooLarge } from "./errors.js";
 import { listPosition } from "./mcp_tasks_wasm.js";
 
@@ -237,6 +237,8 @@ function unavailable(e: unknown): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** At most this many records are held by the core of the operations on one task (`heldCore`). */
+const HELD_MAX = 1024;
 /** How many times an operation is read and run again after losing a compare-and-set. */
 const CAS_ATTEMPTS = 8;
 /** At most this many records are read per `rangeAfter` / `expired` call. */
@@ -318,7 +320,7 @@ class Lost extends Error {}
  * What one attempt read: the records the scratch core starts from, the sequence it continues
  * after, and whether a task it creates carries this replica's lease.
  */
-export type Reads = { records: LeasedTask[]; sequence?: number; lease?: boolean; rerun?: RerunMemo; take?: string; kept?: boolean; };
+export type Reads = { records: LeasedTask[]; sequence?: number; lease?: boolean; rerun?: RerunMemo; take?: string; kept?: boolean; one?: string; };
 
 class SharedTaskServer {
   storage: TaskStorage;
@@ -354,6 +356,14 @@ class SharedTaskServer {
   scratchCore: TaskServer | null = null;
   /** The core's settings as JSON text, changes recorded. */
   scratchConfig: string;
+  /**
+   * The core of the operations on one task (`Reads.one`): it keeps the records it ran on, so an
+   * operation on a task it holds at the revision read loads nothing (`held`: their revisions, and
+   * their JSON bytes in `heldBytes`, at most `maxKnownBytes`).
+   */
+  heldCore: TaskServer | null = null;
+  held: Map<string, number> = new Map();
+  heldBytes = 0;
   /** Use `SharedTaskServer.open`. */
   constructor(storage: TaskStorage, config: Record<string, unknown>, options: SharedTaskServerOptions) {
     /** The storage the tasks live in. */
@@ -483,13 +493,15 @@ class SharedTaskServer {
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       const reads = await read();
       // Loaded, run and emptied of its changes with no await between: one core serves all.
-      const core = this.#scratch(reads);
+      const held = this.#holding(reads);
+      const core = held ?? this.#scratch(reads);
       let answer: T;
       let changes: CoreChange[];
       try {
         answer = op(core);
         changes = ((core.takeChanges() as unknown) as CoreChange[]);
       } catch (e) {
+        if (held !== null) this.#dropHeld();
         // A kept record may be stale: only the storage's own says that the operation fails.
         if (reads.kept === true) continue;
         throw e;
@@ -499,12 +511,66 @@ class SharedTaskServer {
       try {
         await this.#write(reads, changes);
       } catch (e) {
+        // What the core holds may now differ from the storage's record of the same revision.
+        if (held !== null) this.#dropHeld();
         if (e instanceof Lost) continue;
         throw e;
       }
+      if (held !== null) this.#heldWrote(changes);
       return answer;
     }
     throw conflict();
+  }
+
+  /**
+   * The core of an operation on one task (`reads.one`), holding the record read: loaded only
+   * when it holds another revision (or none), the other records it holds kept. `null`: the
+   * operation runs on the scratch core (it reads or creates several records, or holding is off).
+   */
+  #holding(reads: Reads): TaskServer | null {
+    const id = reads.one;
+    if (id === undefined || reads.sequence !== undefined || this.maxKnownBytes === 0) return null;
+    const held = this.held;
+    const core = this.heldCore;
+    if (core !== null && reads.records.every((r) => held.get(r.id) === r.version) && (reads.records.length > 0 || !held.has(id))) return core;
+    const stale = reads.records.filter((r) => held.get(r.id) !== r.version);
+    const text = JSON.stringify(stale);
+    try {
+      if (core === null || this.heldBytes + text.length > this.maxKnownBytes || held.size >= HELD_MAX || (reads.records.length === 0 && held.has(id))) {
+        // Over its bound (or a task it holds is gone): it starts over from the records read.
+        const all = JSON.stringify(reads.records);
+        const snapshot = `{"format":"${SNAPSHOT_FORMAT}","config":${this.scratchConfig},"cursorKey":"${this.cursorKey}","sequence":${reads.records.reduce((m, r) => Math.max(m, r.seq), 0)},"tasks":${all}}`;
+        held.clear();
+        this.heldBytes = all.length;
+        if (core === null) this.heldCore = TaskServer.restore(snapshot, { maxSnapshotBytes: null });
+        else reloadStore(core, snapshot, { maxSnapshotBytes: null });
+      } else {
+        loadStore(core, text);
+        this.heldBytes += text.length;
+      }
+    } catch (e) {
+      this.#dropHeld();
+      throw storeError(e);
+    }
+    for (const r of reads.records) held.set(r.id, r.version);
+    return this.heldCore;
+  }
+
+  /** The held core's records after an operation that wrote `changes` (all stored). */
+  #heldWrote(changes: CoreChange[]) {
+    for (const c of changes) {
+      if (c.kind === "deleted") this.held.delete(c.taskId);
+      else {
+        this.held.set(c.record.id, c.record.version);
+        this.heldBytes += this.knownSizes.get(c.record.id) ?? 1024;
+      }
+    }
+  }
+
+  /** Forgets what the held core holds: the next operation on it loads from scratch. */
+  #dropHeld() {
+    this.held.clear();
+    this.heldBytes = Number.MAX_SAFE_INTEGER;
   }
 
   #scratch(reads: Reads): TaskServer {
@@ -625,7 +691,7 @@ class SharedTaskServer {
       const kept = first && typeof id === "string" ? this.known.get(id) : undefined;
       first = false;
       // A kept revision later than the announced one is as fresh (the feed drops it once a later one is announced).
-      return kept === undefined || (version !== undefined && kept.version < version) ? fresh() : { records: [kept] };
+      return kept === undefined || (version !== undefined && kept.version < version) ? fresh() : { records: [kept], one: id };
     };
   }
 
@@ -643,8 +709,8 @@ class SharedTaskServer {
       if (kept === undefined) return fresh();
       // A terminal record never changes (its delete is announced, its expiry the core sees):
       // what it answers stands. A live one is tried only by a write (`live`).
-      if (TERMINAL.includes(kept.status)) return { records: [kept] };
-      return live ? { records: [kept], kept: true } : fresh();
+      if (TERMINAL.includes(kept.status)) return { records: [kept], one: id };
+      return live ? { records: [kept], kept: true, one: id } : fresh();
     };
   }
 
@@ -655,7 +721,7 @@ class SharedTaskServer {
       const r = await this.storage.get(id);
       if (r === null) this.#forget(id);
       else this.#keep(r);
-      return { records: r === null ? [] : [r] };
+      return { records: r === null ? [] : [r], one: id };
     };
   }
 
@@ -975,7 +1041,9 @@ class SharedTaskServer {
       if (ids.length === 0) break;
       let n = 0;
       for (const id of ids) {
-        n += await this.#run(this.#readOne(id), (core) => core.sweep(at, null));
+        // On the scratch core (a sweep purges every expired record its core holds).
+        const one = this.#readOne(id);
+        n += await this.#run(async () => ({ records: (await one()).records }), (core) => core.sweep(at, null));
       }
       purged += n;
       if (n === 0) break;
@@ -1241,6 +1309,8 @@ class SharedTaskServer {
     this.planner.free();
     this.scratchCore?.free();
     this.scratchCore = null;
+    this.heldCore?.free();
+    this.heldCore = null;
     if (this.unsubscribe) await this.unsubscribe();
     await this.storage.close();
   }

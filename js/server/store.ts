@@ -568,6 +568,20 @@ export function reloadStore(store: TaskStore, snapshot: string, options?: Restor
 }
 
 /**
+ * Puts the records of `tasks` (the JSON text of an array of stored records) into `store`, each in
+ * place of the record of its id, keeping the others, its settings and cursor key: the shared
+ * server loads only the record its core does not hold at the revision it read. Not part of the
+ * package's API.
+ */
+export function loadStore(store: TaskStore, tasks: string) {
+  try {
+    coreOf(store).load(tasks, { maxSnapshotBytes: null });
+  } catch (e) {
+    throw storeError(e);
+  }
+}
+
+/**
  * An in-memory MCP task store for both protocol versions (2025-11-25 and 2026-07-28): task
  * records, the status state machine, TTLs, session isolation, `tasks/list` cursors, input
  * requests, snapshots. No timers and no clock of its own: time is `ctx.now` or `Date.now()`,

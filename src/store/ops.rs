@@ -811,6 +811,56 @@ impl<R: RandomSource> Store<MemoryStorage, R> {
     }
 }
 
+impl<R: RandomSource> Store<MemoryStorage, R> {
+    /// Puts `tasks` (an array of records as a snapshot's `tasks` holds them, each checked as
+    /// [`Store::restore`] checks it) into this store, each in place of the record of its id,
+    /// keeping every other record, the settings, the cursor key and the random source; the
+    /// sequence moves up to the greatest `seq`. What a shared server's core reads before an
+    /// operation on one task it does not hold at that revision: the records it holds stay, so
+    /// the next operation on one of them reads nothing more. Changes not taken are dropped and
+    /// `writes` moves on, as [`Store::reload`] does.
+    pub fn load(&mut self, tasks: Value) -> Result<(), StoreError> {
+        let invalid = |reason: String| StoreError::InvalidSnapshot { reason };
+        let Value::Array(tasks) = tasks else {
+            return Err(invalid("tasks is not an array".into()));
+        };
+        let mut read = Vec::with_capacity(tasks.len());
+        for (i, task) in tasks.iter().enumerate() {
+            let task =
+                TaskRecord::from_json(task).map_err(|e| invalid(format!("tasks[{i}]: {e}")))?;
+            check_restored(&task, &self.config)
+                .and_then(|()| rules::check_invariants(&task))
+                .map_err(|e| invalid(format!("tasks[{i}]: {e}")))?;
+            if read.iter().any(|t: &TaskRecord| t.id == task.id) {
+                return Err(invalid(format!(
+                    "tasks[{i}]: duplicate task id {}",
+                    task.id
+                )));
+            }
+            read.push(task);
+        }
+        for task in read {
+            let id = task.id.clone();
+            // A `seq` is another task's: the one held goes (its storage moved on).
+            let taken = self
+                .storage
+                .range_after(Scope::All, task.seq.saturating_sub(1), 1)
+                .into_iter()
+                .find(|t| t.seq == task.seq && t.id != id);
+            if let Some(other) = taken {
+                self.storage.delete(&other.id);
+            }
+            self.storage.delete(&id);
+            if self.storage.put_if_version(task, None).is_err() {
+                return Err(invalid(format!("task {id}: not stored")));
+            }
+        }
+        self.changes.clear();
+        self.writes = self.writes.saturating_add(1);
+        Ok(())
+    }
+}
+
 /// What a [`snapshot`](Store::snapshot) holds, checked as [`Store::restore`] checks it: its
 /// settings, its records (over a [`MemoryStorage`]) and its cursor key.
 fn read_snapshot(snapshot: Value) -> Result<(StoreConfig, MemoryStorage, [u8; 16]), StoreError> {

@@ -949,6 +949,58 @@ fn reload_replaces_every_record_and_keeps_nothing_else() {
 }
 
 #[test]
+fn load_replaces_the_records_of_its_ids_and_keeps_the_others() {
+    let mut b = Store::in_memory(StoreConfig::default(), DeterministicRandom::new(7)).unwrap();
+    let one = b.create(NewTask::new(V26).session("x"), T0).unwrap().id;
+    let two = b.create(NewTask::new(V25).session("y"), T0).unwrap().id;
+    let mut a = Store::restore(b.snapshot(), DeterministicRandom::new(8)).unwrap();
+    // `one` moves on in b (its storage); a loads that revision alone.
+    b.complete(HOST, &one, obj(json!({"content": []})), None, T0 + 1)
+        .unwrap();
+    let three = b.create(NewTask::new(V25).session("x"), T0 + 2).unwrap().id;
+    let tasks = b.snapshot()["tasks"].clone();
+    let pick = |id: &str| {
+        Value::Array(
+            tasks
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|t| t["id"] == json!(id))
+                .cloned()
+                .collect(),
+        )
+    };
+    let writes = a.writes();
+    a.load(pick(&one)).unwrap();
+    a.load(pick(&three)).unwrap();
+    assert!(a.writes() > writes);
+    assert!(a.take_changes().is_empty());
+    for id in [&one, &two, &three] {
+        assert_eq!(
+            a.get(HOST, id, T0 + 3).unwrap(),
+            b.get(HOST, id, T0 + 3).unwrap()
+        );
+    }
+    assert_eq!(
+        a.storage().count_live(Some("x")),
+        1,
+        "the indexes follow the replaced record"
+    );
+    // Refused whole: not an array, a bad record, a duplicate id; nothing changes.
+    let before = a.snapshot();
+    let mut bad = pick(&two);
+    bad[0]["seq"] = json!(0);
+    for v in [
+        json!({}),
+        bad,
+        Value::Array(vec![pick(&one)[0].clone(), pick(&one)[0].clone()]),
+    ] {
+        assert!(matches!(a.load(v), Err(StoreError::InvalidSnapshot { .. })));
+    }
+    assert_eq!(a.snapshot(), before);
+}
+
+#[test]
 fn restore_rejects_bad_snapshots() {
     let mut s = default_store();
     s.create(NewTask::new(V25), T0).unwrap();

@@ -209,6 +209,16 @@ impl TaskServerCore {
         self.store_mut().reload(value).map_err(store_error)
     }
 
+    /// Puts the records of `tasks` (the JSON text of an array of stored records, read as
+    /// `restore` reads a snapshot's `tasks`) into this core, each in place of the record of its
+    /// id, keeping the others, the settings and the cursor key: a shared server's core loads only
+    /// the record it does not hold at the revision it read.
+    pub fn load(&mut self, tasks: JsValue, options: JsValue) -> Result<(), JsValue> {
+        let value = snapshot_value(&tasks, options)?;
+        self.written = Written::default();
+        self.store_mut().load(value).map_err(store_error)
+    }
+
     /// Answers one incoming message (`HandleOutcome`).
     pub fn handle(&mut self, request: JsValue, ctx: JsValue) -> Result<JsValue, JsValue> {
         let max = self.max();

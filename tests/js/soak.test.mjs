@@ -458,6 +458,20 @@ function entryPoints(entry, rand) {
           }
         },
       ],
+      // The records of a snapshot loaded into a core that keeps its others (SharedTaskServer's
+      // core of one-task operations), tampered or not.
+      "TaskServerCore load": [
+        () => {
+          const held = new TaskServerCore();
+          try {
+            const tasks = core.snapshot().tasks;
+            held.load(int(3) === 0 ? JSON.stringify(tasks) : s.maybe(() => pick([tamper(tasks, v), any()])), s.maybe(any));
+            return held.writes();
+          } finally {
+            held.free();
+          }
+        },
+      ],
       "TaskServerCore maxRequestBytes": [() => core.maxRequestBytes()],
       "TaskServerCore writes": [() => core.writes()],
       "TaskServerCore revision": [() => core.revision(pick([coreId(), str(), any()]))],

@@ -1,6 +1,11 @@
 // mcp-tasks-wasm/storage/postgres: the TaskStorage contract (types.ts) on PostgreSQL, through
 // `pg` (an optional peer dependency: `npm i pg`). Many processes may share one database: every
 // write is one statement, so compare-and-set is atomic in the database.
+// Group commit: the `get`s, `putIfVersion`s and `nextSequenceWithLive`s made while the previous
+// statement of their kind is in flight go together in one statement (`Group`, types.js): one
+// round trip, one wake-up of the server and one commit for many calls under load; each row
+// stays its own compare-and-set (a group holds at most one write per id), each caller gets its
+// own answer.
 //
 // Schema (created and migrated by `openPostgresStorage`, under an advisory lock so replicas
 // starting together do not race; its version is the row `schema` of `<table>_meta`):
@@ -21,7 +26,7 @@
 // writes U+FDD0 in a session nor in an id), so such an id or session is found, listed and
 // counted as on the other engines instead of failing the statement. The record's JSON text
 // escapes U+0000 itself.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord, Group } from "./types.js";
 
 /**
  * The few parts of `pg` this adapter uses.
@@ -64,6 +69,8 @@ export type PostgresStorageOptions = {
 
 /** The schema version this adapter writes. */
 const SCHEMA_VERSION = 2;
+/** How many times a statement Postgres aborted as a deadlock victim is sent (in all). */
+const DEADLOCK_ATTEMPTS = 4;
 
 /** The column text of an id or session (see the top of this file). */
 function column(s: string): string {
@@ -113,6 +120,12 @@ class PostgresStorage {
   statements: Map<string, string>;
   /** Whether `q` names its statements (the `preparedStatements` option). */
   prepared: boolean;
+  /** The SQL text of each call site of `sql`. */
+  texts: Map<TemplateStringsArray, string> = new Map();
+  /** Group commit of `get`, `putIfVersion` and `nextSequenceWithLive` (see `Group`). */
+  gets: Group<string, StoredTask | null>;
+  puts: Group<{ keys: import("./types.js").RecordKeys; expected: number | null; text: string; }, boolean>;
+  sequences: Group<string, { sequence: number; live: number; }>;
   constructor(pg: PgModule, pool: PgPool, config: object, table: string, prepared = true) {
     this.name = "postgres";
     this.pg = pg;
@@ -126,15 +139,38 @@ class PostgresStorage {
     this.closed = false;
     this.statements = new Map();
     this.prepared = prepared;
+    this.gets = new Group((ids) => this.getGroup(ids));
+    // One write of a task per statement: a second one waits for the next (its compare-and-set
+    // and its notification come after the first's).
+    this.puts = new Group((items) => this.putGroup(items), (item) => item.keys.id);
+    this.sequences = new Group((sessions) => this.sequenceGroup(sessions));
+  }
+
+  /**
+   * The SQL text of a tagged template (`this.sql\`SELECT …\``), built once per call site: the
+   * same string every call, so finding its statement name (and `pg`'s check of a named
+   * statement's text) compares one string with itself instead of hashing a fresh one. The
+   * values are this storage's table, channel and fixed fragments only (never a caller's value).
+   */
+  sql(strings: TemplateStringsArray, ...parts: string[]): string {
+    let text = this.texts.get(strings);
+    if (text === undefined) {
+      text = strings.reduce((a, part, i) => a + (parts[i - 1] ?? "") + part);
+      this.texts.set(strings, text);
+    }
+    return text;
   }
 
   async q(text: string, values: unknown[], what: string) {
     if (this.closed) throw new StorageError("closed", "the storage is closed");
     if (!this.prepared) {
-      try {
-        return await this.pool.query(text, values);
-      } catch (e) {
-        return engineError("postgres", e, what);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await this.pool.query(text, values);
+        } catch (e) {
+          if ((e as { code?: unknown })?.code === "40P01" && attempt < DEADLOCK_ATTEMPTS && !this.closed) continue;
+          return engineError("postgres", e, what);
+        }
       }
     }
     // Named: each connection of the pool parses and plans a statement once, then only binds it
@@ -144,10 +180,15 @@ class PostgresStorage {
       name = `${this.table}_${this.statements.size}`;
       this.statements.set(text, name);
     }
-    try {
-      return await this.pool.query({ name, text, values });
-    } catch (e) {
-      return engineError("postgres", e, what);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.pool.query({ name, text, values });
+      } catch (e) {
+        // A group's statement locks several rows: two replicas' statements may deadlock, and
+        // Postgres then aborts one of them whole (nothing written): it is sent again.
+        if ((e as { code?: unknown })?.code === "40P01" && attempt < DEADLOCK_ATTEMPTS && !this.closed) continue;
+        return engineError("postgres", e, what);
+      }
     }
   }
 
@@ -197,9 +238,26 @@ class PostgresStorage {
   }
 
   async get(id: string) {
-    const r = await this.q(`SELECT record FROM ${this.table} WHERE id = $1`, [column(checkId(id))], "get");
-    const row = r.rows[0];
-    return row ? parseRecord(row.record, `postgres: ${id}`) : null;
+    const key = checkId(id);
+    if (this.closed) throw new StorageError("closed", "the storage is closed");
+    return this.gets.add(key);
+  }
+
+  /** The `get`s of one group: one statement. */
+  async getGroup(ids: string[]): Promise<Array<StoredTask | null>> {
+    if (ids.length === 1) {
+      const id = (ids[0] as string);
+      const r = await this.q(this.sql`SELECT record FROM ${this.table} WHERE id = $1`, [column(id)], "get");
+      const row = r.rows[0];
+      return [row ? parseRecord(row.record, `postgres: ${id}`) : null];
+    }
+    const distinct = [...new Set(ids)];
+    const r = await this.q(this.sql`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [distinct.map(column)], "get");
+    const found = new Map(r.rows.map((row) => [uncolumn(row.id as string), row.record as string]));
+    return ids.map((id) => {
+      const text = found.get(id);
+      return text === undefined ? null : parseRecord(text, `postgres: ${id}`);
+    });
   }
 
   async getMany(ids: string[]) {
@@ -208,7 +266,7 @@ class PostgresStorage {
       if (this.closed) throw new StorageError("closed", "the storage is closed");
       return [];
     }
-    const r = await this.q(`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [keys.map(column)], "getMany");
+    const r = await this.q(this.sql`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [keys.map(column)], "getMany");
     const found = new Map(r.rows.map((row) => [uncolumn(row.id as string), row.record as string]));
     return keys.map((id) => {
       const text = found.get(id);
@@ -225,7 +283,7 @@ class PostgresStorage {
     }
     const col = <T>(f: (e: (typeof checked)[number]) => T) => checked.map(f);
     const r = await this.q(
-      `WITH v AS (
+      this.sql`WITH v AS (
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::boolean[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[], $8::text[])
            AS v(id, version, live, expires_at, record, expected, seq, session)),
        w AS (
@@ -250,37 +308,86 @@ class PostgresStorage {
   }
 
   async putIfVersion(record: StoredTask, expected: number | null) {
-    const k = recordKeys(record);
+    const keys = recordKeys(record);
     const want = checkExpected(expected);
-    const text = JSON.stringify(record);
+    if (this.closed) throw new StorageError("closed", "the storage is closed");
+    return this.puts.add({ keys, expected: want, text: JSON.stringify(record) });
+  }
+
+  /**
+   * The `putIfVersion`s of one group (distinct ids): one statement, each row an insert or a
+   * compare-and-set of its own, each stored one notified by the statement itself.
+   */
+  async putGroup(items: Array<{ keys: import("./types.js").RecordKeys; expected: number | null; text: string; }>): Promise<boolean[]> {
     const note = `json_build_object('kind', 'put', 'id', w.id, 'version', w.version)::text`;
-    if (want === null) {
+    if (items.length === 1) {
+      const { keys: k, expected: want, text } = (items[0] as (typeof items)[number]);
+      if (want === null) {
+        const r = await this.q(
+          this.sql`WITH w AS (
+             INSERT INTO ${this.table} (id, version, seq, session, live, expires_at, record)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id, version),
+           bump AS (
+             UPDATE ${this.meta} SET value = $3 WHERE name = 'seq' AND value < $3 AND EXISTS (SELECT 1 FROM w))
+           SELECT pg_notify($8, ${note}) FROM w`,
+          [column(k.id), k.version, k.seq, k.session === null ? null : column(k.session), k.live, k.expiresAtMs, text, this.channel],
+          "putIfVersion (insert)",
+        );
+        return [r.rows.length === 1];
+      }
       const r = await this.q(
-        `WITH w AS (
-           INSERT INTO ${this.table} (id, version, seq, session, live, expires_at, record)
-           VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id, version),
-         bump AS (
-           UPDATE ${this.meta} SET value = $3 WHERE name = 'seq' AND value < $3 AND EXISTS (SELECT 1 FROM w))
-         SELECT pg_notify($8, ${note}) FROM w`,
-        [column(k.id), k.version, k.seq, k.session === null ? null : column(k.session), k.live, k.expiresAtMs, text, this.channel],
-        "putIfVersion (insert)",
+        this.sql`WITH w AS (
+           UPDATE ${this.table} SET version = $2, live = $3, expires_at = $4, record = $5, seq = $8, session = $9
+           WHERE id = $1 AND version = $6 RETURNING id, version)
+         SELECT pg_notify($7, ${note}) FROM w`,
+        [column(k.id), k.version, k.live, k.expiresAtMs, text, want, this.channel, k.seq, k.session === null ? null : column(k.session)],
+        "putIfVersion (update)",
       );
-      return r.rows.length === 1;
+      return [r.rows.length === 1];
     }
+    // In id order, so that two replicas' groups lock the rows they share in the same order.
+    const order = items.map((_, i) => i).sort((a, b) => {
+      const x = (items[a] as (typeof items)[number]).keys.id;
+      const y = (items[b] as (typeof items)[number]).keys.id;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    const sorted = order.map((i) => (items[i] as (typeof items)[number]));
+    const col = <T>(f: (e: (typeof items)[number]) => T) => sorted.map(f);
     const r = await this.q(
-      `WITH w AS (
-         UPDATE ${this.table} SET version = $2, live = $3, expires_at = $4, record = $5, seq = $8, session = $9
-         WHERE id = $1 AND version = $6 RETURNING id, version)
-       SELECT pg_notify($7, ${note}) FROM w`,
-      [column(k.id), k.version, k.live, k.expiresAtMs, text, want, this.channel, k.seq, k.session === null ? null : column(k.session)],
-      "putIfVersion (update)",
+      this.sql`WITH v AS (
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::boolean[], $6::bigint[], $7::text[], $8::bigint[])
+           AS v(id, version, seq, session, live, expires_at, record, expected)),
+       ins AS (
+         INSERT INTO ${this.table} (id, version, seq, session, live, expires_at, record)
+         SELECT id, version, seq, session, live, expires_at, record FROM v WHERE expected IS NULL
+         ON CONFLICT (id) DO NOTHING RETURNING id, version, seq),
+       upd AS (
+         UPDATE ${this.table} AS t SET version = v.version, live = v.live, expires_at = v.expires_at, record = v.record, seq = v.seq, session = v.session
+         FROM v WHERE v.expected IS NOT NULL AND t.id = v.id AND t.version = v.expected RETURNING t.id, t.version),
+       bump AS (
+         UPDATE ${this.meta} SET value = (SELECT max(seq) FROM ins) WHERE name = 'seq' AND value < (SELECT max(seq) FROM ins)),
+       w AS (SELECT id, version FROM ins UNION ALL SELECT id, version FROM upd)
+       SELECT w.id, pg_notify($9, ${note}) FROM w`,
+      [
+        col((e) => column(e.keys.id)),
+        col((e) => e.keys.version),
+        col((e) => e.keys.seq),
+        col((e) => (e.keys.session === null ? null : column(e.keys.session))),
+        col((e) => e.keys.live),
+        col((e) => e.keys.expiresAtMs),
+        col((e) => e.text),
+        col((e) => e.expected),
+        this.channel,
+      ],
+      "putIfVersion",
     );
-    return r.rows.length === 1;
+    const stored = new Set(r.rows.map((row) => uncolumn(row.id as string)));
+    return items.map((e) => stored.has(e.keys.id));
   }
 
   async delete(id: string) {
     const r = await this.q(
-      `WITH w AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING id, version, record)
+      this.sql`WITH w AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING id, version, record)
        SELECT w.record, pg_notify($2, json_build_object('kind', 'delete', 'id', w.id, 'version', w.version)::text) FROM w`,
       [column(checkId(id)), this.channel],
       "delete",
@@ -299,10 +406,10 @@ class PostgresStorage {
     }
     const r =
       s.kind === "all"
-        ? await this.q(`SELECT record FROM ${this.table} WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
+        ? await this.q(this.sql`SELECT record FROM ${this.table} WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
         : s.session === null
-          ? await this.q(`SELECT record FROM ${this.table} WHERE session IS NULL AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
-          : await this.q(`SELECT record FROM ${this.table} WHERE session = $3 AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit, column(s.session)], "rangeAfter");
+          ? await this.q(this.sql`SELECT record FROM ${this.table} WHERE session IS NULL AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
+          : await this.q(this.sql`SELECT record FROM ${this.table} WHERE session = $3 AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit, column(s.session)], "rangeAfter");
     return r.rows.map((row) => parseRecord(row.record, "postgres: rangeAfter"));
   }
 
@@ -313,7 +420,7 @@ class PostgresStorage {
       if (this.closed) throw new StorageError("closed", "the storage is closed");
       return [];
     }
-    const r = await this.q(`SELECT record FROM ${this.table} WHERE live AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeLive");
+    const r = await this.q(this.sql`SELECT record FROM ${this.table} WHERE live AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeLive");
     return r.rows.map((row) => parseRecord(row.record, "postgres: rangeLive"));
   }
 
@@ -321,7 +428,7 @@ class PostgresStorage {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
     const r = await this.q(
-      `SELECT id FROM ${this.table} WHERE expires_at IS NOT NULL AND expires_at < $1 ORDER BY expires_at, seq LIMIT $2`,
+      this.sql`SELECT id FROM ${this.table} WHERE expires_at IS NOT NULL AND expires_at < $1 ORDER BY expires_at, seq LIMIT $2`,
       [nowMs, limit],
       "expired",
     );
@@ -332,31 +439,61 @@ class PostgresStorage {
     const s = checkSession(session);
     const r =
       s === null
-        ? await this.q(`SELECT count(*) AS n FROM ${this.table} WHERE live AND session IS NULL`, [], "countLive")
-        : await this.q(`SELECT count(*) AS n FROM ${this.table} WHERE live AND session = $1`, [column(s)], "countLive");
+        ? await this.q(this.sql`SELECT count(*) AS n FROM ${this.table} WHERE live AND session IS NULL`, [], "countLive")
+        : await this.q(this.sql`SELECT count(*) AS n FROM ${this.table} WHERE live AND session = $1`, [column(s)], "countLive");
     return Number(r.rows[0]?.n ?? 0);
   }
 
   async nextSequence() {
-    const r = await this.q(`UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value`, [], "nextSequence");
+    const r = await this.q(this.sql`UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value`, [], "nextSequence");
     return Number(r.rows[0]?.value);
   }
 
-  /** Clause 13: one statement. */
+  /** Clause 13: one statement (for every call of a group). */
   async nextSequenceWithLive(session: string | null) {
     const s = checkSession(session);
-    const live = s === null ? "session IS NULL" : "session = $1";
+    if (this.closed) throw new StorageError("closed", "the storage is closed");
+    if (s === null) {
+      const r = await this.q(
+        this.sql`WITH n AS (UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
+         SELECT n.value, (SELECT count(*) FROM ${this.table} WHERE live AND session IS NULL) AS live FROM n`,
+        [],
+        "nextSequenceWithLive",
+      );
+      return { sequence: Number(r.rows[0]?.value), live: Number(r.rows[0]?.live ?? 0) };
+    }
+    return this.sequences.add(s);
+  }
+
+  /**
+   * The `nextSequenceWithLive`s of one group (sessions, not null): the counter raised by their
+   * number once, each call one number of the range, each session counted once.
+   */
+  async sequenceGroup(sessions: string[]): Promise<Array<{ sequence: number; live: number; }>> {
+    if (sessions.length === 1) {
+      const r = await this.q(
+        this.sql`WITH n AS (UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
+         SELECT n.value, (SELECT count(*) FROM ${this.table} WHERE live AND session = $1) AS live FROM n`,
+        [column((sessions[0] as string))],
+        "nextSequenceWithLive",
+      );
+      return [{ sequence: Number(r.rows[0]?.value), live: Number(r.rows[0]?.live ?? 0) }];
+    }
+    const distinct = [...new Set(sessions)];
     const r = await this.q(
-      `WITH n AS (UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
-       SELECT n.value, (SELECT count(*) FROM ${this.table} WHERE live AND ${live}) AS live FROM n`,
-      s === null ? [] : [column(s)],
+      this.sql`WITH n AS (UPDATE ${this.meta} SET value = value + $1 WHERE name = 'seq' RETURNING value)
+       SELECT n.value, s.session, (SELECT count(*) FROM ${this.table} WHERE live AND session = s.session) AS live
+       FROM n, unnest($2::text[]) AS s(session)`,
+      [sessions.length, distinct.map(column)],
       "nextSequenceWithLive",
     );
-    return { sequence: Number(r.rows[0]?.value), live: Number(r.rows[0]?.live ?? 0) };
+    const last = Number(r.rows[0]?.value);
+    const live = new Map(r.rows.map((row) => [uncolumn(row.session as string), Number(row.live ?? 0)]));
+    return sessions.map((s, i) => ({ sequence: last - sessions.length + 1 + i, live: live.get(s) ?? 0 }));
   }
 
   async lastSequence() {
-    const r = await this.q(`SELECT value FROM ${this.meta} WHERE name = 'seq'`, [], "lastSequence");
+    const r = await this.q(this.sql`SELECT value FROM ${this.meta} WHERE name = 'seq'`, [], "lastSequence");
     return Number(r.rows[0]?.value ?? 0);
   }
 

@@ -15,9 +15,11 @@
 // would block the whole event loop while another process holds the lock, so it is 0 and a
 // statement refused with SQLITE_BUSY is tried again after an asynchronous pause (1 ms doubling
 // to 50 ms) until `busyTimeoutMs` has passed, then rejects with an `engine` error. SQLite has no notifications: subscribers
-// read new rows of <table>_changes at once after a write of this process, and every `pollMs`
-// (default 50) when `PRAGMA data_version` says another connection wrote.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord } from "./types.js";
+// hear of this process's writes at once after their commit (as logged, when no other
+// connection's row came between; else the rows are read back), and read new rows of
+// <table>_changes every `pollMs` (default 50) when `PRAGMA data_version` says another connection
+// wrote. Writes are grouped: see `write`.
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord, Group } from "./types.js";
 
 /**
  * The part of a driver's statement this adapter uses (node:sqlite and better-sqlite3 agree).
@@ -122,7 +124,15 @@ class SqliteStorage {
   dataVersion: number | null;
   timer: unknown;
   statements: Map<string, Statement>;
+  /** The statement of each call site of `st`. */
+  sites: Map<TemplateStringsArray, Statement> = new Map();
   busyTimeoutMs: number;
+  /** Whether a write logged a change since the feed was last told (`wrote`). */
+  changed = false;
+  /** The changes this process committed since the feed was last told (while anyone listens). */
+  logged: Array<{ n: number; kind: "put" | "delete"; id: string; version: number; }> = [];
+  /** Group commit of the writes (see `write`). */
+  writes: Group<{ what: string; fn: () => unknown; }, unknown>;
   constructor(db: Database, driver: string, table: string, pollMs: number, busyTimeoutMs: number = 5000) {
     this.name = "sqlite";
     this.driver = driver;
@@ -138,13 +148,63 @@ class SqliteStorage {
     this.statements = new Map();
     /** How long a statement is retried while another connection holds the lock. */
     this.busyTimeoutMs = busyTimeoutMs;
+    this.writes = new Group((jobs) => this.writeGroup(jobs));
   }
 
-  st(sql: string) {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
+  /**
+   * Group commit: a write (`fn`, its synchronous statements) joins the writes made while the
+   * previous transaction of this process was committing (or in the same turn of the event loop),
+   * and they all run in order in one IMMEDIATE transaction: one commit (one sync of the WAL) for
+   * many calls under load. Each stays atomic (a transaction holds it whole) and is answered on
+   * its own once the transaction is committed, so the durability of each is the commit's.
+   */
+  write<T>(what: string, fn: () => T): Promise<T> {
+    if (this.closed) return Promise.reject(new StorageError("closed", "the storage is closed"));
+    return (this.writes.add({ what, fn }) as Promise<T>);
+  }
+
+  /**
+   * Runs the writes of one group in one transaction. When one of them fails (not a lock), the
+   * transaction is rolled back and each runs again in a transaction of its own, so that it
+   * fails alone.
+   */
+  async writeGroup(jobs: Array<{ what: string; fn: () => unknown; }>): Promise<unknown[]> {
+    if (jobs.length > 1) {
+      try {
+        const out = await this.retry(jobs.length === 1 ? (jobs[0] as (typeof jobs)[number]).what : "a group of writes", true, () => jobs.map((j) => j.fn()));
+        this.wrote();
+        return out;
+      } catch (e) {
+        if (this.closed) throw e;
+      }
+    }
+    const out: unknown[] = [];
+    for (const j of jobs) {
+      try {
+        out.push(await this.retry(j.what, true, j.fn));
+      } catch (e) {
+        out.push(e instanceof Error ? e : new StorageError("engine", `sqlite: ${j.what}: ${String(e)}`, e));
+      }
+    }
+    this.wrote();
+    return out;
+  }
+
+  /**
+   * The statement of a tagged template (`this.st\`SELECT …\``): prepared once per call site (its
+   * strings, which the engine keeps as one object per site), so a call neither builds nor hashes
+   * the SQL text. The values are the table's name only (never a caller's value).
+   */
+  st(strings: TemplateStringsArray, ...names: string[]) {
+    let s = this.sites.get(strings);
+    if (s === undefined) {
+      const sql = strings.reduce((a, part, i) => a + (names[i - 1] ?? "") + part);
+      s = this.statements.get(sql);
+      if (!s) {
+        s = this.db.prepare(sql);
+        this.statements.set(sql, s);
+      }
+      this.sites.set(strings, s);
     }
     return s;
   }
@@ -155,12 +215,14 @@ class SqliteStorage {
     try {
       if (!write) return fn();
       // Prepared once, like every statement here (exec would parse them at each write).
-      this.st("BEGIN IMMEDIATE").run();
+      this.st`BEGIN IMMEDIATE`.run();
+      const logged = this.logged.length;
       try {
         const out = fn();
-        this.st("COMMIT").run();
+        this.st`COMMIT`.run();
         return out;
       } catch (e) {
+        this.logged.length = logged; // rolled back: never written
         this.db.exec("ROLLBACK");
         throw e;
       }
@@ -224,15 +286,17 @@ class SqliteStorage {
 
   /** Records a change for subscribers (inside the write's transaction). */
   logChange(kind: "put" | "delete", id: string, version: number) {
-    const n = Number(this.st(`INSERT INTO ${this.t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`).get(kind, id, version).n);
-    if (n % 100 === 0) this.st(`DELETE FROM ${this.t}_changes WHERE n <= ?`).run(n - KEEP_CHANGES);
+    this.changed = true;
+    const n = Number(this.st`INSERT INTO ${this.t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`.get(kind, id, version).n);
+    if (this.hub.size > 0) this.logged.push({ n, kind, id, version });
+    if (n % 100 === 0) this.st`DELETE FROM ${this.t}_changes WHERE n <= ?`.run(n - KEEP_CHANGES);
   }
 
   /** Delivers the change rows after the cursor (this process's and others'). */
   deliver(): boolean {
     if (this.closed || this.hub.size === 0) return true;
     try {
-      const rows = this.st(`SELECT n, kind, hex(id) AS id, version FROM ${this.t}_changes WHERE n > ? ORDER BY n`).all(this.changeCursor);
+      const rows = this.st`SELECT n, kind, hex(id) AS id, version FROM ${this.t}_changes WHERE n > ? ORDER BY n`.all(this.changeCursor);
       for (const r of rows) {
         this.changeCursor = Number(r.n);
         this.hub.emit({ kind: r.kind === "delete" ? "delete" : "put", id: fromHex(String(r.id)), version: Number(r.version) });
@@ -247,19 +311,43 @@ class SqliteStorage {
 
   /** After a write of this process: deliver without waiting for the poll. */
   wrote() {
-    if (this.hub.size > 0) queueMicrotask(() => this.deliver());
+    if (!this.changed) return;
+    this.changed = false;
+    if (this.hub.size > 0) queueMicrotask(() => this.deliverLogged());
+    else this.logged = [];
+  }
+
+  /**
+   * Delivers this process's committed changes as it logged them, without reading them back,
+   * when they are the rows right after the cursor (no other connection's row between); else
+   * reads the rows (`deliver`).
+   */
+  deliverLogged() {
+    const logged = this.logged;
+    this.logged = [];
+    if (this.closed || this.hub.size === 0) return;
+    const fresh = logged.filter((c) => c.n > this.changeCursor);
+    if (fresh.length === 0) return;
+    if (fresh.some((c, i) => c.n !== (i === 0 ? this.changeCursor : (fresh[i - 1] as (typeof fresh)[number]).n) + 1)) {
+      this.deliver();
+      return;
+    }
+    for (const c of fresh) {
+      this.changeCursor = c.n;
+      this.hub.emit({ kind: c.kind, id: c.id, version: c.version });
+    }
   }
 
   async get(id: string) {
     const key = checkId(id);
-    const row = await this.retry("get", false, () => this.st(`SELECT record FROM ${this.t} WHERE id = ?`).get(key));
+    const row = await this.retry("get", false, () => this.st`SELECT record FROM ${this.t} WHERE id = ?`.get(key));
     return row ? parseRecord(row.record, `sqlite: ${id}`) : null;
   }
 
   async getMany(ids: string[]) {
     const keys = checkIds(ids);
     if (keys.length === 0) return [];
-    const rows = await this.retry("getMany", false, () => this.st(`SELECT hex(id) AS id, record FROM ${this.t} WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(keys)));
+    const rows = await this.retry("getMany", false, () => this.st`SELECT hex(id) AS id, record FROM ${this.t} WHERE id IN (SELECT value FROM json_each(?))`.all(JSON.stringify(keys)));
     const found = new Map(rows.map((r) => [fromHex(String(r.id)), r.record]));
     return keys.map((id) => {
       const text = found.get(id);
@@ -271,14 +359,13 @@ class SqliteStorage {
   async putEachIfVersion(entries: ReplaceEntry[]) {
     const checked = checkEntries(entries).map((e) => ({ ...e, text: JSON.stringify(e.record) }));
     if (checked.length === 0) return [];
-    const out = await this.retry("putEachIfVersion", true, () => checked.map(({ keys: k, expected, text }) => {
-      const r = this.st(`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`)
+    const out = await this.write("putEachIfVersion", () => checked.map(({ keys: k, expected, text }) => {
+      const r = this.st`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`
         .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.seq, k.session, k.id, expected);
       if (Number(r.changes) !== 1) return false;
       this.logChange("put", k.id, k.version);
       return true;
     }));
-    if (out.some((ok) => ok)) this.wrote();
     return out;
   }
 
@@ -286,35 +373,32 @@ class SqliteStorage {
     const k = recordKeys(record);
     const want = checkExpected(expected);
     const text = JSON.stringify(record);
-    const ok = await this.retry("putIfVersion", true, () => {
+    return this.write("putIfVersion", () => {
       if (want === null) {
-        const r = this.st(`INSERT INTO ${this.t} (id, version, seq, session, live, expires_at, record) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
+        const r = this.st`INSERT INTO ${this.t} (id, version, seq, session, live, expires_at, record) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
           .run(k.id, k.version, k.seq, k.session, k.live ? 1 : 0, k.expiresAtMs, text);
         if (Number(r.changes) !== 1) return false;
-        this.st(`UPDATE ${this.t}_meta SET value = ? WHERE name = 'seq' AND value < ?`).run(k.seq, k.seq);
+        this.st`UPDATE ${this.t}_meta SET value = ? WHERE name = 'seq' AND value < ?`.run(k.seq, k.seq);
       } else {
         // seq and session never change between versions (clause 2); written anyway, so the
         // indexes always follow the stored record.
-        const r = this.st(`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`)
+        const r = this.st`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`
           .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.seq, k.session, k.id, want);
         if (Number(r.changes) !== 1) return false;
       }
       this.logChange("put", k.id, k.version);
       return true;
     });
-    if (ok) this.wrote();
-    return ok;
   }
 
   async delete(id: string) {
     const key = checkId(id);
-    const row = await this.retry("delete", true, () => {
-      const r = this.st(`DELETE FROM ${this.t} WHERE id = ? RETURNING version, record`).get(key);
+    const row = await this.write("delete", () => {
+      const r = this.st`DELETE FROM ${this.t} WHERE id = ? RETURNING version, record`.get(key);
       if (r) this.logChange("delete", key, Number(r.version));
       return r;
     });
     if (!row) return null;
-    this.wrote();
     return parseRecord(row.record, `sqlite: ${id}`);
   }
 
@@ -324,17 +408,17 @@ class SqliteStorage {
     checkCount(limit, "limit");
     const rows = await this.retry("rangeAfter", false, () =>
       s.kind === "all"
-        ? this.st(`SELECT record FROM ${this.t} WHERE seq > ? ORDER BY seq LIMIT ?`).all(after, limit)
+        ? this.st`SELECT record FROM ${this.t} WHERE seq > ? ORDER BY seq LIMIT ?`.all(after, limit)
         : s.session === null
-          ? this.st(`SELECT record FROM ${this.t} WHERE session IS NULL AND seq > ? ORDER BY seq LIMIT ?`).all(after, limit)
-          : this.st(`SELECT record FROM ${this.t} WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?`).all(s.session, after, limit));
+          ? this.st`SELECT record FROM ${this.t} WHERE session IS NULL AND seq > ? ORDER BY seq LIMIT ?`.all(after, limit)
+          : this.st`SELECT record FROM ${this.t} WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?`.all(s.session, after, limit));
     return rows.map((r) => parseRecord(r.record, "sqlite: rangeAfter"));
   }
 
   async rangeLive(after: number, limit: number) {
     checkCount(after, "after");
     checkCount(limit, "limit");
-    const rows = await this.retry("rangeLive", false, () => this.st(`SELECT record FROM ${this.t} WHERE live = 1 AND seq > ? ORDER BY seq LIMIT ?`).all(after, limit));
+    const rows = await this.retry("rangeLive", false, () => this.st`SELECT record FROM ${this.t} WHERE live = 1 AND seq > ? ORDER BY seq LIMIT ?`.all(after, limit));
     return rows.map((r) => parseRecord(r.record, "sqlite: rangeLive"));
   }
 
@@ -342,7 +426,7 @@ class SqliteStorage {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
     const rows = await this.retry("expired", false, () =>
-      this.st(`SELECT hex(id) AS id FROM ${this.t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`).all(nowMs, limit));
+      this.st`SELECT hex(id) AS id FROM ${this.t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`.all(nowMs, limit));
     return rows.map((r) => fromHex(String(r.id)));
   }
 
@@ -350,30 +434,30 @@ class SqliteStorage {
     const s = checkSession(session);
     const row = await this.retry("countLive", false, () =>
       s === null
-        ? this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`).get()
-        : this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`).get(s));
+        ? this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`.get()
+        : this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`.get(s));
     return Number(row.n);
   }
 
   async nextSequence() {
-    const row = await this.retry("nextSequence", true, () => this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get());
+    const row = await this.write("nextSequence", () => this.st`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`.get());
     return Number(row.value);
   }
 
   /** Clause 13: both in one IMMEDIATE transaction. */
   async nextSequenceWithLive(session: string | null) {
     const s = checkSession(session);
-    return this.retry("nextSequenceWithLive", true, () => {
-      const row = this.st(`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`).get();
+    return this.write("nextSequenceWithLive", () => {
+      const row = this.st`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`.get();
       const n = s === null
-        ? this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`).get()
-        : this.st(`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`).get(s);
+        ? this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`.get()
+        : this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`.get(s);
       return { sequence: Number(row.value), live: Number(n.n) };
     });
   }
 
   async lastSequence() {
-    const row = await this.retry("lastSequence", false, () => this.st(`SELECT value FROM ${this.t}_meta WHERE name = 'seq'`).get());
+    const row = await this.retry("lastSequence", false, () => this.st`SELECT value FROM ${this.t}_meta WHERE name = 'seq'`.get());
     return Number(row?.value ?? 0);
   }
 
@@ -393,7 +477,7 @@ class SqliteStorage {
     const l = checkListener(listener);
     if (this.hub.size === 0) {
       // The feed starts now: earlier rows are not delivered.
-      const row = await this.retry("subscribe", false, () => this.st(`SELECT max(n) AS n FROM ${this.t}_changes`).get());
+      const row = await this.retry("subscribe", false, () => this.st`SELECT max(n) AS n FROM ${this.t}_changes`.get());
       this.changeCursor = Number(row?.n ?? 0);
       this.dataVersion = Number(this.db.prepare("PRAGMA data_version").get().data_version);
     } else if (this.closed) {

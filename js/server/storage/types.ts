@@ -57,6 +57,12 @@
 // about a task it knows ended, the change feed's news of its own writes and a blocked
 // tasks/result nothing (the kept record, at the announced revision).
 //
+// Under concurrency an adapter may group calls (`Group` below): Postgres sends the `get`s, the
+// `putIfVersion`s and the `nextSequenceWithLive`s made while the previous statement of their
+// kind is in flight as one statement each; SQLite runs the writes made meanwhile in one write
+// transaction. Every clause above holds for each call as if it ran alone: a group's calls are
+// concurrent calls answered in one round trip.
+//
 // Errors: bad arguments reject with a StorageError of kind `invalid` naming the argument (never
 // a silently stored bad record); a failing engine rejects with kind `engine` (the cause kept);
 // a missing client library with `missing_client`; a schema newer than the adapter with `schema`.
@@ -320,4 +326,87 @@ function engineError(engine: string, e: unknown, what: string): never {
   throw new StorageError("engine", `${engine}: ${what}: ${e instanceof Error ? e.message : String(e)}`, e);
 }
 
-export { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord };
+/** At most this many calls of one kind go into one group (one statement or transaction). */
+const GROUP_MAX = 256;
+
+/**
+ * Group commit: the calls of one kind made while the previous group of that kind is in flight
+ * (or in the same turn of the event loop) are run together by `run`, in one statement, pipeline
+ * or transaction, and each caller gets its own answer. Under load a group grows with the
+ * concurrency (one round trip per group instead of one per call); alone, a call waits only for
+ * the end of the event loop's turn. `key` (optional) names what a call touches: calls with the
+ * same key never share a group (a later one waits for the next group), so each keeps its own
+ * atomic step and the order its callers made them in. Groups of one kind run one at a time, in
+ * order. `run` answers one result per item, in order, or an `Error` for a call that failed on
+ * its own; a thrown error fails the whole group.
+ */
+class Group<I, R> {
+  run: (items: I[]) => Promise<Array<R | Error>>;
+  key: ((item: I) => string) | null;
+  queue: Array<{ item: I; resolve: (r: R) => void; reject: (e: unknown) => void; }>;
+  busy: boolean;
+  scheduled: boolean;
+  constructor(run: (items: I[]) => Promise<Array<R | Error>>, key: ((item: I) => string) | null = null) {
+    this.run = run;
+    this.key = key;
+    this.queue = [];
+    this.busy = false;
+    this.scheduled = false;
+  }
+
+  add(item: I): Promise<R> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  schedule() {
+    if (this.busy || this.scheduled || this.queue.length === 0) return;
+    this.scheduled = true;
+    later(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  async flush() {
+    if (this.busy || this.queue.length === 0) return;
+    this.busy = true;
+    const taken: typeof this.queue = [];
+    const rest: typeof this.queue = [];
+    const keys = new Set<string>();
+    for (const q of this.queue) {
+      const k = this.key === null ? null : this.key(q.item);
+      if (taken.length >= GROUP_MAX || (k !== null && keys.has(k))) {
+        rest.push(q);
+        continue;
+      }
+      if (k !== null) keys.add(k);
+      taken.push(q);
+    }
+    this.queue = rest;
+    try {
+      const out = await this.run(taken.map((q) => q.item));
+      taken.forEach((q, i) => {
+        const r = out[i];
+        if (r instanceof Error) q.reject(r);
+        else q.resolve((r as R));
+      });
+    } catch (e) {
+      for (const q of taken) q.reject(e);
+    } finally {
+      this.busy = false;
+      this.schedule();
+    }
+  }
+}
+
+/** Runs `fn` once the current turn of the event loop is over (`setImmediate` where there is one). */
+function later(fn: () => void) {
+  const g = (globalThis as { setImmediate?: (f: () => void) => unknown });
+  if (typeof g.setImmediate === "function") g.setImmediate(fn);
+  else setTimeout(fn, 0);
+}
+
+export { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord, Group };

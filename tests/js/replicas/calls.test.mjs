@@ -5,6 +5,10 @@
 // A read is any call that reads (get, getMany, rangeAfter, rangeLive, countLive, nextSequence,
 // nextSequenceWithLive, expired, lastSequence); a write is putIfVersion, putEachIfVersion,
 // delete. No timing: calls are counted once the feed has delivered the operation's changes.
+// Under concurrency, the engines that group (Postgres: one statement per group of each kind;
+// SQLite: one write transaction per group) answer the operations of N requests made at once in
+// a few round trips, not one per operation: counted on the engine's side (pool queries, write
+// transactions).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -238,3 +242,71 @@ test("the records kept to spare reads stay within maxKnownBytes; none kept at 0,
   }
 });
 
+
+/**
+ * The engine's own round trips of `storage` (statements sent by the Postgres pool, write
+ * transactions of SQLite), counted by a wrapper that calls the real method.
+ */
+function roundTrips(engine, storage) {
+  const n = { count: 0 };
+  if (engine === "postgres") {
+    const query = storage.pool.query.bind(storage.pool);
+    storage.pool.query = (...args) => {
+      n.count += 1;
+      return query(...args);
+    };
+  } else {
+    const run = storage.run.bind(storage);
+    storage.run = (what, write, fn) => {
+      if (write) n.count += 1;
+      return run(what, write, fn);
+    };
+  }
+  return n;
+}
+
+for (const engine of ["sqlite", "postgres"]) {
+  test(`${engine}: the operations of concurrent requests share their round trips (group commit)`, async () => {
+    const opened = await ENGINES[engine]();
+    let server = null;
+    let host = null;
+    const gates = [];
+    try {
+      server = await SharedTaskServer.open(opened.storage, { cursorKey: KEY });
+      host = new TaskHost({ server });
+      host.tool("job", { taskSupport: "optional" }, () => new Promise((resolve) => gates.push(() => resolve({ content: [{ type: "text", text: "done" }] }))));
+      const N = 16;
+      const trips = roundTrips(engine, opened.storage);
+      // N sessions creating at once (the load of bench/server.mjs): each create is a sequence
+      // (with its session's live count) and an insert, N of each in one group.
+      const created = await Promise.all(Array.from({ length: N }, (_, i) =>
+        host.handle({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "job", arguments: {}, task: { ttl: 60_000 } } }, { protocolVersion: V25, session: `s${i}` })));
+      const ids = created.map((r) => r.result.task.taskId);
+      assert.equal(new Set(ids).size, N);
+      assert.ok(trips.count <= 4, `${engine}: ${N} concurrent creates took ${trips.count} round trips (at most 4; one per create and kind without grouping: ${2 * N})`);
+      await waitFor(() => gates.length === N, "every work started");
+      // Their outcomes at once: N compare-and-sets in one group.
+      trips.count = 0;
+      for (const release of gates) release();
+      await host.idle();
+      assert.ok(trips.count <= 2, `${engine}: ${N} outcomes took ${trips.count} round trips (at most 2)`);
+      // Then N reads at once, each answered on its own.
+      server.known.clear();
+      server.knownSizes.clear();
+      server.knownBytes = 0;
+      trips.count = 0;
+      const got = await Promise.all(ids.map((taskId, i) => host.handle({ jsonrpc: "2.0", id: 100 + i, method: "tasks/get", params: { taskId } }, { protocolVersion: V25, session: `s${i}` })));
+      for (const [i, r] of got.entries()) {
+        assert.equal(r.result.taskId, ids[i]);
+        assert.equal(r.result.status, "completed");
+      }
+      if (engine === "postgres") assert.ok(trips.count <= 2, `${engine}: ${N} concurrent reads took ${trips.count} round trips (at most 2)`);
+    } finally {
+      for (const release of gates) release();
+      await host?.close();
+      await server?.close();
+      await opened.storage.close();
+      await opened.stop();
+    }
+  });
+}
