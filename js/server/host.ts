@@ -25,6 +25,7 @@ export type RerunMemo = import("./shared.js").RerunMemo;
  */
 export type Counted<S> = S extends SharedTaskServer ? Promise<number> : number;
 import { MrtrStates } from "./mrtr.js";
+import { V25, V26, RELATED_TASK, META_CLIENT_CAPABILITIES as CLIENT_CAPABILITIES, TASK_LIMIT as TASK_LIMIT_CODE, INTERNAL_ERROR } from "./protocol.js";
 import { ToolArguments, invalidArgumentsResult } from "./tool-schema.js";
 import type { StandardSchemaOutput, StandardSchemaV1, ToolInputSchema, ToolSchemaLimits } from "./tool-schema.js";
 import type { CallToolResult, HandleContext, JsonRpcAnswer, ResultOfMethod } from "./types.js";
@@ -62,10 +63,6 @@ export type RequestAuth = import("./http-server.js").RequestAuth;
  */
 export type RunningTask = { abort: AbortController; done: Promise<void>; inputWaiters: Set<() => void>; asking: number; gone: boolean; closed: boolean; session: string | null; rerunnable?: boolean; takenElsewhere?: boolean; };
 
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
-const RELATED_TASK = "io.modelcontextprotocol/related-task";
-const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** The default of `maxLiveTasksWithoutSession`. */
 const DEFAULT_MAX_LIVE_WITHOUT_SESSION = 10_000;
 /** The default of `maxLiveTasksPerRequestor`. */
@@ -73,9 +70,7 @@ const DEFAULT_MAX_LIVE_PER_REQUESTOR = 1_000;
 /** The default of `maxWaitingResultsPerSession`. */
 const DEFAULT_MAX_WAITING_RESULTS_PER_SESSION = 1_000;
 /** The error a task fails with when the replica running it shuts down (`close`) over a shared storage. */
-const SHUT_DOWN = Object.freeze({ code: -32603, message: "Internal error: the replica running this task shut down before it finished" });
-/** The store's code for a live-task cap (StoreError::SessionCapReached, src/store/error.rs). */
-const TASK_LIMIT_CODE = -32010;
+const SHUT_DOWN = Object.freeze({ code: INTERNAL_ERROR, message: "Internal error: the replica running this task shut down before it finished" });
 
 /**
  * One request to the client: `elicitation/create`, `sampling/createMessage` or `roots/list`.
