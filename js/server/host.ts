@@ -306,13 +306,22 @@ export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer
  * share an owner; U+FDD0 escaped (the core refuses it in a name, HACKING.md).
  */
 export function principalOf(auth: RequestAuth | null | undefined): string | null {
-  if (typeof auth !== "object" || auth === null) return null;
+  const { clientId, subject } = authNames(auth);
+  if (clientId === null && subject === null) return null;
+  return JSON.stringify([clientId, subject]).replace(/\uFDD0/g, "\\ufdd0");
+}
+
+/**
+ * The client id and the subject (given directly or in `extra`, as the SDK's `AuthInfo` carries
+ * it) that `auth` names; `null` for one absent or empty. The one reading of auth info: owners
+ * (`principalOf`) and McpHttpServer's default requestor.
+ */
+export function authNames(auth: RequestAuth | null | undefined): { clientId: string | null; subject: string | null; } {
+  if (typeof auth !== "object" || auth === null) return { clientId: null, subject: null };
   const clientId = typeof auth.clientId === "string" && auth.clientId !== "" ? auth.clientId : null;
   const extra = typeof auth.extra === "object" && auth.extra !== null ? auth.extra : {};
   const given = typeof auth.subject === "string" ? auth.subject : extra.subject;
-  const subject = typeof given === "string" && given !== "" ? given : null;
-  if (clientId === null && subject === null) return null;
-  return JSON.stringify([clientId, subject]).replace(/\uFDD0/g, "\\ufdd0");
+  return { clientId, subject: typeof given === "string" && given !== "" ? given : null };
 }
 
 /** A tool's task settings (`ToolOptions.pollIntervalMs`, `ttlMs`) as the core reads them; throws a TypeError. */

@@ -23,7 +23,7 @@
 // importing any node: module. Web APIs only.
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
-import { TaskHost } from "./host.js";
+import { TaskHost, authNames } from "./host.js";
 import { McpEndpoint, ClientRequests, concatBytes, isObject, isId, rpcError, ok, unsupportedVersion } from "./endpoint.js";
 import { TaskSubscriptions } from "./subscriptions.js";
 import {
@@ -456,12 +456,9 @@ function countOption(name: string, value: number, infinite: boolean): number {
 
 /** The default requestor: the authenticated principal, else the peer's address. */
 function defaultRequestor(_request: Request, info: RequestInfo): string | null {
-  const auth = info.auth;
-  if (isObject(auth)) {
-    if (typeof auth.clientId === "string" && auth.clientId !== "") return `client:${auth.clientId}`;
-    const subject = typeof auth.subject === "string" ? auth.subject : isObject(auth.extra) ? auth.extra.subject : undefined;
-    if (typeof subject === "string" && subject !== "") return `subject:${subject}`;
-  }
+  const { clientId, subject } = authNames(info.auth);
+  if (clientId !== null) return `client:${clientId}`;
+  if (subject !== null) return `subject:${subject}`;
   const address = info.remoteAddress ?? info.remoteAddr?.hostname;
   return typeof address === "string" && address !== "" ? `address:${address}` : null;
 }
