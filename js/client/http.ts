@@ -261,9 +261,9 @@ function sleepClamped(ms: number, signal: AbortSignal): Promise<void> {
 /** One exchange's bounds (HttpConnection's #exchange). */
 type Exchange = { signal: AbortSignal; touch: () => void; hold: () => void; release: () => void; end: () => void; failure: (e: unknown, what: string) => unknown; };
 
-/** The bytes of `chunks` (`size` in all) as one array. */
+/** The bytes of `chunks` (`size` in all) as one array (a response body, an SSE line; the servers' request bodies and stdio lines). */
 function concatBytes(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
+  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
   const out = new Uint8Array(size);
   let at = 0;
   for (const c of chunks) {
@@ -1099,4 +1099,4 @@ async function* sseData(body: ReadableStream<Uint8Array>, stream: { lastEventId:
   }
 }
 
-export { HttpConnection, HttpError, RpcError, TransportError, VersionError, isObject, isErrorObject, sleepClamped, sseData, sseStats };
+export { HttpConnection, HttpError, RpcError, TransportError, VersionError, concatBytes, isObject, isErrorObject, sleepClamped, sseData, sseStats };

@@ -24,7 +24,8 @@
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskHost, authNames } from "./host.js";
-import { McpEndpoint, ClientRequests, concatBytes, isObject, isId, rpcError, ok, unsupportedVersion } from "./endpoint.js";
+import { McpEndpoint, ClientRequests, isId, rpcError, ok, unsupportedVersion } from "./endpoint.js";
+import { concatBytes, isObject } from "./http.js";
 import { TaskSubscriptions } from "./subscriptions.js";
 import {
   V25, V26, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION,

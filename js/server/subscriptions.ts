@@ -21,6 +21,7 @@ import {
   V26, TASKS_EXTENSION, META_CLIENT_CAPABILITIES as CLIENT_CAPABILITIES, META_SUBSCRIPTION_ID as SUBSCRIPTION_ID,
   INVALID_PARAMS, INVALID_REQUEST, MISSING_CAPABILITY, SERVER_BUSY,
 } from "./protocol.js";
+import { isObject } from "./http.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -43,10 +44,6 @@ const TERMINAL = ["completed", "failed", "cancelled"];
 const MAX_TASK_IDS = 1000;
 /** At most this many open listen streams at once (more: -32000, HTTP 503). */
 const DEFAULT_MAX_STREAMS = 10_000;
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function rpcError(id: unknown, code: number, message: string, data?: unknown): JsonObject {
   const error: JsonObject = { code, message };
