@@ -20,6 +20,10 @@ import { TaskPush } from "./push.js";
 import { isSdkV2, sdkRequest } from "./sdk-client.js";
 import type { SdkClientLike } from "./sdk-client.js";
 import type { CallToolResult } from "./types.js";
+import {
+  V25, V26, INITIALIZE_VERSIONS, TASKS_EXTENSION as EXT, META_PROTOCOL_VERSION as META_VERSION, META_CLIENT_CAPABILITIES as META_CAPS,
+  RELATED_TASK as RELATED, INVALID_PARAMS, METHOD_NOT_FOUND, INTERNAL_ERROR,
+} from "./protocol.js";
 
 export type ProtocolVersion = import("./mcp_tasks_wasm.js").ProtocolVersion;
 
@@ -274,17 +278,6 @@ export type TaskEvent =
   | { type: "pollError"; taskId: string; error: unknown }
   | ProgressEvent;
 
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
-/** The versions negotiated by `initialize`: the client speaks them the 2025-11-25 way. */
-const INITIALIZE_VERSIONS = [V25, "2025-06-18", "2025-03-26", "2024-11-05"];
-const EXT = "io.modelcontextprotocol/tasks";
-const META_VERSION = "io.modelcontextprotocol/protocolVersion";
-const META_CAPS = "io.modelcontextprotocol/clientCapabilities";
-const RELATED = "io.modelcontextprotocol/related-task";
-const INVALID_PARAMS = -32602;
-const METHOD_NOT_FOUND = -32601;
-const INTERNAL_ERROR = -32603;
 const TERMINAL = ["completed", "failed", "cancelled"];
 /** Pages of `tools/list` read at most (a server whose cursor never ends). */
 const MAX_TOOL_PAGES = 100;

@@ -23,6 +23,7 @@
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { wasmApi } from "./wasm.js";
 import { isObject, sseData } from "./http.js";
+import { V25, V26, TASKS_EXTENSION as EXT, METHOD_NOT_FOUND } from "./protocol.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -48,9 +49,6 @@ export type PushOptions = {
   onError?: (error: unknown) => void;
 };
 
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
-const EXT = "io.modelcontextprotocol/tasks";
 const DEFAULT_BACKSTOP_MS = 30_000;
 /** At most this many task ids per `subscriptions/listen`. */
 const MAX_IDS_PER_LISTEN = 1000;
@@ -220,7 +218,7 @@ class TaskPush {
         } catch {
           code = undefined;
         }
-        if ([404, 405].includes(res.status) || code === -32601) this.unsupported = true;
+        if ([404, 405].includes(res.status) || code === METHOD_NOT_FOUND) this.unsupported = true;
         throw new Error(`subscriptions/listen: HTTP ${res.status}, no event stream${code === undefined ? "" : ` (error ${String(code)})`}`);
       }
       let first = true;

@@ -7,6 +7,7 @@
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 
 import { wasmApi } from "./wasm.js";
+import { isObject } from "./http.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -53,10 +54,6 @@ type Handler = (params: JsonObject, task: ReceivedTask) => Promise<JsonObject> |
 type Core = InstanceType<NonNullable<ReturnType<typeof wasmApi>["TaskServerCore"]>>;
 
 type Waiting = { pending: JsonObject; resolve: (message: JsonObject) => void; };
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The input kind of a task-augmentable request method, or null. */
 function kindOf(method: unknown): "elicitation" | "sampling" | null {

@@ -25,6 +25,7 @@ export type RerunMemo = import("./shared.js").RerunMemo;
  */
 export type Counted<S> = S extends SharedTaskServer ? Promise<number> : number;
 import { MrtrStates } from "./mrtr.js";
+import { V25, V26, RELATED_TASK, META_CLIENT_CAPABILITIES as CLIENT_CAPABILITIES, TASK_LIMIT as TASK_LIMIT_CODE, INTERNAL_ERROR } from "./protocol.js";
 import { ToolArguments, invalidArgumentsResult } from "./tool-schema.js";
 import type { StandardSchemaOutput, StandardSchemaV1, ToolInputSchema, ToolSchemaLimits } from "./tool-schema.js";
 import type { CallToolResult, HandleContext, JsonRpcAnswer, ResultOfMethod } from "./types.js";
@@ -62,10 +63,6 @@ export type RequestAuth = import("./http-server.js").RequestAuth;
  */
 export type RunningTask = { abort: AbortController; done: Promise<void>; inputWaiters: Set<() => void>; asking: number; gone: boolean; closed: boolean; session: string | null; rerunnable?: boolean; takenElsewhere?: boolean; };
 
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
-const RELATED_TASK = "io.modelcontextprotocol/related-task";
-const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** The default of `maxLiveTasksWithoutSession`. */
 const DEFAULT_MAX_LIVE_WITHOUT_SESSION = 10_000;
 /** The default of `maxLiveTasksPerRequestor`. */
@@ -73,9 +70,7 @@ const DEFAULT_MAX_LIVE_PER_REQUESTOR = 1_000;
 /** The default of `maxWaitingResultsPerSession`. */
 const DEFAULT_MAX_WAITING_RESULTS_PER_SESSION = 1_000;
 /** The error a task fails with when the replica running it shuts down (`close`) over a shared storage. */
-const SHUT_DOWN = Object.freeze({ code: -32603, message: "Internal error: the replica running this task shut down before it finished" });
-/** The store's code for a live-task cap (StoreError::SessionCapReached, src/store/error.rs). */
-const TASK_LIMIT_CODE = -32010;
+const SHUT_DOWN = Object.freeze({ code: INTERNAL_ERROR, message: "Internal error: the replica running this task shut down before it finished" });
 
 /**
  * One request to the client: `elicitation/create`, `sampling/createMessage` or `roots/list`.
@@ -311,13 +306,22 @@ export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer
  * share an owner; U+FDD0 escaped (the core refuses it in a name, HACKING.md).
  */
 export function principalOf(auth: RequestAuth | null | undefined): string | null {
-  if (typeof auth !== "object" || auth === null) return null;
+  const { clientId, subject } = authNames(auth);
+  if (clientId === null && subject === null) return null;
+  return JSON.stringify([clientId, subject]).replace(/\uFDD0/g, "\\ufdd0");
+}
+
+/**
+ * The client id and the subject (given directly or in `extra`, as the SDK's `AuthInfo` carries
+ * it) that `auth` names; `null` for one absent or empty. The one reading of auth info: owners
+ * (`principalOf`) and McpHttpServer's default requestor.
+ */
+export function authNames(auth: RequestAuth | null | undefined): { clientId: string | null; subject: string | null; } {
+  if (typeof auth !== "object" || auth === null) return { clientId: null, subject: null };
   const clientId = typeof auth.clientId === "string" && auth.clientId !== "" ? auth.clientId : null;
   const extra = typeof auth.extra === "object" && auth.extra !== null ? auth.extra : {};
   const given = typeof auth.subject === "string" ? auth.subject : extra.subject;
-  const subject = typeof given === "string" && given !== "" ? given : null;
-  if (clientId === null && subject === null) return null;
-  return JSON.stringify([clientId, subject]).replace(/\uFDD0/g, "\\ufdd0");
+  return { clientId, subject: typeof given === "string" && given !== "" ? given : null };
 }
 
 /** A tool's task settings (`ToolOptions.pollIntervalMs`, `ttlMs`) as the core reads them; throws a TypeError. */

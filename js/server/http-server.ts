@@ -23,12 +23,14 @@
 // importing any node: module. Web APIs only.
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
-import { TaskHost } from "./host.js";
-import {
-  McpEndpoint, ClientRequests, concatBytes, V25, V26, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR,
-  HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION, isObject, isId, rpcError, ok, unsupportedVersion,
-} from "./endpoint.js";
+import { TaskHost, authNames } from "./host.js";
+import { McpEndpoint, ClientRequests, isId, rpcError, ok, unsupportedVersion } from "./endpoint.js";
+import { concatBytes, isObject } from "./http.js";
 import { TaskSubscriptions } from "./subscriptions.js";
+import {
+  V25, V26, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION,
+  SESSION_NOT_FOUND, SERVER_BUSY, MISSING_CAPABILITY,
+} from "./protocol.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -201,11 +203,8 @@ export type HttpAnswer = { status: number; headers: Record<string, string>; body
 /** `MCP-Protocol-Version` values a 2025-11-25 session accepts (older clients are offered 2025-11-25). */
 const LEGACY_HEADER_VERSIONS = [V25, "2025-06-18", "2025-03-26"];
 
-const SESSION_NOT_FOUND = -32001;
-/** A server-side bound was reached (too many sessions): `data` names it (`cap`) and its `limit`. */
-const SERVER_BUSY = -32000;
 /** Errors the transport answers with HTTP 400 (§B.f; malformed requests). */
-const BAD_REQUEST_CODES = [PARSE_ERROR, INVALID_REQUEST, HEADER_MISMATCH, -32021, UNSUPPORTED_PROTOCOL_VERSION];
+const BAD_REQUEST_CODES = [PARSE_ERROR, INVALID_REQUEST, HEADER_MISMATCH, MISSING_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION];
 
 const ENCODER = new TextEncoder();
 const DECODER = new TextDecoder();
@@ -458,12 +457,9 @@ function countOption(name: string, value: number, infinite: boolean): number {
 
 /** The default requestor: the authenticated principal, else the peer's address. */
 function defaultRequestor(_request: Request, info: RequestInfo): string | null {
-  const auth = info.auth;
-  if (isObject(auth)) {
-    if (typeof auth.clientId === "string" && auth.clientId !== "") return `client:${auth.clientId}`;
-    const subject = typeof auth.subject === "string" ? auth.subject : isObject(auth.extra) ? auth.extra.subject : undefined;
-    if (typeof subject === "string" && subject !== "") return `subject:${subject}`;
-  }
+  const { clientId, subject } = authNames(info.auth);
+  if (clientId !== null) return `client:${clientId}`;
+  if (subject !== null) return `subject:${subject}`;
   const address = info.remoteAddress ?? info.remoteAddr?.hostname;
   return typeof address === "string" && address !== "" ? `address:${address}` : null;
 }

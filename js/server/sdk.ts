@@ -11,6 +11,7 @@
 import { TaskStore } from "./store.js";
 import { TaskStoreError } from "./errors.js";
 import { TaskFailedError } from "./client.js";
+import { V25, INVALID_PARAMS, INTERNAL_ERROR } from "./protocol.js";
 
 export type TaskStoreOptions = import("./mcp_tasks_wasm.js").TaskStoreOptions;
 
@@ -119,10 +120,6 @@ export type SdkAdapterOptions = {
  */
 export type SdkTaskStoreOptions = TaskStoreOptions & SdkAdapterOptions;
 
-/** The protocol version of every task the SDK creates (1.x speaks 2025-11-25 only). */
-const V25 = "2025-11-25";
-const INVALID_PARAMS = -32602;
-const INTERNAL_ERROR = -32603;
 /** The page size of the SDK's `InMemoryTaskStore`, our default. */
 const SDK_PAGE_SIZE = 10;
 /** The longest cursor an "Invalid cursor: …" message repeats in full. */

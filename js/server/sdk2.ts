@@ -26,9 +26,9 @@
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild). Web APIs only.
 import { TaskHost } from "./host.js";
-import {
-  McpEndpoint, ClientRequests, V25, TASKS_EXTENSION, META_PROTOCOL_VERSION, INVALID_REQUEST, METHOD_NOT_FOUND, INTERNAL_ERROR, isObject, isId, rpcError,
-} from "./endpoint.js";
+import { McpEndpoint, ClientRequests, isId, rpcError } from "./endpoint.js";
+import { isObject } from "./http.js";
+import { V25, TASKS_EXTENSION, META_PROTOCOL_VERSION, INVALID_REQUEST, METHOD_NOT_FOUND, INTERNAL_ERROR } from "./protocol.js";
 import type { JsonObject, ToolOptions } from "./endpoint.js";
 import type { ClientChannel, ClientRequest, SharedTaskServer, TaskHostOptions, TypedToolHandler } from "./host.js";
 import type { RequestAuth } from "./http-server.js";

@@ -14,10 +14,9 @@
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskHost } from "./host.js";
-import {
-  McpEndpoint, ClientRequests, concatBytes, V25, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,
-  isObject, isId, rpcError, ok,
-} from "./endpoint.js";
+import { McpEndpoint, ClientRequests, isId, rpcError, ok } from "./endpoint.js";
+import { concatBytes, isObject } from "./http.js";
+import { V25, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR } from "./protocol.js";
 import type { JsonObject, ToolOptions } from "./endpoint.js";
 
 /** The input: a ReadableStream of bytes, or any async iterable of them (Node's `process.stdin`). */

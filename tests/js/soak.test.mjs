@@ -499,14 +499,6 @@ function entryPoints(entry, rand) {
       // What the JS class reads after a terminal write (numbers in memory, the message, the base).
       "TaskServerCore lastMessage": [() => core.lastMessage()],
       "TaskServerCore writtenAt": [() => { const at = core.writtenAt(); const mem = TaskServerCore.memory(); assert.ok(at + 64 <= mem.buffer.byteLength); }],
-      // The input buffer of terminal writes: any size asked, any bytes and lengths in it.
-      "TaskServerCore inputAt": [() => {
-        const bytes = pick([int(200), int(1 << 21), any()]);
-        const at = core.inputAt(bytes);
-        const mem = new Uint8Array(TaskServerCore.memory().buffer);
-        if (typeof bytes === "number" && bytes > 0 && bytes <= 200) for (let i = 0; i < bytes; i++) mem[at + i] = pick([int(256), 0x22, 0x7b, 0x7d, 0x61]);
-      }],
-      "TaskServerCore terminalInput": [() => core.terminalInput(pick([0, 1, 2, int(5), any()]), pick([int(64), -1, any()]), pick([int(64), -1]), pick([int(200), -1]), pick([int(64), -1, any()]), flag(), at())],
       "TaskServerCore writtenBase": [() => core.writtenBase(coreId())],
       "TaskServerCore static memory": [() => TaskServerCore.memory()],
       "TaskServerCore static protocolVersions": [() => assert.deepEqual(TaskServerCore.protocolVersions(), ["2025-11-25", "2026-07-28"])],
@@ -531,14 +523,6 @@ function entryPoints(entry, rand) {
         // A terminal write answers the new revision (the JS class builds the task); read it back.
         assert.ok(Math.abs(core.terminal(0, t.v26.taskId, { content: [] }, undefined, null, undefined, true, T0)) > 1);
         assert.equal(JSON.parse(core.get(t.v26.taskId, undefined, true, T0)).v26.status, "completed");
-        // The same through the input buffer: the id, the session, the text, the message.
-        const u = JSON.parse(core.create("2025-11-25", undefined, undefined, undefined, "check", false, T0));
-        const strings = [u.v26.taskId, "check", '{"content":[]}', "done"];
-        const bytes = new TextEncoder().encode(strings.join(""));
-        const at = core.inputAt(bytes.length);
-        new Uint8Array(TaskServerCore.memory().buffer).set(bytes, at);
-        assert.ok(core.terminalInput(0, ...strings.map((x) => x.length), false, T0) > 1);
-        assert.equal(JSON.parse(core.get(u.v26.taskId, "check", false, T0)).v26.statusMessage, "done");
         TaskServerCore.restore(core.snapshot()).free();
       },
     );
