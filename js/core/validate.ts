@@ -2,11 +2,11 @@
 // TextEncoder.encodeInto into a reused buffer and is validated in one call that takes the options
 // as numbers; the answer is the report as JSON text in the same buffer, decoded and parsed once
 // (the one encoding of a report, as the wasm-bindgen export's). A parsed value crosses as its
-// `JSON.stringify` text, with the value itself for the core's check of what JSON would write as
-// `null`. Anything this path does not handle itself (`headers`, options it would have to refuse,
-// a value `JSON.stringify` refuses, a string with lone surrogates or over `maxBytes`) goes to the
-// export, which gives the same reports and throws the same TypeErrors. The rules are the core's
-// (src/validate); this file only converts.
+// `JSON.stringify` text when that text is all the value is. Anything this path does not carry
+// (`headers`, options it would have to refuse, a value `JSON.stringify` refuses or may have
+// written a `null` for what was not one, a string with lone surrogates or over `maxBytes`) goes
+// to the export, which gives the same reports and throws the same TypeErrors. The rules are the
+// core's (src/validate): this file converts and routes, and never makes a report.
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { validateMessage as validateAny, Conversation, __validateBuffer, __validateBytes, __validateMemory, __validateBufferAt } from "./mcp_tasks_wasm.js";
 
@@ -104,17 +104,44 @@ function isU32(n: unknown) {
 }
 
 /**
- * The JSON text of a value that is not a string, as the export would write it: undefined when
- * `JSON.stringify` refuses it (a cycle, a BigInt, a throwing getter or `toJSON`: the export says
- * which) or has no text for it.
+ * Whether `JSON.stringify` of `v` keeps every value it writes as `null` a real `null` (the
+ * export reports a `NaN`, `±Infinity`, or an `undefined`, function or symbol array element, which
+ * JSON would send as `null`): plain objects and arrays only, no `toJSON`, at most 64 levels
+ * deep; anything else answers false (the export's walk decides).
+ */
+function nullsAreNull(v: unknown, depth: number): boolean {
+  if (typeof v === "number") return Number.isFinite(v);
+  if (typeof v !== "object" || v === null) return true;
+  if (depth > 64 || "toJSON" in v) return false;
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return false;
+    for (let i = 0; i < v.length; i++) {
+      const e = v[i];
+      if (e === undefined || typeof e === "function" || typeof e === "symbol" || !nullsAreNull(e, depth + 1)) return false;
+    }
+    return true;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const k of Object.keys(v)) if (!nullsAreNull((v as Record<string, unknown>)[k], depth + 1)) return false;
+  return true;
+}
+
+/**
+ * The JSON text the export would read of a value that is not a string, when it is all the value
+ * is: undefined when `JSON.stringify` refuses it (a cycle, a BigInt, a throwing getter or
+ * `toJSON`: the export says which), has no text for it, or may have written a `null` for what was
+ * not one (the export reports where). A route, never a report: the reports are the core's.
  */
 function jsonText(message: unknown): string | undefined {
+  let text: string | undefined;
   try {
-    const text = JSON.stringify(message);
-    return typeof text === "string" ? text : undefined;
+    text = JSON.stringify(message);
   } catch {
     return undefined;
   }
+  if (typeof text !== "string" || (text.includes("null") && !nullsAreNull(message, 0))) return undefined;
+  return text;
 }
 
 /**
@@ -170,16 +197,17 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
     replyLength = bytes.length;
     for (let i = 0; i < replyLength; i++) view[i] = bytes[i];
   }
-  const answer = __validateBytes(REPLY_BYTES, done.written, replyLength, version, maxBytes, maxIssues, typeof message === "string" ? undefined : message);
+  const answer = __validateBytes(REPLY_BYTES, done.written, replyLength, version, maxBytes, maxIssues);
   return answer < 0 ? readJson(-answer) : validateAny(message, options);
 }
 
 // ---- Conversation.observe over the same bytes ---------------------------------------------------
 //
 // A string message crosses as validateMessage's does (one encodeInto into the buffer, one call,
-// `from` as a number) and its report comes back as JSON text in the buffer. Other values, odd
-// options, lone surrogates, very long texts and texts over the conversation's `maxBytes` take the
-// method wasm-bindgen generated, which gives the same reports and throws the same TypeErrors.
+// `from` as a number) and its report comes back as JSON text in the buffer; so does a value's
+// JSON text, when that is all the value is (`jsonText`). Other values, odd options, lone
+// surrogates, very long texts and texts over the conversation's `maxBytes` take the method
+// wasm-bindgen generated, which gives the same reports and throws the same TypeErrors.
 
 const observeAny = Conversation.prototype.observe;
 /** Longer strings (in UTF-16 units) take the generated method: no buffer of 3 bytes a unit. */
@@ -192,8 +220,9 @@ const INTERNAL = -2147483648;
  * `"server"`) names the sender; throws a `TypeError` on a malformed option.
  */
 function observe(this: Conversation, message: unknown, options?: ObserveOptions | null): ObserveReport {
-  if (typeof message !== "string") return observeAny.call(this, message, options);
-  const text = message;
+  // A value crosses as its JSON text when that is all it is (the method reads the same text).
+  const text = typeof message === "string" ? message : jsonText(message);
+  if (text === undefined) return observeAny.call(this, message, options);
   let from = 0;
   if (options !== undefined && options !== null) {
     if (typeof options !== "object" || Array.isArray(options)) return observeAny.call(this, message, options);

@@ -658,8 +658,7 @@ impl Conversation {
         let bytes = buf
             .get(at..at.saturating_add(len as usize))
             .unwrap_or_default();
-        // encodeInto writes well-formed UTF-8.
-        let text = String::from_utf8_lossy(bytes);
+        let text = crate::validate::boundary::utf8(bytes);
         let report = match self.parse(&text) {
             Ok(value) => self.observe_from(&value, from),
             Err(report) => self.observe_rejected(report),

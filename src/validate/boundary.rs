@@ -29,6 +29,15 @@ pub fn write_json(buf: &mut Vec<u8>, json: &str) -> i32 {
     -(json.len().min(i32::MAX as usize) as i32)
 }
 
+/// The bytes as text: encodeInto writes well-formed UTF-8, so this is the check alone (std's,
+/// which reads ASCII a word at a time: `String::from_utf8_lossy` reads byte by byte).
+pub fn utf8(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 /// What the byte boundary keeps from call to call (the bindings hold one, thread-local): the
 /// context (its `inReplyTo` rebuilt only when it changed), the JSON text of the last "valid, no
 /// issues" report of the fast path (written again, not serialised, while it is the answer), and
@@ -89,8 +98,7 @@ impl Boundary {
         let bytes = buf
             .get(at..at.saturating_add(call.len as usize))
             .unwrap_or_default();
-        // encodeInto writes well-formed UTF-8.
-        let text = String::from_utf8_lossy(bytes);
+        let text = utf8(bytes);
         let ctx = &self.context;
         let verdict = super::validate_text_verdict(&text, max, ctx, false);
         self.route = match verdict {

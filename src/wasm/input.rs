@@ -290,40 +290,18 @@ pub fn js_to_json(message: &JsValue, max_bytes: usize) -> Result<Value, Validati
     let text = message_text(message, max_bytes)?;
     let value = validate::parse(&text, max_bytes)?;
     if !message.is_string() {
-        if let Some(report) = lossy_nulls_report(message, &value) {
-            return Err(report);
+        if let Some(path) = find_lossy_nulls(message, &value) {
+            let mut r = input_report(
+                Code::NotJsonValue,
+                "NaN, Infinity or undefined: JSON would send null here",
+            );
+            if let Some(issue) = r.issues.first_mut() {
+                issue.path = path;
+            }
+            return Err(r);
         }
     }
     Ok(value)
-}
-
-/// The report of a value whose `JSON.stringify` text wrote `null` for what was not one, if it
-/// did (see [`find_lossy_nulls`]).
-fn lossy_nulls_report(original: &JsValue, parsed: &Value) -> Option<ValidationReport> {
-    let path = find_lossy_nulls(original, parsed)?;
-    let mut r = input_report(
-        Code::NotJsonValue,
-        "NaN, Infinity or undefined: JSON would send null here",
-    );
-    if let Some(issue) = r.issues.first_mut() {
-        issue.path = path;
-    }
-    Some(r)
-}
-
-/// [`lossy_nulls_report`] of `original` and `text`, its `JSON.stringify` text (the byte path of
-/// an object): only a text with a `null` in it is parsed; a text that does not parse is left to
-/// the validator's own report.
-pub(crate) fn lossy_report(
-    original: &JsValue,
-    text: &str,
-    max_bytes: usize,
-) -> Option<ValidationReport> {
-    if !text.contains("null") {
-        return None;
-    }
-    let value = validate::parse(text, max_bytes).ok()?;
-    lossy_nulls_report(original, &value)
 }
 
 /// A bad argument: a `TypeError` naming it.

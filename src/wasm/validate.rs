@@ -174,10 +174,7 @@ pub fn validate_memory() -> JsValue {
 /// Internal (the JS wrapper's): validates the `len` bytes of the buffer from `text_at` (UTF-8
 /// JSON text) with `inReplyTo` its first `reply_len` bytes (`u32::MAX`: none), `version` 0
 /// (none), 1 (2025-11-25) or 2 (2026-07-28), `max_bytes` and `max_issues` (negative: default).
-/// `original`: the value the text is the `JSON.stringify` of (`undefined` for a string
-/// message), whose `null`s are looked up as the export looks them up (`NaN`, `undefined`, …
-/// that JSON would send as `null` are reported). Answers minus the length of the report as JSON
-/// text, written at the start of the buffer.
+/// Answers minus the length of the report as JSON text, written at the start of the buffer.
 #[wasm_bindgen(js_name = __validateBytes)]
 pub fn validate_bytes(
     text_at: u32,
@@ -186,7 +183,6 @@ pub fn validate_bytes(
     version: u32,
     max_bytes: f64,
     max_issues: f64,
-    #[wasm_bindgen(unchecked_param_type = "unknown")] original: JsValue,
 ) -> i32 {
     let call = boundary::BytesCall {
         text_at,
@@ -196,27 +192,7 @@ pub fn validate_bytes(
         max_bytes,
         max_issues,
     };
-    on_buffer(|buf| {
-        BOUNDARY.with_borrow_mut(|b| {
-            if !original.is_undefined() {
-                let at = text_at as usize;
-                let text = buf
-                    .get(at..at.saturating_add(len as usize))
-                    .map(String::from_utf8_lossy);
-                let max = if max_bytes >= 0.0 {
-                    max_bytes as usize
-                } else {
-                    DEFAULT_MAX_BYTES
-                };
-                if let Some(report) =
-                    text.and_then(|t| super::input::lossy_report(&original, &t, max))
-                {
-                    return b.refuse(buf, &report);
-                }
-            }
-            b.answer(buf, &call)
-        })
-    })
+    on_buffer(|buf| BOUNDARY.with_borrow_mut(|b| b.answer(buf, &call)))
 }
 
 /// Runs `f` on the input buffer (`Conversation`'s byte path shares it).
