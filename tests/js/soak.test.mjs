@@ -310,11 +310,9 @@ function entryPoints(entry, rand) {
     "Conversation knownTask": [() => conv.knownTask(pick(["t1", str(), any()]))],
     // The byte boundary's internal exports (js/core/validate.ts calls them; public all the same).
     "function __validateBuffer": [() => entry.__validateBuffer(pick([0, int(1e5), 2 ** 31, 2 ** 32 - 1, any()]))],
-    "function __validateBytes": [() => entry.__validateBytes(pick([0, 1024, int(2e5), any()]), pick([0, int(2e5), 2 ** 32 - 1]), pick([0, int(2000), 2 ** 32 - 1]), int(4), pick([-1, int(1e5), any()]), pick([-1, int(10)]), pick([0, 1, 2, 3, int(2 ** 32), any()]))],
-    "function __validateTemplate": [() => entry.__validateTemplate(pick([0, 0x217, int(5000), 2 ** 32 - 1, any()]))],
+    "function __validateBytes": [() => entry.__validateBytes(pick([0, 1024, int(2e5), any()]), pick([0, int(2e5), 2 ** 32 - 1]), pick([0, int(2000), 2 ** 32 - 1]), int(4), pick([-1, int(1e5), any()]), pick([-1, int(10)]))],
     "function __validateMemory": [() => entry.__validateMemory()],
     "function __validateBufferAt": [() => entry.__validateBufferAt()],
-    "function __validateNewKnown": [() => entry.__validateNewKnown()],
     "function __validateRoute": [() => entry.__validateRoute()],
     "Conversation __observeBytes": [() => conv.__observeBytes(pick([0, 1024, int(2e5), any()]), pick([0, int(2e5), 2 ** 32 - 1]), int(4))],
     "TaskScheduler constructor": [() => new TaskScheduler(s.maybe(() => ({ floorMs: s.maybe(() => 250 + int(1000)), jitter: s.maybe(() => rand()), seed: s.maybe(() => int(100)), budgetPerSecond: s.maybe(() => pick([null, 1 + int(10)])), stuckAfterPolls: s.maybe(() => pick([null, int(5)])) }))).free()],
