@@ -338,6 +338,11 @@ await init({ module_or_path: new URL("$wasm_rel", import.meta.url) });
 $glue_exports$extra
 EOF
 
+  # Deno reads the types of a module imported by its path from the JS itself (deno.d.ts is its
+  # types through the package's "deno" export): the glue's types as JSDoc typedefs, which a JS
+  # module exports as types.
+  local jsdoc_types
+  jsdoc_types=$(for v in "${types[@]}"; do printf ' * @typedef {import("./%s.js").%s} %s\n' "$NAME" "$v" "$v"; done)
   cat >"$out/deno.js" <<EOF
 /* @ts-self-types="./deno.d.ts" */
 // Deno: a source-phase import of the .wasm needs no --allow-read and no --allow-net.
@@ -347,6 +352,9 @@ import { initSync } from "./$NAME.js";
 initSync({ module: wasmModule });
 
 $glue_exports$extra
+/**
+$jsdoc_types
+ */
 EOF
 
   cat >"$out/workerd.js" <<EOF
