@@ -8,7 +8,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 
-const { TaskClient, Conversation } = await import("./.tmp/install/esm.mjs");
+// The receiver keeps its tasks in the task store core, which is in the server entry's module:
+// its TaskClient is the main entry's (one copy), given that module.
+const { TaskClient, Conversation } = await import("./.tmp/install/server.mjs");
 
 const V25 = "2025-11-25";
 const RELATED = "io.modelcontextprotocol/related-task";
@@ -233,6 +235,17 @@ test("receiver off (the default): no tasks.requests declared; params.task is ign
   assert.equal(srv.seen.initialize.capabilities.tasks.requests, undefined);
   assert.equal(got.elicit.result.action, "decline");
   assert.equal(got.get.error.code, -32601);
+});
+
+test("receiver: the main entry alone (no task store core in its module) says to import the server entry", async () => {
+  const { execFile } = await import("node:child_process");
+  const program = `
+    import { TaskClient } from "mcp-tasks-wasm";
+    try { new TaskClient({ request: async () => ({}), receiver: { tasks: true } }); console.log("made"); }
+    catch (e) { console.log(e.message); }
+    new TaskClient({ request: async () => ({}) }).close();`;
+  const stdout = await new Promise((done, fail) => execFile(process.execPath, ["--input-type=module", "-e", program], { cwd: new URL("./.tmp/install/", import.meta.url) }, (e, out) => (e ? fail(e) : done(out))));
+  assert.match(stdout.trim(), /import mcp-tasks-wasm\/server/);
 });
 
 test("receiver: maxLiveTasks and maxWaitingResults must be positive integers", () => {
