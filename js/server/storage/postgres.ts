@@ -97,74 +97,81 @@ async function importPg(): Promise<PgModule> {
   }
 }
 
+/** Sets up or migrates the schema, for `open…Storage` (a `#private` method, not on the instances). */
+let migrate: (s: PostgresStorage) => Promise<void>;
+
 /** @implements {TaskStorage} */
 class PostgresStorage {
-  name: string;
-  pg: PgModule;
-  pool: PgPool;
-  config: object;
-  table: string;
-  meta: string;
-  channel: string;
-  hub: ChangeHub;
-  listener: Promise<PgClient> | null;
-  closed: boolean;
-  /** The name of each statement text this storage sends (a fixed set: the texts hold no values). */
-  statements: Map<string, string>;
-  /** Whether `q` names its statements (the `preparedStatements` option). */
-  prepared: boolean;
-  constructor(pg: PgModule, pool: PgPool, config: object, table: string, prepared = true) {
-    this.name = "postgres";
-    this.pg = pg;
-    this.pool = pool;
-    this.config = config;
-    this.table = table;
-    this.meta = `${table}_meta`;
-    this.channel = `${table}_changes`;
-    this.hub = new ChangeHub();
-    this.listener = null;
-    this.closed = false;
-    this.statements = new Map();
-    this.prepared = prepared;
+  static {
+    migrate = (s) => s.#migrate();
   }
 
-  async q(text: string, values: unknown[], what: string) {
-    if (this.closed) throw new StorageError("closed", "the storage is closed");
-    if (!this.prepared) {
+  name: string;
+  #pg: PgModule;
+  #pool: PgPool;
+  #config: object;
+  #table: string;
+  #meta: string;
+  #channel: string;
+  #hub: ChangeHub;
+  #listener: Promise<PgClient> | null;
+  #closed: boolean;
+  /** The name of each statement text this storage sends (a fixed set: the texts hold no values). */
+  #statements: Map<string, string>;
+  /** Whether `q` names its statements (the `preparedStatements` option). */
+  #prepared: boolean;
+  constructor(pg: PgModule, pool: PgPool, config: object, table: string, prepared = true) {
+    this.name = "postgres";
+    this.#pg = pg;
+    this.#pool = pool;
+    this.#config = config;
+    this.#table = table;
+    this.#meta = `${table}_meta`;
+    this.#channel = `${table}_changes`;
+    this.#hub = new ChangeHub();
+    this.#listener = null;
+    this.#closed = false;
+    this.#statements = new Map();
+    this.#prepared = prepared;
+  }
+
+  async #q(text: string, values: unknown[], what: string) {
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
+    if (!this.#prepared) {
       try {
-        return await this.pool.query(text, values);
+        return await this.#pool.query(text, values);
       } catch (e) {
         return engineError("postgres", e, what);
       }
     }
     // Named: each connection of the pool parses and plans a statement once, then only binds it
     // (an unnamed one is parsed and planned by the server at every call).
-    let name = this.statements.get(text);
+    let name = this.#statements.get(text);
     if (name === undefined) {
-      name = `${this.table}_${this.statements.size}`;
-      this.statements.set(text, name);
+      name = `${this.#table}_${this.#statements.size}`;
+      this.#statements.set(text, name);
     }
     try {
-      return await this.pool.query({ name, text, values });
+      return await this.#pool.query({ name, text, values });
     } catch (e) {
       return engineError("postgres", e, what);
     }
   }
 
   /** Creates or migrates the schema (one transaction under an advisory lock). */
-  async migrate() {
-    const t = this.table;
+  async #migrate() {
+    const t = this.#table;
     let c: PgPoolClient;
     try {
-      c = await this.pool.connect();
+      c = await this.#pool.connect();
     } catch (e) {
       return engineError("postgres", e, "connect");
     }
     try {
       await c.query("BEGIN");
       await c.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`mcp-tasks-wasm:${t}`]);
-      await c.query(`CREATE TABLE IF NOT EXISTS ${this.meta} (name text PRIMARY KEY, value bigint NOT NULL)`);
-      const got = await c.query(`SELECT value FROM ${this.meta} WHERE name = 'schema'`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.#meta} (name text PRIMARY KEY, value bigint NOT NULL)`);
+      const got = await c.query(`SELECT value FROM ${this.#meta} WHERE name = 'schema'`);
       const have = got.rows.length ? Number(got.rows[0]?.value) : 0;
       if (have > SCHEMA_VERSION) {
         throw new StorageError("schema", `postgres: table ${t} has schema version ${have}, newer than this adapter's ${SCHEMA_VERSION}: update mcp-tasks-wasm`);
@@ -182,11 +189,11 @@ class PostgresStorage {
         await c.query(`CREATE INDEX ${t}_scope ON ${t} (session, seq)`);
         await c.query(`CREATE INDEX ${t}_expiry ON ${t} (expires_at, seq) WHERE expires_at IS NOT NULL`);
         await c.query(`CREATE INDEX ${t}_live ON ${t} (session) WHERE live`);
-        await c.query(`INSERT INTO ${this.meta} (name, value) VALUES ('seq', 0) ON CONFLICT (name) DO NOTHING`);
+        await c.query(`INSERT INTO ${this.#meta} (name, value) VALUES ('seq', 0) ON CONFLICT (name) DO NOTHING`);
       }
       if (have < 2) await c.query(`CREATE INDEX IF NOT EXISTS ${t}_liveseq ON ${t} (seq) WHERE live`);
       // Later versions: `if (have < 3) { … }`, each step in this transaction.
-      await c.query(`INSERT INTO ${this.meta} (name, value) VALUES ('schema', $1) ON CONFLICT (name) DO UPDATE SET value = $1`, [SCHEMA_VERSION]);
+      await c.query(`INSERT INTO ${this.#meta} (name, value) VALUES ('schema', $1) ON CONFLICT (name) DO UPDATE SET value = $1`, [SCHEMA_VERSION]);
       await c.query("COMMIT");
       c.release();
     } catch (e) {
@@ -197,7 +204,7 @@ class PostgresStorage {
   }
 
   async get(id: string) {
-    const r = await this.q(`SELECT record FROM ${this.table} WHERE id = $1`, [column(checkId(id))], "get");
+    const r = await this.#q(`SELECT record FROM ${this.#table} WHERE id = $1`, [column(checkId(id))], "get");
     const row = r.rows[0];
     return row ? parseRecord(row.record, `postgres: ${id}`) : null;
   }
@@ -205,10 +212,10 @@ class PostgresStorage {
   async getMany(ids: string[]) {
     const keys = checkIds(ids);
     if (keys.length === 0) {
-      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      if (this.#closed) throw new StorageError("closed", "the storage is closed");
       return [];
     }
-    const r = await this.q(`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [keys.map(column)], "getMany");
+    const r = await this.#q(`SELECT id, record FROM ${this.#table} WHERE id = ANY($1::text[])`, [keys.map(column)], "getMany");
     const found = new Map(r.rows.map((row) => [uncolumn(row.id as string), row.record as string]));
     return keys.map((id) => {
       const text = found.get(id);
@@ -220,16 +227,16 @@ class PostgresStorage {
   async putEachIfVersion(entries: ReplaceEntry[]) {
     const checked = checkEntries(entries);
     if (checked.length === 0) {
-      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      if (this.#closed) throw new StorageError("closed", "the storage is closed");
       return [];
     }
     const col = <T>(f: (e: (typeof checked)[number]) => T) => checked.map(f);
-    const r = await this.q(
+    const r = await this.#q(
       `WITH v AS (
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::boolean[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[], $8::text[])
            AS v(id, version, live, expires_at, record, expected, seq, session)),
        w AS (
-         UPDATE ${this.table} AS t SET version = v.version, live = v.live, expires_at = v.expires_at, record = v.record, seq = v.seq, session = v.session
+         UPDATE ${this.#table} AS t SET version = v.version, live = v.live, expires_at = v.expires_at, record = v.record, seq = v.seq, session = v.session
          FROM v WHERE t.id = v.id AND t.version = v.expected RETURNING t.id, t.version)
        SELECT w.id, pg_notify($9, json_build_object('kind', 'put', 'id', w.id, 'version', w.version)::text) FROM w`,
       [
@@ -241,7 +248,7 @@ class PostgresStorage {
         col((e) => e.expected),
         col((e) => e.keys.seq),
         col((e) => (e.keys.session === null ? null : column(e.keys.session))),
-        this.channel,
+        this.#channel,
       ],
       "putEachIfVersion",
     );
@@ -255,34 +262,34 @@ class PostgresStorage {
     const text = JSON.stringify(record);
     const note = `json_build_object('kind', 'put', 'id', w.id, 'version', w.version)::text`;
     if (want === null) {
-      const r = await this.q(
+      const r = await this.#q(
         `WITH w AS (
-           INSERT INTO ${this.table} (id, version, seq, session, live, expires_at, record)
+           INSERT INTO ${this.#table} (id, version, seq, session, live, expires_at, record)
            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id, version),
          bump AS (
-           UPDATE ${this.meta} SET value = $3 WHERE name = 'seq' AND value < $3 AND EXISTS (SELECT 1 FROM w))
+           UPDATE ${this.#meta} SET value = $3 WHERE name = 'seq' AND value < $3 AND EXISTS (SELECT 1 FROM w))
          SELECT pg_notify($8, ${note}) FROM w`,
-        [column(k.id), k.version, k.seq, k.session === null ? null : column(k.session), k.live, k.expiresAtMs, text, this.channel],
+        [column(k.id), k.version, k.seq, k.session === null ? null : column(k.session), k.live, k.expiresAtMs, text, this.#channel],
         "putIfVersion (insert)",
       );
       return r.rows.length === 1;
     }
-    const r = await this.q(
+    const r = await this.#q(
       `WITH w AS (
-         UPDATE ${this.table} SET version = $2, live = $3, expires_at = $4, record = $5, seq = $8, session = $9
+         UPDATE ${this.#table} SET version = $2, live = $3, expires_at = $4, record = $5, seq = $8, session = $9
          WHERE id = $1 AND version = $6 RETURNING id, version)
        SELECT pg_notify($7, ${note}) FROM w`,
-      [column(k.id), k.version, k.live, k.expiresAtMs, text, want, this.channel, k.seq, k.session === null ? null : column(k.session)],
+      [column(k.id), k.version, k.live, k.expiresAtMs, text, want, this.#channel, k.seq, k.session === null ? null : column(k.session)],
       "putIfVersion (update)",
     );
     return r.rows.length === 1;
   }
 
   async delete(id: string) {
-    const r = await this.q(
-      `WITH w AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING id, version, record)
+    const r = await this.#q(
+      `WITH w AS (DELETE FROM ${this.#table} WHERE id = $1 RETURNING id, version, record)
        SELECT w.record, pg_notify($2, json_build_object('kind', 'delete', 'id', w.id, 'version', w.version)::text) FROM w`,
-      [column(checkId(id)), this.channel],
+      [column(checkId(id)), this.#channel],
       "delete",
     );
     const row = r.rows[0];
@@ -294,15 +301,15 @@ class PostgresStorage {
     checkCount(after, "after");
     checkCount(limit, "limit");
     if (limit === 0) {
-      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      if (this.#closed) throw new StorageError("closed", "the storage is closed");
       return [];
     }
     const r =
       s.kind === "all"
-        ? await this.q(`SELECT record FROM ${this.table} WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
+        ? await this.#q(`SELECT record FROM ${this.#table} WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
         : s.session === null
-          ? await this.q(`SELECT record FROM ${this.table} WHERE session IS NULL AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
-          : await this.q(`SELECT record FROM ${this.table} WHERE session = $3 AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit, column(s.session)], "rangeAfter");
+          ? await this.#q(`SELECT record FROM ${this.#table} WHERE session IS NULL AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
+          : await this.#q(`SELECT record FROM ${this.#table} WHERE session = $3 AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit, column(s.session)], "rangeAfter");
     return r.rows.map((row) => parseRecord(row.record, "postgres: rangeAfter"));
   }
 
@@ -310,18 +317,18 @@ class PostgresStorage {
     checkCount(after, "after");
     checkCount(limit, "limit");
     if (limit === 0) {
-      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      if (this.#closed) throw new StorageError("closed", "the storage is closed");
       return [];
     }
-    const r = await this.q(`SELECT record FROM ${this.table} WHERE live AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeLive");
+    const r = await this.#q(`SELECT record FROM ${this.#table} WHERE live AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeLive");
     return r.rows.map((row) => parseRecord(row.record, "postgres: rangeLive"));
   }
 
   async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
-    const r = await this.q(
-      `SELECT id FROM ${this.table} WHERE expires_at IS NOT NULL AND expires_at < $1 ORDER BY expires_at, seq LIMIT $2`,
+    const r = await this.#q(
+      `SELECT id FROM ${this.#table} WHERE expires_at IS NOT NULL AND expires_at < $1 ORDER BY expires_at, seq LIMIT $2`,
       [nowMs, limit],
       "expired",
     );
@@ -332,13 +339,13 @@ class PostgresStorage {
     const s = checkSession(session);
     const r =
       s === null
-        ? await this.q(`SELECT count(*) AS n FROM ${this.table} WHERE live AND session IS NULL`, [], "countLive")
-        : await this.q(`SELECT count(*) AS n FROM ${this.table} WHERE live AND session = $1`, [column(s)], "countLive");
+        ? await this.#q(`SELECT count(*) AS n FROM ${this.#table} WHERE live AND session IS NULL`, [], "countLive")
+        : await this.#q(`SELECT count(*) AS n FROM ${this.#table} WHERE live AND session = $1`, [column(s)], "countLive");
     return Number(r.rows[0]?.n ?? 0);
   }
 
   async nextSequence() {
-    const r = await this.q(`UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value`, [], "nextSequence");
+    const r = await this.#q(`UPDATE ${this.#meta} SET value = value + 1 WHERE name = 'seq' RETURNING value`, [], "nextSequence");
     return Number(r.rows[0]?.value);
   }
 
@@ -346,9 +353,9 @@ class PostgresStorage {
   async nextSequenceWithLive(session: string | null) {
     const s = checkSession(session);
     const live = s === null ? "session IS NULL" : "session = $1";
-    const r = await this.q(
-      `WITH n AS (UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
-       SELECT n.value, (SELECT count(*) FROM ${this.table} WHERE live AND ${live}) AS live FROM n`,
+    const r = await this.#q(
+      `WITH n AS (UPDATE ${this.#meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
+       SELECT n.value, (SELECT count(*) FROM ${this.#table} WHERE live AND ${live}) AS live FROM n`,
       s === null ? [] : [column(s)],
       "nextSequenceWithLive",
     );
@@ -356,79 +363,79 @@ class PostgresStorage {
   }
 
   async lastSequence() {
-    const r = await this.q(`SELECT value FROM ${this.meta} WHERE name = 'seq'`, [], "lastSequence");
+    const r = await this.#q(`SELECT value FROM ${this.#meta} WHERE name = 'seq'`, [], "lastSequence");
     return Number(r.rows[0]?.value ?? 0);
   }
 
   /** The LISTEN connection, opened at the first subscription. */
-  listen() {
-    if (!this.listener) {
+  #listen() {
+    if (!this.#listener) {
       const current: Promise<PgClient> = (async () => {
-        const c = new this.pg.Client(this.config);
+        const c = new this.#pg.Client(this.#config);
         c.on("notification", (msg: { channel: string; payload?: string; }) => {
-          const change = msg.channel === this.channel && msg.payload ? parseChange(msg.payload) : null;
-          if (change) this.hub.emit({ ...change, id: uncolumn(change.id) });
+          const change = msg.channel === this.#channel && msg.payload ? parseChange(msg.payload) : null;
+          if (change) this.#hub.emit({ ...change, id: uncolumn(change.id) });
         });
         let lost = false;
         const reconnect = (e: unknown) => {
           if (lost) return;
           lost = true;
-          if (this.listener === current) this.listener = null;
-          if (this.closed) return;
+          if (this.#listener === current) this.#listener = null;
+          if (this.#closed) return;
           // The feed is at most once: changes made while it is down are not replayed (a
           // subscriber re-reads what it follows). Reconnect while anyone listens.
           console.error("postgres storage: the LISTEN connection was lost; reconnecting:", e instanceof Error ? e.message : e);
           c.end().catch(() => {});
-          this.relisten(1);
+          this.#relisten(1);
         };
         c.on("error", reconnect);
         c.on("end", () => reconnect(new Error("connection ended")));
         await c.connect();
-        await c.query(`LISTEN ${this.channel}`);
+        await c.query(`LISTEN ${this.#channel}`);
         return c;
       })();
-      this.listener = current;
+      this.#listener = current;
       current.catch(() => {
-        if (this.listener === current) this.listener = null;
+        if (this.#listener === current) this.#listener = null;
       });
     }
-    return this.listener;
+    return this.#listener;
   }
 
   /**
    * Opens the LISTEN connection again after a loss, while there are subscribers (backing off up
    * to 5 s between attempts).
    */
-  relisten(attempt: number) {
+  #relisten(attempt: number) {
     const timer = setTimeout(() => {
-      if (this.closed || this.hub.size === 0 || this.listener) return;
-      this.listen().catch(() => this.relisten(attempt + 1));
+      if (this.#closed || this.#hub.size === 0 || this.#listener) return;
+      this.#listen().catch(() => this.#relisten(attempt + 1));
     }, Math.min(100 * 2 ** attempt, 5000));
     (timer as any).unref?.();
   }
 
   async subscribe(listener: ChangeListener) {
     const l = checkListener(listener);
-    if (this.closed) throw new StorageError("closed", "the storage is closed");
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
     try {
-      await this.listen();
+      await this.#listen();
     } catch (e) {
       return engineError("postgres", e, "LISTEN");
     }
-    this.hub.add(l);
+    this.#hub.add(l);
     return async () => {
-      this.hub.remove(l);
+      this.#hub.remove(l);
     };
   }
 
   async close() {
-    if (this.closed) return;
-    this.closed = true;
-    this.hub.listeners.clear();
-    const listener = this.listener;
-    this.listener = null;
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#hub.listeners.clear();
+    const listener = this.#listener;
+    this.#listener = null;
     if (listener) await listener.then((c) => c.end()).catch(() => {});
-    await this.pool.end().catch(() => {});
+    await this.#pool.end().catch(() => {});
   }
 }
 
@@ -460,7 +467,7 @@ async function openPostgresStorage(options: PostgresStorageOptions): Promise<Pos
   (pool as any).on?.("error", (e: unknown) => console.error("postgres storage: idle connection failed:", e));
   const s = new PostgresStorage(pg, pool, base, table, preparedStatements);
   try {
-    await s.migrate();
+    await migrate(s);
   } catch (e) {
     await pool.end().catch(() => {});
     throw e;
