@@ -104,7 +104,7 @@ test("the published typings: each exported class has exactly its listed public m
     "server/main.d.cts": SERVER,
     "server/browser.d.ts": SERVER,
     "storage/index.d.ts": STORAGE,
-    ...Object.fromEntries(Object.entries(ADAPTERS).map(([f, c]) => [`storage/${f}.d.ts`, { [c]: [CONTRACT, []], StorageError: STORAGE.StorageError }])),
+    ...Object.fromEntries(Object.entries(ADAPTERS).map(([f, c]) => [`storage/${f}.d.ts`, { [c]: [f === "sqlite" ? [...CONTRACT, "driver"] : CONTRACT, []], StorageError: STORAGE.StorageError }])),
   };
   const files = Object.keys(entries).map((f) => join(pkg, f));
   const found = declaredClasses(files);

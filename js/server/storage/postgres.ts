@@ -22,6 +22,7 @@
 // counted as on the other engines instead of failing the statement. The record's JSON text
 // escapes U+0000 itself.
 import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord } from "./types.js";
+import { INTERNALS } from "../internals.js";
 
 /**
  * The few parts of `pg` this adapter uses.
@@ -426,6 +427,11 @@ class PostgresStorage {
     return async () => {
       this.#hub.remove(l);
     };
+  }
+
+  /** @internal The test hook (see INTERNALS): the pool (one session: its prepared statements). */
+  [INTERNALS]() {
+    return { pool: this.#pool };
   }
 
   async close() {

@@ -18,6 +18,7 @@
 // read new rows of <table>_changes at once after a write of this process, and every `pollMs`
 // (default 50) when `PRAGMA data_version` says another connection wrote.
 import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord } from "./types.js";
+import { INTERNALS } from "../internals.js";
 
 /**
  * The part of a driver's statement this adapter uses (node:sqlite and better-sqlite3 agree).
@@ -119,7 +120,8 @@ class SqliteStorage {
   }
 
   name: string;
-  #driver: string;
+  /** The driver in use (`driver` option, or the default: node:sqlite if this Node has it). */
+  readonly driver: string;
   #db: Database;
   #t: string;
   #pollMs: number;
@@ -132,7 +134,7 @@ class SqliteStorage {
   #busyTimeoutMs: number;
   constructor(db: Database, driver: string, table: string, pollMs: number, busyTimeoutMs: number = 5000) {
     this.name = "sqlite";
-    this.#driver = driver;
+    this.driver = driver;
     this.#db = db;
     this.#t = table;
     this.#pollMs = pollMs;
@@ -419,6 +421,11 @@ class SqliteStorage {
         this.#timer = null;
       }
     };
+  }
+
+  /** @internal The test hook (see INTERNALS): the database connection (schema checks). */
+  [INTERNALS]() {
+    return { db: this.#db };
   }
 
   async close() {

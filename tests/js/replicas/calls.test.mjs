@@ -145,7 +145,7 @@ async function operations(engine, server, host, calls, seen) {
   await heard(gated, 1);
   take();
   const answer = call("tasks/result", { taskId: gated });
-  await waitFor(() => host.waiting.has(gated), "the blocked tasks/result");
+  await waitFor(() => internals(host).waiting.has(gated), "the blocked tasks/result");
   atMost(take(), 1, 0, "a blocked tasks/result");
   gates.get(gated)();
   assert.equal((await answer).result.content[0].text, "done");
