@@ -86,6 +86,9 @@ const compilerOptions = {
   lib: ["es2022", "dom"],
   types: [],
   declaration: true,
+  // Members marked `@internal` (used by a sibling module of ours, never by users) are left out of
+  // the declarations: the typings carry the public API only (tests/js/public-api.test.mjs).
+  stripInternal: true,
   // Fields are declared for the types only: the emitted classes assign them as the sources do.
   useDefineForClassFields: false,
   skipLibCheck: false,

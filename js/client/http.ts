@@ -31,6 +31,8 @@ import {
   UNSUPPORTED_PROTOCOL_VERSION as UNSUPPORTED_VERSION,
 } from "./protocol.js";
 
+import { INTERNALS } from "./internals.js";
+
 export type JsonObject = Record<string, unknown>;
 
 export type FetchFn = (input: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal; redirect?: "manual"; }) => Promise<Response>;
@@ -575,19 +577,17 @@ class HttpConnection {
   }
 
   /**
-   * The body of a response `openStream` answered (not an event stream: a JSON error), read up to
-   * `maxMessageBytes` (TransportError `too_large` past it).
+   * @internal Our modules' accessor (see INTERNALS), for push (`push.ts`) over `openStream`:
+   * `readText`, the body of a response that is not an event stream (a JSON error), read up to
+   * `maxMessageBytes` (TransportError `too_large` past it); `receive`, a message read from such a
+   * stream handed on as on any answer's stream (notifications to `onnotification`, requests to
+   * `onrequest`, answered by POST).
    */
-  readText(res: Response, what: string): Promise<string> {
-    return this.#text(res, what);
-  }
-
-  /**
-   * Hands on a message read from a stream opened with `openStream`: notifications to
-   * `onnotification`, requests to `onrequest` (answered by POST), as on any answer's stream.
-   */
-  receive(message: JsonObject) {
-    this.#dispatch(message);
+  [INTERNALS]() {
+    return {
+      readText: (res: Response, what: string): Promise<string> => this.#text(res, what),
+      receive: (message: JsonObject) => this.#dispatch(message),
+    };
   }
 
   // ---- internals -----------------------------------------------------------------------------

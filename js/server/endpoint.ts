@@ -9,6 +9,7 @@
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild). Web APIs only.
 import { validateMessage } from "./mcp_tasks_wasm.js";
 import { TaskHost } from "./host.js";
+import { INTERNALS } from "./internals.js";
 import { isObject } from "./http.js";
 import {
   V25, V26, TASKS_EXTENSION, META_PROTOCOL_VERSION, META_SERVER_INFO, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS,
@@ -191,7 +192,7 @@ export class McpEndpoint {
     const descriptor: JsonObject = { name };
     if (o.title !== undefined) descriptor.title = o.title;
     if (o.description !== undefined) descriptor.description = o.description;
-    descriptor.inputSchema = this.host.tools.get(name)?.args.jsonSchema ?? { type: "object" };
+    descriptor.inputSchema = this.host[INTERNALS]().tools.get(name)?.args.jsonSchema ?? { type: "object" };
     if (o.outputSchema !== undefined) descriptor.outputSchema = o.outputSchema;
     if (o.annotations !== undefined) descriptor.annotations = o.annotations;
     const existed = this.tools.has(name);

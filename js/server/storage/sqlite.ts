@@ -20,6 +20,7 @@
 // <table>_changes every `pollMs` (default 50) when `PRAGMA data_version` says another connection
 // wrote. Writes are grouped: see `write`.
 import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord, Group } from "./types.js";
+import { INTERNALS } from "../internals.js";
 
 /**
  * The part of a driver's statement this adapter uses (node:sqlite and better-sqlite3 agree).
@@ -111,44 +112,52 @@ function fromHex(hex: string): string {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Sets up or migrates the schema, for `open…Storage` (a `#private` method, not on the instances). */
+let migrate: (s: SqliteStorage) => Promise<void>;
+
 /** @implements {TaskStorage} */
 class SqliteStorage {
+  static {
+    migrate = (s) => s.#migrate();
+  }
+
   name: string;
-  driver: string;
-  db: Database;
-  t: string;
-  pollMs: number;
-  hub: ChangeHub;
-  closed: boolean;
-  changeCursor: number;
-  dataVersion: number | null;
-  timer: unknown;
-  statements: Map<string, Statement>;
+  /** The driver in use (`driver` option, or the default: node:sqlite if this Node has it). */
+  readonly driver: string;
+  #db: Database;
+  #t: string;
+  #pollMs: number;
+  #hub: ChangeHub;
+  #closed: boolean;
+  #changeCursor: number;
+  #dataVersion: number | null;
+  #timer: unknown;
+  #statements: Map<string, Statement>;
   /** The statement of each call site of `st`. */
-  sites: Map<TemplateStringsArray, Statement> = new Map();
-  busyTimeoutMs: number;
+  #sites: Map<TemplateStringsArray, Statement> = new Map();
+  #busyTimeoutMs: number;
   /** Whether a write logged a change since the feed was last told (`wrote`). */
-  changed = false;
+  #changed = false;
   /** The changes this process committed since the feed was last told (while anyone listens). */
-  logged: Array<{ n: number; kind: "put" | "delete"; id: string; version: number; }> = [];
+  #logged: Array<{ n: number; kind: "put" | "delete"; id: string; version: number; }> = [];
   /** Group commit of the writes (see `write`). */
-  writes: Group<{ what: string; fn: () => unknown; }, unknown>;
+  #writes: Group<{ what: string; fn: () => unknown; }, unknown>;
   constructor(db: Database, driver: string, table: string, pollMs: number, busyTimeoutMs: number = 5000) {
     this.name = "sqlite";
     this.driver = driver;
-    this.db = db;
-    this.t = table;
-    this.pollMs = pollMs;
-    this.hub = new ChangeHub();
-    this.closed = false;
+    this.#db = db;
+    this.#t = table;
+    this.#pollMs = pollMs;
+    this.#hub = new ChangeHub();
+    this.#closed = false;
     /** The last change row delivered to subscribers. */
-    this.changeCursor = 0;
-    this.dataVersion = null;
-    this.timer = null;
-    this.statements = new Map();
+    this.#changeCursor = 0;
+    this.#dataVersion = null;
+    this.#timer = null;
+    this.#statements = new Map();
     /** How long a statement is retried while another connection holds the lock. */
-    this.busyTimeoutMs = busyTimeoutMs;
-    this.writes = new Group((jobs) => this.writeGroup(jobs));
+    this.#busyTimeoutMs = busyTimeoutMs;
+    this.#writes = new Group((jobs) => this.#writeGroup(jobs));
   }
 
   /**
@@ -158,9 +167,9 @@ class SqliteStorage {
    * many calls under load. Each stays atomic (a transaction holds it whole) and is answered on
    * its own once the transaction is committed, so the durability of each is the commit's.
    */
-  write<T>(what: string, fn: () => T): Promise<T> {
-    if (this.closed) return Promise.reject(new StorageError("closed", "the storage is closed"));
-    return (this.writes.add({ what, fn }) as Promise<T>);
+  #write<T>(what: string, fn: () => T): Promise<T> {
+    if (this.#closed) return Promise.reject(new StorageError("closed", "the storage is closed"));
+    return (this.#writes.add({ what, fn }) as Promise<T>);
   }
 
   /**
@@ -168,62 +177,62 @@ class SqliteStorage {
    * transaction is rolled back and each runs again in a transaction of its own, so that it
    * fails alone.
    */
-  async writeGroup(jobs: Array<{ what: string; fn: () => unknown; }>): Promise<unknown[]> {
+  async #writeGroup(jobs: Array<{ what: string; fn: () => unknown; }>): Promise<unknown[]> {
     if (jobs.length > 1) {
       try {
-        const out = await this.retry(jobs.length === 1 ? (jobs[0] as (typeof jobs)[number]).what : "a group of writes", true, () => jobs.map((j) => j.fn()));
-        this.wrote();
+        const out = await this.#retry(jobs.length === 1 ? (jobs[0] as (typeof jobs)[number]).what : "a group of writes", true, () => jobs.map((j) => j.fn()));
+        this.#wrote();
         return out;
       } catch (e) {
-        if (this.closed) throw e;
+        if (this.#closed) throw e;
       }
     }
     const out: unknown[] = [];
     for (const j of jobs) {
       try {
-        out.push(await this.retry(j.what, true, j.fn));
+        out.push(await this.#retry(j.what, true, j.fn));
       } catch (e) {
         out.push(e instanceof Error ? e : new StorageError("engine", `sqlite: ${j.what}: ${String(e)}`, e));
       }
     }
-    this.wrote();
+    this.#wrote();
     return out;
   }
 
   /**
-   * The statement of a tagged template (`this.st\`SELECT …\``): prepared once per call site (its
+   * The statement of a tagged template (`this.#st\`SELECT …\``): prepared once per call site (its
    * strings, which the engine keeps as one object per site), so a call neither builds nor hashes
    * the SQL text. The values are the table's name only (never a caller's value).
    */
-  st(strings: TemplateStringsArray, ...names: string[]) {
-    let s = this.sites.get(strings);
+  #st(strings: TemplateStringsArray, ...names: string[]) {
+    let s = this.#sites.get(strings);
     if (s === undefined) {
       const sql = strings.reduce((a, part, i) => a + (names[i - 1] ?? "") + part);
-      s = this.statements.get(sql);
+      s = this.#statements.get(sql);
       if (!s) {
-        s = this.db.prepare(sql);
-        this.statements.set(sql, s);
+        s = this.#db.prepare(sql);
+        this.#statements.set(sql, s);
       }
-      this.sites.set(strings, s);
+      this.#sites.set(strings, s);
     }
     return s;
   }
 
   /** Runs `fn` (synchronous statements), in an IMMEDIATE transaction when `write`. */
-  run<T>(what: string, write: boolean, fn: () => T): T {
-    if (this.closed) throw new StorageError("closed", "the storage is closed");
+  #run<T>(what: string, write: boolean, fn: () => T): T {
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
     try {
       if (!write) return fn();
       // Prepared once, like every statement here (exec would parse them at each write).
-      this.st`BEGIN IMMEDIATE`.run();
-      const logged = this.logged.length;
+      this.#st`BEGIN IMMEDIATE`.run();
+      const logged = this.#logged.length;
       try {
         const out = fn();
-        this.st`COMMIT`.run();
+        this.#st`COMMIT`.run();
         return out;
       } catch (e) {
-        this.logged.length = logged; // rolled back: never written
-        this.db.exec("ROLLBACK");
+        this.#logged.length = logged; // rolled back: never written
+        this.#db.exec("ROLLBACK");
         throw e;
       }
     } catch (e) {
@@ -235,71 +244,71 @@ class SqliteStorage {
    * `run`, tried again after an asynchronous pause while another connection holds the lock (never
    * blocking the event loop), until `busyTimeoutMs` has passed.
    */
-  async retry<T>(what: string, write: boolean, fn: () => T): Promise<T> {
+  async #retry<T>(what: string, write: boolean, fn: () => T): Promise<T> {
     let waited = 0;
     let delay = 1;
     for (;;) {
       try {
-        return this.run(what, write, fn);
+        return this.#run(what, write, fn);
       } catch (e) {
-        if (!isBusy(e) || waited >= this.busyTimeoutMs) {
-          if (isBusy(e)) throw new StorageError("engine", `sqlite: ${what}: the database stayed locked by another connection for ${this.busyTimeoutMs} ms (busyTimeoutMs)`, e);
+        if (!isBusy(e) || waited >= this.#busyTimeoutMs) {
+          if (isBusy(e)) throw new StorageError("engine", `sqlite: ${what}: the database stayed locked by another connection for ${this.#busyTimeoutMs} ms (busyTimeoutMs)`, e);
           throw e;
         }
       }
-      const step = Math.min(delay, this.busyTimeoutMs - waited);
+      const step = Math.min(delay, this.#busyTimeoutMs - waited);
       await pause(step);
       waited += step;
       delay = Math.min(delay * 2, 50);
     }
   }
 
-  async migrate() {
-    const t = this.t;
-    await this.retry("set up the connection", false, () => {
+  async #migrate() {
+    const t = this.#t;
+    await this.#retry("set up the connection", false, () => {
       // 0: a locked database is waited for by `retry`, asynchronously.
-      this.db.exec("PRAGMA busy_timeout = 0");
-      this.db.exec("PRAGMA journal_mode = WAL");
+      this.#db.exec("PRAGMA busy_timeout = 0");
+      this.#db.exec("PRAGMA journal_mode = WAL");
     });
-    await this.retry("create or migrate the schema", true, () => {
-      const have = Number(this.db.prepare("PRAGMA user_version").get().user_version);
+    await this.#retry("create or migrate the schema", true, () => {
+      const have = Number(this.#db.prepare("PRAGMA user_version").get().user_version);
       if (have > SCHEMA_VERSION) {
         throw new StorageError("schema", `sqlite: the file has schema version ${have}, newer than this adapter's ${SCHEMA_VERSION}: update mcp-tasks-wasm`);
       }
       if (have < 1) {
-        this.db.exec(`CREATE TABLE IF NOT EXISTS ${t} (
+        this.#db.exec(`CREATE TABLE IF NOT EXISTS ${t} (
           id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL, session TEXT,
           live INTEGER NOT NULL, expires_at INTEGER, record TEXT NOT NULL)`);
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_seq ON ${t} (seq)`);
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_scope ON ${t} (session, seq)`);
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_expiry ON ${t} (expires_at, seq) WHERE expires_at IS NOT NULL`);
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_live ON ${t} (session) WHERE live = 1`);
-        this.db.exec(`CREATE TABLE IF NOT EXISTS ${t}_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)`);
-        this.db.exec(`INSERT OR IGNORE INTO ${t}_meta (name, value) VALUES ('seq', 0)`);
-        this.db.exec(`CREATE TABLE IF NOT EXISTS ${t}_changes (n INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL)`);
+        this.#db.exec(`CREATE INDEX IF NOT EXISTS ${t}_seq ON ${t} (seq)`);
+        this.#db.exec(`CREATE INDEX IF NOT EXISTS ${t}_scope ON ${t} (session, seq)`);
+        this.#db.exec(`CREATE INDEX IF NOT EXISTS ${t}_expiry ON ${t} (expires_at, seq) WHERE expires_at IS NOT NULL`);
+        this.#db.exec(`CREATE INDEX IF NOT EXISTS ${t}_live ON ${t} (session) WHERE live = 1`);
+        this.#db.exec(`CREATE TABLE IF NOT EXISTS ${t}_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)`);
+        this.#db.exec(`INSERT OR IGNORE INTO ${t}_meta (name, value) VALUES ('seq', 0)`);
+        this.#db.exec(`CREATE TABLE IF NOT EXISTS ${t}_changes (n INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL)`);
       }
-      if (have < 2) this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_liveseq ON ${t} (seq) WHERE live = 1`);
+      if (have < 2) this.#db.exec(`CREATE INDEX IF NOT EXISTS ${t}_liveseq ON ${t} (seq) WHERE live = 1`);
       // Later versions: `if (have < 3) { … }`, each step in this transaction.
-      this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      this.#db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   }
 
   /** Records a change for subscribers (inside the write's transaction). */
-  logChange(kind: "put" | "delete", id: string, version: number) {
-    this.changed = true;
-    const n = Number(this.st`INSERT INTO ${this.t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`.get(kind, id, version).n);
-    if (this.hub.size > 0) this.logged.push({ n, kind, id, version });
-    if (n % 100 === 0) this.st`DELETE FROM ${this.t}_changes WHERE n <= ?`.run(n - KEEP_CHANGES);
+  #logChange(kind: "put" | "delete", id: string, version: number) {
+    this.#changed = true;
+    const n = Number(this.#st`INSERT INTO ${this.#t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`.get(kind, id, version).n);
+    if (this.#hub.size > 0) this.#logged.push({ n, kind, id, version });
+    if (n % 100 === 0) this.#st`DELETE FROM ${this.#t}_changes WHERE n <= ?`.run(n - KEEP_CHANGES);
   }
 
   /** Delivers the change rows after the cursor (this process's and others'). */
-  deliver(): boolean {
-    if (this.closed || this.hub.size === 0) return true;
+  #deliver(): boolean {
+    if (this.#closed || this.#hub.size === 0) return true;
     try {
-      const rows = this.st`SELECT n, kind, hex(id) AS id, version FROM ${this.t}_changes WHERE n > ? ORDER BY n`.all(this.changeCursor);
+      const rows = this.#st`SELECT n, kind, hex(id) AS id, version FROM ${this.#t}_changes WHERE n > ? ORDER BY n`.all(this.#changeCursor);
       for (const r of rows) {
-        this.changeCursor = Number(r.n);
-        this.hub.emit({ kind: r.kind === "delete" ? "delete" : "put", id: fromHex(String(r.id)), version: Number(r.version) });
+        this.#changeCursor = Number(r.n);
+        this.#hub.emit({ kind: r.kind === "delete" ? "delete" : "put", id: fromHex(String(r.id)), version: Number(r.version) });
       }
     } catch (e) {
       // Locked by another connection: the next poll reads the rows again.
@@ -310,11 +319,11 @@ class SqliteStorage {
   }
 
   /** After a write of this process: deliver without waiting for the poll. */
-  wrote() {
-    if (!this.changed) return;
-    this.changed = false;
-    if (this.hub.size > 0) queueMicrotask(() => this.deliverLogged());
-    else this.logged = [];
+  #wrote() {
+    if (!this.#changed) return;
+    this.#changed = false;
+    if (this.#hub.size > 0) queueMicrotask(() => this.deliverLogged());
+    else this.#logged = [];
   }
 
   /**
@@ -323,31 +332,31 @@ class SqliteStorage {
    * reads the rows (`deliver`).
    */
   deliverLogged() {
-    const logged = this.logged;
-    this.logged = [];
-    if (this.closed || this.hub.size === 0) return;
-    const fresh = logged.filter((c) => c.n > this.changeCursor);
+    const logged = this.#logged;
+    this.#logged = [];
+    if (this.#closed || this.#hub.size === 0) return;
+    const fresh = logged.filter((c) => c.n > this.#changeCursor);
     if (fresh.length === 0) return;
-    if (fresh.some((c, i) => c.n !== (i === 0 ? this.changeCursor : (fresh[i - 1] as (typeof fresh)[number]).n) + 1)) {
-      this.deliver();
+    if (fresh.some((c, i) => c.n !== (i === 0 ? this.#changeCursor : (fresh[i - 1] as (typeof fresh)[number]).n) + 1)) {
+      this.#deliver();
       return;
     }
     for (const c of fresh) {
-      this.changeCursor = c.n;
-      this.hub.emit({ kind: c.kind, id: c.id, version: c.version });
+      this.#changeCursor = c.n;
+      this.#hub.emit({ kind: c.kind, id: c.id, version: c.version });
     }
   }
 
   async get(id: string) {
     const key = checkId(id);
-    const row = await this.retry("get", false, () => this.st`SELECT record FROM ${this.t} WHERE id = ?`.get(key));
+    const row = await this.#retry("get", false, () => this.#st`SELECT record FROM ${this.#t} WHERE id = ?`.get(key));
     return row ? parseRecord(row.record, `sqlite: ${id}`) : null;
   }
 
   async getMany(ids: string[]) {
     const keys = checkIds(ids);
     if (keys.length === 0) return [];
-    const rows = await this.retry("getMany", false, () => this.st`SELECT hex(id) AS id, record FROM ${this.t} WHERE id IN (SELECT value FROM json_each(?))`.all(JSON.stringify(keys)));
+    const rows = await this.#retry("getMany", false, () => this.#st`SELECT hex(id) AS id, record FROM ${this.#t} WHERE id IN (SELECT value FROM json_each(?))`.all(JSON.stringify(keys)));
     const found = new Map(rows.map((r) => [fromHex(String(r.id)), r.record]));
     return keys.map((id) => {
       const text = found.get(id);
@@ -359,11 +368,11 @@ class SqliteStorage {
   async putEachIfVersion(entries: ReplaceEntry[]) {
     const checked = checkEntries(entries).map((e) => ({ ...e, text: JSON.stringify(e.record) }));
     if (checked.length === 0) return [];
-    const out = await this.write("putEachIfVersion", () => checked.map(({ keys: k, expected, text }) => {
-      const r = this.st`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`
+    const out = await this.#write("putEachIfVersion", () => checked.map(({ keys: k, expected, text }) => {
+      const r = this.#st`UPDATE ${this.#t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`
         .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.seq, k.session, k.id, expected);
       if (Number(r.changes) !== 1) return false;
-      this.logChange("put", k.id, k.version);
+      this.#logChange("put", k.id, k.version);
       return true;
     }));
     return out;
@@ -373,29 +382,29 @@ class SqliteStorage {
     const k = recordKeys(record);
     const want = checkExpected(expected);
     const text = JSON.stringify(record);
-    return this.write("putIfVersion", () => {
+    return this.#write("putIfVersion", () => {
       if (want === null) {
-        const r = this.st`INSERT INTO ${this.t} (id, version, seq, session, live, expires_at, record) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
+        const r = this.#st`INSERT INTO ${this.#t} (id, version, seq, session, live, expires_at, record) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
           .run(k.id, k.version, k.seq, k.session, k.live ? 1 : 0, k.expiresAtMs, text);
         if (Number(r.changes) !== 1) return false;
-        this.st`UPDATE ${this.t}_meta SET value = ? WHERE name = 'seq' AND value < ?`.run(k.seq, k.seq);
+        this.#st`UPDATE ${this.#t}_meta SET value = ? WHERE name = 'seq' AND value < ?`.run(k.seq, k.seq);
       } else {
         // seq and session never change between versions (clause 2); written anyway, so the
         // indexes always follow the stored record.
-        const r = this.st`UPDATE ${this.t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`
+        const r = this.#st`UPDATE ${this.#t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`
           .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.seq, k.session, k.id, want);
         if (Number(r.changes) !== 1) return false;
       }
-      this.logChange("put", k.id, k.version);
+      this.#logChange("put", k.id, k.version);
       return true;
     });
   }
 
   async delete(id: string) {
     const key = checkId(id);
-    const row = await this.write("delete", () => {
-      const r = this.st`DELETE FROM ${this.t} WHERE id = ? RETURNING version, record`.get(key);
-      if (r) this.logChange("delete", key, Number(r.version));
+    const row = await this.#write("delete", () => {
+      const r = this.#st`DELETE FROM ${this.#t} WHERE id = ? RETURNING version, record`.get(key);
+      if (r) this.#logChange("delete", key, Number(r.version));
       return r;
     });
     if (!row) return null;
@@ -406,68 +415,68 @@ class SqliteStorage {
     const s = checkScope(scope);
     checkCount(after, "after");
     checkCount(limit, "limit");
-    const rows = await this.retry("rangeAfter", false, () =>
+    const rows = await this.#retry("rangeAfter", false, () =>
       s.kind === "all"
-        ? this.st`SELECT record FROM ${this.t} WHERE seq > ? ORDER BY seq LIMIT ?`.all(after, limit)
+        ? this.#st`SELECT record FROM ${this.#t} WHERE seq > ? ORDER BY seq LIMIT ?`.all(after, limit)
         : s.session === null
-          ? this.st`SELECT record FROM ${this.t} WHERE session IS NULL AND seq > ? ORDER BY seq LIMIT ?`.all(after, limit)
-          : this.st`SELECT record FROM ${this.t} WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?`.all(s.session, after, limit));
+          ? this.#st`SELECT record FROM ${this.#t} WHERE session IS NULL AND seq > ? ORDER BY seq LIMIT ?`.all(after, limit)
+          : this.#st`SELECT record FROM ${this.#t} WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?`.all(s.session, after, limit));
     return rows.map((r) => parseRecord(r.record, "sqlite: rangeAfter"));
   }
 
   async rangeLive(after: number, limit: number) {
     checkCount(after, "after");
     checkCount(limit, "limit");
-    const rows = await this.retry("rangeLive", false, () => this.st`SELECT record FROM ${this.t} WHERE live = 1 AND seq > ? ORDER BY seq LIMIT ?`.all(after, limit));
+    const rows = await this.#retry("rangeLive", false, () => this.#st`SELECT record FROM ${this.#t} WHERE live = 1 AND seq > ? ORDER BY seq LIMIT ?`.all(after, limit));
     return rows.map((r) => parseRecord(r.record, "sqlite: rangeLive"));
   }
 
   async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
-    const rows = await this.retry("expired", false, () =>
-      this.st`SELECT hex(id) AS id FROM ${this.t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`.all(nowMs, limit));
+    const rows = await this.#retry("expired", false, () =>
+      this.#st`SELECT hex(id) AS id FROM ${this.#t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`.all(nowMs, limit));
     return rows.map((r) => fromHex(String(r.id)));
   }
 
   async countLive(session: string | null) {
     const s = checkSession(session);
-    const row = await this.retry("countLive", false, () =>
+    const row = await this.#retry("countLive", false, () =>
       s === null
-        ? this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`.get()
-        : this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`.get(s));
+        ? this.#st`SELECT count(*) AS n FROM ${this.#t} WHERE live = 1 AND session IS NULL`.get()
+        : this.#st`SELECT count(*) AS n FROM ${this.#t} WHERE live = 1 AND session = ?`.get(s));
     return Number(row.n);
   }
 
   async nextSequence() {
-    const row = await this.write("nextSequence", () => this.st`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`.get());
+    const row = await this.#write("nextSequence", () => this.#st`UPDATE ${this.#t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`.get());
     return Number(row.value);
   }
 
   /** Clause 13: both in one IMMEDIATE transaction. */
   async nextSequenceWithLive(session: string | null) {
     const s = checkSession(session);
-    return this.write("nextSequenceWithLive", () => {
-      const row = this.st`UPDATE ${this.t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`.get();
+    return this.#write("nextSequenceWithLive", () => {
+      const row = this.#st`UPDATE ${this.#t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`.get();
       const n = s === null
-        ? this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`.get()
-        : this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`.get(s);
+        ? this.#st`SELECT count(*) AS n FROM ${this.#t} WHERE live = 1 AND session IS NULL`.get()
+        : this.#st`SELECT count(*) AS n FROM ${this.#t} WHERE live = 1 AND session = ?`.get(s);
       return { sequence: Number(row.value), live: Number(n.n) };
     });
   }
 
   async lastSequence() {
-    const row = await this.retry("lastSequence", false, () => this.st`SELECT value FROM ${this.t}_meta WHERE name = 'seq'`.get());
+    const row = await this.#retry("lastSequence", false, () => this.#st`SELECT value FROM ${this.#t}_meta WHERE name = 'seq'`.get());
     return Number(row?.value ?? 0);
   }
 
   /** Looks for other processes' writes (PRAGMA data_version changes when another connection commits). */
-  poll() {
-    if (this.closed) return;
+  #poll() {
+    if (this.#closed) return;
     try {
-      const v = Number(this.db.prepare("PRAGMA data_version").get().data_version);
+      const v = Number(this.#db.prepare("PRAGMA data_version").get().data_version);
       // Seen only once delivered: a read refused by a lock is made again at the next poll.
-      if (v !== this.dataVersion && this.deliver()) this.dataVersion = v;
+      if (v !== this.#dataVersion && this.#deliver()) this.#dataVersion = v;
     } catch (e) {
       if (!isBusy(e)) console.error("sqlite storage: polling the change feed failed:", e);
     }
@@ -475,37 +484,42 @@ class SqliteStorage {
 
   async subscribe(listener: ChangeListener) {
     const l = checkListener(listener);
-    if (this.hub.size === 0) {
+    if (this.#hub.size === 0) {
       // The feed starts now: earlier rows are not delivered.
-      const row = await this.retry("subscribe", false, () => this.st`SELECT max(n) AS n FROM ${this.t}_changes`.get());
-      this.changeCursor = Number(row?.n ?? 0);
-      this.dataVersion = Number(this.db.prepare("PRAGMA data_version").get().data_version);
-    } else if (this.closed) {
+      const row = await this.#retry("subscribe", false, () => this.#st`SELECT max(n) AS n FROM ${this.#t}_changes`.get());
+      this.#changeCursor = Number(row?.n ?? 0);
+      this.#dataVersion = Number(this.#db.prepare("PRAGMA data_version").get().data_version);
+    } else if (this.#closed) {
       throw new StorageError("closed", "the storage is closed");
     }
-    this.hub.add(l);
-    if (this.timer === null) {
-      const timer = setInterval(() => this.poll(), this.pollMs);
+    this.#hub.add(l);
+    if (this.#timer === null) {
+      const timer = setInterval(() => this.#poll(), this.#pollMs);
       (timer as any).unref?.();
-      this.timer = timer;
+      this.#timer = timer;
     }
     return async () => {
-      this.hub.remove(l);
-      if (this.hub.size === 0 && this.timer !== null) {
-        clearInterval((this.timer as any));
-        this.timer = null;
+      this.#hub.remove(l);
+      if (this.#hub.size === 0 && this.#timer !== null) {
+        clearInterval((this.#timer as any));
+        this.#timer = null;
       }
     };
   }
 
+  /** @internal The test hook (see INTERNALS): the database connection (schema checks). */
+  [INTERNALS]() {
+    return { db: this.#db };
+  }
+
   async close() {
-    if (this.closed) return;
-    this.closed = true;
-    this.hub.listeners.clear();
-    if (this.timer !== null) clearInterval((this.timer as any));
-    this.timer = null;
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#hub.listeners.clear();
+    if (this.#timer !== null) clearInterval((this.#timer as any));
+    this.#timer = null;
     try {
-      this.db.close();
+      this.#db.close();
     } catch {
       // already closed
     }
@@ -530,7 +544,7 @@ async function openSqliteStorage(options: SqliteStorageOptions): Promise<SqliteS
   const { db, driver: used } = await openDatabase(path, driver);
   const s = new SqliteStorage(db, used, table, pollMs, busyTimeoutMs);
   try {
-    await s.migrate();
+    await migrate(s);
   } catch (e) {
     db.close();
     throw e;
