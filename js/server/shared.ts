@@ -1182,6 +1182,12 @@ class SharedTaskServer {
       get knownBytes() {
         return server.#knownBytes;
       },
+      /** Forgets every record kept (the next reads go to the storage). */
+      clearKnown() {
+        server.#known.clear();
+        server.#knownSizes.clear();
+        server.#knownBytes = 0;
+      },
     };
   }
 

@@ -26,8 +26,7 @@
 // writes U+FDD0 in a session nor in an id), so such an id or session is found, listed and
 // counted as on the other engines instead of failing the statement. The record's JSON text
 // escapes U+0000 itself.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord, Group } from "./types.js";
-import { INTERNALS } from "../internals.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord, Group, INTERNALS } from "./types.js";
 
 /**
  * The few parts of `pg` this adapter uses.

@@ -19,8 +19,7 @@
 // connection's row came between; else the rows are read back), and read new rows of
 // <table>_changes every `pollMs` (default 50) when `PRAGMA data_version` says another connection
 // wrote. Writes are grouped: see `write`.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord, Group } from "./types.js";
-import { INTERNALS } from "../internals.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord, Group, INTERNALS } from "./types.js";
 
 /**
  * The part of a driver's statement this adapter uses (node:sqlite and better-sqlite3 agree).
@@ -124,6 +123,8 @@ class SqliteStorage {
   name: string;
   /** The driver in use (`driver` option, or the default: node:sqlite if this Node has it). */
   readonly driver: string;
+  /** Write transactions begun (the test hook counts round trips with it). */
+  #transactions = 0;
   #db: Database;
   #t: string;
   #pollMs: number;
@@ -225,6 +226,7 @@ class SqliteStorage {
       if (!write) return fn();
       // Prepared once, like every statement here (exec would parse them at each write).
       this.#st`BEGIN IMMEDIATE`.run();
+      this.#transactions += 1;
       const logged = this.#logged.length;
       try {
         const out = fn();
@@ -322,7 +324,7 @@ class SqliteStorage {
   #wrote() {
     if (!this.#changed) return;
     this.#changed = false;
-    if (this.#hub.size > 0) queueMicrotask(() => this.deliverLogged());
+    if (this.#hub.size > 0) queueMicrotask(() => this.#deliverLogged());
     else this.#logged = [];
   }
 
@@ -331,7 +333,7 @@ class SqliteStorage {
    * when they are the rows right after the cursor (no other connection's row between); else
    * reads the rows (`deliver`).
    */
-  deliverLogged() {
+  #deliverLogged() {
     const logged = this.#logged;
     this.#logged = [];
     if (this.#closed || this.#hub.size === 0) return;
@@ -509,7 +511,7 @@ class SqliteStorage {
 
   /** @internal The test hook (see INTERNALS): the database connection (schema checks). */
   [INTERNALS]() {
-    return { db: this.#db };
+    return { db: this.#db, transactions: () => this.#transactions };
   }
 
   async close() {
