@@ -110,7 +110,11 @@ async function bundleAndRunElsewhere(name, source, args, copyWasm) {
   const cwd = mkdtempSync(join(tmpdir(), `mcp-tasks-${name}-cwd-`));
   away.push(deployed, cwd);
   cpSync(join(project, "dist"), join(deployed, "dist"), { recursive: true });
-  if (copyWasm) cpSync(join(PKG, "mcp_tasks_wasm_bg.wasm"), join(deployed, "dist/mcp_tasks_wasm_bg.wasm"));
+  // Each entry has its own module: the main entry's and the server entry's .wasm.
+  if (copyWasm) {
+    cpSync(join(PKG, "mcp_tasks_wasm_bg.wasm"), join(deployed, "dist/mcp_tasks_wasm_bg.wasm"));
+    cpSync(join(PKG, "server/mcp_tasks_server_bg.wasm"), join(deployed, "dist/mcp_tasks_server_bg.wasm"));
+  }
   return JSON.parse((await exec(process.execPath, [join(deployed, out)], { cwd })).trim().split("\n").at(-1));
 }
 
@@ -124,15 +128,16 @@ for (const format of ["cjs", "esm"]) {
 
 test("esbuild --platform=node: without the .wasm next to it, a moved bundle says how to fix it", async () => {
   await assert.rejects(bundleAndRunElsewhere("esbuild-nocopy", plain, ["--format=esm"], false),
-    /mcp_tasks_wasm_bg\.wasm is neither next to .* copy the \.wasm next to it/s);
+    /mcp_tasks_(wasm|server)_bg\.wasm is neither next to .* copy the \.wasm next to it/s);
 });
 
 test("esbuild --platform=node --loader:.wasm=binary: one self-contained file (the bytes entries)", async () => {
   const embedded = probe(
     `import bytes from "mcp-tasks-wasm/mcp_tasks_wasm_bg.wasm";
+import serverBytes from "mcp-tasks-wasm/server/mcp_tasks_server_bg.wasm";
 import { initSync, validateMessage } from "mcp-tasks-wasm/bytes";
-import { TaskHost } from "mcp-tasks-wasm/server/bytes";`,
-    "initSync({ module: bytes });",
+import { initSync as initServerSync, TaskHost } from "mcp-tasks-wasm/server/bytes";`,
+    "initSync({ module: bytes });\ninitServerSync({ module: serverBytes });",
   );
   const got = await bundleAndRunElsewhere("esbuild-embed", embedded, ["--format=esm", "--loader:.wasm=binary", "--target=node20"], false);
   assert.deepEqual(got, { valid: true, text: "ok" });
