@@ -59,7 +59,7 @@ writeFileSync(
 // root of its stack). Names are Rust/JS function names as V8 reports them.
 const STAGES = [
   ["options → Rust (reading the options object)", /read_options|JsOptions|serde_wasm_bindgen::de::/],
-  ["JSON.stringify of the object (object input only)", /__wbg_stringify|^stringify$/],
+  ["JSON.stringify of the object (object input only)", /__wbg_stringify|^stringify$|^jsonText$|^nullsAreNull$/],
   ["string copy JS → wasm (glue charCodeAt loop)", /__wbindgen_string_get|passStringToWasm0/],
   ["text → wasm memory (TextEncoder.encodeInto)", /^encodeInto$/],
   ["typed fast path (V25 get/list read once and checked, no Value; its issues unformatted)", /validate::fast::|validate::validate_text_verdict/],
@@ -67,13 +67,8 @@ const STAGES = [
   ["NaN/undefined null walk (object input only)", /find_lossy_nulls/],
   ["validation proper (detect::dispatch)", /validate::detect::dispatch|validate::validate_value/],
   ["drop of the parsed Value", /drop_in_place<.*serde_json::value::Value/],
-  ["report → compact words + one text (Rust, write_compact)", /write_compact/],
-  ["compact report → JS object (readCompact: one TextDecoder, slices)", /^readCompact$/],
-  ["templated report: numbers written (Rust, write_templated)", /write_templated/],
-  ["templated report → JS object (readTemplated: templates + slices of the text, no TextDecoder)", /^readTemplated$/],
   ["report → JSON text (Rust)", /ValidationReport::to_json|surrogates::restore|serde_json::ser/],
   ["report JSON → JS object (TextDecoder + JSON.parse)", /^readJson$|^decode$|js_sys::JSON::parse|__wbg_parse|^parse$/],
-  ["JS walk of a parsed object (no JSON.stringify)", /^(knownObject|validateObject)$/],
   ["report → JS object (serde-wasm-bindgen)", /serde_wasm_bindgen::ser|ObjectSerializer|wasm::validate::to_js|report_to_js/],
 ];
 const INCLUSIVE = [["IndexMap insert/lookup + SipHash (serde_json preserve_order)", /indexmap::map::IndexMap/]];

@@ -33,7 +33,9 @@ const MiB = 2 ** 20;
 
 async function load(entry) {
   const mod = await import(pathToFileURL(resolve(REPO, entry)).href);
-  const exports = mod.initSync(); // the entry has already instantiated the module: its exports
+  // The entry's glue (next to it; the entry exports no initSync): the instance's exports.
+  const glue = await import(pathToFileURL(resolve(REPO, dirname(entry), "mcp_tasks_wasm.js")).href);
+  const exports = glue.initSync(); // the entry has already instantiated the module: its exports
   if (!(exports?.memory instanceof WebAssembly.Memory)) throw new Error(`${entry}: initSync() gave no wasm memory`);
   return { mod, memory: exports.memory };
 }

@@ -53,7 +53,8 @@ const SEED = 42;
 
 async function loadOurs() {
   const mod = await import(pathToFileURL(resolve(REPO, "pkg/node.mjs")).href);
-  const exports = mod.initSync(); // node.mjs has already instantiated the module: the exports
+  const glue = await import(pathToFileURL(resolve(REPO, "pkg/mcp_tasks_wasm.js")).href); // the entry exports no initSync
+  const exports = glue.initSync(); // node.mjs has already instantiated the module: the exports
   if (!(exports?.memory instanceof WebAssembly.Memory)) throw new Error("pkg: initSync() gave no wasm memory");
   return { TaskScheduler: mod.TaskScheduler, memory: exports.memory };
 }

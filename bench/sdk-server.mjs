@@ -12,13 +12,13 @@
 // `--json-response` sets the transport's enableJsonResponse (JSON bodies instead of the default
 // SSE ones).
 import http from "node:http";
-import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 
 import { z } from "zod";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { InMemoryTaskStore, InMemoryTaskMessageQueue } from "@modelcontextprotocol/sdk/experimental/tasks";
+
+import { sdkRouter } from "../tests/js/sdk-http-server.mjs";
 
 const argv = process.argv.slice(2);
 const port = argv.includes("--port") ? Number(argv[argv.indexOf("--port") + 1]) : 0;
@@ -51,40 +51,8 @@ function buildServer() {
   return { server, taskStore };
 }
 
-/** @type {Map<string, StreamableHTTPServerTransport>} */
-const sessions = new Map();
-const built = [];
-const httpServer = http.createServer(async (req, res) => {
-  try {
-    const chunks = [];
-    for await (const c of req) chunks.push(c);
-    const raw = Buffer.concat(chunks).toString("utf8");
-    const body = raw ? JSON.parse(raw) : undefined;
-    const sessionId = req.headers["mcp-session-id"];
-    if (typeof sessionId === "string" && sessions.has(sessionId)) {
-      await sessions.get(sessionId).handleRequest(req, res, body);
-      return;
-    }
-    if (req.method === "POST" && sessionId === undefined) {
-      const b = buildServer();
-      built.push(b);
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        enableJsonResponse,
-        onsessioninitialized: (id) => sessions.set(id, transport),
-        onsessionclosed: (id) => sessions.delete(id),
-      });
-      await b.server.connect(transport);
-      await transport.handleRequest(req, res, body);
-      return;
-    }
-    res.writeHead(400, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: No valid session ID provided" } }));
-  } catch (e) {
-    if (!res.headersSent) res.writeHead(500);
-    res.end(String(e));
-  }
-});
+const { listener, built } = sdkRouter(buildServer, { enableJsonResponse });
+const httpServer = http.createServer(listener);
 httpServer.listen(port, "127.0.0.1", () => {
   console.log(`listening on http://127.0.0.1:${httpServer.address().port}/mcp`);
 });

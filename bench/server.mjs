@@ -35,6 +35,8 @@ import os from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { open } from "../tests/js/server/raw-http.mjs";
+
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "..");
 const argv = process.argv.slice(2);
@@ -127,38 +129,9 @@ function cpuSeconds(pid) {
 }
 
 /** One POST over `agent`: `{ status, headers, message }` (the last SSE message of an SSE body). */
-function post(url, agent, message, headers) {
-  const body = JSON.stringify(message);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        agent,
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Content-Length": Buffer.byteLength(body), ...headers },
-      },
-      (res) => {
-        let raw = "";
-        res.setEncoding("utf8");
-        res.on("data", (d) => (raw += d));
-        res.on("end", () => {
-          let parsed = null;
-          try {
-            if (String(res.headers["content-type"] ?? "").startsWith("text/event-stream")) {
-              const lines = raw.split("\n").filter((l) => l.startsWith("data: "));
-              parsed = lines.length ? JSON.parse(lines.at(-1).slice(6)) : null;
-            } else parsed = raw ? JSON.parse(raw) : null;
-          } catch (e) {
-            return reject(e);
-          }
-          resolve({ status: res.statusCode, headers: res.headers, message: parsed });
-        });
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
+async function post(url, agent, message, headers) {
+  const { status, headers: answered, body } = await open(url, message, headers, { agent }).answer;
+  return { status, headers: answered, message: body };
 }
 
 /** A 2025-11-25 client loop: opens its session, then `task()` runs create -> get -> result. */

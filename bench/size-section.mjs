@@ -9,7 +9,7 @@ export function sizeSection(size, profile, variants) {
   const L = [];
   L.push("## Size");
   L.push("");
-  L.push("`node bench/size.mjs`: the files each entry point loads, raw and `gzip -9` (zlib level 9, per file, summed). KB = 1,000 bytes. Both entries (`mcp-tasks-wasm`, `mcp-tasks-wasm/server`) load ONE module, `mcp_tasks_wasm_bg.wasm`, through one glue (`server/mcp_tasks_wasm.js` only re-exports `../mcp_tasks_wasm.js`), so an app importing both loads and instantiates it once. Not counted: the JS helpers (TaskClient, TaskHost, …).");
+  L.push("`node bench/size.mjs`: the files each entry point loads, raw and `gzip -9` (zlib level 9, per file, summed). KB = 1,000 bytes. Each entry loads its own module: `mcp-tasks-wasm` the client module `mcp_tasks_wasm_bg.wasm` (no task store), `mcp-tasks-wasm/server` the server module `server/mcp_tasks_server_bg.wasm`; an app importing both loads both. Not counted: the JS helpers (TaskClient, TaskHost, …); a whole browser app with them and the SDK client: \"Browser app\" below.");
   L.push("");
   L.push("| file | raw bytes | gzip bytes |");
   L.push("|---|---:|---:|");
@@ -118,7 +118,7 @@ export function sizeSection(size, profile, variants) {
   L.push("| strings in messages quoted as JSON (`serde_json`) instead of `{:?}` (to drop `char::escape_debug` and core's printable tables) | +0.2 KB: `escape_debug` stays (other `Debug` paths) | no |");
   L.push("| the embedded schema compacted or compiled at build time | at most −3.5 KB (the JSON's whole gzip size), minus the decoder it needs | not done |");
   L.push("| the scheduler's three argument types (`TaskSchedulerOptions`, `TrackParams`, `PollErrorInfo`) read by tsify's `Ts::to_rust` (serde-wasm-bindgen's deserializer, `#[derive(Deserialize)]`, keys spelled once) instead of `src/wasm/input.rs`'s `Members` reader (2026-12-01, third session, in a copy of the crate) | +17.8 KB (230.1 → 247.9 KB), glue +0.9 KB; `src/wasm/schedule.rs` 300 → 262 lines | no: the deserializer, serde's `Unexpected` formatting (floats included: core's `f64` Display) and `Value`'s typed `Deserialize` (for `TrackParams.task`) come back, and the messages become serde's (`invalid type: …, expected …`), not the package's |");
-  L.push("| one module for both entries instead of two (wasm + web glue) | main entry 167.5 → 222.8 KB (+55.3 KB); main and server together 405.0 → 223.0 KB (−182 KB) | yes (each byte loaded once: [byte-boundary.md](docs/decisions/byte-boundary.md)) |");
+  L.push("| one module for both entries instead of two (wasm + web glue) | main entry 167.5 → 222.8 KB (+55.3 KB); main and server together 405.0 → 223.0 KB (−182 KB) | until 2026-12-01; since, two again (a browser client pays for no server code: [byte-boundary.md](docs/decisions/byte-boundary.md), \"Browser app\") |");
   L.push("");
   if (size.bindings) L.push(...bindingsSection(size.bindings));
   return L;

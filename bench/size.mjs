@@ -11,17 +11,19 @@ import { sizeSection } from "./size-section.mjs";
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PKG = resolve(HERE, "../pkg");
 const WASM = "mcp_tasks_wasm_bg.wasm";
+const SERVER_WASM = "server/mcp_tasks_server_bg.wasm";
 // Files each entry point loads (see pkg/package.json "exports"): the module, the glue and
 // validate.js/.cjs (validateMessage and Conversation.observe over the byte boundary, js/core/).
-// Both entries load the same module through the same glue (pkg/server/'s glue re-exports pkg/'s).
+// Each entry loads its own module: the main entry the client module, the server entry the server
+// module (with the task store); an app importing both loads both.
 const ENTRIES = {
   "node ESM (node.mjs)": ["node.mjs", "mcp_tasks_wasm.js", "validate.js", WASM],
   "node CJS (node.cjs)": ["node.cjs", "validate.cjs", WASM],
   "browser (browser.js)": ["browser.js", "mcp_tasks_wasm.js", "validate.js", WASM],
   "deno (deno.js)": ["deno.js", "mcp_tasks_wasm.js", "validate.js", WASM],
-  "server, browser (server/browser.js)": ["server/browser.js", "server/mcp_tasks_wasm.js", "server/validate.js", "mcp_tasks_wasm.js", "validate.js", WASM],
+  "server, browser (server/browser.js)": ["server/browser.js", "server/mcp_tasks_wasm.js", "server/validate.js", SERVER_WASM],
   "main + server, browser (browser.js + server/browser.js)": [
-    "browser.js", "server/browser.js", "server/mcp_tasks_wasm.js", "server/validate.js", "mcp_tasks_wasm.js", "validate.js", WASM],
+    "browser.js", "mcp_tasks_wasm.js", "validate.js", WASM, "server/browser.js", "server/mcp_tasks_wasm.js", "server/validate.js", SERVER_WASM],
 };
 
 const files = {};

@@ -43,9 +43,11 @@ export const describeWorkload = {
 export async function loadOurs() {
   const mod = await import(pathToFileURL(resolve(REPO, "pkg/server/node.mjs")).href);
   // node.mjs has already instantiated the module: initSync() answers the existing exports.
-  const exports = mod.initSync();
+  // Its glue (TaskServerCore is internal: the entry does not export it).
+  const glue = await import(pathToFileURL(resolve(REPO, "pkg/server/mcp_tasks_wasm.js")).href);
+  const exports = glue.initSync();
   if (!(exports?.memory instanceof WebAssembly.Memory)) throw new Error("pkg/server: initSync() gave no wasm memory");
-  return { TaskStore: mod.TaskStore, TaskServerCore: mod.TaskServerCore, memory: exports.memory };
+  return { TaskStore: mod.TaskStore, TaskServerCore: glue.TaskServerCore, memory: exports.memory };
 }
 
 export async function loadSdk() {

@@ -35,15 +35,8 @@ import {
   loadOurs, loadSdk, median, packageInfo, describeWorkload,
   OURS_OPTIONS, OURS_CREATE, OURS_CTX, SDK_TASK_PARAMS, SESSION, RESULT, toolsCallRequest,
 } from "./store-setup.mjs";
+import { argVal, RUNS, RUN_MS, WARM_MS } from "./settings.mjs";
 
-const args = process.argv.slice(2);
-const argVal = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 7));
-const RUN_MS = Number(process.env.BENCH_MS ?? 150);
-const WARM_MS = Math.max(300, RUN_MS * 2);
 const LIST_SIZES = (process.env.STORE_LIST_SIZES ?? "10000,100000").split(",").map(Number);
 const SDK_BIG_RUNS = Math.max(1, Number(process.env.STORE_SDK_BIG_RUNS ?? 3));
 const GET_STORE_SIZE = 10_000;

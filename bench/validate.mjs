@@ -23,15 +23,8 @@ import { dirname } from "node:path";
 import os from "node:os";
 import { buildMessages } from "./messages.mjs";
 import { makeAjv, makeZod, makeOurs } from "./contenders.mjs";
+import { argVal, RUNS, RUN_MS, WARM_MS } from "./settings.mjs";
 
-const args = process.argv.slice(2);
-const argVal = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 7));
-const RUN_MS = Number(process.env.BENCH_MS ?? 150);
-const WARM_MS = Math.max(300, RUN_MS * 2);
 const only = argVal("--only")?.split(",");
 const jsonOut = argVal("--json");
 

@@ -142,6 +142,8 @@ const hostOptions = maxLiveTasksPerRequestor !== undefined ? { maxLiveTasksPerRe
 const storage = await openStorage(option(argv, "storage", "memory")).catch((e) => usage(`--storage: ${e.message}`));
 /** The shared store of the replicas (`null`: the in-memory default). */
 let shared = null;
+/** Its `cursorKey` (the example's requestState key is derived from it). */
+let sharedKey = null;
 if (storage !== null) {
   let cursorKey = option(argv, "cursor-key", process.env.MCP_TASKS_CURSOR_KEY);
   if (cursorKey === undefined) {
@@ -155,6 +157,7 @@ if (storage !== null) {
     leaseGraceMs: intOption(argv, "lease-grace-ms", 0),
     replicaId: option(argv, "replica-id", undefined),
   });
+  sharedKey = cursorKey;
 }
 
 /**
@@ -172,7 +175,7 @@ const app = new McpHttpServer({
   version: "0.1.0",
   path: "/mcp",
   ...(shared
-    ? { host: new TaskHost({ ...hostOptions, server: shared, requestState: { key: await requestStateKey(shared.cursorKey) } }) }
+    ? { host: new TaskHost({ ...hostOptions, server: shared, requestState: { key: await requestStateKey(sharedKey) } }) }
     : { hostOptions }),
   ...(housekeepingMs !== undefined ? { housekeepingMs } : {}),
   ...(sessionTtlMs !== undefined ? { sessionTtlMs } : {}),

@@ -30,6 +30,7 @@ const { serveStdio } = await import(sdk2("@modelcontextprotocol/server/dist/stdi
 const { z } = await import(sdk2("zod/index.js"));
 import { McpServerTasks, SharedTaskServer, TaskHost } from "../pkg/server/node.mjs";
 import { TOOLS } from "./tools.mjs";
+import { nodeToFetch } from "./node-fetch.mjs";
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -115,35 +116,8 @@ if (stdio) {
     }
     return transport.handleRequest(request, { parsedBody });
   }
-  // node:http → the handler's web-standard fetch (what @modelcontextprotocol/node's toNodeHandler does).
-  const server = http.createServer(async (req, res) => {
-    try {
-      const chunks = [];
-      for await (const c of req) chunks.push(c);
-      const body = Buffer.concat(chunks);
-      const headers = new Headers();
-      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : v);
-      const abort = new AbortController();
-      res.once("close", () => abort.abort());
-      const request = new Request(`http://${req.headers.host}${req.url}`, {
-        method: req.method,
-        headers,
-        body: body.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? body : undefined,
-        signal: abort.signal,
-      });
-      let parsedBody;
-      try {
-        parsedBody = body.length > 0 ? JSON.parse(body.toString("utf8")) : undefined;
-      } catch {}
-      const response = sessions && (await isLegacyRequest(request, parsedBody)) ? await legacy(request, parsedBody) : await handler.fetch(request);
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      if (response.body) for await (const chunk of response.body) res.write(chunk);
-      res.end();
-    } catch (error) {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end(String(error));
-    }
-  });
+  const server = http.createServer(nodeToFetch(async (request, parsedBody) =>
+    sessions && (await isLegacyRequest(request, parsedBody)) ? legacy(request, parsedBody) : handler.fetch(request)));
   server.listen(port, "127.0.0.1", () => {
     console.log(`SDK v2 server with tasks listening on http://127.0.0.1:${server.address().port}/mcp`);
   });

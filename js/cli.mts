@@ -13,8 +13,9 @@ import { isUtf8 } from "node:buffer";
 import { parseArgs } from "node:util";
 import { Conversation } from "./node.mjs";
 import type { Issue, ObserveReport, ProtocolVersion, TaskTimeline } from "./node.mjs";
+import { V25, V26 } from "./protocol.js";
 
-const PROTOCOLS: readonly string[] = ["2025-11-25", "2026-07-28"];
+const PROTOCOLS: readonly string[] = [V25, V26];
 const FAIL_ON: readonly string[] = ["warning", "error"];
 /** The Conversation's default `maxBytes`: a longer line is refused (`too-large`) unread. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;

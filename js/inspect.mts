@@ -35,12 +35,12 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { delimiter, dirname, extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { RELATED_TASK as RELATED } from "./protocol.js";
 
 /** The package's root (this file is pkg/inspect.mjs) and the page inside it. */
 const PKG_ROOT = dirname(fileURLToPath(import.meta.url));
 const WWW = join(PKG_ROOT, "www");
 const TOKEN_HEADER = "x-mcp-bridge-token";
-const RELATED = "io.modelcontextprotocol/related-task";
 /** Default of --max-message-bytes: a request body, a stdout line, an SSE event recorded. */
 const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** Default of --max-queued: stdio server messages waiting for a page stream to carry them. */

@@ -3,8 +3,9 @@
 // Compiles the TypeScript helpers into PKG (called by scripts/build.sh once the glue is there):
 //
 //   js/core/*.ts, js/client/*.ts   → PKG/*.js + *.d.ts          (the main entry's helpers)
-//   js/server/*.ts                 → PKG/server/*.js + *.d.ts   (SERVER=1; plus a stub per shared
-//                                    helper, `export * from "../client.js"`: one copy in the package)
+//   js/core/*.ts, js/server/*.ts   → PKG/server/*.js + *.d.ts   (SERVER=1: validate.ts over the
+//                                    server module; a stub per shared client helper,
+//                                    `export * from "../client.js"`: one copy in the package)
 //   js/server/storage/*.ts         → PKG/storage/*.js + *.d.ts  (ES modules only)
 //   js/cli.mts                     → PKG/cli.mjs                (with @types/node)
 //   js/inspect.mts                 → PKG/inspect.mjs            (the CLI's inspect/record, loaded on demand)
@@ -45,7 +46,8 @@ const say = (s) => console.log(`build: ${s}`);
 rmSync(WORK, { recursive: true, force: true });
 const layout = [
   { out: "", from: ["js/core", "js/client"], cjs: true },
-  ...(SERVER === "1" ? [{ out: "server", from: ["js/server"], cjs: true, shared: ".." }] : []),
+  // js/core (validate.ts) in both: each wraps the byte boundary of its own entry's module.
+  ...(SERVER === "1" ? [{ out: "server", from: ["js/core", "js/server"], cjs: true, shared: ".." }] : []),
   { out: "storage", from: ["js/server/storage"], cjs: false },
 ];
 const compiled = []; // work-relative .ts files
@@ -61,8 +63,8 @@ for (const part of layout) {
   if (part.out !== "storage") copyFileSync(join(PKG, part.out, `${NAME}.d.ts`), join(dir, `${NAME}.d.ts`));
   if (part.shared) {
     // One copy of each shared helper in the package: this entry's module of the same name
-    // re-exports it (the server helpers import ./client.js, ./validate.js, …).
-    for (const from of ["js/core", "js/client"]) {
+    // re-exports it (the server helpers import ./client.js, ./types.js, …).
+    for (const from of ["js/client"]) {
       for (const f of tsFiles(join(ROOT, from))) {
         if (f === "index.ts") continue;
         const js = `${part.shared}/${f.replace(/\.ts$/, ".js")}`;
@@ -84,6 +86,9 @@ const compilerOptions = {
   lib: ["es2022", "dom"],
   types: [],
   declaration: true,
+  // Members marked `@internal` (used by a sibling module of ours, never by users) are left out of
+  // the declarations: the typings carry the public API only (tests/js/public-api.test.mjs).
+  stripInternal: true,
   // Fields are declared for the types only: the emitted classes assign them as the sources do.
   useDefineForClassFields: false,
   skipLibCheck: false,

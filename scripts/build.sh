@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/. ONE optimised .wasm (cargo feature store-js) shared by every
-# runtime and by both entry points, the wasm-bindgen glue of two targets, and small entry files
-# routed by package.json "exports":
+# Builds the npm package into pkg/. TWO optimised .wasm modules, the wasm-bindgen glue of two
+# targets for each, and small entry files routed by package.json "exports":
 #
-#   mcp-tasks-wasm          pkg/          the module and its glue: model, validator, conversation
-#                                         checker, scheduler, TaskStore, TaskServer; the client
-#                                         helpers of js/client/
-#   mcp-tasks-wasm/server   pkg/server/   the SAME module and glue (pkg/server/mcp_tasks_wasm.js and
-#                                         node.cjs only re-export ../), plus the JS helpers of
-#                                         js/server/ (TaskHost, SdkTaskStore): an app importing both
-#                                         entries loads and instantiates the module once
+#   mcp-tasks-wasm          pkg/          the client module (no cargo feature): model, validator,
+#                                         conversation checker, scheduler; the client helpers of
+#                                         js/client/. No task store: a browser app pays only for
+#                                         the client (docs/decisions/byte-boundary.md)
+#   mcp-tasks-wasm/server   pkg/server/   the server module (cargo feature store-js): the same
+#                                         bindings plus TaskStore/TaskServer's core, under its own
+#                                         file name (server/mcp_tasks_server_bg.wasm, so a bundler
+#                                         copying both never mixes them up), and the JS helpers of
+#                                         js/server/ (TaskHost, SdkTaskStore, ...). The client
+#                                         helpers exist once, in pkg/: each entry gives them its
+#                                         own glue (js/client/wasm.ts), so an app importing both
+#                                         entries loads both modules and works; the receiver of a
+#                                         TaskClient keeps its tasks in the server module's core
 #
-# In pkg/ (pkg/server/ has the same files minus the .wasm, its glue files re-exporting pkg/'s):
+# Every entry exports an explicit list (PUBLIC below), never `export *` of the glue: the glue's
+# internal exports (the byte boundary's __validate*, TaskServerCore, listPosition,
+# ToolArgumentsSchema) are imported from the glue file by the helpers that need them only.
+#
+# In pkg/ (pkg/server/ has the same files, its module being mcp_tasks_server_bg.wasm):
 #   mcp_tasks_wasm_bg.wasm   the module (wasm-opt -Oz, binaryen from npm), byte-identical for all
 #   mcp_tasks_wasm.js/.d.ts  --target web glue (ESM), types generated from the Rust source
 #   node.cjs, node.d.cts     --target nodejs glue (CommonJS), reads the .wasm next to it
@@ -32,7 +41,7 @@
 # pkg/package.json is committed; the build rewrites its "files", "exports", "sideEffects" and
 # "typesVersions" from what it produced (scripts/pkg-manifest.mjs: commit the result; a SERVER=0
 # build drops ./server from them). Everything else in pkg/ is rebuilt.
-# SERVER=0 skips pkg/server/ (quicker while working on the validator).
+# SERVER=0 skips pkg/server/ and its module (quicker while working on the validator).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -42,6 +51,13 @@ PKG=${PKG_OUT:-$ROOT/pkg}            # PKG_OUT: build elsewhere
 SERVER=${SERVER:-1}
 WASM_OPT=$ROOT/node_modules/.bin/wasm-opt   # binaryen@132 from npm; never Debian's binaryen
 TSC=$ROOT/node_modules/.bin/tsc
+SERVER_WASM=mcp_tasks_server_bg.wasm   # the server module's file name (pkg/server/)
+# What each entry exports of its glue (values; every declared type is exported too, InitOutput,
+# the raw exports, aside). Every other value the glue exports must be listed in INTERNAL: the
+# build fails on an export in neither list, so a new one is a decision.
+PUBLIC="Conversation TaskScheduler convertCreateTaskResult convertTask rules"
+INTERNAL="validateMessage initSync __validateBuffer __validateBufferAt __validateBytes __validateMemory"
+INTERNAL+=" __validateNewKnown __validateRoute __validateTemplate TaskServerCore listPosition ToolArgumentsSchema"
 
 say() { printf 'build: %s\n' "$*"; }
 fail() { printf 'build: ERROR: %s\n' "$*" >&2; exit 1; }
@@ -93,7 +109,7 @@ const wasmBytes = require('fs').readFileSync((() => {
     try {
         return require('module').createRequire(__filename).resolve(spec);
     } catch {
-        throw new Error(\`$PKG_NAME: ${NAME}_bg.wasm is neither next to \${__filename} nor resolvable as "\${spec}" from there: \` +
+        throw new Error(\`$PKG_NAME: ${spec##*/} is neither next to \${__filename} nor resolvable as "\${spec}" from there: \` +
             "run the bundle where the package is installed, copy the .wasm next to it, or import " +
             "\"$PKG_NAME/bytes\" and call initSync({ module: bytes })");
     }
@@ -101,29 +117,17 @@ const wasmBytes = require('fs').readFileSync((() => {
 EOF
 }
 
-# assemble RAW OUT WORK "DIR..." [SHARED]: bindgen + wasm-opt RAW and write the entry files into
-# OUT. The ESM helpers of every DIR are copied in order (a later index.js replaces an earlier one:
-# it is the helpers' entry, re-exported by every entry file). SHARED (the server entry: "..") is the
-# directory, relative to OUT, of the main entry: its client helpers (js/client) are not copied but
-# shared, one copy in the package (OUT gets re-exporting stubs for the helpers' own imports), and
-# every entry file re-exports them and gives them its glue's functions (js/client/wasm.ts).
-# RAW "shared" (pkg/server/): no module of its own; the glue files re-export pkg/'s and the entry
-# files load ../mcp_tasks_wasm_bg.wasm: one module, one instance for both entries.
+# assemble RAW OUT WORK "DIR..." SHARED WASM: bindgen + wasm-opt RAW into OUT/WASM and write the
+# entry files into OUT. SHARED (the server entry: "..") is the directory, relative to OUT, of the
+# main entry: its client helpers (js/client) are not copied but shared, one copy in the package
+# (OUT gets re-exporting stubs for the helpers' own imports), and every entry file re-exports them
+# and gives them its glue's functions (js/client/wasm.ts).
 assemble() {
-  local raw=$1 out=$2 work=$3 helpers=$4 shared=${5:-.} dir
-  local wasm_rel="./${NAME}_bg.wasm"
-  local spec=$PKG_NAME/${out#"$PKG"/}/${NAME}_bg.wasm
-  [ "$out" = "$PKG" ] && spec=$PKG_NAME/${NAME}_bg.wasm
+  local raw=$1 out=$2 work=$3 helpers=$4 shared=${5:-.} wasm=${6:-${NAME}_bg.wasm} dir
+  local wasm_rel="./$wasm"
+  local spec=$PKG_NAME/${out#"$PKG"/}/$wasm
+  [ "$out" = "$PKG" ] && spec=$PKG_NAME/$wasm
   mkdir -p "$work" "$out"
-  if [ "$raw" = shared ]; then
-    wasm_rel="../${NAME}_bg.wasm"
-    say "${out#"$ROOT"/}: the glue re-exports pkg/'s (one module, one instance)"
-    printf '// The package'"'"'s one module: the same glue (and instance) as the main entry.\nexport * from "../%s.js";\nexport { default } from "../%s.js";\n' \
-      "$NAME" "$NAME" >"$out/$NAME.js"
-    printf 'export * from "../%s.js";\nexport { default } from "../%s.js";\n' "$NAME" "$NAME" >"$out/$NAME.d.ts"
-    printf '// The package'"'"'s one module: the same glue (and instance) as the main entry.\n"use strict";\nmodule.exports = require("../node.cjs");\n' >"$out/node.cjs"
-    printf 'export * from "../node.cjs";\n' >"$out/node.d.cts"
-  else
   [ -f "$raw" ] || fail "$raw was not produced"
   say "wasm-bindgen --target web / --target nodejs → ${out#"$ROOT"/}"
   wasm-bindgen --target web --out-dir "$work/web" --out-name "$NAME" "$raw"
@@ -138,14 +142,15 @@ assemble() {
   # call 1.9 ms, module -6.5 KB gzip, the bench messages 0.99-1.06x the time (BENCHMARKS.md "Size").
   say "wasm-opt -Oz --one-caller-inline-max-function-size=200 --strip-producers --strip-target-features ($("$WASM_OPT" --version))"
   "$WASM_OPT" -Oz --one-caller-inline-max-function-size=200 --strip-producers --strip-target-features \
-    "$work/web/${NAME}_bg.wasm" -o "$out/${NAME}_bg.wasm"
-  cp "$work/web/$NAME.js" "$out/$NAME.js"
+    "$work/web/${NAME}_bg.wasm" -o "$out/$wasm"
+  # The web glue's default URL (init() without arguments) names this module's file.
+  sed "s/${NAME}_bg\.wasm/$wasm/g" "$work/web/$NAME.js" >"$out/$NAME.js"
   cp "$work/web/$NAME.d.ts" "$out/$NAME.d.ts"
 
   # The nodejs glue becomes node.cjs; it must read the one .wasm next to it, or, bundled (the file
   # then lies elsewhere), the package's own export of it (locate_wasm_cjs below).
-  sed "s/[A-Za-z0-9_]*_bg\.wasm/${NAME}_bg.wasm/g" "$work/node/$NAME.js" >"$out/node.cjs"
-  grep -q "${NAME}_bg.wasm" "$out/node.cjs" || fail "node.cjs does not name ${NAME}_bg.wasm"
+  sed "s/[A-Za-z0-9_]*_bg\.wasm/$wasm/g" "$work/node/$NAME.js" >"$out/node.cjs"
+  grep -q "$wasm" "$out/node.cjs" || fail "node.cjs does not name $wasm"
   local load_line="const wasmBytes = require('fs').readFileSync(wasmPath);"
   grep -qxF "$load_line" "$out/node.cjs" || fail "node.cjs: the glue's line '$load_line' changed: update build.sh"
   node -e '
@@ -201,64 +206,94 @@ export {};
 EOF
     mv "$f.tmp" "$f"
   fi
-  fi
 
-  # The entry files' part for the helpers, when given (the helpers: scripts/build-ts.mjs).
-  local extra="" extra_types="" extra_exports="" bytes_register=""
-  if [ -n "$helpers" ]; then
-    # The helpers themselves (ES modules, CommonJS twins, declarations; the server entry's stubs
-    # of the shared ones) are compiled by scripts/build-ts.mjs once every entry is assembled.
-    # Every entry gives the shared client helpers its glue's functions, and re-exports them (the
-    # server entry: the main entry's helpers, then its own).
-    extra=$'\n'"import { TaskScheduler as _TaskScheduler, TaskServerCore as _TaskServerCore } from \"./$NAME.js\";"
-    extra+=$'\n'"import { validateMessage as _validateMessage } from \"./validate.js\";"
-    extra+=$'\n'"import { provideWasm } from \"$shared/wasm.js\";"
-    extra+=$'\n\nprovideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage, TaskServerCore: _TaskServerCore });\n'
-    extra_types=""
-    # bytes.js gives its glue only once initialised: its init() and initSync() wrap the glue's.
-    bytes_register=$'\n'"import { default as _init, initSync as _initSync, TaskScheduler as _TaskScheduler, TaskServerCore as _TaskServerCore } from \"./$NAME.js\";"
-    bytes_register+=$'\n'"import { validateMessage as _validateMessage } from \"./validate.js\";"
-    bytes_register+=$'\n'"import { provideWasm } from \"$shared/wasm.js\";"
-    bytes_register+='
+  # What the entry exports of its glue: the PUBLIC values it has, by name, and every declared
+  # type but the raw exports' (InitOutput) and init's (InitInput, SyncInitInput: /bytes only). A
+  # value in neither PUBLIC nor INTERNAL stops the build: a new export is public or internal by
+  # decision, never by default (the helpers import internal ones from the glue file itself).
+  local values=() types=() public=() v
+  mapfile -t values < <(sed -nE 's/^export (declare )?(function|class|const) ([A-Za-z_$][A-Za-z0-9_$]*).*/\3/p' "$out/$NAME.d.ts" | sort -u)
+  for v in "${values[@]}"; do
+    case " $PUBLIC " in *" $v "*) public+=("$v"); continue ;; esac
+    case " $INTERNAL " in *" $v "*) continue ;; esac
+    fail "${out#"$ROOT"/}/$NAME.d.ts exports $v, which is in neither PUBLIC nor INTERNAL (scripts/build.sh)"
+  done
+  for v in $PUBLIC; do
+    case " ${values[*]} " in *" $v "*) ;; *) fail "${out#"$ROOT"/}/$NAME.d.ts has no $v (PUBLIC)" ;; esac
+  done
+  mapfile -t types < <(sed -nE 's/^export (declare )?(interface|type) ([A-Za-z_$][A-Za-z0-9_$]*).*/\3/p' "$out/$NAME.d.ts" |
+    grep -vxE 'InitOutput|InitInput|SyncInitInput' | sort -u)
+  local pub_list type_list
+  pub_list=$(printf '%s, ' "${public[@]}"); pub_list=${pub_list%, }
+  type_list=$(printf '%s, ' "${types[@]}"); type_list=${type_list%, }
+  local glue_exports="export { $pub_list } from \"./$NAME.js\";"
+  local glue_types="$glue_exports"$'\n'"export type { $type_list } from \"./$NAME.js\";"
+
+  # The helpers (ES modules, CommonJS twins, declarations; the server entry's stubs of the shared
+  # ones) are compiled by scripts/build-ts.mjs once every entry is assembled. Every entry gives the
+  # shared client helpers its glue's functions (the server module's task store core too: a
+  # TaskClient's receiver keeps its tasks there), and re-exports them (the server entry: the main
+  # entry's helpers, then its own).
+  local core="" core_import="" cjs_core=""
+  case " ${values[*]} " in *" TaskServerCore "*)
+    core=", TaskServerCore: _TaskServerCore"; core_import=", TaskServerCore as _TaskServerCore"
+    cjs_core=", TaskServerCore: glue.TaskServerCore" ;;
+  esac
+  local provide="provideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage$core });"
+  local extra extra_types="" extra_exports="" bytes_register
+  extra=$'\n'"import { TaskScheduler as _TaskScheduler$core_import } from \"./$NAME.js\";"
+  extra+=$'\n'"import { validateMessage as _validateMessage } from \"./validate.js\";"
+  extra+=$'\n'"import { provideWasm } from \"$shared/wasm.js\";"
+  extra+=$'\n\n'"$provide"$'\n'
+  # bytes.js gives its glue only once initialised: its init() and initSync() wrap the glue's.
+  bytes_register=$'\n'"import { default as _init, initSync as _initSync, TaskScheduler as _TaskScheduler$core_import } from \"./$NAME.js\";"
+  bytes_register+=$'\n'"import { validateMessage as _validateMessage } from \"./validate.js\";"
+  bytes_register+=$'\n'"import { provideWasm } from \"$shared/wasm.js\";"
+  bytes_register+='
 
 /** The glue'"'"'s init(), then the shared helpers get this entry'"'"'s glue. @type {typeof _init} */
 export async function init(...args) {
   const exports = await _init(...args);
-  provideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage, TaskServerCore: _TaskServerCore });
+  '"$provide"'
   return exports;
 }
 
 /** The glue'"'"'s initSync(), then the shared helpers get this entry'"'"'s glue. @type {typeof _initSync} */
 export function initSync(...args) {
   const exports = _initSync(...args);
-  provideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage, TaskServerCore: _TaskServerCore });
+  '"$provide"'
   return exports;
 }
 '
-    local cjs_shared=""
-    if [ "$shared" != . ]; then
-      extra_exports+=$'\n'"export * from \"$shared/index.js\";"
-      extra_types+=$'\n'"export * from \"$shared/index.js\";"
-      cjs_shared=" ...require(\"$shared/index.cjs\"),"
-    fi
-    # validate.js (js/core) wraps the glue's validateMessage: its explicit export wins over `export *`.
-    extra_exports+=$'\nexport * from "./index.js";\nexport { validateMessage } from "./validate.js";'
-    extra+=$extra_exports
-    extra_types+=$'\nexport * from "./index.js";\nexport { validateMessage } from "./validate.js";'
-    cat >"$out/main.cjs" <<EOF
-// Node.js, CommonJS: the nodejs glue (loads the .wasm next to it) and the helpers.
+  local cjs_shared="" cjs_public="" 
+  for v in "${public[@]}"; do cjs_public+=" $v: glue.$v,"; done
+  if [ "$shared" != . ]; then
+    extra_exports+=$'\n'"export * from \"$shared/index.js\";"
+    extra_types+=$'\n'"export * from \"$shared/index.js\";"
+    cjs_shared=" ...require(\"$shared/index.cjs\"),"
+  fi
+  # The helpers' index.js is itself an explicit list; validate.js (js/core) wraps the glue's
+  # validateMessage over the byte boundary of this entry's module.
+  extra_exports+=$'\nexport * from "./index.js";\nexport { validateMessage } from "./validate.js";'
+  extra+=$extra_exports
+  extra_types+=$'\nexport * from "./index.js";\nexport { validateMessage } from "./validate.js";'
+  cat >"$out/main.cjs" <<EOF
+// Node.js, CommonJS: the nodejs glue (loads the .wasm next to it) and the helpers; the glue's
+// public values only (scripts/build.sh: PUBLIC).
 "use strict";
 const glue = require("./node.cjs");
 const validate = require("./validate.cjs");
-require("$shared/wasm.cjs").provideWasm({ TaskScheduler: glue.TaskScheduler, validateMessage: validate.validateMessage, TaskServerCore: glue.TaskServerCore });
-module.exports = { ...glue,$cjs_shared ...require("./index.cjs"), ...validate };
+require("$shared/wasm.cjs").provideWasm({ TaskScheduler: glue.TaskScheduler, validateMessage: validate.validateMessage$cjs_core });
+module.exports = {$cjs_public$cjs_shared ...require("./index.cjs"), validateMessage: validate.validateMessage };
 EOF
-    printf 'export * from "./node.cjs";\n' >"$out/main.d.cts"
-    [ "$shared" != . ] && printf 'export * from "%s/index.cjs";\n' "$shared" >>"$out/main.d.cts"
-    printf 'export * from "./index.cjs";\nexport { validateMessage } from "./validate.cjs";\n' >>"$out/main.d.cts"
-  fi
+  {
+    printf 'export { %s } from "./node.cjs";\n' "$pub_list"
+    printf 'export type { %s } from "./node.cjs";\n' "$type_list"
+    [ "$shared" != . ] && printf 'export * from "%s/index.cjs";\n' "$shared"
+    printf 'export * from "./index.cjs";\nexport { validateMessage } from "./validate.cjs";\n'
+  } >"$out/main.d.cts"
 
-  # Entry files. They hold no API of their own: `export *` re-exports whatever the glue exports.
+  # Entry files. They hold no API of their own: the glue's PUBLIC values and the helpers.
   # node.mjs finds the .wasm as node.cjs does (next to it, else the package's export, for bundles);
   # no `new URL("literal", import.meta.url)`: bundlers for Node (Next.js) rewrite that into an
   # asset URL that node:fs rejects.
@@ -291,7 +326,7 @@ function wasmPath() {
 
 initSync({ module: readFileSync(wasmPath()) });
 
-export * from "./$NAME.js";$extra
+$glue_exports$extra
 EOF
 
   cat >"$out/browser.js" <<EOF
@@ -300,9 +335,14 @@ import init from "./$NAME.js";
 
 await init({ module_or_path: new URL("$wasm_rel", import.meta.url) });
 
-export * from "./$NAME.js";$extra
+$glue_exports$extra
 EOF
 
+  # Deno reads the types of a module imported by its path from the JS itself (deno.d.ts is its
+  # types through the package's "deno" export): the glue's types as JSDoc typedefs, which a JS
+  # module exports as types.
+  local jsdoc_types
+  jsdoc_types=$(for v in "${types[@]}"; do printf ' * @typedef {import("./%s.js").%s} %s\n' "$NAME" "$v" "$v"; done)
   cat >"$out/deno.js" <<EOF
 /* @ts-self-types="./deno.d.ts" */
 // Deno: a source-phase import of the .wasm needs no --allow-read and no --allow-net.
@@ -311,7 +351,10 @@ import { initSync } from "./$NAME.js";
 
 initSync({ module: wasmModule });
 
-export * from "./$NAME.js";$extra
+$glue_exports$extra
+/**
+$jsdoc_types
+ */
 EOF
 
   cat >"$out/workerd.js" <<EOF
@@ -322,44 +365,28 @@ import { initSync } from "./$NAME.js";
 
 initSync({ module: wasmModule });
 
-export * from "./$NAME.js";$extra
+$glue_exports$extra
 EOF
-
-  if [ "$raw" = shared ]; then
-    # One module, one instance: the main entry's file of the same runtime compiles and
-    # instantiates it (in a bundle, both become one file, so the .wasm is found where the main
-    # entry's is), and this entry shares it.
-    local entry
-    for entry in node.mjs browser.js deno.js workerd.js; do
-      {
-        [ "$entry" = deno.js ] && echo '/* @ts-self-types="./deno.d.ts" */'
-        echo "// The main entry's $entry instantiates the package's one module; this entry shares it."
-        echo "import \"../$entry\";"
-        echo
-        printf 'export * from "./%s.js";%s\n' "$NAME" "$extra"
-      } >"$out/$entry"
-    done
-  fi
 
   cat >"$out/bytes.js" <<EOF
 // The entry without top-level await (targets without it: Vite 5, esbuild --format=iife; bundlers
 // that cannot follow new URL(..., import.meta.url)): nothing is loaded at import. First call
 // await init() (fetches the .wasm next to this module), await init({ module_or_path: urlOrBytes })
 // or initSync({ module: bytesOrModule }).
-export * from "./$NAME.js";$bytes_register$extra_exports
+$glue_exports$bytes_register$extra_exports
 EOF
 
-  # Type entries only re-export the generated declarations.
+  # Type entries: the same explicit lists.
   for f in node.d.mts browser.d.ts deno.d.ts workerd.d.ts; do
-    printf 'export * from "./%s.js";%s\n' "$NAME" "$extra_types" >"$out/$f"
+    printf '%s%s\n' "$glue_types" "$extra_types" >"$out/$f"
   done
-  printf 'export { default as init, initSync } from "./%s.js";\nexport * from "./%s.js";%s\n' \
-    "$NAME" "$NAME" "$extra_types" >"$out/bytes.d.ts"
+  printf 'export { default as init, initSync } from "./%s.js";\nexport type { InitInput, SyncInitInput } from "./%s.js";\n%s%s\n' \
+    "$NAME" "$NAME" "$glue_types" "$extra_types" >"$out/bytes.d.ts"
 }
 
 # ---- the default entry: pkg/ --------------------------------------------------------------------
-# The one module of both entries (see the top).
-RAW=$(cargo_wasm store-js)
+# The client module: no cargo feature (no task store; see the top).
+RAW=$(cargo_wasm "")
 find "$PKG" -mindepth 1 -maxdepth 1 ! -name package.json -exec rm -rf {} +
 assemble "$RAW" "$PKG" "$TMP/main" "$ROOT/js/core $ROOT/js/client"
 
@@ -380,7 +407,9 @@ done
 
 # ---- the server entry: pkg/server/ --------------------------------------------------------------
 if [ "$SERVER" = 1 ]; then
-  assemble shared "$PKG/server" "$TMP/server" "$ROOT/js/server" ..
+  # The server module: the task store and request handler core (store-js), its own file name.
+  RAW_SERVER=$(cargo_wasm store-js)
+  assemble "$RAW_SERVER" "$PKG/server" "$TMP/server" "$ROOT/js/core $ROOT/js/server" .. "$SERVER_WASM"
 else
   say "SERVER=0: pkg/server/ is not built"
 fi
@@ -394,7 +423,9 @@ chmod +x "$PKG/cli.mjs"
 
 # The doc comments out of the JS every entry loads at start (the glue carries every Rust doc
 # comment; validate.js its JSDoc): the .d.ts files keep them for editors. -7 KB gzip per entry.
-node scripts/strip-js-docs.mjs "$PKG/$NAME.js" "$PKG/node.cjs" "$PKG/validate.js" "$PKG/validate.cjs" ||
+strip=("$PKG/$NAME.js" "$PKG/node.cjs" "$PKG/validate.js" "$PKG/validate.cjs")
+[ "$SERVER" = 1 ] && strip+=("$PKG/server/$NAME.js" "$PKG/server/node.cjs" "$PKG/server/validate.js" "$PKG/server/validate.cjs")
+node scripts/strip-js-docs.mjs "${strip[@]}" ||
   fail "could not strip the doc comments"
 
 # ---- package.json: the fields naming files, derived from what was built ------------------------------
@@ -418,7 +449,8 @@ size_line() { # label file...
   printf 'build:   %-38s %8d B raw %8d B gzip\n' "$label" "$raw" "$gz"
 }
 say "sizes"
-size_line "${NAME}_bg.wasm (wasm-opt -Oz)" "$PKG/${NAME}_bg.wasm"
+size_line "${NAME}_bg.wasm (client module)" "$PKG/${NAME}_bg.wasm"
+[ "$SERVER" = 1 ] && size_line "server/$SERVER_WASM" "$PKG/server/$SERVER_WASM"
 size_line "$NAME.js (web glue)" "$PKG/$NAME.js"
 size_line "node.cjs (nodejs glue)" "$PKG/node.cjs"
 size_line "browser load: wasm + glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" "$PKG/browser.js" "$PKG/index.js" "$PKG/client.js" "$PKG/http.js" "$PKG/push.js"
@@ -427,7 +459,7 @@ if [ "$SERVER" = 1 ]; then
   for f in js/client/*.ts; do [ "$(basename "$f")" = index.ts ] || helper_files+=("$PKG/$(basename "$f" .ts).js"); done
   for f in js/server/*.ts; do helper_files+=("$PKG/server/$(basename "$f" .ts).js"); done
   mapfile -t helper_files < <(printf '%s\n' "${helper_files[@]}" | sort -u)
-  size_line "server: wasm + web glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" \
-    "$PKG/server/$NAME.js" "${helper_files[@]}"
+  size_line "server: wasm + web glue + helpers" "$PKG/server/$SERVER_WASM" "$PKG/server/$NAME.js" \
+    "$PKG/server/validate.js" "${helper_files[@]}"
 fi
 say "pkg/ built in $(($(date +%s) - t0)) s"

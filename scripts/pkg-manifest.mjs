@@ -9,8 +9,9 @@
 //   entries        a directory with browser.js is an entry: "." (PKG) and "./server"; its
 //                  conditions are those of the entry files present: deno.js, workerd.js,
 //                  node (main.cjs for require, node.mjs for import), browser.js, default; plus
-//                  "<entry>/bytes" (bytes.js) and "<entry>/mcp_tasks_wasm_bg.wasm" (the one
-//                  module, in PKG) for bundles that locate it by name
+//                  "<entry>/bytes" (bytes.js) and "<entry>/<its *_bg.wasm>" (each entry's own
+//                  module: mcp_tasks_wasm_bg.wasm, server/mcp_tasks_server_bg.wasm) for bundles
+//                  that locate it by name
 //   storage/       every module of storage/ that no other module there imports is an entry
 //                  (./storage for index.js, ./storage/<name> for the others), read by the
 //                  TypeScript parser (ts.preProcessFile)
@@ -86,8 +87,14 @@ if (has("storage")) {
   typesVersions["storage/*"] = ["./storage/*.d.ts"];
 }
 
-// The module by name, for bundles that locate it (node.cjs and node.mjs resolve "<entry>/<wasm>").
-for (const d of entryDirs) exportsMap[d ? `./${d}/${WASM}` : `./${WASM}`] = `./${WASM}`;
+// Each entry's module by name, for bundles that locate it (node.cjs and node.mjs resolve
+// "<entry>/<wasm>"): the one *_bg.wasm in the entry's directory.
+for (const d of entryDirs) {
+  const modules = readdirSync(join(PKG, d)).filter((f) => f.endsWith("_bg.wasm"));
+  if (modules.length !== 1) fail(`${d || "."}: expected one *_bg.wasm, found ${modules.length}`);
+  const rel = d ? `./${d}/${modules[0]}` : `./${modules[0]}`;
+  exportsMap[rel] = rel;
+}
 exportsMap["./package.json"] = "./package.json";
 
 // The CLI (bin) loads the module too.

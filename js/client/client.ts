@@ -19,7 +19,12 @@ import { HttpConnection, TransportError, isErrorObject, isObject, sleepClamped }
 import { TaskPush } from "./push.js";
 import { isSdkV2, sdkRequest } from "./sdk-client.js";
 import type { SdkClientLike } from "./sdk-client.js";
+import { INTERNALS } from "./internals.js";
 import type { CallToolResult } from "./types.js";
+import {
+  V25, V26, INITIALIZE_VERSIONS, TASKS_EXTENSION as EXT, META_PROTOCOL_VERSION as META_VERSION, META_CLIENT_CAPABILITIES as META_CAPS,
+  RELATED_TASK as RELATED, INVALID_PARAMS, METHOD_NOT_FOUND, INTERNAL_ERROR,
+} from "./protocol.js";
 
 export type ProtocolVersion = import("./mcp_tasks_wasm.js").ProtocolVersion;
 
@@ -47,9 +52,9 @@ export type RequestSession = {
   serverCapabilities: () => unknown;
   /**
    * Called by the TaskClient's constructor: the transport hands it the server's notifications
-   * (`notify`) and requests (`handleRequest`).
+   * (`notify`) and requests (`handleRequest`, answered by `handlers`, the client's input handlers).
    */
-  attach?: (client: TaskClient) => void;
+  attach?: (client: TaskClient, handlers: InputHandlers) => void;
   /** Called by `close()`: the transport stops feeding the client. */
   detach?: (client: TaskClient) => void;
 };
@@ -274,17 +279,6 @@ export type TaskEvent =
   | { type: "pollError"; taskId: string; error: unknown }
   | ProgressEvent;
 
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
-/** The versions negotiated by `initialize`: the client speaks them the 2025-11-25 way. */
-const INITIALIZE_VERSIONS = [V25, "2025-06-18", "2025-03-26", "2024-11-05"];
-const EXT = "io.modelcontextprotocol/tasks";
-const META_VERSION = "io.modelcontextprotocol/protocolVersion";
-const META_CAPS = "io.modelcontextprotocol/clientCapabilities";
-const RELATED = "io.modelcontextprotocol/related-task";
-const INVALID_PARAMS = -32602;
-const METHOD_NOT_FOUND = -32601;
-const INTERNAL_ERROR = -32603;
 const TERMINAL = ["completed", "failed", "cancelled"];
 /** Pages of `tools/list` read at most (a server whose cursor never ends). */
 const MAX_TOOL_PAGES = 100;
@@ -295,6 +289,7 @@ const MAX_TOOL_PAGES = 100;
 const CANCEL_RETRY_MS = [500, 2000];
 /** A task failing in transport for this long ends its call (`unreachableMs`). */
 const DEFAULT_UNREACHABLE_MS = 30_000;
+
 /**
  * 2025-11-25: a `tasks/result` of a task seen terminal that fails in transport is sent again after
  * each of these delays (its result comes from nowhere else), then the call rejects.
@@ -456,25 +451,26 @@ function realClock(): Clock {
 }
 
 class TaskClient {
-  request: RequestFn;
-  session: RequestSession | undefined;
+  /** The `request` function given (a TaskClient made by `connect`: its connection's): the same transport, for a request of your own. */
+  readonly request: RequestFn;
+  #session: RequestSession | undefined;
   protocolVersion: ProtocolVersion;
-  serverCapabilities: JsonObject | undefined;
+  #serverCapabilities: JsonObject | undefined;
   connection: HttpConnection | null;
-  handlers: InputHandlers;
+  #handlers: InputHandlers;
   /** 2025-11-25: the tasks this client hosts for the server (`receiver: { tasks: true }`), or null. */
   receiver: TaskReceiver | null;
-  clientCapabilities: JsonObject;
-  server: string;
-  clock: Clock;
-  scheduler: import("./mcp_tasks_wasm.js").TaskScheduler;
-  tasks: Map<string, Handle>;
-  listeners: Set<(e: TaskEvent | null) => void>;
-  wake: AbortController;
-  loop: Promise<void> | null;
-  closed: boolean;
-  push: TaskPush | null;
-  unreachableMs: number;
+  #clientCapabilities: JsonObject;
+  #server: string;
+  #clock: Clock;
+  #scheduler: import("./mcp_tasks_wasm.js").TaskScheduler;
+  #tasks: Map<string, Handle>;
+  #listeners: Set<(e: TaskEvent | null) => void>;
+  #wake: AbortController;
+  #loop: Promise<void> | null;
+  #closed: boolean;
+  #push: TaskPush | null;
+  #unreachableMs: number;
   /** Whether the version is still to be learnt from the session (not named, not known yet). */
   #versionPending = false;
   /** 2025-11-25: each tool's `execution.taskSupport` from `tools/list` (null: the server could not list them). */
@@ -487,33 +483,33 @@ class TaskClient {
       throw new TypeError("new TaskClient({ request }): `request(method, params) → Promise<result>` is required");
     }
     this.request = options.request;
-    this.session = isObject(options.request.session) ? options.request.session : undefined;
-    this.#versionPending = options.protocolVersion === undefined && this.session !== undefined;
+    this.#session = isObject(options.request.session) ? options.request.session : undefined;
+    this.#versionPending = options.protocolVersion === undefined && this.#session !== undefined;
     this.protocolVersion = options.protocolVersion ?? this.#sessionVersion() ?? V26;
     if (this.#versionPending && this.#sessionVersion() !== undefined) this.#versionPending = false;
-    this.serverCapabilities = options.serverCapabilities;
+    this.#serverCapabilities = options.serverCapabilities;
     /** The HTTP connection of a client made by `TaskClient.connect`. */
     this.connection = null;
-    this.handlers = options.handlers ?? {};
-    this.receiver = options.receiver?.tasks ? new TaskReceiver(this.handlers, options.receiver) : null;
-    this.clientCapabilities = options.clientCapabilities ?? {};
-    this.server = options.server ?? "server";
-    this.clock = options.clock ?? realClock();
-    this.scheduler = new (wasmApi().TaskScheduler)(options.scheduler);
+    this.#handlers = options.handlers ?? {};
+    this.receiver = options.receiver?.tasks ? new TaskReceiver(this.#handlers, options.receiver) : null;
+    this.#clientCapabilities = options.clientCapabilities ?? {};
+    this.#server = options.server ?? "server";
+    this.#clock = options.clock ?? realClock();
+    this.#scheduler = new (wasmApi().TaskScheduler)(options.scheduler);
     /** Tracked tasks by id. */
-    this.tasks = new Map();
-    this.listeners = new Set();
+    this.#tasks = new Map();
+    this.#listeners = new Set();
     /** Wakes the polling loop early (a new task, a notification). */
-    this.wake = new AbortController();
-    this.loop = null;
-    this.closed = false;
+    this.#wake = new AbortController();
+    this.#loop = null;
+    this.#closed = false;
     /** Push (a client made by `connect`, unless `push: false`). */
-    this.push = null;
+    this.#push = null;
     const unreachable = options.unreachableMs ?? DEFAULT_UNREACHABLE_MS;
     if (!(Number.isSafeInteger(unreachable) && unreachable >= 0)) throw new TypeError(`TaskClient: unreachableMs must be a non-negative integer (got ${String(unreachable)})`);
     /** How long a task may fail in transport before its call ends (TransportError `unreachable`). */
-    this.unreachableMs = unreachable;
-    this.session?.attach?.(this);
+    this.#unreachableMs = unreachable;
+    this.#session?.attach?.(this, this.#handlers);
   }
 
   /**
@@ -545,7 +541,7 @@ class TaskClient {
     try {
       if (push !== false) {
         // A bad `push.backstopMs` throws here, before anything is sent.
-        client.push = new TaskPush(connection, {
+        client.#push = new TaskPush(connection, {
           backstopMs: isObject(push) ? push.backstopMs : undefined,
           defaultIntervalMs: options.scheduler?.defaultIntervalMs,
           onDrop: (taskIds) => client.#pushDropped(taskIds),
@@ -675,7 +671,7 @@ class TaskClient {
   resume<TResult = CallToolResult>(taskId: string, options: ResumeOptions = {}): ToolTask<TResult> {
     if (typeof taskId !== "string" || taskId === "") throw new TypeError("TaskClient.resume(taskId): taskId must be a non-empty string");
     if (!isObject(options)) throw new TypeError("TaskClient.resume(taskId, options): options must be an object");
-    let handle = this.tasks.get(taskId);
+    let handle = this.#tasks.get(taskId);
     if (handle) {
       if (options.onProgress) handle.feed.listeners.add(options.onProgress);
     } else {
@@ -714,11 +710,11 @@ class TaskClient {
     const task = message.params;
     if (errors.length > 0) {
       const taskId = typeof task.taskId === "string" ? task.taskId : "";
-      if (this.tasks.has(taskId)) this.#emit({ type: "pollError", taskId, error: new ProtocolError(`${message.method}: invalid notification: ${errors[0].message}`, errors) });
+      if (this.#tasks.has(taskId)) this.#emit({ type: "pollError", taskId, error: new ProtocolError(`${message.method}: invalid notification: ${errors[0].message}`, errors) });
       return;
     }
-    this.push?.heardOf(message);
-    const handle = typeof task.taskId === "string" ? this.tasks.get(task.taskId) : undefined;
+    this.#push?.heardOf(message);
+    const handle = typeof task.taskId === "string" ? this.#tasks.get(task.taskId) : undefined;
     if (handle) this.#observe(handle, task).catch((error) => this.#emit({ type: "pollError", taskId: handle.taskId, error }));
   }
 
@@ -737,10 +733,10 @@ class TaskClient {
     if (method === "ping") return {};
     if (this.receiver?.accepts(message)) return this.receiver.handle(message);
     const kind = inputKind(method);
-    const handler = kind ? this.handlers[kind] : undefined;
+    const handler = kind ? this.#handlers[kind] : undefined;
     const meta = isObject(params._meta) ? params._meta : {};
     const related = isObject(meta[RELATED]) && typeof meta[RELATED].taskId === "string" ? meta[RELATED].taskId : undefined;
-    const handle = related === undefined ? undefined : this.tasks.get(related);
+    const handle = related === undefined ? undefined : this.#tasks.get(related);
     if (!handler) {
       if (handle) this.#abandon(handle, new ProtocolError(`no handler for the server's ${method || "request"} about task ${handle.taskId}`, [])).catch(() => {});
       throw Object.assign(new Error(`Method not found: ${method || "(none)"}: this client has no handler for it`), { code: METHOD_NOT_FOUND });
@@ -769,7 +765,7 @@ class TaskClient {
         w(e);
       } else queue.push(e);
     };
-    this.listeners.add(listener);
+    this.#listeners.add(listener);
     try {
       for (;;) {
         const next = queue.length > 0 ? queue.shift() : await new Promise<TaskEvent | null>((resolve) => (waiting = resolve));
@@ -777,7 +773,7 @@ class TaskClient {
         yield next;
       }
     } finally {
-      this.listeners.delete(listener);
+      this.#listeners.delete(listener);
     }
   }
 
@@ -789,12 +785,12 @@ class TaskClient {
     return {
       format: "mcp-tasks-wasm/client/1",
       protocolVersion: this.protocolVersion,
-      server: this.server,
-      scheduler: this.scheduler.serialize(),
-      tasks: [...this.tasks.values()].map((h) => ({
+      server: this.#server,
+      scheduler: this.#scheduler.serialize(),
+      tasks: [...this.#tasks.values()].map((h) => ({
         taskId: h.taskId,
         version: h.version,
-        server: this.server,
+        server: this.#server,
         createdAt: h.createdAt,
         answered: [...h.answered],
       })),
@@ -829,25 +825,30 @@ class TaskClient {
       }
     }
     const client = new TaskClient({ ...options, protocolVersion: checked.protocolVersion, server: checked.server ?? options.server });
-    client.scheduler.free();
-    client.scheduler = scheduler;
+    client.#scheduler.free();
+    client.#scheduler = scheduler;
     for (const t of checked.tasks) {
       const handle = new Handle(t.taskId, t.version);
       handle.createdAt = t.createdAt;
       for (const k of t.answered) handle.answered.add(k);
-      client.tasks.set(t.taskId, handle);
+      client.#tasks.set(t.taskId, handle);
     }
     return client;
   }
 
   /** The ids of the tasks being followed. */
   pending(): string[] {
-    return [...this.tasks.keys()];
+    return [...this.#tasks.keys()];
   }
 
   /** Whether `taskId`'s status reaches this client by push now (see the `push` option). */
+  /** @internal The test hook (see INTERNALS): the push of a client made by `connect`. */
+  [INTERNALS]() {
+    return { push: this.#push };
+  }
+
   pushed(taskId: string) {
-    return this.push?.pushed(taskId) ?? false;
+    return this.#push?.pushed(taskId) ?? false;
   }
 
   /**
@@ -856,15 +857,15 @@ class TaskClient {
    * await the promise for that.
    */
   async close(): Promise<void> {
-    this.closed = true;
-    for (const h of this.tasks.values()) h.settle(abortError("the task client was closed"));
-    this.tasks.clear();
-    this.wake.abort();
-    for (const l of this.listeners) l(null);
-    this.listeners.clear();
-    this.push?.close();
+    this.#closed = true;
+    for (const h of this.#tasks.values()) h.settle(abortError("the task client was closed"));
+    this.#tasks.clear();
+    this.#wake.abort();
+    for (const l of this.#listeners) l(null);
+    this.#listeners.clear();
+    this.#push?.close();
     this.receiver?.close();
-    this.session?.detach?.(this);
+    this.#session?.detach?.(this);
     if (this.connection) await this.connection.close();
   }
 
@@ -872,12 +873,12 @@ class TaskClient {
 
   /** The `_meta` of a V26 request (§D 100): the version, and the capabilities we can honour. */
   #meta() {
-    return { [META_VERSION]: V26, [META_CAPS]: v26Capabilities(this.clientCapabilities, this.handlers) };
+    return { [META_VERSION]: V26, [META_CAPS]: v26Capabilities(this.#clientCapabilities, this.#handlers) };
   }
 
   /** The version the request's session negotiated, as the client speaks it; undefined if unknown. */
   #sessionVersion(): ProtocolVersion | undefined {
-    const v = this.session?.protocolVersion();
+    const v = this.#session?.protocolVersion();
     if (v === V26) return V26;
     if (typeof v === "string" && INITIALIZE_VERSIONS.includes(v)) return V25;
     return undefined;
@@ -894,8 +895,8 @@ class TaskClient {
 
   /** The server's capabilities, if known. */
   #capabilities(): JsonObject | undefined {
-    if (this.serverCapabilities) return this.serverCapabilities;
-    const caps = this.session?.serverCapabilities();
+    if (this.#serverCapabilities) return this.#serverCapabilities;
+    const caps = this.#session?.serverCapabilities();
     return isObject(caps) ? caps : undefined;
   }
 
@@ -989,7 +990,7 @@ class TaskClient {
       status: async () => {
         const task = await this.#send("tasks/get", { taskId: handle.taskId });
         // A fresh snapshot of a followed task counts as a poll (status message, end, input).
-        if (!handle.done && this.tasks.get(handle.taskId) === handle) await this.#observe(handle, task);
+        if (!handle.done && this.#tasks.get(handle.taskId) === handle) await this.#observe(handle, task);
         return task;
       },
       settled: handle.promise,
@@ -1029,13 +1030,13 @@ class TaskClient {
     const disarm = new AbortController();
     let expired = false;
     let onExpire: (() => void) | null = null;
-    const deadline = typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs >= 0 ? this.clock.now() + timeoutMs : null;
+    const deadline = typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs >= 0 ? this.#clock.now() + timeoutMs : null;
     const forward = () => controller.abort(callerSignal?.reason);
     if (callerSignal?.aborted) forward();
     else callerSignal?.addEventListener("abort", forward, { once: true });
     const expiry = new Promise<never>((_, reject) => {
       if (deadline === null) return;
-      this.clock.sleep((timeoutMs as number), disarm.signal).then(() => {
+      this.#clock.sleep((timeoutMs as number), disarm.signal).then(() => {
         if (disarm.signal.aborted) return;
         expired = true;
         controller.abort(new TaskExpiredError("", "", "the deadline passed"));
@@ -1047,7 +1048,7 @@ class TaskClient {
     return {
       signal: controller.signal,
       expired: () => expired,
-      left: () => (deadline === null ? undefined : Math.max(0, deadline - this.clock.now())),
+      left: () => (deadline === null ? undefined : Math.max(0, deadline - this.#clock.now())),
       race: <T>(p: Promise<T>) => (deadline === null ? p : Promise.race([p, expiry])),
       onExpire: (f: () => void) => {
         onExpire = f;
@@ -1076,13 +1077,13 @@ class TaskClient {
     }
     if (typeof task?.createdAt === "string") handle.createdAt = task.createdAt;
     if (task) this.#seeMessage(handle, task);
-    this.tasks.set(taskId, handle);
-    this.push?.follow(taskId, handle.version);
-    if (this.scheduler.info(taskId) === null) {
-      const params: import("./mcp_tasks_wasm.js").TrackParams = { server: this.server, version: handle.version };
+    this.#tasks.set(taskId, handle);
+    this.#push?.follow(taskId, handle.version);
+    if (this.#scheduler.info(taskId) === null) {
+      const params: import("./mcp_tasks_wasm.js").TrackParams = { server: this.#server, version: handle.version };
       if (task) params.task = task;
       if (timeoutMs !== undefined) params.deadlineMs = timeoutMs;
-      const events = this.scheduler.track(taskId, params, this.clock.now());
+      const events = this.#scheduler.track(taskId, params, this.#clock.now());
       // A first snapshot that is not `working` (terminal, or waiting for input) is acted on now:
       // the scheduler will not poll a terminal task again.
       if (task && (events.length > 0 || task.status === "input_required")) {
@@ -1138,16 +1139,16 @@ class TaskClient {
         if (isErrorObject(e) || e instanceof ProtocolError) return null;
         last = e;
       }
-      if (attempt >= CANCEL_RETRY_MS.length || this.closed || handle.done) return { error: last };
-      await this.clock.sleep(CANCEL_RETRY_MS[attempt], new AbortController().signal);
+      if (attempt >= CANCEL_RETRY_MS.length || this.#closed || handle.done) return { error: last };
+      await this.#clock.sleep(CANCEL_RETRY_MS[attempt], new AbortController().signal);
     }
   }
 
   /** Starts the polling loop if it is not running, or wakes it. */
   #kick() {
-    this.wake.abort();
-    if (!this.loop && !this.closed) {
-      this.loop = this.#run().finally(() => (this.loop = null));
+    this.#wake.abort();
+    if (!this.#loop && !this.#closed) {
+      this.#loop = this.#run().finally(() => (this.#loop = null));
     }
   }
 
@@ -1157,31 +1158,31 @@ class TaskClient {
    * other poll, and the scheduler's poll timeout can fire; each answer wakes the loop.
    */
   async #run() {
-    while (!this.closed && this.tasks.size > 0) {
-      this.wake = new AbortController();
+    while (!this.#closed && this.#tasks.size > 0) {
+      this.#wake = new AbortController();
       // In batches: one answer for every due task at once would grow wasm memory for good.
-      for (let due = this.scheduler.nextDue(this.clock.now(), DUE_BATCH); due.length > 0; ) {
+      for (let due = this.#scheduler.nextDue(this.#clock.now(), DUE_BATCH); due.length > 0; ) {
         for (const ev of due) {
           this.#event(ev, null)
             .catch((error) => this.#emit({ type: "pollError", taskId: ev.key, error }))
             .finally(() => this.#kick());
         }
-        due = due.length < DUE_BATCH ? [] : this.scheduler.nextDue(this.clock.now(), DUE_BATCH);
+        due = due.length < DUE_BATCH ? [] : this.#scheduler.nextDue(this.#clock.now(), DUE_BATCH);
       }
-      if (this.tasks.size === 0 || this.closed) break;
-      const at = this.scheduler.nextWakeAt();
+      if (this.#tasks.size === 0 || this.#closed) break;
+      const at = this.#scheduler.nextWakeAt();
       if (at === null) break;
-      const wait = at - this.clock.now();
-      if (wait > 0 && !this.wake.signal.aborted) await this.clock.sleep(wait, this.wake.signal);
+      const wait = at - this.#clock.now();
+      if (wait > 0 && !this.#wake.signal.aborted) await this.#clock.sleep(wait, this.#wake.signal);
       else await Promise.resolve(); // let the polls just sent run before handing out more
     }
   }
 
   /** Acts on one scheduler event; `task` is the snapshot that caused it, if any. */
   async #event(ev: import("./mcp_tasks_wasm.js").SchedulerEvent, task: JsonObject | null) {
-    const handle = this.tasks.get(ev.key);
+    const handle = this.#tasks.get(ev.key);
     if (!handle) {
-      this.scheduler.forget(ev.key);
+      this.#scheduler.forget(ev.key);
       return;
     }
     const taskId = handle.taskId;
@@ -1234,7 +1235,7 @@ class TaskClient {
       if (typeof hint === "number" && Number.isFinite(hint) && hint >= 0) err.retryAfterMs = Math.ceil(hint);
       if (!isErrorObject(e) || e.code !== INVALID_PARAMS) this.#emit({ type: "pollError", taskId: handle.taskId, error: e });
       // -32602 for a known id: expired or purged (§D 56, 114); the scheduler says so.
-      for (const ev of this.scheduler.observeError(handle.taskId, err, this.clock.now())) await this.#event(ev, null);
+      for (const ev of this.#scheduler.observeError(handle.taskId, err, this.#clock.now())) await this.#event(ev, null);
       return;
     }
     await this.#observe(handle, task);
@@ -1257,14 +1258,14 @@ class TaskClient {
     }
     this.#seeMessage(handle, task);
     // While pushed, the scheduler sees the backstop as the poll interval (js/client/push.ts).
-    const seen = this.push ? this.push.adjust(handle.taskId, handle.version, task) : task;
-    await this.#afterSnapshot(handle, task, this.scheduler.observe(handle.taskId, seen, this.clock.now()));
+    const seen = this.#push ? this.#push.adjust(handle.taskId, handle.version, task) : task;
+    await this.#afterSnapshot(handle, task, this.#scheduler.observe(handle.taskId, seen, this.#clock.now()));
   }
 
   /** Push stopped for these tasks: poll each now, and on at the server's interval. */
   #pushDropped(taskIds: string[]) {
     for (const taskId of taskIds) {
-      const handle = this.tasks.get(taskId);
+      const handle = this.#tasks.get(taskId);
       if (handle && !handle.done) this.#poll(handle).catch((error) => this.#emit({ type: "pollError", taskId, error }));
     }
   }
@@ -1319,13 +1320,13 @@ class TaskClient {
           handle.resultOpen = null; // a transport failure: polling goes on, reopen later
           this.#emit({ type: "pollError", taskId: handle.taskId, error: e });
           // A task seen terminal is polled no more: its result comes only from tasks/result.
-          if (TERMINAL.includes(handle.status) && !this.closed) {
+          if (TERMINAL.includes(handle.status) && !this.#closed) {
             if (handle.resultTries >= RESULT_RETRY_MS.length) {
               this.#finish(handle, e instanceof Error ? e : new Error(String(e)), { status: handle.status });
               return;
             }
-            await this.clock.sleep(RESULT_RETRY_MS[handle.resultTries++], handle.signal ?? new AbortController().signal);
-            if (!handle.done && !this.closed) {
+            await this.#clock.sleep(RESULT_RETRY_MS[handle.resultTries++], handle.signal ?? new AbortController().signal);
+            if (!handle.done && !this.#closed) {
               this.#openResult(handle);
               await handle.resultOpen;
             }
@@ -1348,7 +1349,7 @@ class TaskClient {
   #lostServer(handle: Handle, e: unknown): boolean {
     const kind = e instanceof TransportError || (e instanceof Error && e.name === "TransportError") ? (e as TransportError).kind : null;
     if (kind === "session_lost") {
-      for (const h of [...this.tasks.values()]) {
+      for (const h of [...this.#tasks.values()]) {
         if (h.done || h.version !== handle.version) continue;
         this.#finish(h, new TransportError(`task ${h.taskId}: the server lost the session (HTTP 404): the task is gone with it`, e, { kind: "session_lost" }), { status: h.status });
       }
@@ -1358,12 +1359,12 @@ class TaskClient {
       handle.failingSince = null;
       return false;
     }
-    const now = this.clock.now();
+    const now = this.#clock.now();
     if (handle.failingSince === null) handle.failingSince = now;
     const failing = now - handle.failingSince;
-    if (failing < this.unreachableMs) return false;
+    if (failing < this.#unreachableMs) return false;
     const why = e instanceof Error ? e.message : String(e);
-    this.#finish(handle, new TransportError(`task ${handle.taskId}: the server was unreachable for ${failing} ms (unreachableMs ${this.unreachableMs}): ${why}`, e, { kind: "unreachable" }), { status: handle.status });
+    this.#finish(handle, new TransportError(`task ${handle.taskId}: the server was unreachable for ${failing} ms (unreachableMs ${this.#unreachableMs}): ${why}`, e, { kind: "unreachable" }), { status: handle.status });
     return true;
   }
 
@@ -1487,7 +1488,7 @@ class TaskClient {
     for (const [key, req] of Object.entries(requests)) {
       if (!isObject(req) || typeof req.method !== "string") throw new ProtocolError(`input request ${key} is not { method, params }`, []);
       const kind = inputKind(req.method);
-      const handler = kind ? this.handlers[kind] : undefined;
+      const handler = kind ? this.#handlers[kind] : undefined;
       if (!handler) throw new ProtocolError(`no handler for input request ${key} (${req.method})`, []);
       out[key] = await handler(((req.params ?? {}) as JsonObject));
     }
@@ -1501,9 +1502,9 @@ class TaskClient {
    */
   #finish(handle: Handle, outcome: unknown, seen: { status?: string; task?: JsonObject } = {}) {
     if (handle.done) return;
-    this.scheduler.forget(handle.taskId);
-    this.tasks.delete(handle.taskId);
-    this.push?.unfollow(handle.taskId);
+    this.#scheduler.forget(handle.taskId);
+    this.#tasks.delete(handle.taskId);
+    this.#push?.unfollow(handle.taskId);
     handle.settle(outcome);
     const taskId = handle.taskId;
     const status = seen.status ?? (outcome instanceof TaskError ? outcome.status : handle.status);
@@ -1514,7 +1515,7 @@ class TaskClient {
   }
 
   #emit(event: TaskEvent) {
-    for (const l of this.listeners) l(event);
+    for (const l of this.#listeners) l(event);
   }
 }
 
@@ -1838,11 +1839,11 @@ function requestVia(sdkClient: SdkClientLike, resultSchema: unknown, options: Re
       return sdkClient.getServerCapabilities?.() === undefined ? undefined : V25;
     },
     serverCapabilities: () => sdkClient.getServerCapabilities?.(),
-    attach: (client) => {
+    attach: (client, handlers) => {
       const schemas = options.inputRequests ?? {};
       for (const kind of (["elicitation", "sampling", "roots"] as const)) {
         const schema = schemas[kind];
-        if (schema === undefined || !client.handlers[kind]) continue;
+        if (schema === undefined || !handlers[kind]) continue;
         if (typeof sdkClient.setRequestHandler !== "function") throw new TypeError("requestVia: inputRequests needs an SDK client with setRequestHandler");
         sdkClient.setRequestHandler(schema, (req) => client.handleRequest(req));
       }

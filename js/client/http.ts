@@ -26,6 +26,12 @@
 // The connection is usable alone (`request`, `notify`) or as TaskClient's `request`
 // (`TaskClient.connect` does that).
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
+import {
+  V25, V26, INITIALIZE_VERSIONS, META_PROTOCOL_VERSION as META_VERSION, META_CLIENT_CAPABILITIES as META_CAPS, METHOD_NOT_FOUND, INTERNAL_ERROR,
+  UNSUPPORTED_PROTOCOL_VERSION as UNSUPPORTED_VERSION,
+} from "./protocol.js";
+
+import { INTERNALS } from "./internals.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -101,15 +107,6 @@ export type HttpConnectionOptions = {
   maxResumes?: number;
 };
 
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
-/** The versions negotiated by `initialize`, newest first. */
-const INITIALIZE_VERSIONS = [V25, "2025-06-18", "2025-03-26", "2024-11-05"];
-const META_VERSION = "io.modelcontextprotocol/protocolVersion";
-const META_CAPS = "io.modelcontextprotocol/clientCapabilities";
-const METHOD_NOT_FOUND = -32601;
-const INTERNAL_ERROR = -32603;
-const UNSUPPORTED_VERSION = -32022;
 /** GET resumptions of one answer's stream before giving up (`maxResumes`). */
 const DEFAULT_MAX_RESUMES = 5;
 /** The largest JSON answer or SSE event read (`maxMessageBytes`): the server store's limit. */
@@ -266,9 +263,9 @@ function sleepClamped(ms: number, signal: AbortSignal): Promise<void> {
 /** One exchange's bounds (HttpConnection's #exchange). */
 type Exchange = { signal: AbortSignal; touch: () => void; hold: () => void; release: () => void; end: () => void; failure: (e: unknown, what: string) => unknown; };
 
-/** The bytes of `chunks` (`size` in all) as one array. */
+/** The bytes of `chunks` (`size` in all) as one array (a response body, an SSE line; the servers' request bodies and stdio lines). */
 function concatBytes(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
+  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
   const out = new Uint8Array(size);
   let at = 0;
   for (const c of chunks) {
@@ -580,19 +577,17 @@ class HttpConnection {
   }
 
   /**
-   * The body of a response `openStream` answered (not an event stream: a JSON error), read up to
-   * `maxMessageBytes` (TransportError `too_large` past it).
+   * @internal Our modules' accessor (see INTERNALS), for push (`push.ts`) over `openStream`:
+   * `readText`, the body of a response that is not an event stream (a JSON error), read up to
+   * `maxMessageBytes` (TransportError `too_large` past it); `receive`, a message read from such a
+   * stream handed on as on any answer's stream (notifications to `onnotification`, requests to
+   * `onrequest`, answered by POST).
    */
-  readText(res: Response, what: string): Promise<string> {
-    return this.#text(res, what);
-  }
-
-  /**
-   * Hands on a message read from a stream opened with `openStream`: notifications to
-   * `onnotification`, requests to `onrequest` (answered by POST), as on any answer's stream.
-   */
-  receive(message: JsonObject) {
-    this.#dispatch(message);
+  [INTERNALS]() {
+    return {
+      readText: (res: Response, what: string): Promise<string> => this.#text(res, what),
+      receive: (message: JsonObject) => this.#dispatch(message),
+    };
   }
 
   // ---- internals -----------------------------------------------------------------------------
@@ -1104,4 +1099,4 @@ async function* sseData(body: ReadableStream<Uint8Array>, stream: { lastEventId:
   }
 }
 
-export { HttpConnection, HttpError, RpcError, TransportError, VersionError, isObject, isErrorObject, sleepClamped, sseData, sseStats };
+export { HttpConnection, HttpError, RpcError, TransportError, VersionError, concatBytes, isObject, isErrorObject, sleepClamped, sseData, sseStats };

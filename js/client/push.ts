@@ -23,6 +23,8 @@
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { wasmApi } from "./wasm.js";
 import { isObject, sseData } from "./http.js";
+import { INTERNALS } from "./internals.js";
+import { V25, V26, TASKS_EXTENSION as EXT, METHOD_NOT_FOUND } from "./protocol.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -48,9 +50,6 @@ export type PushOptions = {
   onError?: (error: unknown) => void;
 };
 
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
-const EXT = "io.modelcontextprotocol/tasks";
 const DEFAULT_BACKSTOP_MS = 30_000;
 /** At most this many task ids per `subscriptions/listen`. */
 const MAX_IDS_PER_LISTEN = 1000;
@@ -212,7 +211,7 @@ class TaskPush {
       const res = await this.connection.openStream("subscriptions/listen", { notifications: { taskIds } }, entry.abort.signal);
       if (!isEventStream(res) || res.body === null) {
         // A JSON answer: a JSON-RPC error (-32601 or HTTP 404/405: no subscriptions here).
-        const text = await this.connection.readText(res, "subscriptions/listen").catch(() => "");
+        const text = await this.connection[INTERNALS]().readText(res, "subscriptions/listen").catch(() => "");
         let code: unknown;
         try {
           const body = JSON.parse(text);
@@ -220,10 +219,11 @@ class TaskPush {
         } catch {
           code = undefined;
         }
-        if ([404, 405].includes(res.status) || code === -32601) this.unsupported = true;
+        if ([404, 405].includes(res.status) || code === METHOD_NOT_FOUND) this.unsupported = true;
         throw new Error(`subscriptions/listen: HTTP ${res.status}, no event stream${code === undefined ? "" : ` (error ${String(code)})`}`);
       }
       let first = true;
+      const connection = this.connection[INTERNALS]();
       for await (const m of sseMessages(res.body, this.connection.maxMessageBytes)) {
         if (first) {
           first = false;
@@ -233,7 +233,7 @@ class TaskPush {
           entry.alive = true;
           continue;
         }
-        this.connection.receive(m);
+        connection.receive(m);
       }
     }, (wasAlive) => {
       // The tasks stay mapped to this ended listen (not subscribed again): polling takes over.
@@ -284,7 +284,8 @@ class TaskPush {
         throw new Error(`GET stream: HTTP ${res.status}, no event stream`);
       }
       entry.alive = true;
-      for await (const m of sseMessages(res.body, this.connection.maxMessageBytes)) this.connection.receive(m);
+      const connection = this.connection[INTERNALS]();
+      for await (const m of sseMessages(res.body, this.connection.maxMessageBytes)) connection.receive(m);
     }, (wasAlive) => {
       if (this.session !== entry || this.closed) return;
       this.session = null; // the next task followed opens it again

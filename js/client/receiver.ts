@@ -6,7 +6,8 @@
 // the client's input handlers in the background.
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 
-import { wasmApi } from "./wasm.js";
+import { taskServerCore, type ReceiverCore } from "./wasm.js";
+import { isObject } from "./http.js";
 
 type JsonObject = Record<string, unknown>;
 
@@ -50,13 +51,9 @@ export type ReceivedTask = { taskId: string; signal: AbortSignal; };
 /** An input handler: the request's `params`, and the task it runs for. */
 type Handler = (params: JsonObject, task: ReceivedTask) => Promise<JsonObject> | JsonObject;
 
-type Core = InstanceType<NonNullable<ReturnType<typeof wasmApi>["TaskServerCore"]>>;
+type Core = ReceiverCore;
 
 type Waiting = { pending: JsonObject; resolve: (message: JsonObject) => void; };
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The input kind of a task-augmentable request method, or null. */
 function kindOf(method: unknown): "elicitation" | "sampling" | null {
@@ -80,8 +77,7 @@ class TaskReceiver {
     const waiting = options.maxWaitingResults ?? DEFAULT_MAX_WAITING_RESULTS;
     if (!(Number.isSafeInteger(waiting) && waiting > 0)) throw new TypeError(`TaskClient: receiver.maxWaitingResults must be a positive integer (got ${String(waiting)})`);
     this.#maxWaiting = waiting;
-    const Core = wasmApi().TaskServerCore;
-    if (Core === undefined) throw new Error("mcp-tasks-wasm: this entry's module has no task store core");
+    const Core = taskServerCore();
     this.#handlers = handlers;
     this.#max = max;
     this.#core = new Core({

@@ -47,7 +47,9 @@ export interface SdkClientLike {
 }
 
 /** The client side of a TaskClient this module feeds (its `notify` and `handleRequest`). */
-type Attached = { notify(message: JsonObject): void; handleRequest(message: JsonObject): Promise<JsonObject>; handlers: { elicitation?: unknown; sampling?: unknown; roots?: unknown; }; };
+type Attached = { notify(message: JsonObject): void; handleRequest(message: JsonObject): Promise<JsonObject>; };
+/** The input handlers a TaskClient has, by kind. */
+type Handlers = { elicitation?: unknown; sampling?: unknown; roots?: unknown; };
 
 const V25 = "2025-11-25";
 const INPUT_METHODS = { elicitation: "elicitation/create", sampling: "sampling/createMessage", roots: "roots/list" } as const;
@@ -162,8 +164,8 @@ function sdkVersion(sdkClient: SdkClientLike): string | undefined {
  * schema, which this package does not have), the previous fallback still answering the rest.
  * Without schemas, a kind the SDK 2.x client did not declare in its capabilities is skipped.
  */
-export function registerInputHandlers(sdkClient: SdkClientLike, client: Attached, schemas: { elicitation?: unknown; sampling?: unknown; roots?: unknown; } | undefined) {
-  const kinds = (["elicitation", "sampling", "roots"] as const).filter((k) => client.handlers[k] && (schemas === undefined || schemas[k] !== undefined));
+export function registerInputHandlers(sdkClient: SdkClientLike, client: Attached, handlers: Handlers, schemas: { elicitation?: unknown; sampling?: unknown; roots?: unknown; } | undefined) {
+  const kinds = (["elicitation", "sampling", "roots"] as const).filter((k) => handlers[k] && (schemas === undefined || schemas[k] !== undefined));
   if (kinds.length === 0) return;
   const answer = (request: unknown) => client.handleRequest((isObject(request) ? request : {}));
   if (isSdkV2(sdkClient) || schemas !== undefined) {
@@ -205,8 +207,8 @@ export function sdkRequest(sdkClient: SdkClientLike, schemas?: { elicitation?: u
   const session: RequestSession = {
     protocolVersion: () => sdkVersion(sdkClient),
     serverCapabilities: () => sdkClient.getServerCapabilities?.(),
-    attach: (client) => {
-      registerInputHandlers(sdkClient, client, schemas);
+    attach: (client, handlers) => {
+      registerInputHandlers(sdkClient, client, handlers, schemas);
       let set = attachedTo.get(sdkClient);
       if (!set) attachedTo.set(sdkClient, (set = new Set()));
       set.add(client);

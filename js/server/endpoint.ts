@@ -9,6 +9,12 @@
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild). Web APIs only.
 import { validateMessage } from "./mcp_tasks_wasm.js";
 import { TaskHost } from "./host.js";
+import { INTERNALS } from "./internals.js";
+import { isObject } from "./http.js";
+import {
+  V25, V26, TASKS_EXTENSION, META_PROTOCOL_VERSION, META_SERVER_INFO, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS,
+  INTERNAL_ERROR, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION,
+} from "./protocol.js";
 
 export type JsonObject = Record<string, unknown>;
 /** The tool's `execution.taskSupport` (2025-11-25) / the server's policy (2026-07-28). */
@@ -42,25 +48,8 @@ export type ToolOptions = {
   rerun?: { maxAttempts?: number; };
 };
 
-export const V25 = "2025-11-25";
-export const V26 = "2026-07-28";
 /** The versions this server speaks, newest first (-32022's `data.supported`). */
 export const SUPPORTED_VERSIONS = [V26, V25];
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
-export const METHOD_NOT_FOUND = -32601;
-export const INVALID_PARAMS = -32602;
-export const INTERNAL_ERROR = -32603;
-export const HEADER_MISMATCH = -32020;
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export function isId(id: unknown): id is string | number {
   return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
@@ -112,18 +101,6 @@ export type ModernOptions = {
    */
   notify?: (notification: JsonObject) => void;
 };
-
-/** The bytes of `chunks` (`size` in all) as one array (a request body, a stdio line). */
-export function concatBytes(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
 
 /**
  * The requests a server sent its client (2025-11-25 input: elicitation, sampling, roots), each
@@ -215,7 +192,7 @@ export class McpEndpoint {
     const descriptor: JsonObject = { name };
     if (o.title !== undefined) descriptor.title = o.title;
     if (o.description !== undefined) descriptor.description = o.description;
-    descriptor.inputSchema = this.host.tools.get(name)?.args.jsonSchema ?? { type: "object" };
+    descriptor.inputSchema = this.host[INTERNALS]().tools.get(name)?.args.jsonSchema ?? { type: "object" };
     if (o.outputSchema !== undefined) descriptor.outputSchema = o.outputSchema;
     if (o.annotations !== undefined) descriptor.annotations = o.annotations;
     const existed = this.tools.has(name);

@@ -25,6 +25,8 @@ export type RerunMemo = import("./shared.js").RerunMemo;
  */
 export type Counted<S> = S extends SharedTaskServer ? Promise<number> : number;
 import { MrtrStates } from "./mrtr.js";
+import { INTERNALS } from "./internals.js";
+import { V25, V26, RELATED_TASK, META_CLIENT_CAPABILITIES as CLIENT_CAPABILITIES, TASK_LIMIT as TASK_LIMIT_CODE, INTERNAL_ERROR } from "./protocol.js";
 import { ToolArguments, invalidArgumentsResult } from "./tool-schema.js";
 import type { StandardSchemaOutput, StandardSchemaV1, ToolInputSchema, ToolSchemaLimits } from "./tool-schema.js";
 import type { CallToolResult, HandleContext, JsonRpcAnswer, ResultOfMethod } from "./types.js";
@@ -62,10 +64,6 @@ export type RequestAuth = import("./http-server.js").RequestAuth;
  */
 export type RunningTask = { abort: AbortController; done: Promise<void>; inputWaiters: Set<() => void>; asking: number; gone: boolean; closed: boolean; session: string | null; rerunnable?: boolean; takenElsewhere?: boolean; };
 
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
-const RELATED_TASK = "io.modelcontextprotocol/related-task";
-const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** The default of `maxLiveTasksWithoutSession`. */
 const DEFAULT_MAX_LIVE_WITHOUT_SESSION = 10_000;
 /** The default of `maxLiveTasksPerRequestor`. */
@@ -73,9 +71,7 @@ const DEFAULT_MAX_LIVE_PER_REQUESTOR = 1_000;
 /** The default of `maxWaitingResultsPerSession`. */
 const DEFAULT_MAX_WAITING_RESULTS_PER_SESSION = 1_000;
 /** The error a task fails with when the replica running it shuts down (`close`) over a shared storage. */
-const SHUT_DOWN = Object.freeze({ code: -32603, message: "Internal error: the replica running this task shut down before it finished" });
-/** The store's code for a live-task cap (StoreError::SessionCapReached, src/store/error.rs). */
-const TASK_LIMIT_CODE = -32010;
+const SHUT_DOWN = Object.freeze({ code: INTERNAL_ERROR, message: "Internal error: the replica running this task shut down before it finished" });
 
 /**
  * One request to the client: `elicitation/create`, `sampling/createMessage` or `roots/list`.
@@ -311,13 +307,22 @@ export type TaskHostOptions<S extends TaskServer | SharedTaskServer = TaskServer
  * share an owner; U+FDD0 escaped (the core refuses it in a name, HACKING.md).
  */
 export function principalOf(auth: RequestAuth | null | undefined): string | null {
-  if (typeof auth !== "object" || auth === null) return null;
+  const { clientId, subject } = authNames(auth);
+  if (clientId === null && subject === null) return null;
+  return JSON.stringify([clientId, subject]).replace(/\uFDD0/g, "\\ufdd0");
+}
+
+/**
+ * The client id and the subject (given directly or in `extra`, as the SDK's `AuthInfo` carries
+ * it) that `auth` names; `null` for one absent or empty. The one reading of auth info: owners
+ * (`principalOf`) and McpHttpServer's default requestor.
+ */
+export function authNames(auth: RequestAuth | null | undefined): { clientId: string | null; subject: string | null; } {
+  if (typeof auth !== "object" || auth === null) return { clientId: null, subject: null };
   const clientId = typeof auth.clientId === "string" && auth.clientId !== "" ? auth.clientId : null;
   const extra = typeof auth.extra === "object" && auth.extra !== null ? auth.extra : {};
   const given = typeof auth.subject === "string" ? auth.subject : extra.subject;
-  const subject = typeof given === "string" && given !== "" ? given : null;
-  if (clientId === null && subject === null) return null;
-  return JSON.stringify([clientId, subject]).replace(/\uFDD0/g, "\\ufdd0");
+  return { clientId, subject: typeof given === "string" && given !== "" ? given : null };
 }
 
 /** A tool's task settings (`ToolOptions.pollIntervalMs`, `ttlMs`) as the core reads them; throws a TypeError. */
@@ -471,86 +476,86 @@ function unreadable(e: unknown): ToolOutcome {
  *   process) or SharedTaskServer (tasks in a storage shared by replicas).
  */
 class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
-  server: S;
-  now: () => number;
-  onError: (error: unknown, taskId: string) => void;
-  tools: Map<string, { options: ToolOptions, handler: ToolHandler, task: ServerContext["task"] | null, args: ToolArguments }>;
+  readonly server: S;
+  readonly now: () => number;
+  #onError: (error: unknown, taskId: string) => void;
+  #tools: Map<string, { options: ToolOptions, handler: ToolHandler, task: ServerContext["task"] | null, args: ToolArguments }>;
   /** Bounds of tool schemas and argument checks (`maxInputSchemaNodes`, `maxArgumentCheckSteps`). */
-  schemaLimits: ToolSchemaLimits;
-  running: Map<string, RunningTask>;
-  waiting: Map<string, Set<ResultWaiter>>;
-  waitingBySession: Map<string | null, number>;
-  maxWaitingResultsPerSession: number;
-  states: MrtrStates;
-  watchers: Set<(task: StoreTask) => void>;
-  interest: Map<(task: StoreTask) => void, (taskId: string) => boolean>;
-  maxLiveTasksWithoutSession: number;
-  sessionless: Set<string>;
-  maxLiveTasksPerRequestor: number;
+  #schemaLimits: ToolSchemaLimits;
+  #running: Map<string, RunningTask>;
+  #waiting: Map<string, Set<ResultWaiter>>;
+  #waitingBySession: Map<string | null, number>;
+  #maxWaitingResultsPerSession: number;
+  #states: MrtrStates;
+  #watchers: Set<(task: StoreTask) => void>;
+  #interest: Map<(task: StoreTask) => void, (taskId: string) => boolean>;
+  #maxLiveTasksWithoutSession: number;
+  #sessionless: Set<string>;
+  #maxLiveTasksPerRequestor: number;
   /** The running tasks without a session of each requestor, and each such task's requestor. */
-  requestorTasks: Map<string, Set<string>>;
-  taskRequestor: Map<string, string>;
-  shown: Map<string, string>;
-  unfollow: (() => void) | null;
-  ownerHook: ((auth: RequestAuth | null) => string | null) | null;
+  #requestorTasks: Map<string, Set<string>>;
+  #taskRequestor: Map<string, string>;
+  #shown: Map<string, string>;
+  #unfollow: (() => void) | null;
+  #ownerHook: ((auth: RequestAuth | null) => string | null) | null;
   constructor(options: TaskHostOptions<S> = {}) {
     /** The TaskServer every request goes through. */
     this.server = options.server ?? (new TaskServer(options.store) as S);
     this.now = options.now ?? Date.now;
-    this.onError = options.onError ?? ((error, taskId) => console.error(`task ${taskId}:`, error));
-    this.tools = new Map();
-    this.schemaLimits = {};
-    if (options.maxInputSchemaNodes !== undefined) this.schemaLimits.maxInputSchemaNodes = positive("maxInputSchemaNodes", options.maxInputSchemaNodes);
-    if (options.maxArgumentCheckSteps !== undefined) this.schemaLimits.maxArgumentCheckSteps = positive("maxArgumentCheckSteps", options.maxArgumentCheckSteps);
+    this.#onError = options.onError ?? ((error, taskId) => console.error(`task ${taskId}:`, error));
+    this.#tools = new Map();
+    this.#schemaLimits = {};
+    if (options.maxInputSchemaNodes !== undefined) this.#schemaLimits.maxInputSchemaNodes = positive("maxInputSchemaNodes", options.maxInputSchemaNodes);
+    if (options.maxArgumentCheckSteps !== undefined) this.#schemaLimits.maxArgumentCheckSteps = positive("maxArgumentCheckSteps", options.maxArgumentCheckSteps);
     /** Running task work by task id. */
-    this.running = new Map();
+    this.#running = new Map();
     /** Blocked V25 `tasks/result` requests by task id. */
-    this.waiting = new Map();
+    this.#waiting = new Map();
     /** How many of them each session has (`null`: callers without a session). */
-    this.waitingBySession = new Map();
+    this.#waitingBySession = new Map();
     const waitCap = options.maxWaitingResultsPerSession ?? DEFAULT_MAX_WAITING_RESULTS_PER_SESSION;
     if (!(waitCap === Infinity || (Number.isSafeInteger(waitCap) && waitCap >= 0))) {
       throw new TypeError(`maxWaitingResultsPerSession must be a non-negative integer or Infinity (got ${String(waitCap)})`);
     }
     /** The cap on blocked `tasks/result` requests per session. */
-    this.maxWaitingResultsPerSession = waitCap;
+    this.#maxWaitingResultsPerSession = waitCap;
     /** MRTR `requestState` signing. */
-    this.states = new MrtrStates(options.requestState);
-    this.watchers = new Set();
+    this.#states = new MrtrStates(options.requestState);
+    this.#watchers = new Set();
     /** What each watcher wants to hear of (absent: everything). */
-    this.interest = new Map();
+    this.#interest = new Map();
     const cap = options.maxLiveTasksWithoutSession ?? DEFAULT_MAX_LIVE_WITHOUT_SESSION;
     if (!(cap === Infinity || (Number.isSafeInteger(cap) && cap >= 0))) {
       throw new TypeError(`maxLiveTasksWithoutSession must be a non-negative integer or Infinity (got ${String(cap)})`);
     }
     /** The cap on live tasks of callers without a session (all together). */
-    this.maxLiveTasksWithoutSession = cap;
+    this.#maxLiveTasksWithoutSession = cap;
     /** Ids of the running tasks of callers without a session, not aborted. */
-    this.sessionless = new Set();
+    this.#sessionless = new Set();
     const perRequestor = options.maxLiveTasksPerRequestor ?? DEFAULT_MAX_LIVE_PER_REQUESTOR;
     if (!(perRequestor === Infinity || (Number.isSafeInteger(perRequestor) && perRequestor >= 0))) {
       throw new TypeError(`maxLiveTasksPerRequestor must be a non-negative integer or Infinity (got ${String(perRequestor)})`);
     }
-    this.maxLiveTasksPerRequestor = perRequestor;
-    this.requestorTasks = new Map();
-    this.taskRequestor = new Map();
+    this.#maxLiveTasksPerRequestor = perRequestor;
+    this.#requestorTasks = new Map();
+    this.#taskRequestor = new Map();
     /** The last task each watcher call showed (shared servers: the feed repeats). */
-    this.shown = new Map();
+    this.#shown = new Map();
     /** Stops following the shared server's change feed (`null`: not shared). */
-    this.unfollow = null;
+    this.#unfollow = null;
     if (options.owner !== undefined && typeof options.owner !== "function") throw new TypeError("owner must be a function (auth) => string | null");
     /** The `owner` option (`null`: the default, `principalOf`). */
-    this.ownerHook = options.owner ?? null;
+    this.#ownerHook = options.owner ?? null;
     const server = (this.server as TaskServer | SharedTaskServer);
     if ("watchChanges" in server) {
-      this.unfollow = server.watchChanges((taskId, version) => {
+      this.#unfollow = server.watchChanges((taskId, version) => {
         this.#heard(taskId, version).catch((e) => this.#report(e, taskId));
       });
-      server.rerunner = {
-        has: (tool) => this.tools.get(tool)?.options.rerun !== undefined,
+      server[INTERNALS]().rerunner = {
+        has: (tool) => this.#tools.get(tool)?.options.rerun !== undefined,
         start: (taskId, memo) => this.#rerun(taskId, memo),
         lost: (taskId) => {
-          const run = this.running.get(taskId);
+          const run = this.#running.get(taskId);
           if (run === undefined) return;
           run.takenElsewhere = true;
           this.#stop(taskId, "re-run on another replica");
@@ -560,8 +565,8 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   }
 
   /** Whether the tasks live in a storage shared with other replicas. */
-  get shared() {
-    return this.unfollow !== null;
+  get #shared() {
+    return this.#unfollow !== null;
   }
 
   /**
@@ -570,8 +575,8 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * for input, answers blocked `tasks/result` requests, tells the watchers.
    */
   async #heard(taskId: string, version?: number) {
-    const run = this.running.get(taskId);
-    if (run === undefined && !this.waiting.has(taskId) && ![...this.watchers].some((w) => this.interest.get(w)?.(taskId) ?? true)) return;
+    const run = this.#running.get(taskId);
+    if (run === undefined && !this.#waiting.has(taskId) && ![...this.#watchers].some((w) => this.#interest.get(w)?.(taskId) ?? true)) return;
     let task: StoreTask | null = null;
     try {
       // At the announced revision: the record this replica wrote or read, when it has it.
@@ -614,9 +619,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       }
       kept.rerun = { maxAttempts: max };
     }
-    const args = new ToolArguments(name, options?.inputSchema, this.schemaLimits);
-    this.tools.get(name)?.args.free();
-    this.tools.set(name, { options: kept, handler, task, args });
+    const args = new ToolArguments(name, options?.inputSchema, this.#schemaLimits);
+    this.#tools.get(name)?.args.free();
+    this.#tools.set(name, { options: kept, handler, task, args });
     return this;
   }
 
@@ -628,8 +633,8 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   ownerOf(channel: ClientChannel = {}): string | null {
     if (channel.owner !== undefined) return channel.owner;
     const auth = channel.auth ?? null;
-    if (this.ownerHook === null) return principalOf(auth);
-    const owner = this.ownerHook(auth);
+    if (this.#ownerHook === null) return principalOf(auth);
+    const owner = this.#ownerHook(auth);
     if (owner !== null && typeof owner !== "string") throw new TypeError(`the owner option must answer a string or null (got ${typeof owner})`);
     return owner;
   }
@@ -645,11 +650,11 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * reads of tasks the listener would ignore.
    */
   watch(listener: (task: StoreTask) => void, interested?: (taskId: string) => boolean): () => void {
-    this.watchers.add(listener);
-    if (interested) this.interest.set(listener, interested);
+    this.#watchers.add(listener);
+    if (interested) this.#interest.set(listener, interested);
     return () => {
-      this.watchers.delete(listener);
-      this.interest.delete(listener);
+      this.#watchers.delete(listener);
+      this.#interest.delete(listener);
     };
   }
 
@@ -706,13 +711,13 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     if ("watchChanges" in server) {
       return (async () => {
         const purged = await server.sweep(this.now(), limit ?? null);
-        for (const taskId of [...this.waiting.keys()]) await this.#settle(taskId);
+        for (const taskId of [...this.#waiting.keys()]) await this.#settle(taskId);
         await this.#stopGone();
         return purged;
       })();
     }
     const purged = server.sweep(this.now(), limit ?? null);
-    for (const taskId of [...this.waiting.keys()]) this.#guard(this.#settle(taskId), taskId);
+    for (const taskId of [...this.#waiting.keys()]) this.#guard(this.#settle(taskId), taskId);
     this.#stopGone();
     return purged;
   }
@@ -732,7 +737,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     if ("watchChanges" in server) {
       return (async () => {
         let stopped = 0;
-        for (const [taskId, run] of [...this.running]) {
+        for (const [taskId, run] of [...this.#running]) {
           if (run.abort.signal.aborted) continue;
           try {
             await server.getTask(taskId, this.now());
@@ -748,7 +753,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     }
     let stopped = 0;
     const now = this.now();
-    for (const [taskId, run] of this.running) {
+    for (const [taskId, run] of this.#running) {
       if (run.abort.signal.aborted) continue;
       try {
         server.getTask(taskId, now);
@@ -762,9 +767,28 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     return stopped;
   }
 
+  /**
+   * @internal Our modules' and tests' accessor (see INTERNALS): the registered tools (the
+   * endpoint lists their schemas), `onError` (reports of the SDK v2 wrapper), and the tables and
+   * bounds the tests count.
+   */
+  [INTERNALS]() {
+    return {
+      tools: this.#tools,
+      onError: this.#onError,
+      running: this.#running,
+      waiting: this.#waiting,
+      sessionless: this.#sessionless,
+      requestorTasks: this.#requestorTasks,
+      maxLiveTasksWithoutSession: this.#maxLiveTasksWithoutSession,
+      maxLiveTasksPerRequestor: this.#maxLiveTasksPerRequestor,
+      maxWaitingResultsPerSession: this.#maxWaitingResultsPerSession,
+    };
+  }
+
   /** Resolves when no task work is running (say, before a snapshot or in tests). */
   async idle() {
-    while (this.running.size > 0) await Promise.all([...this.running.values()].map((r) => r.done));
+    while (this.#running.size > 0) await Promise.all([...this.#running.values()].map((r) => r.done));
   }
 
   /**
@@ -773,8 +797,8 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * task fails with JSON-RPC error -32603 "the replica running this task shut down".
    */
   async close() {
-    this.unfollow?.();
-    for (const taskId of this.running.keys()) this.#stop(taskId, "closed");
+    this.#unfollow?.();
+    for (const taskId of this.#running.keys()) this.#stop(taskId, "closed");
     await this.idle();
   }
 
@@ -784,7 +808,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     if (request?.method !== "tools/call") return null;
     const params = (request.params as JsonObject | undefined);
     const name = params?.name;
-    const tool = typeof name === "string" ? this.tools.get(name) : undefined;
+    const tool = typeof name === "string" ? this.#tools.get(name) : undefined;
     if (!tool || typeof name !== "string") return null;
     const args = ((params?.arguments ?? {}) as JsonObject);
     const support = tool.options.taskSupport ?? "optional";
@@ -811,7 +835,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     }
     const rounds: Rounds = { answers: {}, pending: null };
     if (retry) {
-      const opened = await this.states.open(params?.requestState, name, args, this.now());
+      const opened = await this.#states.open(params?.requestState, name, args, this.now());
       if ("refused" in opened) {
         const error: { code: number; message: string; data?: unknown; } = { code: -32602, message: `Invalid params: ${opened.refused}` };
         if (opened.data !== undefined) error.data = opened.data;
@@ -868,7 +892,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * or `null`: not re-runnable, not shared, or a `prepare` value JSON cannot carry (reported).
    */
   #rerunMemo(name: string, options: ToolOptions, args: JsonObject, request: JsonObject, ctx: ServerContext, prepared: unknown): Omit<RerunMemo, "attempt"> | null {
-    if (options.rerun === undefined || !this.shared) return null;
+    if (options.rerun === undefined || !this.#shared) return null;
     const { now: _now, ...context } = ctx;
     const memo: Omit<RerunMemo, "attempt"> = { tool: name, arguments: args, request, context, maxAttempts: options.rerun.maxAttempts ?? DEFAULT_RERUN_ATTEMPTS };
     if (prepared !== undefined) {
@@ -887,13 +911,13 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * server's sweep found the lease of the replica running it lost).
    */
   #rerun(taskId: string, memo: RerunMemo) {
-    const tool = this.tools.get(memo.tool);
-    if (tool === undefined || this.running.has(taskId)) return;
+    const tool = this.#tools.get(memo.tool);
+    if (tool === undefined || this.#running.has(taskId)) return;
     const ctx = ({ ...memo.context, now: this.now() } as ServerContext);
     // The memo keeps the arguments as the client sent them: checked again, so that a Standard
     // Schema's output (defaults, transforms) reaches the handler as on the first run.
     const run = (verdict: Awaited<ReturnType<ToolArguments["check"]>>) => {
-      if (this.running.has(taskId)) return;
+      if (this.#running.has(taskId)) return;
       this.#start(taskId, tool.handler, verdict.ok ? verdict.args : memo.arguments, memo.request, ctx, {}, memo.prepared, true, true);
     };
     const verdict = tool.args.check(memo.arguments);
@@ -909,13 +933,13 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   #sessionlessCap(request: JsonObject, ctx: ServerContext, support: TaskSupport, channel: ClientChannel): JsonObject | null {
     if (typeof ctx.session === "string" && ctx.session !== "") return null;
     const requestor = channel.requestor;
-    const mine = typeof requestor === "string" ? (this.requestorTasks.get(requestor)?.size ?? 0) : 0;
+    const mine = typeof requestor === "string" ? (this.#requestorTasks.get(requestor)?.size ?? 0) : 0;
     let refusal: { message: string; data: JsonObject; } | null = null;
-    if (this.sessionless.size >= this.maxLiveTasksWithoutSession) {
-      const limit = this.maxLiveTasksWithoutSession;
+    if (this.#sessionless.size >= this.#maxLiveTasksWithoutSession) {
+      const limit = this.#maxLiveTasksWithoutSession;
       refusal = { message: `Too many live tasks of callers without a session (limit ${limit})`, data: { limit, cap: "maxLiveTasksWithoutSession" } };
-    } else if (mine >= this.maxLiveTasksPerRequestor) {
-      const limit = this.maxLiveTasksPerRequestor;
+    } else if (mine >= this.#maxLiveTasksPerRequestor) {
+      const limit = this.#maxLiveTasksPerRequestor;
       refusal = { message: `Too many live tasks of this requestor (limit ${limit})`, data: { limit, cap: "maxLiveTasksPerRequestor" } };
     }
     if (refusal === null) return null;
@@ -926,21 +950,21 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   /** Counts a running task without a session against its requestor. */
   #countRequestor(taskId: string, requestor: string | null | undefined) {
     if (typeof requestor !== "string") return;
-    const set = this.requestorTasks.get(requestor) ?? new Set();
+    const set = this.#requestorTasks.get(requestor) ?? new Set();
     set.add(taskId);
-    this.requestorTasks.set(requestor, set);
-    this.taskRequestor.set(taskId, requestor);
+    this.#requestorTasks.set(requestor, set);
+    this.#taskRequestor.set(taskId, requestor);
   }
 
   /** A task without a session is no longer live: off the shared and the requestor's counts. */
   #release(taskId: string) {
-    this.sessionless.delete(taskId);
-    const requestor = this.taskRequestor.get(taskId);
+    this.#sessionless.delete(taskId);
+    const requestor = this.#taskRequestor.get(taskId);
     if (requestor === undefined) return;
-    this.taskRequestor.delete(taskId);
-    const set = this.requestorTasks.get(requestor);
+    this.#taskRequestor.delete(taskId);
+    const set = this.#requestorTasks.get(requestor);
     set?.delete(taskId);
-    if (set !== undefined && set.size === 0) this.requestorTasks.delete(requestor);
+    if (set !== undefined && set.size === 0) this.#requestorTasks.delete(requestor);
   }
 
   #syncResponse(request: JsonObject, ctx: ServerContext, outcome: ToolOutcome): JsonObject {
@@ -1012,9 +1036,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    */
   async #inputRequired(request: JsonObject, tool: string, args: JsonObject, rounds: Rounds): Promise<JsonObject> {
     const pending = rounds.pending ?? {};
-    const requestState = await this.states.issue({
+    const requestState = await this.#states.issue({
       tool,
-      args: await this.states.digest(args),
+      args: await this.#states.digest(args),
       answers: rounds.answers,
       asked: Object.keys(pending),
       iat: this.now(),
@@ -1107,9 +1131,9 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
       // shutting down) fails the task with SHUT_DOWN, not with what the aborted handler returned;
       // a re-runnable task's is left to another replica (its lease runs out), as is the work of
       // a task whose lease another replica took.
-      if (run.closed && this.shared) outcome = { error: SHUT_DOWN };
-      const handOver = this.shared && ((run.closed && run.rerunnable === true) || run.takenElsewhere === true);
-      if (handOver) (this.server as SharedTaskServer).release(taskId);
+      if (run.closed && this.#shared) outcome = { error: SHUT_DOWN };
+      const handOver = this.#shared && ((run.closed && run.rerunnable === true) || run.takenElsewhere === true);
+      if (handOver) (this.server as SharedTaskServer)[INTERNALS]().release(taskId);
       let stored = false;
       try {
         try {
@@ -1124,15 +1148,15 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
         // The work of an expired or purged task was aborted: its outcome has nowhere to go.
         if (!(run.gone && isNotFound(e))) this.#report(e, taskId);
       }
-      this.running.delete(taskId);
+      this.#running.delete(taskId);
       this.#release(taskId);
       if (stored) await this.#changed(taskId);
       await this.#settle(taskId);
     })().catch((e) => this.#report(e, taskId)); // nobody awaits this but `idle()`: it never rejects
     run.done = done;
-    this.running.set(taskId, run);
+    this.#running.set(taskId, run);
     if (run.session === null) {
-      this.sessionless.add(taskId);
+      this.#sessionless.add(taskId);
       this.#countRequestor(taskId, channel.requestor);
     }
   }
@@ -1190,7 +1214,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   async #requestInputV25(taskId: string, channel: ClientChannel, signal: AbortSignal, inputRequests: InputRequests, message?: string): Promise<Record<string, unknown>> {
     signal.throwIfAborted();
     this.#checkV25Input(channel, inputRequests);
-    const run = this.running.get(taskId);
+    const run = this.#running.get(taskId);
     if (!run) throw new Error(`task ${taskId} is not running`);
     run.asking += 1;
     if (run.asking === 1) {
@@ -1219,7 +1243,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * for every replica's changes: nothing to do here).
    */
   async #changed(taskId: string) {
-    if (this.watchers.size === 0 || this.shared) return;
+    if (this.#watchers.size === 0 || this.#shared) return;
     let task: StoreTask;
     try {
       task = await this.server.getTask(taskId, this.now());
@@ -1232,22 +1256,22 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   /** Calls the watchers with `task` (a shared server's feed: once per distinct state). */
   #show(task: StoreTask) {
     const taskId = task.taskId;
-    if (this.shared) {
+    if (this.#shared) {
       const seen = JSON.stringify(task.v26);
-      if (this.shown.get(taskId) === seen) return;
+      if (this.#shown.get(taskId) === seen) return;
       // Not at creation (as without a shared server): the CreateTaskResult says it.
       const v26 = (task.v26 as { createdAt?: string, lastUpdatedAt?: string });
-      if (!this.shown.has(taskId) && task.status === "working" && v26.createdAt === v26.lastUpdatedAt) {
-        this.shown.set(taskId, seen);
+      if (!this.#shown.has(taskId) && task.status === "working" && v26.createdAt === v26.lastUpdatedAt) {
+        this.#shown.set(taskId, seen);
         return;
       }
-      if (["completed", "failed", "cancelled"].includes(task.status)) this.shown.delete(taskId);
+      if (["completed", "failed", "cancelled"].includes(task.status)) this.#shown.delete(taskId);
       else {
-        if (this.shown.size >= 100_000) this.shown.clear();
-        this.shown.set(taskId, seen);
+        if (this.#shown.size >= 100_000) this.#shown.clear();
+        this.#shown.set(taskId, seen);
       }
     }
-    for (const listener of [...this.watchers]) {
+    for (const listener of [...this.#watchers]) {
       try {
         listener(task);
       } catch (e) {
@@ -1257,7 +1281,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   }
 
   #stop(taskId: string, reason: string) {
-    const run = this.running.get(taskId);
+    const run = this.#running.get(taskId);
     if (run && !run.abort.signal.aborted) {
       run.closed = reason === "closed";
       const error = new Error(`task ${taskId} ${reason}`);
@@ -1269,7 +1293,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   }
 
   #wake(taskId: string) {
-    const run = this.running.get(taskId);
+    const run = this.#running.get(taskId);
     if (run) for (const wake of [...run.inputWaiters]) wake();
   }
 
@@ -1279,7 +1303,7 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    */
   #report(error: unknown, taskId: string) {
     try {
-      this.onError(error, taskId);
+      this.#onError(error, taskId);
     } catch (e) {
       try {
         console.error(`task ${taskId}: onError threw`, e, "while reporting", error);
@@ -1302,8 +1326,8 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    */
   #wait(pending: PendingResult, ctx: ServerContext, signal?: AbortSignal): Promise<JsonObject> {
     const session = typeof ctx.session === "string" && ctx.session !== "" ? ctx.session : null;
-    const limit = this.maxWaitingResultsPerSession;
-    const count = this.waitingBySession.get(session) ?? 0;
+    const limit = this.#maxWaitingResultsPerSession;
+    const count = this.#waitingBySession.get(session) ?? 0;
     if (count >= limit) {
       return Promise.resolve({
         jsonrpc: "2.0",
@@ -1323,10 +1347,10 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     if (signal?.aborted) return Promise.resolve(abandoned());
     return new Promise((resolve) => {
       const w: ResultWaiter = { pending, resolve, session, done: false };
-      const set = this.waiting.get(pending.taskId) ?? new Set();
+      const set = this.#waiting.get(pending.taskId) ?? new Set();
       set.add(w);
-      this.waiting.set(pending.taskId, set);
-      this.waitingBySession.set(session, count + 1);
+      this.#waiting.set(pending.taskId, set);
+      this.#waitingBySession.set(session, count + 1);
       if (signal !== undefined) {
         const onAbort = () => {
           if (this.#drop(w)) resolve(abandoned());
@@ -1348,14 +1372,14 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
     if (w.done) return false;
     w.done = true;
     const taskId = w.pending.taskId;
-    const set = this.waiting.get(taskId);
+    const set = this.#waiting.get(taskId);
     if (set !== undefined) {
       set.delete(w);
-      if (set.size === 0) this.waiting.delete(taskId);
+      if (set.size === 0) this.#waiting.delete(taskId);
     }
-    const left = (this.waitingBySession.get(w.session) ?? 1) - 1;
-    if (left > 0) this.waitingBySession.set(w.session, left);
-    else this.waitingBySession.delete(w.session);
+    const left = (this.#waitingBySession.get(w.session) ?? 1) - 1;
+    if (left > 0) this.#waitingBySession.set(w.session, left);
+    else this.#waitingBySession.delete(w.session);
     return true;
   }
 
@@ -1387,11 +1411,11 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    * (each answered on its own: one that fails leaves none of the others unanswered).
    */
   async #settle(taskId: string) {
-    const first = this.waiting.get(taskId)?.values().next().value;
+    const first = this.#waiting.get(taskId)?.values().next().value;
     if (first === undefined) return;
     if (!(await this.#answer(first, this.now()))) return;
     const now = this.now();
-    for (const w of [...(this.waiting.get(taskId) ?? [])]) await this.#answer(w, now);
+    for (const w of [...(this.#waiting.get(taskId) ?? [])]) await this.#answer(w, now);
   }
 }
 

@@ -23,12 +23,15 @@
 // importing any node: module. Web APIs only.
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
-import { TaskHost } from "./host.js";
-import {
-  McpEndpoint, ClientRequests, concatBytes, V25, V26, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR,
-  HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION, isObject, isId, rpcError, ok, unsupportedVersion,
-} from "./endpoint.js";
+import { TaskHost, authNames } from "./host.js";
+import { McpEndpoint, ClientRequests, isId, rpcError, ok, unsupportedVersion } from "./endpoint.js";
+import { concatBytes, isObject } from "./http.js";
 import { TaskSubscriptions } from "./subscriptions.js";
+import { INTERNALS } from "./internals.js";
+import {
+  V25, V26, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION,
+  SESSION_NOT_FOUND, SERVER_BUSY, MISSING_CAPABILITY,
+} from "./protocol.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -201,11 +204,8 @@ export type HttpAnswer = { status: number; headers: Record<string, string>; body
 /** `MCP-Protocol-Version` values a 2025-11-25 session accepts (older clients are offered 2025-11-25). */
 const LEGACY_HEADER_VERSIONS = [V25, "2025-06-18", "2025-03-26"];
 
-const SESSION_NOT_FOUND = -32001;
-/** A server-side bound was reached (too many sessions): `data` names it (`cap`) and its `limit`. */
-const SERVER_BUSY = -32000;
 /** Errors the transport answers with HTTP 400 (§B.f; malformed requests). */
-const BAD_REQUEST_CODES = [PARSE_ERROR, INVALID_REQUEST, HEADER_MISMATCH, -32021, UNSUPPORTED_PROTOCOL_VERSION];
+const BAD_REQUEST_CODES = [PARSE_ERROR, INVALID_REQUEST, HEADER_MISMATCH, MISSING_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION];
 
 const ENCODER = new TextEncoder();
 const DECODER = new TextDecoder();
@@ -458,12 +458,9 @@ function countOption(name: string, value: number, infinite: boolean): number {
 
 /** The default requestor: the authenticated principal, else the peer's address. */
 function defaultRequestor(_request: Request, info: RequestInfo): string | null {
-  const auth = info.auth;
-  if (isObject(auth)) {
-    if (typeof auth.clientId === "string" && auth.clientId !== "") return `client:${auth.clientId}`;
-    const subject = typeof auth.subject === "string" ? auth.subject : isObject(auth.extra) ? auth.extra.subject : undefined;
-    if (typeof subject === "string" && subject !== "") return `subject:${subject}`;
-  }
+  const { clientId, subject } = authNames(info.auth);
+  if (clientId !== null) return `client:${clientId}`;
+  if (subject !== null) return `subject:${subject}`;
   const address = info.remoteAddress ?? info.remoteAddr?.hostname;
   return typeof address === "string" && address !== "" ? `address:${address}` : null;
 }
@@ -813,6 +810,7 @@ class Reply {
   }
 }
 
+
 /**
  * A 2025-11-25 session.
  */
@@ -857,86 +855,86 @@ export type Session = {
 };
 
 class McpHttpServer {
-  serverInfo: JsonObject;
-  instructions: string | undefined;
-  host: TaskHost;
-  path: string | null;
-  originAllowed: (origin: string) => boolean;
-  sessionTtlMs: number;
-  maxBodyBytes: number;
-  housekeepingMs: number;
-  keepAliveMs: number;
-  onError: (error: unknown) => void;
-  requestor: (request: Request, info: RequestInfo) => string | null;
-  maxSessions: number;
-  maxSessionsPerRequestor: number;
-  maxReplayBytes: number;
+  #serverInfo: JsonObject;
+  #instructions: string | undefined;
+  readonly host: TaskHost;
+  #path: string | null;
+  #originAllowed: (origin: string) => boolean;
+  #sessionTtlMs: number;
+  #maxBodyBytes: number;
+  #housekeepingMs: number;
+  #keepAliveMs: number;
+  #onError: (error: unknown) => void;
+  #requestor: (request: Request, info: RequestInfo) => string | null;
+  #maxSessions: number;
+  #maxSessionsPerRequestor: number;
+  #maxReplayBytes: number;
   /** `McpHttpServerOptions.routingHeaders`: whether a missing `Mcp-Method` / `Mcp-Name` is served. */
-  allowMissingRoutingHeaders: boolean;
+  #allowMissingRoutingHeaders: boolean;
   /** The bytes every session's event log holds, and their bound (`maxReplayBytesTotal`). */
-  replayBytes: { bytes: number; max: number; };
-  tools: Map<string, { descriptor: JsonObject, taskSupport: TaskSupport }>;
+  #replayBytes: { bytes: number; max: number; };
+  #tools: Map<string, { descriptor: JsonObject, taskSupport: TaskSupport }>;
   /** The transport-independent answers (tool registry, initialize, the 2026-07-28 dispatch). */
-  endpoint: McpEndpoint;
-  sessions: Map<string, Session>;
+  #endpoint: McpEndpoint;
+  #sessions: Map<string, Session>;
   /** Live sessions per requestor. */
-  sessionsOf: Map<string, number>;
+  #sessionsOf: Map<string, number>;
   /** The session of each live task of a session (what a change of a task concerns, in O(1)). */
-  taskSessions: Map<string, Session>;
+  #taskSessions: Map<string, Session>;
   /** Session tasks that ended before their CreateTaskResult was seen (a few, newest kept). */
-  endedEarly: Set<string>;
-  replies: Set<Reply>;
-  lastHousekeeping: number;
-  closed: boolean;
-  unwatch: () => void;
-  subscriptions: TaskSubscriptions;
+  #endedEarly: Set<string>;
+  #replies: Set<Reply>;
+  #lastHousekeeping: number;
+  #closed: boolean;
+  #unwatch: () => void;
+  #subscriptions: TaskSubscriptions;
   fetch: (request: Request, info?: RequestInfo) => Promise<Response>;
   node: (req: NodeRequest, res: NodeResponse) => void;
   constructor(options: McpHttpServerOptions) {
     if (!isObject(options) || typeof options.name !== "string" || typeof options.version !== "string") {
       throw new TypeError("McpHttpServer needs { name, version } (the serverInfo)");
     }
-    this.serverInfo = { name: options.name, version: options.version };
-    if (typeof options.title === "string") this.serverInfo.title = options.title;
-    this.instructions = options.instructions;
+    this.#serverInfo = { name: options.name, version: options.version };
+    if (typeof options.title === "string") this.#serverInfo.title = options.title;
+    this.#instructions = options.instructions;
     /** (typed as over TaskServer; over a SharedTaskServer its `sweep` answers a promise) */
     this.host = (options.host ?? new TaskHost(options.hostOptions)) as TaskHost;
-    this.path = options.path ?? null;
+    this.#path = options.path ?? null;
     const origins = options.allowedOrigins;
-    this.originAllowed = typeof origins === "function" ? origins : Array.isArray(origins) ? (o) => origins.includes(o) : isLocalOrigin;
-    this.sessionTtlMs = options.sessionTtlMs ?? 30 * 60_000;
-    this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-    this.housekeepingMs = options.housekeepingMs ?? 60_000;
-    this.keepAliveMs = options.keepAliveMs ?? 15_000;
-    this.onError = options.onError ?? ((error) => console.error("McpHttpServer:", error));
-    this.requestor = options.requestor ?? defaultRequestor;
-    this.maxSessions = countOption("maxSessions", options.maxSessions ?? 10_000, true);
-    this.maxSessionsPerRequestor = countOption("maxSessionsPerRequestor", options.maxSessionsPerRequestor ?? 1_000, true);
-    this.maxReplayBytes = countOption("maxReplayBytes", options.maxReplayBytes ?? 32 * 1024, false);
+    this.#originAllowed = typeof origins === "function" ? origins : Array.isArray(origins) ? (o) => origins.includes(o) : isLocalOrigin;
+    this.#sessionTtlMs = options.sessionTtlMs ?? 30 * 60_000;
+    this.#maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.#housekeepingMs = options.housekeepingMs ?? 60_000;
+    this.#keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.#onError = options.onError ?? ((error) => console.error("McpHttpServer:", error));
+    this.#requestor = options.requestor ?? defaultRequestor;
+    this.#maxSessions = countOption("maxSessions", options.maxSessions ?? 10_000, true);
+    this.#maxSessionsPerRequestor = countOption("maxSessionsPerRequestor", options.maxSessionsPerRequestor ?? 1_000, true);
+    this.#maxReplayBytes = countOption("maxReplayBytes", options.maxReplayBytes ?? 32 * 1024, false);
     const routing = options.routingHeaders ?? "strict";
     if (routing !== "strict" && routing !== "allow-missing") {
       throw new TypeError(`routingHeaders must be "strict" or "allow-missing", not ${JSON.stringify(routing)}`);
     }
-    this.allowMissingRoutingHeaders = routing === "allow-missing";
-    this.replayBytes = { bytes: 0, max: countOption("maxReplayBytesTotal", options.maxReplayBytesTotal ?? 32 * 1024 * 1024, false) };
-    this.endpoint = new McpEndpoint(this.serverInfo, this.instructions, this.host);
-    this.tools = this.endpoint.tools;
-    this.sessions = new Map();
-    this.sessionsOf = new Map();
-    this.taskSessions = new Map();
-    this.endedEarly = new Set();
+    this.#allowMissingRoutingHeaders = routing === "allow-missing";
+    this.#replayBytes = { bytes: 0, max: countOption("maxReplayBytesTotal", options.maxReplayBytesTotal ?? 32 * 1024 * 1024, false) };
+    this.#endpoint = new McpEndpoint(this.#serverInfo, this.#instructions, this.host);
+    this.#tools = this.#endpoint.tools;
+    this.#sessions = new Map();
+    this.#sessionsOf = new Map();
+    this.#taskSessions = new Map();
+    this.#endedEarly = new Set();
     /** Replies not finished yet (closed with an error by `close`). */
-    this.replies = new Set();
-    this.lastHousekeeping = this.host.now();
-    this.closed = false;
+    this.#replies = new Set();
+    this.#lastHousekeeping = this.host.now();
+    this.#closed = false;
     // Each change is looked up by its task id: its cost does not grow with the idle sessions.
-    this.unwatch = this.host.watch(
+    this.#unwatch = this.host.watch(
       (task) => this.#statusChanged(task),
-      (taskId) => this.taskSessions.has(taskId),
+      (taskId) => this.#taskSessions.has(taskId),
     );
     /** 2026-07-28 push: `subscriptions/listen` streams (js/server/subscriptions.ts). */
-    this.subscriptions = new TaskSubscriptions(this.host, (onCancel) => new SseStream(onCancel, this.keepAliveMs), {
-      serverInfo: this.serverInfo,
+    this.#subscriptions = new TaskSubscriptions(this.host, (onCancel) => new SseStream(onCancel, this.#keepAliveMs), {
+      serverInfo: this.#serverInfo,
       maxStreams: countOption("maxSubscriptionStreams", options.maxSubscriptionStreams ?? 10_000, true),
     });
 
@@ -967,13 +965,35 @@ class McpHttpServer {
   tool<S extends import("./tool-schema.js").StandardSchemaV1>(name: string, options: HttpToolOptions & { inputSchema: S; }, handler: import("./host.js").TypedToolHandler<Extract<import("./tool-schema.js").StandardSchemaOutput<S>, object>>): this;
   tool<TArgs extends object = JsonObject>(name: string, options: HttpToolOptions, handler: import("./host.js").TypedToolHandler<TArgs>): this;
   tool(name: string, options: HttpToolOptions, handler: import("./host.js").TypedToolHandler): this {
-    const changed = this.endpoint.tool(name, options, handler) || this.sessions.size > 0;
+    const changed = this.#endpoint.tool(name, options, handler) || this.#sessions.size > 0;
     if (changed) {
-      for (const session of this.sessions.values()) {
+      for (const session of this.#sessions.values()) {
         session.listen?.write({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
       }
     }
     return this;
+  }
+
+  /**
+   * @internal The test hook (see INTERNALS): the session table (replaceable, to count its uses),
+   * the waiting replies, the replay buffers' bytes, the registered tools and the endpoint.
+   */
+  [INTERNALS]() {
+    const server = this;
+    return {
+      get sessions() {
+        return server.#sessions;
+      },
+      set sessions(table: Map<string, Session>) {
+        server.#sessions = table;
+      },
+      replies: this.#replies,
+      replayBytes: this.#replayBytes,
+      maxSessions: this.#maxSessions,
+      maxSessionsPerRequestor: this.#maxSessionsPerRequestor,
+      tools: this.#tools,
+      endpoint: this.#endpoint,
+    };
   }
 
   /**
@@ -983,15 +1003,15 @@ class McpHttpServer {
    */
   sweep(): number | Promise<number> {
     const now = this.host.now();
-    this.lastHousekeeping = now;
+    this.#lastHousekeeping = now;
     // A TaskHost over a SharedTaskServer answers a promise (typed as over a TaskServer here).
     const purged = this.host.sweep() as number | Promise<number>;
     if (purged instanceof Promise) purged.catch((e) => this.#report(e));
-    for (const session of [...this.sessions.values()]) {
+    for (const session of [...this.#sessions.values()]) {
       // Tasks past their TTL are no longer live (the store purges them without telling anyone).
       for (const [taskId, ends] of session.tasks) if (ends <= now) this.#forgetTask(taskId);
       const busy = session.listen !== null || session.resultStreams.size > 0 || session.outgoing.size > 0 || session.inflight.size > 0;
-      if (!busy && now - session.lastSeen > this.sessionTtlMs) this.#endSession(session);
+      if (!busy && now - session.lastSeen > this.#sessionTtlMs) this.#endSession(session);
     }
     return purged;
   }
@@ -1002,13 +1022,13 @@ class McpHttpServer {
    * in the store). Later requests get HTTP 503. Does not close your HTTP server.
    */
   async close() {
-    this.closed = true;
-    for (const reply of [...this.replies]) {
+    this.#closed = true;
+    for (const reply of [...this.#replies]) {
       reply.finish(rpcError(reply.id, INTERNAL_ERROR, "Internal error: the server is shutting down"), 503);
     }
-    for (const session of [...this.sessions.values()]) this.#endSession(session, false);
-    this.unwatch();
-    this.subscriptions.close();
+    for (const session of [...this.#sessions.values()]) this.#endSession(session, false);
+    this.#unwatch();
+    this.#subscriptions.close();
     await this.host.close();
   }
 
@@ -1018,7 +1038,7 @@ class McpHttpServer {
    */
   #report(error: unknown) {
     try {
-      this.onError(error);
+      this.#onError(error);
     } catch (e) {
       try {
         console.error("McpHttpServer: onError threw", e, "while reporting", error);
@@ -1035,11 +1055,11 @@ class McpHttpServer {
     const cors: Record<string, string> = {};
     const origin = request.header("origin");
     try {
-      if (this.path !== null && request.pathname() !== this.path) {
-        return jsonResponse(404, rpcError(null, INVALID_REQUEST, `Not found: the MCP endpoint is ${this.path}`));
+      if (this.#path !== null && request.pathname() !== this.#path) {
+        return jsonResponse(404, rpcError(null, INVALID_REQUEST, `Not found: the MCP endpoint is ${this.#path}`));
       }
       if (origin !== null) {
-        if (!this.originAllowed(origin)) return jsonResponse(403, rpcError(null, INVALID_REQUEST, "Forbidden: origin not allowed"));
+        if (!this.#originAllowed(origin)) return jsonResponse(403, rpcError(null, INVALID_REQUEST, "Forbidden: origin not allowed"));
         // CORS for allowed origins only, so that a page on another local port may call.
         cors["Access-Control-Allow-Origin"] = origin;
         cors["Vary"] = "Origin";
@@ -1058,8 +1078,8 @@ class McpHttpServer {
           };
         }
       }
-      if (this.closed) return jsonResponse(503, rpcError(null, INTERNAL_ERROR, "Service unavailable: the server is closed"), cors);
-      if (this.host.now() - this.lastHousekeeping >= this.housekeepingMs) this.sweep();
+      if (this.#closed) return jsonResponse(503, rpcError(null, INTERNAL_ERROR, "Service unavailable: the server is closed"), cors);
+      if (this.host.now() - this.#lastHousekeeping >= this.#housekeepingMs) this.sweep();
       switch (request.method) {
         case "POST":
           return await this.#post(request, cors);
@@ -1089,8 +1109,8 @@ class McpHttpServer {
    * `node` builds no WHATWG Request for it; a custom one gets the request as a Request.
    */
   #requestorOf(request: HttpIn): string | null {
-    if (this.requestor === defaultRequestor) return defaultRequestor((null as unknown as Request), request.info);
-    return this.requestor(request.request(), request.info);
+    if (this.#requestor === defaultRequestor) return defaultRequestor((null as unknown as Request), request.info);
+    return this.#requestor(request.request(), request.info);
   }
 
   async #post(request: HttpIn, cors: Record<string, string>): Promise<HttpAnswer> {
@@ -1099,8 +1119,8 @@ class McpHttpServer {
       return jsonResponse(415, rpcError(null, INVALID_REQUEST, "Unsupported Media Type: POST application/json"), cors);
     }
     const declared = Number(request.header("content-length"));
-    if (declared > this.maxBodyBytes) return jsonResponse(413, rpcError(null, INVALID_REQUEST, "Request body too large"), cors);
-    const bytes = await request.body(this.maxBodyBytes);
+    if (declared > this.#maxBodyBytes) return jsonResponse(413, rpcError(null, INVALID_REQUEST, "Request body too large"), cors);
+    const bytes = await request.body(this.#maxBodyBytes);
     if (bytes === null) return jsonResponse(413, rpcError(null, INVALID_REQUEST, "Request body too large"), cors);
     let message: unknown;
     try {
@@ -1154,9 +1174,9 @@ class McpHttpServer {
     const stopWatching = request.onAbort(() => abort.abort());
     let answer: import("./endpoint.js").ModernAnswer;
     try {
-      answer = await this.endpoint.modern(message, {
+      answer = await this.#endpoint.modern(message, {
         headers,
-        allowMissingRoutingHeaders: this.allowMissingRoutingHeaders,
+        allowMissingRoutingHeaders: this.#allowMissingRoutingHeaders,
         signal: abort.signal,
         // The requestor bounds the live tasks of each caller (TaskHost maxLiveTasksPerRequestor).
         requestor: this.#requestorOf(request),
@@ -1172,7 +1192,7 @@ class McpHttpServer {
         return jsonResponse(400, answer.response, cors);
       case "listen":
         // An SSE stream: the acknowledgement, then `notifications/tasks` (§B.h, §D 96).
-        return this.subscriptions.listen(message, headers, cors, { auth: request.info.auth ?? null });
+        return this.#subscriptions.listen(message, headers, cors, { auth: request.info.auth ?? null });
       default:
         return jsonResponse(statusOf(answer.response), answer.response, cors);
     }
@@ -1185,12 +1205,12 @@ class McpHttpServer {
    */
   #modernStreamed(message: JsonObject, headers: Record<string, string>, request: HttpIn, cors: Record<string, string>): Promise<HttpAnswer> {
     const id = message.id;
-    const reply = new Reply(id, true, cors, request, this.keepAliveMs);
-    this.replies.add(reply);
-    this.endpoint
+    const reply = new Reply(id, true, cors, request, this.#keepAliveMs);
+    this.#replies.add(reply);
+    this.#endpoint
       .modern(message, {
         headers,
-        allowMissingRoutingHeaders: this.allowMissingRoutingHeaders,
+        allowMissingRoutingHeaders: this.#allowMissingRoutingHeaders,
         signal: reply.signal,
         requestor: this.#requestorOf(request),
         auth: request.info.auth ?? null,
@@ -1205,7 +1225,7 @@ class McpHttpServer {
         this.#report(e);
         reply.finish(rpcError(id, INTERNAL_ERROR, "Internal error"), 500);
       })
-      .finally(() => this.replies.delete(reply));
+      .finally(() => this.#replies.delete(reply));
     return reply.response;
   }
 
@@ -1219,15 +1239,15 @@ class McpHttpServer {
       return jsonResponse(200, rpcError(id, INVALID_PARAMS, "Invalid params: initialize needs params.protocolVersion (a string)"), cors);
     }
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
-    if (this.sessions.size >= this.maxSessions) {
-      const limit = this.maxSessions;
+    if (this.#sessions.size >= this.#maxSessions) {
+      const limit = this.#maxSessions;
       const error = rpcError(id, SERVER_BUSY, `Server busy: ${limit} sessions are open (maxSessions); try again later`, { limit, cap: "maxSessions" });
       return jsonResponse(503, error, { ...cors, "Retry-After": "5" });
     }
     const requestor = this.#requestorOf(request);
-    const owned = requestor === null ? 0 : (this.sessionsOf.get(requestor) ?? 0);
-    if (requestor !== null && owned >= this.maxSessionsPerRequestor) {
-      const limit = this.maxSessionsPerRequestor;
+    const owned = requestor === null ? 0 : (this.#sessionsOf.get(requestor) ?? 0);
+    if (requestor !== null && owned >= this.#maxSessionsPerRequestor) {
+      const limit = this.#maxSessionsPerRequestor;
       const error = rpcError(id, SERVER_BUSY, `Too many sessions: this requestor has ${limit} open (maxSessionsPerRequestor); end one (DELETE) first`, {
         limit,
         cap: "maxSessionsPerRequestor",
@@ -1248,12 +1268,12 @@ class McpHttpServer {
       inflight: new Map(),
       requestor,
       owner: this.host.ownerOf({ auth: request.info.auth ?? null }),
-      events: new EventLog(this.maxReplayBytes, this.replayBytes),
+      events: new EventLog(this.#maxReplayBytes, this.#replayBytes),
       listenStream: null,
     };
-    this.sessions.set(session.id, session);
-    if (requestor !== null) this.sessionsOf.set(requestor, owned + 1);
-    const result = this.endpoint.initializeResult();
+    this.#sessions.set(session.id, session);
+    if (requestor !== null) this.#sessionsOf.set(requestor, owned + 1);
+    const result = this.#endpoint.initializeResult();
     return jsonResponse(200, ok(id, result), { ...cors, "Mcp-Session-Id": session.id });
   }
 
@@ -1263,7 +1283,7 @@ class McpHttpServer {
    * requests are the owner's, §D 38).
    */
   #session(sessionId: string, info: RequestInfo): Session | undefined {
-    const session = this.sessions.get(sessionId);
+    const session = this.#sessions.get(sessionId);
     if (session === undefined || session.owner === null) return session;
     return this.host.ownerOf({ auth: info.auth ?? null }) === session.owner ? session : undefined;
   }
@@ -1297,11 +1317,11 @@ class McpHttpServer {
     }
     const id = message.id;
     if (!isId(id)) return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Invalid Request: `id` must be a string or an integer"), sessionHeaders);
-    const own = this.endpoint.legacyOwn(method, id);
+    const own = this.#endpoint.legacyOwn(method, id);
     if (own !== null) return jsonResponse(200, own, sessionHeaders);
     const accept = (headers["accept"] ?? "").toLowerCase();
-    const reply = new Reply(id, accept.includes("text/event-stream"), sessionHeaders, request, this.keepAliveMs, session.events);
-    this.replies.add(reply);
+    const reply = new Reply(id, accept.includes("text/event-stream"), sessionHeaders, request, this.#keepAliveMs, session.events);
+    this.#replies.add(reply);
     session.inflight.set(id, reply);
     this.#answerLegacy(message, id, session, reply)
       .catch((e) => {
@@ -1309,7 +1329,7 @@ class McpHttpServer {
         reply.finish(rpcError(id, INTERNAL_ERROR, "Internal error"), 500);
       })
       .finally(() => {
-        this.replies.delete(reply);
+        this.#replies.delete(reply);
         if (session.inflight.get(id) === reply) session.inflight.delete(id);
       });
     return reply.response;
@@ -1317,7 +1337,7 @@ class McpHttpServer {
 
   /** `tools/call` and `tasks/*` in a session: through the host, with a channel to the client. */
   async #answerLegacy(message: JsonObject, id: string | number, session: Session, reply: Reply) {
-    const ctx = this.endpoint.legacyContext(session.id);
+    const ctx = this.#endpoint.legacyContext(session.id);
     const channel: ClientChannel = {
       // The session's owner owns its tasks (only its requests reach the session).
       owner: session.owner,
@@ -1348,17 +1368,17 @@ class McpHttpServer {
       }
       return;
     }
-    const response = (await this.host.handle(message, ctx, channel)) ?? this.endpoint.notForHost(message);
+    const response = (await this.host.handle(message, ctx, channel)) ?? this.#endpoint.notForHost(message);
     const result = response.result;
-    if (isObject(result) && isObject(result.task) && typeof result.task.taskId === "string" && this.sessions.get(session.id) === session) {
+    if (isObject(result) && isObject(result.task) && typeof result.task.taskId === "string" && this.#sessions.get(session.id) === session) {
       const task = result.task;
       const taskId = task.taskId as string;
       const created = typeof task.createdAt === "string" ? Date.parse(task.createdAt) : NaN;
       const ends = typeof task.ttl === "number" && Number.isFinite(created) ? created + task.ttl : Infinity;
-      const live = !["completed", "failed", "cancelled"].includes(String(task.status)) && !this.endedEarly.delete(taskId);
+      const live = !["completed", "failed", "cancelled"].includes(String(task.status)) && !this.#endedEarly.delete(taskId);
       if (live) {
         session.tasks.set(taskId, ends);
-        this.taskSessions.set(taskId, session);
+        this.#taskSessions.set(taskId, session);
       }
     }
     reply.finish(response);
@@ -1400,7 +1420,7 @@ class McpHttpServer {
       reply.send(message);
       return;
     }
-    if (taskId === null || this.sessions.get(session.id) !== session) return;
+    if (taskId === null || this.#sessions.get(session.id) !== session) return;
     session.progress.delete(taskId);
     for (const r of session.resultStreams.get(taskId) ?? []) if (r.send(message)) return;
     if (session.listen?.write(message)) return;
@@ -1432,11 +1452,11 @@ class McpHttpServer {
   #statusChanged(task: StoreTask) {
     if (["completed", "failed", "cancelled"].includes(task.status) && !this.#forgetTask(task.taskId) && task.session !== undefined) {
       // A fast task may end before its session records it: remembered for that moment.
-      this.endedEarly.add(task.taskId);
-      if (this.endedEarly.size > 1024) this.endedEarly.delete(this.endedEarly.values().next().value as string);
+      this.#endedEarly.add(task.taskId);
+      if (this.#endedEarly.size > 1024) this.#endedEarly.delete(this.#endedEarly.values().next().value as string);
     }
     if (task.protocolVersion !== V25 || task.session === undefined) return;
-    const session = this.sessions.get(task.session);
+    const session = this.#sessions.get(task.session);
     if (!session) return;
     if (["completed", "failed", "cancelled"].includes(task.status)) session.progress.delete(task.taskId);
     const note = { jsonrpc: "2.0", method: "notifications/tasks/status", params: task.v25 };
@@ -1446,9 +1466,9 @@ class McpHttpServer {
 
   /** Drops a task that is no longer live from its session; `false` when no session had it. */
   #forgetTask(taskId: string): boolean {
-    const session = this.taskSessions.get(taskId);
+    const session = this.#taskSessions.get(taskId);
     if (session === undefined) return false;
-    this.taskSessions.delete(taskId);
+    this.#taskSessions.delete(taskId);
     session.tasks.delete(taskId);
     return true;
   }
@@ -1480,7 +1500,7 @@ class McpHttpServer {
         if (session.listen === sse) session.listen = null;
         session.lastSeen = this.host.now();
       },
-      this.keepAliveMs,
+      this.#keepAliveMs,
       session.events,
       stream,
     );
@@ -1504,7 +1524,7 @@ class McpHttpServer {
       return jsonResponse(400, rpcError(null, INVALID_REQUEST, "Bad Request: Last-Event-ID names no event of this session"), headers);
     }
     if (found === "gone") {
-      const limit = this.maxReplayBytes;
+      const limit = this.#maxReplayBytes;
       const error = rpcError(null, SERVER_BUSY, `Gone: events after Last-Event-ID are no longer kept (maxReplayBytes ${limit}, maxReplayBytesTotal); open a new stream`, {
         limit,
         cap: "maxReplayBytes",
@@ -1538,15 +1558,15 @@ class McpHttpServer {
    * server is closing) its live tasks are cancelled, since nobody else may read them (§D 38).
    */
   #endSession(session: Session, cancelTasks: boolean = true) {
-    if (this.sessions.get(session.id) !== session) return;
-    this.sessions.delete(session.id);
+    if (this.#sessions.get(session.id) !== session) return;
+    this.#sessions.delete(session.id);
     if (session.requestor !== null) {
-      const owned = (this.sessionsOf.get(session.requestor) ?? 1) - 1;
-      if (owned > 0) this.sessionsOf.set(session.requestor, owned);
-      else this.sessionsOf.delete(session.requestor);
+      const owned = (this.#sessionsOf.get(session.requestor) ?? 1) - 1;
+      if (owned > 0) this.#sessionsOf.set(session.requestor, owned);
+      else this.#sessionsOf.delete(session.requestor);
     }
     const live = [...session.tasks.keys()];
-    for (const taskId of live) this.taskSessions.delete(taskId);
+    for (const taskId of live) this.#taskSessions.delete(taskId);
     session.tasks.clear();
     session.events.clear();
     session.listen?.close();

@@ -11,6 +11,7 @@
 import { TaskStore } from "./store.js";
 import { TaskStoreError } from "./errors.js";
 import { TaskFailedError } from "./client.js";
+import { V25, INVALID_PARAMS, INTERNAL_ERROR } from "./protocol.js";
 
 export type TaskStoreOptions = import("./mcp_tasks_wasm.js").TaskStoreOptions;
 
@@ -119,10 +120,6 @@ export type SdkAdapterOptions = {
  */
 export type SdkTaskStoreOptions = TaskStoreOptions & SdkAdapterOptions;
 
-/** The protocol version of every task the SDK creates (1.x speaks 2025-11-25 only). */
-const V25 = "2025-11-25";
-const INVALID_PARAMS = -32602;
-const INTERNAL_ERROR = -32603;
 /** The page size of the SDK's `InMemoryTaskStore`, our default. */
 const SDK_PAGE_SIZE = 10;
 /** The longest cursor an "Invalid cursor: …" message repeats in full. */
@@ -145,11 +142,11 @@ function storedError(taskId: string, error: JsonRpcError): TaskFailedError {
 }
 
 class SdkTaskStore {
-  store: TaskStore;
-  now: () => number;
-  createError: ErrorFactory | undefined;
-  ignoreLateResults: boolean;
-  unscopedWork: boolean;
+  readonly store: TaskStore;
+  #now: () => number;
+  #createError: ErrorFactory | undefined;
+  #ignoreLateResults: boolean;
+  #unscopedWork: boolean;
   constructor(options: SdkTaskStoreOptions = {}) {
     const { store, now, createError, ignoreLateResults, unscopedWork, ...storeOptions } = options ?? {};
     if (store !== undefined && Object.keys(storeOptions).length > 0) {
@@ -162,11 +159,11 @@ class SdkTaskStore {
       ...storeOptions,
       pageSize: storeOptions.pageSize === undefined ? SDK_PAGE_SIZE : storeOptions.pageSize,
     });
-    this.now = now ?? (() => Date.now());
-    this.createError = createError;
-    this.ignoreLateResults = ignoreLateResults === true;
+    this.#now = now ?? (() => Date.now());
+    this.#createError = createError;
+    this.#ignoreLateResults = ignoreLateResults === true;
     /** The work reaches its tasks without a session (see the `unscopedWork` option). */
-    this.unscopedWork = unscopedWork !== false;
+    this.#unscopedWork = unscopedWork !== false;
   }
 
   /**
@@ -227,7 +224,7 @@ class SdkTaskStore {
         throw new TypeError(`storeTaskResult: status must be "completed" or "failed", not ${JSON.stringify(status)}`);
       }
     } catch (e) {
-      if (this.ignoreLateResults && isStoreError(e) && (e.kind === "already_terminal" || e.kind === "not_found")) return;
+      if (this.#ignoreLateResults && isStoreError(e) && (e.kind === "already_terminal" || e.kind === "not_found")) return;
       throw this.#mapped(e, taskId, ctx, (terminal) =>
         `Cannot store result for task ${taskId} in terminal status '${terminal}'. Task results can only be stored once.`);
     }
@@ -327,7 +324,7 @@ class SdkTaskStore {
    * @returns How many tasks were purged.
    */
   sweep(limit?: number): number {
-    return this.store.sweep(this.now(), limit ?? null);
+    return this.store.sweep(this.#now(), limit ?? null);
   }
 
   /**
@@ -336,7 +333,7 @@ class SdkTaskStore {
    * crosses sessions: never answer a client with it.
    */
   getAllTasks(): Task[] {
-    const now = this.now();
+    const now = this.#now();
     const tasks: Task[] = [];
     for (const record of this.#records()) {
       try {
@@ -353,7 +350,7 @@ class SdkTaskStore {
    * also stops its TTL timers; no timer runs here). For tests and shutdown.
    */
   cleanup(): void {
-    const now = this.now();
+    const now = this.#now();
     for (const record of this.#records()) {
       try {
         this.store.remove(record.id, { session: record.session, now });
@@ -382,8 +379,8 @@ class SdkTaskStore {
    * task, unless `unscopedWork` is `false`.
    */
   #ctx(sessionId: string | undefined, asHost: boolean = false): TaskContext {
-    if (asHost && this.unscopedWork) return { host: true, now: this.now() };
-    return { session: sessionId ?? null, now: this.now() };
+    if (asHost && this.#unscopedWork) return { host: true, now: this.#now() };
+    return { session: sessionId ?? null, now: this.#now() };
   }
 
   /**
@@ -407,7 +404,7 @@ class SdkTaskStore {
       }
       if (terminal !== "") message = terminalMessage(terminal);
     }
-    if (this.createError === undefined) {
+    if (this.#createError === undefined) {
       e.message = message; // the store's own error, reworded (its class, code and kind kept)
       return e;
     }
@@ -417,8 +414,8 @@ class SdkTaskStore {
   /** A new error `{ code, message, data?, kind }` (through `createError` when given). */
   #error(code: number, message: string, data: unknown, kind: string, cause?: unknown): Error {
     let error: Error;
-    if (this.createError) {
-      error = this.createError(code, message, data);
+    if (this.#createError) {
+      error = this.#createError(code, message, data);
     } else {
       error = new TaskStoreError(message, { code, kind: kind as StoreErrorKind, data });
     }

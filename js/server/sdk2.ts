@@ -26,9 +26,10 @@
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild). Web APIs only.
 import { TaskHost } from "./host.js";
-import {
-  McpEndpoint, ClientRequests, V25, TASKS_EXTENSION, META_PROTOCOL_VERSION, INVALID_REQUEST, METHOD_NOT_FOUND, INTERNAL_ERROR, isObject, isId, rpcError,
-} from "./endpoint.js";
+import { INTERNALS } from "./internals.js";
+import { McpEndpoint, ClientRequests, isId, rpcError } from "./endpoint.js";
+import { isObject } from "./http.js";
+import { V25, TASKS_EXTENSION, META_PROTOCOL_VERSION, INVALID_REQUEST, METHOD_NOT_FOUND, INTERNAL_ERROR } from "./protocol.js";
 import type { JsonObject, ToolOptions } from "./endpoint.js";
 import type { ClientChannel, ClientRequest, SharedTaskServer, TaskHostOptions, TypedToolHandler } from "./host.js";
 import type { RequestAuth } from "./http-server.js";
@@ -94,16 +95,16 @@ function interpose<T extends object, K extends keyof T>(target: T, key: K, wrap:
 }
 
 class McpServerTasks {
-  endpoint: McpEndpoint;
-  host: TaskHost;
+  #endpoint: McpEndpoint;
+  readonly host: TaskHost;
   /** Requests sent to clients (2025-11-25 input), by id, waiting for their response. */
-  outgoing: ClientRequests<string>;
-  nextId: number;
+  #outgoing: ClientRequests<string>;
+  #nextId: number;
   /**
    * The blocked 2025-11-25 `tasks/result` request of each task (its connection and id, the
    * session it came in): a task's requests and notifications go out on its stream (§A.g).
    */
-  resultStreams: Map<string, { conn: Connection; id: string | number; session: string | null; }>;
+  #resultStreams: Map<string, { conn: Connection; id: string | number; session: string | null; }>;
   #attached: WeakSet<object>;
 
   constructor(options: McpServerTasksOptions) {
@@ -113,10 +114,10 @@ class McpServerTasks {
     const serverInfo: JsonObject = { name: options.name, version: options.version };
     if (typeof options.title === "string") serverInfo.title = options.title;
     this.host = (options.host ?? new TaskHost(options.hostOptions)) as TaskHost;
-    this.endpoint = new McpEndpoint(serverInfo, undefined, this.host);
-    this.outgoing = new ClientRequests();
-    this.nextId = 1;
-    this.resultStreams = new Map();
+    this.#endpoint = new McpEndpoint(serverInfo, undefined, this.host);
+    this.#outgoing = new ClientRequests();
+    this.#nextId = 1;
+    this.#resultStreams = new Map();
     this.#attached = new WeakSet();
   }
 
@@ -127,7 +128,7 @@ class McpServerTasks {
   tool<S extends import("./tool-schema.js").StandardSchemaV1>(name: string, options: ToolOptions & { inputSchema: S; }, handler: TypedToolHandler<Extract<import("./tool-schema.js").StandardSchemaOutput<S>, object>>): this;
   tool<TArgs extends object = JsonObject>(name: string, options: ToolOptions, handler: TypedToolHandler<TArgs>): this;
   tool(name: string, options: ToolOptions, handler: TypedToolHandler): this {
-    this.endpoint.tool(name, options, handler);
+    this.#endpoint.tool(name, options, handler);
     return this;
   }
 
@@ -204,7 +205,7 @@ class McpServerTasks {
       // A client's response to a request this module sent.
       const id = message.id;
       if (typeof id !== "string" || !id.startsWith(OUR_ID_PREFIX)) return false;
-      this.outgoing.settle(id, message);
+      this.#outgoing.settle(id, message);
       return true;
     }
     const params = isObject(message.params) ? message.params : {};
@@ -226,7 +227,7 @@ class McpServerTasks {
       conn.amend.set(id, { method, modern });
       return false;
     }
-    const ours = method.startsWith("tasks/") || (method === "tools/call" && typeof params.name === "string" && this.endpoint.tools.has(params.name));
+    const ours = method.startsWith("tasks/") || (method === "tools/call" && typeof params.name === "string" && this.#endpoint.tools.has(params.name));
     if (!ours) return false;
     if (conn.inflight.has(id)) {
       this.#send(conn, rpcError(id, INVALID_REQUEST, "Invalid Request: this id is in use by a request being answered"), id);
@@ -236,7 +237,7 @@ class McpServerTasks {
     conn.inflight.set(id, controller);
     const waitsOn = method === "tasks/result" && !modern && typeof params.taskId === "string" ? params.taskId : null;
     const stream = { conn, id, session: conn.session() };
-    if (waitsOn !== null) this.resultStreams.set(waitsOn, stream);
+    if (waitsOn !== null) this.#resultStreams.set(waitsOn, stream);
     const outer = extra?.request?.signal;
     if (outer !== undefined) {
       if (outer.aborted) controller.abort(outer.reason);
@@ -244,16 +245,16 @@ class McpServerTasks {
     }
     this.#answer(conn, message, id, modern, extra, controller.signal)
       .catch((e) => {
-        this.host.onError(e, "");
+        this.host[INTERNALS]().onError(e, "");
         return rpcError(id, INTERNAL_ERROR, "Internal error");
       })
       .then((response) => {
         if (conn.inflight.get(id) === controller) conn.inflight.delete(id);
-        if (waitsOn !== null && this.resultStreams.get(waitsOn) === stream) this.resultStreams.delete(waitsOn);
+        if (waitsOn !== null && this.#resultStreams.get(waitsOn) === stream) this.#resultStreams.delete(waitsOn);
         if (response !== null && !conn.closed) return conn.send(response, { relatedRequestId: id });
         return undefined;
       })
-      .catch((e) => this.host.onError(e, ""));
+      .catch((e) => this.host[INTERNALS]().onError(e, ""));
     return true;
   }
 
@@ -261,7 +262,7 @@ class McpServerTasks {
     const auth = isObject(extra?.authInfo) ? (extra.authInfo as RequestAuth) : null;
     const requestor = auth !== null && typeof auth.clientId === "string" ? auth.clientId : null;
     if (modern) {
-      const answer = await this.endpoint.modern(message, { signal, requestor, auth });
+      const answer = await this.#endpoint.modern(message, { signal, requestor, auth });
       switch (answer.kind) {
         case "none":
           return null;
@@ -274,7 +275,7 @@ class McpServerTasks {
     const session = conn.session();
     const ctx = session === null
       ? { protocolVersion: V25 as "2025-11-25", declared: { list: false, cancel: true, toolCalls: true } }
-      : this.endpoint.legacyContext(session);
+      : this.#endpoint.legacyContext(session);
     const channel: ClientChannel = {
       signal,
       requestor,
@@ -291,7 +292,7 @@ class McpServerTasks {
       },
     };
     if (conn.clientCapabilities !== undefined) channel.clientCapabilities = conn.clientCapabilities;
-    return (await this.host.handle(message, ctx, channel)) ?? this.endpoint.notForHost(message);
+    return (await this.host.handle(message, ctx, channel)) ?? this.#endpoint.notForHost(message);
   }
 
   /**
@@ -302,7 +303,7 @@ class McpServerTasks {
    */
   #route(conn: Connection, id: string | number, session: string | null, taskId: string | null): [Connection, string | number | null] {
     if (taskId === null) return [conn, id];
-    const stream = this.resultStreams.get(taskId);
+    const stream = this.#resultStreams.get(taskId);
     if (stream !== undefined && !stream.conn.closed && stream.session === session) return [stream.conn, stream.id];
     return [conn, null];
   }
@@ -311,16 +312,16 @@ class McpServerTasks {
   #send(conn: Connection, message: JsonObject, related: string | number | null) {
     if (conn.closed) return;
     const options = related === null ? undefined : { relatedRequestId: related };
-    conn.send(message, options).catch((e) => this.host.onError(e, ""));
+    conn.send(message, options).catch((e) => this.host[INTERNALS]().onError(e, ""));
   }
 
   /** Sends one request to the client (2025-11-25 input) and resolves with its result. */
   #ask(conn: Connection, request: ClientRequest, related: string | number | null, signal: AbortSignal): Promise<JsonObject> {
-    const id = `${OUR_ID_PREFIX}${this.nextId++}`;
+    const id = `${OUR_ID_PREFIX}${this.#nextId++}`;
     const message: JsonObject = { jsonrpc: "2.0", id, method: request.method };
     if (request.params !== undefined) message.params = request.params;
     if (!signal.aborted && conn.closed) return Promise.reject(new Error("the connection is closed"));
-    return this.outgoing.ask(id, signal, () => this.#send(conn, message, related));
+    return this.#outgoing.ask(id, signal, () => this.#send(conn, message, related));
   }
 
   /** §D 43: the session's tasks say when they change status (a connection with a session). */
@@ -350,7 +351,7 @@ class McpServerTasks {
     const pending = conn.amend.get(message.id);
     if (pending === undefined) return message;
     conn.amend.delete(message.id);
-    const tools = [...this.endpoint.tools.values()];
+    const tools = [...this.#endpoint.tools.values()];
     const listed = tools.map((t) => (pending.modern ? t.descriptor : { ...t.descriptor, execution: { taskSupport: t.taskSupport } }));
     if (isObject(message.error)) {
       // An SDK server without tools of its own has no `tools/list`: the task tools are the list.
@@ -367,7 +368,7 @@ class McpServerTasks {
       // One name, one tool: a task tool hides an SDK tool of the same name (its calls come here).
       // Paginated SDK lists get the task tools on their last page.
       if (result.nextCursor !== undefined) return message;
-      const own = Array.isArray(result.tools) ? result.tools.filter((t) => !(isObject(t) && this.endpoint.tools.has(String(t.name)))) : [];
+      const own = Array.isArray(result.tools) ? result.tools.filter((t) => !(isObject(t) && this.#endpoint.tools.has(String(t.name)))) : [];
       return { ...message, result: { ...result, tools: [...own, ...listed] } };
     }
     const capabilities = isObject(result.capabilities) ? { ...result.capabilities } : {};

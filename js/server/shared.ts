@@ -57,6 +57,7 @@
 import { TaskServer, reloadStore, loadStore } from "./store.js";
 import { TaskStoreError, storeError, resultTooLarge } from "./errors.js";
 import { listPosition } from "./mcp_tasks_wasm.js";
+import { INTERNALS } from "./internals.js";
 
 export type StoreTask = import("./store.js").StoreTask;
 
@@ -323,80 +324,80 @@ class Lost extends Error {}
 export type Reads = { records: LeasedTask[]; sequence?: number; lease?: boolean; rerun?: RerunMemo; take?: string; kept?: boolean; one?: string; };
 
 class SharedTaskServer {
-  storage: TaskStorage;
-  config: Record<string, unknown>;
-  cursorKey: string;
-  replicaId: string;
-  leaseMs: number;
-  leaseGraceMs: number;
-  renewMs: number;
-  terminalRetryMs: number;
-  maxLeaseChecks: number;
-  clock: () => number;
-  onError: (error: unknown) => void;
-  planner: TaskServer;
-  leased: Map<string, number | null>;
-  observed: Map<string, { key: string; since: number; limit: number; cycle: number; }>;
-  leaseCursor: number;
-  leaseCycle: number;
-  renewing: Promise<void> | null;
-  renewStats: { passes: number; skipped: number; };
-  changeListeners: Set<(taskId: string, version?: number) => void>;
-  known: Map<string, LeasedTask>;
-  knownSizes: Map<string, number>;
-  knownBytes: number;
-  writing: Map<string, Promise<void>>;
-  maxKnownBytes: number;
-  unsubscribe: (() => Promise<void>) | null;
-  renewer: ReturnType<typeof setInterval> | null;
-  closed: boolean;
+  #storage: TaskStorage;
+  #config: Record<string, unknown>;
+  #cursorKey: string;
+  #replicaId: string;
+  #leaseMs: number;
+  #leaseGraceMs: number;
+  #renewMs: number;
+  #terminalRetryMs: number;
+  #maxLeaseChecks: number;
+  #clock: () => number;
+  #onError: (error: unknown) => void;
+  #planner: TaskServer;
+  #leased: Map<string, number | null>;
+  #observed: Map<string, { key: string; since: number; limit: number; cycle: number; }>;
+  #leaseCursor: number;
+  #leaseCycle: number;
+  #renewing: Promise<void> | null;
+  #renewStats: { passes: number; skipped: number; };
+  #changeListeners: Set<(taskId: string, version?: number) => void>;
+  #known: Map<string, LeasedTask>;
+  #knownSizes: Map<string, number>;
+  #knownBytes: number;
+  #writing: Map<string, Promise<void>>;
+  #maxKnownBytes: number;
+  #unsubscribe: (() => Promise<void>) | null;
+  #renewer: ReturnType<typeof setInterval> | null;
+  #closed: boolean;
   /** The TaskHost's re-run hooks (`null`: no host, a lost lease fails its task). */
-  rerunner: Rerunner | null = null;
+  #rerunner: Rerunner | null = null;
   /** The core every operation runs on, its records replaced each time (`#scratch`). */
-  scratchCore: TaskServer | null = null;
+  #scratchCore: TaskServer | null = null;
   /** The core's settings as JSON text, changes recorded. */
-  scratchConfig: string;
+  #scratchConfig: string;
   /**
    * The core of the operations on one task (`Reads.one`): it keeps the records it ran on, so an
    * operation on a task it holds at the revision read loads nothing (`held`: their revisions, and
    * their JSON bytes in `heldBytes`, at most `maxKnownBytes`).
    */
-  heldCore: TaskServer | null = null;
-  held: Map<string, number> = new Map();
-  heldBytes = 0;
+  #heldCore: TaskServer | null = null;
+  #held: Map<string, number> = new Map();
+  #heldBytes = 0;
   /** Use `SharedTaskServer.open`. */
   constructor(storage: TaskStorage, config: Record<string, unknown>, options: SharedTaskServerOptions) {
     /** The storage the tasks live in. */
-    this.storage = storage;
+    this.#storage = storage;
     /** The core's settings (the `config` of its snapshots). */
-    this.config = config;
-    this.scratchConfig = JSON.stringify({ ...config, recordChanges: true });
-    this.cursorKey = options.cursorKey;
-    this.replicaId = options.replicaId ?? randomHex();
-    this.leaseMs = options.leaseMs ?? 30_000;
-    this.leaseGraceMs = options.leaseGraceMs ?? 30_000;
-    this.renewMs = options.renewMs ?? Math.max(1, Math.floor(this.leaseMs / 3));
-    this.terminalRetryMs = options.terminalRetryMs ?? 900_000;
-    this.maxLeaseChecks = options.maxLeaseChecks ?? 4096;
-    this.clock = options.clock ?? monotonic();
-    this.onError = options.onError ?? ((e) => console.error("SharedTaskServer:", e));
+    this.#config = config;
+    this.#scratchConfig = JSON.stringify({ ...config, recordChanges: true });
+    this.#cursorKey = options.cursorKey;
+    this.#replicaId = options.replicaId ?? randomHex();
+    this.#leaseMs = options.leaseMs ?? 30_000;
+    this.#leaseGraceMs = options.leaseGraceMs ?? 30_000;
+    this.#renewMs = options.renewMs ?? Math.max(1, Math.floor(this.#leaseMs / 3));
+    this.#terminalRetryMs = options.terminalRetryMs ?? 900_000;
+    this.#maxLeaseChecks = options.maxLeaseChecks ?? 4096;
+    this.#clock = options.clock ?? monotonic();
+    this.#onError = options.onError ?? ((e) => console.error("SharedTaskServer:", e));
     /** For the methods that read no task (planToolCall, syncToolResponse). */
-    this.planner = new TaskServer(((options.store ?? null) as TaskStoreOptions));
+    this.#planner = new TaskServer(((options.store ?? null) as TaskStoreOptions));
     /** Tasks whose work runs here (their leases are renewed), and when each expires (Unix ms). */
-    this.leased = new Map();
+    this.#leased = new Map();
     /**
      * Leases of live tasks this replica's sweeps have seen: since when (on `clock`) each key is
      * unchanged, how long it may stay so, and in which cycle of the lease check it was last seen.
      */
-    this.observed = new Map();
+    this.#observed = new Map();
     /** Where the next lease check goes on (a seq), and how many full cycles it has made. */
-    this.leaseCursor = 0;
-    this.leaseCycle = 0;
+    this.#leaseCursor = 0;
+    this.#leaseCycle = 0;
     /** The renewal pass under way, if any (never two at once). */
-    this.renewing = null;
+    this.#renewing = null;
     /** Renewal passes run, and ticks skipped because one was still running. */
-    this.renewStats = { passes: 0, skipped: 0 };
-    this.changeListeners = new Set();
+    this.#renewStats = { passes: 0, skipped: 0 };
+    this.#changeListeners = new Set();
     /**
      * The last revision of each task this replica wrote or read, while the change feed has
      * announced no later one (at most `maxKnownBytes`, the oldest dropped first): what spares the
@@ -404,16 +405,16 @@ class SharedTaskServer {
      * and of the feed's own changes. Forgotten at every `sweep` (a change the feed lost, at most
      * once, is then read again).
      */
-    this.known = new Map();
+    this.#known = new Map();
     /** The JSON length of each record kept, and their sum. */
-    this.knownSizes = new Map();
-    this.knownBytes = 0;
-    this.maxKnownBytes = options.maxKnownBytes ?? 8 * 1024 * 1024;
+    this.#knownSizes = new Map();
+    this.#knownBytes = 0;
+    this.#maxKnownBytes = options.maxKnownBytes ?? 8 * 1024 * 1024;
     /** The write of each task under way here (settled when it is stored or refused). */
-    this.writing = new Map();
-    this.unsubscribe = null;
-    this.renewer = null;
-    this.closed = false;
+    this.#writing = new Map();
+    this.#unsubscribe = null;
+    this.#renewer = null;
+    this.#closed = false;
   }
 
   /** A server over `storage`, once its change feed is live. */
@@ -451,19 +452,19 @@ class SharedTaskServer {
     const server = new SharedTaskServer(storage, config, options);
     const dispatch = (change: { kind: "put" | "delete"; id: string; version: number; }) => {
       // A later revision than the one kept (or a delete): the kept one is stale.
-      const kept = server.known.get(change.id);
+      const kept = server.#known.get(change.id);
       if (kept !== undefined && (change.kind === "delete" || change.version > kept.version)) server.#forget(change.id);
-      for (const listener of [...server.changeListeners]) {
+      for (const listener of [...server.#changeListeners]) {
         try {
           listener(change.id, change.version);
         } catch (e) {
-          server.onError(e);
+          server.#onError(e);
         }
       }
     };
-    server.unsubscribe = await storage.subscribe((change) => {
+    server.#unsubscribe = await storage.subscribe((change) => {
       // Heard before this replica's own write of the task resolved: told once it is kept.
-      const writing = server.writing.get(change.id);
+      const writing = server.#writing.get(change.id);
       if (writing === undefined) dispatch(change);
       else writing.then(() => dispatch(change));
     });
@@ -476,9 +477,9 @@ class SharedTaskServer {
    * to see it: `getTask(taskId, now, version)`). Returns the function that stops it.
    */
   watchChanges(listener: (taskId: string, version?: number) => void): () => void {
-    this.changeListeners.add(listener);
+    this.#changeListeners.add(listener);
     return () => {
-      this.changeListeners.delete(listener);
+      this.#changeListeners.delete(listener);
     };
   }
 
@@ -489,7 +490,7 @@ class SharedTaskServer {
    * it answered; reads and runs again when another writer came first.
    */
   async #run<T>(read: () => Promise<Reads>, op: (core: TaskServer) => T): Promise<T> {
-    if (this.closed) throw new TaskStoreError("Internal error: the store is closed", { code: -32603, kind: "conflict" });
+    if (this.#closed) throw new TaskStoreError("Internal error: the store is closed", { code: -32603, kind: "conflict" });
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       const reads = await read();
       // Loaded, run and emptied of its changes with no await between: one core serves all.
@@ -529,48 +530,48 @@ class SharedTaskServer {
    */
   #holding(reads: Reads): TaskServer | null {
     const id = reads.one;
-    if (id === undefined || reads.sequence !== undefined || this.maxKnownBytes === 0) return null;
-    const held = this.held;
-    const core = this.heldCore;
+    if (id === undefined || reads.sequence !== undefined || this.#maxKnownBytes === 0) return null;
+    const held = this.#held;
+    const core = this.#heldCore;
     if (core !== null && reads.records.every((r) => held.get(r.id) === r.version) && (reads.records.length > 0 || !held.has(id))) return core;
     const stale = reads.records.filter((r) => held.get(r.id) !== r.version);
     const text = JSON.stringify(stale);
     try {
-      if (core === null || this.heldBytes + text.length > this.maxKnownBytes || held.size >= HELD_MAX || (reads.records.length === 0 && held.has(id))) {
+      if (core === null || this.#heldBytes + text.length > this.#maxKnownBytes || held.size >= HELD_MAX || (reads.records.length === 0 && held.has(id))) {
         // Over its bound (or a task it holds is gone): it starts over from the records read.
         const all = JSON.stringify(reads.records);
-        const snapshot = `{"format":"${SNAPSHOT_FORMAT}","config":${this.scratchConfig},"cursorKey":"${this.cursorKey}","sequence":${reads.records.reduce((m, r) => Math.max(m, r.seq), 0)},"tasks":${all}}`;
+        const snapshot = `{"format":"${SNAPSHOT_FORMAT}","config":${this.#scratchConfig},"cursorKey":"${this.#cursorKey}","sequence":${reads.records.reduce((m, r) => Math.max(m, r.seq), 0)},"tasks":${all}}`;
         held.clear();
-        this.heldBytes = all.length;
-        if (core === null) this.heldCore = TaskServer.restore(snapshot, { maxSnapshotBytes: null });
+        this.#heldBytes = all.length;
+        if (core === null) this.#heldCore = TaskServer.restore(snapshot, { maxSnapshotBytes: null });
         else reloadStore(core, snapshot, { maxSnapshotBytes: null });
       } else {
         loadStore(core, text);
-        this.heldBytes += text.length;
+        this.#heldBytes += text.length;
       }
     } catch (e) {
       this.#dropHeld();
       throw storeError(e);
     }
     for (const r of reads.records) held.set(r.id, r.version);
-    return this.heldCore;
+    return this.#heldCore;
   }
 
   /** The held core's records after an operation that wrote `changes` (all stored). */
   #heldWrote(changes: CoreChange[]) {
     for (const c of changes) {
-      if (c.kind === "deleted") this.held.delete(c.taskId);
+      if (c.kind === "deleted") this.#held.delete(c.taskId);
       else {
-        this.held.set(c.record.id, c.record.version);
-        this.heldBytes += this.knownSizes.get(c.record.id) ?? 1024;
+        this.#held.set(c.record.id, c.record.version);
+        this.#heldBytes += this.#knownSizes.get(c.record.id) ?? 1024;
       }
     }
   }
 
   /** Forgets what the held core holds: the next operation on it loads from scratch. */
   #dropHeld() {
-    this.held.clear();
-    this.heldBytes = Number.MAX_SAFE_INTEGER;
+    this.#held.clear();
+    this.#heldBytes = Number.MAX_SAFE_INTEGER;
   }
 
   #scratch(reads: Reads): TaskServer {
@@ -578,15 +579,15 @@ class SharedTaskServer {
     for (const r of reads.records) sequence = Math.max(sequence, r.seq);
     try {
       // As JSON text: the core parses text about twice as fast as it walks a JS object.
-      const text = `{"format":"${SNAPSHOT_FORMAT}","config":${this.scratchConfig},"cursorKey":"${this.cursorKey}","sequence":${sequence},"tasks":${JSON.stringify(reads.records)}}`;
+      const text = `{"format":"${SNAPSHOT_FORMAT}","config":${this.#scratchConfig},"cursorKey":"${this.#cursorKey}","sequence":${sequence},"tasks":${JSON.stringify(reads.records)}}`;
       // One core per replica, its records replaced at every operation: a new core per
       // operation (its wasm allocation, random source, settings) cost more than its run.
-      if (this.scratchCore === null) {
-        this.scratchCore = TaskServer.restore(text, { maxSnapshotBytes: null });
+      if (this.#scratchCore === null) {
+        this.#scratchCore = TaskServer.restore(text, { maxSnapshotBytes: null });
       } else {
-        reloadStore(this.scratchCore, text, { maxSnapshotBytes: null });
+        reloadStore(this.#scratchCore, text, { maxSnapshotBytes: null });
       }
-      return this.scratchCore;
+      return this.#scratchCore;
     } catch (e) {
       throw storeError(e);
     }
@@ -605,15 +606,15 @@ class SharedTaskServer {
       const old = before.get(id);
       if (c.kind === "deleted") {
         this.#forget(id);
-        if (old !== undefined) await this.storage.delete(id);
+        if (old !== undefined) await this.#storage.delete(id);
         continue;
       }
       const record: LeasedTask = { ...c.record };
       const live = !TERMINAL.includes(record.status);
       if (c.kind === "created" && reads.lease && live) {
-        record.lease = { owner: this.replicaId, beat: 0, ms: this.leaseMs };
+        record.lease = { owner: this.#replicaId, beat: 0, ms: this.#leaseMs };
         if (reads.rerun !== undefined) record.rerun = reads.rerun;
-        this.leased.set(id, expiresAt(record));
+        this.#leased.set(id, expiresAt(record));
         this.#startRenewing();
       } else if (old?.lease !== undefined && live) {
         record.lease = old.lease;
@@ -625,17 +626,17 @@ class SharedTaskServer {
         // This replica takes the lease (a new owner and beat: every observer starts over) and
         // the next run; the compare-and-set below lets exactly one replica do so.
         const beat = Number.isSafeInteger(old.lease?.beat) ? (old.lease?.beat as number) + 1 : 1;
-        record.lease = { owner: this.replicaId, beat, ms: this.leaseMs };
+        record.lease = { owner: this.#replicaId, beat, ms: this.#leaseMs };
         record.rerun = { ...old.rerun, attempt: old.rerun.attempt + 1 };
       }
-      const ok = await this.#writes([id], this.storage.putIfVersion(record, old === undefined ? null : old.version).then((stored) => {
+      const ok = await this.#writes([id], this.#storage.putIfVersion(record, old === undefined ? null : old.version).then((stored) => {
         if (stored) this.#keep(record);
         else this.#forget(id);
         return stored;
       }));
       if (!ok) throw new Lost();
       if (taken) {
-        this.leased.set(id, expiresAt(record));
+        this.#leased.set(id, expiresAt(record));
         this.#startRenewing();
       }
     }
@@ -647,37 +648,37 @@ class SharedTaskServer {
    */
   async #writes<T>(ids: string[], put: Promise<T>): Promise<T> {
     const settled = put.then(() => {}, () => {});
-    for (const id of ids) this.writing.set(id, settled);
+    for (const id of ids) this.#writing.set(id, settled);
     try {
       return await put;
     } finally {
-      for (const id of ids) if (this.writing.get(id) === settled) this.writing.delete(id);
+      for (const id of ids) if (this.#writing.get(id) === settled) this.#writing.delete(id);
     }
   }
 
   /** Keeps `record` as the last revision of its task this replica knows (see `known`). */
   #keep(record: LeasedTask) {
-    const kept = this.known.get(record.id);
+    const kept = this.#known.get(record.id);
     if (kept !== undefined && kept.version > record.version) return;
     this.#forget(record.id);
-    if (this.maxKnownBytes === 0) return;
+    if (this.#maxKnownBytes === 0) return;
     const size = JSON.stringify(record).length;
-    if (size > this.maxKnownBytes / 8) return;
-    while (this.knownBytes + size > this.maxKnownBytes) {
-      const oldest = this.known.keys().next().value;
+    if (size > this.#maxKnownBytes / 8) return;
+    while (this.#knownBytes + size > this.#maxKnownBytes) {
+      const oldest = this.#known.keys().next().value;
       if (oldest === undefined) break;
       this.#forget(oldest);
     }
-    this.known.set(record.id, record);
-    this.knownSizes.set(record.id, size);
-    this.knownBytes += size;
+    this.#known.set(record.id, record);
+    this.#knownSizes.set(record.id, size);
+    this.#knownBytes += size;
   }
 
   /** Drops the record kept of `id`, if any. */
   #forget(id: string) {
-    if (!this.known.delete(id)) return;
-    this.knownBytes -= this.knownSizes.get(id) ?? 0;
-    this.knownSizes.delete(id);
+    if (!this.#known.delete(id)) return;
+    this.#knownBytes -= this.#knownSizes.get(id) ?? 0;
+    this.#knownSizes.delete(id);
   }
 
   /**
@@ -688,7 +689,7 @@ class SharedTaskServer {
     const fresh = this.#readOne(id);
     let first = true;
     return async () => {
-      const kept = first && typeof id === "string" ? this.known.get(id) : undefined;
+      const kept = first && typeof id === "string" ? this.#known.get(id) : undefined;
       first = false;
       // A kept revision later than the announced one is as fresh (the feed drops it once a later one is announced).
       return kept === undefined || (version !== undefined && kept.version < version) ? fresh() : { records: [kept], one: id };
@@ -704,7 +705,7 @@ class SharedTaskServer {
     const fresh = this.#readOne(id);
     let first = true;
     return async () => {
-      const kept = first && typeof id === "string" ? this.known.get(id) : undefined;
+      const kept = first && typeof id === "string" ? this.#known.get(id) : undefined;
       first = false;
       if (kept === undefined) return fresh();
       // A terminal record never changes (its delete is announced, its expiry the core sees):
@@ -718,7 +719,7 @@ class SharedTaskServer {
     // An id the storage cannot hold reads nothing: the core answers it (not found, TypeError).
     if (typeof id !== "string" || id === "") return async () => ({ records: [] });
     return async () => {
-      const r = await this.storage.get(id);
+      const r = await this.#storage.get(id);
       if (r === null) this.#forget(id);
       else this.#keep(r);
       return { records: r === null ? [] : [r], one: id };
@@ -732,16 +733,16 @@ class SharedTaskServer {
   async #readPage(cursor: string | undefined, session: string | undefined, now: number, host: boolean = false, limit: number = Infinity, owner: string | null = null): Promise<Reads> {
     let pos: { scope: Scope; after: number; };
     try {
-      pos = JSON.parse(listPosition(this.cursorKey, cursor, session, host, this.config.shareAcrossSessions === true, owner));
+      pos = JSON.parse(listPosition(this.#cursorKey, cursor, session, host, this.#config.shareAcrossSessions === true, owner));
     } catch {
       return { records: [] }; // a cursor the core refuses: it answers the error itself
     }
-    const size = Math.min(Math.max(Number(this.config.pageSize) || 1, 1), 1000, Math.max(1, limit));
+    const size = Math.min(Math.max(Number(this.#config.pageSize) || 1, 1), 1000, Math.max(1, limit));
     const records: StoredTask[] = [];
     let live = 0;
     let after = pos.after;
     while (live <= size) {
-      const batch = await this.storage.rangeAfter(pos.scope, after, size + 1 - live);
+      const batch = await this.#storage.rangeAfter(pos.scope, after, size + 1 - live);
       for (const r of batch) {
         records.push(r);
         after = Math.max(after, r.seq);
@@ -801,12 +802,12 @@ class SharedTaskServer {
 
   /** `TaskServer.planToolCall` (reads nothing: synchronous). */
   planToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport): ToolCallPlanned {
-    return this.planner.planToolCall(request, ctx, taskSupport);
+    return this.#planner.planToolCall(request, ctx, taskSupport);
   }
 
   /** `TaskServer.syncToolResponse` (uses no state: synchronous). */
   syncToolResponse(request: Record<string, unknown> | string, ctx: ServerContext, outcome: ToolOutcome): Record<string, unknown> {
-    return this.planner.syncToolResponse(request, ctx, outcome);
+    return this.#planner.syncToolResponse(request, ctx, outcome);
   }
 
   /**
@@ -817,10 +818,10 @@ class SharedTaskServer {
   async beginToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport, rerun?: Omit<RerunMemo, "attempt">): Promise<ToolCallStart> {
     const now = readNow(ctx?.now);
     const ctxNow = { ...ctx, now };
-    const plan = this.planner.planToolCall(request, ctxNow, taskSupport);
+    const plan = this.#planner.planToolCall(request, ctxNow, taskSupport);
     if (plan.kind !== "task") return plan;
     const session = typeof ctx?.session === "string" ? ctx.session : null;
-    const cap = (this.config.maxLiveTasksPerSession as number | null);
+    const cap = (this.#config.maxLiveTasksPerSession as number | null);
     return this.#run(async () => {
       let taken: { sequence: number; live: number; } | null = null;
       if (cap !== null && session !== null) {
@@ -829,13 +830,13 @@ class SharedTaskServer {
         if (live >= cap) {
           // Expired tasks count until purged: purge (an index seek), but no lease check (a
           // refused call must not read the live records of every session).
-          if ((await this.#purge(now, BATCH)) > 0) live = await this.storage.countLive(session);
+          if ((await this.#purge(now, BATCH)) > 0) live = await this.#storage.countLive(session);
         }
         // At the cap: the core refuses (its -32010 answer) a session it sees holding `cap` live
         // tasks, placeholders standing for the storage's (never written: nothing is created).
         if (live >= cap) return { records: this.#placeholders(session, cap, now), sequence: cap };
       }
-      const sequence = taken === null ? (await this.storage.nextSequence()) - 1 : taken.sequence - 1;
+      const sequence = taken === null ? (await this.#storage.nextSequence()) - 1 : taken.sequence - 1;
       const reads: Reads = { records: [], sequence, lease: true };
       // What a re-run needs, on every created task of a re-runnable tool (session or not).
       if (rerun !== undefined) reads.rerun = { ...rerun, attempt: 1 };
@@ -848,9 +849,9 @@ class SharedTaskServer {
    * storage has clause 13 (a number taken for a call then refused at the cap is skipped).
    */
   async #sequenceWithLive(session: string): Promise<{ sequence: number; live: number; }> {
-    if (typeof this.storage.nextSequenceWithLive === "function") return this.storage.nextSequenceWithLive(session);
-    const live = await this.storage.countLive(session);
-    return { sequence: await this.storage.nextSequence(), live };
+    if (typeof this.#storage.nextSequenceWithLive === "function") return this.#storage.nextSequenceWithLive(session);
+    const live = await this.#storage.countLive(session);
+    return { sequence: await this.#storage.nextSequence(), live };
   }
 
   /**
@@ -858,8 +859,8 @@ class SharedTaskServer {
    * cap).
    */
   #placeholders(session: string, n: number, now: number): LeasedTask[] {
-    const max = (this.config.maxTtlMs as number | null);
-    const ttl = (this.config.defaultTtlMs as number | null) ?? max;
+    const max = (this.#config.maxTtlMs as number | null);
+    const ttl = (this.#config.defaultTtlMs as number | null) ?? max;
     return Array.from({ length: n }, (_, i) => ({
       id: (i + 1).toString(16).padStart(32, "0"),
       version: 1,
@@ -881,7 +882,7 @@ class SharedTaskServer {
    */
   async finishToolCall(taskId: string, outcome: ToolOutcome, now?: number | null): Promise<FinishOutcome> {
     const at = readNow(now);
-    const started = this.clock();
+    const started = this.#clock();
     let delay = RETRY_FIRST_MS;
     let replaced = false;
     try {
@@ -895,16 +896,16 @@ class SharedTaskServer {
             replaced = true;
             continue;
           }
-          const expires = this.leased.get(taskId) ?? null;
-          const waited = this.clock() - started;
-          if (!unavailable(e) || this.closed || waited + delay > this.terminalRetryMs || (expires !== null && Date.now() + delay >= expires)) throw e;
-          this.onError(e);
+          const expires = this.#leased.get(taskId) ?? null;
+          const waited = this.#clock() - started;
+          if (!unavailable(e) || this.#closed || waited + delay > this.#terminalRetryMs || (expires !== null && Date.now() + delay >= expires)) throw e;
+          this.#onError(e);
         }
         await sleep(delay);
         delay = Math.min(delay * 2, RETRY_MAX_MS);
       }
     } finally {
-      this.release(taskId);
+      this.#release(taskId);
     }
   }
 
@@ -928,19 +929,19 @@ class SharedTaskServer {
   async create(params: CreateTaskParams, ctx?: TaskContext | null): Promise<StoreTask> {
     const c = readContext(ctx);
     const session = typeof c.session === "string" ? c.session : null;
-    const cap = (this.config.maxLiveTasksPerSession as number | null);
+    const cap = (this.#config.maxLiveTasksPerSession as number | null);
     return this.#run(async () => {
       let taken: { sequence: number; live: number; } | null = null;
       if (cap !== null && session !== null) {
         taken = await this.#sequenceWithLive(session);
         let live = taken.live;
         if (live >= cap) {
-          if ((await this.#purge(c.now, BATCH)) > 0) live = await this.storage.countLive(session);
+          if ((await this.#purge(c.now, BATCH)) > 0) live = await this.#storage.countLive(session);
         }
         if (live >= cap) return { records: this.#placeholders(session, cap, c.now), sequence: cap };
         return { records: [], sequence: taken.sequence - 1 };
       }
-      return { records: [], sequence: (await this.storage.nextSequence()) - 1 };
+      return { records: [], sequence: (await this.#storage.nextSequence()) - 1 };
     }, (core) => core.create(params, c));
   }
 
@@ -1025,9 +1026,9 @@ class SharedTaskServer {
     const at = readNow(now);
     // A change the feed lost (at most once) must not leave a kept record stale for ever: the
     // host's sweep settles its blocked requests again, now from the storage.
-    this.known.clear();
-    this.knownSizes.clear();
-    this.knownBytes = 0;
+    this.#known.clear();
+    this.#knownSizes.clear();
+    this.#knownBytes = 0;
     const purged = await this.#purge(at, limit ?? 1000);
     await this.#failLostLeases(at);
     return purged;
@@ -1037,7 +1038,7 @@ class SharedTaskServer {
   async #purge(at: number, max: number): Promise<number> {
     let purged = 0;
     while (purged < max) {
-      const ids = await this.storage.expired(at, Math.min(BATCH, max - purged));
+      const ids = await this.#storage.expired(at, Math.min(BATCH, max - purged));
       if (ids.length === 0) break;
       let n = 0;
       for (const id of ids) {
@@ -1057,34 +1058,34 @@ class SharedTaskServer {
    * grace, on this replica's own clock.
    */
   async #failLostLeases(now: number) {
-    let budget = this.maxLeaseChecks;
+    let budget = this.#maxLeaseChecks;
     while (budget > 0) {
       const want = Math.min(BATCH, budget);
-      const batch = (await (this.storage.rangeLive
-        ? this.storage.rangeLive(this.leaseCursor, want)
-        : this.storage.rangeAfter({ kind: "all" }, this.leaseCursor, want)) as LeasedTask[]);
+      const batch = (await (this.#storage.rangeLive
+        ? this.#storage.rangeLive(this.#leaseCursor, want)
+        : this.#storage.rangeAfter({ kind: "all" }, this.#leaseCursor, want)) as LeasedTask[]);
       budget -= batch.length;
-      const t = this.clock();
+      const t = this.#clock();
       for (const r of batch) {
-        this.leaseCursor = Math.max(this.leaseCursor, r.seq);
+        this.#leaseCursor = Math.max(this.#leaseCursor, r.seq);
         if (TERMINAL.includes(r.status) || r.lease === undefined || r.lease === null) {
-          this.observed.delete(r.id);
+          this.#observed.delete(r.id);
           continue;
         }
         const key = leaseKey(r.lease);
-        const seen = this.observed.get(r.id);
+        const seen = this.#observed.get(r.id);
         if (seen === undefined || seen.key !== key) {
-          const ms = Number.isSafeInteger(r.lease.ms) ? (r.lease.ms as number) : this.leaseMs;
-          this.observed.set(r.id, { key, since: t, limit: ms + this.leaseGraceMs, cycle: this.leaseCycle });
+          const ms = Number.isSafeInteger(r.lease.ms) ? (r.lease.ms as number) : this.#leaseMs;
+          this.#observed.set(r.id, { key, since: t, limit: ms + this.#leaseGraceMs, cycle: this.#leaseCycle });
           continue;
         }
-        seen.cycle = this.leaseCycle;
+        seen.cycle = this.#leaseCycle;
         if (t - seen.since <= seen.limit) continue;
         const memo = r.rerun;
         let error: JsonRpcError = LEASE_LOST;
         if (memo !== undefined && memo !== null) {
           if (memo.attempt < memo.maxAttempts) {
-            if (this.rerunner?.has(memo.tool)) {
+            if (this.#rerunner?.has(memo.tool)) {
               await this.#rerun(r.id, key, now);
               continue;
             }
@@ -1096,7 +1097,7 @@ class SharedTaskServer {
         try {
           await this.#run(
             async () => {
-              const cur = (await this.storage.get(r.id) as LeasedTask | null);
+              const cur = (await this.#storage.get(r.id) as LeasedTask | null);
               // Renewed (or ended) meanwhile: nothing to do (the core is not run on it).
               const lost = cur !== null && !TERMINAL.includes(cur.status) && cur.lease !== undefined && leaseKey(cur.lease) === key;
               return { records: lost && cur !== null ? [cur] : [] };
@@ -1109,17 +1110,17 @@ class SharedTaskServer {
               }
             },
           );
-          this.observed.delete(r.id);
+          this.#observed.delete(r.id);
         } catch (e) {
-          this.onError(e);
+          this.#onError(e);
         }
       }
       if (batch.length < want) {
         // The end of the live records: the next check starts over, and leases not seen in this
         // cycle (their tasks ended or are gone) are forgotten.
-        this.leaseCursor = 0;
-        for (const [id, o] of this.observed) if (o.cycle !== this.leaseCycle) this.observed.delete(id);
-        this.leaseCycle += 1;
+        this.#leaseCursor = 0;
+        for (const [id, o] of this.#observed) if (o.cycle !== this.#leaseCycle) this.#observed.delete(id);
+        this.#leaseCycle += 1;
         break;
       }
     }
@@ -1135,7 +1136,7 @@ class SharedTaskServer {
     try {
       const taken = await this.#run(
         async () => {
-          const cur = (await this.storage.get(taskId) as LeasedTask | null);
+          const cur = (await this.#storage.get(taskId) as LeasedTask | null);
           const lost = cur !== null && !TERMINAL.includes(cur.status) && cur.lease !== undefined && leaseKey(cur.lease) === key && cur.rerun !== undefined;
           read = lost ? cur : null;
           return read === null ? { records: [] } : { records: [read], take: taskId };
@@ -1150,34 +1151,67 @@ class SharedTaskServer {
           return memo;
         },
       );
-      this.observed.delete(taskId);
-      if (taken !== null) this.rerunner?.start(taskId, taken);
+      this.#observed.delete(taskId);
+      if (taken !== null) this.#rerunner?.start(taskId, taken);
     } catch (e) {
-      this.onError(e);
+      this.#onError(e);
     }
   }
 
+  /**
+   * @internal Our modules' and tests' accessor (see INTERNALS): for the TaskHost over it, `release`
+   * (the work of a task ended here: its lease is no longer renewed) and `rerunner` (how to re-run
+   * a task whose lease was lost); for the tests, the renewal passes and the records kept.
+   */
+  [INTERNALS]() {
+    const server = this;
+    return {
+      release: (taskId: string) => this.#release(taskId),
+      set rerunner(rerunner: Rerunner | null) {
+        server.#rerunner = rerunner;
+      },
+      get renewStats() {
+        return server.#renewStats;
+      },
+      get renewing() {
+        return server.#renewing;
+      },
+      get known() {
+        return server.#known;
+      },
+      get knownBytes() {
+        return server.#knownBytes;
+      },
+      /** Forgets every record kept (the next reads go to the storage). */
+      clearKnown() {
+        server.#known.clear();
+        server.#knownSizes.clear();
+        server.#knownBytes = 0;
+      },
+    };
+  }
+
   /** The work of `taskId` ended here: its lease is no longer renewed. */
-  release(taskId: string) {
-    this.leased.delete(taskId);
+  #release(taskId: string) {
+    this.#leased.delete(taskId);
   }
 
   #startRenewing() {
-    if (this.renewer !== null || this.closed) return;
-    this.renewer = setInterval(() => {
+    if (this.#renewer !== null || this.#closed) return;
+    this.#renewer = setInterval(() => {
       // Never two passes at once: a tick that finds one under way is skipped.
-      if (this.renewing !== null) {
-        this.renewStats.skipped += 1;
+      if (this.#renewing !== null) {
+        this.#renewStats.skipped += 1;
         return;
       }
-      this.renewing = this.#renew()
-        .catch((e) => this.onError(e))
+      this.#renewing = this.#renew()
+        .catch((e) => this.#onError(e))
         .finally(() => {
-          this.renewing = null;
+          this.#renewing = null;
         });
-    }, this.renewMs);
+    }, this.#renewMs);
     // Node: the timer alone does not keep the process alive.
-    const t = ((this.renewer as unknown) as { unref?: () => void });
+    const t = ((this.#renewer as unknown) as { unref?: () => void });
     if (typeof t.unref === "function") t.unref();
   }
 
@@ -1187,12 +1221,12 @@ class SharedTaskServer {
    * per pass; the next pass tries again.
    */
   async #renew() {
-    this.renewStats.passes += 1;
-    const ids = [...this.leased.keys()];
-    const { getMany, putEachIfVersion } = this.storage;
+    this.#renewStats.passes += 1;
+    const ids = [...this.#leased.keys()];
+    const { getMany, putEachIfVersion } = this.#storage;
     if (typeof getMany === "function" && typeof putEachIfVersion === "function") {
       let failure: unknown = null;
-      for (let i = 0; i < ids.length && !this.closed; i += RENEW_BATCH) {
+      for (let i = 0; i < ids.length && !this.#closed; i += RENEW_BATCH) {
         try {
           await this.#renewBatch(ids.slice(i, i + RENEW_BATCH));
         } catch (e) {
@@ -1205,7 +1239,7 @@ class SharedTaskServer {
     let next = 0;
     let failure: unknown = null;
     const worker = async () => {
-      while (next < ids.length && !this.closed) {
+      while (next < ids.length && !this.#closed) {
         const id = (ids[next++] as string);
         try {
           await this.#renewOne(id);
@@ -1225,25 +1259,25 @@ class SharedTaskServer {
   async #renewBatch(ids: string[]) {
     let todo = ids;
     for (let attempt = 0; attempt < CAS_ATTEMPTS && todo.length > 0; attempt++) {
-      todo = todo.filter((id) => this.leased.has(id));
+      todo = todo.filter((id) => this.#leased.has(id));
       if (todo.length === 0) return;
       // First from the records kept (the compare-and-set checks them); a lost one is read.
-      const kept = todo.map((id) => (attempt === 0 ? this.known.get(id) ?? null : null));
+      const kept = todo.map((id) => (attempt === 0 ? this.#known.get(id) ?? null : null));
       const missing = todo.filter((_, i) => kept[i] === null);
-      const read = missing.length > 0 ? (await this.storage.getMany!(missing) as Array<LeasedTask | null>) : [];
+      const read = missing.length > 0 ? (await this.#storage.getMany!(missing) as Array<LeasedTask | null>) : [];
       let next = 0;
       const current = kept.map((k) => k ?? read[next++] ?? null);
       const entries: Array<{ record: LeasedTask; expected: number; }> = [];
       current.forEach((cur, i) => {
         if (cur === null || TERMINAL.includes(cur.status)) {
-          this.leased.delete((todo[i] as string));
+          this.#leased.delete((todo[i] as string));
           return;
         }
         if (this.#takenElsewhere(cur)) return;
         entries.push({ record: this.#renewed(cur), expected: cur.version });
       });
       if (entries.length === 0) return;
-      const stored = await this.#writes(entries.map((e) => e.record.id), this.storage.putEachIfVersion!(entries).then((done) => {
+      const stored = await this.#writes(entries.map((e) => e.record.id), this.#storage.putEachIfVersion!(entries).then((done) => {
         entries.forEach((e, i) => {
           if (done[i] === true) this.#keep(e.record);
         });
@@ -1260,12 +1294,12 @@ class SharedTaskServer {
    */
   #takenElsewhere(cur: LeasedTask): boolean {
     const owner = cur.lease?.owner;
-    if (owner === undefined || owner === this.replicaId) return false;
-    this.leased.delete(cur.id);
+    if (owner === undefined || owner === this.#replicaId) return false;
+    this.#leased.delete(cur.id);
     try {
-      this.rerunner?.lost(cur.id);
+      this.#rerunner?.lost(cur.id);
     } catch (e) {
-      this.onError(e);
+      this.#onError(e);
     }
     return true;
   }
@@ -1273,20 +1307,20 @@ class SharedTaskServer {
   /** `cur` with its lease renewed by this replica (the next beat). */
   #renewed(cur: LeasedTask): LeasedTask {
     const beat = Number.isSafeInteger(cur.lease?.beat) ? (cur.lease?.beat as number) + 1 : 1;
-    return { ...cur, version: cur.version + 1, lease: { owner: this.replicaId, beat, ms: this.leaseMs } };
+    return { ...cur, version: cur.version + 1, lease: { owner: this.#replicaId, beat, ms: this.#leaseMs } };
   }
 
   async #renewOne(id: string) {
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-      if (!this.leased.has(id)) return;
-      const cur = (await this.storage.get(id) as LeasedTask | null);
+      if (!this.#leased.has(id)) return;
+      const cur = (await this.#storage.get(id) as LeasedTask | null);
       if (cur === null || TERMINAL.includes(cur.status)) {
-        this.leased.delete(id);
+        this.#leased.delete(id);
         return;
       }
       if (this.#takenElsewhere(cur)) return;
       const next = this.#renewed(cur);
-      const stored = await this.#writes([id], this.storage.putIfVersion(next, cur.version).then((done) => {
+      const stored = await this.#writes([id], this.#storage.putIfVersion(next, cur.version).then((done) => {
         if (done) this.#keep(next);
         return done;
       }));
@@ -1301,18 +1335,18 @@ class SharedTaskServer {
 
   /** Stops the lease renewals and the change feed, and closes the storage. */
   async close() {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.renewer !== null) clearInterval(this.renewer);
-    this.renewer = null;
-    this.changeListeners.clear();
-    this.planner.free();
-    this.scratchCore?.free();
-    this.scratchCore = null;
-    this.heldCore?.free();
-    this.heldCore = null;
-    if (this.unsubscribe) await this.unsubscribe();
-    await this.storage.close();
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#renewer !== null) clearInterval(this.#renewer);
+    this.#renewer = null;
+    this.#changeListeners.clear();
+    this.#planner.free();
+    this.#scratchCore?.free();
+    this.#scratchCore = null;
+    this.#heldCore?.free();
+    this.#heldCore = null;
+    if (this.#unsubscribe) await this.#unsubscribe();
+    await this.#storage.close();
   }
 }
 

@@ -14,10 +14,9 @@
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskHost } from "./host.js";
-import {
-  McpEndpoint, ClientRequests, concatBytes, V25, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,
-  isObject, isId, rpcError, ok,
-} from "./endpoint.js";
+import { McpEndpoint, ClientRequests, isId, rpcError, ok } from "./endpoint.js";
+import { concatBytes, isObject } from "./http.js";
+import { V25, META_PROTOCOL_VERSION, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR } from "./protocol.js";
 import type { JsonObject, ToolOptions } from "./endpoint.js";
 
 /** The input: a ReadableStream of bytes, or any async iterable of them (Node's `process.stdin`). */
@@ -53,17 +52,17 @@ const ENCODER = new TextEncoder();
 const NEWLINE = 0x0a;
 
 class McpStdioServer {
-  endpoint: McpEndpoint;
-  host: TaskHost;
-  maxMessageBytes: number;
-  onError: (error: unknown) => void;
+  #endpoint: McpEndpoint;
+  readonly host: TaskHost;
+  #maxMessageBytes: number;
+  #onError: (error: unknown) => void;
   /** The implicit 2025-11-25 session (`null` until `initialize`). */
-  session: { id: string; clientCapabilities: JsonObject; } | null;
+  #session: { id: string; clientCapabilities: JsonObject; } | null;
   /** Requests sent to the client, by id, waiting for its response. */
-  outgoing: ClientRequests<number>;
-  nextId: number;
+  #outgoing: ClientRequests<number>;
+  #nextId: number;
   /** Requests being answered, by id (`notifications/cancelled` aborts one). */
-  inflight: Map<string | number, AbortController>;
+  #inflight: Map<string | number, AbortController>;
   #write: ((bytes: Uint8Array) => unknown) | null;
   #writing: Promise<unknown>;
   #unwatch: () => void;
@@ -76,22 +75,22 @@ class McpStdioServer {
     const serverInfo: JsonObject = { name: options.name, version: options.version };
     if (typeof options.title === "string") serverInfo.title = options.title;
     this.host = (options.host ?? new TaskHost(options.hostOptions)) as TaskHost;
-    this.endpoint = new McpEndpoint(serverInfo, options.instructions, this.host);
+    this.#endpoint = new McpEndpoint(serverInfo, options.instructions, this.host);
     const max = options.maxMessageBytes ?? 4 * 1024 * 1024;
     if (!(Number.isSafeInteger(max) && max > 0)) throw new TypeError(`maxMessageBytes must be a positive integer, not ${String(max)}`);
-    this.maxMessageBytes = max;
-    this.onError = options.onError ?? ((error) => console.error("McpStdioServer:", error));
-    this.session = null;
-    this.outgoing = new ClientRequests();
-    this.nextId = 1;
-    this.inflight = new Map();
+    this.#maxMessageBytes = max;
+    this.#onError = options.onError ?? ((error) => console.error("McpStdioServer:", error));
+    this.#session = null;
+    this.#outgoing = new ClientRequests();
+    this.#nextId = 1;
+    this.#inflight = new Map();
     this.#write = null;
     this.#writing = Promise.resolve();
     this.#closed = false;
     // §D 43: the session's tasks say when they change status.
     this.#unwatch = this.host.watch(
       (task) => {
-        if (task.protocolVersion === V25 && this.session !== null && task.session === this.session.id) {
+        if (task.protocolVersion === V25 && this.#session !== null && task.session === this.#session.id) {
           this.#send({ jsonrpc: "2.0", method: "notifications/tasks/status", params: task.v25 });
         }
       },
@@ -102,8 +101,8 @@ class McpStdioServer {
   tool<S extends import("./tool-schema.js").StandardSchemaV1>(name: string, options: ToolOptions & { inputSchema: S; }, handler: import("./host.js").TypedToolHandler<Extract<import("./tool-schema.js").StandardSchemaOutput<S>, object>>): this;
   tool<TArgs extends object = JsonObject>(name: string, options: ToolOptions, handler: import("./host.js").TypedToolHandler<TArgs>): this;
   tool(name: string, options: ToolOptions, handler: import("./host.js").TypedToolHandler): this {
-    const existed = this.endpoint.tool(name, options, handler);
-    if (existed || this.session !== null) this.#send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    const existed = this.#endpoint.tool(name, options, handler);
+    if (existed || this.#session !== null) this.#send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     return this;
   }
 
@@ -128,10 +127,10 @@ class McpStdioServer {
           const end = nl < 0 ? chunk.length : nl;
           if (!skipping) {
             size += end - from;
-            if (size > this.maxMessageBytes) {
+            if (size > this.#maxMessageBytes) {
               skipping = true;
               line = [];
-              const limit = this.maxMessageBytes;
+              const limit = this.#maxMessageBytes;
               this.#send(rpcError(null, INVALID_REQUEST, `Message too large: a line holds at most ${limit} bytes (maxMessageBytes)`, { limit, cap: "maxMessageBytes" }));
             } else line.push(chunk.subarray(from, end));
           }
@@ -157,15 +156,15 @@ class McpStdioServer {
     if (this.#closed) return;
     this.#closed = true;
     this.#unwatch();
-    for (const controller of this.inflight.values()) controller.abort(new Error("the server is shutting down"));
-    this.outgoing.rejectAll(new Error("the server is shutting down"));
+    for (const controller of this.#inflight.values()) controller.abort(new Error("the server is shutting down"));
+    this.#outgoing.rejectAll(new Error("the server is shutting down"));
     await this.host.close();
     await this.#writing;
   }
 
   #report(error: unknown) {
     try {
-      this.onError(error);
+      this.#onError(error);
     } catch {
       // nowhere left to say it (never stdout)
     }
@@ -213,7 +212,7 @@ class McpStdioServer {
     const method = message.method;
     if (typeof method !== "string") {
       // The client's response to a request we sent it.
-      const settled = typeof message.id === "number" && this.outgoing.settle(message.id, message);
+      const settled = typeof message.id === "number" && this.#outgoing.settle(message.id, message);
       if (!settled && !("result" in message || "error" in message)) {
         this.#send(rpcError(message.id, INVALID_REQUEST, "Invalid Request: no method"));
       }
@@ -227,23 +226,23 @@ class McpStdioServer {
     if (!isRequest && method === "notifications/cancelled" && isObject(message.params)) {
       // Aborts a request in flight (a synchronous call's work; a task is cancelled by tasks/cancel).
       const target = message.params.requestId;
-      if (isId(target)) this.inflight.get(target)?.abort(new Error("the client cancelled the request"));
+      if (isId(target)) this.#inflight.get(target)?.abort(new Error("the client cancelled the request"));
       return;
     }
     const id = message.id as string | number;
     const controller = new AbortController();
     if (isRequest) {
-      if (this.inflight.has(id)) {
+      if (this.#inflight.has(id)) {
         this.#send(rpcError(id, INVALID_REQUEST, "Invalid Request: this id is in use by a request being answered"));
         return;
       }
-      this.inflight.set(id, controller);
+      this.#inflight.set(id, controller);
     }
     try {
       const response = await this.#answer(message, method, controller.signal);
       if (isRequest && response !== null) this.#send(response);
     } finally {
-      if (isRequest && this.inflight.get(id) === controller) this.inflight.delete(id);
+      if (isRequest && this.#inflight.get(id) === controller) this.#inflight.delete(id);
     }
   }
 
@@ -255,7 +254,7 @@ class McpStdioServer {
     if (method === "initialize") return isId(id) ? this.#initialize(message, id) : null;
     if (meta !== null && meta[META_PROTOCOL_VERSION] !== undefined) {
       // A synchronous call's progress goes out on the pipe before its answer.
-      const answer = await this.endpoint.modern(message, { signal, notify: (n) => this.#send(n) });
+      const answer = await this.#endpoint.modern(message, { signal, notify: (n) => this.#send(n) });
       switch (answer.kind) {
         case "none":
           return null;
@@ -266,7 +265,7 @@ class McpStdioServer {
       }
     }
     if (!isId(id)) return null; // notifications/initialized and the rest: nothing to answer
-    const session = this.session;
+    const session = this.#session;
     if (session === null) {
       return rpcError(
         id,
@@ -274,9 +273,9 @@ class McpStdioServer {
         "Invalid Request: not initialized. Send initialize first (2025-11-25), or per-request _meta with io.modelcontextprotocol/protocolVersion (2026-07-28)",
       );
     }
-    const own = this.endpoint.legacyOwn(method, id);
+    const own = this.#endpoint.legacyOwn(method, id);
     if (own !== null) return own;
-    const ctx = this.endpoint.legacyContext(session.id);
+    const ctx = this.#endpoint.legacyContext(session.id);
     const channel: import("./host.js").ClientChannel = {
       clientCapabilities: session.clientCapabilities,
       signal,
@@ -288,7 +287,7 @@ class McpStdioServer {
         this.#send(notification);
       },
     };
-    return (await this.host.handle(message, ctx, channel)) ?? this.endpoint.notForHost(message);
+    return (await this.host.handle(message, ctx, channel)) ?? this.#endpoint.notForHost(message);
   }
 
   #initialize(message: JsonObject, id: string | number): JsonObject {
@@ -296,19 +295,19 @@ class McpStdioServer {
     if (!isObject(params) || typeof params.protocolVersion !== "string") {
       return rpcError(id, INVALID_PARAMS, "Invalid params: initialize needs params.protocolVersion (a string)");
     }
-    if (this.session !== null) return rpcError(id, INVALID_REQUEST, "Invalid Request: already initialized (one session per stdio process)");
+    if (this.#session !== null) return rpcError(id, INVALID_REQUEST, "Invalid Request: already initialized (one session per stdio process)");
     const capabilities = isObject(params.capabilities) ? params.capabilities : {};
-    this.session = { id: crypto.randomUUID(), clientCapabilities: capabilities };
-    return ok(id, this.endpoint.initializeResult());
+    this.#session = { id: crypto.randomUUID(), clientCapabilities: capabilities };
+    return ok(id, this.#endpoint.initializeResult());
   }
 
   /** Sends one request to the client and resolves with its result. */
   #ask(req: import("./host.js").ClientRequest, signal: AbortSignal): Promise<JsonObject> {
-    const id = this.nextId++;
+    const id = this.#nextId++;
     const message: JsonObject = { jsonrpc: "2.0", id, method: req.method };
     if (req.params !== undefined) message.params = req.params;
     if (!signal.aborted && this.#closed) return Promise.reject(new Error("the server is closed"));
-    return this.outgoing.ask(id, signal, () => this.#send(message));
+    return this.#outgoing.ask(id, signal, () => this.#send(message));
   }
 }
 

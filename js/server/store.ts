@@ -11,9 +11,8 @@
 //   plus what the store adds; the V25 task is the same fields under their V25 names
 //   (`ttlMs` → `ttl`, `pollIntervalMs` → `pollInterval`), built here without a second parse;
 // - `complete`, `fail` and `failWithToolResult` make a deeply frozen copy of a plain result
-//   (error) and send the JSON text `JSON.stringify` writes of it, with the id, the session and the
-//   message, as UTF-8 in the core's input buffer (no allocation per argument), and get numbers
-//   back (`#written`): the answer is the kept answer of the task with the new status, time and
+//   (error) and send the JSON text `JSON.stringify` writes of it (the core reads it, as all JSON
+//   text, with src/base/json.rs), and get numbers back (`#written`): the answer is the kept answer of the task with the new status, time and
 //   message, and that copy (else the payload parsed from its text), so the payload does not
 //   cross back;
 // - keeps the last answer of each task read (`get`, `list`, `create`, and the writes that answer
@@ -107,59 +106,20 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-// The last two instants formatted by `isoTime` (writes often share a millisecond).
+// The last instant formatted by `isoTime` (writes often share a millisecond).
 let isoMs = -1;
 let isoText = "";
-let isoMs2 = -1;
-let isoText2 = "";
-
-const DAY_MS = 86_400_000;
-/** 9999-12-31T23:59:59.999Z: past it (or before 1970) `toISOString` writes other forms. */
-const LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_799_999;
-// The day of the last `isoTime` and the character codes of its `YYYY-MM-DDT`.
-let isoDay = -1;
-let isoDayCodes: number[] = [];
 
 /**
- * Unix ms as the core writes timestamps: RFC 3339 UTC with milliseconds (`toISOString`), the
- * time of day computed here and the text made in one flat string (a sixth of the time
- * `toISOString` takes).
+ * Unix ms as the core writes timestamps (src/base/time.rs): RFC 3339 UTC with milliseconds,
+ * which is what `toISOString` writes for the times a `Date` holds; the last one is kept.
  */
 function isoTime(ms: number): string {
-  if (ms === isoMs) return isoText;
-  if (ms !== isoMs2) {
-    isoMs2 = ms;
-    if (ms < 0 || ms > LAST_FOUR_DIGIT_YEAR_MS) {
-      isoText2 = new Date(ms).toISOString();
-    } else {
-      const day = Math.floor(ms / DAY_MS);
-      if (day !== isoDay) {
-        isoDay = day;
-        const date = new Date(day * DAY_MS).toISOString();
-        isoDayCodes = [];
-        for (let i = 0; i < 11; i++) isoDayCodes.push(date.charCodeAt(i));
-      }
-      let t = ms - day * DAY_MS;
-      const h = Math.floor(t / 3_600_000);
-      t -= h * 3_600_000;
-      const m = Math.floor(t / 60_000);
-      t -= m * 60_000;
-      const sec = Math.floor(t / 1000);
-      const milli = t - sec * 1000;
-      const d = isoDayCodes;
-      isoText2 = String.fromCharCode(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10],
-        48 + Math.floor(h / 10), 48 + (h % 10), 58, 48 + Math.floor(m / 10), 48 + (m % 10), 58,
-        48 + Math.floor(sec / 10), 48 + (sec % 10), 46,
-        48 + Math.floor(milli / 100), 48 + (Math.floor(milli / 10) % 10), 48 + (milli % 10), 90);
-    }
+  if (ms !== isoMs) {
+    isoText = new Date(ms).toISOString();
+    isoMs = ms;
   }
-  // The hit (or the new one) goes first; the other one second.
-  const text = isoText2;
-  isoMs2 = isoMs;
-  isoText2 = isoText;
-  isoMs = ms;
-  isoText = text;
-  return text;
+  return isoText;
 }
 
 /**
@@ -209,209 +169,60 @@ function jsonText(value: unknown, max: number): string | undefined {
 /** `frozenCopy`'s answer for a value it does not copy. */
 const NOT_PLAIN = Symbol("not plain");
 
-// Where `frozenCopy` writes the JSON text of its copy as UTF-8 (the core's input buffer): bytes
-// `[at, end)` of `out`; `at` moves on as it writes. Past `end` it writes nothing more and
-// `overflow` is set (the text is then written by `JSON.stringify` of the copy).
-let out = new Uint8Array(0);
-let at = 0;
-let end = 0;
-let overflow = true;
-/**
- * How many times a terminal write opened an input buffer: a getter of the payload that makes
- * another terminal write meanwhile changes it, and the write takes the string path.
- */
-let opened = 0;
-
-const HEX = "0123456789abcdef";
-
-/** Writes `\uXXXX` (lowercase hex, as `JSON.stringify` writes a lone surrogate) at `p`; answers the next position. */
-function putEscape(b: Uint8Array, p: number, c: number): number {
-  b[p] = 0x5c;
-  b[p + 1] = 0x75;
-  b[p + 2] = HEX.charCodeAt(c >> 12);
-  b[p + 3] = HEX.charCodeAt((c >> 8) & 15);
-  b[p + 4] = HEX.charCodeAt((c >> 4) & 15);
-  b[p + 5] = HEX.charCodeAt(c & 15);
-  return p + 6;
-}
-
-/** Writes `text` as a JSON string (UTF-8; escapes as `JSON.stringify` writes them). */
-function putString(text: string) {
-  const n = text.length;
-  if (overflow || at + n * 6 + 2 > end) {
-    overflow = true;
-    return;
-  }
-  const b = out;
-  let p = at;
-  b[p++] = 0x22;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) {
-      if (c >= 0x20 && c !== 0x22 && c !== 0x5c) {
-        b[p++] = c;
-      } else if (c === 0x22 || c === 0x5c) {
-        b[p++] = 0x5c;
-        b[p++] = c;
-      } else if (c === 0x0a) {
-        b[p++] = 0x5c;
-        b[p++] = 0x6e; // \n
-      } else if (c === 0x0d) {
-        b[p++] = 0x5c;
-        b[p++] = 0x72; // \r
-      } else if (c === 0x09) {
-        b[p++] = 0x5c;
-        b[p++] = 0x74; // \t
-      } else if (c === 0x08) {
-        b[p++] = 0x5c;
-        b[p++] = 0x62; // \b
-      } else if (c === 0x0c) {
-        b[p++] = 0x5c;
-        b[p++] = 0x66; // \f
-      } else {
-        p = putEscape(b, p, c);
-      }
-    } else if (c < 0x800) {
-      b[p++] = 0xc0 | (c >> 6);
-      b[p++] = 0x80 | (c & 63);
-    } else if (c < 0xd800 || c > 0xdfff) {
-      b[p++] = 0xe0 | (c >> 12);
-      b[p++] = 0x80 | ((c >> 6) & 63);
-      b[p++] = 0x80 | (c & 63);
-    } else {
-      const d = i + 1 < n ? text.charCodeAt(i + 1) : 0;
-      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
-        const u = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        b[p++] = 0xf0 | (u >> 18);
-        b[p++] = 0x80 | ((u >> 12) & 63);
-        b[p++] = 0x80 | ((u >> 6) & 63);
-        b[p++] = 0x80 | (u & 63);
-        i++;
-      } else {
-        p = putEscape(b, p, c); // a lone surrogate
-      }
-    }
-  }
-  b[p++] = 0x22;
-  at = p;
-}
-
-/** Writes ASCII `text` (a number, `true`, punctuation) as it is. */
-function putAscii(text: string) {
-  const n = text.length;
-  if (overflow || at + n > end) {
-    overflow = true;
-    return;
-  }
-  for (let i = 0; i < n; i++) out[at + i] = text.charCodeAt(i);
-  at += n;
-}
-
-/** Writes one ASCII character (`{`, `,`, …). */
-function putChar(c: number) {
-  if (overflow || at >= end) {
-    overflow = true;
-    return;
-  }
-  out[at++] = c;
-}
-
 /**
  * A deeply frozen copy of `value` as `JSON.parse(JSON.stringify(value))` would make it, when
  * `value` is plain JSON data: objects whose prototype is `Object.prototype` (or `null`), arrays
  * (without holes or `undefined` items), strings, finite numbers (`-0` becomes `0`), booleans,
  * `null`; object members that `JSON.stringify` leaves out (`undefined`, functions, symbols) are
  * left out; at most 128 levels deep. Anything else (a `toJSON` method, a Date, a class instance,
- * NaN, a bigint, a member named `__proto__`, …): `NOT_PLAIN`. It writes the JSON text of the
- * copy as it goes (`out`, unless `overflow`): that text is what the core keeps, and `JSON.parse`
- * of it equals the copy, so the answer needs no second parse.
+ * NaN, a bigint, a member named `__proto__`, …): `NOT_PLAIN`. `JSON.stringify` of the copy is
+ * the text the core keeps, and `JSON.parse` of it equals the copy, so the answer needs no
+ * second parse.
  */
 function frozenCopy(value: unknown, depth: number): unknown {
   switch (typeof value) {
     case "string":
-      putString(value);
-      return value;
     case "boolean":
-      putAscii(value ? "true" : "false");
       return value;
     case "number":
       if (!Number.isFinite(value)) return NOT_PLAIN;
-      putAscii(String(value)); // as JSON.stringify writes it (-0 as 0)
-      return value === 0 ? 0 : value;
+      return value === 0 ? 0 : value; // as JSON.stringify writes it (-0 as 0)
     case "object":
       break;
     default:
       return NOT_PLAIN;
   }
-  if (value === null) {
-    putAscii("null");
-    return null;
-  }
+  if (value === null) return null;
   const v = (value as Record<string, unknown>);
   if (depth > 128 || v.toJSON !== undefined) return NOT_PLAIN;
   if (Array.isArray(v)) {
     if (Object.getPrototypeOf(v) !== Array.prototype) return NOT_PLAIN;
     const copy: unknown[] = [];
-    putChar(0x5b); // [
     for (let i = 0; i < v.length; i++) {
-      if (i > 0) putChar(0x2c); // ,
       const c = frozenCopy(v[i], depth + 1);
       if (c === NOT_PLAIN || c === undefined) return NOT_PLAIN;
       copy.push(c);
     }
-    putChar(0x5d); // ]
     return Object.freeze(copy);
   }
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
   const keys = Object.keys(v);
   const copy: Record<string, unknown> = {};
-  putChar(0x7b); // {
-  let first = true;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
     const x = v[k];
     if (x === undefined || typeof x === "function" || typeof x === "symbol") continue;
     if (k === "__proto__") return NOT_PLAIN;
-    if (!first) putChar(0x2c); // ,
-    first = false;
-    putString(k);
-    putChar(0x3a); // :
     const c = frozenCopy(x, depth + 1);
     if (c === NOT_PLAIN) return NOT_PLAIN;
     copy[k] = c;
   }
-  putChar(0x7d); // }
   return Object.freeze(copy);
 }
 
-/** The most UTF-16 units of a terminal write's strings written into the core's input buffer. */
-const INPUT_UNITS = 4_096;
-
-/** The core's number of each terminal write (`terminalInput`). */
+/** The core's number of each terminal write (`terminal`). */
 const TERMINAL_KIND = { complete: 0, fail: 1, failWithToolResult: 2 } as const;
-
-/**
- * A lone surrogate (or a pair), or U+FDD0 (the core's marker of carried surrogates): a status
- * message with one goes to the core as a string, which carries it.
- */
-const SURROGATE = /[\ud800-\udfff\ufdd0]/;
-
-const encoder = new TextEncoder();
-
-/**
- * Writes `text` as UTF-8 into `bytes` at `at` (room for 3 bytes per UTF-16 unit; a lone
- * surrogate becomes U+FFFD, as in any string passed to wasm); answers the bytes written.
- */
-function putText(bytes: Uint8Array, at: number, text: string): number {
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 0x7f) return i + encoder.encodeInto(text.slice(i), bytes.subarray(at + i)).written;
-    bytes[at + i] = c;
-  }
-  return n;
-}
 
 // The V26 and V25 tasks of a terminal write's answer, frozen: one object literal per shape (V8
 // builds a literal's properties in the object itself; adding them one by one measured twice as
@@ -607,12 +418,6 @@ class TaskStore {
   #kept: Map<string, Kept> = new Map();
   /** The numbers of the core's last terminal write (`writtenAt`), a view of wasm memory. */
   #fields = new Float64Array(0);
-  /** The core's input buffer (`inputAt`), a view of wasm memory, and where it is. */
-  #input = new Uint8Array(0);
-  #inputAt = 0;
-  /** The bytes of the id and of the session (-1: none) `#openInput` wrote. */
-  #idLen = 0;
-  #sessionLen = -1;
 
   /**
    * A new, empty store. Throws when `options` is malformed or the runtime has no
@@ -841,7 +646,8 @@ class TaskStore {
   /**
    * A terminal write (`complete`, `fail`, `failWithToolResult`: the core's method of that name)
    * of `payload`: its JSON text crosses when it can be written (of its frozen copy when it is
-   * plain data, `frozenCopy`; else `jsonText`), and the answer is built by `#written`.
+   * plain data, `frozenCopy`; else `jsonText`), and the answer is built by `#written`. The core
+   * checks the text as it checks a value (src/base/json.rs reads it).
    */
   #terminal(write: "complete" | "fail" | "failWithToolResult", id: string, payload: object, message: string | null | undefined,
     ctx: TaskContext | null | undefined, status: "completed" | "failed", kind: "result" | "error" | "toolResult"): StoreTask {
@@ -849,11 +655,6 @@ class TaskStore {
     try {
       readContext(core, this.#max, ctx);
       readId(core, this.#max, id);
-      // The id, the session and the payload's text go into the core's input buffer when they
-      // fit (the text is written there by `frozenCopy`); the message after them.
-      const viaInput = this.#openInput(id, message);
-      const ticket = opened;
-      const textAt = at;
       let copy;
       try {
         copy = frozenCopy(payload, 0);
@@ -861,55 +662,21 @@ class TaskStore {
         copy = NOT_PLAIN; // a getter threw: the core reads the object and says what is wrong
       }
       let text;
-      let revision;
       if (copy === NOT_PLAIN || copy === null || typeof copy !== "object" || Array.isArray(copy)) {
         copy = NOT_PLAIN;
         text = jsonText(payload, this.#max);
-        revision = core.terminal(TERMINAL_KIND[write], id, payload, text, message, session, host, now);
-      } else if (viaInput && !overflow && opened === ticket && out.length !== 0) {
-        // `out.length` is 0 when a getter's call into wasm grew the memory (detached).
-        const textLen = at - textAt;
-        const messageLen = typeof message === "string" ? putText(out, at, message) : -1;
-        revision = core.terminalInput(TERMINAL_KIND[write], this.#idLen, this.#sessionLen, textLen, messageLen, host, now);
       } else {
         text = JSON.stringify(copy);
-        if (text.length > this.#max) text = undefined; // the core names it (too large)
-        revision = core.terminal(TERMINAL_KIND[write], id, payload, text, message, session, host, now);
-        if (text === undefined) copy = NOT_PLAIN;
+        if (text.length > this.#max) {
+          text = undefined; // the core names it (too large)
+          copy = NOT_PLAIN;
+        }
       }
+      const revision = core.terminal(TERMINAL_KIND[write], id, payload, text, message, session, host, now);
       return this.#written(id, revision, status, message, kind, text, payload, copy);
     } catch (e) {
       throw storeError(e);
-    } finally {
-      overflow = true;
     }
-  }
-
-  /**
-   * Opens the core's input buffer for a terminal write: writes the id and `session` into it and
-   * points `frozenCopy`'s output (`out`, `at`, `end`) after them, leaving room for `message`.
-   * Answers false (and leaves `overflow` set) when they do not fit, or `message` holds a
-   * surrogate (the core reads such a message itself, to keep a lone one as it is).
-   */
-  #openInput(id: string, message: string | null | undefined): boolean {
-    overflow = true;
-    const units = id.length + (session === undefined ? 0 : session.length) + (typeof message === "string" ? message.length : 0);
-    if (units > INPUT_UNITS / 2 || (typeof message === "string" && SURROGATE.test(message))) return false;
-    let bytes = this.#input;
-    if (bytes.length === 0) {
-      // First use, or the memory grew (which detaches the old buffer).
-      if (this.#inputAt === 0) this.#inputAt = this.#core.inputAt(INPUT_UNITS * 3);
-      memory ??= (TaskServerCore.memory() as WebAssembly.Memory);
-      bytes = this.#input = new Uint8Array(memory.buffer, this.#inputAt, INPUT_UNITS * 3);
-    }
-    const idLen = this.#idLen = putText(bytes, 0, id);
-    const sessionLen = this.#sessionLen = session === undefined ? -1 : putText(bytes, idLen, session);
-    out = bytes;
-    at = idLen + (sessionLen < 0 ? 0 : sessionLen);
-    end = bytes.length - (typeof message === "string" ? message.length * 3 : 0);
-    overflow = false;
-    opened++;
-    return true;
   }
 
   /**

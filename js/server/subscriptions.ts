@@ -17,6 +17,11 @@
 // (`toolsListChanged`, …) are not served here: the acknowledgement leaves them out.
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
+import {
+  V26, TASKS_EXTENSION, META_CLIENT_CAPABILITIES as CLIENT_CAPABILITIES, META_SUBSCRIPTION_ID as SUBSCRIPTION_ID,
+  INVALID_PARAMS, INVALID_REQUEST, MISSING_CAPABILITY, SERVER_BUSY,
+} from "./protocol.js";
+import { isObject } from "./http.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -34,19 +39,11 @@ export type StreamFactory = (onCancel: () => void) => PushStream;
 /** `queued`: changes heard before the acknowledgement went out (`null` once it has). */
 export type Subscription = { id: string | number; stream: PushStream; taskIds: Set<string>; queued: JsonObject[] | null; };
 
-const V26 = "2026-07-28";
-const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 const TERMINAL = ["completed", "failed", "cancelled"];
 /** At most this many task ids in one `subscriptions/listen`. */
 const MAX_TASK_IDS = 1000;
 /** At most this many open listen streams at once (more: -32000, HTTP 503). */
 const DEFAULT_MAX_STREAMS = 10_000;
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function rpcError(id: unknown, code: number, message: string, data?: unknown): JsonObject {
   const error: JsonObject = { code, message };
@@ -104,11 +101,11 @@ class TaskSubscriptions {
     const meta = isObject(params._meta) ? params._meta : {};
     const notifications = params.notifications;
     if (!isObject(notifications)) {
-      return json(200, rpcError(id, -32602, "Invalid params: `notifications` (the notifications to listen to) must be an object"), cors);
+      return json(200, rpcError(id, INVALID_PARAMS, "Invalid params: `notifications` (the notifications to listen to) must be an object"), cors);
     }
     const asked = isObject(notifications) ? notifications.taskIds : undefined;
     if (asked !== undefined && !(Array.isArray(asked) && asked.every((t) => typeof t === "string"))) {
-      return json(200, rpcError(id, -32602, "Invalid params: `notifications.taskIds` must be an array of strings (§D 74)"), cors);
+      return json(200, rpcError(id, INVALID_PARAMS, "Invalid params: `notifications.taskIds` must be an array of strings (§D 74)"), cors);
     }
     if (asked !== undefined) {
       const caps = meta[CLIENT_CAPABILITIES];
@@ -117,21 +114,21 @@ class TaskSubscriptions {
         // §D 79: task notifications only for a request that declares the extension.
         return json(
           400,
-          rpcError(id, -32021, "Missing required client capability: subscribing to tasks needs the io.modelcontextprotocol/tasks extension declared in this request's _meta", {
+          rpcError(id, MISSING_CAPABILITY, "Missing required client capability: subscribing to tasks needs the io.modelcontextprotocol/tasks extension declared in this request's _meta", {
             requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
           }),
           cors,
         );
       }
       if (asked.length > MAX_TASK_IDS) {
-        return json(200, rpcError(id, -32602, `Invalid params: at most ${MAX_TASK_IDS} task ids per subscription (got ${asked.length})`), cors);
+        return json(200, rpcError(id, INVALID_PARAMS, `Invalid params: at most ${MAX_TASK_IDS} task ids per subscription (got ${asked.length})`), cors);
       }
     }
     if (!(headers["accept"] ?? "").toLowerCase().includes("text/event-stream")) {
-      return json(406, rpcError(id, -32600, "Not Acceptable: subscriptions/listen answers with an event stream (Accept: text/event-stream)"), cors);
+      return json(406, rpcError(id, INVALID_REQUEST, "Not Acceptable: subscriptions/listen answers with an event stream (Accept: text/event-stream)"), cors);
     }
     if (this.open.size >= this.maxStreams) {
-      return json(503, rpcError(id, -32000, `Server busy: ${this.maxStreams} subscriptions are open; try again later`), { ...cors, "Retry-After": "5" });
+      return json(503, rpcError(id, SERVER_BUSY, `Server busy: ${this.maxStreams} subscriptions are open; try again later`), { ...cors, "Retry-After": "5" });
     }
     const wanted = [...new Set(((asked ?? []) as string[]))];
     const sub: Subscription = { id, stream: ((null as unknown) as PushStream), taskIds: new Set(), queued: [] };

@@ -650,7 +650,7 @@ impl Conversation {
     /// [`Conversation::observe_text`]) sent by `from` 0 (not said), 1 ([`Sender::Client`]) or 2
     /// ([`Sender::Server`]), for the byte boundary of the bindings (`__observeBytes`): answers
     /// minus the length of the report as JSON text, written at the start of `buf`
-    /// ([`crate::validate::compact::write_json`]); 0 (nothing observed) when the text is over
+    /// ([`crate::validate::boundary::write_json`]); 0 (nothing observed) when the text is over
     /// [`Conversation::max_bytes`]; `i32::MIN` when the report could not be written.
     pub fn observe_bytes(&mut self, buf: &mut Vec<u8>, text_at: u32, len: u32, from: u32) -> i32 {
         if len as usize > self.max_bytes() {
@@ -665,14 +665,13 @@ impl Conversation {
         let bytes = buf
             .get(at..at.saturating_add(len as usize))
             .unwrap_or_default();
-        // encodeInto writes well-formed UTF-8.
-        let text = String::from_utf8_lossy(bytes);
+        let text = crate::validate::boundary::utf8(bytes);
         let report = match self.parse(&text) {
             Ok(value) => self.observe_from(&value, from),
             Err(report) => self.observe_rejected(report),
         };
         match serde_json::to_string(&report) {
-            Ok(json) => crate::validate::compact::write_json(buf, &json),
+            Ok(json) => crate::validate::boundary::write_json(buf, &json),
             Err(_) => i32::MIN,
         }
     }

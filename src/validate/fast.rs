@@ -13,8 +13,7 @@
 //! [`TaskMembers`] view), so it gets the same issues (codes, JSON Pointers, messages, severities,
 //! order): the messages are written once, in [`super::fields::TaskIssue::message_with`]. The
 //! issues are kept unformatted ([`Found`]: the kind, the member, the value as a span of the
-//! text), so that a caller can send them as numbers ([`template`]) or have the report built
-//! ([`Findings::report`]).
+//! text), so that the report is built only when asked ([`Findings::report`]).
 //!
 //! The scanner reads the tasks of a list lighter still (each member checked as it is read, no
 //! value kept); the rare listed task with something to report is read again, whole.
@@ -33,12 +32,11 @@ use serde_json::Number;
 
 use super::fields::{
     millis_of, stamp, task_issues, Hole, Millis, Seen, Stamp, TaskIssue, TaskIssueKind, TaskKey,
-    TaskMembers, TYPE_NAMES,
+    TaskMembers,
 };
 use super::report::{
     pointer_index, Issue, Issues, Omitted, RpcKind, ValidationReport, VersionSource,
 };
-use super::rules::Code;
 use super::Context;
 use crate::base::visit::{refuse, MemberName};
 use crate::model::{ProtocolVersion, TaskStatus};
@@ -99,7 +97,7 @@ const LIST: &str = "ListTasksResult";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FoundHole {
     None,
-    /// A JSON type name ([`TYPE_NAMES`]).
+    /// A JSON type name ([`super::fields::TYPE_NAMES`]).
     Type(&'static str),
     /// The bytes `start..end` of the text (a string with no escape).
     Span(u32, u32),
@@ -132,44 +130,6 @@ impl Found {
             hole,
         }
     }
-
-    /// The template number of the issue ([`template`]): its kind, member and, for a type
-    /// mismatch, the type found.
-    pub fn template(&self) -> u32 {
-        let ty = match &self.hole {
-            FoundHole::Type(t) => TYPE_NAMES.iter().position(|n| n == t).unwrap_or(NO_TYPE),
-            _ => NO_TYPE,
-        };
-        (self.kind as u32) << 8 | (self.key as u32) << 4 | ty as u32
-    }
-
-    /// The span of the text the message takes its value from (`0..0`: none).
-    pub fn span(&self) -> (u32, u32) {
-        match self.hole {
-            FoundHole::Span(a, b) => (a, b),
-            _ => (0, 0),
-        }
-    }
-}
-
-const NO_TYPE: usize = 7;
-
-/// A template of the task issues' reports, by number ([`Found::template`]): the code, whether
-/// the path names the member (`/` and its name after the task's path, else ""), and the message
-/// split where the value goes (prefix, suffix). `None` for a number no issue has.
-pub fn template(n: u32) -> Option<(Code, String, String, String)> {
-    let kind = *TaskIssueKind::ALL.get((n >> 8) as usize)?;
-    let key = *TaskKey::ALL.get((n >> 4 & 15) as usize)?;
-    let ty = (n & 15) as usize;
-    let hole = match ty {
-        NO_TYPE => Hole::Text("\0"),
-        _ => Hole::Type(TYPE_NAMES.get(ty)?),
-    };
-    let issue = TaskIssue { kind, key, hole };
-    let message = issue.message();
-    let (prefix, suffix) = message.split_once('\0').unwrap_or((&message, ""));
-    let path = issue.path("");
-    Some((issue.code(), path, prefix.to_string(), suffix.to_string()))
 }
 
 /// The issues of a message's task members, found by the fast path.
@@ -213,16 +173,6 @@ impl Findings {
                 f.hole = FoundHole::Owned(s.to_string());
             }
         }
-    }
-
-    /// Whether every issue is kept (none beyond the cap) and every value is a span of the text
-    /// or none (no decoded escape): what a template of numbers can carry.
-    pub fn templated(&self) -> bool {
-        self.omitted.issues == 0
-            && self
-                .list
-                .iter()
-                .all(|f| !matches!(f.hole, FoundHole::Owned(_)))
     }
 }
 
@@ -1364,51 +1314,6 @@ mod tests {
         out
     }
 
-    /// The report as the JS wrapper builds a templated one (js/core/validate.ts `readTemplated`):
-    /// from the templates' texts and the spans of the text alone.
-    fn templated(found: &Findings, text: &str, ctx: &Context) -> ValidationReport {
-        let mut issues = Vec::new();
-        for f in &found.list {
-            let (code, path, prefix, suffix) = template(f.template()).unwrap();
-            let base = match f.task {
-                None => "/result".to_string(),
-                Some(i) => format!("/result/tasks/{i}"),
-            };
-            let (a, b) = f.span();
-            issues.push(Issue {
-                severity: code.severity(),
-                code: code.as_str().to_string(),
-                path: base + &path,
-                message: format!("{prefix}{}{suffix}", &text[a as usize..b as usize]),
-            });
-        }
-        ValidationReport {
-            valid: !issues
-                .iter()
-                .any(|i| i.severity == crate::validate::Severity::Error),
-            version: Some(ProtocolVersion::V2025),
-            version_source: found.valid.version_source,
-            kind: found.valid.kind.to_string(),
-            rpc: RpcKind::Result,
-            method: ctx.in_reply_to.clone(),
-            issues,
-            omitted: Omitted::default(),
-        }
-    }
-
-    /// Every template number decodes to what it was made of, and a number no issue has to none.
-    #[test]
-    fn template_numbers() {
-        assert!(template(17 << 8).is_none());
-        assert!(template(9 << 4).is_none());
-        assert!(template(8).is_none());
-        let (code, path, prefix, suffix) = template(2 << 8 | 1 << 4 | 7).unwrap();
-        assert_eq!(code, Code::TaskStatusEnum);
-        assert_eq!(path, "/status");
-        assert_eq!(prefix, "`status` \"");
-        assert!(suffix.starts_with("\" is not one of"));
-    }
-
     /// Every variant in every context: whenever the fast path answers (valid or not), its
     /// report equals the full validator's. Answers how many valid and invalid answers it gave.
     fn check_all(base: &Value) -> (usize, usize) {
@@ -1424,12 +1329,6 @@ mod tests {
                     }
                     let slow = full(&text, &ctx).expect("the full validator parses it");
                     assert_eq!(fast, slow, "{text} {ctx:?}");
-                }
-                if let Some(Verdict::Issues(found)) = check(&text, &ctx) {
-                    if found.templated() {
-                        let slow = full(&text, &ctx).expect("the full validator parses it");
-                        assert_eq!(templated(&found, &text, &ctx), slow, "{text} {ctx:?}");
-                    }
                 }
             }
         }
@@ -1477,11 +1376,6 @@ mod tests {
                     if let Some(fast) = try_report(&text, &ctx) {
                         assert_eq!(Some(fast), full(&text, &ctx), "{text} {ctx:?}");
                     }
-                    if let Some(Verdict::Issues(found)) = check(&text, &ctx) {
-                        if found.templated() {
-                            assert_eq!(Some(templated(&found, &text, &ctx)), full(&text, &ctx));
-                        }
-                    }
                 }
             }
             let ctx = Context::default();
@@ -1507,7 +1401,7 @@ mod tests {
                 _ => None,
             }
             .expect("issues expected");
-            assert!(found.templated(), "{found:?}");
+            assert!(!found.list.is_empty(), "{found:?}");
             assert_eq!(Some(fast), full(&text, &ctx));
         }
     }
@@ -1655,11 +1549,6 @@ mod tests {
                 if let Some(fast) = try_report(text, &ctx) {
                     answered += 1;
                     assert_eq!(Some(fast), full(text, &ctx), "{text} {ctx:?}");
-                }
-                if let Some(Verdict::Issues(found)) = check(text, &ctx) {
-                    if found.templated() {
-                        assert_eq!(Some(templated(&found, text, &ctx)), full(text, &ctx));
-                    }
                 }
             }
         }

@@ -116,16 +116,14 @@ impl TaskMembers for Map<String, Value> {
     }
 }
 
-/// The JSON type names a member's value can have, as [`Seen::type_name`] gives them (the fast
-/// path sends a type as its index here).
+/// The JSON type names a member's value can have, as [`Seen::type_name`] gives them.
 pub const TYPE_NAMES: [&str; 7] = [
     "null", "boolean", "integer", "number", "string", "array", "object",
 ];
 
 /// What is wrong with a task member: with the member ([`TaskKey`]) and the value's part of the
 /// message ([`Hole`]), all an issue needs. [`TaskIssue::message_with`] writes every message of
-/// the task checks: the one place they are written (the full validator formats them; the fast
-/// path's JS side gets them as a template, split where the value goes).
+/// the task checks: the one place they are written (for the full validator and the fast path).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TaskIssueKind {
     /// A required member is absent (the path is the task's).
@@ -150,43 +148,7 @@ pub enum TaskIssueKind {
     TypeMs,
 }
 
-impl TaskIssueKind {
-    /// Every kind, by its number.
-    pub const ALL: [TaskIssueKind; 17] = [
-        TaskIssueKind::Missing,
-        TaskIssueKind::IdType,
-        TaskIssueKind::StatusValue,
-        TaskIssueKind::StatusType,
-        TaskIssueKind::StatusMessageType,
-        TaskIssueKind::TimestampValue,
-        TaskIssueKind::TimestampType,
-        TaskIssueKind::TimestampOrder,
-        TaskIssueKind::OtherVersionTtl,
-        TaskIssueKind::TtlMissing,
-        TaskIssueKind::LegacyTtl,
-        TaskIssueKind::LegacyPoll,
-        TaskIssueKind::ZeroMs,
-        TaskIssueKind::NegativeMs,
-        TaskIssueKind::FractionMs,
-        TaskIssueKind::TooLargeMs,
-        TaskIssueKind::TypeMs,
-    ];
-}
-
 impl TaskKey {
-    /// Every member, by its number.
-    pub const ALL: [TaskKey; 9] = [
-        TaskKey::TaskId,
-        TaskKey::Status,
-        TaskKey::StatusMessage,
-        TaskKey::CreatedAt,
-        TaskKey::LastUpdatedAt,
-        TaskKey::Ttl,
-        TaskKey::PollInterval,
-        TaskKey::TtlMs,
-        TaskKey::PollIntervalMs,
-    ];
-
     /// The retention members (nullable).
     fn is_ttl(self) -> bool {
         matches!(self, TaskKey::Ttl | TaskKey::TtlMs)

@@ -8,13 +8,13 @@
 //! * [`v2025`], [`v2026`]: the checks per message kind of each version.
 //! * [`schema`]: a small JSON Schema interpreter over the official definitions that task
 //!   messages embed (MRTR input requests and responses, capabilities, the request `_meta`).
-//! * [`compact`]: a report written into the byte boundary's buffer (template numbers, words
-//!   and text, or JSON text) for the JS wrapper.
+//! * [`boundary`]: the byte boundary of `validateMessage` (text in, the report as JSON text
+//!   out) for the JS wrapper.
 //!
 //! Entry points: [`validate_text`] (a JSON string) and [`validate_value`] (parsed JSON). Neither
 //! panics nor fails: every input gives a [`ValidationReport`].
 
-pub mod compact;
+pub mod boundary;
 pub mod detect;
 pub mod envelope;
 pub mod fast;

@@ -42,11 +42,7 @@ fn may_need(text: &str) -> bool {
     // One pass over the bytes for `\` and for 0xEF, the lead byte of U+FDD0 (EF B7 90).
     let b = text.as_bytes();
     let mut from = 0;
-    while let Some(i) = b
-        .get(from..)
-        .and_then(|r| r.iter().position(|&c| c == b'\\' || c == 0xEF))
-    {
-        let at = from + i;
+    while let Some(at) = next_special(b, from) {
         if b.get(at) == Some(&0xEF) {
             if b.get(at + 1..at + 3) == Some(&[0xB7, 0x90]) {
                 return true;
@@ -62,6 +58,29 @@ fn may_need(text: &str) -> bool {
         from = at + 2;
     }
     false
+}
+
+/// The first `\` or 0xEF in `b` from `from`, looked for eight bytes at a time (a word with
+/// neither is skipped whole: this scan runs over every message the byte path reads).
+fn next_special(b: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    /// Whether a byte of `w` is zero (exact as to whether; not as to which).
+    fn has_zero(w: u64) -> bool {
+        w.wrapping_sub(ONES) & !w & HIGHS != 0
+    }
+    let mut i = from;
+    while let Some(word) = b.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+        let w = u64::from_le_bytes(word);
+        if has_zero(w ^ (ONES * u64::from(b'\\'))) || has_zero(w ^ (ONES * 0xEF)) {
+            break;
+        }
+        i += 8;
+    }
+    b.get(i..)?
+        .iter()
+        .position(|&c| c == b'\\' || c == 0xEF)
+        .map(|p| i + p)
 }
 
 /// `text` with every lone surrogate escape carried as U+FDD0 + hex and every U+FDD0 doubled,
@@ -188,6 +207,22 @@ mod tests {
             restore(&serde_json::to_string(&v).unwrap()),
             r#"{"a":"x\ud83d","b":"\ude00y","c":"😀"}"#
         );
+    }
+
+    #[test]
+    fn the_word_scan_finds_what_the_byte_scan_finds() {
+        for len in 0..40 {
+            for at in 0..len {
+                for needle in ["\\ud800", "\u{FDD0}"] {
+                    let mut t = "a".repeat(len);
+                    t.insert_str(at, needle);
+                    assert!(may_need(&t), "{t:?}");
+                    assert_eq!(next_special(t.as_bytes(), 0), Some(at), "{t:?}");
+                }
+            }
+            assert!(!may_need(&"\\n".repeat(len)), "{len}");
+            assert_eq!(next_special("é".repeat(len).as_bytes(), 0), None);
+        }
     }
 
     #[test]

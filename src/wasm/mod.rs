@@ -1,8 +1,10 @@
 //! The bindings layer: `#[wasm_bindgen]` exports that convert JS values and delegate to the
 //! core. No rule lives here.
 //!
-//! The npm package is ONE module built with the `store-js` feature (scripts/build.sh): both of
-//! its entries load it, so `TaskStore`/`TaskServer` and the rest share one instance.
+//! The npm package has two modules (scripts/build.sh): the main entry's is built without
+//! features (model, validator, conversations, scheduler: what a client runs), the server
+//! entry's with `store-js` (plus the task store, the request handler and the `inputSchema`
+//! checker, which only servers use), so a browser app pays only for the client.
 
 mod conversation;
 mod input;
@@ -15,5 +17,6 @@ mod schedule;
 mod server;
 #[cfg(feature = "store-js")]
 mod store;
+#[cfg(feature = "store-js")]
 mod tool_schema;
 mod validate;

@@ -187,7 +187,6 @@ impl TaskServerCore {
         Ok(TaskServerCore {
             inner,
             written: Written::default(),
-            input: Vec::new(),
         })
     }
 
@@ -196,7 +195,6 @@ impl TaskServerCore {
         Ok(TaskServerCore {
             inner: server::TaskServer::new(restore_store(&snapshot, options)?),
             written: Written::default(),
-            input: Vec::new(),
         })
     }
 

@@ -3,7 +3,7 @@
 //! `TaskStore` / `TaskServer` (js/server/store.ts), declared once here for the .d.ts; the one
 //! conversion of a [`StoreError`] into the thrown JS error. Every method converts its arguments,
 //! delegates to one core operation and answers JSON text (parsed once by the JS class), except
-//! the terminal writes (`terminal`, `terminalInput`: `complete`, `fail`, `failWithToolResult`), which answer the revision and
+//! the terminal writes (`terminal`: `complete`, `fail`, `failWithToolResult`), which answer the revision and
 //! leave the rest as numbers in wasm memory ([`Written`]); no rule lives here.
 //!
 //! Argument convention: the operation's own arguments first, then the context as the JS class
@@ -401,9 +401,6 @@ pub struct TaskServerCore {
     pub(super) inner: crate::server::TaskServer<MemoryStorage, CryptoRandom>,
     /// What the last `complete` / `fail` / `failWithToolResult` wrote besides its revision.
     pub(super) written: Written,
-    /// Where the JS class writes the strings of a terminal write as UTF-8 (`inputAt`,
-    /// `terminalInput`): no allocation per argument.
-    pub(super) input: Vec<u8>,
 }
 
 impl TaskServerCore {
@@ -456,48 +453,6 @@ impl TaskServerCore {
             revision as f64
         })
     }
-
-    /// [`TaskServerCore::terminal_input`] over the input buffer `input`.
-    #[allow(clippy::too_many_arguments)]
-    fn terminal_from(
-        &mut self,
-        input: &[u8],
-        kind: u32,
-        lengths: [i32; 4],
-        host: bool,
-        now: f64,
-    ) -> Result<f64, JsValue> {
-        let [id_len, session_len, text_len, message_len] = lengths;
-        let mut rest = input;
-        let id = take_input(&mut rest, id_len)?.unwrap_or_default();
-        let session = take_input(&mut rest, session_len)?;
-        let text = take_input(&mut rest, text_len)?.unwrap_or_default();
-        let message = take_input(&mut rest, message_len)?.map(str::to_owned);
-        one_of(session.as_ref(), host)?;
-        let now = now_ms(now)?;
-        let caller = if host {
-            Caller::Host
-        } else {
-            Caller::Session(session)
-        };
-        let (what, action) = terminal_kind(kind)?;
-        let payload = read_text(text.to_owned(), what, self.max())?;
-        self.write_terminal(id, caller, now, payload, message, action)
-    }
-}
-
-/// The next `len` bytes of `rest` as UTF-8 (`len` < 0: none), taken off it.
-fn take_input<'a>(rest: &mut &'a [u8], len: i32) -> Result<Option<&'a str>, JsValue> {
-    let Ok(len) = usize::try_from(len) else {
-        return Ok(None);
-    };
-    let (head, tail) = rest
-        .split_at_checked(len)
-        .ok_or_else(|| bad("the lengths exceed the input buffer (`inputAt`)".to_string()))?;
-    *rest = tail;
-    std::str::from_utf8(head)
-        .map(Some)
-        .map_err(|_| bad("the input buffer holds no UTF-8 text there".to_string()))
 }
 
 /// A terminal write's action and what its payload is called: `kind` 0 `complete`, 1 `fail`,
@@ -527,9 +482,6 @@ fn fail_action(error: Payload, message: Option<String>) -> Result<Action, JsValu
         .map_err(|e| bad(format!("invalid `error`: {e}")))?;
     Ok(Action::Fail { error, message })
 }
-
-/// The most bytes `inputAt` reserves (the JS class passes larger arguments as strings).
-const MAX_INPUT_BYTES: u32 = 1 << 20;
 
 #[wasm_bindgen(js_class = TaskServerCore)]
 impl TaskServerCore {
@@ -720,50 +672,6 @@ impl TaskServerCore {
         };
         let message = read_message(message, max)?;
         self.write_terminal(&id, who.caller(), who.now, payload, message, action)
-    }
-
-    /// Where the JS class writes the strings of `terminalInput`: a buffer of at least `bytes`
-    /// bytes (at most 1 MiB) in wasm memory, at the same place until a larger one is asked for.
-    #[wasm_bindgen(js_name = inputAt)]
-    pub fn input_at(&mut self, bytes: u32) -> Result<u32, JsValue> {
-        if bytes > MAX_INPUT_BYTES {
-            return Err(bad(format!(
-                "the input buffer holds at most {MAX_INPUT_BYTES} bytes"
-            )));
-        }
-        let input = &mut self.input;
-        if input.len() < bytes as usize {
-            *input = vec![0; bytes as usize];
-        }
-        Ok(input.as_ptr() as usize as u32)
-    }
-
-    /// `complete` (`kind` 0), `fail` (1) or `failWithToolResult` (2) of the strings the JS class
-    /// wrote as UTF-8 into the input buffer (`inputAt`), one after the other: the task id, the
-    /// session (`sessionLen` < 0: none), the payload's JSON text and the status message
-    /// (`messageLen` < 0: none); each length in bytes. Answers as `complete`.
-    #[allow(clippy::too_many_arguments)]
-    #[wasm_bindgen(js_name = terminalInput)]
-    pub fn terminal_input(
-        &mut self,
-        kind: u32,
-        id_len: i32,
-        session_len: i32,
-        text_len: i32,
-        message_len: i32,
-        host: bool,
-        now: f64,
-    ) -> Result<f64, JsValue> {
-        let input = std::mem::take(&mut self.input);
-        let answer = self.terminal_from(
-            &input,
-            kind,
-            [id_len, session_len, text_len, message_len],
-            host,
-            now,
-        );
-        self.input = input;
-        answer
     }
 
     /// The error a task failed by a tool result shows in its V26 view, for an empty result (the

@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::model::ProtocolVersion;
 use crate::validate::{
-    self, compact, Context, ValidateOptions, ValidationReport, DEFAULT_MAX_BYTES,
+    self, boundary, Context, ValidateOptions, ValidationReport, DEFAULT_MAX_BYTES,
 };
 
 pub(crate) use super::input::to_js;
@@ -106,14 +106,10 @@ fn read_version(v: Ts<ProtocolVersion>) -> Result<ProtocolVersion, JsValue> {
 // ---- the byte boundary of `validateMessage` (used by the JS wrapper, js/core/validate.ts) ------
 //
 // The wrapper writes `inReplyTo` (at the start) and the message as UTF-8 into one reused buffer
-// of wasm memory with `TextEncoder.encodeInto`, and makes one call with the options as numbers. The
-// answer is one integer: > 0 names a "valid, no issues" report the wrapper keeps frozen;
-// 0: the report is written compactly at the start of the same buffer ([`compact::write_compact`]: a few
-// little-endian u32 words, then every string of the report as one UTF-8 text the wrapper decodes
-// once and slices; no JSON); < 0 is the length of the report as JSON text, written at the start
-// of the same buffer (a report too long for the buffer, or whose strings carry a lone surrogate);
-// [`compact::TEMPLATED`]: the issues of a task's members as numbers, written where the message
-// was ([`compact::write_templated`]).
+// of wasm memory with `TextEncoder.encodeInto`, and makes one call with the options as numbers.
+// The answer is minus the length of the report as JSON text, written at the start of the same
+// buffer ([`boundary::Boundary::answer`]), which the wrapper decodes and parses once: the one
+// encoding of a report, as the export's.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -140,14 +136,13 @@ pub fn validate_buffer_at() -> u32 {
 
 thread_local! {
     static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// What the byte boundary keeps from call to call ([`compact::Boundary`]).
-    static BOUNDARY: RefCell<compact::Boundary> = RefCell::new(compact::Boundary::default());
+    /// What the byte boundary keeps from call to call ([`boundary::Boundary`]).
+    static BOUNDARY: RefCell<boundary::Boundary> = RefCell::new(boundary::Boundary::default());
 }
 
 /// Internal (the tests'): how the last call found its report: 1 the typed fast path's "valid, no
-/// issues", 2 the typed fast path's report with issues (compact), 4 the same as a templated
-/// report (numbers only), 3 the full validator (all through `__validateBytes`), 0 the export
-/// `validateMessage` (the wrapper's fallback).
+/// issues", 2 the typed fast path's report with issues, 3 the full validator (all through
+/// `__validateBytes`), 0 the export `validateMessage` (the wrapper's fallback).
 #[wasm_bindgen(js_name = __validateRoute)]
 pub fn validate_route() -> u32 {
     BOUNDARY.with_borrow(|b| b.route)
@@ -176,19 +171,10 @@ pub fn validate_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
-/// Internal (the JS wrapper's): the number the last JSON answer's report was given (0: none),
-/// so that later answers with the same report are that number.
-#[wasm_bindgen(js_name = __validateNewKnown)]
-pub fn validate_new_known() -> u32 {
-    BOUNDARY.with_borrow(|b| b.new_known)
-}
-
 /// Internal (the JS wrapper's): validates the `len` bytes of the buffer from `text_at` (UTF-8
-/// JSON text) with `inReplyTo` its first `reply_len` bytes (`u32::MAX`: none), `version` 0 (none), 1
-/// (2025-11-25) or 2 (2026-07-28), `max_bytes` and `max_issues` (negative: default); `flags` bit
-/// 0 (`plain`): the text holds no `\u` and no U+FDD0 (nothing to carry, see
-/// `validate::surrogates`); bit 1 (`ascii`): the text and `inReplyTo` are ASCII (byte offsets in
-/// the text are UTF-16 offsets in the wrapper's string, so a templated answer may name spans).
+/// JSON text) with `inReplyTo` its first `reply_len` bytes (`u32::MAX`: none), `version` 0
+/// (none), 1 (2025-11-25) or 2 (2026-07-28), `max_bytes` and `max_issues` (negative: default).
+/// Answers minus the length of the report as JSON text, written at the start of the buffer.
 #[wasm_bindgen(js_name = __validateBytes)]
 pub fn validate_bytes(
     text_at: u32,
@@ -197,26 +183,16 @@ pub fn validate_bytes(
     version: u32,
     max_bytes: f64,
     max_issues: f64,
-    flags: u32,
 ) -> i32 {
-    let call = compact::BytesCall {
+    let call = boundary::BytesCall {
         text_at,
         len,
         reply_len,
         version,
         max_bytes,
         max_issues,
-        flags,
     };
     on_buffer(|buf| BOUNDARY.with_borrow_mut(|b| b.answer(buf, &call)))
-}
-
-/// Internal (the JS wrapper's): the template `n` of a templated report's issue
-/// ([`write_templated`]): its code, severity, path after the task's, and message before and
-/// after the value, joined by NUL characters; "" for a number no issue has.
-#[wasm_bindgen(js_name = __validateTemplate)]
-pub fn validate_template(n: u32) -> String {
-    validate::compact::template_text(n)
 }
 
 /// Runs `f` on the input buffer (`Conversation`'s byte path shares it).

@@ -8,7 +8,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 
-const { TaskClient, Conversation } = await import("./.tmp/install/esm.mjs");
+// The receiver keeps its tasks in the task store core, which is in the server entry's module:
+// its TaskClient is the main entry's (one copy), given that module.
+const { TaskClient, Conversation } = await import("./.tmp/install/server.mjs");
 
 const V25 = "2025-11-25";
 const RELATED = "io.modelcontextprotocol/related-task";
@@ -72,6 +74,17 @@ async function startServer(script) {
   return { url: `http://127.0.0.1:${server.address().port}/mcp`, traffic, seen, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
+/** Connects a 2025-11-25 client (push off) with `options` to `srv`, calls its `ask` tool and closes both: the tool's answer. */
+async function callAsk(srv, options) {
+  const client = await TaskClient.connect(srv.url, { protocolVersion: V25, push: false, ...options });
+  try {
+    return await client.request("tools/call", { name: "ask", arguments: {} });
+  } finally {
+    await client.close();
+    await srv.close();
+  }
+}
+
 const ELICIT = { mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } };
 const SAMPLE = { messages: [{ role: "user", content: { type: "text", text: "Hi" } }], maxTokens: 10 };
 
@@ -102,9 +115,7 @@ test("receiver: declared at initialize; task-augmented elicitation and sampling 
     // A plain elicitation is answered directly, as before.
     got.plain = await ask("elicitation/create", ELICIT);
   });
-  const client = await TaskClient.connect(srv.url, {
-    protocolVersion: V25,
-    push: false,
+  const answer = await callAsk(srv, {
     receiver: { tasks: true, maxLiveTasks: 1 },
     handlers: {
       // Run for a task (the context given), the answer waits for the gate; run plainly, it does not.
@@ -121,13 +132,7 @@ test("receiver: declared at initialize; task-augmented elicitation and sampling 
         ),
     },
   });
-  try {
-    const answer = await client.request("tools/call", { name: "ask", arguments: {} });
-    assert.equal(answer.content[0].text, "done");
-  } finally {
-    await client.close();
-    await srv.close();
-  }
+  assert.equal(answer.content[0].text, "done");
   // §D 46: what the client receives as tasks, declared at initialize.
   assert.deepEqual(srv.seen.initialize.capabilities.tasks, {
     list: {},
@@ -176,9 +181,7 @@ test("receiver: blocked tasks/result requests are bounded (maxWaitingResults): -
     release();
     got.first = await first;
   });
-  const client = await TaskClient.connect(srv.url, {
-    protocolVersion: V25,
-    push: false,
+  const answer = await callAsk(srv, {
     receiver: { tasks: true, maxWaitingResults: 1 },
     handlers: {
       elicitation: async (_params, context) => {
@@ -187,13 +190,7 @@ test("receiver: blocked tasks/result requests are bounded (maxWaitingResults): -
       },
     },
   });
-  try {
-    const answer = await client.request("tools/call", { name: "ask", arguments: {} });
-    assert.equal(answer.content[0].text, "done");
-  } finally {
-    await client.close();
-    await srv.close();
-  }
+  assert.equal(answer.content[0].text, "done");
   assert.equal(got.second.error.code, -32010);
   assert.deepEqual(got.second.error.data, { limit: 1, cap: "maxWaitingResults" });
   assert.deepEqual(got.first.result.content, { name: "Bo" });
@@ -208,9 +205,7 @@ test("receiver: a received task past its TTL is gone, and its handler is aborted
     // Gone strictly after createdAt + ttl (1 ms at least): polled until then, a bounded number of times.
     for (let i = 0; i < 1000 && got.get?.error === undefined; i++) got.get = await ask("tasks/get", { taskId: created.result.task.taskId });
   });
-  const client = await TaskClient.connect(srv.url, {
-    protocolVersion: V25,
-    push: false,
+  await callAsk(srv, {
     receiver: { tasks: true },
     handlers: {
       // Run plainly (no task), it declines at once; run for a task, it waits to be aborted.
@@ -223,12 +218,6 @@ test("receiver: a received task past its TTL is gone, and its handler is aborted
         ),
     },
   });
-  try {
-    await client.request("tools/call", { name: "ask", arguments: {} });
-  } finally {
-    await client.close();
-    await srv.close();
-  }
   assert.equal(got.ttl, 1, "the smallest TTL the store grants");
   assert.equal(got.get.error.code, -32602);
   assert.ok(seen.aborted);
@@ -240,20 +229,23 @@ test("receiver off (the default): no tasks.requests declared; params.task is ign
     got.elicit = await ask("elicitation/create", { ...ELICIT, task: {} });
     got.get = await ask("tasks/get", { taskId: "x" });
   });
-  const client = await TaskClient.connect(srv.url, {
-    protocolVersion: V25,
-    push: false,
+  await callAsk(srv, {
     handlers: { elicitation: () => ({ action: "decline" }) },
   });
-  try {
-    await client.request("tools/call", { name: "ask", arguments: {} });
-  } finally {
-    await client.close();
-    await srv.close();
-  }
   assert.equal(srv.seen.initialize.capabilities.tasks.requests, undefined);
   assert.equal(got.elicit.result.action, "decline");
   assert.equal(got.get.error.code, -32601);
+});
+
+test("receiver: the main entry alone (no task store core in its module) says to import the server entry", async () => {
+  const { execFile } = await import("node:child_process");
+  const program = `
+    import { TaskClient } from "mcp-tasks-wasm";
+    try { new TaskClient({ request: async () => ({}), receiver: { tasks: true } }); console.log("made"); }
+    catch (e) { console.log(e.message); }
+    new TaskClient({ request: async () => ({}) }).close();`;
+  const stdout = await new Promise((done, fail) => execFile(process.execPath, ["--input-type=module", "-e", program], { cwd: new URL("./.tmp/install/", import.meta.url) }, (e, out) => (e ? fail(e) : done(out))));
+  assert.match(stdout.trim(), /import mcp-tasks-wasm\/server/);
 });
 
 test("receiver: maxLiveTasks and maxWaitingResults must be positive integers", () => {

@@ -3,7 +3,8 @@
 // the server entry (mcp-tasks-wasm/server) of the packed package (scripts/pack.sh, installed in
 // tests/js/.tmp/install) export the same TaskClient, error classes, requestVia, HttpConnection,
 // so `instanceof` works across them; the server entry has everything of the main one; each entry
-// gives the shared helpers its own glue, so /server alone needs no other .wasm.
+// gives the shared helpers its own glue (its own module: the main entry's has no task store, the
+// server entry's has), so /server alone needs no other .wasm and an app importing both works.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -104,7 +105,7 @@ test("the entries without top-level await (/bytes) give the shared helpers their
     const request = async () => ({});
     let before;
     try { new TaskClient({ request }); } catch (e) { before = e.message; }
-    initSync({ module: readFileSync(createRequire(import.meta.url).resolve("mcp-tasks-wasm/server/mcp_tasks_wasm_bg.wasm")) });
+    initSync({ module: readFileSync(createRequire(import.meta.url).resolve("mcp-tasks-wasm/server/mcp_tasks_server_bg.wasm")) });
     const host = new TaskHost();
     host.tool("square", { taskSupport: "optional" }, async ({ n }) => ({ content: [{ type: "text", text: String(n * n) }] }));
     let id = 0;

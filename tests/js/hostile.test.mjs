@@ -14,13 +14,19 @@ const serverWasm = (await import(`${MAIN_DIR}/server/mcp_tasks_wasm.js`)).initSy
 
 const { validateMessage, Conversation } = main;
 
-// Both entries load ONE module (docs/decisions/byte-boundary.md) through one glue, so an app
-// importing both holds one
-// instance (one memory), whose growth the tests below measure.
-test("the installed entries share the one instance whose memory is measured", () => {
+// Each entry loads its own module (docs/decisions/byte-boundary.md): the main entry the client
+// module (no task store), the server entry the server module. The tests below measure the memory
+// of the module whose code they call.
+test("two modules: the main entry's has no task store core, the server entry's has; each its own memory", async () => {
   assert.ok(mainWasm.memory instanceof WebAssembly.Memory);
   assert.ok(serverWasm.memory instanceof WebAssembly.Memory);
-  assert.equal(mainWasm.memory, serverWasm.memory);
+  assert.notEqual(mainWasm.memory, serverWasm.memory);
+  const mainGlue = await import(`${MAIN_DIR}/mcp_tasks_wasm.js`);
+  const serverGlue = await import(`${MAIN_DIR}/server/mcp_tasks_wasm.js`);
+  assert.equal(mainGlue.TaskServerCore, undefined);
+  assert.equal(typeof serverGlue.TaskServerCore, "function");
+  assert.equal(main.TaskServerCore, undefined);
+  assert.equal(server.TaskServerCore, undefined, "internal: reachable from the glue only");
 });
 
 // `maxBytes` is checked before the text is copied into wasm memory.

@@ -5,7 +5,7 @@
 # 1. arethetypeswrong (tools/pkg-lint, pinned), profile "strict": for every entry point found in
 #    "exports", types and JavaScript resolve under node10, node16 (from CJS and from ESM) and
 #    bundler, and agree on the module format. Two kinds of entry are handled on purpose:
-#    - "./mcp_tasks_wasm_bg.wasm", "./server/mcp_tasks_wasm_bg.wasm" are not JS modules: they are
+#    - "./mcp_tasks_wasm_bg.wasm", "./server/mcp_tasks_server_bg.wasm" are not JS modules: they are
 #      exported so that bundlers and `import.meta.resolve` can reach the binary (`?url` imports,
 #      Deno's `import source`). They get no "types": a .d.ts would claim an ES-module-integration
 #      import that Node 20 rejects. attw's own README excludes non-JS exports the same way

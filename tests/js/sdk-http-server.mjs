@@ -138,17 +138,18 @@ export function buildServer() {
 }
 
 /**
- * Serves `buildServer()` sessions on http://127.0.0.1:PORT/mcp. `enableJsonResponse` answers
- * POSTs with JSON instead of SSE. Resolves `{ url, log, close }`: `log` holds every HTTP
- * request `{ method, headers, body }` (`body` parsed for POST), `close()` stops everything.
+ * A node:http request listener serving `build()`'s McpServer sessions, routed the way
+ * @modelcontextprotocol/server-everything routes them: a POST without a session gets a new
+ * transport and server (`initialize` opens a session), a known `Mcp-Session-Id` goes to its
+ * transport, anything else is answered 400. `onRequest(req, body)` sees every request (`body`
+ * parsed when it is JSON, else the text). Also serves bench/sdk-server.mjs.
  */
-export async function startSdkHttpServer({ enableJsonResponse = false } = {}) {
+export function sdkRouter(build, { enableJsonResponse = false, onRequest = () => {} } = {}) {
   /** @type {Map<string, StreamableHTTPServerTransport>} */
   const sessions = new Map();
   /** @type {{ server: McpServer, taskStore: InMemoryTaskStore }[]} */
   const built = [];
-  const log = [];
-  const httpServer = http.createServer(async (req, res) => {
+  const listener = async (req, res) => {
     try {
       const chunks = [];
       for await (const c of req) chunks.push(c);
@@ -159,14 +160,14 @@ export async function startSdkHttpServer({ enableJsonResponse = false } = {}) {
       } catch {
         body = raw;
       }
-      log.push({ method: req.method, headers: { ...req.headers }, body });
+      onRequest(req, body);
       const sessionId = req.headers["mcp-session-id"];
       if (typeof sessionId === "string" && sessions.has(sessionId)) {
         await sessions.get(sessionId).handleRequest(req, res, body);
         return;
       }
       if (req.method === "POST" && sessionId === undefined) {
-        const b = buildServer();
+        const b = build();
         built.push(b);
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
@@ -184,7 +185,19 @@ export async function startSdkHttpServer({ enableJsonResponse = false } = {}) {
       if (!res.headersSent) res.writeHead(500);
       res.end(String(e));
     }
-  });
+  };
+  return { listener, sessions, built };
+}
+
+/**
+ * Serves `buildServer()` sessions on http://127.0.0.1:PORT/mcp. `enableJsonResponse` answers
+ * POSTs with JSON instead of SSE. Resolves `{ url, log, close }`: `log` holds every HTTP
+ * request `{ method, headers, body }` (`body` parsed for POST), `close()` stops everything.
+ */
+export async function startSdkHttpServer({ enableJsonResponse = false } = {}) {
+  const log = [];
+  const { listener, sessions, built } = sdkRouter(buildServer, { enableJsonResponse, onRequest: (req, body) => log.push({ method: req.method, headers: { ...req.headers }, body }) });
+  const httpServer = http.createServer(listener);
   await new Promise((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
   const { port } = httpServer.address();
   return {

@@ -17,54 +17,37 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { Conversation, TaskClient } from "../../pkg/node.mjs";
-import { checkTraffic, runPyClient, sent, startExample, startPyServer, startRecorder, stopAll } from "./peers.mjs";
+import { V26, checkTraffic, eachClientVersion, runPyClient, sent, startExample, startPyServer, startRecorder, stopAll, textOf } from "./peers.mjs";
 
 after(stopAll);
-
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
-const textOf = (result) => result?.content?.find((c) => c.type === "text")?.text;
 
 // ---- 8. TaskClient → FastMCP server --------------------------------------------------------------
 
 test("8. TaskClient.connect(url) → FastMCP 4.1.4 server with tasks: no version (2026-07-28) and pinned 2025-11-25", async (t) => {
   const server = await startPyServer("fastmcp");
   t.after(() => server.stop());
-  for (const [label, version] of [
-    ["default", V26],
-    ["2025", V25],
-  ]) {
-    await t.test(label, async (t) => {
-      const recorder = await startRecorder(server.url);
-      t.after(() => recorder.stop());
-      const client = await TaskClient.connect(recorder.url, label === "2025" ? { protocolVersion: V25 } : {});
-      let sum, slow, boom;
-      try {
-        assert.equal(client.protocolVersion, version);
-        sum = await client.callTool("add", { a: 2, b: 3 });
-        slow = await client.callTool("slow_sum", { a: 4, b: 5, seconds: 0.3 });
-        boom = await client.callTool("boom", { reason: "on purpose" });
-      } finally {
-        await client.close();
-      }
-      assert.equal(textOf(sum), "5");
-      assert.equal(textOf(slow), "sum: 9");
-      assert.equal(slow.isError, false);
-      // A tool error: an isError result (2026-07-28: the task completes with it, §C).
-      assert.equal(boom.isError, true);
-      assert.equal(textOf(boom), "boom: on purpose");
+  await eachClientVersion(t, server.url, TaskClient, async (client) => ({
+    sum: await client.callTool("add", { a: 2, b: 3 }),
+    slow: await client.callTool("slow_sum", { a: 4, b: 5, seconds: 0.3 }),
+    boom: await client.callTool("boom", { reason: "on purpose" }),
+  }), (t, { label, version, recorder }, { sum, slow, boom }) => {
+    assert.equal(textOf(sum), "5");
+    assert.equal(textOf(slow), "sum: 9");
+    assert.equal(slow.isError, false);
+    // A tool error: an isError result (2026-07-28: the task completes with it, §C).
+    assert.equal(boom.isError, true);
+    assert.equal(textOf(boom), "boom: on purpose");
 
-      const { messages } = checkTraffic(t, `matrix-taskclient-${label}-fastmcp`, recorder, Conversation);
-      const created = messages.filter((r) => r.direction === "s2c" && r.message?.result?.resultType === "task");
-      if (version === V26) {
-        assert.equal(created.length, 2, "slow_sum and boom ran as tasks");
-        assert.ok(sent(messages, "tasks/get").length >= 2, "polled with tasks/get");
-      } else {
-        assert.equal(created.length, 0, "2025-11-25: no FastMCP tasks");
-        for (const c of sent(messages, "tools/call")) assert.equal(c.message.params.task, undefined);
-      }
-    });
-  }
+    const { messages } = checkTraffic(t, `matrix-taskclient-${label}-fastmcp`, recorder, Conversation);
+    const created = messages.filter((r) => r.direction === "s2c" && r.message?.result?.resultType === "task");
+    if (version === V26) {
+      assert.equal(created.length, 2, "slow_sum and boom ran as tasks");
+      assert.ok(sent(messages, "tasks/get").length >= 2, "polled with tasks/get");
+    } else {
+      assert.equal(created.length, 0, "2025-11-25: no FastMCP tasks");
+      for (const c of sent(messages, "tools/call")) assert.equal(c.message.params.task, undefined);
+    }
+  });
 });
 
 // ---- 9. FastMCP client → our server --------------------------------------------------------------

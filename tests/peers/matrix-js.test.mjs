@@ -21,7 +21,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, ElicitRequestSchema, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Conversation, TaskClient, TaskFailedError, requestVia } from "../../pkg/node.mjs";
 import {
-  checkTraffic,
+  V25, V26, textOf, checkTraffic,
   runInspectorCli,
   startEverything,
   startExample,
@@ -33,8 +33,6 @@ import {
 
 after(stopAll);
 
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
 const RELATED = "io.modelcontextprotocol/related-task";
 
 /**
@@ -57,7 +55,6 @@ function assertAnswered(messages) {
   }
 }
 
-const textOf = (result) => result?.content?.find((c) => c.type === "text")?.text;
 
 // ---- 1. TaskClient → server-everything 2026.8.31 (2025-11-25) -----------------------------------
 

@@ -25,7 +25,7 @@
 //   node --test tests/peers/matrix-py.test.mjs     (needs scripts/setup.sh and scripts/build.sh)
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { Conversation, TaskClient, TaskFailedError } from "../../pkg/node.mjs";
+import { Conversation, TaskClient, TaskFailedError } from "../../pkg/server/node.mjs"; // the receiver needs the server module's task store core
 import { checkTraffic, methods, runPyClient, sent, startExample, startPyServer, startRecorder, stopAll } from "./peers.mjs";
 
 after(stopAll);

@@ -21,13 +21,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Conversation, TaskClient, TaskCancelledError } from "../../pkg/node.mjs";
 import {
-  ROOT, SDK2_EXAMPLE, checkTraffic, methods, rawDispatchTo, runPyClient, sent, startRecorder, startSdk2Example, stopAll,
+  V25, V26, textOf, ROOT, SDK2_EXAMPLE, checkTraffic, methods, rawDispatchTo, runPyClient, sent, startRecorder, startSdk2Example, stopAll,
 } from "./peers.mjs";
 
 after(stopAll);
 
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
 const EXT = "io.modelcontextprotocol/tasks";
 const sdk2 = (p) => import(pathToFileURL(join(ROOT, "tools/sdk2/node_modules/@modelcontextprotocol", p)).href);
 const v2 = await sdk2("client/dist/index.mjs");
@@ -35,7 +33,6 @@ const v2stdio = await sdk2("client/dist/stdio.mjs");
 const ext = await sdk2("ext-tasks/dist/client/index.js");
 const extCore = await sdk2("ext-tasks/dist/core/index.js");
 
-const textOf = (result) => result?.content?.find((c) => c.type === "text")?.text;
 const TASK_TOOLS = ["greet", "slow_compute", "progress_job", "failing_job", "protocol_error_job", "confirm_delete", "multi_input", "test_tool_with_task"];
 
 const server = await startSdk2Example();

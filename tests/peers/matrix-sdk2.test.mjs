@@ -18,19 +18,16 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Conversation, TaskClient } from "../../pkg/node.mjs";
-import { ROOT, checkTraffic, rawDispatchTo as rawDispatchFromPeers, sent, startEverything, startExample, startRecorder, startSdk2Server, stopAll } from "./peers.mjs";
+import { V25, V26, textOf, ROOT, checkTraffic, rawDispatchTo as rawDispatchFromPeers, sent, startEverything, startExample, startRecorder, startSdk2Server, stopAll } from "./peers.mjs";
 
 after(stopAll);
 
-const V25 = "2025-11-25";
-const V26 = "2026-07-28";
 const sdk2 = (p) => import(pathToFileURL(join(ROOT, "tools/sdk2/node_modules/@modelcontextprotocol", p)).href);
 const v2 = await sdk2("client/dist/index.mjs");
 const ext = await sdk2("ext-tasks/dist/client/index.js");
 const extCore = await sdk2("ext-tasks/dist/core/index.js");
 
 const MODES = { legacy: { mode: "legacy" }, auto: { mode: "auto" }, modern: { mode: { pin: V26 } } };
-const textOf = (result) => result?.content?.find((c) => c.type === "text")?.text;
 
 /** An SDK 2.4.0 Client connected over Streamable HTTP to `url`, negotiating in `mode`. */
 async function v2Client(url, mode, capabilities = {}) {

@@ -61,6 +61,38 @@ export const READY_TIMEOUT_MS = 30_000;
 export const RUN_TIMEOUT_MS = 120_000;
 const GRACE_MS = 3_000;
 
+export const V25 = "2025-11-25";
+export const V26 = "2026-07-28";
+/** The text of a tool result's first text content. */
+export const textOf = (result) => result?.content?.find((c) => c.type === "text")?.text;
+
+/**
+ * The two TaskClient pairings of a peer server, each a subtest through its own recorder:
+ * `TaskClient.connect(url)` with no version ("default": 2026-07-28 expected) and pinned
+ * 2025-11-25 ("2025"). `calls(client, version)` runs the calls (the client is closed after it,
+ * thrown or not); `check(t, { label, version, recorder }, results)` then gets what it returned.
+ */
+export async function eachClientVersion(t, url, TaskClient, calls, check) {
+  for (const [label, version] of [
+    ["default", V26],
+    ["2025", V25],
+  ]) {
+    await t.test(label, async (t) => {
+      const recorder = await startRecorder(url);
+      t.after(() => recorder.stop());
+      const client = await TaskClient.connect(recorder.url, label === "2025" ? { protocolVersion: V25 } : {});
+      let results;
+      try {
+        assert.equal(client.protocolVersion, version);
+        results = await calls(client, version);
+      } finally {
+        await client.close();
+      }
+      await check(t, { label, version, recorder }, results);
+    });
+  }
+}
+
 // ---- process registry -----------------------------------------------------------------------------
 const live = new Set(); // of { pid, child, stop }
 

@@ -68,90 +68,90 @@ const sessionKey = (session: string | null) => (session === null ? "\u0000none" 
 /** @implements {TaskStorage} */
 class MemoryStorage {
   name: string;
-  records: Map<string, Entry>;
-  ids: Map<number, string>;
-  all: number[];
-  live: number[];
-  sessions: Map<string, SessionIndex>;
-  byExpiry: Array<[number, number]>;
-  sequence: number;
-  closed: boolean;
-  hub: ChangeHub;
+  #records: Map<string, Entry>;
+  #ids: Map<number, string>;
+  #all: number[];
+  #live: number[];
+  #sessions: Map<string, SessionIndex>;
+  #byExpiry: Array<[number, number]>;
+  #sequence: number;
+  #closed: boolean;
+  #hub: ChangeHub;
   constructor() {
     this.name = "memory";
-    this.records = new Map();
+    this.#records = new Map();
     /** seq → id */
-    this.ids = new Map();
+    this.#ids = new Map();
     /** every seq, ascending */
-    this.all = [];
+    this.#all = [];
     /** the seqs of live records, ascending */
-    this.live = [];
-    this.sessions = new Map();
+    this.#live = [];
+    this.#sessions = new Map();
     /** (expiresAtMs, seq), ascending */
-    this.byExpiry = [];
-    this.sequence = 0;
-    this.closed = false;
-    this.hub = new ChangeHub();
+    this.#byExpiry = [];
+    this.#sequence = 0;
+    this.#closed = false;
+    this.#hub = new ChangeHub();
   }
 
-  open() {
-    if (this.closed) throw new StorageError("closed", "the storage is closed");
+  #open() {
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
   }
 
-  unindex(e: Entry) {
+  #unindex(e: Entry) {
     const k = e.keys;
-    this.ids.delete(k.seq);
-    removeSorted(this.all, k.seq);
-    if (k.live) removeSorted(this.live, k.seq);
+    this.#ids.delete(k.seq);
+    removeSorted(this.#all, k.seq);
+    if (k.live) removeSorted(this.#live, k.seq);
     if (k.expiresAtMs !== null) {
-      const i = pairUpperBound(this.byExpiry, k.expiresAtMs, k.seq) - 1;
-      const at = this.byExpiry[i];
-      if (at && at[0] === k.expiresAtMs && at[1] === k.seq) this.byExpiry.splice(i, 1);
+      const i = pairUpperBound(this.#byExpiry, k.expiresAtMs, k.seq) - 1;
+      const at = this.#byExpiry[i];
+      if (at && at[0] === k.expiresAtMs && at[1] === k.seq) this.#byExpiry.splice(i, 1);
     }
     const sk = sessionKey(k.session);
-    const s = this.sessions.get(sk);
+    const s = this.#sessions.get(sk);
     if (s) {
       removeSorted(s.seqs, k.seq);
       if (k.live) s.live -= 1;
-      if (s.seqs.length === 0) this.sessions.delete(sk);
+      if (s.seqs.length === 0) this.#sessions.delete(sk);
     }
   }
 
-  index(e: Entry) {
+  #index(e: Entry) {
     const k = e.keys;
-    this.ids.set(k.seq, k.id);
-    insertSorted(this.all, k.seq);
-    if (k.live) insertSorted(this.live, k.seq);
+    this.#ids.set(k.seq, k.id);
+    insertSorted(this.#all, k.seq);
+    if (k.live) insertSorted(this.#live, k.seq);
     if (k.expiresAtMs !== null) {
-      this.byExpiry.splice(pairUpperBound(this.byExpiry, k.expiresAtMs, k.seq), 0, [k.expiresAtMs, k.seq]);
+      this.#byExpiry.splice(pairUpperBound(this.#byExpiry, k.expiresAtMs, k.seq), 0, [k.expiresAtMs, k.seq]);
     }
     const sk = sessionKey(k.session);
-    let s = this.sessions.get(sk);
+    let s = this.#sessions.get(sk);
     if (!s) {
       s = { seqs: [], live: 0 };
-      this.sessions.set(sk, s);
+      this.#sessions.set(sk, s);
     }
     insertSorted(s.seqs, k.seq);
     if (k.live) s.live += 1;
-    this.sequence = Math.max(this.sequence, k.seq);
+    this.#sequence = Math.max(this.#sequence, k.seq);
   }
 
   async get(id: string) {
-    this.open();
-    const e = this.records.get(checkId(id));
+    this.#open();
+    const e = this.#records.get(checkId(id));
     return e ? structuredClone(e.record) : null;
   }
 
   async getMany(ids: string[]) {
-    this.open();
+    this.#open();
     return checkIds(ids).map((id) => {
-      const e = this.records.get(id);
+      const e = this.#records.get(id);
       return e ? structuredClone(e.record) : null;
     });
   }
 
   async putEachIfVersion(entries: ReplaceEntry[]) {
-    this.open();
+    this.#open();
     const checked = checkEntries(entries);
     const out: boolean[] = [];
     for (const e of checked) out.push(await this.putIfVersion(e.record, e.expected));
@@ -159,10 +159,10 @@ class MemoryStorage {
   }
 
   async putIfVersion(record: StoredTask, expected: number | null) {
-    this.open();
+    this.#open();
     const keys = recordKeys(record);
     const want = checkExpected(expected);
-    const old = this.records.get(keys.id);
+    const old = this.#records.get(keys.id);
     if ((old ? old.keys.version : null) !== want) return false;
     let copy: StoredTask;
     try {
@@ -170,102 +170,102 @@ class MemoryStorage {
     } catch (e) {
       throw new StorageError("invalid", `record ${keys.id}: cannot be copied (not plain data)`, e);
     }
-    if (old) this.unindex(old);
+    if (old) this.#unindex(old);
     const entry = { record: copy, keys };
-    this.index(entry);
-    this.records.set(keys.id, entry);
-    this.hub.emit({ kind: "put", id: keys.id, version: keys.version });
+    this.#index(entry);
+    this.#records.set(keys.id, entry);
+    this.#hub.emit({ kind: "put", id: keys.id, version: keys.version });
     return true;
   }
 
   async delete(id: string) {
-    this.open();
-    const e = this.records.get(checkId(id));
+    this.#open();
+    const e = this.#records.get(checkId(id));
     if (!e) return null;
-    this.records.delete(e.keys.id);
-    this.unindex(e);
-    this.hub.emit({ kind: "delete", id: e.keys.id, version: e.keys.version });
+    this.#records.delete(e.keys.id);
+    this.#unindex(e);
+    this.#hub.emit({ kind: "delete", id: e.keys.id, version: e.keys.version });
     return e.record;
   }
 
   async rangeAfter(scope: Scope, after: number, limit: number) {
-    this.open();
+    this.#open();
     const s = checkScope(scope);
     checkCount(after, "after");
     checkCount(limit, "limit");
-    const seqs: number[] | undefined = s.kind === "all" ? this.all : this.sessions.get(sessionKey(s.session))?.seqs;
+    const seqs: number[] | undefined = s.kind === "all" ? this.#all : this.#sessions.get(sessionKey(s.session))?.seqs;
     const out: StoredTask[] = [];
     if (!seqs) return out;
     for (let i = upperBound(seqs, self, after); i < seqs.length && out.length < limit; i++) {
-      const id = this.ids.get((seqs[i] as number));
-      const e = id === undefined ? undefined : this.records.get(id);
+      const id = this.#ids.get((seqs[i] as number));
+      const e = id === undefined ? undefined : this.#records.get(id);
       if (e) out.push(structuredClone(e.record));
     }
     return out;
   }
 
   async rangeLive(after: number, limit: number) {
-    this.open();
+    this.#open();
     checkCount(after, "after");
     checkCount(limit, "limit");
     const out: StoredTask[] = [];
-    for (let i = upperBound(this.live, self, after); i < this.live.length && out.length < limit; i++) {
-      const id = this.ids.get((this.live[i] as number));
-      const e = id === undefined ? undefined : this.records.get(id);
+    for (let i = upperBound(this.#live, self, after); i < this.#live.length && out.length < limit; i++) {
+      const id = this.#ids.get((this.#live[i] as number));
+      const e = id === undefined ? undefined : this.#records.get(id);
       if (e) out.push(structuredClone(e.record));
     }
     return out;
   }
 
   async expired(nowMs: number, limit: number) {
-    this.open();
+    this.#open();
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
     const out: string[] = [];
-    for (const [t, seq] of this.byExpiry) {
+    for (const [t, seq] of this.#byExpiry) {
       if (t >= nowMs || out.length >= limit) break;
-      const id = this.ids.get(seq);
+      const id = this.#ids.get(seq);
       if (id !== undefined) out.push(id);
     }
     return out;
   }
 
   async countLive(session: string | null) {
-    this.open();
-    return this.sessions.get(sessionKey(checkSession(session)))?.live ?? 0;
+    this.#open();
+    return this.#sessions.get(sessionKey(checkSession(session)))?.live ?? 0;
   }
 
   async nextSequence() {
-    this.open();
-    this.sequence += 1;
-    return this.sequence;
+    this.#open();
+    this.#sequence += 1;
+    return this.#sequence;
   }
 
   /** Clause 13. */
   async nextSequenceWithLive(session: string | null) {
-    this.open();
-    const live = this.sessions.get(sessionKey(checkSession(session)))?.live ?? 0;
-    this.sequence += 1;
-    return { sequence: this.sequence, live };
+    this.#open();
+    const live = this.#sessions.get(sessionKey(checkSession(session)))?.live ?? 0;
+    this.#sequence += 1;
+    return { sequence: this.#sequence, live };
   }
 
   async lastSequence() {
-    this.open();
-    return this.sequence;
+    this.#open();
+    return this.#sequence;
   }
 
   async subscribe(listener: ChangeListener) {
-    this.open();
+    this.#open();
     const l = checkListener(listener);
-    this.hub.add(l);
+    this.#hub.add(l);
     return async () => {
-      this.hub.remove(l);
+      this.#hub.remove(l);
     };
   }
 
   async close() {
-    this.closed = true;
-    this.hub.listeners.clear();
+    this.#closed = true;
+    this.#hub.listeners.clear();
   }
 }
 

@@ -26,7 +26,7 @@
 // writes U+FDD0 in a session nor in an id), so such an id or session is found, listed and
 // counted as on the other engines instead of failing the statement. The record's JSON text
 // escapes U+0000 itself.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord, Group } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord, Group, INTERNALS } from "./types.js";
 
 /**
  * The few parts of `pg` this adapter uses.
@@ -104,108 +104,115 @@ async function importPg(): Promise<PgModule> {
   }
 }
 
+/** Sets up or migrates the schema, for `open…Storage` (a `#private` method, not on the instances). */
+let migrate: (s: PostgresStorage) => Promise<void>;
+
 /** @implements {TaskStorage} */
 class PostgresStorage {
+  static {
+    migrate = (s) => s.#migrate();
+  }
+
   name: string;
-  pg: PgModule;
-  pool: PgPool;
-  config: object;
-  table: string;
-  meta: string;
-  channel: string;
-  hub: ChangeHub;
-  listener: Promise<PgClient> | null;
-  closed: boolean;
+  #pg: PgModule;
+  #pool: PgPool;
+  #config: object;
+  #table: string;
+  #meta: string;
+  #channel: string;
+  #hub: ChangeHub;
+  #listener: Promise<PgClient> | null;
+  #closed: boolean;
   /** The name of each statement text this storage sends (a fixed set: the texts hold no values). */
-  statements: Map<string, string>;
+  #statements: Map<string, string>;
   /** Whether `q` names its statements (the `preparedStatements` option). */
-  prepared: boolean;
+  #prepared: boolean;
   /** The SQL text of each call site of `sql`. */
-  texts: Map<TemplateStringsArray, string> = new Map();
+  #texts: Map<TemplateStringsArray, string> = new Map();
   /** Group commit of `get`, `putIfVersion` and `nextSequenceWithLive` (see `Group`). */
-  gets: Group<string, StoredTask | null>;
-  puts: Group<{ keys: import("./types.js").RecordKeys; expected: number | null; text: string; }, boolean>;
-  sequences: Group<string, { sequence: number; live: number; }>;
+  #gets: Group<string, StoredTask | null>;
+  #puts: Group<{ keys: import("./types.js").RecordKeys; expected: number | null; text: string; }, boolean>;
+  #sequences: Group<string, { sequence: number; live: number; }>;
   constructor(pg: PgModule, pool: PgPool, config: object, table: string, prepared = true) {
     this.name = "postgres";
-    this.pg = pg;
-    this.pool = pool;
-    this.config = config;
-    this.table = table;
-    this.meta = `${table}_meta`;
-    this.channel = `${table}_changes`;
-    this.hub = new ChangeHub();
-    this.listener = null;
-    this.closed = false;
-    this.statements = new Map();
-    this.prepared = prepared;
-    this.gets = new Group((ids) => this.getGroup(ids));
+    this.#pg = pg;
+    this.#pool = pool;
+    this.#config = config;
+    this.#table = table;
+    this.#meta = `${table}_meta`;
+    this.#channel = `${table}_changes`;
+    this.#hub = new ChangeHub();
+    this.#listener = null;
+    this.#closed = false;
+    this.#statements = new Map();
+    this.#prepared = prepared;
+    this.#gets = new Group((ids) => this.#getGroup(ids));
     // One write of a task per statement: a second one waits for the next (its compare-and-set
     // and its notification come after the first's).
-    this.puts = new Group((items) => this.putGroup(items), (item) => item.keys.id);
-    this.sequences = new Group((sessions) => this.sequenceGroup(sessions));
+    this.#puts = new Group((items) => this.#putGroup(items), (item) => item.keys.id);
+    this.#sequences = new Group((sessions) => this.#sequenceGroup(sessions));
   }
 
   /**
-   * The SQL text of a tagged template (`this.sql\`SELECT …\``), built once per call site: the
+   * The SQL text of a tagged template (`this.#sql\`SELECT …\``), built once per call site: the
    * same string every call, so finding its statement name (and `pg`'s check of a named
    * statement's text) compares one string with itself instead of hashing a fresh one. The
    * values are this storage's table, channel and fixed fragments only (never a caller's value).
    */
-  sql(strings: TemplateStringsArray, ...parts: string[]): string {
-    let text = this.texts.get(strings);
+  #sql(strings: TemplateStringsArray, ...parts: string[]): string {
+    let text = this.#texts.get(strings);
     if (text === undefined) {
       text = strings.reduce((a, part, i) => a + (parts[i - 1] ?? "") + part);
-      this.texts.set(strings, text);
+      this.#texts.set(strings, text);
     }
     return text;
   }
 
-  async q(text: string, values: unknown[], what: string) {
-    if (this.closed) throw new StorageError("closed", "the storage is closed");
-    if (!this.prepared) {
+  async #q(text: string, values: unknown[], what: string) {
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
+    if (!this.#prepared) {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await this.pool.query(text, values);
+          return await this.#pool.query(text, values);
         } catch (e) {
-          if ((e as { code?: unknown })?.code === "40P01" && attempt < DEADLOCK_ATTEMPTS && !this.closed) continue;
+          if ((e as { code?: unknown })?.code === "40P01" && attempt < DEADLOCK_ATTEMPTS && !this.#closed) continue;
           return engineError("postgres", e, what);
         }
       }
     }
     // Named: each connection of the pool parses and plans a statement once, then only binds it
     // (an unnamed one is parsed and planned by the server at every call).
-    let name = this.statements.get(text);
+    let name = this.#statements.get(text);
     if (name === undefined) {
-      name = `${this.table}_${this.statements.size}`;
-      this.statements.set(text, name);
+      name = `${this.#table}_${this.#statements.size}`;
+      this.#statements.set(text, name);
     }
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.pool.query({ name, text, values });
+        return await this.#pool.query({ name, text, values });
       } catch (e) {
         // A group's statement locks several rows: two replicas' statements may deadlock, and
         // Postgres then aborts one of them whole (nothing written): it is sent again.
-        if ((e as { code?: unknown })?.code === "40P01" && attempt < DEADLOCK_ATTEMPTS && !this.closed) continue;
+        if ((e as { code?: unknown })?.code === "40P01" && attempt < DEADLOCK_ATTEMPTS && !this.#closed) continue;
         return engineError("postgres", e, what);
       }
     }
   }
 
   /** Creates or migrates the schema (one transaction under an advisory lock). */
-  async migrate() {
-    const t = this.table;
+  async #migrate() {
+    const t = this.#table;
     let c: PgPoolClient;
     try {
-      c = await this.pool.connect();
+      c = await this.#pool.connect();
     } catch (e) {
       return engineError("postgres", e, "connect");
     }
     try {
       await c.query("BEGIN");
       await c.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`mcp-tasks-wasm:${t}`]);
-      await c.query(`CREATE TABLE IF NOT EXISTS ${this.meta} (name text PRIMARY KEY, value bigint NOT NULL)`);
-      const got = await c.query(`SELECT value FROM ${this.meta} WHERE name = 'schema'`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${this.#meta} (name text PRIMARY KEY, value bigint NOT NULL)`);
+      const got = await c.query(`SELECT value FROM ${this.#meta} WHERE name = 'schema'`);
       const have = got.rows.length ? Number(got.rows[0]?.value) : 0;
       if (have > SCHEMA_VERSION) {
         throw new StorageError("schema", `postgres: table ${t} has schema version ${have}, newer than this adapter's ${SCHEMA_VERSION}: update mcp-tasks-wasm`);
@@ -223,11 +230,11 @@ class PostgresStorage {
         await c.query(`CREATE INDEX ${t}_scope ON ${t} (session, seq)`);
         await c.query(`CREATE INDEX ${t}_expiry ON ${t} (expires_at, seq) WHERE expires_at IS NOT NULL`);
         await c.query(`CREATE INDEX ${t}_live ON ${t} (session) WHERE live`);
-        await c.query(`INSERT INTO ${this.meta} (name, value) VALUES ('seq', 0) ON CONFLICT (name) DO NOTHING`);
+        await c.query(`INSERT INTO ${this.#meta} (name, value) VALUES ('seq', 0) ON CONFLICT (name) DO NOTHING`);
       }
       if (have < 2) await c.query(`CREATE INDEX IF NOT EXISTS ${t}_liveseq ON ${t} (seq) WHERE live`);
       // Later versions: `if (have < 3) { … }`, each step in this transaction.
-      await c.query(`INSERT INTO ${this.meta} (name, value) VALUES ('schema', $1) ON CONFLICT (name) DO UPDATE SET value = $1`, [SCHEMA_VERSION]);
+      await c.query(`INSERT INTO ${this.#meta} (name, value) VALUES ('schema', $1) ON CONFLICT (name) DO UPDATE SET value = $1`, [SCHEMA_VERSION]);
       await c.query("COMMIT");
       c.release();
     } catch (e) {
@@ -239,20 +246,20 @@ class PostgresStorage {
 
   async get(id: string) {
     const key = checkId(id);
-    if (this.closed) throw new StorageError("closed", "the storage is closed");
-    return this.gets.add(key);
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
+    return this.#gets.add(key);
   }
 
   /** The `get`s of one group: one statement. */
-  async getGroup(ids: string[]): Promise<Array<StoredTask | null>> {
+  async #getGroup(ids: string[]): Promise<Array<StoredTask | null>> {
     if (ids.length === 1) {
       const id = (ids[0] as string);
-      const r = await this.q(this.sql`SELECT record FROM ${this.table} WHERE id = $1`, [column(id)], "get");
+      const r = await this.#q(this.#sql`SELECT record FROM ${this.#table} WHERE id = $1`, [column(id)], "get");
       const row = r.rows[0];
       return [row ? parseRecord(row.record, `postgres: ${id}`) : null];
     }
     const distinct = [...new Set(ids)];
-    const r = await this.q(this.sql`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [distinct.map(column)], "get");
+    const r = await this.#q(this.#sql`SELECT id, record FROM ${this.#table} WHERE id = ANY($1::text[])`, [distinct.map(column)], "get");
     const found = new Map(r.rows.map((row) => [uncolumn(row.id as string), row.record as string]));
     return ids.map((id) => {
       const text = found.get(id);
@@ -263,10 +270,10 @@ class PostgresStorage {
   async getMany(ids: string[]) {
     const keys = checkIds(ids);
     if (keys.length === 0) {
-      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      if (this.#closed) throw new StorageError("closed", "the storage is closed");
       return [];
     }
-    const r = await this.q(this.sql`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [keys.map(column)], "getMany");
+    const r = await this.#q(this.#sql`SELECT id, record FROM ${this.#table} WHERE id = ANY($1::text[])`, [keys.map(column)], "getMany");
     const found = new Map(r.rows.map((row) => [uncolumn(row.id as string), row.record as string]));
     return keys.map((id) => {
       const text = found.get(id);
@@ -278,16 +285,16 @@ class PostgresStorage {
   async putEachIfVersion(entries: ReplaceEntry[]) {
     const checked = checkEntries(entries);
     if (checked.length === 0) {
-      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      if (this.#closed) throw new StorageError("closed", "the storage is closed");
       return [];
     }
     const col = <T>(f: (e: (typeof checked)[number]) => T) => checked.map(f);
-    const r = await this.q(
-      this.sql`WITH v AS (
+    const r = await this.#q(
+      this.#sql`WITH v AS (
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::boolean[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[], $8::text[])
            AS v(id, version, live, expires_at, record, expected, seq, session)),
        w AS (
-         UPDATE ${this.table} AS t SET version = v.version, live = v.live, expires_at = v.expires_at, record = v.record, seq = v.seq, session = v.session
+         UPDATE ${this.#table} AS t SET version = v.version, live = v.live, expires_at = v.expires_at, record = v.record, seq = v.seq, session = v.session
          FROM v WHERE t.id = v.id AND t.version = v.expected RETURNING t.id, t.version)
        SELECT w.id, pg_notify($9, json_build_object('kind', 'put', 'id', w.id, 'version', w.version)::text) FROM w`,
       [
@@ -299,7 +306,7 @@ class PostgresStorage {
         col((e) => e.expected),
         col((e) => e.keys.seq),
         col((e) => (e.keys.session === null ? null : column(e.keys.session))),
-        this.channel,
+        this.#channel,
       ],
       "putEachIfVersion",
     );
@@ -310,37 +317,37 @@ class PostgresStorage {
   async putIfVersion(record: StoredTask, expected: number | null) {
     const keys = recordKeys(record);
     const want = checkExpected(expected);
-    if (this.closed) throw new StorageError("closed", "the storage is closed");
-    return this.puts.add({ keys, expected: want, text: JSON.stringify(record) });
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
+    return this.#puts.add({ keys, expected: want, text: JSON.stringify(record) });
   }
 
   /**
    * The `putIfVersion`s of one group (distinct ids): one statement, each row an insert or a
    * compare-and-set of its own, each stored one notified by the statement itself.
    */
-  async putGroup(items: Array<{ keys: import("./types.js").RecordKeys; expected: number | null; text: string; }>): Promise<boolean[]> {
+  async #putGroup(items: Array<{ keys: import("./types.js").RecordKeys; expected: number | null; text: string; }>): Promise<boolean[]> {
     const note = `json_build_object('kind', 'put', 'id', w.id, 'version', w.version)::text`;
     if (items.length === 1) {
       const { keys: k, expected: want, text } = (items[0] as (typeof items)[number]);
       if (want === null) {
-        const r = await this.q(
-          this.sql`WITH w AS (
-             INSERT INTO ${this.table} (id, version, seq, session, live, expires_at, record)
+        const r = await this.#q(
+          this.#sql`WITH w AS (
+             INSERT INTO ${this.#table} (id, version, seq, session, live, expires_at, record)
              VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id, version),
            bump AS (
-             UPDATE ${this.meta} SET value = $3 WHERE name = 'seq' AND value < $3 AND EXISTS (SELECT 1 FROM w))
+             UPDATE ${this.#meta} SET value = $3 WHERE name = 'seq' AND value < $3 AND EXISTS (SELECT 1 FROM w))
            SELECT pg_notify($8, ${note}) FROM w`,
-          [column(k.id), k.version, k.seq, k.session === null ? null : column(k.session), k.live, k.expiresAtMs, text, this.channel],
+          [column(k.id), k.version, k.seq, k.session === null ? null : column(k.session), k.live, k.expiresAtMs, text, this.#channel],
           "putIfVersion (insert)",
         );
         return [r.rows.length === 1];
       }
-      const r = await this.q(
-        this.sql`WITH w AS (
-           UPDATE ${this.table} SET version = $2, live = $3, expires_at = $4, record = $5, seq = $8, session = $9
+      const r = await this.#q(
+        this.#sql`WITH w AS (
+           UPDATE ${this.#table} SET version = $2, live = $3, expires_at = $4, record = $5, seq = $8, session = $9
            WHERE id = $1 AND version = $6 RETURNING id, version)
          SELECT pg_notify($7, ${note}) FROM w`,
-        [column(k.id), k.version, k.live, k.expiresAtMs, text, want, this.channel, k.seq, k.session === null ? null : column(k.session)],
+        [column(k.id), k.version, k.live, k.expiresAtMs, text, want, this.#channel, k.seq, k.session === null ? null : column(k.session)],
         "putIfVersion (update)",
       );
       return [r.rows.length === 1];
@@ -353,19 +360,19 @@ class PostgresStorage {
     });
     const sorted = order.map((i) => (items[i] as (typeof items)[number]));
     const col = <T>(f: (e: (typeof items)[number]) => T) => sorted.map(f);
-    const r = await this.q(
-      this.sql`WITH v AS (
+    const r = await this.#q(
+      this.#sql`WITH v AS (
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::boolean[], $6::bigint[], $7::text[], $8::bigint[])
            AS v(id, version, seq, session, live, expires_at, record, expected)),
        ins AS (
-         INSERT INTO ${this.table} (id, version, seq, session, live, expires_at, record)
+         INSERT INTO ${this.#table} (id, version, seq, session, live, expires_at, record)
          SELECT id, version, seq, session, live, expires_at, record FROM v WHERE expected IS NULL
          ON CONFLICT (id) DO NOTHING RETURNING id, version, seq),
        upd AS (
-         UPDATE ${this.table} AS t SET version = v.version, live = v.live, expires_at = v.expires_at, record = v.record, seq = v.seq, session = v.session
+         UPDATE ${this.#table} AS t SET version = v.version, live = v.live, expires_at = v.expires_at, record = v.record, seq = v.seq, session = v.session
          FROM v WHERE v.expected IS NOT NULL AND t.id = v.id AND t.version = v.expected RETURNING t.id, t.version),
        bump AS (
-         UPDATE ${this.meta} SET value = (SELECT max(seq) FROM ins) WHERE name = 'seq' AND value < (SELECT max(seq) FROM ins)),
+         UPDATE ${this.#meta} SET value = (SELECT max(seq) FROM ins) WHERE name = 'seq' AND value < (SELECT max(seq) FROM ins)),
        w AS (SELECT id, version FROM ins UNION ALL SELECT id, version FROM upd)
        SELECT w.id, pg_notify($9, ${note}) FROM w`,
       [
@@ -377,7 +384,7 @@ class PostgresStorage {
         col((e) => e.keys.expiresAtMs),
         col((e) => e.text),
         col((e) => e.expected),
-        this.channel,
+        this.#channel,
       ],
       "putIfVersion",
     );
@@ -386,10 +393,10 @@ class PostgresStorage {
   }
 
   async delete(id: string) {
-    const r = await this.q(
-      this.sql`WITH w AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING id, version, record)
+    const r = await this.#q(
+      this.#sql`WITH w AS (DELETE FROM ${this.#table} WHERE id = $1 RETURNING id, version, record)
        SELECT w.record, pg_notify($2, json_build_object('kind', 'delete', 'id', w.id, 'version', w.version)::text) FROM w`,
-      [column(checkId(id)), this.channel],
+      [column(checkId(id)), this.#channel],
       "delete",
     );
     const row = r.rows[0];
@@ -401,15 +408,15 @@ class PostgresStorage {
     checkCount(after, "after");
     checkCount(limit, "limit");
     if (limit === 0) {
-      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      if (this.#closed) throw new StorageError("closed", "the storage is closed");
       return [];
     }
     const r =
       s.kind === "all"
-        ? await this.q(this.sql`SELECT record FROM ${this.table} WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
+        ? await this.#q(this.#sql`SELECT record FROM ${this.#table} WHERE seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
         : s.session === null
-          ? await this.q(this.sql`SELECT record FROM ${this.table} WHERE session IS NULL AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
-          : await this.q(this.sql`SELECT record FROM ${this.table} WHERE session = $3 AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit, column(s.session)], "rangeAfter");
+          ? await this.#q(this.#sql`SELECT record FROM ${this.#table} WHERE session IS NULL AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeAfter")
+          : await this.#q(this.#sql`SELECT record FROM ${this.#table} WHERE session = $3 AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit, column(s.session)], "rangeAfter");
     return r.rows.map((row) => parseRecord(row.record, "postgres: rangeAfter"));
   }
 
@@ -417,18 +424,18 @@ class PostgresStorage {
     checkCount(after, "after");
     checkCount(limit, "limit");
     if (limit === 0) {
-      if (this.closed) throw new StorageError("closed", "the storage is closed");
+      if (this.#closed) throw new StorageError("closed", "the storage is closed");
       return [];
     }
-    const r = await this.q(this.sql`SELECT record FROM ${this.table} WHERE live AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeLive");
+    const r = await this.#q(this.#sql`SELECT record FROM ${this.#table} WHERE live AND seq > $1 ORDER BY seq LIMIT $2`, [after, limit], "rangeLive");
     return r.rows.map((row) => parseRecord(row.record, "postgres: rangeLive"));
   }
 
   async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
-    const r = await this.q(
-      this.sql`SELECT id FROM ${this.table} WHERE expires_at IS NOT NULL AND expires_at < $1 ORDER BY expires_at, seq LIMIT $2`,
+    const r = await this.#q(
+      this.#sql`SELECT id FROM ${this.#table} WHERE expires_at IS NOT NULL AND expires_at < $1 ORDER BY expires_at, seq LIMIT $2`,
       [nowMs, limit],
       "expired",
     );
@@ -439,50 +446,50 @@ class PostgresStorage {
     const s = checkSession(session);
     const r =
       s === null
-        ? await this.q(this.sql`SELECT count(*) AS n FROM ${this.table} WHERE live AND session IS NULL`, [], "countLive")
-        : await this.q(this.sql`SELECT count(*) AS n FROM ${this.table} WHERE live AND session = $1`, [column(s)], "countLive");
+        ? await this.#q(this.#sql`SELECT count(*) AS n FROM ${this.#table} WHERE live AND session IS NULL`, [], "countLive")
+        : await this.#q(this.#sql`SELECT count(*) AS n FROM ${this.#table} WHERE live AND session = $1`, [column(s)], "countLive");
     return Number(r.rows[0]?.n ?? 0);
   }
 
   async nextSequence() {
-    const r = await this.q(this.sql`UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value`, [], "nextSequence");
+    const r = await this.#q(this.#sql`UPDATE ${this.#meta} SET value = value + 1 WHERE name = 'seq' RETURNING value`, [], "nextSequence");
     return Number(r.rows[0]?.value);
   }
 
   /** Clause 13: one statement (for every call of a group). */
   async nextSequenceWithLive(session: string | null) {
     const s = checkSession(session);
-    if (this.closed) throw new StorageError("closed", "the storage is closed");
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
     if (s === null) {
-      const r = await this.q(
-        this.sql`WITH n AS (UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
-         SELECT n.value, (SELECT count(*) FROM ${this.table} WHERE live AND session IS NULL) AS live FROM n`,
+      const r = await this.#q(
+        this.#sql`WITH n AS (UPDATE ${this.#meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
+         SELECT n.value, (SELECT count(*) FROM ${this.#table} WHERE live AND session IS NULL) AS live FROM n`,
         [],
         "nextSequenceWithLive",
       );
       return { sequence: Number(r.rows[0]?.value), live: Number(r.rows[0]?.live ?? 0) };
     }
-    return this.sequences.add(s);
+    return this.#sequences.add(s);
   }
 
   /**
    * The `nextSequenceWithLive`s of one group (sessions, not null): the counter raised by their
    * number once, each call one number of the range, each session counted once.
    */
-  async sequenceGroup(sessions: string[]): Promise<Array<{ sequence: number; live: number; }>> {
+  async #sequenceGroup(sessions: string[]): Promise<Array<{ sequence: number; live: number; }>> {
     if (sessions.length === 1) {
-      const r = await this.q(
-        this.sql`WITH n AS (UPDATE ${this.meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
-         SELECT n.value, (SELECT count(*) FROM ${this.table} WHERE live AND session = $1) AS live FROM n`,
+      const r = await this.#q(
+        this.#sql`WITH n AS (UPDATE ${this.#meta} SET value = value + 1 WHERE name = 'seq' RETURNING value)
+         SELECT n.value, (SELECT count(*) FROM ${this.#table} WHERE live AND session = $1) AS live FROM n`,
         [column((sessions[0] as string))],
         "nextSequenceWithLive",
       );
       return [{ sequence: Number(r.rows[0]?.value), live: Number(r.rows[0]?.live ?? 0) }];
     }
     const distinct = [...new Set(sessions)];
-    const r = await this.q(
-      this.sql`WITH n AS (UPDATE ${this.meta} SET value = value + $1 WHERE name = 'seq' RETURNING value)
-       SELECT n.value, s.session, (SELECT count(*) FROM ${this.table} WHERE live AND session = s.session) AS live
+    const r = await this.#q(
+      this.#sql`WITH n AS (UPDATE ${this.#meta} SET value = value + $1 WHERE name = 'seq' RETURNING value)
+       SELECT n.value, s.session, (SELECT count(*) FROM ${this.#table} WHERE live AND session = s.session) AS live
        FROM n, unnest($2::text[]) AS s(session)`,
       [sessions.length, distinct.map(column)],
       "nextSequenceWithLive",
@@ -493,79 +500,84 @@ class PostgresStorage {
   }
 
   async lastSequence() {
-    const r = await this.q(this.sql`SELECT value FROM ${this.meta} WHERE name = 'seq'`, [], "lastSequence");
+    const r = await this.#q(this.#sql`SELECT value FROM ${this.#meta} WHERE name = 'seq'`, [], "lastSequence");
     return Number(r.rows[0]?.value ?? 0);
   }
 
   /** The LISTEN connection, opened at the first subscription. */
-  listen() {
-    if (!this.listener) {
+  #listen() {
+    if (!this.#listener) {
       const current: Promise<PgClient> = (async () => {
-        const c = new this.pg.Client(this.config);
+        const c = new this.#pg.Client(this.#config);
         c.on("notification", (msg: { channel: string; payload?: string; }) => {
-          const change = msg.channel === this.channel && msg.payload ? parseChange(msg.payload) : null;
-          if (change) this.hub.emit({ ...change, id: uncolumn(change.id) });
+          const change = msg.channel === this.#channel && msg.payload ? parseChange(msg.payload) : null;
+          if (change) this.#hub.emit({ ...change, id: uncolumn(change.id) });
         });
         let lost = false;
         const reconnect = (e: unknown) => {
           if (lost) return;
           lost = true;
-          if (this.listener === current) this.listener = null;
-          if (this.closed) return;
+          if (this.#listener === current) this.#listener = null;
+          if (this.#closed) return;
           // The feed is at most once: changes made while it is down are not replayed (a
           // subscriber re-reads what it follows). Reconnect while anyone listens.
           console.error("postgres storage: the LISTEN connection was lost; reconnecting:", e instanceof Error ? e.message : e);
           c.end().catch(() => {});
-          this.relisten(1);
+          this.#relisten(1);
         };
         c.on("error", reconnect);
         c.on("end", () => reconnect(new Error("connection ended")));
         await c.connect();
-        await c.query(`LISTEN ${this.channel}`);
+        await c.query(`LISTEN ${this.#channel}`);
         return c;
       })();
-      this.listener = current;
+      this.#listener = current;
       current.catch(() => {
-        if (this.listener === current) this.listener = null;
+        if (this.#listener === current) this.#listener = null;
       });
     }
-    return this.listener;
+    return this.#listener;
   }
 
   /**
    * Opens the LISTEN connection again after a loss, while there are subscribers (backing off up
    * to 5 s between attempts).
    */
-  relisten(attempt: number) {
+  #relisten(attempt: number) {
     const timer = setTimeout(() => {
-      if (this.closed || this.hub.size === 0 || this.listener) return;
-      this.listen().catch(() => this.relisten(attempt + 1));
+      if (this.#closed || this.#hub.size === 0 || this.#listener) return;
+      this.#listen().catch(() => this.#relisten(attempt + 1));
     }, Math.min(100 * 2 ** attempt, 5000));
     (timer as any).unref?.();
   }
 
   async subscribe(listener: ChangeListener) {
     const l = checkListener(listener);
-    if (this.closed) throw new StorageError("closed", "the storage is closed");
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
     try {
-      await this.listen();
+      await this.#listen();
     } catch (e) {
       return engineError("postgres", e, "LISTEN");
     }
-    this.hub.add(l);
+    this.#hub.add(l);
     return async () => {
-      this.hub.remove(l);
+      this.#hub.remove(l);
     };
   }
 
+  /** @internal The test hook (see INTERNALS): the pool (one session: its prepared statements). */
+  [INTERNALS]() {
+    return { pool: this.#pool };
+  }
+
   async close() {
-    if (this.closed) return;
-    this.closed = true;
-    this.hub.listeners.clear();
-    const listener = this.listener;
-    this.listener = null;
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#hub.listeners.clear();
+    const listener = this.#listener;
+    this.#listener = null;
     if (listener) await listener.then((c) => c.end()).catch(() => {});
-    await this.pool.end().catch(() => {});
+    await this.#pool.end().catch(() => {});
   }
 }
 
@@ -597,7 +609,7 @@ async function openPostgresStorage(options: PostgresStorageOptions): Promise<Pos
   (pool as any).on?.("error", (e: unknown) => console.error("postgres storage: idle connection failed:", e));
   const s = new PostgresStorage(pg, pool, base, table, preparedStatements);
   try {
-    await s.migrate();
+    await migrate(s);
   } catch (e) {
     await pool.end().catch(() => {});
     throw e;

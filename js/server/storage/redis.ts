@@ -135,62 +135,69 @@ async function importIoredis(): Promise<IoRedisModule> {
   }
 }
 
+/** Sets up or migrates the schema, for `open…Storage` (a `#private` method, not on the instances). */
+let migrate: (s: RedisStorage) => Promise<void>;
+
 /** @implements {TaskStorage} */
 class RedisStorage {
+  static {
+    migrate = (s) => s.#migrate();
+  }
+
   name: string;
-  redis: RedisClient;
-  p: string;
-  channel: string;
-  hub: ChangeHub;
-  subscriber: Promise<RedisClient> | null;
-  closed: boolean;
+  #redis: RedisClient;
+  #p: string;
+  #channel: string;
+  #hub: ChangeHub;
+  #subscriber: Promise<RedisClient> | null;
+  #closed: boolean;
   constructor(redis: RedisClient, prefix: string) {
     this.name = "redis";
-    this.redis = redis;
-    this.p = `{${prefix}}`;
-    this.channel = `${this.p}:changes`;
-    this.hub = new ChangeHub();
-    this.subscriber = null;
-    this.closed = false;
+    this.#redis = redis;
+    this.#p = `{${prefix}}`;
+    this.#channel = `${this.#p}:changes`;
+    this.#hub = new ChangeHub();
+    this.#subscriber = null;
+    this.#closed = false;
     redis.defineCommand("mcpTasksPut", { numberOfKeys: 1, lua: PUT });
     redis.defineCommand("mcpTasksDelete", { numberOfKeys: 1, lua: DELETE });
     redis.defineCommand("mcpTasksRange", { numberOfKeys: 1, lua: RANGE });
     redis.defineCommand("mcpTasksFillLive", { numberOfKeys: 1, lua: FILL_LIVE });
   }
 
-  async run<T>(what: string, fn: (r: RedisClient) => Promise<T>): Promise<T> {
-    if (this.closed) throw new StorageError("closed", "the storage is closed");
+  async #run<T>(what: string, fn: (r: RedisClient) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
     try {
-      return await fn(this.redis);
+      return await fn(this.#redis);
     } catch (e) {
       return engineError("redis", e, what);
     }
   }
 
-  async migrate() {
-    await this.run("schema", async (r) => {
-      await r.setnx(`${this.p}:schema`, String(SCHEMA_VERSION));
-      const have = Number(await r.get(`${this.p}:schema`));
+  async #migrate() {
+    await this.#run("schema", async (r) => {
+      await r.setnx(`${this.#p}:schema`, String(SCHEMA_VERSION));
+      const have = Number(await r.get(`${this.#p}:schema`));
       if (have > SCHEMA_VERSION) {
-        throw new StorageError("schema", `redis: prefix ${this.p} has schema version ${have}, newer than this adapter's ${SCHEMA_VERSION}: update mcp-tasks-wasm`);
+        throw new StorageError("schema", `redis: prefix ${this.#p} has schema version ${have}, newer than this adapter's ${SCHEMA_VERSION}: update mcp-tasks-wasm`);
       }
       if (have < 2) {
         // The live records' index, filled in slices (each one script: atomic with the writes).
-        for (let after = "0"; after !== "-1";) after = String(await r.mcpTasksFillLive(this.p, after, "1000"));
-        await r.set(`${this.p}:schema`, "2");
+        for (let after = "0"; after !== "-1";) after = String(await r.mcpTasksFillLive(this.#p, after, "1000"));
+        await r.set(`${this.#p}:schema`, "2");
       }
       // Later versions migrate here (`if (have < 3) …`) and SET the new version.
     });
   }
 
   async get(id: string) {
-    const key = `${this.p}:t:${checkId(id)}`;
-    const text = await this.run<string | null>("get", (r) => r.hget(key, "rec"));
+    const key = `${this.#p}:t:${checkId(id)}`;
+    const text = await this.#run<string | null>("get", (r) => r.hget(key, "rec"));
     return text === null ? null : parseRecord(text, `redis: ${id}`);
   }
 
   /** The arguments of the PUT script. */
-  putArgs(record: StoredTask, k: RecordKeys, want: number | null): string[] {
+  #putArgs(record: StoredTask, k: RecordKeys, want: number | null): string[] {
     const member = k.expiresAtMs === null ? "" : `${String(k.seq).padStart(16, "0")}:${k.id}`;
     const change = JSON.stringify({ kind: "put", id: k.id, version: k.version });
     return [k.id, String(k.version), String(k.seq), sessionKey(k.session), k.live ? "1" : "0", member, JSON.stringify(record), want === null ? "" : String(want), String(k.expiresAtMs ?? 0), change];
@@ -199,16 +206,16 @@ class RedisStorage {
   async putIfVersion(record: StoredTask, expected: number | null) {
     const k = recordKeys(record);
     const want = checkExpected(expected);
-    const args = this.putArgs(record, k, want);
-    const ok = await this.run("putIfVersion", (r) => r.mcpTasksPut(this.p, ...args));
+    const args = this.#putArgs(record, k, want);
+    const ok = await this.#run("putIfVersion", (r) => r.mcpTasksPut(this.#p, ...args));
     return Number(ok) === 1;
   }
 
   async getMany(ids: string[]) {
     const keys = checkIds(ids);
-    if (keys.length === 0) return this.run("getMany", async () => []);
-    const texts: Array<string | null> = await this.run("getMany", async (r) => {
-      const replies: Array<[Error | null, string | null]> = await keys.reduce((p, id) => p.hget(`${this.p}:t:${id}`, "rec"), r.pipeline()).exec();
+    if (keys.length === 0) return this.#run("getMany", async () => []);
+    const texts: Array<string | null> = await this.#run("getMany", async (r) => {
+      const replies: Array<[Error | null, string | null]> = await keys.reduce((p, id) => p.hget(`${this.#p}:t:${id}`, "rec"), r.pipeline()).exec();
       return replies.map(([e, v]) => {
         if (e) throw e;
         return v;
@@ -220,9 +227,9 @@ class RedisStorage {
   /** Every replacement in one pipeline (each the PUT script: a compare-and-set of its own). */
   async putEachIfVersion(entries: ReplaceEntry[]) {
     const checked = checkEntries(entries);
-    if (checked.length === 0) return this.run("putEachIfVersion", async () => []);
-    return this.run("putEachIfVersion", async (r) => {
-      const replies: Array<[Error | null, unknown]> = await checked.reduce((p, e) => p.mcpTasksPut(this.p, ...this.putArgs(e.record, e.keys, e.expected)), r.pipeline()).exec();
+    if (checked.length === 0) return this.#run("putEachIfVersion", async () => []);
+    return this.#run("putEachIfVersion", async (r) => {
+      const replies: Array<[Error | null, unknown]> = await checked.reduce((p, e) => p.mcpTasksPut(this.#p, ...this.#putArgs(e.record, e.keys, e.expected)), r.pipeline()).exec();
       return replies.map(([e, v]) => {
         if (e) throw e;
         return Number(v) === 1;
@@ -231,7 +238,7 @@ class RedisStorage {
   }
 
   async delete(id: string) {
-    const text = await this.run<string | null>("delete", (r) => r.mcpTasksDelete(this.p, checkId(id)));
+    const text = await this.#run<string | null>("delete", (r) => r.mcpTasksDelete(this.#p, checkId(id)));
     return text === null ? null : parseRecord(text, `redis: ${id}`);
   }
 
@@ -240,85 +247,85 @@ class RedisStorage {
     checkCount(after, "after");
     checkCount(limit, "limit");
     const set = s.kind === "all" ? "all" : `s:${sessionKey(s.session)}`;
-    const texts: string[] = limit === 0 ? await this.run("rangeAfter", async () => []) : await this.run("rangeAfter", (r) => r.mcpTasksRange(this.p, set, String(after), String(limit)));
+    const texts: string[] = limit === 0 ? await this.#run("rangeAfter", async () => []) : await this.#run("rangeAfter", (r) => r.mcpTasksRange(this.#p, set, String(after), String(limit)));
     return texts.map((t) => parseRecord(t, "redis: rangeAfter"));
   }
 
   async rangeLive(after: number, limit: number) {
     checkCount(after, "after");
     checkCount(limit, "limit");
-    const texts: string[] = limit === 0 ? await this.run("rangeLive", async () => []) : await this.run("rangeLive", (r) => r.mcpTasksRange(this.p, "lv", String(after), String(limit)));
+    const texts: string[] = limit === 0 ? await this.#run("rangeLive", async () => []) : await this.#run("rangeLive", (r) => r.mcpTasksRange(this.#p, "lv", String(after), String(limit)));
     return texts.map((t) => parseRecord(t, "redis: rangeLive"));
   }
 
   async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
-    if (limit === 0) return this.run("expired", async () => []);
-    const members: string[] = await this.run("expired", (r) => r.zrangebyscore(`${this.p}:exp`, "-inf", `(${nowMs}`, "LIMIT", 0, limit));
+    if (limit === 0) return this.#run("expired", async () => []);
+    const members: string[] = await this.#run("expired", (r) => r.zrangebyscore(`${this.#p}:exp`, "-inf", `(${nowMs}`, "LIMIT", 0, limit));
     return members.map((m) => m.slice(17));
   }
 
   async countLive(session: string | null) {
     const sk = sessionKey(checkSession(session));
-    const n = await this.run("countLive", (r) => r.hget(`${this.p}:live`, sk));
+    const n = await this.#run("countLive", (r) => r.hget(`${this.#p}:live`, sk));
     return Math.max(0, Number(n ?? 0));
   }
 
   async nextSequence() {
-    return Number(await this.run("nextSequence", (r) => r.incr(`${this.p}:seq`)));
+    return Number(await this.#run("nextSequence", (r) => r.incr(`${this.#p}:seq`)));
   }
 
   /** Clause 13: one pipeline. */
   async nextSequenceWithLive(session: string | null) {
     const sk = sessionKey(checkSession(session));
-    const replies: Array<[Error | null, unknown]> = await this.run("nextSequenceWithLive", (r) => r.pipeline().incr(`${this.p}:seq`).hget(`${this.p}:live`, sk).exec());
+    const replies: Array<[Error | null, unknown]> = await this.#run("nextSequenceWithLive", (r) => r.pipeline().incr(`${this.#p}:seq`).hget(`${this.#p}:live`, sk).exec());
     for (const [e] of replies) if (e) engineError("redis", e, "nextSequenceWithLive");
     return { sequence: Number(replies[0]?.[1]), live: Math.max(0, Number(replies[1]?.[1] ?? 0)) };
   }
 
   async lastSequence() {
-    return Number((await this.run("lastSequence", (r) => r.get(`${this.p}:seq`))) ?? 0);
+    return Number((await this.#run("lastSequence", (r) => r.get(`${this.#p}:seq`))) ?? 0);
   }
 
   /** The SUBSCRIBE connection, opened at the first subscription. */
-  listen() {
-    if (!this.subscriber) {
-      this.subscriber = (async () => {
-        const sub = this.redis.duplicate();
+  #listen() {
+    if (!this.#subscriber) {
+      this.#subscriber = (async () => {
+        const sub = this.#redis.duplicate();
         sub.on("message", (channel: string, message: string) => {
-          const change = channel === this.channel ? parseChange(message) : null;
-          if (change) this.hub.emit(change);
+          const change = channel === this.#channel ? parseChange(message) : null;
+          if (change) this.#hub.emit(change);
         });
         sub.on("error", (e: unknown) => console.error("redis storage: the SUBSCRIBE connection failed:", e));
         await sub.connect();
-        await sub.subscribe(this.channel);
+        await sub.subscribe(this.#channel);
         return sub;
       })();
-      this.subscriber.catch(() => {
-        this.subscriber = null;
+      this.#subscriber.catch(() => {
+        this.#subscriber = null;
       });
     }
-    return this.subscriber;
+    return this.#subscriber;
   }
 
   async subscribe(listener: ChangeListener) {
     const l = checkListener(listener);
-    await this.run("SUBSCRIBE", () => this.listen());
-    this.hub.add(l);
+    await this.#run("SUBSCRIBE", () => this.#listen());
+    this.#hub.add(l);
     return async () => {
-      this.hub.remove(l);
+      this.#hub.remove(l);
     };
   }
 
   async close() {
-    if (this.closed) return;
-    this.closed = true;
-    this.hub.listeners.clear();
-    const sub = this.subscriber;
-    this.subscriber = null;
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#hub.listeners.clear();
+    const sub = this.#subscriber;
+    this.#subscriber = null;
     if (sub) await sub.then((s) => s.quit()).catch(() => {});
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 }
 
@@ -343,7 +350,7 @@ async function openRedisStorage(options: RedisStorageOptions): Promise<RedisStor
   }
   const s = new RedisStorage(redis, prefix);
   try {
-    await s.migrate();
+    await migrate(s);
   } catch (e) {
     redis.disconnect();
     throw e;

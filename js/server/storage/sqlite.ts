@@ -22,7 +22,7 @@
 // a file's writes run in a writer thread (Node's worker_threads, its own connection, SQLite's busy
 // timeout there), so that wait never stops the event loop; reads stay on this connection (WAL:
 // they see every commit the writer answered).
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord, Group } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord, Group, INTERNALS } from "./types.js";
 
 /**
  * The part of a driver's statement this adapter uses (node:sqlite and better-sqlite3 agree).
@@ -351,47 +351,62 @@ const writeStatements = ${writeStatements.toString()};
 
 
 /** @implements {TaskStorage} */
+/** Sets up or migrates the schema, for `open…Storage` (a `#private` method, not on the instances). */
+let migrate: (s: SqliteStorage) => Promise<void>;
+/** Gives an opened storage its writer thread, for `openSqliteStorage`. */
+let setWriter: (s: SqliteStorage, writer: WriterThread) => void;
+
 class SqliteStorage {
+  static {
+    migrate = (s) => s.#migrate();
+    setWriter = (s, writer) => {
+      s.#writer = writer;
+    };
+  }
+
   name: string;
-  driver: string;
-  db: Database;
-  t: string;
-  pollMs: number;
-  hub: ChangeHub;
-  closed: boolean;
-  changeCursor: number;
-  dataVersion: number | null;
-  timer: unknown;
-  statements: Map<string, Statement>;
+  /** The driver in use (`driver` option, or the default: node:sqlite if this Node has it). */
+  readonly driver: string;
+  /** Write transactions begun, here or in the writer thread (the test hook counts round trips with it). */
+  #transactions = 0;
+  #db: Database;
+  #t: string;
+  #pollMs: number;
+  #hub: ChangeHub;
+  #closed: boolean;
+  #changeCursor: number;
+  #dataVersion: number | null;
+  #timer: unknown;
+  #statements: Map<string, Statement>;
   /** The statement of each call site of `st`. */
-  sites: Map<TemplateStringsArray, Statement> = new Map();
-  busyTimeoutMs: number;
+  #sites: Map<TemplateStringsArray, Statement> = new Map();
+  #busyTimeoutMs: number;
   /** Whether a write logged a change since the feed was last told (`wrote`). */
-  changed = false;
+  #changed = false;
   /** The changes this process committed since the feed was last told (while anyone listens). */
-  logged: Array<{ n: number; kind: "put" | "delete"; id: string; version: number; }> = [];
+  #logged: Array<{ n: number; kind: "put" | "delete"; id: string; version: number; }> = [];
   /** Group commit of the writes (see `write`). */
-  writes: Group<WriteJob, unknown>;
+  #writes: Group<WriteJob, unknown>;
   /** The writer thread (a file on disk), else null: the writes run on this connection. */
-  writer: WriterThread | null = null;
+  #writer: WriterThread | null = null;
   /** This connection's write statements, when there is no writer thread (made at first use). */
-  own: ReturnType<typeof writeStatements> | null = null;
+  #own: ReturnType<typeof writeStatements> | null = null;
   constructor(db: Database, driver: string, table: string, pollMs: number, busyTimeoutMs: number = 5000) {
     this.name = "sqlite";
     this.driver = driver;
-    this.db = db;
-    this.t = table;
-    this.pollMs = pollMs;
-    this.hub = new ChangeHub();
-    this.closed = false;
+    this.#db = db;
+    this.#t = table;
+    this.#pollMs = pollMs;
+    this.#hub = new ChangeHub();
+    this.#closed = false;
     /** The last change row delivered to subscribers. */
-    this.changeCursor = 0;
-    this.dataVersion = null;
-    this.timer = null;
-    this.statements = new Map();
+    this.#changeCursor = 0;
+    this.#dataVersion = null;
+    this.#timer = null;
+    this.#statements = new Map();
     /** How long a statement is retried while another connection holds the lock. */
-    this.busyTimeoutMs = busyTimeoutMs;
-    this.writes = new Group((jobs) => this.writeGroup(jobs));
+    this.#busyTimeoutMs = busyTimeoutMs;
+    this.#writes = new Group((jobs) => this.#writeGroup(jobs));
   }
 
   /**
@@ -403,61 +418,63 @@ class SqliteStorage {
    * commit's. The transaction runs in the writer thread when there is one, so that waiting for
    * the disk does not stop the event loop.
    */
-  write<T>(what: string, op: WriteJob["op"], args: unknown[]): Promise<T> {
-    if (this.closed) return Promise.reject(new StorageError("closed", "the storage is closed"));
-    return (this.writes.add({ what, op, args }) as Promise<T>);
+  #write<T>(what: string, op: WriteJob["op"], args: unknown[]): Promise<T> {
+    if (this.#closed) return Promise.reject(new StorageError("closed", "the storage is closed"));
+    return (this.#writes.add({ what, op, args }) as Promise<T>);
   }
 
   /** Runs the writes of one group in one transaction (see `writeStatements`). */
-  async writeGroup(jobs: WriteJob[]): Promise<unknown[]> {
-    if (this.closed) throw new StorageError("closed", "the storage is closed");
-    const listening = this.hub.size > 0;
+  async #writeGroup(jobs: WriteJob[]): Promise<unknown[]> {
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
+    const listening = this.#hub.size > 0;
+    this.#transactions += 1;
     const what = jobs.length === 1 ? (jobs[0] as WriteJob).what : "a group of writes";
-    const done = this.writer !== null
-      ? await this.writer.send(jobs, listening)
-      : await this.retry(what, false, () => (this.own ??= writeStatements(this.db, this.t, KEEP_CHANGES)).group(jobs, listening));
-    if (done.changes.length > 0 && this.hub.size > 0) {
-      this.logged.push(...done.changes);
-      this.changed = true;
-      this.wrote();
+    const done = this.#writer !== null
+      ? await this.#writer.send(jobs, listening)
+      : await this.#retry(what, false, () => (this.#own ??= writeStatements(this.#db, this.#t, KEEP_CHANGES)).group(jobs, listening));
+    if (done.changes.length > 0 && this.#hub.size > 0) {
+      this.#logged.push(...done.changes);
+      this.#changed = true;
+      this.#wrote();
     }
     return done.out.map((o) => ("error" in o ? new StorageError(o.error.kind as any, o.error.message) : o.ok));
   }
 
   /**
-   * The statement of a tagged template (`this.st\`SELECT …\``): prepared once per call site (its
+   * The statement of a tagged template (`this.#st\`SELECT …\``): prepared once per call site (its
    * strings, which the engine keeps as one object per site), so a call neither builds nor hashes
    * the SQL text. The values are the table's name only (never a caller's value).
    */
-  st(strings: TemplateStringsArray, ...names: string[]) {
-    let s = this.sites.get(strings);
+  #st(strings: TemplateStringsArray, ...names: string[]) {
+    let s = this.#sites.get(strings);
     if (s === undefined) {
       const sql = strings.reduce((a, part, i) => a + (names[i - 1] ?? "") + part);
-      s = this.statements.get(sql);
+      s = this.#statements.get(sql);
       if (!s) {
-        s = this.db.prepare(sql);
-        this.statements.set(sql, s);
+        s = this.#db.prepare(sql);
+        this.#statements.set(sql, s);
       }
-      this.sites.set(strings, s);
+      this.#sites.set(strings, s);
     }
     return s;
   }
 
   /** Runs `fn` (synchronous statements), in an IMMEDIATE transaction when `write`. */
-  run<T>(what: string, write: boolean, fn: () => T): T {
-    if (this.closed) throw new StorageError("closed", "the storage is closed");
+  #run<T>(what: string, write: boolean, fn: () => T): T {
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
     try {
       if (!write) return fn();
       // Prepared once, like every statement here (exec would parse them at each write).
-      this.st`BEGIN IMMEDIATE`.run();
-      const logged = this.logged.length;
+      this.#st`BEGIN IMMEDIATE`.run();
+      this.#transactions += 1;
+      const logged = this.#logged.length;
       try {
         const out = fn();
-        this.st`COMMIT`.run();
+        this.#st`COMMIT`.run();
         return out;
       } catch (e) {
-        this.logged.length = logged; // rolled back: never written
-        this.db.exec("ROLLBACK");
+        this.#logged.length = logged; // rolled back: never written
+        this.#db.exec("ROLLBACK");
         throw e;
       }
     } catch (e) {
@@ -469,67 +486,67 @@ class SqliteStorage {
    * `run`, tried again after an asynchronous pause while another connection holds the lock (never
    * blocking the event loop), until `busyTimeoutMs` has passed.
    */
-  async retry<T>(what: string, write: boolean, fn: () => T): Promise<T> {
+  async #retry<T>(what: string, write: boolean, fn: () => T): Promise<T> {
     let waited = 0;
     let delay = 1;
     for (;;) {
       try {
-        return this.run(what, write, fn);
+        return this.#run(what, write, fn);
       } catch (e) {
-        if (!isBusy(e) || waited >= this.busyTimeoutMs) {
-          if (isBusy(e)) throw new StorageError("engine", `sqlite: ${what}: the database stayed locked by another connection for ${this.busyTimeoutMs} ms (busyTimeoutMs)`, e);
+        if (!isBusy(e) || waited >= this.#busyTimeoutMs) {
+          if (isBusy(e)) throw new StorageError("engine", `sqlite: ${what}: the database stayed locked by another connection for ${this.#busyTimeoutMs} ms (busyTimeoutMs)`, e);
           throw e;
         }
       }
-      const step = Math.min(delay, this.busyTimeoutMs - waited);
+      const step = Math.min(delay, this.#busyTimeoutMs - waited);
       await pause(step);
       waited += step;
       delay = Math.min(delay * 2, 50);
     }
   }
 
-  async migrate() {
-    const t = this.t;
-    await this.retry("set up the connection", false, () => {
+  async #migrate() {
+    const t = this.#t;
+    await this.#retry("set up the connection", false, () => {
       // 0: a locked database is waited for by `retry`, asynchronously.
-      this.db.exec("PRAGMA busy_timeout = 0");
-      this.db.exec("PRAGMA journal_mode = WAL");
+      this.#db.exec("PRAGMA busy_timeout = 0");
+      this.#db.exec("PRAGMA journal_mode = WAL");
       // Every commit waits for the disk, said outright: a driver built with
       // SQLITE_DEFAULT_WAL_SYNCHRONOUS=1 (better-sqlite3) opens a file already in WAL mode with
       // NORMAL, where an answered commit may be lost to a power cut or a crash of the system.
-      this.db.exec("PRAGMA synchronous = FULL");
+      this.#db.exec("PRAGMA synchronous = FULL");
     });
-    await this.retry("create or migrate the schema", true, () => {
-      const have = Number(this.db.prepare("PRAGMA user_version").get().user_version);
+    await this.#retry("create or migrate the schema", true, () => {
+      const have = Number(this.#db.prepare("PRAGMA user_version").get().user_version);
       if (have > SCHEMA_VERSION) {
         throw new StorageError("schema", `sqlite: the file has schema version ${have}, newer than this adapter's ${SCHEMA_VERSION}: update mcp-tasks-wasm`);
       }
       if (have < 1) {
-        this.db.exec(`CREATE TABLE IF NOT EXISTS ${t} (
+        this.#db.exec(`CREATE TABLE IF NOT EXISTS ${t} (
           id TEXT PRIMARY KEY, version INTEGER NOT NULL, seq INTEGER NOT NULL, session TEXT,
           live INTEGER NOT NULL, expires_at INTEGER, record TEXT NOT NULL)`);
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_seq ON ${t} (seq)`);
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_scope ON ${t} (session, seq)`);
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_expiry ON ${t} (expires_at, seq) WHERE expires_at IS NOT NULL`);
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_live ON ${t} (session) WHERE live = 1`);
-        this.db.exec(`CREATE TABLE IF NOT EXISTS ${t}_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)`);
-        this.db.exec(`INSERT OR IGNORE INTO ${t}_meta (name, value) VALUES ('seq', 0)`);
-        this.db.exec(`CREATE TABLE IF NOT EXISTS ${t}_changes (n INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL)`);
+        this.#db.exec(`CREATE INDEX IF NOT EXISTS ${t}_seq ON ${t} (seq)`);
+        this.#db.exec(`CREATE INDEX IF NOT EXISTS ${t}_scope ON ${t} (session, seq)`);
+        this.#db.exec(`CREATE INDEX IF NOT EXISTS ${t}_expiry ON ${t} (expires_at, seq) WHERE expires_at IS NOT NULL`);
+        this.#db.exec(`CREATE INDEX IF NOT EXISTS ${t}_live ON ${t} (session) WHERE live = 1`);
+        this.#db.exec(`CREATE TABLE IF NOT EXISTS ${t}_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)`);
+        this.#db.exec(`INSERT OR IGNORE INTO ${t}_meta (name, value) VALUES ('seq', 0)`);
+        this.#db.exec(`CREATE TABLE IF NOT EXISTS ${t}_changes (n INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL)`);
       }
-      if (have < 2) this.db.exec(`CREATE INDEX IF NOT EXISTS ${t}_liveseq ON ${t} (seq) WHERE live = 1`);
+      if (have < 2) this.#db.exec(`CREATE INDEX IF NOT EXISTS ${t}_liveseq ON ${t} (seq) WHERE live = 1`);
       // Later versions: `if (have < 3) { … }`, each step in this transaction.
-      this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      this.#db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   }
 
   /** Delivers the change rows after the cursor (this process's and others'). */
-  deliver(): boolean {
-    if (this.closed || this.hub.size === 0) return true;
+  #deliver(): boolean {
+    if (this.#closed || this.#hub.size === 0) return true;
     try {
-      const rows = this.st`SELECT n, kind, hex(id) AS id, version FROM ${this.t}_changes WHERE n > ? ORDER BY n`.all(this.changeCursor);
+      const rows = this.#st`SELECT n, kind, hex(id) AS id, version FROM ${this.#t}_changes WHERE n > ? ORDER BY n`.all(this.#changeCursor);
       for (const r of rows) {
-        this.changeCursor = Number(r.n);
-        this.hub.emit({ kind: r.kind === "delete" ? "delete" : "put", id: fromHex(String(r.id)), version: Number(r.version) });
+        this.#changeCursor = Number(r.n);
+        this.#hub.emit({ kind: r.kind === "delete" ? "delete" : "put", id: fromHex(String(r.id)), version: Number(r.version) });
       }
     } catch (e) {
       // Locked by another connection: the next poll reads the rows again.
@@ -540,11 +557,11 @@ class SqliteStorage {
   }
 
   /** After a write of this process: deliver without waiting for the poll. */
-  wrote() {
-    if (!this.changed) return;
-    this.changed = false;
-    if (this.hub.size > 0) queueMicrotask(() => this.deliverLogged());
-    else this.logged = [];
+  #wrote() {
+    if (!this.#changed) return;
+    this.#changed = false;
+    if (this.#hub.size > 0) queueMicrotask(() => this.#deliverLogged());
+    else this.#logged = [];
   }
 
   /**
@@ -552,32 +569,32 @@ class SqliteStorage {
    * when they are the rows right after the cursor (no other connection's row between); else
    * reads the rows (`deliver`).
    */
-  deliverLogged() {
-    const logged = this.logged;
-    this.logged = [];
-    if (this.closed || this.hub.size === 0) return;
-    const fresh = logged.filter((c) => c.n > this.changeCursor);
+  #deliverLogged() {
+    const logged = this.#logged;
+    this.#logged = [];
+    if (this.#closed || this.#hub.size === 0) return;
+    const fresh = logged.filter((c) => c.n > this.#changeCursor);
     if (fresh.length === 0) return;
-    if (fresh.some((c, i) => c.n !== (i === 0 ? this.changeCursor : (fresh[i - 1] as (typeof fresh)[number]).n) + 1)) {
-      this.deliver();
+    if (fresh.some((c, i) => c.n !== (i === 0 ? this.#changeCursor : (fresh[i - 1] as (typeof fresh)[number]).n) + 1)) {
+      this.#deliver();
       return;
     }
     for (const c of fresh) {
-      this.changeCursor = c.n;
-      this.hub.emit({ kind: c.kind, id: c.id, version: c.version });
+      this.#changeCursor = c.n;
+      this.#hub.emit({ kind: c.kind, id: c.id, version: c.version });
     }
   }
 
   async get(id: string) {
     const key = checkId(id);
-    const row = await this.retry("get", false, () => this.st`SELECT record FROM ${this.t} WHERE id = ?`.get(key));
+    const row = await this.#retry("get", false, () => this.#st`SELECT record FROM ${this.#t} WHERE id = ?`.get(key));
     return row ? parseRecord(row.record, `sqlite: ${id}`) : null;
   }
 
   async getMany(ids: string[]) {
     const keys = checkIds(ids);
     if (keys.length === 0) return [];
-    const rows = await this.retry("getMany", false, () => this.st`SELECT hex(id) AS id, record FROM ${this.t} WHERE id IN (SELECT value FROM json_each(?))`.all(JSON.stringify(keys)));
+    const rows = await this.#retry("getMany", false, () => this.#st`SELECT hex(id) AS id, record FROM ${this.#t} WHERE id IN (SELECT value FROM json_each(?))`.all(JSON.stringify(keys)));
     const found = new Map(rows.map((r) => [fromHex(String(r.id)), r.record]));
     return keys.map((id) => {
       const text = found.get(id);
@@ -589,7 +606,7 @@ class SqliteStorage {
   async putEachIfVersion(entries: ReplaceEntry[]) {
     const checked = checkEntries(entries).map((e) => [keyRow(e.keys, JSON.stringify(e.record)), e.expected]);
     if (checked.length === 0) return [];
-    return this.write<boolean[]>("putEachIfVersion", "updateEach", [checked]);
+    return this.#write<boolean[]>("putEachIfVersion", "updateEach", [checked]);
   }
 
   async putIfVersion(record: StoredTask, expected: number | null) {
@@ -597,12 +614,12 @@ class SqliteStorage {
     const want = checkExpected(expected);
     // seq and session never change between versions (clause 2); an update writes them anyway,
     // so the indexes always follow the stored record.
-    return want === null ? this.write<boolean>("putIfVersion", "insert", [k]) : this.write<boolean>("putIfVersion", "update", [k, want]);
+    return want === null ? this.#write<boolean>("putIfVersion", "insert", [k]) : this.#write<boolean>("putIfVersion", "update", [k, want]);
   }
 
   async delete(id: string) {
     const key = checkId(id);
-    const text = await this.write<string | null>("delete", "delete", [key]);
+    const text = await this.#write<string | null>("delete", "delete", [key]);
     return text === null ? null : parseRecord(text, `sqlite: ${id}`);
   }
 
@@ -610,61 +627,61 @@ class SqliteStorage {
     const s = checkScope(scope);
     checkCount(after, "after");
     checkCount(limit, "limit");
-    const rows = await this.retry("rangeAfter", false, () =>
+    const rows = await this.#retry("rangeAfter", false, () =>
       s.kind === "all"
-        ? this.st`SELECT record FROM ${this.t} WHERE seq > ? ORDER BY seq LIMIT ?`.all(after, limit)
+        ? this.#st`SELECT record FROM ${this.#t} WHERE seq > ? ORDER BY seq LIMIT ?`.all(after, limit)
         : s.session === null
-          ? this.st`SELECT record FROM ${this.t} WHERE session IS NULL AND seq > ? ORDER BY seq LIMIT ?`.all(after, limit)
-          : this.st`SELECT record FROM ${this.t} WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?`.all(s.session, after, limit));
+          ? this.#st`SELECT record FROM ${this.#t} WHERE session IS NULL AND seq > ? ORDER BY seq LIMIT ?`.all(after, limit)
+          : this.#st`SELECT record FROM ${this.#t} WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?`.all(s.session, after, limit));
     return rows.map((r) => parseRecord(r.record, "sqlite: rangeAfter"));
   }
 
   async rangeLive(after: number, limit: number) {
     checkCount(after, "after");
     checkCount(limit, "limit");
-    const rows = await this.retry("rangeLive", false, () => this.st`SELECT record FROM ${this.t} WHERE live = 1 AND seq > ? ORDER BY seq LIMIT ?`.all(after, limit));
+    const rows = await this.#retry("rangeLive", false, () => this.#st`SELECT record FROM ${this.#t} WHERE live = 1 AND seq > ? ORDER BY seq LIMIT ?`.all(after, limit));
     return rows.map((r) => parseRecord(r.record, "sqlite: rangeLive"));
   }
 
   async expired(nowMs: number, limit: number) {
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
-    const rows = await this.retry("expired", false, () =>
-      this.st`SELECT hex(id) AS id FROM ${this.t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`.all(nowMs, limit));
+    const rows = await this.#retry("expired", false, () =>
+      this.#st`SELECT hex(id) AS id FROM ${this.#t} WHERE expires_at IS NOT NULL AND expires_at < ? ORDER BY expires_at, seq LIMIT ?`.all(nowMs, limit));
     return rows.map((r) => fromHex(String(r.id)));
   }
 
   async countLive(session: string | null) {
     const s = checkSession(session);
-    const row = await this.retry("countLive", false, () =>
+    const row = await this.#retry("countLive", false, () =>
       s === null
-        ? this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session IS NULL`.get()
-        : this.st`SELECT count(*) AS n FROM ${this.t} WHERE live = 1 AND session = ?`.get(s));
+        ? this.#st`SELECT count(*) AS n FROM ${this.#t} WHERE live = 1 AND session IS NULL`.get()
+        : this.#st`SELECT count(*) AS n FROM ${this.#t} WHERE live = 1 AND session = ?`.get(s));
     return Number(row.n);
   }
 
   async nextSequence() {
-    return this.write<number>("nextSequence", "nextSequence", []);
+    return this.#write<number>("nextSequence", "nextSequence", []);
   }
 
   /** Clause 13: both in one IMMEDIATE transaction. */
   async nextSequenceWithLive(session: string | null) {
     const s = checkSession(session);
-    return this.write<{ sequence: number; live: number; }>("nextSequenceWithLive", "nextSequenceWithLive", [s]);
+    return this.#write<{ sequence: number; live: number; }>("nextSequenceWithLive", "nextSequenceWithLive", [s]);
   }
 
   async lastSequence() {
-    const row = await this.retry("lastSequence", false, () => this.st`SELECT value FROM ${this.t}_meta WHERE name = 'seq'`.get());
+    const row = await this.#retry("lastSequence", false, () => this.#st`SELECT value FROM ${this.#t}_meta WHERE name = 'seq'`.get());
     return Number(row?.value ?? 0);
   }
 
   /** Looks for other processes' writes (PRAGMA data_version changes when another connection commits). */
-  poll() {
-    if (this.closed) return;
+  #poll() {
+    if (this.#closed) return;
     try {
-      const v = Number(this.db.prepare("PRAGMA data_version").get().data_version);
+      const v = Number(this.#db.prepare("PRAGMA data_version").get().data_version);
       // Seen only once delivered: a read refused by a lock is made again at the next poll.
-      if (v !== this.dataVersion && this.deliver()) this.dataVersion = v;
+      if (v !== this.#dataVersion && this.#deliver()) this.#dataVersion = v;
     } catch (e) {
       if (!isBusy(e)) console.error("sqlite storage: polling the change feed failed:", e);
     }
@@ -672,38 +689,43 @@ class SqliteStorage {
 
   async subscribe(listener: ChangeListener) {
     const l = checkListener(listener);
-    if (this.hub.size === 0) {
+    if (this.#hub.size === 0) {
       // The feed starts now: earlier rows are not delivered.
-      const row = await this.retry("subscribe", false, () => this.st`SELECT max(n) AS n FROM ${this.t}_changes`.get());
-      this.changeCursor = Number(row?.n ?? 0);
-      this.dataVersion = Number(this.db.prepare("PRAGMA data_version").get().data_version);
-    } else if (this.closed) {
+      const row = await this.#retry("subscribe", false, () => this.#st`SELECT max(n) AS n FROM ${this.#t}_changes`.get());
+      this.#changeCursor = Number(row?.n ?? 0);
+      this.#dataVersion = Number(this.#db.prepare("PRAGMA data_version").get().data_version);
+    } else if (this.#closed) {
       throw new StorageError("closed", "the storage is closed");
     }
-    this.hub.add(l);
-    if (this.timer === null) {
-      const timer = setInterval(() => this.poll(), this.pollMs);
+    this.#hub.add(l);
+    if (this.#timer === null) {
+      const timer = setInterval(() => this.#poll(), this.#pollMs);
       (timer as any).unref?.();
-      this.timer = timer;
+      this.#timer = timer;
     }
     return async () => {
-      this.hub.remove(l);
-      if (this.hub.size === 0 && this.timer !== null) {
-        clearInterval((this.timer as any));
-        this.timer = null;
+      this.#hub.remove(l);
+      if (this.#hub.size === 0 && this.#timer !== null) {
+        clearInterval((this.#timer as any));
+        this.#timer = null;
       }
     };
   }
 
+  /** @internal The test hook (see INTERNALS): the database connection (schema checks). */
+  [INTERNALS]() {
+    return { db: this.#db, transactions: () => this.#transactions };
+  }
+
   async close() {
-    if (this.closed) return;
-    this.closed = true;
-    this.hub.listeners.clear();
-    if (this.timer !== null) clearInterval((this.timer as any));
-    this.timer = null;
-    await this.writer?.close();
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#hub.listeners.clear();
+    if (this.#timer !== null) clearInterval((this.#timer as any));
+    this.#timer = null;
+    await this.#writer?.close();
     try {
-      this.db.close();
+      this.#db.close();
     } catch {
       // already closed
     }
@@ -728,9 +750,9 @@ async function openSqliteStorage(options: SqliteStorageOptions): Promise<SqliteS
   const { db, driver: used } = await openDatabase(path, driver);
   const s = new SqliteStorage(db, used, table, pollMs, busyTimeoutMs);
   try {
-    await s.migrate();
+    await migrate(s);
     // A private database (":memory:") is one connection's: its writes stay on it.
-    if (path !== ":memory:") s.writer = await startWriter(path, used, table, busyTimeoutMs).catch((e) => engineError("sqlite", e, `start the writer thread on ${path}`));
+    if (path !== ":memory:") setWriter(s, await startWriter(path, used, table, busyTimeoutMs).catch((e) => engineError("sqlite", e, `start the writer thread on ${path}`)));
   } catch (e) {
     db.close();
     throw e;

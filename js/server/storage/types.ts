@@ -77,6 +77,13 @@
  * The stored JSON of a task (src/store/record.rs `TaskRecord::to_json`). The storage reads only
  * the members named here; the rest is kept as it is.
  */
+/**
+ * @internal The key of the adapters' test hook (`storage[INTERNALS]()`): the same registered
+ * symbol as js/core/internals.ts declares, declared here because the storage entry imports nothing
+ * outside its own folder (tests/js/storage/entries.test.mjs).
+ */
+export const INTERNALS: unique symbol = Symbol.for("mcp-tasks-wasm.internals");
+
 export type StoredTask = {
   id: string;
   /** The revision compare-and-set writes check (1 at creation, +1 per write). */

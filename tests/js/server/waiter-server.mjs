@@ -5,6 +5,9 @@
 //
 //   node tests/js/server/waiter-server.mjs [--session-ttl-ms N] [--max-waiting N]
 import http from "node:http";
+// The classes' internal tables and bounds, read through their deliberate test hook
+// (`@internal`, absent from the typings: js/core/internals.ts).
+const internals = (o) => o[Symbol.for("mcp-tasks-wasm.internals")]();
 
 const { McpHttpServer } = await import("../.tmp/install/server.mjs");
 
@@ -29,9 +32,9 @@ app.tool("wait", { taskSupport: "optional" }, async (_args, { signal }) => {
 });
 app.tool("tables", { taskSupport: "forbidden" }, () => {
   const tables = {
-    waiting: [...app.host.waiting.values()].reduce((n, w) => n + (w.size ?? w.length), 0),
-    replies: app.replies.size, // a stateless call (this one) is not among them
-    sessions: app.sessions.size,
+    waiting: [...internals(app.host).waiting.values()].reduce((n, w) => n + (w.size ?? w.length), 0),
+    replies: internals(app).replies.size, // a stateless call (this one) is not among them
+    sessions: internals(app).sessions.size,
   };
   return { content: [{ type: "text", text: JSON.stringify(tables) }] };
 });
