@@ -73,7 +73,9 @@ process.on("exit", () => {
 
 /** Starts a server process; resolves `{ url, pid, stop }` once it prints its URL. */
 async function startServer(args, what) {
-  const flags = PROFILE === null ? [] : ["--cpu-prof", "--cpu-prof-dir", resolve(PROFILE), "--cpu-prof-name", `${what}.${Date.now()}.cpuprofile`];
+  // One directory per process: each of its threads (the SQLite writer thread too) writes its own
+  // profile there, under Node's default name (pid and thread id in it).
+  const flags = PROFILE === null ? [] : ["--cpu-prof", "--cpu-prof-dir", join(resolve(PROFILE), `${what}.${Date.now()}`)];
   // The storage client libraries (pg, ioredis, better-sqlite3) where scripts/setup.sh installs
   // them: the example finds pg and ioredis in its working directory, the SQLite adapter through
   // NODE_PATH.

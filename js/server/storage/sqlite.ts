@@ -18,7 +18,10 @@
 // hear of this process's writes at once after their commit (as logged, when no other
 // connection's row came between; else the rows are read back), and read new rows of
 // <table>_changes every `pollMs` (default 50) when `PRAGMA data_version` says another connection
-// wrote. Writes are grouped: see `write`.
+// wrote. Writes are grouped: see `write`. Every commit waits for the disk (synchronous FULL);
+// a file's writes run in a writer thread (Node's worker_threads, its own connection, SQLite's busy
+// timeout there), so that wait never stops the event loop; reads stay on this connection (WAL:
+// they see every commit the writer answered).
 import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord, Group, INTERNALS } from "./types.js";
 
 /**
@@ -88,6 +91,11 @@ async function openDatabase(path: string, driver: "node:sqlite" | "better-sqlite
   }
 }
 
+/** A record's keys and text in the order of `writeStatements`'s rows. */
+function keyRow(k: ReturnType<typeof recordKeys>, text: string) {
+  return [k.id, k.version, k.seq, k.session, k.live, k.expiresAtMs, text];
+}
+
 /** Whether `e` (or its cause) is SQLite's SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock. */
 function isBusy(e: unknown): boolean {
   for (let x: any = e, depth = 0; x !== null && typeof x === "object" && depth < 3; x = x.cause, depth++) {
@@ -111,19 +119,255 @@ function fromHex(hex: string): string {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Sets up or migrates the schema, for `open…Storage` (a `#private` method, not on the instances). */
-let migrate: (s: SqliteStorage) => Promise<void>;
+/** The outcome of one write of a group: its value, or the error it failed with (as data). */
+type WriteOutcome = { ok: unknown; } | { error: { kind: string; message: string; }; };
+
+/** One write of a group, as data (it may cross to the writer thread). */
+type WriteJob = { what: string; op: "insert" | "update" | "updateEach" | "delete" | "nextSequence" | "nextSequenceWithLive"; args: unknown[]; };
+
+/**
+ * The write statements of one connection and the group transaction. Self-contained (it names
+ * nothing outside itself), because its source also runs in the writer thread.
+ *
+ * `group(jobs, listening)` runs the jobs in order in one IMMEDIATE transaction and answers each
+ * one's outcome and the change rows committed (when `listening`). When one fails (not a lock),
+ * the transaction is rolled back and each runs again in a transaction of its own, so that it fails
+ * alone. A lock held by another connection (SQLITE_BUSY at BEGIN) is thrown: the caller waits.
+ */
+function writeStatements(db: Database, t: string, keepChanges: number) {
+  const p = (sql: string) => db.prepare(sql);
+  const s = {
+    begin: p("BEGIN IMMEDIATE"),
+    commit: p("COMMIT"),
+    rollback: p("ROLLBACK"),
+    insert: p(`INSERT INTO ${t} (id, version, seq, session, live, expires_at, record) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+    raiseSeq: p(`UPDATE ${t}_meta SET value = ? WHERE name = 'seq' AND value < ?`),
+    update: p(`UPDATE ${t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`),
+    delete: p(`DELETE FROM ${t} WHERE id = ? RETURNING version, record`),
+    next: p(`UPDATE ${t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`),
+    liveNull: p(`SELECT count(*) AS n FROM ${t} WHERE live = 1 AND session IS NULL`),
+    live: p(`SELECT count(*) AS n FROM ${t} WHERE live = 1 AND session = ?`),
+    log: p(`INSERT INTO ${t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`),
+    trim: p(`DELETE FROM ${t}_changes WHERE n <= ?`),
+  };
+  let logged: Array<{ n: number; kind: "put" | "delete"; id: string; version: number; }> = [];
+  const logChange = (kind: "put" | "delete", id: string, version: number) => {
+    const n = Number(s.log.get(kind, id, version).n);
+    logged.push({ n, kind, id, version });
+    if (n % 100 === 0) s.trim.run(n - keepChanges);
+  };
+  // k: [id, version, seq, session, live, expiresAtMs, text]
+  const update = (k: any[], expected: number) => {
+    const r = s.update.run(k[1], k[4] ? 1 : 0, k[5], k[6], k[2], k[3], k[0], expected);
+    if (Number(r.changes) !== 1) return false;
+    logChange("put", k[0], k[1]);
+    return true;
+  };
+  const ops: Record<WriteJob["op"], (args: any[]) => unknown> = {
+    insert: ([k]) => {
+      const r = s.insert.run(k[0], k[1], k[2], k[3], k[4] ? 1 : 0, k[5], k[6]);
+      if (Number(r.changes) !== 1) return false;
+      s.raiseSeq.run(k[2], k[2]);
+      logChange("put", k[0], k[1]);
+      return true;
+    },
+    update: ([k, expected]) => update(k, expected),
+    updateEach: ([entries]) => entries.map(([k, expected]: [any[], number]) => update(k, expected)),
+    delete: ([id]) => {
+      const r = s.delete.get(id);
+      if (!r) return null;
+      logChange("delete", id, Number(r.version));
+      return String(r.record);
+    },
+    nextSequence: () => Number(s.next.get().value),
+    nextSequenceWithLive: ([session]) => {
+      const row = s.next.get();
+      const n = session === null ? s.liveNull.get() : s.live.get(session);
+      return { sequence: Number(row.value), live: Number(n.n) };
+    },
+  };
+  const busy = (e: unknown) => {
+    for (let x: any = e, depth = 0; x !== null && typeof x === "object" && depth < 3; x = x.cause, depth++) {
+      const code = typeof x.errcode === "number" ? x.errcode & 0xff : null;
+      if (code === 5 || code === 6) return true;
+      if (typeof x.code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(x.code)) return true;
+      if (typeof x.message === "string" && /database (table )?is locked/.test(x.message)) return true;
+    }
+    return false;
+  };
+  const failed = (what: string, e: any): WriteOutcome => ({
+    error: typeof e?.kind === "string" && e?.name === "StorageError"
+      ? { kind: e.kind, message: String(e.message) }
+      : { kind: "engine", message: `sqlite: ${what}: ${e instanceof Error ? e.message : String(e)}` },
+  });
+  /** One transaction; throws when BEGIN finds the lock held, or (with `alone`) what a job threw. */
+  const transaction = (jobs: WriteJob[], alone: boolean): WriteOutcome[] => {
+    s.begin.run();
+    const mark = logged.length;
+    const out: WriteOutcome[] = [];
+    try {
+      for (const j of jobs) out.push({ ok: ops[j.op](j.args) });
+      s.commit.run();
+      return out;
+    } catch (e) {
+      logged.length = mark; // rolled back: never written
+      try {
+        s.rollback.run();
+      } catch {
+        // no transaction left to roll back
+      }
+      if (alone) return [failed((jobs[0] as WriteJob).what, e)];
+      throw e;
+    }
+  };
+  return {
+    group(jobs: WriteJob[], listening: boolean) {
+      logged = [];
+      let out: WriteOutcome[];
+      try {
+        out = transaction(jobs, jobs.length === 1);
+      } catch (e) {
+        if (busy(e)) throw e;
+        out = [];
+        for (const j of jobs) out.push(...transaction([j], true));
+      }
+      const changes = listening ? logged : [];
+      logged = [];
+      return { out, changes };
+    },
+    busy,
+  };
+}
+
+/**
+ * The writer thread's body (its source runs in a worker thread with `writeStatements` beside
+ * it): opens its own connection to the file and runs each group it is sent in one transaction.
+ * A commit waits for the disk (synchronous FULL) here, not on the event loop of the process,
+ * which meanwhile answers reads and gathers the next group. Another process's write lock is
+ * waited for by SQLite's busy timeout (blocking this thread only).
+ */
+function writerBody(port: any, data: { path: string; table: string; busyTimeoutMs: number; keepChanges: number; }, db: Database, statements: typeof writeStatements) {
+  db.exec(`PRAGMA busy_timeout = ${data.busyTimeoutMs}`);
+  db.exec("PRAGMA synchronous = FULL");
+  const w = statements(db, data.table, data.keepChanges);
+  port.on("message", (m: { id: number; jobs: WriteJob[]; listening: boolean; } | null) => {
+    if (m === null) {
+      db.close();
+      port.close();
+      return;
+    }
+    try {
+      port.postMessage({ id: m.id, ...w.group(m.jobs, m.listening) });
+    } catch (e: any) {
+      const message = w.busy(e)
+        ? `sqlite: ${m.jobs.length === 1 ? (m.jobs[0] as WriteJob).what : "a group of writes"}: the database stayed locked by another connection for ${data.busyTimeoutMs} ms (busyTimeoutMs)`
+        : `sqlite: a group of writes: ${e instanceof Error ? e.message : String(e)}`;
+      port.postMessage({ id: m.id, fail: { kind: "engine", message } });
+    }
+  });
+  port.postMessage({ ready: true });
+}
+
+/** The main thread's side of the writer thread: one request per group, answered in order. */
+class WriterThread {
+  worker: any;
+  pending = new Map<number, { resolve: (r: { out: WriteOutcome[]; changes: Array<{ n: number; kind: "put" | "delete"; id: string; version: number; }>; }) => void; reject: (e: unknown) => void; }>();
+  next = 1;
+  failure: unknown = null;
+  constructor(worker: any) {
+    this.worker = worker;
+    worker.unref();
+    worker.on("message", (m: any) => {
+      const p = this.pending.get(m.id);
+      if (p === undefined) return;
+      this.pending.delete(m.id);
+      if (this.pending.size === 0) this.worker.unref();
+      if (m.fail) p.reject(new StorageError(m.fail.kind, m.fail.message));
+      else p.resolve(m);
+    });
+    const lost = (e: unknown) => {
+      this.failure = e ?? new Error("the writer thread stopped");
+      for (const p of this.pending.values()) p.reject(new StorageError("engine", `sqlite: the writer thread stopped: ${e instanceof Error ? e.message : String(e)}`, e));
+      this.pending.clear();
+    };
+    worker.on("error", lost);
+    worker.on("exit", () => lost(new Error("exited")));
+  }
+
+  send(jobs: WriteJob[], listening: boolean) {
+    if (this.failure !== null) return Promise.reject(new StorageError("engine", "sqlite: the writer thread stopped", this.failure));
+    const id = this.next++;
+    return new Promise<{ out: WriteOutcome[]; changes: Array<{ n: number; kind: "put" | "delete"; id: string; version: number; }>; }>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) this.worker.ref();
+      this.worker.postMessage({ id, jobs, listening });
+    });
+  }
+
+  /** Waits for the groups in flight, then stops the thread. */
+  async close() {
+    await Promise.allSettled([...this.pending.keys()].map((id) => new Promise<void>((resolve) => {
+      const check = () => (this.pending.has(id) ? setTimeout(check, 1) : resolve());
+      check();
+    })));
+    if (this.failure === null) {
+      this.failure = new Error("closed");
+      this.worker.postMessage(null);
+    }
+  }
+}
+
+/**
+ * Starts the writer thread on `path` with the driver of the main connection. Node only (a worker
+ * thread), so it is imported here, in the Node adapter, by a name bundlers leave alone.
+ */
+async function startWriter(path: string, driver: string, table: string, busyTimeoutMs: number): Promise<WriterThread> {
+  const name = "node:worker_threads";
+  const { Worker } = await import(name);
+  let open: string;
+  if (driver === "node:sqlite") {
+    open = `new (require("node:sqlite").DatabaseSync)(workerData.path)`;
+  } else {
+    const where = (import.meta as any).resolve("better-sqlite3");
+    open = `new (require(require("node:url").fileURLToPath(${JSON.stringify(where)})))(workerData.path)`;
+  }
+  const source = `"use strict";
+const { parentPort, workerData } = require("node:worker_threads");
+const writeStatements = ${writeStatements.toString()};
+(${writerBody.toString()})(parentPort, workerData, ${open}, writeStatements);`;
+  const worker = new Worker(source, { eval: true, workerData: { path, table, busyTimeoutMs, keepChanges: KEEP_CHANGES } });
+  await new Promise<void>((resolve, reject) => {
+    const onMessage = (m: any) => {
+      if (m?.ready) {
+        worker.off("error", reject);
+        resolve();
+      }
+    };
+    worker.once("message", onMessage);
+    worker.once("error", reject);
+  });
+  return new WriterThread(worker);
+}
+
 
 /** @implements {TaskStorage} */
+/** Sets up or migrates the schema, for `open…Storage` (a `#private` method, not on the instances). */
+let migrate: (s: SqliteStorage) => Promise<void>;
+/** Gives an opened storage its writer thread, for `openSqliteStorage`. */
+let setWriter: (s: SqliteStorage, writer: WriterThread) => void;
+
 class SqliteStorage {
   static {
     migrate = (s) => s.#migrate();
+    setWriter = (s, writer) => {
+      s.#writer = writer;
+    };
   }
 
   name: string;
   /** The driver in use (`driver` option, or the default: node:sqlite if this Node has it). */
   readonly driver: string;
-  /** Write transactions begun (the test hook counts round trips with it). */
+  /** Write transactions begun, here or in the writer thread (the test hook counts round trips with it). */
   #transactions = 0;
   #db: Database;
   #t: string;
@@ -142,7 +386,11 @@ class SqliteStorage {
   /** The changes this process committed since the feed was last told (while anyone listens). */
   #logged: Array<{ n: number; kind: "put" | "delete"; id: string; version: number; }> = [];
   /** Group commit of the writes (see `write`). */
-  #writes: Group<{ what: string; fn: () => unknown; }, unknown>;
+  #writes: Group<WriteJob, unknown>;
+  /** The writer thread (a file on disk), else null: the writes run on this connection. */
+  #writer: WriterThread | null = null;
+  /** This connection's write statements, when there is no writer thread (made at first use). */
+  #own: ReturnType<typeof writeStatements> | null = null;
   constructor(db: Database, driver: string, table: string, pollMs: number, busyTimeoutMs: number = 5000) {
     this.name = "sqlite";
     this.driver = driver;
@@ -162,42 +410,34 @@ class SqliteStorage {
   }
 
   /**
-   * Group commit: a write (`fn`, its synchronous statements) joins the writes made while the
-   * previous transaction of this process was committing (or in the same turn of the event loop),
-   * and they all run in order in one IMMEDIATE transaction: one commit (one sync of the WAL) for
-   * many calls under load. Each stays atomic (a transaction holds it whole) and is answered on
-   * its own once the transaction is committed, so the durability of each is the commit's.
+   * Group commit: a write (`op` with `args`, see `writeStatements`) joins the writes made while
+   * the previous transaction of this process was committing (or in the same turn of the event
+   * loop), and they all run in order in one IMMEDIATE transaction: one commit (one sync of the
+   * WAL) for many calls under load. Each stays atomic (a transaction holds it whole) and is
+   * answered on its own once the transaction is committed, so the durability of each is the
+   * commit's. The transaction runs in the writer thread when there is one, so that waiting for
+   * the disk does not stop the event loop.
    */
-  #write<T>(what: string, fn: () => T): Promise<T> {
+  #write<T>(what: string, op: WriteJob["op"], args: unknown[]): Promise<T> {
     if (this.#closed) return Promise.reject(new StorageError("closed", "the storage is closed"));
-    return (this.#writes.add({ what, fn }) as Promise<T>);
+    return (this.#writes.add({ what, op, args }) as Promise<T>);
   }
 
-  /**
-   * Runs the writes of one group in one transaction. When one of them fails (not a lock), the
-   * transaction is rolled back and each runs again in a transaction of its own, so that it
-   * fails alone.
-   */
-  async #writeGroup(jobs: Array<{ what: string; fn: () => unknown; }>): Promise<unknown[]> {
-    if (jobs.length > 1) {
-      try {
-        const out = await this.#retry(jobs.length === 1 ? (jobs[0] as (typeof jobs)[number]).what : "a group of writes", true, () => jobs.map((j) => j.fn()));
-        this.#wrote();
-        return out;
-      } catch (e) {
-        if (this.#closed) throw e;
-      }
+  /** Runs the writes of one group in one transaction (see `writeStatements`). */
+  async #writeGroup(jobs: WriteJob[]): Promise<unknown[]> {
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
+    const listening = this.#hub.size > 0;
+    this.#transactions += 1;
+    const what = jobs.length === 1 ? (jobs[0] as WriteJob).what : "a group of writes";
+    const done = this.#writer !== null
+      ? await this.#writer.send(jobs, listening)
+      : await this.#retry(what, false, () => (this.#own ??= writeStatements(this.#db, this.#t, KEEP_CHANGES)).group(jobs, listening));
+    if (done.changes.length > 0 && this.#hub.size > 0) {
+      this.#logged.push(...done.changes);
+      this.#changed = true;
+      this.#wrote();
     }
-    const out: unknown[] = [];
-    for (const j of jobs) {
-      try {
-        out.push(await this.#retry(j.what, true, j.fn));
-      } catch (e) {
-        out.push(e instanceof Error ? e : new StorageError("engine", `sqlite: ${j.what}: ${String(e)}`, e));
-      }
-    }
-    this.#wrote();
-    return out;
+    return done.out.map((o) => ("error" in o ? new StorageError(o.error.kind as any, o.error.message) : o.ok));
   }
 
   /**
@@ -271,6 +511,10 @@ class SqliteStorage {
       // 0: a locked database is waited for by `retry`, asynchronously.
       this.#db.exec("PRAGMA busy_timeout = 0");
       this.#db.exec("PRAGMA journal_mode = WAL");
+      // Every commit waits for the disk, said outright: a driver built with
+      // SQLITE_DEFAULT_WAL_SYNCHRONOUS=1 (better-sqlite3) opens a file already in WAL mode with
+      // NORMAL, where an answered commit may be lost to a power cut or a crash of the system.
+      this.#db.exec("PRAGMA synchronous = FULL");
     });
     await this.#retry("create or migrate the schema", true, () => {
       const have = Number(this.#db.prepare("PRAGMA user_version").get().user_version);
@@ -293,14 +537,6 @@ class SqliteStorage {
       // Later versions: `if (have < 3) { … }`, each step in this transaction.
       this.#db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
-  }
-
-  /** Records a change for subscribers (inside the write's transaction). */
-  #logChange(kind: "put" | "delete", id: string, version: number) {
-    this.#changed = true;
-    const n = Number(this.#st`INSERT INTO ${this.#t}_changes (kind, id, version) VALUES (?, ?, ?) RETURNING n`.get(kind, id, version).n);
-    if (this.#hub.size > 0) this.#logged.push({ n, kind, id, version });
-    if (n % 100 === 0) this.#st`DELETE FROM ${this.#t}_changes WHERE n <= ?`.run(n - KEEP_CHANGES);
   }
 
   /** Delivers the change rows after the cursor (this process's and others'). */
@@ -368,49 +604,23 @@ class SqliteStorage {
 
   /** Every replacement in one IMMEDIATE transaction (each a compare-and-set of its own). */
   async putEachIfVersion(entries: ReplaceEntry[]) {
-    const checked = checkEntries(entries).map((e) => ({ ...e, text: JSON.stringify(e.record) }));
+    const checked = checkEntries(entries).map((e) => [keyRow(e.keys, JSON.stringify(e.record)), e.expected]);
     if (checked.length === 0) return [];
-    const out = await this.#write("putEachIfVersion", () => checked.map(({ keys: k, expected, text }) => {
-      const r = this.#st`UPDATE ${this.#t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`
-        .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.seq, k.session, k.id, expected);
-      if (Number(r.changes) !== 1) return false;
-      this.#logChange("put", k.id, k.version);
-      return true;
-    }));
-    return out;
+    return this.#write<boolean[]>("putEachIfVersion", "updateEach", [checked]);
   }
 
   async putIfVersion(record: StoredTask, expected: number | null) {
-    const k = recordKeys(record);
+    const k = keyRow(recordKeys(record), JSON.stringify(record));
     const want = checkExpected(expected);
-    const text = JSON.stringify(record);
-    return this.#write("putIfVersion", () => {
-      if (want === null) {
-        const r = this.#st`INSERT INTO ${this.#t} (id, version, seq, session, live, expires_at, record) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
-          .run(k.id, k.version, k.seq, k.session, k.live ? 1 : 0, k.expiresAtMs, text);
-        if (Number(r.changes) !== 1) return false;
-        this.#st`UPDATE ${this.#t}_meta SET value = ? WHERE name = 'seq' AND value < ?`.run(k.seq, k.seq);
-      } else {
-        // seq and session never change between versions (clause 2); written anyway, so the
-        // indexes always follow the stored record.
-        const r = this.#st`UPDATE ${this.#t} SET version = ?, live = ?, expires_at = ?, record = ?, seq = ?, session = ? WHERE id = ? AND version = ?`
-          .run(k.version, k.live ? 1 : 0, k.expiresAtMs, text, k.seq, k.session, k.id, want);
-        if (Number(r.changes) !== 1) return false;
-      }
-      this.#logChange("put", k.id, k.version);
-      return true;
-    });
+    // seq and session never change between versions (clause 2); an update writes them anyway,
+    // so the indexes always follow the stored record.
+    return want === null ? this.#write<boolean>("putIfVersion", "insert", [k]) : this.#write<boolean>("putIfVersion", "update", [k, want]);
   }
 
   async delete(id: string) {
     const key = checkId(id);
-    const row = await this.#write("delete", () => {
-      const r = this.#st`DELETE FROM ${this.#t} WHERE id = ? RETURNING version, record`.get(key);
-      if (r) this.#logChange("delete", key, Number(r.version));
-      return r;
-    });
-    if (!row) return null;
-    return parseRecord(row.record, `sqlite: ${id}`);
+    const text = await this.#write<string | null>("delete", "delete", [key]);
+    return text === null ? null : parseRecord(text, `sqlite: ${id}`);
   }
 
   async rangeAfter(scope: Scope, after: number, limit: number) {
@@ -451,20 +661,13 @@ class SqliteStorage {
   }
 
   async nextSequence() {
-    const row = await this.#write("nextSequence", () => this.#st`UPDATE ${this.#t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`.get());
-    return Number(row.value);
+    return this.#write<number>("nextSequence", "nextSequence", []);
   }
 
   /** Clause 13: both in one IMMEDIATE transaction. */
   async nextSequenceWithLive(session: string | null) {
     const s = checkSession(session);
-    return this.#write("nextSequenceWithLive", () => {
-      const row = this.#st`UPDATE ${this.#t}_meta SET value = value + 1 WHERE name = 'seq' RETURNING value`.get();
-      const n = s === null
-        ? this.#st`SELECT count(*) AS n FROM ${this.#t} WHERE live = 1 AND session IS NULL`.get()
-        : this.#st`SELECT count(*) AS n FROM ${this.#t} WHERE live = 1 AND session = ?`.get(s);
-      return { sequence: Number(row.value), live: Number(n.n) };
-    });
+    return this.#write<{ sequence: number; live: number; }>("nextSequenceWithLive", "nextSequenceWithLive", [s]);
   }
 
   async lastSequence() {
@@ -520,6 +723,7 @@ class SqliteStorage {
     this.#hub.listeners.clear();
     if (this.#timer !== null) clearInterval((this.#timer as any));
     this.#timer = null;
+    await this.#writer?.close();
     try {
       this.#db.close();
     } catch {
@@ -547,6 +751,8 @@ async function openSqliteStorage(options: SqliteStorageOptions): Promise<SqliteS
   const s = new SqliteStorage(db, used, table, pollMs, busyTimeoutMs);
   try {
     await migrate(s);
+    // A private database (":memory:") is one connection's: its writes stay on it.
+    if (path !== ":memory:") setWriter(s, await startWriter(path, used, table, busyTimeoutMs).catch((e) => engineError("sqlite", e, `start the writer thread on ${path}`)));
   } catch (e) {
     db.close();
     throw e;

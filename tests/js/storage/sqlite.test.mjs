@@ -108,3 +108,20 @@ test("sqlite: a write waiting for another connection's write lock does not block
     await s.close();
   }
 });
+
+test("sqlite: every commit waits for the disk (synchronous FULL), also on a file already in WAL mode", async () => {
+  const path = join(dir, `t${n++}.db`);
+  const first = await openSqliteStorage({ path });
+  await first.putIfVersion(record("a", 1), null);
+  await first.close();
+  // Reopened: better-sqlite3 (SQLITE_DEFAULT_WAL_SYNCHRONOUS=1) would open it with NORMAL.
+  const s = await openSqliteStorage({ path });
+  try {
+    assert.equal(Number(internals(s).db.prepare("PRAGMA synchronous").get().synchronous), 2, "the main connection");
+    // The writer thread's connection, through the write it commits.
+    assert.equal(await s.putIfVersion(record("b", 2), null), true);
+    assert.equal((await s.get("b")).id, "b");
+  } finally {
+    await s.close();
+  }
+});
