@@ -293,6 +293,7 @@ for (const engine of ["sqlite", "postgres"]) {
       const ids = created.map((r) => r.result.task.taskId);
       assert.equal(new Set(ids).size, N);
       assert.ok(trips.count <= 4, `${engine}: ${N} concurrent creates took ${trips.count} round trips (at most 4; one per create and kind without grouping: ${2 * N})`);
+      assert.ok(trips.count >= 1, `${engine}: the creates were counted (${trips.count} round trips)`);
       await waitFor(() => gates.length === N, "every work started");
       // Their outcomes at once: N compare-and-sets in one group.
       trips.count = 0;
