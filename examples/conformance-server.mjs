@@ -4,7 +4,7 @@
 //   bash scripts/build.sh                                  # builds pkg/ (the package)
 //   node examples/conformance-server.mjs --port 3000       # serves http://127.0.0.1:3000/mcp
 //
-// Replicas (tasks in a storage every replica shares, see "Scale out" in the README):
+// Replicas (tasks in a storage every replica shares, see "Scale out" in docs/guides/storage-and-replicas.md):
 //   --storage memory            (default) the tasks in this process's memory
 //   --storage sqlite:PATH       a SQLite file (one machine; needs better-sqlite3 on Node < 22.5)
 //   --storage postgres://…      Postgres (needs the `pg` package)

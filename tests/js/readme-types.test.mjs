@@ -1,4 +1,4 @@
-// Every ```js and ```ts example of the README type-checks, as a TypeScript user would write it:
+// Every ```js and ```ts example of the README and its guides (docs/guides/*.md) type-checks, as a TypeScript user would write it:
 // each block is compiled as an `.mts` module by `tsc --strict` against the packed, installed
 // package's own declarations (tests/js/.tmp/install, scripts/pack.sh), with Node's types
 // (tools/dx, pinned to Node 20: the examples import node:assert, node:http) and no DOM lib. A
@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -18,17 +18,22 @@ const install = join(here, ".tmp", "install");
 const dir = join(install, "readme-types");
 const tsc = join(root, "node_modules", ".bin", "tsc");
 const typeRoots = join(root, "tools", "dx", "node_modules", "@types");
-const readme = readFileSync(join(root, "README.md"), "utf8");
+/** README.md and each guide of docs/guides. */
+const docs = ["README.md", ...readdirSync(join(root, "docs", "guides")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/guides/${f}`)];
 
-/** Each ```js / ```ts block: its language, its first line (a title) and its line in README.md. */
-const blocks = [...readme.matchAll(/^```(js|ts)\n([\s\S]*?)^```/gm)].map((m) => ({
-  lang: m[1],
-  code: m[2],
-  line: readme.slice(0, m.index).split("\n").length + 1,
-  title: m[2].split("\n")[0].replace(/^\/\/\s*/, "").slice(0, 80),
-}));
+/** Each ```js / ```ts block: its language, its first line (a title), its file and its line there. */
+const blocks = docs.flatMap((doc) => {
+  const text = readFileSync(join(root, doc), "utf8");
+  return [...text.matchAll(/^```(js|ts)\n([\s\S]*?)^```/gm)].map((m) => ({
+    doc,
+    lang: m[1],
+    code: m[2],
+    line: text.slice(0, m.index).split("\n").length + 1,
+    title: m[2].split("\n")[0].replace(/^\/\/\s*/, "").slice(0, 80),
+  }));
+});
 
-test("the README has js and ts examples to type-check", () => {
+test("the README and its guides have js and ts examples to type-check", () => {
   assert.ok(blocks.length >= 10, `found ${blocks.length}`);
   assert.ok(blocks.some((b) => b.lang === "ts"));
 });
@@ -96,8 +101,8 @@ test("tsc reports nothing outside the examples (configuration, missing types)", 
 });
 
 blocks.forEach((b, i) => {
-  test(`README ${b.lang} example ${i + 1} (README.md line ${b.line}): ${b.title}`, async () => {
+  test(`${b.lang} example ${i + 1} (${b.doc} line ${b.line}): ${b.title}`, async () => {
     const errors = (await diagnostics).get(`example-${i + 1}.mts`) ?? [];
-    assert.deepEqual(errors, [], `tsc --strict on README.md line ${b.line}:\n${errors.join("\n")}`);
+    assert.deepEqual(errors, [], `tsc --strict on ${b.doc} line ${b.line}:\n${errors.join("\n")}`);
   });
 });

@@ -1,10 +1,10 @@
-// The README is the front door: every ```js example in it runs against the packed, installed
+// The README is the front door: every ```js example in it and in its guides (docs/guides/*.md) runs against the packed, installed
 // package (each example asserts what it shows), and its rules table is the one the package's
 // own rules() gives.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -13,9 +13,17 @@ const root = join(here, "..", "..");
 const install = join(here, ".tmp", "install");
 const readme = readFileSync(join(root, "README.md"), "utf8");
 
-const examples = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+/** README.md, then each guide of docs/guides, with their text. */
+const docs = [
+  { name: "README.md", text: readme },
+  ...readdirSync(join(root, "docs", "guides"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => ({ name: `docs/guides/${f}`, text: readFileSync(join(root, "docs", "guides", f), "utf8") })),
+];
+const examples = docs.flatMap((d) => [...d.text.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => ({ doc: d.name, code: m[1] })));
 
-test("the README has runnable examples", () => {
+test("the README and its guides have runnable examples", () => {
   assert.ok(examples.length >= 4, `found ${examples.length} js examples`);
 });
 
@@ -33,9 +41,9 @@ function linkSdk2() {
   }
 }
 
-examples.forEach((code, i) => {
+examples.forEach(({ doc, code }, i) => {
   const title = code.split("\n")[0].replace(/^\/\/\s*/, "");
-  test(`README example ${i + 1}: ${title}`, () => {
+  test(`${doc} example ${i + 1}: ${title}`, () => {
     assert.ok(existsSync(join(install, "node_modules", "mcp-tasks-wasm")), "run scripts/pack.sh first");
     if (!existsSync(join(install, "node_modules", "@modelcontextprotocol", "client"))) linkSdk2();
     const file = join(install, `readme-example-${i + 1}.mjs`);
@@ -43,7 +51,7 @@ examples.forEach((code, i) => {
     try {
       execFileSync(process.execPath, [file], { cwd: install, encoding: "utf8", stdio: "pipe" });
     } catch (e) {
-      assert.fail(`example ${i + 1} failed:\n${code}\n--- output\n${e.stdout}${e.stderr}`);
+      assert.fail(`${doc} example ${i + 1} failed:\n${code}\n--- output\n${e.stdout}${e.stderr}`);
     }
   });
 });

@@ -7,7 +7,7 @@
 //     declare, such as CryptoKey before 25, breaks the others);
 //   - an esbuild --platform=node bundle (CommonJS and ESM) of a script importing the main and the
 //     server entries runs after its dist/ is moved away from node_modules and is run from another
-//     directory, in the two ways the README's "Bundlers" section gives: the .wasm copied next to
+//     directory, in the two ways the "Bundlers" section of docs/guides/packaging.md gives: the .wasm copied next to
 //     the bundle, or embedded with --loader:.wasm=binary and the bytes entries.
 //
 //   node --test tests/packaging/types-matrix.test.mjs

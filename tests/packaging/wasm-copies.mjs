@@ -1,7 +1,7 @@
 // The .wasm files a bundler that leaves `new URL("…", import.meta.url)` alone (esbuild, Rollup)
 // needs copied next to a bundle that takes both entries: [path in the project, name in dist/].
 // Each entry has its own module (the main entry's client module, the server entry's with the task
-// store), under its own file name; the README's "Bundlers" section shows the same cp lines.
+// store), under its own file name; the "Bundlers" section of docs/guides/packaging.md shows the same cp lines.
 export const WASM_COPIES = [
   ["node_modules/mcp-tasks-wasm/mcp_tasks_wasm_bg.wasm", "mcp_tasks_wasm_bg.wasm"],
   ["node_modules/mcp-tasks-wasm/server/mcp_tasks_server_bg.wasm", "mcp_tasks_server_bg.wasm"],

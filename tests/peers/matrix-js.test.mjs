@@ -1,5 +1,5 @@
-// The real-peer matrix, JavaScript pairings (why: docs/decisions/real-peers.md; README "Works
-// with"). Every pairing runs through the recording proxy of peers.mjs; the recorded traffic is
+// The real-peer matrix, JavaScript pairings (why: docs/decisions/real-peers.md; docs/guides/works-with.md).
+// Every pairing runs through the recording proxy of peers.mjs; the recorded traffic is
 // fed to `Conversation` (the built package), which must raise no error-level issue except the
 // peers' own bugs, each asserted as found by its code. Transcripts go to
 // target/peers/matrix-<pairing>.jsonl (one JSON-RPC message per line: `mcp-tasks check` reads them).

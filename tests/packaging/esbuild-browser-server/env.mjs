@@ -1,5 +1,5 @@
 // esbuild, browser ESM, both entries in one bundle (the main entry and mcp-tasks-wasm/server,
-// e.g. a TaskHost in the page): each entry's .wasm copied next to the bundle, as the README's
+// e.g. a TaskHost in the page): each entry's .wasm copied next to the bundle, as docs/guides/packaging.md's
 // "Bundlers" section shows.
 import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 // An edge runtime from npm: workerd (Cloudflare Workers) through `wrangler dev` in local mode,
 // on the Node 22 of tools/conformance (wrangler needs Node >= 22.12). No wrangler.toml: the
-// script and a compatibility date on the command line (the README's "Bundlers" line). The
+// script and a compatibility date on the command line (the "Bundlers" table of docs/guides/packaging.md). The
 // worker runs both probes and answers them as JSON.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
