@@ -25,6 +25,7 @@ const examples = docs.flatMap((d) => [...d.text.matchAll(/```js\n([\s\S]*?)```/g
 
 test("the README and its guides have runnable examples", () => {
   assert.ok(examples.length >= 4, `found ${examples.length} js examples`);
+  assert.ok(examples.some((e) => e.doc === "README.md"), "the README's quick start has js examples");
 });
 
 /**
