@@ -127,14 +127,15 @@ type WriteJob = { what: string; op: "insert" | "update" | "updateEach" | "delete
 
 /**
  * The write statements of one connection and the group transaction. Self-contained (it names
- * nothing outside itself), because its source also runs in the writer thread.
+ * nothing outside itself; `busy` is `isBusy`, passed in), because its source also runs in the
+ * writer thread.
  *
  * `group(jobs, listening)` runs the jobs in order in one IMMEDIATE transaction and answers each
  * one's outcome and the change rows committed (when `listening`). When one fails (not a lock),
  * the transaction is rolled back and each runs again in a transaction of its own, so that it fails
  * alone. A lock held by another connection (SQLITE_BUSY at BEGIN) is thrown: the caller waits.
  */
-function writeStatements(db: Database, t: string, keepChanges: number) {
+function writeStatements(db: Database, t: string, keepChanges: number, busy: (e: unknown) => boolean) {
   const p = (sql: string) => db.prepare(sql);
   const s = {
     begin: p("BEGIN IMMEDIATE"),
@@ -186,15 +187,6 @@ function writeStatements(db: Database, t: string, keepChanges: number) {
       return { sequence: Number(row.value), live: Number(n.n) };
     },
   };
-  const busy = (e: unknown) => {
-    for (let x: any = e, depth = 0; x !== null && typeof x === "object" && depth < 3; x = x.cause, depth++) {
-      const code = typeof x.errcode === "number" ? x.errcode & 0xff : null;
-      if (code === 5 || code === 6) return true;
-      if (typeof x.code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(x.code)) return true;
-      if (typeof x.message === "string" && /database (table )?is locked/.test(x.message)) return true;
-    }
-    return false;
-  };
   const failed = (what: string, e: any): WriteOutcome => ({
     error: typeof e?.kind === "string" && e?.name === "StorageError"
       ? { kind: e.kind, message: String(e.message) }
@@ -235,7 +227,6 @@ function writeStatements(db: Database, t: string, keepChanges: number) {
       logged = [];
       return { out, changes };
     },
-    busy,
   };
 }
 
@@ -246,10 +237,10 @@ function writeStatements(db: Database, t: string, keepChanges: number) {
  * which meanwhile answers reads and gathers the next group. Another process's write lock is
  * waited for by SQLite's busy timeout (blocking this thread only).
  */
-function writerBody(port: any, data: { path: string; table: string; busyTimeoutMs: number; keepChanges: number; }, db: Database, statements: typeof writeStatements) {
+function writerBody(port: any, data: { path: string; table: string; busyTimeoutMs: number; keepChanges: number; }, db: Database, statements: typeof writeStatements, busy: typeof isBusy) {
   db.exec(`PRAGMA busy_timeout = ${data.busyTimeoutMs}`);
   db.exec("PRAGMA synchronous = FULL");
-  const w = statements(db, data.table, data.keepChanges);
+  const w = statements(db, data.table, data.keepChanges, busy);
   port.on("message", (m: { id: number; jobs: WriteJob[]; listening: boolean; } | null) => {
     if (m === null) {
       db.close();
@@ -259,7 +250,7 @@ function writerBody(port: any, data: { path: string; table: string; busyTimeoutM
     try {
       port.postMessage({ id: m.id, ...w.group(m.jobs, m.listening) });
     } catch (e: any) {
-      const message = w.busy(e)
+      const message = busy(e)
         ? `sqlite: ${m.jobs.length === 1 ? (m.jobs[0] as WriteJob).what : "a group of writes"}: the database stayed locked by another connection for ${data.busyTimeoutMs} ms (busyTimeoutMs)`
         : `sqlite: a group of writes: ${e instanceof Error ? e.message : String(e)}`;
       port.postMessage({ id: m.id, fail: { kind: "engine", message } });
@@ -334,7 +325,8 @@ async function startWriter(path: string, driver: string, table: string, busyTime
   const source = `"use strict";
 const { parentPort, workerData } = require("node:worker_threads");
 const writeStatements = ${writeStatements.toString()};
-(${writerBody.toString()})(parentPort, workerData, ${open}, writeStatements);`;
+const isBusy = ${isBusy.toString()};
+(${writerBody.toString()})(parentPort, workerData, ${open}, writeStatements, isBusy);`;
   const worker = new Worker(source, { eval: true, workerData: { path, table, busyTimeoutMs, keepChanges: KEEP_CHANGES } });
   await new Promise<void>((resolve, reject) => {
     const onMessage = (m: any) => {
@@ -431,7 +423,7 @@ class SqliteStorage {
     const what = jobs.length === 1 ? (jobs[0] as WriteJob).what : "a group of writes";
     const done = this.#writer !== null
       ? await this.#writer.send(jobs, listening)
-      : await this.#retry(what, false, () => (this.#own ??= writeStatements(this.#db, this.#t, KEEP_CHANGES)).group(jobs, listening));
+      : await this.#retry(what, false, () => (this.#own ??= writeStatements(this.#db, this.#t, KEEP_CHANGES, isBusy)).group(jobs, listening));
     if (done.changes.length > 0 && this.#hub.size > 0) {
       this.#logged.push(...done.changes);
       this.#changed = true;
