@@ -2,6 +2,7 @@
 // flags that work on this machine, and the check that the scripts a page loaded are browser-only.
 // Not a test file itself (no `.test.` in the name).
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
 import { chromium } from "playwright-core";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -32,4 +33,13 @@ export function assertBrowserOnly(scripts) {
     assert.doesNotMatch(text, nodeImport, `${url} imports a node: module`);
     assert.doesNotMatch(text, /\brequire\s*\(/, `${url} calls require()`);
   }
+}
+
+/** A port on 127.0.0.1 that nothing listens on (bound, then closed): a connection there is refused. */
+export function freePort() {
+  const s = createServer();
+  return new Promise((resolve) => s.listen(0, "127.0.0.1", () => {
+    const { port } = s.address();
+    s.close(() => resolve(port));
+  }));
 }

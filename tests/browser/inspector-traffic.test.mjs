@@ -15,7 +15,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { existsSync, readFileSync } from "node:fs";
-import { assertBrowserOnly, launchChromium } from "./chromium.mjs";
+import { assertBrowserOnly, freePort, launchChromium } from "./chromium.mjs";
 import { startExample } from "../js/example-server.mjs";
 import { startServer, ROOT } from "../../scripts/serve.mjs";
 
@@ -41,15 +41,6 @@ function startOddServer() {
     else res.writeHead(200, { "content-type": "application/json" }).end("{}");
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) })));
-}
-
-/** A port nothing listens on (bound, then closed). */
-function freePort() {
-  const s = createServer();
-  return new Promise((resolve) => s.listen(0, "127.0.0.1", () => {
-    const { port } = s.address();
-    s.close(() => resolve(port));
-  }));
 }
 
 describe("www/ inspector, live mode with real traffic, in Chromium", () => {

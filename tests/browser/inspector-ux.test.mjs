@@ -20,7 +20,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { existsSync, mkdirSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { launchChromium } from "./chromium.mjs";
+import { freePort, launchChromium } from "./chromium.mjs";
 import { TOOLS } from "../../examples/tools.mjs";
 import { startServer, ROOT } from "../../scripts/serve.mjs";
 
@@ -94,15 +94,6 @@ function startOddServer() {
     else res.writeHead(404, { "content-type": "text/plain" }).end("not found");
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) })));
-}
-
-/** A port nothing listens on (bound, then closed). */
-function freePort() {
-  const s = createServer();
-  return new Promise((resolve) => s.listen(0, "127.0.0.1", () => {
-    const { port } = s.address();
-    s.close(() => resolve(port));
-  }));
 }
 
 describe("www/ inspector, live mode: results in view, schema-aware forms, honest connection errors (Chromium)", () => {
