@@ -365,6 +365,14 @@ class SharedTaskServer {
   #heldCore: TaskServer | null = null;
   #held: Map<string, number> = new Map();
   #heldBytes = 0;
+  /**
+   * Counts the loads into the held core; `heldLoadedAt` the count at each record's last load,
+   * `heldReloadedAt` at the last start over. An operation's write, stored after a load of its
+   * task (or a start over) that came after its run, says nothing of what the core now holds.
+   */
+  #heldLoads = 0;
+  #heldLoadedAt: Map<string, number> = new Map();
+  #heldReloadedAt = 0;
   /** Use `SharedTaskServer.open`. */
   constructor(storage: TaskStorage, config: Record<string, unknown>, options: SharedTaskServerOptions) {
     /** The storage the tasks live in. */
@@ -495,6 +503,7 @@ class SharedTaskServer {
       const reads = await read();
       // Loaded, run and emptied of its changes with no await between: one core serves all.
       const held = this.#holding(reads);
+      const loads = this.#heldLoads;
       const core = held ?? this.#scratch(reads);
       let answer: T;
       let changes: CoreChange[];
@@ -517,7 +526,7 @@ class SharedTaskServer {
         if (e instanceof Lost) continue;
         throw e;
       }
-      if (held !== null) this.#heldWrote(changes);
+      if (held !== null) this.#heldWrote(changes, loads);
       return answer;
     }
     throw conflict();
@@ -542,6 +551,8 @@ class SharedTaskServer {
         const all = JSON.stringify(reads.records);
         const snapshot = `{"format":"${SNAPSHOT_FORMAT}","config":${this.#scratchConfig},"cursorKey":"${this.#cursorKey}","sequence":${reads.records.reduce((m, r) => Math.max(m, r.seq), 0)},"tasks":${all}}`;
         held.clear();
+        this.#heldLoadedAt.clear();
+        this.#heldReloadedAt = this.#heldLoads + 1;
         this.#heldBytes = all.length;
         if (core === null) this.#heldCore = TaskServer.restore(snapshot, { maxSnapshotBytes: null });
         else reloadStore(core, snapshot, { maxSnapshotBytes: null });
@@ -553,13 +564,24 @@ class SharedTaskServer {
       this.#dropHeld();
       throw storeError(e);
     }
-    for (const r of reads.records) held.set(r.id, r.version);
+    this.#heldLoads += 1;
+    for (const r of reads.records) {
+      held.set(r.id, r.version);
+      this.#heldLoadedAt.set(r.id, this.#heldLoads);
+    }
     return this.#heldCore;
   }
 
-  /** The held core's records after an operation that wrote `changes` (all stored). */
-  #heldWrote(changes: CoreChange[]) {
+  /**
+   * The held core's records after an operation that ran when `loads` loads were done and wrote
+   * `changes` (all stored). A record loaded again since the run (or the whole core, started over)
+   * holds what that load read, as `held` says: the write does not describe it.
+   */
+  #heldWrote(changes: CoreChange[], loads: number) {
+    const over = this.#heldReloadedAt > loads;
     for (const c of changes) {
+      const id = c.kind === "deleted" ? c.taskId : c.record.id;
+      if (over || (this.#heldLoadedAt.get(id) ?? 0) > loads) continue;
       if (c.kind === "deleted") this.#held.delete(c.taskId);
       else {
         this.#held.set(c.record.id, c.record.version);
@@ -1029,6 +1051,8 @@ class SharedTaskServer {
     this.#known.clear();
     this.#knownSizes.clear();
     this.#knownBytes = 0;
+    // Likewise the held core: whatever it holds, it starts over from the storage's records.
+    this.#dropHeld();
     const purged = await this.#purge(at, limit ?? 1000);
     await this.#failLostLeases(at);
     return purged;

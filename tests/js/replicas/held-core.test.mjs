@@ -1,0 +1,80 @@
+// The core a SharedTaskServer holds between operations (`TaskServerCore.load`: the records it ran
+// on, reused while the storage still has them at that revision) never answers a revision older
+// than one this replica stored. The race it must survive: an operation writes a task (its run
+// done, the write in flight), meanwhile the held core starts over and another operation loads
+// the task's previous revision from the storage into it; once the write is stored, the held
+// core must not be taken for the new revision. Before the fix a completed task answered
+// `working` from this replica for ever, and a blocked tasks/result never woke (seen under load
+// on Postgres: bench/server.mjs hung).
+// The writes of one task are held back by a gate in front of the real memory adapter: the order
+// is forced, not timed.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadStorage } from "../storage/lib.mjs";
+
+const { SharedTaskServer } = await import("../.tmp/install/server.mjs");
+const { MemoryStorage } = await loadStorage("");
+
+const KEY = "00112233445566778899aabbccddeeff";
+const V25 = "2025-11-25";
+
+/** `storage` whose `putIfVersion` of `gate.id` waits for `gate.open()`, every other call passed on. */
+function gated(storage) {
+  const gate = { id: null, held: null, open: () => {} };
+  const w = Object.create(null);
+  for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(storage))) {
+    if (name === "constructor" || typeof storage[name] !== "function") continue;
+    w[name] = (...args) => storage[name](...args);
+  }
+  w.name = storage.name;
+  w.putIfVersion = (record, expected) => {
+    if (record.id !== gate.id) return storage.putIfVersion(record, expected);
+    let release;
+    const waited = new Promise((resolve) => (release = resolve));
+    gate.held = true;
+    gate.open = release;
+    return waited.then(() => storage.putIfVersion(record, expected));
+  };
+  return { storage: w, gate };
+}
+
+for (const maxKnownBytes of [1, 8 * 1024 * 1024]) {
+  test(`a write stored after the held core reloaded the task's older revision is not answered stale (maxKnownBytes ${maxKnownBytes})`, async () => {
+    const memory = new MemoryStorage();
+    const { storage, gate } = gated(memory);
+    const server = await SharedTaskServer.open(storage, { cursorKey: KEY, maxKnownBytes });
+    const ctx = { session: "s1" };
+    try {
+      const x = await server.create({ protocolVersion: V25, ttl: 60_000 }, ctx);
+      const y = await server.create({ protocolVersion: V25, ttl: 60_000 }, ctx);
+      await server.get(x.taskId, ctx); // x in the held core
+
+      // 1. Complete x: its run is done on the held core, its write waits at the gate.
+      gate.id = x.taskId;
+      const completing = server.complete(x.taskId, { content: [{ type: "text", text: "done" }] }, null, ctx);
+      for (let i = 0; i < 100 && gate.held !== true; i++) await new Promise((r) => setImmediate(r));
+      assert.equal(gate.held, true, "the write of x reached the storage");
+
+      // 2. The held core starts over (a task it holds is gone: the next operation reloads it) ...
+      await memory.delete(y.taskId);
+      await assert.rejects(server.get(y.taskId, ctx));
+      // ... and a read of x finds the revision before the write (still the stored one).
+      assert.equal((await server.get(x.taskId, ctx)).status, "working");
+
+      // 3. The write is stored.
+      gate.open();
+      assert.equal((await completing).status, "completed");
+      assert.equal((await memory.get(x.taskId)).status, "completed");
+
+      // Every later answer of this replica is the stored revision.
+      assert.equal((await server.get(x.taskId, ctx)).status, "completed");
+      assert.equal((await server.getTask(x.taskId)).status, "completed");
+      const got = await server.handle({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: x.taskId } }, { ...ctx, protocolVersion: V25 });
+      assert.equal(got.message?.result?.status, "completed", JSON.stringify(got));
+    } finally {
+      gate.open();
+      await server.close();
+      await memory.close();
+    }
+  });
+}
