@@ -8,7 +8,8 @@
 #
 #   setup            scripts/setup.sh (idempotent): the main job's tools and the tests' (peers, venvs,
 #                    Chromium, databases)
-#   fmt, clippy      cargo fmt --check; cargo clippy -D warnings (native, and wasm32 for src/wasm)
+#   fmt, clippy      cargo fmt --check; cargo clippy -D warnings (native, and wasm32 for src/wasm:
+#                    the server module's features and the client module's)
 #   cargo doc        rustdoc with warnings denied (broken intra-doc links)
 #   cargo test       native Rust tests
 #   wasm (node)      #[wasm_bindgen_test] tests in tests/wasm*.rs, in Node
@@ -99,9 +100,13 @@ if [ "$setup_ok" = 1 ]; then
   for f in tests/wasm*.rs; do wasm_tests+=(--test "$(basename "$f" .rs)"); done
   shopt -u nullglob
 
-  # src/wasm/ (the bindings) only compiles for wasm32: lint it there too.
+  # src/wasm/ (the bindings) only compiles for wasm32: lint it there too, as each module is
+  # built: the server module's (store-js) and the client module's (no feature, so the code
+  # under cfg(not(feature = "store-js")) is linted as well).
   run_suite "cargo clippy (wasm32)" \
     cargo clippy --target wasm32-unknown-unknown --lib --features store-js "${wasm_tests[@]}" -- -D warnings
+  run_suite "cargo clippy (wasm32, client module)" \
+    cargo clippy --target wasm32-unknown-unknown --lib "${wasm_tests[@]}" -- -D warnings
 
   run_suite "cargo doc (warnings denied)" env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
   run_suite "cargo test (native)" cargo test

@@ -29,7 +29,7 @@ function newJob(id, source, total) {
     lines: [],
     texts: [],
     reports: [],
-    /** When each message was recorded (ms), from a timed line; NaN when the line has no time. */
+    /** When each message was recorded (ms), from a record's `at`; NaN without a valid one. */
     times: [],
     /** The message a request or response is paired with (by id and method), or -1. */
     pairs: [],
@@ -53,16 +53,24 @@ function newJob(id, source, total) {
   };
 }
 
+/** The head of a bare JSON-RPC message: a line that is surely no record (no parse needed). */
+const BARE = /^\s*\{\s*"jsonrpc"\s*:/;
+
 /**
- * A timed line, as live mode's "Export with times" writes it: `{"at": ISO time, "from": "client"
- * | "server", "message": the JSON-RPC message}`; null for any other line (a plain message).
+ * The message a record carries and its `at`, or null for a bare message. Conversation reads the
+ * line itself, records included (`{message, from?, headers?, at?}`, as live mode's "Export with
+ * times" writes them): it takes the sender, checks the headers, and makes a valid `at` the
+ * `seenAt` of the task events the message adds (else a `record-time` warning). The worker only
+ * shows the message and pairs it by id, so it needs the message's own text.
  */
-function timed(text) {
-  if (!text.startsWith('{"at":')) return null;
+function record(line) {
+  if (BARE.test(line)) return null;
   try {
-    const w = JSON.parse(text);
-    if (typeof w !== "object" || w === null || "jsonrpc" in w || !("message" in w) || typeof w.at !== "string") return null;
-    return { at: Date.parse(w.at), from: w.from === "client" || w.from === "server" ? w.from : null, text: JSON.stringify(w.message) };
+    const w = JSON.parse(line);
+    // A record as Conversation takes it: an object with a `message` object and no `jsonrpc`.
+    if (typeof w !== "object" || w === null || Array.isArray(w) || "jsonrpc" in w) return null;
+    if (typeof w.message !== "object" || w.message === null || Array.isArray(w.message)) return null;
+    return { text: JSON.stringify(w.message), at: w.at };
   } catch {
     return null;
   }
@@ -71,12 +79,14 @@ function timed(text) {
 function observe(j, line) {
   j.lineNo++;
   if (line.trim() === "") return;
-  const t = timed(line);
-  const text = t ? t.text : line;
-  const report = j.conv.observe(text, t?.from ? { from: t.from } : null);
+  const report = j.conv.observe(line);
+  const r = record(line);
+  const text = r ? r.text : line;
+  // How long an answer took counts only times Conversation took (no `record-time` warning).
+  const timeOk = r && typeof r.at === "string" && !report.issues.some((i) => i.code === "record-time");
   j.lines.push(j.lineNo);
   j.texts.push(text);
-  j.times.push(t ? t.at : NaN);
+  j.times.push(timeOk ? Date.parse(r.at) : NaN);
   j.reports.push(report);
   pair(j, text, report);
   const v = (j.versions[report.version ?? "unknown"] ??= { messages: 0, tasks: 0, errors: 0, warnings: 0 });

@@ -101,7 +101,7 @@ function timelineSvg(timeline, reportsByIndex, flagged = []) {
       const what = rep ? `${rep.rpc}${rep.method ? ` ${rep.method}` : ""}` : e.source;
       const bad = flaggedIdx.has(e.index);
       g.append(s("circle", { cx: pct(Math.min(pos(e.k), 99.3)), cy: y + 26, r: bad ? 5 : 4, class: bad ? "mark violation" : "mark" },
-        s("title", {}, `message #${e.index} (${what}): ${e.status} at ${e.at ?? "no time"}${e.statusMessage ? `: ${e.statusMessage}` : ""}${bad ? ` (${rep.issues.map((i) => i.code).join(", ")})` : ""}`)));
+        s("title", {}, `message #${e.index} (${what}): ${e.status} at ${e.at ?? "no time"}${e.seenAt ? `, recorded ${e.seenAt}` : ""}${e.statusMessage ? `: ${e.statusMessage}` : ""}${bad ? ` (${rep.issues.map((i) => i.code).join(", ")})` : ""}`)));
     }
     svg.append(g);
   });

@@ -15,6 +15,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./chromium.mjs";
+import { livePage } from "./live-page.mjs";
 import { startServer } from "../../scripts/serve.mjs";
 import { ROOT, STDIO_SERVER, bearerServer, launch, stop, stopAll } from "../js/inspect/lib.mjs";
 
@@ -34,32 +35,33 @@ describe("mcp-tasks-wasm inspect in Chromium", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A new page on `url`, in live mode (its driver). */
   async function open(url) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on("pageerror", (e) => errors.push(String(e)));
-    await page.goto(url);
-    await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
-    return page;
+    const live = livePage(page);
+    await live.open(url);
+    return live;
   }
 
-  async function callAndFollow(page, tool, args) {
-    const form = page.locator(`form.tool[data-tool="${tool}"]`);
-    for (const [k, v] of Object.entries(args)) await form.locator(`[name="${k}"]`).fill(String(v));
-    await form.locator("button.call").click();
-    await page.waitForFunction((t) => document.querySelector(`.live-card[data-tool="${t}"]`)?.dataset.status === "completed", tool, { timeout: 20_000 });
-    return page.locator(`.live-card[data-tool="${tool}"]`).first();
+  /** Calls `tool` and waits until its card shows it completed. */
+  async function callAndFollow(live, tool, args) {
+    const card = await live.callTool(tool, args);
+    await live.waitStatus(tool, "completed", 20_000);
+    return card;
   }
 
   test("inspect -- node examples/stdio-server.mjs: the page follows a stdio server's task to completed", async () => {
     const l = await launch(["--", process.execPath, STDIO_SERVER]);
     try {
-      const page = await open(l.url);
+      const live = await open(l.url);
+      const { page } = live;
       await page.waitForSelector("#tools[data-ready=true]", { timeout: 20_000 });
       assert.equal(await page.inputValue("#endpoint"), `${l.base}/bridge/mcp`);
       assert.equal(new URL(page.url()).hash, "#live", "the token left the address bar");
       assert.match(await page.textContent("#bridge-note"), /stdio server .*stdio-server\.mjs/);
       assert.equal(await page.isVisible("#live-mode"), true);
-      const card = await callAndFollow(page, "slow_compute", { seconds: 1, label: "launched" });
+      const card = await callAndFollow(live, "slow_compute", { seconds: 1, label: "launched" });
       assert.match(await card.getAttribute("data-statuses"), /working.*completed/);
       assert.ok(await card.getAttribute("data-task-id"), "a task");
       assert.match(await card.locator(".result").textContent(), /launched: done after 1 s/);
@@ -69,8 +71,7 @@ describe("mcp-tasks-wasm inspect in Chromium", () => {
         await page.screenshot({ path: SHOT });
       }
       // A reload: the token is kept in this tab, the page connects again to the same process.
-      await page.reload();
-      await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
+      await live.reload();
       await page.waitForSelector("#tools[data-ready=true]", { timeout: 20_000 });
       assert.equal(l.child.stderrText.match(/stdio server started/g).length, 1);
       await page.close();
@@ -84,13 +85,14 @@ describe("mcp-tasks-wasm inspect in Chromium", () => {
     const server = await bearerServer("br0wser");
     const l = await launch([server.url, "--bearer", "br0wser"]);
     try {
-      const page = await open(l.url);
+      const live = await open(l.url);
+      const { page } = live;
       await page.waitForSelector("#tools[data-ready=true]", { timeout: 20_000 });
       assert.match(await page.textContent("#bridge-note"), new RegExp(`${server.url.replace(/[./]/g, "\\$&")} \\(with authorization\\)`));
       // The page alone cannot reach it (no CORS; a browser origin is refused).
       const direct = await page.evaluate((u) => fetch(u, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).then((r) => r.status, (e) => e.name), server.url);
       assert.equal(direct, "TypeError");
-      const card = await callAndFollow(page, "slow_compute", { seconds: 1, label: "bearer" });
+      const card = await callAndFollow(live, "slow_compute", { seconds: 1, label: "bearer" });
       assert.match(await card.locator(".result").textContent(), /bearer: done after 1 s/);
       assert.match(server.child.stdoutText, /seen POST Bearer br0wser - -/);
       await page.close();

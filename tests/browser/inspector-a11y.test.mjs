@@ -10,6 +10,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { launchChromium } from "./chromium.mjs";
+import { livePage } from "./live-page.mjs";
 import { startExample } from "../js/example-server.mjs";
 import { transcript } from "../../bench/inspector-transcript.mjs";
 import { startServer, ROOT } from "../../scripts/serve.mjs";
@@ -141,16 +142,13 @@ describe("www/ inspector, accessibility, in Chromium", () => {
   });
 
   test("live mode: tools, a finished task, an input form, the message log: axe finds nothing; statuses announced, polls and the log not", async () => {
-    await page.fill("#endpoint", endpoint);
-    await page.click("#list-tools");
-    await page.waitForSelector("#tools[data-ready=true]", { timeout: 15_000 });
-    await page.locator("#arg-slow_compute-seconds").fill("1");
-    await page.locator('form.tool[data-tool="slow_compute"] button.call').click();
-    await page.waitForSelector('.live-card[data-tool="slow_compute"][data-done=true]', { timeout: 20_000 });
+    const live = livePage(page);
+    await live.connect(endpoint, { listed: true });
+    await live.callTool("slow_compute", { seconds: 1 });
+    await live.waitDone("slow_compute");
     assert.ok(await page.locator('.live-card[data-tool="slow_compute"] .events li.ev-poll').count() >= 1);
-    await page.locator("#arg-confirm_delete-filename").fill("a.txt");
-    await page.locator('form.tool[data-tool="confirm_delete"] button.call').click();
-    await page.waitForSelector('.live-card[data-tool="confirm_delete"] form.input-form', { timeout: 20_000 });
+    await live.callTool("confirm_delete", { filename: "a.txt" });
+    await live.card("confirm_delete").locator("form.input-form").waitFor({ timeout: 20_000 });
     assert.deepEqual(await axe(), []);
     // What a screen reader hears: the status line is a live region; the cards (poll lines) and the log are not in one.
     assert.equal(await page.getAttribute("#live-status", "role"), "status");
@@ -158,14 +156,13 @@ describe("www/ inspector, accessibility, in Chromium", () => {
       assert.equal(await page.locator(sel).first().evaluate((e) => e.closest("[aria-live], [role=status], [role=log], [role=alert]")?.id ?? null), null, `${sel} is in no live region`);
     }
     assert.match(await page.textContent("#live-status"), /confirm_delete asks: Delete a\.txt\?|confirm_delete .*: input_required/);
-    await page.locator('.live-card[data-tool="confirm_delete"] button.decline').click();
-    await page.waitForSelector('.live-card[data-tool="confirm_delete"][data-done=true]', { timeout: 20_000 });
+    await live.card("confirm_delete").locator("button.decline").click();
+    await live.waitDone("confirm_delete");
     assert.match(await page.textContent("#live-status"), /confirm_delete \(task [0-9a-f-]{8}\): completed\./);
   });
 
   test("live mode, an error box: axe finds nothing", async () => {
-    await page.fill("#endpoint", `${new URL(endpoint).origin}/wrong`);
-    await page.click("#list-tools");
+    await livePage(page).connect(`${new URL(endpoint).origin}/wrong`);
     await page.waitForSelector("#live-error:not([hidden])", { timeout: 20_000 });
     assert.deepEqual(await axe(), []);
   });

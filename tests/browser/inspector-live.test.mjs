@@ -12,6 +12,7 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { assertBrowserOnly, launchChromium } from "./chromium.mjs";
+import { LIVE_STORE, livePage } from "./live-page.mjs";
 import { startExample } from "../js/example-server.mjs";
 
 import { startServer, ROOT } from "../../scripts/serve.mjs";
@@ -27,27 +28,15 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
   let endpoint = "";
   let browser;
   let page;
+  let live;
   const seen = { requests: [], errors: [], console: [], scripts: new Map() };
-
-  /** The newest card of a tool (cards are prepended). */
-  const card = (tool) => page.locator(`.live-card[data-tool="${tool}"]`).first();
-  const waitStatus = (tool, status, timeout = 15_000) =>
-    page.waitForFunction(([t, st]) => document.querySelector(`.live-card[data-tool="${t}"]`)?.dataset.status === st, [tool, status], { timeout });
-
-  async function callTool(tool, args) {
-    const form = page.locator(`form.tool[data-tool="${tool}"]`);
-    for (const [k, v] of Object.entries(args)) await form.locator(`#arg-${tool}-${k}`).fill(String(v));
-    const before = await page.locator(`.live-card[data-tool="${tool}"]`).count();
-    await form.locator("button.call").click();
-    await page.waitForFunction(([t, n]) => document.querySelectorAll(`.live-card[data-tool="${t}"]`).length > n, [tool, before]);
-    return card(tool);
-  }
 
   before(async () => {
     ({ url: endpoint, process: mcp } = await startExample());
     web = await startServer({ port: 0 });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    live = livePage(page);
     page.on("request", (r) => seen.requests.push(r.url()));
     page.on("console", (m) => seen.console.push(`${m.type()}: ${m.text()}`));
     page.on("pageerror", (e) => seen.errors.push(String(e)));
@@ -56,7 +45,7 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
     });
     await page.goto(`${web.url}www/`);
     await page.waitForSelector("#app[data-ready=true]", { timeout: 30_000 });
-    await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
+    await live.ready();
   });
 
   after(async () => {
@@ -82,14 +71,14 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
   });
 
   test("a synchronous tool: the result at once", async () => {
-    await callTool("greet", { name: "live" });
-    await waitStatus("greet", "completed");
-    assert.match(await card("greet").locator(".result").textContent(), /Hello, live!/);
+    await live.callTool("greet", { name: "live" });
+    await live.waitStatus("greet", "completed");
+    assert.match(await live.card("greet").locator(".result").textContent(), /Hello, live!/);
   });
 
   test("slow_compute 1 s: working, polls shown, then completed with its result", async () => {
-    const c = await callTool("slow_compute", { seconds: 1, label: "one" });
-    await waitStatus("slow_compute", "completed");
+    const c = await live.callTool("slow_compute", { seconds: 1, label: "one" });
+    await live.waitStatus("slow_compute", "completed");
     assert.match(await c.getAttribute("data-statuses"), /^working( .*)? completed$/);
     assert.ok(Number(await c.getAttribute("data-polls")) >= 1, "at least one poll shown");
     assert.ok(await c.locator(".events li.ev-poll").count() >= 1);
@@ -99,7 +88,7 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
   });
 
   test("confirm_delete: the input request is a labelled form; answering it completes the task", async () => {
-    const c = await callTool("confirm_delete", { filename: "notes.txt" });
+    const c = await live.callTool("confirm_delete", { filename: "notes.txt" });
     await c.locator("form.input-form").waitFor({ timeout: 15_000 });
     assert.match(await c.getAttribute("data-statuses"), /input_required/);
     assert.match(await c.locator(".input-message").textContent(), /Delete notes\.txt\?/);
@@ -108,22 +97,22 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
     assert.equal(unlabelled, 0);
     await box.check();
     await c.locator("form.input-form button.accept").click();
-    await waitStatus("confirm_delete", "completed");
+    await live.waitStatus("confirm_delete", "completed");
     assert.match(await c.locator(".result").textContent(), /Deleted notes\.txt/);
     assert.ok(await c.locator(".events li.ev-update").count() >= 1, "tasks/update shown");
   });
 
   test("slow_compute 60 s: Cancel ends it cancelled", async () => {
-    const c = await callTool("slow_compute", { seconds: 60, label: "long" });
-    await page.waitForFunction(() => document.querySelector('.live-card[data-tool="slow_compute"]')?.dataset.status === "working", null, { timeout: 10_000 });
+    const c = await live.callTool("slow_compute", { seconds: 60, label: "long" });
+    await live.waitStatus("slow_compute", "working", 10_000);
     await c.locator("button.cancel").click();
-    await waitStatus("slow_compute", "cancelled");
+    await live.waitStatus("slow_compute", "cancelled");
     assert.ok(await c.locator(".events li.ev-cancel").count() >= 1);
   });
 
   test("slow_compute 60 s: a Cancel that cannot reach the server says so (not delivered), never 'was cancelled'", async () => {
-    const c = await callTool("slow_compute", { seconds: 60, label: "unreachable" });
-    await page.waitForFunction(() => document.querySelector('.live-card[data-tool="slow_compute"]')?.dataset.status === "working", null, { timeout: 10_000 });
+    const c = await live.callTool("slow_compute", { seconds: 60, label: "unreachable" });
+    await live.waitStatus("slow_compute", "working", 10_000);
     // The server is unreachable for tasks/cancel only (the connection is refused).
     let refused = 0;
     const onlyCancel = (route) => {
@@ -137,7 +126,7 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
     await page.route((u) => u.href === endpoint, onlyCancel);
     try {
       await c.locator("button.cancel").click();
-      await waitStatus("slow_compute", "cancel-failed");
+      await live.waitStatus("slow_compute", "cancel-failed");
     } finally {
       await page.unroute((u) => u.href === endpoint, onlyCancel);
     }
@@ -154,20 +143,16 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
   });
 
   test("slow_compute 3 s: a reload in the middle, the task is resumed and completes", async () => {
-    await callTool("slow_compute", { seconds: 3, label: "reloaded" });
-    await page.waitForFunction(() => document.querySelector('.live-card[data-tool="slow_compute"]')?.dataset.taskId, null, { timeout: 10_000 });
-    const taskId = await card("slow_compute").getAttribute("data-task-id");
-    await page.waitForFunction((id) => JSON.parse(localStorage.getItem("mcp-tasks-inspector/live/1") ?? "{}")?.client?.tasks?.some((t) => t.taskId === id), taskId);
-    await page.reload();
-    await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
+    const taskId = await (await live.callTool("slow_compute", { seconds: 3, label: "reloaded" }, { task: true })).getAttribute("data-task-id");
+    await live.reloadWhenSaved(taskId);
     assert.equal(await page.isVisible("#live-mode"), true, "live mode shown after the reload");
-    const c = page.locator(`.live-card[data-task-id="${taskId}"]`);
+    const c = live.byTask(taskId);
     await c.waitFor();
     assert.equal(await c.getAttribute("data-resumed"), "true");
     assert.match(await c.textContent(), /resumed after a reload/);
     await page.waitForSelector(`.live-card[data-task-id="${taskId}"][data-status=completed]`, { timeout: 15_000 });
     assert.match(await c.locator(".result").textContent(), /reloaded: done after 3 s/);
-    const left = await page.evaluate(() => JSON.parse(localStorage.getItem("mcp-tasks-inspector/live/1")).client.tasks.length);
+    const left = await page.evaluate((key) => JSON.parse(localStorage.getItem(key)).client.tasks.length, LIVE_STORE);
     assert.equal(left, 0, "nothing pending is left in storage");
   });
 
@@ -179,8 +164,8 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
   });
 
   test("screenshot, then 390 px without horizontal overflow", async () => {
-    await callTool("confirm_delete", { filename: "report.pdf" });
-    await card("confirm_delete").locator("form.input-form").waitFor({ timeout: 15_000 });
+    await live.callTool("confirm_delete", { filename: "report.pdf" });
+    await live.card("confirm_delete").locator("form.input-form").waitFor({ timeout: 15_000 });
     if (WRITE) {
       mkdirSync(new URL("docs/", `file://${ROOT}`), { recursive: true });
       const height = await page.evaluate(() => document.scrollingElement.scrollHeight);
@@ -190,9 +175,9 @@ describe("www/ inspector, live mode, in Chromium against the example server", ()
     await page.setViewportSize({ width: 390, height: 844 });
     const [scrollWidth, innerWidth] = await page.evaluate(() => [document.scrollingElement.scrollWidth, window.innerWidth]);
     assert.ok(scrollWidth <= innerWidth, `scrollWidth ${scrollWidth} > innerWidth ${innerWidth}`);
-    await card("confirm_delete").locator("form.input-form button.decline").click();
-    await waitStatus("confirm_delete", "completed");
-    assert.match(await card("confirm_delete").locator(".result").textContent(), /Kept report\.pdf/);
+    await live.card("confirm_delete").locator("form.input-form button.decline").click();
+    await live.waitStatus("confirm_delete", "completed");
+    assert.match(await live.card("confirm_delete").locator(".result").textContent(), /Kept report\.pdf/);
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 

@@ -14,12 +14,11 @@ import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { launchChromium } from "./chromium.mjs";
+import { livePage } from "./live-page.mjs";
 import { startExample } from "../js/example-server.mjs";
 import { startServer, ROOT } from "../../scripts/serve.mjs";
 
 if (!existsSync(new URL("pkg/browser.js", `file://${ROOT}`))) throw new Error("pkg/ is not built: run `bash scripts/build.sh`");
-
-const STORE = "mcp-tasks-inspector/live/1";
 
 /** One 2025-11-25 request from Node in `session` (the answer's JSON-RPC message). */
 async function rpc25(endpoint, session, id, method, params) {
@@ -42,26 +41,12 @@ describe("www/ inspector, live mode: cards agree with the server, reloads, follo
   let endpoint = "";
   let browser;
   let page;
+  let live;
   const seen = { errors: [], console: [] };
 
-  const card = (tool) => page.locator(`.live-card[data-tool="${tool}"]:not([data-restored-finished])`).first();
-  const byTask = (id) => page.locator(`.live-card[data-task-id="${id}"]:not([data-restored-finished])`);
-  async function connect(version = "") {
-    await page.selectOption("#version", version);
-    await page.fill("#endpoint", endpoint);
-    await page.evaluate(() => (document.getElementById("tools").dataset.ready = "false"));
-    await page.click("#list-tools");
-    await page.waitForSelector("#tools[data-ready=true]", { timeout: 15_000 });
-  }
-  async function callTool(tool, args) {
-    const form = page.locator(`form.tool[data-tool="${tool}"]`);
-    for (const [k, v] of Object.entries(args)) await form.locator(`#arg-${tool}-${k}`).fill(String(v));
-    const before = await page.locator(`.live-card[data-tool="${tool}"]`).count();
-    await form.locator("button.call").click();
-    await page.waitForFunction(([t, n]) => document.querySelectorAll(`.live-card[data-tool="${t}"]`).length > n, [tool, before]);
-    await page.waitForFunction((t) => document.querySelector(`.live-card[data-tool="${t}"]`)?.dataset.taskId, tool, { timeout: 15_000 });
-    return card(tool);
-  }
+  const connect = (version) => live.connect(endpoint, { version, listed: true });
+  /** Calls `tool` and waits until the server has named the task of the call. */
+  const callTool = (tool, args) => live.callTool(tool, args, { task: true });
   /** The header's status, the status field, the task JSON's status and the snapshot it shows. */
   const shown = (c) => c.evaluate((el) => ({
     header: el.querySelector(".live-status").textContent,
@@ -79,11 +64,6 @@ describe("www/ inspector, live mode: cards agree with the server, reloads, follo
   }));
   const logCodes = () => page.$$eval("#raw-log .issue-code", (cs) => cs.map((c) => c.textContent));
   const logMethods = () => page.$$eval("#raw-log li.log-entry", (ls) => ls.map((l) => `${l.dataset.kind} ${l.dataset.method}`));
-  async function reloadWhenSaved(taskId) {
-    await page.waitForFunction(([key, id]) => JSON.parse(localStorage.getItem(key) ?? "{}")?.client?.tasks?.some((t) => t.taskId === id), [STORE, taskId]);
-    await page.reload();
-    await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
-  }
 
   before(async () => {
     ({ url: endpoint, process: mcp } = await startExample());
@@ -91,6 +71,7 @@ describe("www/ inspector, live mode: cards agree with the server, reloads, follo
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
+    live = livePage(page, { skipRestored: true });
     // A reload asked to lose the tab's session (as a new tab would): sessionStorage is emptied
     // before the page's scripts run.
     await page.addInitScript(() => {
@@ -98,8 +79,7 @@ describe("www/ inspector, live mode: cards agree with the server, reloads, follo
     });
     page.on("console", (m) => seen.console.push(`${m.type()}: ${m.text()}`));
     page.on("pageerror", (e) => seen.errors.push(String(e)));
-    await page.goto(`${web.url}www/#live`);
-    await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
+    await live.open(`${web.url}www/#live`);
   });
 
   after(async () => {
@@ -122,7 +102,7 @@ describe("www/ inspector, live mode: cards agree with the server, reloads, follo
     await c.locator("form.input-form").waitFor({ timeout: 15_000 });
     await c.locator("form.input-form input[type=checkbox]").check();
     await c.locator("form.input-form button.accept").click();
-    await page.waitForFunction(() => document.querySelector('.live-card[data-tool="confirm_delete"]')?.dataset.done === "true", null, { timeout: 20_000 });
+    await live.waitDone("confirm_delete");
     assert.match(await c.locator(".result").textContent(), /Deleted agree\.txt/);
     const s = await shown(c);
     assert.deepEqual([s.header, s.data, s.field, s.json], ["completed", "completed", "completed", "completed"], JSON.stringify(s));
@@ -130,7 +110,7 @@ describe("www/ inspector, live mode: cards agree with the server, reloads, follo
   });
 
   test("Follow on a task that has a card shows and focuses that card; a task without one gets one card", async () => {
-    const taskId = await card("confirm_delete").getAttribute("data-task-id");
+    const taskId = await live.card("confirm_delete").getAttribute("data-task-id");
     await page.click("#list-tasks");
     const row = page.locator(`#server-task-list li[data-task-id="${taskId}"]`);
     await row.waitFor();
@@ -149,18 +129,18 @@ describe("www/ inspector, live mode: cards agree with the server, reloads, follo
     await otherRow.locator("button.follow").click();
     await page.waitForFunction((id) => document.activeElement?.closest(".live-card")?.dataset.taskId === id, other);
     assert.equal(await page.locator(`.live-card[data-task-id="${other}"]`).count(), 1, "one card per task");
-    assert.match(await byTask(other).locator(".result").textContent(), /elsewhere: done after 1 s/);
+    assert.match(await live.byTask(other).locator(".result").textContent(), /elsewhere: done after 1 s/);
   });
 
   test("2025-11-25 reload: the tab's session is reused, the task goes on to its end, no history-unknown-task", async () => {
     const session = (await page.textContent("#live-version")).match(/session ([^,)\s]+)/)[1];
     const c = await callTool("slow_compute", { seconds: 4, label: "same-session" });
     const taskId = await c.getAttribute("data-task-id");
-    await reloadWhenSaved(taskId);
-    const r = byTask(taskId);
+    await live.reloadWhenSaved(taskId);
+    const r = live.byTask(taskId);
     await r.waitFor();
     assert.equal(await r.getAttribute("data-resumed"), "true");
-    await page.waitForSelector(`.live-card[data-task-id="${taskId}"][data-done=true]:not([data-restored-finished])`, { timeout: 20_000 });
+    await live.waitTaskDone(taskId);
     assert.match(await page.textContent("#live-version"), new RegExp(`session ${session}, reused after the reload`));
     assert.match(await r.locator(".result").textContent(), /same-session: done after 4 s/);
     const s = await shown(r);
@@ -175,9 +155,9 @@ describe("www/ inspector, live mode: cards agree with the server, reloads, follo
     const c = await callTool("slow_compute", { seconds: 60, label: "old-session" });
     const taskId = await c.getAttribute("data-task-id");
     await page.evaluate(() => sessionStorage.setItem("test:drop-session", "1"));
-    await reloadWhenSaved(taskId);
-    const r = byTask(taskId);
-    await page.waitForSelector(`.live-card[data-task-id="${taskId}"][data-done=true]:not([data-restored-finished])`, { timeout: 20_000 });
+    await live.reloadWhenSaved(taskId);
+    const r = live.byTask(taskId);
+    await live.waitTaskDone(taskId);
     assert.equal(await r.getAttribute("data-status"), "previous-session");
     const text = await r.textContent();
     assert.match(text, /belongs to a previous session/);
@@ -194,7 +174,7 @@ describe("www/ inspector, live mode: cards agree with the server, reloads, follo
     await connect("2026-07-28");
     assert.match(await page.textContent("#live-version"), /^2026-07-28/);
     const c = await callTool("slow_compute", { seconds: 60, label: "cancel-me" });
-    await page.waitForFunction(() => document.querySelector('.live-card[data-tool="slow_compute"]')?.dataset.status === "working", null, { timeout: 10_000 });
+    await live.waitStatus("slow_compute", "working", 10_000);
     // The server's cancel is eventually consistent (§B.c): the first two reads after it still
     // show the task working.
     let cancelled = false;
@@ -222,7 +202,7 @@ describe("www/ inspector, live mode: cards agree with the server, reloads, follo
     try {
       const before = (await logMethods()).length;
       await c.locator("button.cancel").click();
-      await page.waitForFunction(() => document.querySelector('.live-card[data-tool="slow_compute"]')?.dataset.done === "true", null, { timeout: 30_000 });
+      await live.waitDone("slow_compute", 30_000);
       assert.deepEqual(acks.map((a) => a.result.resultType), ["complete"], "the cancel was only acknowledged");
       assert.equal(acks[0].result.status, undefined);
       assert.equal(stale, 2);
@@ -242,9 +222,9 @@ describe("www/ inspector, live mode: cards agree with the server, reloads, follo
     assert.match(await page.textContent("#live-version"), /^2026-07-28/);
     const c = await callTool("slow_compute", { seconds: 3, label: "resumed26" });
     const taskId = await c.getAttribute("data-task-id");
-    await reloadWhenSaved(taskId);
-    const r = byTask(taskId);
-    await page.waitForSelector(`.live-card[data-task-id="${taskId}"][data-done=true]:not([data-restored-finished])`, { timeout: 20_000 });
+    await live.reloadWhenSaved(taskId);
+    const r = live.byTask(taskId);
+    await live.waitTaskDone(taskId);
     assert.match(await r.locator(".result").textContent(), /resumed26: done after 3 s/);
     const s = await shown(r);
     assert.deepEqual([s.data, s.field, s.json], ["completed", "completed", "completed"], JSON.stringify(s));
@@ -268,6 +248,7 @@ describe("www/ inspector, live mode, against server-everything (2025-11-25)", { 
   let peer;
   let browser;
   let page;
+  let live;
   const errors = [];
 
   before(async () => {
@@ -276,9 +257,9 @@ describe("www/ inspector, live mode, against server-everything (2025-11-25)", { 
     web = await startServer({ port: 0 });
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    live = livePage(page);
     page.on("pageerror", (e) => errors.push(String(e)));
-    await page.goto(`${web.url}www/#live`);
-    await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
+    await live.open(`${web.url}www/#live`);
   });
 
   after(async () => {
@@ -288,18 +269,17 @@ describe("www/ inspector, live mode, against server-everything (2025-11-25)", { 
   });
 
   test("simulate-research-query with an elicitation: the header, the status field, the task JSON and the event log agree", async () => {
-    await page.fill("#endpoint", peer.url);
-    await page.click("#list-tools");
+    await live.connect(peer.url);
     await page.waitForSelector("#tools[data-ready=true]", { timeout: 20_000 });
     assert.match(await page.textContent("#live-version"), /^2025-11-25/);
     const form = page.locator('form.tool[data-tool="simulate-research-query"]');
     await form.locator("#arg-simulate-research-query-topic").fill("python");
     await form.locator("#arg-simulate-research-query-ambiguous").check();
     await form.locator("button.call").click();
-    const c = page.locator('.live-card[data-tool="simulate-research-query"]').first();
+    const c = live.card("simulate-research-query");
     await c.locator("form.input-form").waitFor({ timeout: 20_000 });
     await c.locator("form.input-form button.accept").click();
-    await page.waitForFunction(() => document.querySelector('.live-card[data-tool="simulate-research-query"]')?.dataset.done === "true", null, { timeout: 30_000 });
+    await live.waitDone("simulate-research-query", 30_000);
     assert.match(await c.locator(".result").textContent(), /Research Report/);
     const s = await c.evaluate((el) => ({
       header: el.querySelector(".live-status").textContent,

@@ -16,6 +16,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { existsSync, readFileSync } from "node:fs";
 import { assertBrowserOnly, freePort, launchChromium } from "./chromium.mjs";
+import { LIVE_STORE, livePage } from "./live-page.mjs";
 import { startExample } from "../js/example-server.mjs";
 import { startServer, ROOT } from "../../scripts/serve.mjs";
 
@@ -52,23 +53,7 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
   let page;
   const seen = { errors: [], console: [], scripts: new Map() };
 
-  const card = (tool) => page.locator(`.live-card[data-tool="${tool}"]:not([data-restored-finished])`).first();
-  const waitDone = (tool) => page.waitForFunction((t) => document.querySelector(`.live-card[data-tool="${t}"]:not([data-restored-finished])`)?.dataset.done === "true", tool, { timeout: 20_000 });
-
-  async function connect(url, version = "") {
-    await page.selectOption("#version", version);
-    await page.fill("#endpoint", url);
-    await page.evaluate(() => (document.getElementById("tools").dataset.ready = "false"));
-    await page.click("#list-tools");
-  }
-  async function callTool(tool, args) {
-    const form = page.locator(`form.tool[data-tool="${tool}"]`);
-    for (const [k, v] of Object.entries(args)) await form.locator(`#arg-${tool}-${k}`).fill(String(v));
-    const before = await page.locator(`.live-card[data-tool="${tool}"]`).count();
-    await form.locator("button.call").click();
-    await page.waitForFunction(([t, n]) => document.querySelectorAll(`.live-card[data-tool="${t}"]`).length > n, [tool, before]);
-    return card(tool);
-  }
+  let live;
   const logShown = () => page.$$eval("#raw-log li.log-entry", (ls) => ls.map((l) => ({
     kind: l.dataset.kind, method: l.dataset.method, text: l.textContent,
     codes: [...l.querySelectorAll(".issue-code")].map((c) => c.textContent),
@@ -81,13 +66,13 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
+    live = livePage(page, { skipRestored: true });
     page.on("console", (m) => seen.console.push(`${m.type()}: ${m.text()}`));
     page.on("pageerror", (e) => seen.errors.push(String(e)));
     page.on("response", async (r) => {
       if ((r.headers()["content-type"] ?? "").startsWith("text/javascript")) seen.scripts.set(r.url(), await r.text().catch(() => ""));
     });
-    await page.goto(`${web.url}www/#live`);
-    await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
+    await live.open(`${web.url}www/#live`);
   });
 
   after(async () => {
@@ -98,11 +83,10 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
   });
 
   test("2026-07-28 negotiated: the version shown, the poll interval as pollIntervalMs, polls with their answer", async () => {
-    await connect(endpoint);
-    await page.waitForSelector("#tools[data-ready=true]", { timeout: 15_000 });
+    await live.connect(endpoint, { listed: true });
     assert.match(await page.textContent("#live-version"), /^2026-07-28/);
-    const c = await callTool("slow_compute", { seconds: 1, label: "v26" });
-    await waitDone("slow_compute");
+    const c = await live.callTool("slow_compute", { seconds: 1, label: "v26" });
+    await live.waitDone("slow_compute");
     assert.equal(await c.getAttribute("data-status"), "completed");
     assert.match(await c.locator(".fields").textContent(), /poll interval \(pollIntervalMs\)\d+ ms/);
     assert.ok(Number(await c.getAttribute("data-poll-interval")) > 0);
@@ -114,13 +98,13 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
   });
 
   test("a call answered without a task ends at once; an isError result is a tool error", async () => {
-    const g = await callTool("greet", { name: "plain" });
-    await waitDone("greet");
+    const g = await live.callTool("greet", { name: "plain" });
+    await live.waitDone("greet");
     assert.equal(await g.getAttribute("data-status"), "completed");
     assert.equal(await g.locator(".task-id").textContent(), "no task: answered at once");
     assert.match(await g.locator(".events").textContent(), /answered without a task in \d+ ms/);
-    const f = await callTool("failing_job", {});
-    await waitDone("failing_job");
+    const f = await live.callTool("failing_job", {});
+    await live.waitDone("failing_job");
     assert.equal(await f.getAttribute("data-tool-error"), "true");
     assert.equal(await f.locator(".outcome h5").textContent(), "Tool error");
     assert.ok(await f.locator(".outcome pre.is-error").count());
@@ -202,11 +186,10 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
   });
 
   test("2025-11-25 picked: a session, the poll interval as pollInterval, tasks/list lists the task, Follow shows its card", async () => {
-    await connect(endpoint, "2025-11-25");
-    await page.waitForSelector("#tools[data-ready=true]", { timeout: 15_000 });
+    await live.connect(endpoint, { version: "2025-11-25", listed: true });
     assert.match(await page.textContent("#live-version"), /^2025-11-25 \(session [^)]+\)/);
-    const c = await callTool("slow_compute", { seconds: 1, label: "v25" });
-    await waitDone("slow_compute");
+    const c = await live.callTool("slow_compute", { seconds: 1, label: "v25" });
+    await live.waitDone("slow_compute");
     assert.equal(await c.getAttribute("data-status"), "completed");
     assert.match(await c.locator(".fields").textContent(), /poll interval \(pollInterval\)\d+ ms/);
     assert.match(await c.locator(".fields").textContent(), /TTL \(ttl\)/);
@@ -237,7 +220,7 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
       [`${odd.url}/cors-403`, "http-403", /HTTP 403 from .*: the server refused this page/],
     ];
     for (const [url, kind, title] of cases) {
-      await connect(url);
+      await live.connect(url);
       await page.waitForSelector(`#live-error:not([hidden])[data-kind="${kind}"]`, { timeout: 20_000 });
       assert.match(await page.textContent("#live-error h3"), title);
       assert.equal(await page.textContent("#live-version"), "not connected");
@@ -266,8 +249,7 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
   });
 
   test("a message with issues: shown in the log and on its task's card (a tasks/get answer altered on the way)", async () => {
-    await connect(endpoint);
-    await page.waitForSelector("#tools[data-ready=true]", { timeout: 15_000 });
+    await live.connect(endpoint, { listed: true });
     let altered = 0;
     const alter = async (route) => {
       if (route.request().headers()["mcp-method"] !== "tasks/get" || altered > 0) return route.continue();
@@ -281,7 +263,7 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
     };
     await page.route((u) => u.href === endpoint, alter);
     try {
-      const c = await callTool("slow_compute", { seconds: 2, label: "altered" });
+      const c = await live.callTool("slow_compute", { seconds: 2, label: "altered" });
       await page.waitForFunction(() => Number(document.querySelector('.live-card[data-tool="slow_compute"]')?.dataset.issues ?? 0) > 0, null, { timeout: 20_000 });
       assert.equal(altered, 1);
       assert.match(await c.locator(".card-issues").textContent(), /task-ttl-type/);
@@ -290,7 +272,7 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
       const rule = (await import(INSTALLED.href)).rules().find((r) => r.code === "task-ttl-type");
       const shown = await c.locator(".card-issues .issue-rule").first().evaluate((e) => [e.firstChild.textContent, e.title, e.querySelector(".visually-hidden")?.textContent]);
       assert.deepEqual(shown, [`§D ${rule.spec}`, rule.summary, `: ${rule.summary}`]);
-      await waitDone("slow_compute");
+      await live.waitDone("slow_compute");
     } finally {
       await page.unroute((u) => u.href === endpoint, alter);
     }
@@ -306,13 +288,12 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
   });
 
   test("a task waiting for input, restored after a reload: its status is input_required and its form is back", async () => {
-    const c = await callTool("confirm_delete", { filename: "restored.txt" });
+    const c = await live.callTool("confirm_delete", { filename: "restored.txt" });
     await c.locator("form.input-form").waitFor({ timeout: 15_000 });
     const taskId = await c.getAttribute("data-task-id");
-    await page.waitForFunction((id) => JSON.parse(localStorage.getItem("mcp-tasks-inspector/live/1") ?? "{}")?.tasks?.[id]?.status === "input_required", taskId);
-    await page.reload();
-    await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
-    const r = page.locator(`.live-card[data-task-id="${taskId}"]:not([data-restored-finished])`);
+    await page.waitForFunction(([key, id]) => JSON.parse(localStorage.getItem(key) ?? "{}")?.tasks?.[id]?.status === "input_required", [LIVE_STORE, taskId]);
+    await live.reload();
+    const r = live.byTask(taskId);
     await r.waitFor();
     assert.equal(await r.getAttribute("data-resumed"), "true");
     assert.equal(await r.getAttribute("data-status"), "input_required", "the last status known, not 'resumed'");
@@ -320,27 +301,25 @@ describe("www/ inspector, live mode with real traffic, in Chromium", () => {
     assert.equal(await r.getAttribute("data-status"), "input_required");
     await r.locator("form.input-form input[type=checkbox]").check();
     await r.locator("form.input-form button.accept").click();
-    await page.waitForSelector(`.live-card[data-task-id="${taskId}"][data-done=true]:not([data-restored-finished])`, { timeout: 15_000 });
+    await live.waitTaskDone(taskId, 15_000);
     assert.match(await r.locator(".result").textContent(), /Deleted restored\.txt/);
   });
 
   test("finished cards survive a reload", async () => {
-    await connect(endpoint);
-    await page.waitForSelector("#tools[data-ready=true]", { timeout: 15_000 });
-    const g = await callTool("greet", { name: "kept" });
-    await waitDone("greet");
+    await live.connect(endpoint, { listed: true });
+    const g = await live.callTool("greet", { name: "kept" });
+    await live.waitDone("greet");
     assert.match(await g.locator(".result").textContent(), /Hello, kept!/);
-    await page.reload();
-    await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
+    await live.reload();
     const kept = page.locator('.live-card[data-restored-finished][data-tool="greet"]').first();
     await kept.waitFor({ timeout: 5000 }).catch(async (e) => {
-      throw new Error(`${e.message}: ${await page.evaluate(() => JSON.stringify([location.href, document.getElementById("live-mode").hidden, [...document.querySelectorAll(".live-card")].map((c) => ({ ...c.dataset })), localStorage.getItem("mcp-tasks-inspector/live/1")?.slice(0, 3000)]))} ${seen.errors}`);
+      throw new Error(`${e.message}: ${await page.evaluate((key) => JSON.stringify([location.href, document.getElementById("live-mode").hidden, [...document.querySelectorAll(".live-card")].map((c) => ({ ...c.dataset })), localStorage.getItem(key)?.slice(0, 3000)]), LIVE_STORE)} ${seen.errors}`);
     });
     assert.equal(await kept.getAttribute("data-status"), "completed");
     assert.match(await kept.locator(".result").textContent(), /Hello, kept!/);
     assert.match(await kept.textContent(), /before a reload/);
     const tool = page.locator('.live-card[data-restored-finished][data-tool="failing_job"]').first();
-    if (!(await tool.count())) assert.fail(`no failing_job card: ${JSON.stringify([await page.evaluate(() => JSON.parse(localStorage.getItem("mcp-tasks-inspector/live/1")).finished.map((f) => f.tool)), seen.errors])}`);
+    if (!(await tool.count())) assert.fail(`no failing_job card: ${JSON.stringify([await page.evaluate((key) => JSON.parse(localStorage.getItem(key)).finished.map((f) => f.tool), LIVE_STORE), seen.errors])}`);
     assert.equal(await tool.getAttribute("data-tool-error"), "true");
   });
 

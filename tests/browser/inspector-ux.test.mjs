@@ -21,6 +21,7 @@ import { createServer } from "node:http";
 import { existsSync, mkdirSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePort, launchChromium } from "./chromium.mjs";
+import { livePage } from "./live-page.mjs";
 import { TOOLS } from "../../examples/tools.mjs";
 import { startServer, ROOT } from "../../scripts/serve.mjs";
 
@@ -106,9 +107,7 @@ describe("www/ inspector, live mode: results in view, schema-aware forms, honest
   const calls = [];
   const seen = { errors: [] };
 
-  const card = (tool) => page.locator(`.live-card[data-tool="${tool}"]`).first();
-  const waitDone = (tool) => page.waitForFunction((t) => document.querySelector(`.live-card[data-tool="${t}"]`)?.dataset.done === "true", tool, { timeout: 20_000 });
-  const cardCount = (tool) => page.locator(`.live-card[data-tool="${tool}"]`).count();
+  let live;
 
   /** What has focus: its tag, id, whether a card holds it (and which), its accessible name's text. */
   const focused = () => page.evaluate(() => {
@@ -130,21 +129,13 @@ describe("www/ inspector, live mode: results in view, schema-aware forms, honest
     return r.bottom > 0 && r.top < window.innerHeight && r.height > 0;
   });
 
-  async function connect(url) {
-    await page.fill("#endpoint", url);
-    await page.evaluate(() => {
-      document.getElementById("tools").dataset.ready = "false";
-      document.getElementById("live-error").hidden = true;
-    });
-    await page.click("#list-tools");
-  }
-
   before(async () => {
     mcp = await startToolServer();
     odd = await startOddServer();
     web = await startServer({ port: 0 });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    live = livePage(page);
     page.on("pageerror", (e) => seen.errors.push(String(e)));
     page.on("request", (r) => {
       if (r.method() !== "POST" || !r.url().startsWith(mcp.url)) return;
@@ -155,10 +146,8 @@ describe("www/ inspector, live mode: results in view, schema-aware forms, honest
         // not JSON: not a call
       }
     });
-    await page.goto(`${web.url}www/#live`);
-    await page.waitForSelector("#live-mode[data-ready=true]", { state: "attached", timeout: 30_000 });
-    await connect(mcp.url);
-    await page.waitForSelector("#tools[data-ready=true]", { timeout: 15_000 });
+    await live.open(`${web.url}www/#live`);
+    await live.connect(mcp.url, { listed: true });
   });
 
   after(async () => {
@@ -179,20 +168,20 @@ describe("www/ inspector, live mode: results in view, schema-aware forms, honest
     await page.fill("#arg-later-text", "fourteen");
     await form.locator("button.call").focus();
     assert.equal(await inView(form.locator("button.call")), true);
-    const before = await cardCount("later");
+    const before = await live.cardCount("later");
     await page.keyboard.press("Enter");
-    await page.waitForFunction((n) => document.querySelectorAll('.live-card[data-tool="later"]').length > n, before);
+    await live.waitNewCard("later", before);
     const f = await focused();
     assert.equal(f.card, "later", `focus is in the new card, not on ${f.tag}#${f.id}.${f.cls}`);
     assert.ok(f.cardIsNewest, "the newest card");
     assert.ok(["h4", "article"].includes(f.tag), `a heading or the card has focus (${f.tag})`);
     assert.match(f.name, /later/, "it is named by the tool");
-    assert.equal(await inView(card("later")), true, "the card is in view");
-    await waitDone("later");
-    assert.equal(await card("later").getAttribute("data-status"), "completed");
-    assert.ok(await card("later").getAttribute("data-task-id"), "a task");
-    assert.match(await card("later").locator(".result").textContent(), /later: fourteen/);
-    assert.equal(await inView(card("later").locator(".result")), true, "the result is in view");
+    assert.equal(await inView(live.card("later")), true, "the card is in view");
+    await live.waitDone("later");
+    assert.equal(await live.card("later").getAttribute("data-status"), "completed");
+    assert.ok(await live.card("later").getAttribute("data-task-id"), "a task");
+    assert.match(await live.card("later").locator(".result").textContent(), /later: fourteen/);
+    assert.equal(await inView(live.card("later").locator(".result")), true, "the result is in view");
   });
 
   test("a synchronous tool far down the list: its result's card is in view and focused", async () => {
@@ -200,18 +189,18 @@ describe("www/ inspector, live mode: results in view, schema-aware forms, honest
     await page.fill("#arg-filler_13-text", "sync");
     await form.locator("button.call").scrollIntoViewIfNeeded();
     await form.locator("button.call").click();
-    await waitDone("filler_13");
+    await live.waitDone("filler_13");
     const f = await focused();
     assert.equal(f.card, "filler_13", `focus is in the new card, not on ${f.tag}#${f.id}`);
     assert.match(f.name, /filler_13/);
-    assert.equal(await inView(card("filler_13").locator(".result")), true);
-    assert.match(await card("filler_13").locator(".result").textContent(), /filler_13: sync/);
+    assert.equal(await inView(live.card("filler_13").locator(".result")), true);
+    assert.match(await live.card("filler_13").locator(".result").textContent(), /filler_13: sync/);
   });
 
   test("after Send answer focus goes to the card's next question, then to its status line, never to <body>", async () => {
     // multi_input asks two questions in one input_required: the client asks them one after the other.
     await page.locator('form.tool[data-tool="multi_input"] button.call').click();
-    const c = card("multi_input");
+    const c = live.card("multi_input");
     await c.locator("form.input-form").waitFor({ timeout: 15_000 });
     const first = c.locator("form.input-form").first();
     const firstText = await first.locator(".input-message").textContent();
@@ -230,18 +219,18 @@ describe("www/ inspector, live mode: results in view, schema-aware forms, honest
     assert.notEqual(f.tag, "body");
     assert.equal(f.card, "multi_input");
     assert.match(f.cls, /live-line/, "the status line");
-    await waitDone("multi_input");
+    await live.waitDone("multi_input");
     assert.equal(await page.evaluate(() => document.activeElement.closest(".live-card")?.dataset.tool), "multi_input", "still in the card once it completed");
     // Decline too.
     await page.fill("#arg-confirm_delete-filename", "kept.txt");
     await page.locator('form.tool[data-tool="confirm_delete"] button.call').click();
-    await card("confirm_delete").locator("form.input-form").waitFor({ timeout: 15_000 });
-    await card("confirm_delete").locator("button.decline").click();
+    await live.card("confirm_delete").locator("form.input-form").waitFor({ timeout: 15_000 });
+    await live.card("confirm_delete").locator("button.decline").click();
     f = await focused();
     assert.notEqual(f.tag, "body");
     assert.equal(f.card, "confirm_delete");
-    await waitDone("confirm_delete");
-    assert.match(await card("confirm_delete").locator(".result").textContent(), /Kept kept\.txt/);
+    await live.waitDone("confirm_delete");
+    assert.match(await live.card("confirm_delete").locator(".result").textContent(), /Kept kept\.txt/);
   });
 
   test("the form follows inputSchema: required marked, descriptions described, defaults filled, an enum a select, each input of its type", async () => {
@@ -280,7 +269,7 @@ describe("www/ inspector, live mode: results in view, schema-aware forms, honest
   test("an empty required field blocks the call with a message at the field; filled in, the arguments go out typed", async () => {
     const form = page.locator('form.tool[data-tool="order"]');
     const sent = calls.length;
-    const cards = await cardCount("order");
+    const cards = await live.cardCount("order");
     await page.fill("#arg-order-item", "");
     await form.locator("button.call").click();
     const err = page.locator("#arg-order-item-e");
@@ -296,7 +285,7 @@ describe("www/ inspector, live mode: results in view, schema-aware forms, honest
     await form.locator("button.call").click();
     assert.match(await page.textContent("#arg-order-quantity-e"), /integer/);
     assert.equal(calls.length, sent, "no tools/call was sent");
-    assert.equal(await cardCount("order"), cards, "no card");
+    assert.equal(await live.cardCount("order"), cards, "no card");
     // Filled in: sent typed.
     await page.fill("#arg-order-item", "coffee");
     await page.fill("#arg-order-quantity", "3");
@@ -307,13 +296,13 @@ describe("www/ inspector, live mode: results in view, schema-aware forms, honest
     await page.fill("#arg-order-tags", '["hot", "to go"]');
     await page.fill("#arg-order-address", '{"city": "Lyon"}');
     await form.locator("button.call").click();
-    await page.waitForFunction((n) => document.querySelectorAll('.live-card[data-tool="order"]').length > n, cards);
-    await waitDone("order");
+    await live.waitNewCard("order", cards);
+    await live.waitDone("order");
     const want = { item: "coffee", quantity: 3, size: "large", gift: true, express: false, price: 2.5, tags: ["hot", "to go"], address: { city: "Lyon" }, note: "none" };
     assert.deepEqual(calls.at(-1).arguments, want);
-    assert.equal(await card("order").getAttribute("data-status"), "completed");
-    assert.equal(await card("order").getAttribute("data-tool-error"), null, "the server took the arguments");
-    assert.deepEqual(JSON.parse(await card("order").locator(".result").textContent()), want);
+    assert.equal(await live.card("order").getAttribute("data-status"), "completed");
+    assert.equal(await live.card("order").getAttribute("data-tool-error"), null, "the server took the arguments");
+    assert.deepEqual(JSON.parse(await live.card("order").locator(".result").textContent()), want);
     assert.equal(await page.locator("#arg-order-item-e").isVisible(), false, "the message is gone once the field is valid");
   });
 
@@ -341,12 +330,12 @@ describe("www/ inspector, live mode: results in view, schema-aware forms, honest
     await form.locator("button.call").click();
     assert.match(await form.locator(".json-field .field-error").textContent(), /quantity, size/);
     assert.equal(calls.length, sent, "nothing was sent");
-    const cards = await cardCount("order");
+    const cards = await live.cardCount("order");
     const args = { item: "", quantity: 2, size: "medium", extra: [1] };
     await area.fill(JSON.stringify(args));
     await form.locator("button.call").click();
-    await page.waitForFunction((n) => document.querySelectorAll('.live-card[data-tool="order"]').length > n, cards);
-    await waitDone("order");
+    await live.waitNewCard("order", cards);
+    await live.waitDone("order");
     assert.deepEqual(calls.at(-1).arguments, args, "sent as written (an empty string too)");
     // Back to the fields: they show the JSON's values.
     await toggle.click();
@@ -384,7 +373,7 @@ describe("www/ inspector, live mode: results in view, schema-aware forms, honest
 
   /** Connects to what is typed and answers the error box shown. */
   async function errorBox(typed) {
-    await connect(typed);
+    await live.connect(typed);
     await page.waitForSelector("#live-error:not([hidden])", { timeout: 20_000 });
     return page.evaluate(() => {
       const b = document.getElementById("live-error");
@@ -401,7 +390,7 @@ describe("www/ inspector, live mode: results in view, schema-aware forms, honest
 
   test("an endpoint without a scheme: completed to http:// for a loopback host (and connects), never 'at null'; other schemes and non-URLs say what to type", async () => {
     const bare = `127.0.0.1:${mcp.port}/mcp`;
-    await connect(bare);
+    await live.connect(bare);
     await page.waitForSelector("#tools[data-ready=true]", { timeout: 15_000 });
     assert.equal(await page.inputValue("#endpoint"), `http://${bare}`);
     assert.equal(await page.isVisible("#live-error"), false);

@@ -205,6 +205,51 @@ describe("www/ inspector, transcript mode, in Chromium", () => {
     assert.ok(got.conversation.some((c) => c.startsWith("not-json")), JSON.stringify(got.conversation));
   });
 
+  test("a timed transcript (records of when each message was seen): read by Conversation, the record's time shown, a bad one warned", async () => {
+    // Each message as a record, `{at, message}`, 250 ms apart; one answer's `at` has no time zone
+    // (Date.parse reads it, RFC 3339 does not): Conversation warns `record-time` and it counts no time.
+    const plain = readFileSync(new URL("samples/v2026-healthy.jsonl", `file://${ROOT}`), "utf8").split("\n").filter((l) => l.trim() !== "");
+    const plainConv = new Conversation();
+    const plainReports = plain.map((l) => plainConv.observe(l));
+    plainConv.free();
+    const bad = plainReports.findIndex((r) => r.rpc === "result" && r.method === "tasks/get");
+    assert.ok(bad > 0, "the sample answers a tasks/get");
+    const at = (i) => new Date(Date.UTC(2026, 0, 2, 10) + i * 250).toISOString();
+    const atOf = (i) => (i === bad ? at(i).slice(0, 19) : at(i));
+    const lines = plain.map((l, i) => JSON.stringify({ at: atOf(i), message: JSON.parse(l) }));
+    const text = `${lines.join("\n")}\n`;
+    const want = expected(text);
+    const name = "timed.jsonl";
+    await run(() => page.setInputFiles("#file", { name, mimeType: "application/jsonl", buffer: Buffer.from(text) }), name);
+    const got = await shown(page);
+    assert.deepEqual(got.cards.map((c) => [c.id, c.statuses, c.codes]), want.cards.map((c) => [c.id, c.statuses, c.codes]));
+    assert.deepEqual(got.conversation, want.conversation);
+    assert.deepEqual(got.versions, want.versions);
+    const badCard = want.cards.find((c) => c.codes.some((k) => k.startsWith("record-time")));
+    assert.ok(badCard, JSON.stringify(want.cards.map((c) => c.codes)));
+    // The time of each status event is the record's (`seenAt`), as Conversation gives it.
+    const conv = new Conversation();
+    const reports = lines.map((l) => conv.observe(l));
+    const tasks = conv.tasks();
+    conv.free();
+    for (const t of tasks) {
+      const c = page.locator(`.task-card[data-task-id="${t.taskId}"]`);
+      const seen = await c.locator("svg.timeline circle.mark > title").evaluateAll((ts) => ts.map((e) => /, recorded (\S+?)(?=:\s|\s|$)/.exec(e.textContent)?.[1] ?? null));
+      const statusEvents = t.events.filter((e) => e.status !== null);
+      assert.deepEqual(seen, statusEvents.map((e) => e.seenAt ?? null), `recorded times of ${t.taskId}`);
+      assert.ok(seen.some((x) => x !== null), `${t.taskId} has recorded times`);
+      // How long an answer took: the two records' times apart, none where one is not RFC 3339.
+      const mine = reports.map((r, i) => [r, i]).filter(([r]) => r.taskIds.includes(t.taskId) && (r.rpc === "result" || r.rpc === "error"));
+      for (const [, i] of mine) {
+        const shownPair = await c.locator(`.message`).nth(reports.filter((r, k) => k < i && r.taskIds.includes(t.taskId)).length).locator(".msg-pair").textContent();
+        const m = /^answers #(\d+) \(line \d+\)(?: after (\d+) ms)?$/.exec(shownPair);
+        assert.ok(m, shownPair);
+        const p = Number(m[1]);
+        assert.equal(m[2] === undefined ? null : Number(m[2]), i === bad || p === bad ? null : Math.abs(i - p) * 250, `line ${i + 1}: ${shownPair}`);
+      }
+    }
+  });
+
   test("keyboard: the sample picker and the load button are reachable with Tab and work with Enter and Space", async () => {
     await openPage();
     let active = "";

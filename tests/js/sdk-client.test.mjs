@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 
 import { startExample } from "./example-server.mjs";
+import { killedAtEnd } from "./lib/pids.mjs";
 
 const { TaskClient, TaskCancelledError, requestVia } = await import("./.tmp/install/esm.mjs");
 
@@ -31,14 +32,7 @@ const EXT = "io.modelcontextprotocol/tasks";
 const STDIO_SERVER = fileURLToPath(new URL("../peers/fixtures/sdk-task-server.mjs", import.meta.url));
 
 /** Processes to stop at the end (by PID), whatever happened. */
-const children = new Set();
-after(() => {
-  for (const pid of children) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {}
-  }
-});
+const children = killedAtEnd();
 
 const example = await startExample();
 children.add(example.process.pid);

@@ -10,11 +10,12 @@
 //            task's status messages), the result; then a second task cancelled through the
 //            handle, the server saying `cancelled`.
 // Every process is stopped by its PID, also on failure.
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 
 import { startExample } from "../js/example-server.mjs";
+import { killedAtEnd } from "../js/lib/pids.mjs";
 
 const { TaskClient, TaskCancelledError } = await import("../js/.tmp/install/esm.mjs");
 
@@ -30,14 +31,7 @@ const V26 = "2026-07-28";
 const EXT = "io.modelcontextprotocol/tasks";
 const STDIO_SERVER = fileURLToPath(new URL("../../examples/stdio-server.mjs", import.meta.url));
 
-const pids = new Set();
-after(() => {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {}
-  }
-});
+const pids = killedAtEnd();
 
 const example = await startExample();
 pids.add(example.process.pid);

@@ -23,6 +23,7 @@ import { Conversation, TaskClient, TaskCancelledError } from "../../pkg/node.mjs
 import {
   V25, V26, textOf, ROOT, SDK2_EXAMPLE, checkTraffic, methods, rawDispatchTo, runPyClient, sent, startRecorder, startSdk2Example, stopAll,
 } from "./peers.mjs";
+import { killedAtEnd } from "../js/lib/pids.mjs";
 
 after(stopAll);
 
@@ -38,14 +39,7 @@ const TASK_TOOLS = ["greet", "slow_compute", "progress_job", "failing_job", "pro
 const server = await startSdk2Example();
 
 /** The stdio servers the SDK's StdioClientTransport started (killed by PID, also on failure). */
-const pids = new Set();
-after(() => {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {}
-  }
-});
+const pids = killedAtEnd();
 
 /** An SDK 2.4.0 Client connected to the example over `transport` ("http" via `url`, or "stdio"). */
 async function connect(era, transport, url, capabilities = {}) {

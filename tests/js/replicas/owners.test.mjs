@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../storage/lib.mjs";
+import { post as postTo } from "../server/raw-http.mjs";
 
 const SERVER = join(ROOT, "tests/js/server/owner-server.mjs");
 const V25 = "2025-11-25";
@@ -57,20 +58,7 @@ after(() => {
 let nextId = 1;
 const auth = (who) => ({ Authorization: `Bearer ${who}` });
 
-async function post(replica, message, headers) {
-  const res = await fetch(replica.url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
-    body: JSON.stringify(message),
-  });
-  const raw = await res.text();
-  let body = null;
-  if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    const data = raw.split("\n").filter((l) => l.startsWith("data: "));
-    body = data.length ? JSON.parse(data.at(-1).slice(6)) : null;
-  } else if (raw) body = JSON.parse(raw);
-  return { status: res.status, body, headers: res.headers };
-}
+const post = (replica, message, headers) => postTo(replica.url, message, headers);
 
 const meta = { "io.modelcontextprotocol/protocolVersion": V26, "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { [EXT]: {} } } };
 

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { request26 } from "../lib/messages.mjs";
 // The classes' internal tables and bounds, read through their deliberate test hook
 // (`@internal`, absent from the typings: js/core/internals.ts).
 const internals = (o) => o[Symbol.for("mcp-tasks-wasm.internals")]();
@@ -22,14 +23,10 @@ const { z } = createRequire(join(root, "tools", "sdk2", "package.json"))("zod");
 
 const V25 = "2025-11-25";
 const V26 = "2026-07-28";
-const EXT = "io.modelcontextprotocol/tasks";
 let nextId = 1;
 
 const v25 = (params) => ({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params });
-const v26 = (params, ext = true) => ({
-  jsonrpc: "2.0", id: nextId++, method: "tools/call",
-  params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": V26, "io.modelcontextprotocol/clientCapabilities": ext ? { extensions: { [EXT]: {} } } : {} } },
-});
+const v26 = (params, ext = true) => request26(nextId++, "tools/call", params, { ext });
 
 async function call(host, request, ctx) {
   const response = await host.handle(request, ctx);

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { request25, request26 } from "../lib/messages.mjs";
 // The classes' internal tables and bounds, read through their deliberate test hook
 // (`@internal`, absent from the typings: js/core/internals.ts).
 const internals = (o) => o[Symbol.for("mcp-tasks-wasm.internals")]();
@@ -19,24 +20,9 @@ const RELATED = "io.modelcontextprotocol/related-task";
 
 let nextId = 1;
 
-function v25(method, params) {
-  return { jsonrpc: "2.0", id: nextId++, method, ...(params === undefined ? {} : { params }) };
-}
+const v25 = (method, params) => request25(nextId++, method, params);
 
-function v26(method, params = {}, { ext = true, caps = {} } = {}) {
-  return {
-    jsonrpc: "2.0",
-    id: nextId++,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": V26,
-        "io.modelcontextprotocol/clientCapabilities": ext ? { ...caps, extensions: { [EXT]: {} } } : caps,
-      },
-    },
-  };
-}
+const v26 = (method, params, options) => request26(nextId++, method, params, options);
 
 /** `host.handle` that must answer; checks the response against the request and the version. */
 async function call(host, request, ctx) {

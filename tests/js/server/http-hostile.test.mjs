@@ -10,6 +10,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startExample } from "../example-server.mjs";
+import { post } from "./raw-http.mjs";
 // The classes' internal tables and bounds, read through their deliberate test hook
 // (`@internal`, absent from the typings: js/core/internals.ts).
 const internals = (o) => o[Symbol.for("mcp-tasks-wasm.internals")]();
@@ -35,22 +36,7 @@ after(() => {
 let nextId = 1;
 
 /** POSTs one message; answers `{ status, body, headers }` (an SSE answer: its last message). */
-async function send(message, headers = {}, target = url, fetchFn = fetch) {
-  const res = await fetchFn(
-    new Request(target, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
-      body: JSON.stringify(message),
-    }),
-  );
-  const raw = await res.text();
-  let body = null;
-  if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    const data = raw.split("\n").filter((l) => l.startsWith("data: "));
-    body = data.length ? JSON.parse(data.at(-1).slice(6)) : null;
-  } else if (raw) body = JSON.parse(raw);
-  return { status: res.status, body, headers: res.headers };
-}
+const send = (message, headers = {}, target = url, fetchFn = fetch) => post(target, message, headers, fetchFn);
 
 function modernHeaders(method, name) {
   const h = { "MCP-Protocol-Version": V26, "Mcp-Method": method };

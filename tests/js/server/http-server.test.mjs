@@ -8,6 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
+import { request26 } from "../lib/messages.mjs";
 // The classes' internal tables and bounds, read through their deliberate test hook
 // (`@internal`, absent from the typings: js/core/internals.ts).
 const internals = (o) => o[Symbol.for("mcp-tasks-wasm.internals")]();
@@ -73,18 +74,7 @@ async function post(app, body, headers = {}) {
 
 /** A 2026-07-28 request with `_meta` and the §B.f headers; its response parsed. */
 async function modern(app, method, params = {}, { ext = true, caps = { elicitation: {} }, headers = {} } = {}) {
-  const message = {
-    jsonrpc: "2.0",
-    id: nextId++,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": V26,
-        "io.modelcontextprotocol/clientCapabilities": ext ? { ...caps, extensions: { [EXT]: {} } } : caps,
-      },
-    },
-  };
+  const message = request26(nextId++, method, params, { ext, caps });
   /** @type {Record<string, string>} */
   const h = { "MCP-Protocol-Version": V26, "Mcp-Method": method };
   if (typeof params.taskId === "string") h["Mcp-Name"] = params.taskId;

@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { startExample } from "../example-server.mjs";
 import { loadStorage } from "../storage/lib.mjs";
+import { post } from "./raw-http.mjs";
 // The classes' internal tables and bounds, read through their deliberate test hook
 // (`@internal`, absent from the typings: js/core/internals.ts).
 const internals = (o) => o[Symbol.for("mcp-tasks-wasm.internals")]();
@@ -29,23 +30,7 @@ const text = (t) => ({ content: [{ type: "text", text: t }] });
 const initialize = (capabilities = {}) => ({ jsonrpc: "2.0", id: nextId++, method: "initialize", params: { protocolVersion: V25, capabilities, clientInfo: { name: "t", version: "1" } } });
 
 /** POSTs one message through `fetchFn`; `{ status, body, headers }` (SSE: its last message). */
-async function send(fetchFn, message, headers = {}, info = undefined) {
-  const res = await fetchFn(
-    new Request(BASE, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
-      body: JSON.stringify(message),
-    }),
-    info,
-  );
-  const raw = await res.text();
-  let body = null;
-  if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    const data = raw.split("\n").filter((l) => l.startsWith("data: "));
-    body = data.length ? JSON.parse(data.at(-1).slice(6)) : null;
-  } else if (raw) body = JSON.parse(raw);
-  return { status: res.status, body, headers: res.headers };
-}
+const send = (fetchFn, message, headers = {}, info = undefined) => post(BASE, message, headers, fetchFn, info);
 
 async function openSession(fetchFn, info) {
   const r = await send(fetchFn, initialize(), {}, info);

@@ -14,6 +14,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { post as postTo } from "./raw-http.mjs";
 
 const SERVER = fileURLToPath(new URL("./owner-server.mjs", import.meta.url));
 const V25 = "2025-11-25";
@@ -43,20 +44,7 @@ let nextId = 1;
 const auth = (who) => (who === null ? {} : { Authorization: `Bearer ${who}` });
 
 /** POSTs `message`; `{ status, body }` (an SSE answer: its last message). */
-async function post(message, headers = {}) {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
-    body: JSON.stringify(message),
-  });
-  const raw = await res.text();
-  let body = null;
-  if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    const data = raw.split("\n").filter((l) => l.startsWith("data: "));
-    body = data.length ? JSON.parse(data.at(-1).slice(6)) : null;
-  } else if (raw) body = JSON.parse(raw);
-  return { status: res.status, body, headers: res.headers };
-}
+const post = (message, headers = {}) => postTo(url, message, headers);
 
 // ---- 2026-07-28 ----------------------------------------------------------------------------------
 

@@ -13,6 +13,23 @@ export function messageOf(headers, raw) {
 }
 
 /**
+ * POSTs `message` as JSON to `target` through `fetchFn` (a fetch, or a handler of a `Request`
+ * called with `info` too): `{ status, body, headers }`, `body` the answer's JSON-RPC message.
+ */
+export async function post(target, message, headers = {}, fetchFn = fetch, info = undefined) {
+  const res = await fetchFn(
+    new Request(target, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify(message),
+    }),
+    info,
+  );
+  const raw = await res.text();
+  return { status: res.status, body: messageOf({ "content-type": res.headers.get("content-type") }, raw), headers: res.headers };
+}
+
+/**
  * POSTs `message` (an object, or text sent as is) with node:http's `options` (`agent`,
  * `localAddress`, …): `{ request, answer }`, `answer` resolving with `{ status, body, headers }`
  * (rejecting when the connection fails).

@@ -3,6 +3,7 @@
 // is virtual (ctx.now).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { request25, request26 } from "../lib/messages.mjs";
 
 // The installed package (scripts/pack.sh), imported the way a user does: "mcp-tasks-wasm/server".
 const { TaskServer, validateMessage } = await import("../.tmp/install/server.mjs");
@@ -19,24 +20,8 @@ const errorResult = Object.freeze({ content: [{ type: "text", text: "boom" }], i
 let nextId = 1;
 
 /** A V26 request: `_meta` names the version and the client capabilities (`ext`: the extension). */
-function v26Request(method, params = {}, { ext = true } = {}) {
-  return {
-    jsonrpc: "2.0",
-    id: nextId++,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": V26,
-        "io.modelcontextprotocol/clientCapabilities": ext ? { extensions: { [EXT]: {} } } : {},
-      },
-    },
-  };
-}
-
-function v25Request(method, params) {
-  return { jsonrpc: "2.0", id: nextId++, method, ...(params === undefined ? {} : { params }) };
-}
+const v26Request = (method, params, { ext = true } = {}) => request26(nextId++, method, params, { ext });
+const v25Request = (method, params) => request25(nextId++, method, params);
 
 /** Asserts `message` is a valid response to `request` under `version`, with the request's id. */
 function assertValid(message, request, version) {

@@ -9,10 +9,11 @@
 // - by the SDK 2.4.0 Client (tools/sdk2) through TaskClient.over in legacy, auto and modern
 //   negotiation: a task tool to its result and a cancel delivered.
 // Every child is stopped by its PID, also on failure.
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { killedAtEnd } from "../lib/pids.mjs";
 
 const { TaskClient, TaskCancelledError } = await import("../.tmp/install/esm.mjs");
 const { Client: ClientV1 } = await import("@modelcontextprotocol/sdk/client/index.js");
@@ -31,14 +32,7 @@ const RELATED = "io.modelcontextprotocol/related-task";
 const SERVER = fileURLToPath(new URL("../../../examples/stdio-server.mjs", import.meta.url));
 
 /** Processes to stop at the end (by PID), whatever happened. */
-const children = new Set();
-after(() => {
-  for (const pid of children) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {}
-  }
-});
+const children = killedAtEnd();
 
 /**
  * The example stdio server as a child: `request` sends a request and resolves its response,
