@@ -1,8 +1,9 @@
 // What a browser app that calls task tools downloads: the app bundled for the browser with esbuild
 // (minified, ESM), and the .wasm modules its bundle loads, gzip -9 (zlib level 9) per file, summed.
 //   node bench/browser-app.mjs [--pkg DIR] [--json FILE]
-// The app (bench/browser-app/app.js) uses TaskClient.connect and the SDK 1.32.2 client with its
-// task schemas; the variant app-server.js imports mcp-tasks-wasm/server too (both modules load).
+// The app (bench/browser-app/client.js): TaskClient.connect and a callTool, no MCP SDK. For scale,
+// app.js is the same next to the SDK 1.32.2 client with its task schemas, and app-server.js that
+// one importing mcp-tasks-wasm/server too (both modules load).
 // The package is pkg/ (or --pkg DIR, e.g. an older build); the SDK is the root's pinned one;
 // esbuild is tools/ts's (pinned with its lock). KB = 1,000 bytes. The figures go in BENCHMARKS.md
 // ("Browser app"); tests/js/browser-app-size.test.mjs only checks that they are computed.
@@ -30,7 +31,8 @@ try {
   mkdirSync(join(work, "node_modules"));
   symlinkSync(PKG, join(work, "node_modules/mcp-tasks-wasm"), "dir");
   const apps = {
-    "TaskClient.connect + SDK client and task schemas (main entry)": "app.js",
+    "TaskClient.connect + callTool (main entry)": "client.js",
+    "the same next to the SDK client and its task schemas": "app.js",
     "the same, importing mcp-tasks-wasm/server too": "app-server.js",
   };
   const results = {};
