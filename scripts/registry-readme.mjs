@@ -6,8 +6,9 @@
 //   after the title; the repository's opening (the commands of a checkout) follows as "## From a
 //   checkout of the repository";
 // - no relative link: the registry page has no repository to resolve them against (the project
-//   has no public URL, so none is invented). A link or picture to a file the package ships becomes
-//   https://unpkg.com/NAME@VERSION/FILE (that version's copy); a link to a file it does not ship
+//   has no public URL, so none is invented). A link or picture to a file the package ships (the
+//   guides, docs/guides/*.md, ship for this) becomes https://unpkg.com/NAME@VERSION/FILE (that
+//   version's copy); a link to a file it does not ship
 //   becomes its text; a picture it does not ship becomes its description, in italics. In-page
 //   anchors (#bundlers) stay. Code blocks and code spans are never touched.
 //

@@ -65,6 +65,18 @@ test("links into the package point at this version's own files on unpkg", () => 
   }
 });
 
+test("every relative link of the repository's README into docs/ stays a link: to this version's copy, in the package", () => {
+  const base = `https://unpkg.com/${manifest.name}@${manifest.version}/`;
+  const docs = targets(source).filter((t) => /^(\.\/)?docs\//.test(t));
+  assert.ok(docs.length > 0, "the README links to its guides");
+  const packed = new Set(targets(readme));
+  for (const t of docs) {
+    const path = t.replace(/^\.\//, "");
+    assert.ok(packed.has(`${base}${path}`), `${t} is not a link on the registry page (a file the package does not ship?)`);
+    assert.ok(existsSync(join(installed, decodeURI(path.split("#")[0]))), `${t}: not in the packed package`);
+  }
+});
+
 test("install comes first: the first section after the title is `Quick start`, its first block `npm install`", () => {
   const lines = readme.split("\n");
   assert.match(lines[0], /^# mcp-tasks-wasm$/);
