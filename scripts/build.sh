@@ -36,7 +36,8 @@
 # and main.cjs, the CommonJS entry (glue + helpers). pkg/cli.mjs is compiled from js/cli.mts (and
 # pkg/inspect.mjs, its inspect/record commands, from js/inspect.mts); pkg/www/ is the inspector
 # page (www/ without smoke.*); pkg/samples/ is copied from samples/*.jsonl, LICENSE-* from the
-# root; pkg/README.md is README.md for the registry page (scripts/registry-readme.mjs).
+# root, pkg/docs/guides/ from docs/guides/*.md; pkg/README.md is README.md for the registry page
+# (scripts/registry-readme.mjs).
 #
 # pkg/package.json is committed; the build rewrites its "files", "exports", "sideEffects" and
 # "typesVersions" from what it produced (scripts/pkg-manifest.mjs: commit the result; a SERVER=0
@@ -404,6 +405,12 @@ for f in www/*; do
   case $(basename "$f") in smoke.*) continue ;; esac
   cp "$f" "$PKG/www/"
 done
+
+# The guides (docs/guides/*.md), which the README links to: the registry page has no repository
+# to resolve a link against, so the README's links point at this version's copies on unpkg
+# (scripts/registry-readme.mjs). Their pictures stay in the repository.
+mkdir -p "$PKG/docs/guides"
+cp docs/guides/*.md "$PKG/docs/guides/"
 
 # ---- the server entry: pkg/server/ --------------------------------------------------------------
 if [ "$SERVER" = 1 ]; then

@@ -2,12 +2,13 @@
 // Writes the package's README (PKG/README.md), the page the npm registry shows, from the
 // repository's README.md (scripts/build.sh runs it once PKG holds every file it ships):
 //
-// - install first: the "## Use it" section (npm install, the runtime table) comes right after the
-//   title; the repository's opening (the commands of a checkout) follows as "## From a checkout
-//   of the repository";
+// - install first: the "## Quick start" section (npm install, the first examples) comes right
+//   after the title; the repository's opening (the commands of a checkout) follows as "## From a
+//   checkout of the repository";
 // - no relative link: the registry page has no repository to resolve them against (the project
-//   has no public URL, so none is invented). A link or picture to a file the package ships becomes
-//   https://unpkg.com/NAME@VERSION/FILE (that version's copy); a link to a file it does not ship
+//   has no public URL, so none is invented). A link or picture to a file the package ships (the
+//   guides, docs/guides/*.md, ship for this) becomes https://unpkg.com/NAME@VERSION/FILE (that
+//   version's copy); a link to a file it does not ship
 //   becomes its text; a picture it does not ship becomes its description, in italics. In-page
 //   anchors (#bundlers) stay. Code blocks and code spans are never touched.
 //
@@ -84,14 +85,14 @@ function links(text) {
     .join("\n");
 }
 
-/** Moves "## Use it" first (after the title); the opening follows it under its own heading. @param {string} text */
+/** Moves "## Quick start" first (after the title); the opening follows it under its own heading. @param {string} text */
 function installFirst(text) {
   const sections = text.split(/\n(?=## )/);
   const head = sections[0];
-  const use = sections.findIndex((s) => /^## Use it\b/.test(s));
+  const use = sections.findIndex((s) => /^## Quick start\b/.test(s));
   const titleEnd = head.indexOf("\n");
   if (!head.startsWith("# ") || use < 1 || titleEnd < 0) {
-    throw new Error("registry-readme: README.md must start with its `# ` title and have a `## Use it` section");
+    throw new Error("registry-readme: README.md must start with its `# ` title and have a `## Quick start` section");
   }
   const title = head.slice(0, titleEnd);
   const opening = head.slice(titleEnd + 1).trim();

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job: set up, build the package, then check the sample conversations with the CLI.
 # Its set-up is the main job's only (scripts/setup.sh main: the wasm32 target, wasm-bindgen-cli,
-# the root's and tools/ts's npm installs); the test world (peers, Python venvs, the Inspector,
-# Chromium and the databases from apt) is scripts/test.sh's.
+# the root's "dependencies" with npm ci --omit=dev, tools/ts); the test world (the root's
+# devDependencies, peers, Python venvs, the Inspector, Chromium and the databases from apt) is
+# scripts/test.sh's.
 #
 #   bash scripts/run.sh
 #

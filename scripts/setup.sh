@@ -8,9 +8,11 @@
 # main:
 #   rust target wasm32-unknown-unknown   (rust-toolchain.toml lists it too)
 #   wasm-bindgen-cli at the version Cargo.lock pins (cargo install, about 4 minutes the first time)
-#   npm ci at the root                   (wasm-opt from binaryen@132, tsc, deno, playwright-core, ...)
+#   npm ci --omit=dev at the root        (the build's "dependencies": wasm-opt from binaryen@132, tsc)
 #   npm ci in tools/ts                   (esbuild and @types/node for the build's TypeScript step)
 # tests (no argument), besides:
+#   npm ci at the root                   (with the "devDependencies": the SDK 1.x, zod, ajv, deno,
+#                                        playwright-core)
 #   npm ci in tools/conformance          (the MCP conformance suite and the Node 22 it needs)
 #   npm ci in tools/sdk-tests            (vitest, for the TypeScript SDK's own task tests)
 #   npm ci in tools/peers                (server-everything and the Inspector, for tests/peers)
@@ -87,18 +89,25 @@ else
   cargo install wasm-bindgen-cli --version "$want" --force
 fi
 
-# ---- npm dev dependencies ----------------------------------------------------------------------
-# node_modules/.package-lock.json is npm's record of what it installed; when it is newer than
+# ---- the root's npm packages -------------------------------------------------------------------
+# package.json's "dependencies" are what the build needs (binaryen's wasm-opt, typescript's tsc);
+# its "devDependencies" what only the tests need (the SDK 1.x and zod, ajv, deno, playwright-core).
+# The main job installs the first with `npm ci --omit=dev` (the same lock: reproducible), the tests
+# both. node_modules/.package-lock.json is npm's record of what it installed; when it is newer than
 # package.json and package-lock.json and the tools are there, node_modules is up to date.
 npm_fresh() {
   [ -f node_modules/.package-lock.json ] || return 1
   [ node_modules/.package-lock.json -nt package.json ] || return 1
   if [ -f package-lock.json ]; then [ node_modules/.package-lock.json -nt package-lock.json ] || return 1; fi
-  for bin in wasm-opt deno; do [ -x "node_modules/.bin/$bin" ] || return 1; done
-  [ -d node_modules/playwright-core ] || return 1
+  for bin in wasm-opt tsc; do [ -x "node_modules/.bin/$bin" ] || return 1; done
+  [ "$WHAT" = main ] && return 0
+  [ -x node_modules/.bin/deno ] && [ -d node_modules/playwright-core ] && [ -d node_modules/@modelcontextprotocol/sdk ]
 }
 if npm_fresh; then
   say "node_modules: up to date"
+elif [ "$WHAT" = main ]; then
+  say "node_modules: npm ci --omit=dev (the build's dependencies only)"
+  npm ci --omit=dev --no-audit --no-fund
 else
   say "node_modules: npm ci"
   npm ci --no-audit --no-fund

@@ -65,11 +65,23 @@ test("links into the package point at this version's own files on unpkg", () => 
   }
 });
 
-test("install comes first: the first section after the title is `Use it`, its first block `npm install`", () => {
+test("every relative link of the repository's README into docs/ stays a link: to this version's copy, in the package", () => {
+  const base = `https://unpkg.com/${manifest.name}@${manifest.version}/`;
+  const docs = targets(source).filter((t) => /^(\.\/)?docs\//.test(t));
+  assert.ok(docs.length > 0, "the README links to its guides");
+  const packed = new Set(targets(readme));
+  for (const t of docs) {
+    const path = t.replace(/^\.\//, "");
+    assert.ok(packed.has(`${base}${path}`), `${t} is not a link on the registry page (a file the package does not ship?)`);
+    assert.ok(existsSync(join(installed, decodeURI(path.split("#")[0]))), `${t}: not in the packed package`);
+  }
+});
+
+test("install comes first: the first section after the title is `Quick start`, its first block `npm install`", () => {
   const lines = readme.split("\n");
   assert.match(lines[0], /^# mcp-tasks-wasm$/);
   const firstSection = lines.find((l) => l.startsWith("## "));
-  assert.equal(firstSection, "## Use it");
+  assert.equal(firstSection, "## Quick start");
   const firstBlock = readme.match(/^```\w*\n([^\n]*)/m)?.[1] ?? "";
   assert.match(firstBlock, /^npm install mcp-tasks-wasm\b/);
 });
@@ -92,13 +104,13 @@ test("scripts/registry-readme.mjs: a shipped file becomes its unpkg URL, others 
     "# demo-pkg", "", "Intro [sample](samples/a.jsonl).", "", "```sh", "make [x](y.md)", "```", "",
     "## What", "", "See [the licence](LICENSE-MIT), [`stray.txt`](stray.txt), [docs](docs/x.md#part), [up](#use-it),",
     "[web](https://example.org/) and `[code](z.md)`.", "", "![Shot](docs/p.png)", "", '<img src="docs/q.png" alt="Phone" width="9">', "",
-    "## Use it", "", "```sh", "npm install demo-pkg", "```", "",
+    "## Quick start", "", "```sh", "npm install demo-pkg", "```", "",
   ].join("\n");
   writeFileSync(join(dir, "README.md"), src);
   execFileSync(process.execPath, [join(root, "scripts", "registry-readme.mjs"), join(dir, "README.md"), join(dir, "pkg")]);
   const out = readFileSync(join(dir, "pkg", "README.md"), "utf8");
   assert.equal(out, [
-    "# demo-pkg", "", "## Use it", "", "```sh", "npm install demo-pkg", "```", "",
+    "# demo-pkg", "", "## Quick start", "", "```sh", "npm install demo-pkg", "```", "",
     "## From a checkout of the repository", "", "Intro [sample](https://unpkg.com/demo-pkg@1.2.3/samples/a.jsonl).", "", "```sh", "make [x](y.md)", "```", "",
     "## What", "", "See [the licence](https://unpkg.com/demo-pkg@1.2.3/LICENSE-MIT), `stray.txt`, docs, [up](#use-it),",
     "[web](https://example.org/) and `[code](z.md)`.", "", "*(Picture in the repository, not in the package: Shot.)*", "",

