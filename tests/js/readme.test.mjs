@@ -1,8 +1,9 @@
 // The README is the front door: every ```js example in it and in its guides (docs/guides/*.md) runs against the packed, installed
 // package (each example asserts what it shows), and its rules table is the one the package's
 // own rules() gives. A js example whose first line names a file (`// server.mjs: …`) is also
-// written under that name first, for the examples that use it (`node server.mjs`); a ```sh
-// example whose first line is a `#` comment runs with bash -e in the install directory (the
+// written under that name first, for the examples that use it (`node server.mjs`), all in
+// `.tmp/install/readme`; a ```sh
+// example whose first line is a `#` comment runs with bash -e in the install directory, as in an app's folder (the
 // others are commands of a checkout, or start servers).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,6 +15,12 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
 const install = join(here, ".tmp", "install");
+/**
+ * Where the examples are written and run: a folder of its own inside the install directory (its
+ * node_modules found above it), so that a file an example names (`server.mjs`) never replaces a
+ * module the other suites import from the install directory, which run at the same time.
+ */
+const work = join(install, "readme");
 const readme = readFileSync(join(root, "README.md"), "utf8");
 
 /** README.md, then each guide of docs/guides, with their text. */
@@ -57,9 +64,10 @@ test("the README's quick start is on its first screen: a task tool on HTTP and s
   }
 });
 
-/** Writes the examples that name their file into the install directory. */
+/** Writes the examples that name their file into their folder. */
 function writeNamed() {
-  for (const { file, code } of named) writeFileSync(join(install, file), code);
+  mkdirSync(work, { recursive: true });
+  for (const { file, code } of named) writeFileSync(join(work, file), code);
 }
 
 /**
@@ -82,10 +90,10 @@ examples.forEach(({ doc, code }, i) => {
     assert.ok(existsSync(join(install, "node_modules", "mcp-tasks-wasm")), "run scripts/pack.sh first");
     if (!existsSync(join(install, "node_modules", "@modelcontextprotocol", "client"))) linkSdk2();
     writeNamed();
-    const file = join(install, `readme-example-${i + 1}.mjs`);
+    const file = join(work, `readme-example-${i + 1}.mjs`);
     writeFileSync(file, code);
     try {
-      execFileSync(process.execPath, [file], { cwd: install, encoding: "utf8", stdio: "pipe" });
+      execFileSync(process.execPath, [file], { cwd: work, encoding: "utf8", stdio: "pipe" });
     } catch (e) {
       assert.fail(`${doc} example ${i + 1} failed:\n${code}\n--- output\n${e.stdout}${e.stderr}`);
     }
