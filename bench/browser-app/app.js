@@ -1,6 +1,6 @@
-// The browser app of bench/browser-app.mjs: a task tool called with TaskClient.connect, next to
-// the SDK 1.32.2 client and its task schemas (what an app talking MCP already ships).
-import { TaskClient } from "mcp-tasks-wasm";
+// The browser app of bench/browser-app.mjs: the app of client.js (a task tool called with
+// TaskClient.connect), next to the SDK 1.32.2 client and its task schemas (what an app talking
+// MCP already ships).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -10,14 +10,7 @@ import {
 
 export const schemas = [CancelTaskResultSchema, CreateTaskResultSchema, GetTaskPayloadResultSchema, GetTaskResultSchema, ListTasksResultSchema, TaskStatusNotificationSchema];
 
-export async function callTaskTool(url, name, args) {
-  const client = await TaskClient.connect(url);
-  try {
-    return await client.callTool(name, args);
-  } finally {
-    client.close();
-  }
-}
+export { callTaskTool } from "./client.js";
 
 export async function sdkClient(url) {
   const client = new Client({ name: "browser-app", version: "1.0.0" });
