@@ -359,20 +359,14 @@ class SharedTaskServer {
   #scratchConfig: string;
   /**
    * The core of the operations on one task (`Reads.one`): it keeps the records it ran on, so an
-   * operation on a task it holds at the revision read loads nothing (`held`: their revisions, and
-   * their JSON bytes in `heldBytes`, at most `maxKnownBytes`).
+   * operation on a task it holds at the revision read loads nothing (`held`: their revisions and
+   * the number of the load that brought each in, `heldLoads` counting the loads; their JSON bytes
+   * in `heldBytes`, at most `maxKnownBytes`).
    */
   #heldCore: TaskServer | null = null;
-  #held: Map<string, number> = new Map();
-  #heldBytes = 0;
-  /**
-   * Counts the loads into the held core; `heldLoadedAt` the count at each record's last load,
-   * `heldReloadedAt` at the last start over. An operation's write, stored after a load of its
-   * task (or a start over) that came after its run, says nothing of what the core now holds.
-   */
+  #held: Map<string, { version: number; load: number; }> = new Map();
   #heldLoads = 0;
-  #heldLoadedAt: Map<string, number> = new Map();
-  #heldReloadedAt = 0;
+  #heldBytes = 0;
   /** Use `SharedTaskServer.open`. */
   constructor(storage: TaskStorage, config: Record<string, unknown>, options: SharedTaskServerOptions) {
     /** The storage the tasks live in. */
@@ -542,8 +536,8 @@ class SharedTaskServer {
     if (id === undefined || reads.sequence !== undefined || this.#maxKnownBytes === 0) return null;
     const held = this.#held;
     const core = this.#heldCore;
-    if (core !== null && reads.records.every((r) => held.get(r.id) === r.version) && (reads.records.length > 0 || !held.has(id))) return core;
-    const stale = reads.records.filter((r) => held.get(r.id) !== r.version);
+    if (core !== null && reads.records.every((r) => held.get(r.id)?.version === r.version) && (reads.records.length > 0 || !held.has(id))) return core;
+    const stale = reads.records.filter((r) => held.get(r.id)?.version !== r.version);
     const text = JSON.stringify(stale);
     try {
       if (core === null || this.#heldBytes + text.length > this.#maxKnownBytes || held.size >= HELD_MAX || (reads.records.length === 0 && held.has(id))) {
@@ -551,8 +545,6 @@ class SharedTaskServer {
         const all = JSON.stringify(reads.records);
         const snapshot = `{"format":"${SNAPSHOT_FORMAT}","config":${this.#scratchConfig},"cursorKey":"${this.#cursorKey}","sequence":${reads.records.reduce((m, r) => Math.max(m, r.seq), 0)},"tasks":${all}}`;
         held.clear();
-        this.#heldLoadedAt.clear();
-        this.#heldReloadedAt = this.#heldLoads + 1;
         this.#heldBytes = all.length;
         if (core === null) this.#heldCore = TaskServer.restore(snapshot, { maxSnapshotBytes: null });
         else reloadStore(core, snapshot, { maxSnapshotBytes: null });
@@ -564,27 +556,25 @@ class SharedTaskServer {
       this.#dropHeld();
       throw storeError(e);
     }
-    this.#heldLoads += 1;
-    for (const r of reads.records) {
-      held.set(r.id, r.version);
-      this.#heldLoadedAt.set(r.id, this.#heldLoads);
-    }
+    const load = ++this.#heldLoads;
+    for (const r of reads.records) held.set(r.id, { version: r.version, load });
     return this.#heldCore;
   }
 
   /**
    * The held core's records after an operation that ran when `loads` loads were done and wrote
-   * `changes` (all stored). A record loaded again since the run (or the whole core, started over)
-   * holds what that load read, as `held` says: the write does not describe it.
+   * `changes` (all stored). A record loaded again since the run holds what that load read, as
+   * `held` says, and one the core no longer holds (it started over, or was dropped) is not there:
+   * either way the write does not describe it.
    */
   #heldWrote(changes: CoreChange[], loads: number) {
-    const over = this.#heldReloadedAt > loads;
     for (const c of changes) {
       const id = c.kind === "deleted" ? c.taskId : c.record.id;
-      if (over || (this.#heldLoadedAt.get(id) ?? 0) > loads) continue;
-      if (c.kind === "deleted") this.#held.delete(c.taskId);
+      const entry = this.#held.get(id);
+      if (entry === undefined || entry.load > loads) continue;
+      if (c.kind === "deleted") this.#held.delete(id);
       else {
-        this.#held.set(c.record.id, c.record.version);
+        this.#held.set(id, { version: c.record.version, load: entry.load });
         this.#heldBytes += this.#knownSizes.get(c.record.id) ?? 1024;
       }
     }
