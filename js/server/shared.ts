@@ -7,7 +7,8 @@
 // it needs, read from the storage just before:
 //   read      the task the request names (`get`), a `tasks/list` page (`rangeAfter` from the
 //             position the cursor encodes: `listPosition`, src/wasm/rules.rs), nothing for a new
-//             task but `nextSequence` and the session's `countLive`;
+//             task (the storage numbers it and checks the session's cap as it inserts it:
+//             `insertNew`, clause 14; a storage without it: `nextSequence` and `countLive`);
 //   rule      the replica's scratch core, its records replaced by those (one core for every
 //             operation, reloaded: no new core each time), runs the operation exactly as the
 //             in-memory TaskServer does (the same Rust: responses, errors, state machine, TTLs,
@@ -22,8 +23,9 @@
 // version (read again only when that loses or writes nothing); the feed's news of a revision it
 // holds, a blocked `tasks/result` and any request about a task it knows ended (an ended task
 // never changes; its delete is announced) are answered from it; `tasks/cancel` and
-// `tasks/update` compare-and-set on it. So an operation makes at most one read (a new task:
-// `nextSequenceWithLive`, clause 13) and one compare-and-set write.
+// `tasks/update` compare-and-set on it. So an operation makes at most one read and one
+// compare-and-set write; a new task one write (`insertNew`; without it one read,
+// `nextSequenceWithLive` of clause 13, and one write).
 //
 // Replicas share: the storage, the settings (`TaskStoreOptions`, the same on every replica) and
 // the cursor key (`cursorKey`, so a `tasks/list` cursor from one replica works on the others).
@@ -125,6 +127,8 @@ export type TaskStorage = {
   expired: (nowMs: number, limit: number) => Promise<string[]>;
   countLive: (session: string | null) => Promise<number>;
   nextSequence: () => Promise<number>;
+  /** Clause 14 (absent: a new task takes `nextSequenceWithLive`, then `putIfVersion`). */
+  insertNew?: (record: StoredTask, cap: number | null) => Promise<{ seq: number; } | { seq: null; live: number | null; }>;
   /** Clause 13 (absent: `nextSequence` and `countLive`, two round trips). */
   nextSequenceWithLive?: (session: string | null) => Promise<{ sequence: number; live: number; }>;
   subscribe: (listener: (change: { kind: "put" | "delete"; id: string; version: number; }) => void) => Promise<() => Promise<void>>;
@@ -321,7 +325,13 @@ class Lost extends Error {}
  * What one attempt read: the records the scratch core starts from, the sequence it continues
  * after, and whether a task it creates carries this replica's lease.
  */
-export type Reads = { records: LeasedTask[]; sequence?: number; lease?: boolean; rerun?: RerunMemo; take?: string; kept?: boolean; one?: string; };
+export type Reads = {
+  records: LeasedTask[]; sequence?: number; lease?: boolean; rerun?: RerunMemo; take?: string; kept?: boolean; one?: string;
+  /** A created task is stored by `insertNew` (clause 14) under this cap of its session's live tasks (`null`: none). */
+  create?: number | null;
+  /** Set by the write: `insertNew` refused the task, the session holding this many live tasks. */
+  full?: number;
+};
 
 class SharedTaskServer {
   #storage: TaskStorage;
@@ -641,6 +651,22 @@ class SharedTaskServer {
         record.lease = { owner: this.#replicaId, beat, ms: this.#leaseMs };
         record.rerun = { ...old.rerun, attempt: old.rerun.attempt + 1 };
       }
+      const create = reads.create;
+      if (c.kind === "created" && create !== undefined && this.#storage.insertNew !== undefined) {
+        const put = this.#storage.insertNew(record, create).then((r) => {
+          if (r.seq === null) return r;
+          record.seq = r.seq;
+          this.#keep(record);
+          return r;
+        });
+        const stored = await this.#writes([id], put);
+        if (stored.seq === null) {
+          this.#leased.delete(id);
+          if (stored.live !== null) reads.full = stored.live;
+          throw new Lost();
+        }
+        continue;
+      }
       const ok = await this.#writes([id], this.#storage.putIfVersion(record, old === undefined ? null : old.version).then((stored) => {
         if (stored) this.#keep(record);
         else this.#forget(id);
@@ -834,6 +860,9 @@ class SharedTaskServer {
     if (plan.kind !== "task") return plan;
     const session = typeof ctx?.session === "string" ? ctx.session : null;
     const cap = (this.#config.maxLiveTasksPerSession as number | null);
+    if (typeof this.#storage.insertNew === "function") {
+      return this.#run(this.#newTask(session, now, true, rerun), (core) => core.beginToolCall(request, ctxNow, taskSupport));
+    }
     return this.#run(async () => {
       let taken: { sequence: number; live: number; } | null = null;
       if (cap !== null && session !== null) {
@@ -854,6 +883,33 @@ class SharedTaskServer {
       if (rerun !== undefined) reads.rerun = { ...rerun, attempt: 1 };
       return reads;
     }, (core) => core.beginToolCall(request, ctxNow, taskSupport));
+  }
+
+  /**
+   * The reads of a new task stored by `insertNew` (clause 14): nothing. The storage takes the
+   * sequence number and checks the session's cap in the same step as the insert (the core numbers
+   * the task anything meanwhile); once it refused at the cap, the next attempt purges and reads
+   * again.
+   */
+  #newTask(session: string | null, now: number, lease: boolean, rerun?: Omit<RerunMemo, "attempt">): () => Promise<Reads> {
+    const cap = (this.#config.maxLiveTasksPerSession as number | null);
+    let last: Reads | null = null;
+    return async () => {
+      const full = last?.full;
+      if (full !== undefined && cap !== null && session !== null) {
+        // Expired tasks count until purged: purge (an index seek), but no lease check (a refused
+        // call must not read the live records of every session).
+        const live = (await this.#purge(now, BATCH)) > 0 ? await this.#storage.countLive(session) : full;
+        // Still at the cap: the core refuses (its -32010 answer) a session it sees holding `cap`
+        // live tasks, placeholders standing for the storage's (nothing is written).
+        if (live >= cap) return (last = { records: this.#placeholders(session, cap, now), sequence: cap });
+      }
+      const reads: Reads = { records: [], sequence: 0, create: session === null ? null : cap };
+      if (lease) reads.lease = true;
+      // What a re-run needs, on every created task of a re-runnable tool (session or not).
+      if (rerun !== undefined) reads.rerun = { ...rerun, attempt: 1 };
+      return (last = reads);
+    };
   }
 
   /**
@@ -942,6 +998,7 @@ class SharedTaskServer {
     const c = readContext(ctx);
     const session = typeof c.session === "string" ? c.session : null;
     const cap = (this.#config.maxLiveTasksPerSession as number | null);
+    if (typeof this.#storage.insertNew === "function") return this.#run(this.#newTask(session, c.now, false), (core) => core.create(params, c));
     return this.#run(async () => {
       let taken: { sequence: number; live: number; } | null = null;
       if (cap !== null && session !== null) {

@@ -26,7 +26,7 @@
 // writes U+FDD0 in a session nor in an id), so such an id or session is found, listed and
 // counted as on the other engines instead of failing the statement. The record's JSON text
 // escapes U+0000 itself.
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord, Group, INTERNALS } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkNew, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord, Group, INTERNALS } from "./types.js";
 
 /**
  * The few parts of `pg` this adapter uses.
@@ -133,6 +133,7 @@ class PostgresStorage {
   #gets: Group<string, StoredTask | null>;
   #puts: Group<{ keys: import("./types.js").RecordKeys; expected: number | null; text: string; }, boolean>;
   #sequences: Group<string, { sequence: number; live: number; }>;
+  #creates: Group<{ keys: import("./types.js").RecordKeys; rest: string; cap: number | null; }, { seq: number; } | { seq: null; live: number | null; }>;
   constructor(pg: PgModule, pool: PgPool, config: object, table: string, prepared = true) {
     this.name = "postgres";
     this.#pg = pg;
@@ -151,6 +152,7 @@ class PostgresStorage {
     // and its notification come after the first's).
     this.#puts = new Group((items) => this.#putGroup(items), (item) => item.keys.id);
     this.#sequences = new Group((sessions) => this.#sequenceGroup(sessions));
+    this.#creates = new Group((items) => this.#createGroup(items), (item) => item.keys.id);
   }
 
   /**
@@ -390,6 +392,57 @@ class PostgresStorage {
     );
     const stored = new Set(r.rows.map((row) => uncolumn(row.id as string)));
     return items.map((e) => stored.has(e.keys.id));
+  }
+
+  /** Clause 14: one statement (for every call of a group). */
+  async insertNew(record: StoredTask, cap: number | null) {
+    const c = checkNew(record, cap);
+    if (this.#closed) throw new StorageError("closed", "the storage is closed");
+    return this.#creates.add(c);
+  }
+
+  /**
+   * The `insertNew`s of one group (distinct ids): one statement. Each call's session is counted
+   * once, its earlier calls in the group added (`before`); those under their cap take the
+   * numbers of one raise of the counter, in call order, and are inserted, each notified by the
+   * statement itself.
+   */
+  async #createGroup(items: Array<{ keys: import("./types.js").RecordKeys; rest: string; cap: number | null; }>): Promise<Array<{ seq: number; } | { seq: null; live: number | null; }>> {
+    const col = <T>(f: (e: (typeof items)[number]) => T) => items.map(f);
+    const r = await this.#q(
+      this.#sql`WITH v AS (
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::boolean[], $5::bigint[], $6::text[], $7::bigint[]) WITH ORDINALITY
+           AS v(id, version, session, live, expires_at, rest, cap, ord)),
+       c AS (
+         SELECT v.*, (row_number() OVER (PARTITION BY v.session ORDER BY v.ord) - 1)
+           + CASE WHEN v.cap IS NULL THEN 0
+               WHEN v.session IS NULL THEN (SELECT count(*) FROM ${this.#table} t WHERE t.live AND t.session IS NULL)
+               ELSE (SELECT count(*) FROM ${this.#table} t WHERE t.live AND t.session = v.session) END AS seen
+         FROM v),
+       ok AS (SELECT c.*, row_number() OVER (ORDER BY c.ord) AS k FROM c WHERE c.cap IS NULL OR c.seen < c.cap),
+       n AS (UPDATE ${this.#meta} SET value = value + (SELECT count(*) FROM ok) WHERE name = 'seq' RETURNING value),
+       ins AS (
+         INSERT INTO ${this.#table} (id, version, seq, session, live, expires_at, record)
+         SELECT ok.id, ok.version, n.value - (SELECT count(*) FROM ok) + ok.k, ok.session, ok.live, ok.expires_at,
+           '{"seq":' || (n.value - (SELECT count(*) FROM ok) + ok.k) || ',' || ok.rest
+         FROM ok, n ON CONFLICT (id) DO NOTHING RETURNING id, version, seq)
+       SELECT c.ord, c.seen, c.cap IS NOT NULL AND c.seen >= c.cap AS full, ins.seq,
+         CASE WHEN ins.id IS NOT NULL THEN pg_notify($8, json_build_object('kind', 'put', 'id', ins.id, 'version', ins.version)::text) END
+       FROM c LEFT JOIN ins ON ins.id = c.id ORDER BY c.ord`,
+      [
+        col((e) => column(e.keys.id)),
+        col((e) => e.keys.version),
+        col((e) => (e.keys.session === null ? null : column(e.keys.session))),
+        col((e) => e.keys.live),
+        col((e) => e.keys.expiresAtMs),
+        col((e) => e.rest),
+        col((e) => e.cap),
+        this.#channel,
+      ],
+      "insertNew",
+    );
+    return r.rows.map((row) =>
+      row.seq !== null && row.seq !== undefined ? { seq: Number(row.seq) } : { seq: null, live: row.full ? Number(row.seen) : null });
   }
 
   async delete(id: string) {

@@ -22,7 +22,7 @@
 // a file's writes run in a writer thread (Node's worker_threads, its own connection, SQLite's busy
 // timeout there), so that wait never stops the event loop; reads stay on this connection (WAL:
 // they see every commit the writer answered).
-import { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord, Group, INTERNALS } from "./types.js";
+import { StorageError, engineError, ChangeHub, recordKeys, checkNew, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseRecord, Group, INTERNALS } from "./types.js";
 
 /**
  * The part of a driver's statement this adapter uses (node:sqlite and better-sqlite3 agree).
@@ -123,7 +123,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type WriteOutcome = { ok: unknown; } | { error: { kind: string; message: string; }; };
 
 /** One write of a group, as data (it may cross to the writer thread). */
-type WriteJob = { what: string; op: "insert" | "update" | "updateEach" | "delete" | "nextSequence" | "nextSequenceWithLive"; args: unknown[]; };
+type WriteJob = { what: string; op: "insert" | "insertNew" | "update" | "updateEach" | "delete" | "nextSequence" | "nextSequenceWithLive"; args: unknown[]; };
 
 /**
  * The write statements of one connection and the group transaction. Self-contained (it names
@@ -171,6 +171,19 @@ function writeStatements(db: Database, t: string, keepChanges: number, busy: (e:
       s.raiseSeq.run(k[2], k[2]);
       logChange("put", k[0], k[1]);
       return true;
+    },
+    // Clause 14: the session's live count (this transaction's earlier inserts counted), the
+    // next number and the insert, in the group's transaction.
+    insertNew: ([k, rest, cap]) => {
+      if (cap !== null) {
+        const n = Number((k[3] === null ? s.liveNull.get() : s.live.get(k[3])).n);
+        if (n >= cap) return { seq: null, live: n };
+      }
+      const seq = Number(s.next.get().value);
+      const r = s.insert.run(k[0], k[1], seq, k[3], k[4] ? 1 : 0, k[5], `{"seq":${seq},${rest}`);
+      if (Number(r.changes) !== 1) return { seq: null, live: null };
+      logChange("put", k[0], k[1]);
+      return { seq };
     },
     update: ([k, expected]) => update(k, expected),
     updateEach: ([entries]) => entries.map(([k, expected]: [any[], number]) => update(k, expected)),
@@ -607,6 +620,12 @@ class SqliteStorage {
     // seq and session never change between versions (clause 2); an update writes them anyway,
     // so the indexes always follow the stored record.
     return want === null ? this.#write<boolean>("putIfVersion", "insert", [k]) : this.#write<boolean>("putIfVersion", "update", [k, want]);
+  }
+
+  /** Clause 14: the sequence, the cap and the insert in one IMMEDIATE transaction. */
+  async insertNew(record: StoredTask, cap: number | null) {
+    const c = checkNew(record, cap);
+    return this.#write<{ seq: number; } | { seq: null; live: number | null; }>("insertNew", "insertNew", [keyRow(c.keys, ""), c.rest, c.cap]);
   }
 
   async delete(id: string) {

@@ -49,17 +49,26 @@
 //     with `{ sequence, live }`: what SharedTaskServer reads before it creates a task of a session
 //     under its cap (a number taken for a call then refused is skipped: clause 7 asks only
 //     "greater"). A read and a counter: no schema change (the version stays 2).
+// 14. `insertNew(record, cap)` (optional: an adapter without it is served by 13 and 2): clause 7's
+//     `nextSequence()` and clause 2's insert in one atomic step (one statement or transaction).
+//     The record's own `seq` is ignored: it is stored with `seq` = the number taken (its stored
+//     JSON is the given record's with that `seq`), unless `cap` is a number and the records of
+//     `record.session` that are live (clause 6) are already `cap` or more (nothing stored), or
+//     a record has its id (nothing stored). Resolves `{ seq }` (the number it was stored
+//     with) or `{ seq: null, live }` (refused: `live` the count it saw, `null` for an id
+//     conflict). What SharedTaskServer creates a task with: one round trip, the session's cap
+//     checked in the same step (concurrent creates of one group count each other).
 //
 // What one operation of SharedTaskServer costs (round trips; each write a compare-and-set):
-// create 1 read (13) + 1 write; tasks/get, tasks/result of a live task 1 read; tasks/cancel,
+// create 1 write (14; without it 1 read (13) + 1 write); tasks/get, tasks/result of a live task 1 read; tasks/cancel,
 // tasks/update 1 write on the record the replica keeps (a read first when it keeps none or the
 // write lost); the outcome or status the replica's own work writes 1 write (likewise); requests
 // about a task it knows ended, the change feed's news of its own writes and a blocked
 // tasks/result nothing (the kept record, at the announced revision).
 //
 // Under concurrency an adapter may group calls (`Group` below): Postgres sends the `get`s, the
-// `putIfVersion`s and the `nextSequenceWithLive`s made while the previous statement of their
-// kind is in flight as one statement each; SQLite runs the writes made meanwhile in one write
+// `putIfVersion`s, the `insertNew`s and the `nextSequenceWithLive`s made while the previous
+// statement of their kind is in flight as one statement each; SQLite runs the writes made meanwhile in one write
 // transaction. Every clause above holds for each call as if it ran alone: a group's calls are
 // concurrent calls answered in one round trip.
 //
@@ -140,6 +149,8 @@ export type TaskStorage = {
   countLive: (session: string | null) => Promise<number>;
   nextSequence: () => Promise<number>;
   nextSequenceWithLive: (session: string | null) => Promise<{ sequence: number; live: number; }>;
+  /** Clause 14 (optional). */
+  insertNew?: (record: StoredTask, cap: number | null) => Promise<{ seq: number; } | { seq: null; live: number | null; }>;
   lastSequence: () => Promise<number>;
   subscribe: (listener: ChangeListener) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
@@ -207,6 +218,20 @@ function recordKeys(record: unknown): RecordKeys {
     live: !TERMINAL.includes((r.status as string)),
     expiresAtMs: expires,
   };
+}
+
+/**
+ * Checks the record and cap of `insertNew` (clause 14; the record's `seq` is ignored) and answers
+ * its index fields and its JSON text without `seq`, as the members after an opening `{"seq":N,`:
+ * the stored text is `{"seq":` + the number taken + `,` + `rest`.
+ */
+function checkNew(record: unknown, cap: unknown): { keys: RecordKeys; rest: string; cap: number | null; } {
+  need(typeof record === "object" && record !== null && !Array.isArray(record), "record: must be an object (a stored task)");
+  const { seq: _, ...members } = (record as Record<string, unknown>);
+  const keys = recordKeys({ ...members, seq: 1 });
+  need(cap === null || isCount(cap), "cap: must be null (none) or a non-negative safe integer");
+  // Never empty: `id` and the other checked members are there.
+  return { keys, rest: JSON.stringify(members).slice(1), cap: (cap as number | null) };
 }
 
 function checkId(id: unknown): string {
@@ -416,4 +441,4 @@ function later(fn: () => void) {
   else setTimeout(fn, 0);
 }
 
-export { StorageError, engineError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord, Group };
+export { StorageError, engineError, ChangeHub, recordKeys, checkNew, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener, parseChange, parseRecord, Group };

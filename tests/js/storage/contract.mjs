@@ -258,6 +258,41 @@ export function storageContract(label, { open, spec }) {
     await assert.rejects(s.nextSequenceWithLive(7), (e) => e.name === "StorageError" && e.kind === "invalid" && /session/.test(e.message));
   }));
 
+  test(`${label}: 14 insert with the next sequence, under a session's cap`, withStorage(async (s) => {
+    if (typeof s.insertNew !== "function") return; // optional: 13 and 2 serve instead
+    for (const [id, seq, session, status] of [["a", 1, "x", "working"], ["b", 2, "x", "completed"], ["c", 3, null, "working"]]) {
+      assert.equal(await s.putIfVersion(record(id, seq, { session, status }), null), true);
+    }
+    const seen = [];
+    const off = await s.subscribe((c) => seen.push(c));
+    const n = await s.insertNew(record("n1", 999_999, { session: "x" }), 2);
+    assert.ok(typeof n.seq === "number" && n.seq > 3, "14: the number taken exceeds every stored seq (clause 7)");
+    const stored = await s.get("n1");
+    assert.equal(stored.seq, n.seq, "14: stored with the number taken, not the record's own");
+    assert.deepEqual({ ...stored, seq: 0 }, { ...record("n1", 0, { session: "x" }) }, "14: the rest of the record as given");
+    assert.deepEqual((await s.rangeAfter({ kind: "session", session: "x" }, 0, 10)).map((r) => [r.id, r.seq]), [["a", 1], ["b", 2], ["n1", n.seq]], "14: indexed by the number taken");
+    assert.ok((await s.nextSequence()) > n.seq, "14: one counter with nextSequence");
+    assert.deepEqual(await s.insertNew(record("n2", 1, { session: "x" }), 2), { seq: null, live: 2 }, "14: the session at its cap: refused");
+    assert.equal(await s.get("n2"), null, "14: nothing stored when refused");
+    assert.deepEqual(await s.insertNew(record("a", 1, { session: "q" }), null), { seq: null, live: null }, "14: an id taken: refused");
+    assert.equal((await s.get("a")).session, "x");
+    const u = await s.insertNew(record("n3", 1, {}), null);
+    assert.ok(u.seq > n.seq, "14: unbound, no cap");
+    assert.deepEqual(await s.insertNew(record("n4", 1, {}), 2), { seq: null, live: 2 }, "14: the cap counts unbound tasks as clause 6 does");
+    // Concurrent creates of one session count each other: exactly `cap` stored.
+    const many = await Promise.all(Array.from({ length: 12 }, (_, i) => s.insertNew(record(`m${i}`, 1, { session: "y" }), 5)));
+    assert.equal(many.filter((m) => m.seq !== null).length, 5, "14: concurrent creates stop at the cap");
+    assert.equal(await s.countLive("y"), 5);
+    const numbers = many.filter((m) => m.seq !== null).map((m) => m.seq);
+    assert.equal(new Set(numbers).size, 5, "14: distinct numbers");
+    await until(() => seen.some((c) => c.id === "n1") && numbers.length === 5 && seen.filter((c) => c.id.startsWith("m")).length === 5, "the inserts on the feed");
+    assert.deepEqual(seen.find((c) => c.id === "n1"), { kind: "put", id: "n1", version: 1 }, "14: an insert is a put on the feed (clause 8)");
+    assert.ok(!seen.some((c) => c.id === "n2"), "14: a refused insert is not on the feed");
+    await off();
+    await assert.rejects(s.insertNew(record("z", 1), -1), (e) => e.name === "StorageError" && e.kind === "invalid" && /cap/.test(e.message));
+    await assert.rejects(s.insertNew({ id: "z", version: 1 }, null), (e) => e.name === "StorageError" && e.kind === "invalid");
+  }));
+
   test(`${label}: 8 change feed`, withStorage(async (s) => {
     const seen = [];
     const unsubscribe = await s.subscribe((c) => seen.push(c));
