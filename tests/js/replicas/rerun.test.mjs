@@ -58,7 +58,7 @@ const engines = {
 function partitionable(s) {
   const view = Object.create(s);
   view.down = false;
-  for (const m of ["get", "getMany", "putIfVersion", "putEachIfVersion", "rangeAfter", "rangeLive", "expired", "countLive", "nextSequence"]) {
+  for (const m of ["get", "getMany", "putIfVersion", "putEachIfVersion", "rangeAfter", "rangeLive", "expired", "countLive", "nextSequence", "insertNew"]) {
     if (typeof s[m] !== "function") continue;
     view[m] = async (...args) => {
       if (view.down) throw new StorageError("engine", `${m}: connect ECONNREFUSED 127.0.0.1 (test partition)`);
