@@ -100,7 +100,7 @@ pub mod state;
 
 pub use config::{ScheduleError, SchedulerConfig, MIN_FLOOR_MS};
 pub use event::{ExpiredBecause, PollFailure, SchedulerEvent, TrackedTask, NOT_FOUND_CODE};
-pub use scheduler::{Scheduler, TrackOptions};
+pub use scheduler::{Scheduler, TrackOptions, MAX_TIME_MS};
 pub use snapshot::{Snapshot, Ttl};
 pub use state::STATE_FORMAT;
 

@@ -19,6 +19,22 @@ pub(super) const NEVER: u64 = u64::MAX;
 /// No `lastUpdatedAt` known, in the compact entry.
 pub(super) const UNKNOWN: u64 = u64::MAX;
 
+/// The latest instant the scheduler holds, in Unix ms: the last a JS `Date` holds
+/// (+275760-09-13T00:00:00Z), so every time it hands a host (`dueAt`, `nextWakeAt`, a saved
+/// state) is one. A later `now` counts as this one; a due past it is kept at it and, like a
+/// deadline or a TTL end past it, never comes. `restore` refuses a later time (`docs/decisions/scheduler-time.md`).
+pub const MAX_TIME_MS: u64 = 8_640_000_000_000_000;
+
+/// An instant that may never come (a deadline, a TTL end, a `lastUpdatedAt`) within
+/// [`MAX_TIME_MS`]: a later one is [`NEVER`] (also [`UNKNOWN`]).
+pub(super) fn within(at: u64) -> u64 {
+    if at > MAX_TIME_MS {
+        NEVER
+    } else {
+        at
+    }
+}
+
 /// Where a tracked task is in its poll cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Phase {
@@ -160,8 +176,11 @@ impl Scheduler {
     /// When the earliest task is due (a poll, a timeout, a deadline or a TTL check): the one
     /// timer a host needs. `None` when nothing waits.
     pub fn next_wake_at(&self) -> Option<u64> {
-        // `settle` keeps the top current.
-        self.queue.peek().map(|item| item.0)
+        // `settle` keeps the top current; a due at the end of the range never comes.
+        self.queue
+            .peek()
+            .map(|item| item.0)
+            .filter(|&due| due < MAX_TIME_MS)
     }
 
     /// Where a tracked task stands.
@@ -212,7 +231,9 @@ impl Scheduler {
             due: now,
             last_updated: UNKNOWN,
             expires_at: NEVER,
-            deadline: options.deadline_ms.map_or(NEVER, |d| now.saturating_add(d)),
+            deadline: options
+                .deadline_ms
+                .map_or(NEVER, |d| within(now.saturating_add(d))),
             interval: None,
             seq: 0,
             server,
@@ -243,7 +264,11 @@ impl Scheduler {
         let now = self.tick(now);
         let mut events = Vec::new();
         while events.len() < limit {
-            let Some(item) = self.queue.peek().filter(|item| item.0 <= now) else {
+            let Some(item) = self
+                .queue
+                .peek()
+                .filter(|item| item.0 <= now && item.0 < MAX_TIME_MS)
+            else {
                 break;
             };
             self.queue.pop();
@@ -367,7 +392,7 @@ impl Scheduler {
     }
 
     fn tick(&mut self, now: u64) -> u64 {
-        self.clock = self.clock.max(now);
+        self.clock = self.clock.max(now.min(MAX_TIME_MS));
         self.clock
     }
 
@@ -377,8 +402,10 @@ impl Scheduler {
             .is_some_and(|e| e.phase != Phase::Finished && e.item(item.2) == *item)
     }
 
-    /// Queues the task at `due` (its previous item, if any, goes stale).
+    /// Queues the task at `due`, at most [`MAX_TIME_MS`] (its previous item, if any, goes
+    /// stale).
     pub(super) fn schedule(&mut self, slot: u32, due: u64) {
+        let due = due.min(MAX_TIME_MS);
         if self.entry(slot).is_some() {
             let seq = self.queue.push(due, slot);
             if let Some(e) = self.entry_mut(slot) {
@@ -445,7 +472,7 @@ impl Scheduler {
             }
             match (s.ttl, s.expires_at_ms()) {
                 (Ttl::Unlimited, _) => e.expires_at = NEVER,
-                (Ttl::Ms(_), Some(at)) => e.expires_at = at,
+                (Ttl::Ms(_), Some(at)) => e.expires_at = within(at),
                 _ => {}
             }
             let repeated = e.status == Some(s.status)
@@ -457,7 +484,7 @@ impl Scheduler {
                 0
             };
             if let Some(at) = s.last_updated_at_ms {
-                e.last_updated = at;
+                e.last_updated = within(at);
             }
             let from = e.status;
             if from != Some(s.status) {

@@ -18,7 +18,11 @@
 //!              intervalMs, errors, unchanged], …] }
 //! ```
 //!
-//! Every number is a non-negative integer or `null` for "none" (no TTL, no deadline, …).
+//! Every number is a non-negative integer or `null` for "none" (no TTL, no deadline, …); the
+//! clock and the four times of a task (`dueAt`, never `null`; `lastUpdatedAt`, `expiresAt`,
+//! `deadline`) are Unix ms up to [`MAX_TIME_MS`], the last instant a JS `Date` holds
+//! (`docs/decisions/scheduler-time.md`). [`Scheduler::restore`] is the one check of this form:
+//! `TaskClient.restore` builds its scheduler with it and names the field it refuses.
 
 use std::rc::Rc;
 
@@ -27,7 +31,7 @@ use serde_json::{Map, Value};
 use super::compact::{read_num, row, NONE};
 use super::config::{ScheduleError, SchedulerConfig};
 use super::queue::{DueQueue, Item};
-use super::scheduler::{Entry, Phase, Scheduler, Server, NEVER, UNKNOWN};
+use super::scheduler::{Entry, Phase, Scheduler, Server, MAX_TIME_MS, NEVER, UNKNOWN};
 use crate::base::hex::{hex, unhex};
 use crate::model::{ProtocolVersion, TaskStatus};
 
@@ -37,6 +41,24 @@ pub const STATE_FORMAT: &str = "mcp-tasks-wasm/scheduler/1";
 const _: () = assert!(NEVER == NONE && UNKNOWN == NONE);
 /// Numbers per task after its key.
 const FIELDS: usize = 13;
+/// Their names, as errors say them.
+const FIELD_NAMES: [&str; FIELDS] = [
+    "server",
+    "version",
+    "status",
+    "phase",
+    "dueAt",
+    "seq",
+    "held",
+    "lastUpdatedAt",
+    "expiresAt",
+    "deadline",
+    "intervalMs",
+    "errors",
+    "unchanged",
+];
+/// The fields that are instants (Unix ms, at most [`MAX_TIME_MS`]; `dueAt` never `null`).
+const TIMES: [&str; 4] = ["dueAt", "lastUpdatedAt", "expiresAt", "deadline"];
 
 /// A task's numbers (the sentinels [`NEVER`] and [`UNKNOWN`] are [`NONE`]).
 fn encode(e: &Entry) -> [u64; FIELDS] {
@@ -61,12 +83,12 @@ fn encode(e: &Entry) -> [u64; FIELDS] {
     ]
 }
 
-/// The entry [`encode`] describes.
-fn decode(key: &str, n: [u64; FIELDS]) -> Option<Entry> {
+/// The entry [`encode`] describes, else the name of a field out of range.
+fn decode(key: &str, n: [u64; FIELDS]) -> Result<Entry, &'static str> {
     let [server, version, status, phase, due, seq, held, updated, expires, deadline, interval, errors, unchanged] =
         n;
-    let pick = |i: u64| usize::try_from(i).ok()?.checked_sub(1);
-    Some(Entry {
+    let pick = |i: u64| usize::try_from(i).ok().and_then(|i| i.checked_sub(1));
+    Ok(Entry {
         key: Rc::from(key),
         due,
         last_updated: updated,
@@ -74,32 +96,32 @@ fn decode(key: &str, n: [u64; FIELDS]) -> Option<Entry> {
         deadline,
         interval: match interval {
             NONE => None,
-            i => Some(u32::try_from(i).ok()?),
+            i => Some(u32::try_from(i).map_err(|_| "intervalMs")?),
         },
-        seq: u32::try_from(seq).ok()?,
-        server: u32::try_from(server).ok()?,
-        errors: u16::try_from(errors).ok()?,
-        unchanged: u16::try_from(unchanged).ok()?,
+        seq: u32::try_from(seq).map_err(|_| "seq")?,
+        server: u32::try_from(server).map_err(|_| "server")?,
+        errors: u16::try_from(errors).map_err(|_| "errors")?,
+        unchanged: u16::try_from(unchanged).map_err(|_| "unchanged")?,
         status: match pick(status) {
             None => None,
-            Some(i) => Some(*TaskStatus::ALL.get(i)?),
+            Some(i) => Some(*TaskStatus::ALL.get(i).ok_or("status")?),
         },
         version: match pick(version) {
             None => None,
             Some(0) => Some(ProtocolVersion::V2025),
             Some(1) => Some(ProtocolVersion::V2026),
-            Some(_) => return None,
+            Some(_) => return Err("version"),
         },
         phase: match phase {
             0 => Phase::Waiting,
             1 => Phase::InFlight,
             2 => Phase::Finished,
-            _ => return None,
+            _ => return Err("phase"),
         },
         held: match held {
             0 => false,
             1 => true,
-            _ => return None,
+            _ => return Err("held"),
         },
     })
 }
@@ -145,13 +167,18 @@ impl Scheduler {
             .and_then(unhex::<8>)
             .ok_or_else(|| invalid("jitter is not 16 hex digits".into()))?;
         let mut s = Scheduler::new(config, u64::from_be_bytes(seed))?;
-        let (Some(clock), Some(seq), Some(servers), Some(tasks)) = (
-            member("clock").as_u64(),
+        let Some(clock) = member("clock").as_u64().filter(|&t| t <= MAX_TIME_MS) else {
+            return Err(invalid(format!(
+                "clock is {}, not a time in ms from 0 to {MAX_TIME_MS}",
+                member("clock")
+            )));
+        };
+        let (Some(seq), Some(servers), Some(tasks)) = (
             member("seq").as_u64().and_then(|n| u32::try_from(n).ok()),
             member("servers").as_array(),
             member("tasks").as_array(),
         ) else {
-            return Err(invalid("clock, seq, servers or tasks is malformed".into()));
+            return Err(invalid("seq, servers or tasks is malformed".into()));
         };
         s.clock = clock;
         for (i, server) in servers.iter().enumerate() {
@@ -182,23 +209,38 @@ impl Scheduler {
         Ok(s)
     }
 
-    /// Adds one serialized task; answers its queue item unless it is finished.
-    fn restore_task(&mut self, task: &Value) -> Result<Option<Item>, &'static str> {
+    /// Adds one serialized task; answers its queue item unless it is finished. Errors name the
+    /// field.
+    fn restore_task(&mut self, task: &Value) -> Result<Option<Item>, String> {
         let fields = task.as_array().map(Vec::as_slice).unwrap_or_default();
         let (Some((key, rest)), true) = (fields.split_first(), fields.len() == FIELDS + 1) else {
-            return Err("not [key, 13 numbers]");
+            return Err(format!("not [key, {FIELDS} numbers]"));
         };
         let key = key.as_str().ok_or("the key is not a string")?;
         if self.index.contains_key(key) {
-            return Err("the key appears twice");
+            return Err(format!("the key {key:?} appears twice"));
         }
         let mut n = [0u64; FIELDS];
-        for (slot, v) in n.iter_mut().zip(rest) {
-            *slot = read_num(v).ok_or("a field is not a non-negative integer or null")?;
+        for ((slot, v), name) in n.iter_mut().zip(rest).zip(FIELD_NAMES) {
+            *slot = read_num(v)
+                .ok_or_else(|| format!("{name} is {v}, not a non-negative integer or null"))?;
         }
-        let mut entry = decode(key, n).ok_or("a field is out of range")?;
+        for (&at, name) in n.iter().zip(FIELD_NAMES) {
+            if !TIMES.contains(&name) {
+                continue;
+            }
+            if at == NONE && name == "dueAt" {
+                return Err("dueAt is null, not a time".into());
+            }
+            if at != NONE && at > MAX_TIME_MS {
+                return Err(format!(
+                    "{name} is {at}, past the latest time ({MAX_TIME_MS} ms)"
+                ));
+            }
+        }
+        let mut entry = decode(key, n).map_err(|name| format!("{name} is out of range"))?;
         if entry.server as usize >= self.servers.len() {
-            return Err("the server index is out of range");
+            return Err("server (its index) is out of range".into());
         }
         if entry.phase == Phase::InFlight {
             let interval = entry
@@ -207,7 +249,10 @@ impl Scheduler {
             let again = self
                 .clock
                 .saturating_add(self.config.floor_ms.max(interval));
-            entry.due = again.min(entry.deadline).min(entry.backstop_at());
+            entry.due = again
+                .min(entry.deadline)
+                .min(entry.backstop_at())
+                .min(MAX_TIME_MS);
             entry.phase = Phase::Waiting;
         }
         let slot = u32::try_from(self.entries.len()).map_err(|_| "too many tasks")?;

@@ -900,3 +900,98 @@ fn a_hundred_thousand_tasks() {
     assert_eq!(s.len(), N / 2);
     s.check_invariants().unwrap();
 }
+
+// The time range (docs/decisions/scheduler-time.md): a restore refuses a time past the last
+// instant a JS `Date` holds, naming the field; the end of the range itself restores.
+#[test]
+fn restore_refuses_a_time_past_the_range_naming_it() {
+    let mut s = scheduler(no_jitter());
+    let deadline = TrackOptions {
+        deadline_ms: Some(60_000),
+        ..TrackOptions::default()
+    };
+    s.track(
+        "a",
+        deadline,
+        Some(&v25("working", 0, json!(5000), None)),
+        T0,
+    )
+    .unwrap();
+    let state = s.serialize();
+    // Row indices: [key, server, version, status, phase, dueAt, seq, held, lastUpdatedAt,
+    // expiresAt, deadline, …].
+    for (index, field) in [
+        (5, "dueAt"),
+        (8, "lastUpdatedAt"),
+        (9, "expiresAt"),
+        (10, "deadline"),
+    ] {
+        for past in [MAX_TIME_MS + 1, 1 << 53, 1 << 60] {
+            let mut bad = state.clone();
+            bad["tasks"][0][index] = json!(past);
+            let why = Scheduler::restore(&bad).unwrap_err().to_string();
+            assert!(
+                why.contains(&format!(
+                    "tasks[0]: {field} is {past}, past the latest time (8640000000000000 ms)"
+                )),
+                "{why}"
+            );
+        }
+        let mut end = state.clone();
+        end["tasks"][0][index] = json!(MAX_TIME_MS);
+        Scheduler::restore(&end)
+            .unwrap()
+            .check_invariants()
+            .unwrap();
+    }
+    let mut bad = state.clone();
+    bad["tasks"][0][5] = json!(null);
+    let why = Scheduler::restore(&bad).unwrap_err().to_string();
+    assert!(why.contains("tasks[0]: dueAt is null"), "{why}");
+    for clock in [json!(MAX_TIME_MS + 1), json!(-1), json!("x")] {
+        let mut bad = state.clone();
+        bad["clock"] = clock.clone();
+        let why = Scheduler::restore(&bad).unwrap_err().to_string();
+        assert!(
+            why.contains(&format!("clock is {clock}, not a time in ms")),
+            "{why}"
+        );
+    }
+    let mut bad = state.clone();
+    bad["tasks"][0][4] = json!(3);
+    let why = Scheduler::restore(&bad).unwrap_err().to_string();
+    assert!(why.contains("tasks[0]: phase is out of range"), "{why}");
+}
+
+// Time stays in the range: a `now` past it counts as its end, a due, deadline or TTL end past
+// it never comes (no poll storm there), and the state saved there restores.
+#[test]
+fn times_stay_in_the_range_and_the_state_restores() {
+    let mut s = scheduler(no_jitter());
+    let far = TrackOptions {
+        deadline_ms: Some(u64::MAX / 2),
+        ..TrackOptions::default()
+    };
+    let task = v26("working", 0, json!(1u64 << 53), Some(1000));
+    s.track("a", far, Some(&task), MAX_TIME_MS - 10).unwrap();
+    s.track("b", TrackOptions::default(), None, MAX_TIME_MS - 5)
+        .unwrap();
+    assert_eq!(due(&s, "a"), Some(MAX_TIME_MS));
+    assert_eq!(s.next_due(u64::MAX, usize::MAX), [poll("b")]);
+    let failure = PollFailure {
+        code: None,
+        retry_after_ms: Some(u64::MAX),
+    };
+    s.observe_error("b", &failure, u64::MAX);
+    assert_eq!(due(&s, "b"), Some(MAX_TIME_MS));
+    assert!(s.next_due(u64::MAX, usize::MAX).is_empty());
+    assert_eq!(s.next_wake_at(), None);
+    let state = s.serialize();
+    assert_eq!(state["clock"], json!(MAX_TIME_MS));
+    let row = &state["tasks"][0];
+    assert_eq!((&row[9], &row[10]), (&json!(null), &json!(null)), "{row}");
+    let r = Scheduler::restore(&state).unwrap();
+    r.check_invariants().unwrap();
+    assert!(!r.info("a").unwrap().finished);
+    assert_eq!(r.serialize(), state);
+}
