@@ -810,8 +810,9 @@ class TaskClient {
         throw new TypeError(`TaskClient.restore: the state is not JSON (${e instanceof Error ? e.message : String(e)})`);
       }
     }
-    // Everything is checked before anything is built: a state that does not add up is refused
-    // with the field it names, and no polling starts.
+    // Everything is checked before the client is built: a state that does not add up is
+    // refused with the field it names, and no polling starts. The scheduler checks its own
+    // rows (docs/decisions/scheduler-time.md); each listed task must have one it still polls.
     const checked = checkClientState(s);
     let scheduler: import("./mcp_tasks_wasm.js").TaskScheduler;
     try {
@@ -819,11 +820,14 @@ class TaskClient {
     } catch (e) {
       throw new TypeError(`TaskClient.restore: scheduler: ${e instanceof Error ? e.message : isObject(e) ? String(e.message) : String(e)}`);
     }
-    for (const t of checked.tasks) {
-      if (scheduler.info(t.taskId) === null) {
-        throw new TypeError(`TaskClient.restore: tasks: task ${JSON.stringify(t.taskId)} is not in the scheduler's state`);
+    checked.tasks.forEach((t, i) => {
+      const row = scheduler.info(t.taskId);
+      const why = row === null ? "has no row in scheduler.tasks" : row.finished ? "is still followed but finished in scheduler.tasks: the state does not add up" : null;
+      if (why !== null) {
+        scheduler.free();
+        throw new TypeError(`TaskClient.restore: tasks[${i}] (task ${JSON.stringify(t.taskId)}) ${why}`);
       }
-    }
+    });
     const client = new TaskClient({ ...options, protocolVersion: checked.protocolVersion, server: checked.server ?? options.server });
     client.#scheduler.free();
     client.#scheduler = scheduler;
@@ -1519,21 +1523,12 @@ class TaskClient {
   }
 }
 
-/** The latest instant a JS `Date` holds (ms): a later time in a state is no time. */
-const MAX_DATE_MS = 8.64e15;
-/** The fields of a scheduler row after its key (`mcp-tasks-wasm/scheduler/1`, src/schedule/state.rs). */
-const ROW_FIELDS = ["server", "version", "status", "phase", "dueAt", "seq", "held", "lastUpdatedAt", "expiresAt", "deadline", "intervalMs", "errors", "unchanged"];
-/** Row fields that are instants (Unix ms) or `null`. */
-const ROW_TIMES = ["dueAt", "lastUpdatedAt", "expiresAt", "deadline"];
-/** A finished row (phase 2): the scheduler no longer polls it. */
-const PHASE_FINISHED = 2;
-
 /**
- * Checks a state from `serialize()` before `restore` builds anything; throws a TypeError naming
- * the field that does not add up: the format, the version, each task (a non-empty string id,
- * once; its version; `createdAt`; `answered`), and the scheduler's rows of the listed tasks (a
- * listed task must not be finished there; every number a safe integer, every time one a `Date`
- * holds). The scheduler's own restore checks the rest.
+ * Checks what only the client owns in a state from `serialize()`, before `restore` builds
+ * anything; throws a TypeError naming the field that does not add up: the format, the version,
+ * each task (a non-empty string id, once; its version; `createdAt`; `answered`). The scheduler's
+ * rows are its own (`TaskScheduler.restore` checks them, times included:
+ * docs/decisions/scheduler-time.md); `restore` then asks it about each listed task.
  */
 function checkClientState(s: unknown): { protocolVersion: ProtocolVersion; server: string | undefined; scheduler: JsonObject; tasks: { taskId: string; version: ProtocolVersion; createdAt: string | null; answered: string[]; }[]; } {
   const fail: (field: string, why: string) => never = (field, why) => {
@@ -1545,26 +1540,6 @@ function checkClientState(s: unknown): { protocolVersion: ProtocolVersion; serve
   if (s.server !== undefined && typeof s.server !== "string") fail("server", "is not a string");
   if (!Array.isArray(s.tasks)) fail("tasks", "is not an array");
   if (!isObject(s.scheduler)) fail("scheduler", "is not an object");
-  const rows = s.scheduler.tasks;
-  if (!Array.isArray(rows)) fail("scheduler.tasks", "is not an array");
-  const clock = s.scheduler.clock;
-  if (!Number.isSafeInteger(clock) || (clock as number) < 0 || (clock as number) > MAX_DATE_MS) {
-    fail("scheduler.clock", `is ${JSON.stringify(clock)}, not a time in ms`);
-  }
-  const rowOf: Map<string, unknown[]> = new Map();
-  rows.forEach((row, i) => {
-    if (!Array.isArray(row) || row.length !== ROW_FIELDS.length + 1) fail(`scheduler.tasks[${i}]`, `is not [key, ${ROW_FIELDS.length} numbers]`);
-    const [key, ...values] = row;
-    if (typeof key !== "string") fail(`scheduler.tasks[${i}][0]`, "(the task id) is not a string");
-    if (rowOf.has(key)) fail(`scheduler.tasks[${i}]`, `lists task ${JSON.stringify(key)} twice`);
-    values.forEach((v, j) => {
-      const field = ROW_FIELDS[j];
-      if (v === null) return;
-      if (!Number.isSafeInteger(v) || (v as number) < 0) fail(`scheduler.tasks[${i}] ${field}`, `is ${JSON.stringify(v)}, not a non-negative safe integer or null`);
-      if (ROW_TIMES.includes(field) && (v as number) > MAX_DATE_MS) fail(`scheduler.tasks[${i}] ${field}`, `is ${JSON.stringify(v)}, past the latest time (${MAX_DATE_MS} ms)`);
-    });
-    rowOf.set(key, values);
-  });
   const seen: Set<string> = new Set();
   const tasks = s.tasks.map((t, i) => {
     const at = `tasks[${i}]`;
@@ -1579,11 +1554,6 @@ function checkClientState(s: unknown): { protocolVersion: ProtocolVersion; serve
     }
     const answered = t.answered ?? [];
     if (!Array.isArray(answered) || !answered.every((k) => typeof k === "string")) fail(`${at}.answered`, "is not an array of strings");
-    const row = rowOf.get(taskId);
-    if (row === undefined) fail(`${at}`, `(task ${JSON.stringify(taskId)}) has no row in scheduler.tasks`);
-    if (row[ROW_FIELDS.indexOf("phase")] === PHASE_FINISHED) {
-      fail(`${at}`, `(task ${JSON.stringify(taskId)}) is still followed but finished in scheduler.tasks: the state does not add up`);
-    }
     return {
       taskId,
       version: (t.version as ProtocolVersion),

@@ -194,8 +194,8 @@ test("a retryAfterMs of 2^31 ms or more on a failed tasks/get gives no wake-up s
 
 // ---- a restore that does not add up -------------------------------------------------------------
 
-/** A real state: a client following one running task, serialized. */
-async function realState() {
+/** A real state: a client following one running task (its call's `options`), serialized. */
+async function realState(options = {}) {
   const host = new TaskHost();
   const hold = gate();
   host.tool("long", {}, async () => {
@@ -205,7 +205,7 @@ async function realState() {
   const w = wire(host);
   const clock = virtualClock(T0);
   const client = new TaskClient({ request: w.request, protocolVersion: V26, clock });
-  const call = client.callTool("long", {});
+  const call = client.callTool("long", {}, options);
   call.catch(() => {});
   await clock.advance(1_500);
   const state = client.serialize();
@@ -239,9 +239,13 @@ test("restore refuses a state that does not add up with a TypeError naming the f
     ["a due of 2^53", tampered((s) => (s.scheduler.tasks[rowIndex][5] = 2 ** 53)), /dueAt/],
     ["a due past the last Date", tampered((s) => (s.scheduler.tasks[rowIndex][5] = 8.64e15 + 1)), /dueAt/],
     ["a deadline of 2^60", tampered((s) => (s.scheduler.tasks[rowIndex][10] = 2 ** 60)), /deadline/],
+    ["a lastUpdatedAt past the last Date", tampered((s) => (s.scheduler.tasks[rowIndex][8] = 8.64e15 + 1)), /tasks\[0\]: lastUpdatedAt is 8640000000000001, past the latest time/],
+    ["an expiresAt past the last Date", tampered((s) => (s.scheduler.tasks[rowIndex][9] = 8.64e15 + 1)), /tasks\[0\]: expiresAt is 8640000000000001, past the latest time/],
+    ["a phase out of range", tampered((s) => (s.scheduler.tasks[rowIndex][4] = 3)), /phase is out of range/],
     ["no scheduler row", tampered((s) => s.scheduler.tasks.splice(rowIndex, 1)), /no row in scheduler\.tasks/],
     ["scheduler row listed twice", tampered((s) => s.scheduler.tasks.push([...s.scheduler.tasks[rowIndex]])), /twice/],
-    ["scheduler clock", tampered((s) => (s.scheduler.clock = -1)), /scheduler\.clock/],
+    ["scheduler clock", tampered((s) => (s.scheduler.clock = -1)), /scheduler: .*clock is -1, not a time in ms/],
+    ["scheduler clock past the last Date", tampered((s) => (s.scheduler.clock = 8.64e15 + 1)), /scheduler: .*clock is 8640000000000001/],
     ["scheduler format", tampered((s) => (s.scheduler.format = "x")), /scheduler: .*format/],
   ];
   for (const [what, state, pattern] of cases) {
@@ -263,6 +267,17 @@ test("restore refuses a state that does not add up with a TypeError naming the f
   // The untampered state restores and lists its task.
   const restored = TaskClient.restore(JSON.stringify(good), { request: async () => ({}) });
   assert.deepEqual(restored.pending(), [id]);
+  restored.close();
+});
+
+test("a call whose timeout ends past the last Date restores from its own state", async () => {
+  // The deadline (now + timeoutMs) lies beyond the scheduler's time range: it never comes, and
+  // the saved state holds times a Date holds (docs/decisions/scheduler-time.md).
+  const state = await realState({ timeoutMs: 9e15 });
+  const row = state.scheduler.tasks[0];
+  for (const v of row.slice(1)) assert.ok(v === null || v <= 8.64e15, JSON.stringify(row));
+  const restored = TaskClient.restore(state, { request: async () => ({}) });
+  assert.deepEqual(restored.pending(), [state.tasks[0].taskId]);
   restored.close();
 });
 

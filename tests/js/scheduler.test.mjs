@@ -161,6 +161,21 @@ test("jitter is exact for a seed: +0..+10 % of the interval", () => {
   assert.deepEqual(dues, [2055, 2049, 2033, 2066, 2124, 2051]);
 });
 
+test("times stay within a Date's range, and the state saved there restores", () => {
+  const s = exact();
+  s.track("a", { deadlineMs: 2 ** 53 - 1, task: v26("working", T0, { ttlMs: 2 ** 53 - 1 }) }, 8.64e15 - 10);
+  s.track("b", {}, 2 ** 53 - 1); // a `now` past the range counts as its end: b is due there
+  assert.equal(s.info("a").dueAt, 8.64e15); // a due at the end of the range never comes
+  assert.deepEqual(s.nextDue(2 ** 53 - 1), []);
+  assert.equal(s.nextWakeAt(), null);
+  const state = s.serialize();
+  assert.equal(state.clock, 8.64e15);
+  for (const row of state.tasks) for (const v of row.slice(1)) assert.ok(v === null || v <= 8.64e15, JSON.stringify(row));
+  const r = TaskScheduler.restore(state);
+  assert.deepEqual(r.serialize(), state);
+  assert.equal(r.info("a").finished, false);
+});
+
 test("serialize → restore resumes exactly (JSON text or object)", () => {
   const a = new TaskScheduler({ seed: 7, budgetPerSecond: 20 });
   for (let i = 0; i < 30; i++) {
@@ -252,6 +267,14 @@ test("bad input throws a TypeError (or a TaskSchedulerError), never crashes", ()
   assert.throws(() => s.track("a", {}, T0), (e) => e.name === "TaskSchedulerError" && e.kind === "already_tracked");
   assert.throws(() => TaskScheduler.restore({ format: "x" }), (e) => e.name === "TaskSchedulerError" && e.kind === "invalid_state");
   assert.throws(() => TaskScheduler.restore("{oops"), (e) => e.kind === "invalid_state");
+  // Times are Unix ms a JS Date holds (docs/decisions/scheduler-time.md): a later one is refused,
+  // naming the field.
+  const saved = exact();
+  saved.track("a", {}, T0);
+  const past = { ...saved.serialize(), tasks: [saved.serialize().tasks[0].with(5, 8.64e15 + 1)] };
+  assert.throws(() => TaskScheduler.restore(past), (e) => e.name === "TaskSchedulerError" && e.kind === "invalid_state" &&
+    e.message === "invalid scheduler state: tasks[0]: dueAt is 8640000000000001, past the latest time (8640000000000000 ms)");
+  assert.throws(() => TaskScheduler.restore({ ...saved.serialize(), clock: 2 ** 53 }), (e) => e.kind === "invalid_state" && /clock is 9007199254740992/.test(e.message));
   // A refused snapshot changed nothing, and the module still works.
   assert.throws(() => s.observe("a", { status: 7 }, T0), TypeError);
   assert.deepEqual(s.nextDue(T0), [{ type: "poll", key: "a" }]);
