@@ -633,11 +633,12 @@ class SharedTaskServer {
       }
       const record: LeasedTask = { ...c.record };
       const live = !TERMINAL.includes(record.status);
-      if (c.kind === "created" && reads.lease && live) {
+      // A created task of the work running here is leased; it joins the renewals once its first
+      // write is stored (a renewal pass meanwhile would read no task and drop it for good).
+      const leased = c.kind === "created" && reads.lease === true && live;
+      if (leased) {
         record.lease = { owner: this.#replicaId, beat: 0, ms: this.#leaseMs };
         if (reads.rerun !== undefined) record.rerun = reads.rerun;
-        this.#leased.set(id, expiresAt(record));
-        this.#startRenewing();
       } else if (old?.lease !== undefined && live) {
         record.lease = old.lease;
       }
@@ -661,10 +662,10 @@ class SharedTaskServer {
         });
         const stored = await this.#writes([id], put);
         if (stored.seq === null) {
-          this.#leased.delete(id);
           if (stored.live !== null) reads.full = stored.live;
           throw new Lost();
         }
+        if (leased) this.#renewFrom(id, record);
         continue;
       }
       const ok = await this.#writes([id], this.#storage.putIfVersion(record, old === undefined ? null : old.version).then((stored) => {
@@ -673,10 +674,7 @@ class SharedTaskServer {
         return stored;
       }));
       if (!ok) throw new Lost();
-      if (taken) {
-        this.#leased.set(id, expiresAt(record));
-        this.#startRenewing();
-      }
+      if (leased || taken) this.#renewFrom(id, record);
     }
   }
 
@@ -1265,6 +1263,12 @@ class SharedTaskServer {
   /** The work of `taskId` ended here: its lease is no longer renewed. */
   #release(taskId: string) {
     this.#leased.delete(taskId);
+  }
+
+  /** Renews the lease of `id` (stored as `record`) from now on, while its work runs here. */
+  #renewFrom(id: string, record: LeasedTask) {
+    this.#leased.set(id, expiresAt(record));
+    this.#startRenewing();
   }
 
   #startRenewing() {
