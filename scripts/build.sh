@@ -59,6 +59,7 @@ SERVER_WASM=mcp_tasks_server_bg.wasm   # the server module's file name (pkg/serv
 PUBLIC="Conversation TaskScheduler convertCreateTaskResult convertTask rules"
 INTERNAL="validateMessage initSync __validateBuffer __validateBufferAt __validateBytes __validateMemory"
 INTERNAL+=" __validateNewKnown __validateRoute __validateTemplate TaskServerCore listPosition ToolArgumentsSchema"
+INTERNAL+=" MemoryStorageCore"   # under the storage entry's MemoryStorage (js/server/storage/memory.ts)
 
 say() { printf 'build: %s\n' "$*"; }
 fail() { printf 'build: ERROR: %s\n' "$*" >&2; exit 1; }

@@ -5,8 +5,8 @@
 //!
 //! This is the one text of the contract: the Rust [`Storage`] trait keeps clauses 1–7, every JS
 //! adapter (`js/server/storage/*.ts`, the async `TaskStorage` of `types.ts`, which adds how
-//! calls resolve and fail) keeps 1–13, and [`MemoryStorage`] keeps 1–7 and 10–13 (the JS
-//! `MemoryStorage` is it, behind the server module, with the change feed of 8 and 9 in JS).
+//! calls resolve and fail) keeps 1–13 (SQLite and Postgres also 14), and [`MemoryStorage`]
+//! keeps 1–7 and 10–13 (the JS `MemoryStorage` is it, behind the server module, with the change feed of 8 and 9 in JS).
 //!
 //! A storage keeps task records by id and knows nothing of the rules: it never changes a
 //! record it is given (a JS adapter stores and returns the stored JSON of
@@ -55,6 +55,15 @@
 //!     answering both: what `SharedTaskServer` reads before it creates a task of a session under
 //!     its cap (a number taken for a call then refused is skipped: clause 7 asks only
 //!     "greater").
+//! 14. (JS, optional: an adapter without it is served by 13 and 2) `insertNew(record, cap)`:
+//!     clause 7's `nextSequence()` and clause 2's insert in one atomic step (one statement or
+//!     transaction). The record's own `seq` is ignored: it is stored with `seq` = the number
+//!     taken (its stored JSON is the given record's with that `seq`), unless `cap` is a number
+//!     and the live records (clause 6) of `record.session` are already `cap` or more, or a
+//!     record has its id (nothing stored either way). Resolves `{ seq }` (the number it was
+//!     stored with) or `{ seq: null, live }` (refused: `live` the count it saw, `null` for an id
+//!     conflict). What `SharedTaskServer` creates a task with where the adapter has it (SQLite,
+//!     Postgres): one round trip, the session's cap checked in the same step.
 //!
 //! The Rust operations are synchronous and infallible apart from [`Conflict`]; a storage shared
 //! by many processes makes `put_if_version` and `next_sequence` atomic in the database. The

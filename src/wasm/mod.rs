@@ -16,6 +16,8 @@ mod schedule;
 #[cfg(feature = "store-js")]
 mod server;
 #[cfg(feature = "store-js")]
+mod storage;
+#[cfg(feature = "store-js")]
 mod store;
 #[cfg(feature = "store-js")]
 mod tool_schema;

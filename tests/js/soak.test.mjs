@@ -535,6 +535,39 @@ function entryPoints(entry, rand) {
       },
     );
   }
+  // The in-memory storage under the storage entry's MemoryStorage (the server module's): the JS
+  // class checks the arguments (types.ts); here, called directly, with any value.
+  const { MemoryStorageCore } = entry;
+  if (MemoryStorageCore) {
+    const mem = new MemoryStorageCore();
+    const memIds = ["m0", "m1", "m2", "m3"];
+    const memId = () => (int(5) === 0 ? any() : pick(memIds));
+    const memNum = () => pick([int(20), int(20), 0, 2 ** 53 - 1, 2 ** 53, -1, 1.5, NaN, v.num(), any()]);
+    const memSession = () => pick([undefined, null, "s1", "s2", str(), any()]);
+    const memText = (id) => pick([JSON.stringify({ id, version: 1, seq: 1, status: "working", createdAtMs: 0, ttlMs: null }), str(), any()]);
+    Object.assign(points, {
+      "MemoryStorageCore constructor": [() => new MemoryStorageCore().free()],
+      "MemoryStorageCore get": [() => mem.get(memId())],
+      "MemoryStorageCore getMany": [() => mem.getMany(pick([[memId(), memId()], [], any(), [any()]]))],
+      "MemoryStorageCore putIfVersion": [() => { const id = memId(); return mem.putIfVersion(memText(id), id, memNum(), memNum(), memSession(), pick([true, false, any()]), s.maybe(memNum), s.maybe(memNum)); }],
+      "MemoryStorageCore delete": [() => int(4) === 0 && mem.delete(memId())],
+      "MemoryStorageCore rangeAfter": [() => mem.rangeAfter(pick([true, false, any()]), memSession(), memNum(), memNum())],
+      "MemoryStorageCore rangeLive": [() => mem.rangeLive(memNum(), memNum())],
+      "MemoryStorageCore expired": [() => mem.expired(memNum(), memNum())],
+      "MemoryStorageCore countLive": [() => mem.countLive(memSession())],
+      "MemoryStorageCore nextSequence": [() => mem.nextSequence()],
+      "MemoryStorageCore lastSequence": [() => mem.lastSequence()],
+      "MemoryStorageCore nextSequenceWithLive": [() => mem.nextSequenceWithLive(memSession())],
+    });
+    checks.push(() => {
+      const seq = mem.nextSequence();
+      const text = JSON.stringify({ id: `c${seq}`, version: 1, seq, status: "working", createdAtMs: 0, ttlMs: null });
+      assert.equal(mem.putIfVersion(text, `c${seq}`, 1, seq, "check", true, undefined, undefined), true);
+      assert.deepEqual(JSON.parse(mem.getMany([`c${seq}`])), [JSON.parse(text)]);
+      assert.equal(mem.countLive("check") >= 1, true);
+      assert.equal(mem.delete(`c${seq}`), text);
+    });
+  }
   return { points, checks };
 }
 

@@ -1,9 +1,14 @@
-// MemoryStorage: the zero-setup TaskStorage (the contract in types.ts), in this process's memory.
-// A map by id plus sorted indexes (keyset per scope, expiry), like src/store/storage.rs
-// `MemoryStorage`. Records are copied in and out (structuredClone), so a caller never changes a
-// stored record by mutating an object. The change feed is in process. The indexes are sorted
-// arrays: seeks are binary searches and inserts append (seqs grow); a delete shifts the array
-// (a memmove, fast up to hundreds of thousands of tasks).
+// MemoryStorage: the zero-setup TaskStorage, in this process's memory. The records and their
+// indexes are src/store/storage.rs `MemoryStorage` (the contract of record), in the server
+// module (`MemoryStorageCore`, src/wasm/storage.rs); this class checks the arguments as every
+// adapter does (types.ts), converts, delegates, and keeps the change feed (clauses 8, 9).
+// Records cross as their JSON text (what the database adapters store), so a caller never
+// changes a stored record by mutating an object.
+//
+// The server module is loaded at the first call, through the server entry
+// (`mcp-tasks-wasm/server`, which loads and initialises it for the platform) and its glue next
+// to this folder in the package: both by dynamic import, so importing the storage entry loads
+// no wasm.
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; an ES module only); no `node:` module.
 import { StorageError, ChangeHub, recordKeys, checkId, checkIds, checkEntries, checkExpected, checkScope, checkCount, checkSession, checkListener } from "./types.js";
@@ -20,76 +25,61 @@ export type ChangeListener = import("./types.js").ChangeListener;
 
 export type ReplaceEntry = import("./types.js").ReplaceEntry;
 
-export type Entry = { record: StoredTask; keys: RecordKeys; };
+/** What this class calls of the server module's `MemoryStorageCore` (src/wasm/storage.rs). */
+type Core = {
+  get(id: string): string | undefined;
+  getMany(ids: string[]): string;
+  putIfVersion(text: string, id: string, version: number, seq: number, session: string | undefined, live: boolean, expiresAtMs: number | undefined, expected: number | undefined): boolean;
+  delete(id: string): string | undefined;
+  rangeAfter(all: boolean, session: string | undefined, after: number, limit: number): string;
+  rangeLive(after: number, limit: number): string;
+  expired(nowMs: number, limit: number): string[];
+  countLive(session: string | undefined): number;
+  nextSequence(): number;
+  lastSequence(): number;
+  nextSequenceWithLive(session: string | undefined): Float64Array | number[];
+  free(): void;
+};
 
-export type SessionIndex = { seqs: number[]; live: number; };
+let loading: Promise<new () => Core> | null = null;
 
-/** The first index of `xs` (sorted ascending by `key`) whose key is greater than `k`. */
-function upperBound<T>(xs: T[], key: (x: T) => number, k: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (key((xs[mid] as T)) <= k) lo = mid + 1;
-    else hi = mid;
+/** The server module's `MemoryStorageCore` class, loaded once. */
+function coreClass(): Promise<new () => Core> {
+  loading ??= (async () => {
+    try {
+      // @ts-ignore: the package's own server entry (a self-reference; not resolvable from js/)
+      await import("mcp-tasks-wasm/server");
+      // @ts-ignore: the server module's glue, pkg/server/ next to pkg/storage/ in the package
+      const glue = (await import("../server/mcp_tasks_wasm.js")) as { MemoryStorageCore: new () => Core; };
+      return glue.MemoryStorageCore;
+    } catch (e) {
+      loading = null;
+      throw new StorageError("engine", `memory: cannot load the server module (mcp-tasks-wasm/server): ${e instanceof Error ? e.message : String(e)}`, e);
+    }
+  })();
+  return loading;
+}
+
+/** A record's JSON text, or an `invalid` error naming it. */
+function recordText(record: StoredTask, id: string): string {
+  try {
+    return JSON.stringify(record);
+  } catch (e) {
+    throw new StorageError("invalid", `record ${id}: cannot be stored as JSON (not plain data)`, e);
   }
-  return lo;
 }
 
-const self = (x: number) => x;
-
-/** Inserts `seq` into the sorted array `xs` (appending is the common case: seqs grow). */
-function insertSorted(xs: number[], seq: number) {
-  const last = xs[xs.length - 1];
-  if (last === undefined || last < seq) xs.push(seq);
-  else xs.splice(upperBound(xs, self, seq), 0, seq);
-}
-
-function removeSorted(xs: number[], seq: number) {
-  const i = upperBound(xs, self, seq) - 1;
-  if (i >= 0 && xs[i] === seq) xs.splice(i, 1);
-}
-
-/** The first index of the sorted pairs `xs` greater than `(t, seq)`. */
-function pairUpperBound(xs: Array<[number, number]>, t: number, seq: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const [x, s] = (xs[mid] as [number, number]);
-    if (x < t || (x === t && s <= seq)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-const sessionKey = (session: string | null) => (session === null ? "\u0000none" : `s:${session}`);
+const some = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
 /** @implements {TaskStorage} */
 class MemoryStorage {
   name: string;
-  #records: Map<string, Entry>;
-  #ids: Map<number, string>;
-  #all: number[];
-  #live: number[];
-  #sessions: Map<string, SessionIndex>;
-  #byExpiry: Array<[number, number]>;
-  #sequence: number;
+  #core: Core | null;
   #closed: boolean;
   #hub: ChangeHub;
   constructor() {
     this.name = "memory";
-    this.#records = new Map();
-    /** seq → id */
-    this.#ids = new Map();
-    /** every seq, ascending */
-    this.#all = [];
-    /** the seqs of live records, ascending */
-    this.#live = [];
-    this.#sessions = new Map();
-    /** (expiresAtMs, seq), ascending */
-    this.#byExpiry = [];
-    this.#sequence = 0;
+    this.#core = null;
     this.#closed = false;
     this.#hub = new ChangeHub();
   }
@@ -98,94 +88,61 @@ class MemoryStorage {
     if (this.#closed) throw new StorageError("closed", "the storage is closed");
   }
 
-  #unindex(e: Entry) {
-    const k = e.keys;
-    this.#ids.delete(k.seq);
-    removeSorted(this.#all, k.seq);
-    if (k.live) removeSorted(this.#live, k.seq);
-    if (k.expiresAtMs !== null) {
-      const i = pairUpperBound(this.#byExpiry, k.expiresAtMs, k.seq) - 1;
-      const at = this.#byExpiry[i];
-      if (at && at[0] === k.expiresAtMs && at[1] === k.seq) this.#byExpiry.splice(i, 1);
-    }
-    const sk = sessionKey(k.session);
-    const s = this.#sessions.get(sk);
-    if (s) {
-      removeSorted(s.seqs, k.seq);
-      if (k.live) s.live -= 1;
-      if (s.seqs.length === 0) this.#sessions.delete(sk);
-    }
+  /** The core, loaded at the first call (then the storage may have closed meanwhile). */
+  #use(): Core | Promise<Core> {
+    return this.#core ?? this.#load();
   }
 
-  #index(e: Entry) {
-    const k = e.keys;
-    this.#ids.set(k.seq, k.id);
-    insertSorted(this.#all, k.seq);
-    if (k.live) insertSorted(this.#live, k.seq);
-    if (k.expiresAtMs !== null) {
-      this.#byExpiry.splice(pairUpperBound(this.#byExpiry, k.expiresAtMs, k.seq), 0, [k.expiresAtMs, k.seq]);
-    }
-    const sk = sessionKey(k.session);
-    let s = this.#sessions.get(sk);
-    if (!s) {
-      s = { seqs: [], live: 0 };
-      this.#sessions.set(sk, s);
-    }
-    insertSorted(s.seqs, k.seq);
-    if (k.live) s.live += 1;
-    this.#sequence = Math.max(this.#sequence, k.seq);
+  async #load(): Promise<Core> {
+    const Core = await coreClass();
+    this.#open();
+    this.#core ??= new Core();
+    return this.#core;
+  }
+
+  /** Clause 2 with the checked keys and the record's text; a stored write reaches the feed. */
+  #put(core: Core, text: string, keys: RecordKeys, expected: number | null): boolean {
+    const stored = core.putIfVersion(text, keys.id, keys.version, keys.seq, some(keys.session), keys.live, some(keys.expiresAtMs), some(expected));
+    if (stored) this.#hub.emit({ kind: "put", id: keys.id, version: keys.version });
+    return stored;
   }
 
   async get(id: string) {
     this.#open();
-    const e = this.#records.get(checkId(id));
-    return e ? structuredClone(e.record) : null;
+    const key = checkId(id);
+    const text = (await this.#use()).get(key);
+    return text === undefined ? null : (JSON.parse(text) as StoredTask);
   }
 
   async getMany(ids: string[]) {
     this.#open();
-    return checkIds(ids).map((id) => {
-      const e = this.#records.get(id);
-      return e ? structuredClone(e.record) : null;
-    });
+    const keys = checkIds(ids);
+    return JSON.parse((await this.#use()).getMany(keys)) as Array<StoredTask | null>;
   }
 
   async putEachIfVersion(entries: ReplaceEntry[]) {
     this.#open();
-    const checked = checkEntries(entries);
-    const out: boolean[] = [];
-    for (const e of checked) out.push(await this.putIfVersion(e.record, e.expected));
-    return out;
+    const checked = checkEntries(entries).map((e) => ({ ...e, text: recordText(e.record, e.keys.id) }));
+    const core = await this.#use();
+    return checked.map((e) => this.#put(core, e.text, e.keys, e.expected));
   }
 
   async putIfVersion(record: StoredTask, expected: number | null) {
     this.#open();
     const keys = recordKeys(record);
     const want = checkExpected(expected);
-    const old = this.#records.get(keys.id);
-    if ((old ? old.keys.version : null) !== want) return false;
-    let copy: StoredTask;
-    try {
-      copy = structuredClone(record);
-    } catch (e) {
-      throw new StorageError("invalid", `record ${keys.id}: cannot be copied (not plain data)`, e);
-    }
-    if (old) this.#unindex(old);
-    const entry = { record: copy, keys };
-    this.#index(entry);
-    this.#records.set(keys.id, entry);
-    this.#hub.emit({ kind: "put", id: keys.id, version: keys.version });
-    return true;
+    const text = recordText(record, keys.id);
+    return this.#put(await this.#use(), text, keys, want);
   }
 
   async delete(id: string) {
     this.#open();
-    const e = this.#records.get(checkId(id));
-    if (!e) return null;
-    this.#records.delete(e.keys.id);
-    this.#unindex(e);
-    this.#hub.emit({ kind: "delete", id: e.keys.id, version: e.keys.version });
-    return e.record;
+    const key = checkId(id);
+    const text = (await this.#use()).delete(key);
+    if (text === undefined) return null;
+    const record = (JSON.parse(text) as StoredTask);
+    this.#hub.emit({ kind: "delete", id: key, version: record.version });
+    return record;
   }
 
   async rangeAfter(scope: Scope, after: number, limit: number) {
@@ -193,65 +150,46 @@ class MemoryStorage {
     const s = checkScope(scope);
     checkCount(after, "after");
     checkCount(limit, "limit");
-    const seqs: number[] | undefined = s.kind === "all" ? this.#all : this.#sessions.get(sessionKey(s.session))?.seqs;
-    const out: StoredTask[] = [];
-    if (!seqs) return out;
-    for (let i = upperBound(seqs, self, after); i < seqs.length && out.length < limit; i++) {
-      const id = this.#ids.get((seqs[i] as number));
-      const e = id === undefined ? undefined : this.#records.get(id);
-      if (e) out.push(structuredClone(e.record));
-    }
-    return out;
+    const text = (await this.#use()).rangeAfter(s.kind === "all", s.kind === "session" ? some(s.session) : undefined, after, limit);
+    return JSON.parse(text) as StoredTask[];
   }
 
   async rangeLive(after: number, limit: number) {
     this.#open();
     checkCount(after, "after");
     checkCount(limit, "limit");
-    const out: StoredTask[] = [];
-    for (let i = upperBound(this.#live, self, after); i < this.#live.length && out.length < limit; i++) {
-      const id = this.#ids.get((this.#live[i] as number));
-      const e = id === undefined ? undefined : this.#records.get(id);
-      if (e) out.push(structuredClone(e.record));
-    }
-    return out;
+    return JSON.parse((await this.#use()).rangeLive(after, limit)) as StoredTask[];
   }
 
   async expired(nowMs: number, limit: number) {
     this.#open();
     checkCount(nowMs, "nowMs");
     checkCount(limit, "limit");
-    const out: string[] = [];
-    for (const [t, seq] of this.#byExpiry) {
-      if (t >= nowMs || out.length >= limit) break;
-      const id = this.#ids.get(seq);
-      if (id !== undefined) out.push(id);
-    }
-    return out;
+    return (await this.#use()).expired(nowMs, limit);
   }
 
   async countLive(session: string | null) {
     this.#open();
-    return this.#sessions.get(sessionKey(checkSession(session)))?.live ?? 0;
+    const s = checkSession(session);
+    return (await this.#use()).countLive(some(s));
   }
 
   async nextSequence() {
     this.#open();
-    this.#sequence += 1;
-    return this.#sequence;
+    return (await this.#use()).nextSequence();
   }
 
   /** Clause 13. */
   async nextSequenceWithLive(session: string | null) {
     this.#open();
-    const live = this.#sessions.get(sessionKey(checkSession(session)))?.live ?? 0;
-    this.#sequence += 1;
-    return { sequence: this.#sequence, live };
+    const s = checkSession(session);
+    const [sequence, live] = (await this.#use()).nextSequenceWithLive(some(s));
+    return { sequence: (sequence as number), live: (live as number) };
   }
 
   async lastSequence() {
     this.#open();
-    return this.#sequence;
+    return (await this.#use()).lastSequence();
   }
 
   async subscribe(listener: ChangeListener) {
@@ -264,8 +202,11 @@ class MemoryStorage {
   }
 
   async close() {
+    if (this.#closed) return;
     this.#closed = true;
     this.#hub.listeners.clear();
+    this.#core?.free();
+    this.#core = null;
   }
 }
 

@@ -1,63 +1,14 @@
-// The asynchronous storage contract for JS hosts: the contract of src/store/storage.rs (the Rust
-// `Storage` trait), made asynchronous so that a storage can live in a database shared by many
-// processes, plus a change feed. Every adapter (memory.ts, sqlite.ts, postgres.ts, redis.ts)
-// keeps it; tests/js/storage/contract.mjs checks it on each.
+// The asynchronous storage contract for JS hosts: `TaskStorage`, kept by every adapter
+// (memory.ts, sqlite.ts, postgres.ts, redis.ts); tests/js/storage/contract.mjs checks it on each.
 //
-// A storage keeps task records by id and knows nothing of the rules: it never changes a record it
-// is given (it stores and returns the stored JSON of src/store/record.rs as it is). The store
-// is the only writer of record contents. Clauses (numbered as in src/store/storage.rs):
-//
-//  1. `get(id)` resolves with the last record stored under `id`, or `null`.
-//  2. `putIfVersion(record, expected)` is an atomic compare-and-set on `record.id`: with
-//     `expected = null` it inserts only if no record has that id; with a number it replaces only
-//     if the stored record has `version === expected`. It resolves `true` when it stored the
-//     record, `false` (a conflict) when it stored nothing. A record's `seq` and `session` never
-//     change between versions (indexes rely on it).
-//  3. `delete(id)` removes the record and resolves with it (`null` if absent).
-//  4. `rangeAfter(scope, after, limit)`: at most `limit` records of `scope` whose `seq` is greater
-//     than `after`, in increasing `seq` order (a keyset: inserts and deletes never shift other
-//     records' positions), by an index seek. `{ kind: "all" }`: every record;
-//     `{ kind: "session", session }`: those whose `session` is exactly `session` (`null`: the
-//     records bound to no session).
-//  5. `expired(nowMs, limit)`: at most `limit` ids of records whose expiry (`createdAtMs +
-//     ttlMs`, none when `ttlMs` is null) is strictly before `nowMs`, earliest first (ties in `seq`
-//     order), by an index on the expiry (unexpired records are not scanned).
-//  6. `countLive(session)`: how many records bound to exactly `session` are not terminal
-//     (status other than completed, failed, cancelled).
-//  7. `nextSequence()`: a number greater than every number it returned before (in any process
-//     sharing the storage) and than every stored `seq`; `lastSequence()` the greatest returned
-//     or stored so far (0 if none).
-//  8. `subscribe(listener)`: the change feed. Every successful write (put or delete), from this
-//     process or any other sharing the storage, reaches every subscriber as `{ kind, id, version }`
-//     (the record's key and its new revision; for a delete, the deleted record's version), in
-//     the order each writer made them for one id. Delivery is at most once and asynchronous: a
-//     subscriber that must not miss anything reads the record again on each change (its
-//     `version` tells which revision it has). Resolves, once the feed is live (writes made after
-//     that are delivered), with an `unsubscribe` function.
-//  9. `close()` releases connections; later calls reject with a StorageError (`closed`).
-// 10. `rangeLive(after, limit)`: at most `limit` live records (status not terminal) whose `seq`
-//     is greater than `after`, in increasing `seq` order, by an index on the live records (terminal
-//     ones are not scanned): what the lease check of SharedTaskServer reads.
-// 11. `getMany(ids)`: clause 1 for each id of `ids` (distinct, at most 1000), the answers in the
-//     order of `ids`, in one round trip where the engine allows.
-// 12. `putEachIfVersion(entries)`: clause 2 for each `{ record, expected }` (replacements only:
-//     `expected` a number; distinct ids, at most 1000), each atomic on its own (not all together),
-//     resolving with one boolean per entry in order; one round trip where the engine allows.
-//     What the lease renewals of SharedTaskServer write.
-// 13. `nextSequenceWithLive(session)`: clause 7's `nextSequence()` and clause 6's
-//     `countLive(session)` in one round trip (one statement, transaction or pipeline), resolving
-//     with `{ sequence, live }`: what SharedTaskServer reads before it creates a task of a session
-//     under its cap (a number taken for a call then refused is skipped: clause 7 asks only
-//     "greater"). A read and a counter: no schema change (the version stays 2).
-// 14. `insertNew(record, cap)` (optional: an adapter without it is served by 13 and 2): clause 7's
-//     `nextSequence()` and clause 2's insert in one atomic step (one statement or transaction).
-//     The record's own `seq` is ignored: it is stored with `seq` = the number taken (its stored
-//     JSON is the given record's with that `seq`), unless `cap` is a number and the records of
-//     `record.session` that are live (clause 6) are already `cap` or more (nothing stored), or
-//     a record has its id (nothing stored). Resolves `{ seq }` (the number it was stored
-//     with) or `{ seq: null, live }` (refused: `live` the count it saw, `null` for an id
-//     conflict). What SharedTaskServer creates a task with: one round trip, the session's cap
-//     checked in the same step (concurrent creates of one group count each other).
+// The clauses (1-14, what each method does) are written once, in src/store/storage.rs (the
+// module docs, "The adapter contract"): 1-7 are the Rust `Storage` trait's, 8 (`subscribe`, the
+// change feed) and 9 (`close`) the JS hosts', 10-14 (`rangeLive`, `getMany`,
+// `putEachIfVersion`, `nextSequenceWithLive`, the optional `insertNew`) the batch reads and
+// writes of SharedTaskServer.
+// What this file adds is how the asynchronous calls answer: each method resolves with what its
+// clause answers (`null` for none; `putIfVersion` `true` when it stored the record, `false` on a
+// conflict; `nextSequenceWithLive` `{ sequence, live }`), and rejects as "Errors" below says.
 //
 // What one operation of SharedTaskServer costs (round trips; each write a compare-and-set):
 // create 1 write (14; without it 1 read (13) + 1 write); tasks/get, tasks/result of a live task 1 read; tasks/cancel,
@@ -69,7 +20,7 @@
 // Under concurrency an adapter may group calls (`Group` below): Postgres sends the `get`s, the
 // `putIfVersion`s, the `insertNew`s and the `nextSequenceWithLive`s made while the previous
 // statement of their kind is in flight as one statement each; SQLite runs the writes made meanwhile in one write
-// transaction. Every clause above holds for each call as if it ran alone: a group's calls are
+// transaction. Every clause holds for each call as if it ran alone: a group's calls are
 // concurrent calls answered in one round trip.
 //
 // Errors: bad arguments reject with a StorageError of kind `invalid` naming the argument (never
@@ -133,26 +84,40 @@ export type Change = {
 export type ChangeListener = (change: Change) => void;
 
 /**
- * The asynchronous storage contract (see the clauses at the top of this file).
+ * The asynchronous storage contract: the clauses (numbered below) are src/store/storage.rs's.
  */
 export type TaskStorage = {
   /** The adapter: "memory", "sqlite", "postgres" or "redis". */
   name: string;
+  /** 1: the last record stored under `id`, or `null`. */
   get: (id: string) => Promise<StoredTask | null>;
+  /** 2: compare-and-set on `record.id` (`expected` `null`: insert only); `false` on a conflict. */
   putIfVersion: (record: StoredTask, expected: number | null) => Promise<boolean>;
+  /** 3: removes the record, resolving with it (`null` if absent). */
   delete: (id: string) => Promise<StoredTask | null>;
+  /** 4: at most `limit` records of `scope` with `seq` greater than `after`, in `seq` order. */
   rangeAfter: (scope: Scope, after: number, limit: number) => Promise<StoredTask[]>;
+  /** 10: at most `limit` live records with `seq` greater than `after`, in `seq` order. */
   rangeLive: (after: number, limit: number) => Promise<StoredTask[]>;
+  /** 11: `get` of each id (distinct, at most 1000), in order. */
   getMany: (ids: string[]) => Promise<Array<StoredTask | null>>;
+  /** 12: `putIfVersion` of each replacement (distinct ids, at most 1000), each atomic alone. */
   putEachIfVersion: (entries: ReplaceEntry[]) => Promise<boolean[]>;
+  /** 5: at most `limit` ids of records expired before `nowMs`, earliest first. */
   expired: (nowMs: number, limit: number) => Promise<string[]>;
+  /** 6: the records bound to exactly `session` that are not terminal. */
   countLive: (session: string | null) => Promise<number>;
+  /** 7: a number greater than every number returned before and every stored `seq`. */
   nextSequence: () => Promise<number>;
+  /** 13: `nextSequence()` and `countLive(session)` in one round trip. */
   nextSequenceWithLive: (session: string | null) => Promise<{ sequence: number; live: number; }>;
-  /** Clause 14 (optional). */
+  /** 14 (optional): `nextSequence()`, the session's cap and the insert in one atomic step. */
   insertNew?: (record: StoredTask, cap: number | null) => Promise<{ seq: number; } | { seq: null; live: number | null; }>;
+  /** 7: the greatest sequence number returned or stored so far (0 if none). */
   lastSequence: () => Promise<number>;
+  /** 8: the change feed; resolves, once live, with the function that unsubscribes. */
   subscribe: (listener: ChangeListener) => Promise<() => Promise<void>>;
+  /** 9: releases connections; later calls reject with a StorageError `closed`. */
   close: () => Promise<void>;
 };
 

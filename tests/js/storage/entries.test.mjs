@@ -35,7 +35,7 @@ test("each storage entry is a subpath export; the peers are optional", () => {
   }
 });
 
-test("the main and server entries never load the storage modules; the storage entry loads no node: module", () => {
+test("the main and server entries never load the storage modules; the storage entry imports no node: module", () => {
   const seen = new Set();
   const walk = (file) => {
     if (seen.has(file)) return;
@@ -48,12 +48,18 @@ test("the main and server entries never load the storage modules; the storage en
   const graph = [...seen].map((f) => f.slice(PKG.length + 1));
   assert.ok(graph.includes("server/index.js"), "the walk follows the helpers");
   assert.deepEqual(graph.filter((f) => f.startsWith("storage/")), [], "no storage module in the main or server graph");
-  // mcp-tasks-wasm/storage (contract + MemoryStorage) runs anywhere: relative imports only.
-  for (const f of ["index.js", "types.js", "memory.js"]) {
+  // mcp-tasks-wasm/storage (contract + MemoryStorage) runs anywhere: relative static imports only.
+  for (const f of ["index.js", "types.js"]) {
     assert.deepEqual(imports(join(PKG, "storage", f)).filter((s) => !s.startsWith("./")), [], `storage/${f} imports only its siblings`);
   }
+  // MemoryStorage's records live in the server module (src/store/storage.rs, one in-memory
+  // storage): at its first call it loads the server entry (which initialises the module for the
+  // platform) and takes the class from that entry's glue; at load, only its siblings.
+  const memory = imports(join(PKG, "storage/memory.js"));
+  assert.deepEqual(memory.filter((s) => !s.startsWith("./")), ["mcp-tasks-wasm/server", "../server/mcp_tasks_wasm.js"], "storage/memory.js: the server module, nothing else");
+  assert.doesNotMatch(readFileSync(join(PKG, "storage/memory.js"), "utf8"), /^\s*import\s[^(]*from\s+"(?!\.\/)/m, "storage/memory.js: no static import outside its folder");
   // The adapters import their client library by name when opened, never at load.
-  for (const f of readdirSync(join(PKG, "storage")).filter((f) => f.endsWith(".js"))) {
+  for (const f of readdirSync(join(PKG, "storage")).filter((f) => f.endsWith(".js") && f !== "memory.js")) {
     assert.deepEqual(imports(join(PKG, "storage", f)).filter((s) => !s.startsWith("./")), [], `storage/${f} has no static import of a package`);
   }
 });

@@ -19,8 +19,11 @@ const PG_BIN = "/usr/lib/postgresql/15/bin";
 let fromSource;
 /**
  * FROM_SOURCE=1: the adapters compiled from js/server/storage/*.ts by tsc alone (the build's
- * options), into a scratch directory with the peers linked next to them: the storage contract
- * runs without a release build or a pack (they import nothing of the wasm module).
+ * options), into `storage/` of a scratch directory laid out as the package (the peers linked
+ * next to them): the database adapters' contract runs without a release build or a pack (they
+ * import nothing of the wasm module). MemoryStorage runs on the server module (it loads
+ * `mcp-tasks-wasm/server` at its first call): `server/` is linked to the installed package's,
+ * else to pkg/server/ (a `scripts/build.sh` without the pack).
  */
 function storageFromSource() {
   if (fromSource) return fromSource;
@@ -29,11 +32,14 @@ function storageFromSource() {
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
   const src = join(ROOT, "js/server/storage");
   const files = readdirSync(src).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")).map((f) => join(src, f));
-  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ type: "module", private: true })}\n`);
+  const out = join(dir, "storage");
+  const server = [join(INSTALL, "node_modules/mcp-tasks-wasm/server"), join(ROOT, "pkg/server")].find((d) => existsSync(join(d, "node.mjs")));
+  if (server) symlinkSync(server, join(dir, "server"), "dir");
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "mcp-tasks-wasm", type: "module", private: true, exports: { "./server": "./server/node.mjs" } })}\n`);
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
     compilerOptions: {
       strict: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "dom"],
-      types: [], useDefineForClassFields: false, rootDir: src, outDir: dir, newLine: "lf",
+      types: [], useDefineForClassFields: false, rootDir: src, outDir: out, newLine: "lf",
     },
     files,
   }));
@@ -54,7 +60,7 @@ function storageFromSource() {
  * @param {"" | "sqlite" | "postgres" | "redis"} name
  */
 export async function loadStorage(name = "") {
-  if (process.env.FROM_SOURCE === "1") return import(join(storageFromSource(), `${name || "index"}.js`));
+  if (process.env.FROM_SOURCE === "1") return import(join(storageFromSource(), "storage", `${name || "index"}.js`));
   if (!existsSync(join(INSTALL, "node_modules/mcp-tasks-wasm/package.json"))) {
     throw new Error("the package is not installed in tests/js/.tmp/install: run scripts/build.sh and scripts/pack.sh");
   }
