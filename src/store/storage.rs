@@ -6,7 +6,8 @@
 //! This is the one text of the contract: the Rust [`Storage`] trait keeps clauses 1–7, every JS
 //! adapter (`js/server/storage/*.ts`, the async `TaskStorage` of `types.ts`, which adds how
 //! calls resolve and fail) keeps 1–13 (SQLite and Postgres also 14), and [`MemoryStorage`]
-//! keeps 1–7 and 10–13 (the JS `MemoryStorage` is it, behind the server module, with the change feed of 8 and 9 in JS).
+//! keeps 1–7 and 10–13 (the JS `MemoryStorage` is it, behind the server module, with the
+//! change feed of 8 and 9 in JS).
 //!
 //! A storage keeps task records by id and knows nothing of the rules: it never changes a
 //! record it is given (a JS adapter stores and returns the stored JSON of
