@@ -2,8 +2,9 @@
 // (minified, ESM), and the .wasm modules its bundle loads, gzip -9 (zlib level 9) per file, summed.
 //   node bench/browser-app.mjs [--pkg DIR] [--json FILE]
 // The app (bench/browser-app/client.js): TaskClient.connect and a callTool, no MCP SDK. For scale,
-// app.js is the same next to the SDK 1.32.2 client with its task schemas, and app-server.js that
-// one importing mcp-tasks-wasm/server too (both modules load).
+// app.js is the same next to the SDK 1.32.2 client with its task schemas, app-server.js that
+// one importing mcp-tasks-wasm/server too (both modules load), and client-conversation.js the
+// first importing Conversation too (the main module loads next to the browser module).
 // The package is pkg/ (or --pkg DIR, e.g. an older build); the SDK is the root's pinned one;
 // esbuild is tools/ts's (pinned with its lock). KB = 1,000 bytes. The figures go in BENCHMARKS.md
 // ("Browser app"); tests/js/browser-app-size.test.mjs only checks that they are computed.
@@ -34,6 +35,7 @@ try {
     "TaskClient.connect + callTool (main entry)": "client.js",
     "the same next to the SDK client and its task schemas": "app.js",
     "the same, importing mcp-tasks-wasm/server too": "app-server.js",
+    "TaskClient and Conversation (main entry)": "client-conversation.js",
   };
   const results = {};
   for (const [label, file] of Object.entries(apps)) {
@@ -55,21 +57,24 @@ try {
     });
     const js = out.outputFiles.find((f) => f.path.endsWith(".js")).contents;
     const text = Buffer.from(js).toString("utf8");
-    // The modules the bundle loads: the entry files' `new URL("./…_bg.wasm", import.meta.url)`,
-    // which esbuild leaves as they are (the .wasm is copied next to the bundle).
-    const inputs = Object.keys(out.metafile.inputs);
+    // The modules the bundle loads: the `new URL("./…_bg.wasm", import.meta.url)` of the package's
+    // files that esbuild kept (it leaves them as they are: the .wasm is copied next to the bundle),
+    // found by name in the package (each module's file name is its own). A file a bundler drops
+    // (package.json "sideEffects", nothing of it imported) fetches nothing.
     const wasm = [];
-    for (const input of inputs) {
-      const m = /node_modules\/mcp-tasks-wasm\/(.*)browser\.js$/.exec(input);
-      if (!m) continue;
-      const src = readFileSync(join(work, input), "utf8");
-      for (const u of src.matchAll(/new URL\("\.\/([A-Za-z0-9_]+_bg\.wasm)"/g)) wasm.push(`${m[1]}${u[1]}`);
+    for (const u of new Set(Array.from(text.matchAll(/new URL\(["'](?:\.\/)?([A-Za-z0-9_]+_bg\.wasm)["']/g), (m) => m[1]))) {
+      const found = ["", "browser/", "server/"].map((d) => `${d}${u}`).filter((f) => existsSync(join(PKG, f)));
+      if (found.length !== 1) throw new Error(`${file}: the bundle fetches ${u}, found ${found.length} times in ${PKG}`);
+      wasm.push(found[0]);
     }
-    if (wasm.length === 0) throw new Error(`${file}: the bundle loads no .wasm (expected the entry's browser.js)`);
+    wasm.sort();
+    if (wasm.length === 0) throw new Error(`${file}: the bundle loads no .wasm`);
     const wasmSizes = Object.fromEntries(wasm.map((w) => {
       const buf = readFileSync(join(PKG, w));
       return [w, { raw: buf.length, gzip: gz(buf) }];
     }));
+    // The files esbuild kept (metafile "inputs" also lists the files it dropped).
+    const inputs = Object.entries(Object.values(out.metafile.outputs)[0].inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f);
     const sdk = inputs.filter((i) => i.includes("@modelcontextprotocol/sdk/") || /node_modules\/(zod|ajv|ajv-formats|fast-deep-equal|json-schema-traverse|fast-uri|pkce-challenge|eventsource-parser)\//.test(i));
     const ours = inputs.filter((i) => i.includes("node_modules/mcp-tasks-wasm/"));
     results[label] = {
@@ -80,6 +85,8 @@ try {
       inputs: { sdk: sdk.length, package: ours.length },
       // The glue of the task store core (wasm-bindgen calls its methods as wasm.taskservercore_*).
       storeGlue: /taskservercore_/.test(text),
+      // The glue of the conversation checker (wasm.conversation_new, …).
+      conversationGlue: /conversation_new/.test(text),
     };
   }
   const kb = (n) => (n / 1000).toFixed(1);

@@ -6,6 +6,7 @@
 //   js/core/*.ts, js/server/*.ts   → PKG/server/*.js + *.d.ts   (SERVER=1: validate.ts over the
 //                                    server module; a stub per shared client helper,
 //                                    `export * from "../client.js"`: one copy in the package)
+//   js/core/validate.ts            → PKG/browser/validate.js    (over the browser entry's module)
 //   js/server/storage/*.ts         → PKG/storage/*.js + *.d.ts  (ES modules only)
 //   js/cli.mts                     → PKG/cli.mjs                (with @types/node)
 //   js/inspect.mts                 → PKG/inspect.mjs            (the CLI's inspect/record, loaded on demand)
@@ -48,6 +49,8 @@ const layout = [
   { out: "", from: ["js/core", "js/client"], cjs: true },
   // js/core (validate.ts) in both: each wraps the byte boundary of its own entry's module.
   ...(SERVER === "1" ? [{ out: "server", from: ["js/core", "js/server"], cjs: true, shared: ".." }] : []),
+  // The browser entry's module (no Conversation: observe.ts is not there): validate.ts over it.
+  { out: "browser", from: ["js/core"], only: ["validate.ts"], cjs: false },
   { out: "storage", from: ["js/server/storage"], cjs: false },
 ];
 const compiled = []; // work-relative .ts files
@@ -56,6 +59,7 @@ for (const part of layout) {
   mkdirSync(dir, { recursive: true });
   for (const from of part.from) {
     for (const f of tsFiles(join(ROOT, from))) {
+      if (part.only && !part.only.includes(f)) continue;
       copyFileSync(join(ROOT, from, f), join(dir, f));
       compiled.push(join(part.out, f));
     }

@@ -119,6 +119,60 @@ const wasmBytes = require('fs').readFileSync((() => {
 EOF
 }
 
+# guard_strings GLUE...: a `String` / `&str` parameter of an export is copied in by the glue's
+# passStringToWasm0, which trusts `arg` to be a string: given another value (`true`, a number), it
+# asks the module for a zero-byte block and then reallocates that dangling block, corrupting the
+# allocator (the next calls trap with "memory access out of bounds"). The JS classes pass checked
+# strings, but every export must survive a direct call with any value (tests/js/soak.test.mjs):
+# every glue refuses a non-string there with a TypeError, before the module is called.
+guard_strings() {
+  local f guard_line='function passStringToWasm0(arg, malloc, realloc) {'
+  for f in "$@"; do
+    grep -qxF "$guard_line" "$f" || fail "$f: the glue's line '$guard_line' changed: update build.sh"
+    node -e '
+      const fs = require("node:fs");
+      const [file, line] = process.argv.slice(1);
+      const guard = "    if (typeof arg !== \"string\") throw new TypeError(`expected a string argument, found ${typeof arg}`);";
+      fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(line + "\n", line + "\n" + guard + "\n"));
+    ' "$f" "$guard_line"
+  done
+}
+
+# fix_dts WEB.d.ts NODE.d.cts: the declarations of the two glues, made to compile where users
+# compile them.
+fix_dts() {
+  local f
+  # wasm-bindgen declares `[Symbol.dispose](): void` on classes. Without lib esnext.disposable
+  # (TypeScript >= 5.2) a strict consumer gets TS2550 inside our .d.ts: reference the lib there,
+  # as @types/node does. The declarations themselves stay exactly as generated.
+  for f in "$@"; do
+    if grep -q 'Symbol\.dispose' "$f"; then
+      { echo '/// <reference lib="esnext.disposable" />'; cat "$f"; } >"$f.tmp" && mv "$f.tmp" "$f"
+    fi
+  done
+  # The web glue's init functions name DOM types (RequestInfo, BufferSource, WebAssembly.*): a
+  # project without the DOM lib (lib es2022 + @types/node, no skipLibCheck) could not compile
+  # them. Structural stand-ins, local to the file (`export {}` keeps them unexported), to which
+  # the DOM's and Node's values are assignable; the generated declarations stay as they are.
+  f=$1
+  if grep -qE 'RequestInfo|BufferSource|WebAssembly\.' "$f"; then
+    cat "$f" - >"$f.tmp" <<'EOF'
+
+// Added by scripts/build.sh: what the declarations above need of the DOM, declared structurally
+// (a DOM or Node Request, Response, ArrayBuffer, typed array or WebAssembly.Module fits).
+type RequestInfo = Request | string;
+type BufferSource = ArrayBufferView | ArrayBuffer;
+declare namespace WebAssembly {
+  interface Module {}
+  interface Memory { readonly buffer: ArrayBuffer; grow(delta: number): number }
+  interface Table { readonly length: number; get(index: number): any; grow(delta: number, value?: any): number; set(index: number, value?: any): void }
+}
+export {};
+EOF
+    mv "$f.tmp" "$f"
+  fi
+}
+
 # assemble RAW OUT WORK "DIR..." SHARED WASM: bindgen + wasm-opt RAW into OUT/WASM and write the
 # entry files into OUT. SHARED (the server entry: "..") is the directory, relative to OUT, of the
 # main entry: its client helpers (js/client) are not copied but shared, one copy in the package
@@ -162,52 +216,8 @@ assemble() {
   ' "$out/node.cjs" "$load_line" "$(locate_wasm_cjs "$spec")"
   cp "$work/node/$NAME.d.ts" "$out/node.d.cts"
 
-  # A `String` / `&str` parameter of an export is copied in by the glue's passStringToWasm0, which
-  # trusts `arg` to be a string: given another value (`true`, a number), it asks the module for a
-  # zero-byte block and then reallocates that dangling block, corrupting the allocator (the next
-  # calls trap with "memory access out of bounds"). The JS classes pass checked strings, but every
-  # export must survive a direct call with any value (tests/js/soak.test.mjs): both glues refuse a
-  # non-string there with a TypeError, before the module is called.
-  local f guard_line='function passStringToWasm0(arg, malloc, realloc) {'
-  for f in "$out/$NAME.js" "$out/node.cjs"; do
-    grep -qxF "$guard_line" "$f" || fail "$f: the glue's line '$guard_line' changed: update build.sh"
-    node -e '
-      const fs = require("node:fs");
-      const [file, line] = process.argv.slice(1);
-      const guard = "    if (typeof arg !== \"string\") throw new TypeError(`expected a string argument, found ${typeof arg}`);";
-      fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(line + "\n", line + "\n" + guard + "\n"));
-    ' "$f" "$guard_line"
-  done
-
-  # wasm-bindgen declares `[Symbol.dispose](): void` on classes. Without lib esnext.disposable
-  # (TypeScript >= 5.2) a strict consumer gets TS2550 inside our .d.ts: reference the lib there,
-  # as @types/node does. The declarations themselves stay exactly as generated.
-  for f in "$out/$NAME.d.ts" "$out/node.d.cts"; do
-    if grep -q 'Symbol\.dispose' "$f"; then
-      { echo '/// <reference lib="esnext.disposable" />'; cat "$f"; } >"$f.tmp" && mv "$f.tmp" "$f"
-    fi
-  done
-  # The web glue's init functions name DOM types (RequestInfo, BufferSource, WebAssembly.*): a
-  # project without the DOM lib (lib es2022 + @types/node, no skipLibCheck) could not compile
-  # them. Structural stand-ins, local to the file (`export {}` keeps them unexported), to which
-  # the DOM's and Node's values are assignable; the generated declarations stay as they are.
-  f=$out/$NAME.d.ts
-  if grep -qE 'RequestInfo|BufferSource|WebAssembly\.' "$f"; then
-    cat "$f" - >"$f.tmp" <<'EOF'
-
-// Added by scripts/build.sh: what the declarations above need of the DOM, declared structurally
-// (a DOM or Node Request, Response, ArrayBuffer, typed array or WebAssembly.Module fits).
-type RequestInfo = Request | string;
-type BufferSource = ArrayBufferView | ArrayBuffer;
-declare namespace WebAssembly {
-  interface Module {}
-  interface Memory { readonly buffer: ArrayBuffer; grow(delta: number): number }
-  interface Table { readonly length: number; get(index: number): any; grow(delta: number, value?: any): number; set(index: number, value?: any): void }
-}
-export {};
-EOF
-    mv "$f.tmp" "$f"
-  fi
+  guard_strings "$out/$NAME.js" "$out/node.cjs"
+  fix_dts "$out/$NAME.d.ts" "$out/node.d.cts"
 
   # What the entry exports of its glue: the PUBLIC values it has, by name, and every declared
   # type but the raw exports' (InitOutput) and init's (InitInput, SyncInitInput: /bytes only). A
@@ -277,6 +287,8 @@ export function initSync(...args) {
   # The helpers' index.js is itself an explicit list; validate.js (js/core) wraps the glue's
   # validateMessage over the byte boundary of this entry's module.
   extra_exports+=$'\nexport * from "./index.js";\nexport { validateMessage } from "./validate.js";'
+  # observe.js (js/core) puts the glue's Conversation.observe on the same byte boundary.
+  extra_exports+=$'\nimport "./observe.js";'
   extra+=$extra_exports
   extra_types+=$'\nexport * from "./index.js";\nexport { validateMessage } from "./validate.js";'
   cat >"$out/main.cjs" <<EOF
@@ -285,6 +297,7 @@ export function initSync(...args) {
 "use strict";
 const glue = require("./node.cjs");
 const validate = require("./validate.cjs");
+require("./observe.cjs");
 require("$shared/wasm.cjs").provideWasm({ TaskScheduler: glue.TaskScheduler, validateMessage: validate.validateMessage$cjs_core });
 module.exports = {$cjs_public$cjs_shared ...require("./index.cjs"), validateMessage: validate.validateMessage };
 EOF
@@ -387,10 +400,78 @@ EOF
 }
 
 # ---- the default entry: pkg/ --------------------------------------------------------------------
-# The client module: no cargo feature (no task store; see the top).
-RAW=$(cargo_wasm "")
+# The client module: cargo feature conversation-js (no task store; see the top).
+RAW=$(cargo_wasm conversation-js)
 find "$PKG" -mindepth 1 -maxdepth 1 ! -name package.json -exec rm -rf {} +
 assemble "$RAW" "$PKG" "$TMP/main" "$ROOT/js/core $ROOT/js/client"
+
+# ---- the browser entry's module: pkg/browser/ -----------------------------------------------------
+# Browsers (the "browser" and "default" conditions, browser.js) load the client module without
+# the conversation checker (no cargo feature): pkg/browser/ holds its web glue, its .wasm
+# (mcp_tasks_browser_bg.wasm) and load.js, which fetches it next to itself (top-level await) and
+# gives the client helpers its functions (validate.js over it: scripts/build-ts.mjs).
+# pkg/browser.js re-exports load.js and takes Conversation from conversation.js, which fetches the
+# main module (the client module with the checker) for an app that imports Conversation;
+# package.json "sideEffects" does not list conversation.js, so a bundler leaves it, and that
+# module, out of an app that does not (docs/decisions/browser-module.md). Node, Deno, workerd and
+# /bytes read a local file: they load the one main module, as before.
+BROWSER_WASM=mcp_tasks_browser_bg.wasm
+RAW_BROWSER=$(cargo_wasm "")
+mkdir -p "$TMP/browser" "$PKG/browser"
+say "wasm-bindgen --target web → pkg/browser/ (no Conversation)"
+wasm-bindgen --target web --out-dir "$TMP/browser" --out-name "$NAME" "$RAW_BROWSER"
+"$WASM_OPT" -Oz --one-caller-inline-max-function-size=200 --strip-producers --strip-target-features \
+  "$TMP/browser/${NAME}_bg.wasm" -o "$PKG/browser/$BROWSER_WASM"
+sed "s/${NAME}_bg\.wasm/$BROWSER_WASM/g" "$TMP/browser/$NAME.js" >"$PKG/browser/$NAME.js"
+cp "$TMP/browser/$NAME.d.ts" "$PKG/browser/$NAME.d.ts"
+guard_strings "$PKG/browser/$NAME.js"
+fix_dts "$PKG/browser/$NAME.d.ts"
+# Its exports: the main module's but Conversation.
+browser_public=()
+for v in $(sed -nE 's/^export (declare )?(function|class|const) ([A-Za-z_$][A-Za-z0-9_$]*).*/\3/p' "$PKG/browser/$NAME.d.ts" | sort -u); do
+  case " $PUBLIC " in *" $v "*) browser_public+=("$v"); continue ;; esac
+  case " $INTERNAL " in *" $v "*) continue ;; esac
+  fail "pkg/browser/$NAME.d.ts exports $v, which is in neither PUBLIC nor INTERNAL (scripts/build.sh)"
+done
+for v in $PUBLIC; do
+  case " ${browser_public[*]} Conversation " in *" $v "*) ;; *) fail "pkg/browser/$NAME.d.ts has no $v (PUBLIC)" ;; esac
+done
+case " ${browser_public[*]} " in *" Conversation "*) fail "pkg/browser/$NAME.d.ts has Conversation: built with conversation-js?" ;; esac
+browser_list=$(printf '%s, ' "${browser_public[@]}"); browser_list=${browser_list%, }
+cat >"$PKG/browser/load.js" <<EOF
+// The browser entry's module (the client module without the conversation checker), fetched next
+// to this file (top-level await); the client helpers get its functions.
+import init, { TaskScheduler as _TaskScheduler } from "./$NAME.js";
+import { validateMessage as _validateMessage } from "./validate.js";
+import { provideWasm } from "../wasm.js";
+
+await init({ module_or_path: new URL("./$BROWSER_WASM", import.meta.url) });
+provideWasm({ TaskScheduler: _TaskScheduler, validateMessage: _validateMessage });
+
+export { $browser_list } from "./$NAME.js";
+export { validateMessage } from "./validate.js";
+EOF
+cat >"$PKG/conversation.js" <<EOF
+// Browsers: Conversation for the browser entry (browser.js). Fetches the main module (the client
+// module with the conversation checker) next to this file (top-level await). package.json
+// "sideEffects" does not list this file: a bundler leaves it, and that module, out of an app that
+// does not import Conversation.
+import init from "./$NAME.js";
+import "./observe.js";
+
+await init({ module_or_path: new URL("./${NAME}_bg.wasm", import.meta.url) });
+
+export { Conversation } from "./$NAME.js";
+EOF
+cat >"$PKG/browser.js" <<EOF
+// Browsers and bundlers: the browser module (browser/load.js fetches it, top-level await): the
+// client module without the conversation checker. Conversation comes from conversation.js, which
+// fetches the main module only when an app imports it (scripts/build.sh, "the browser entry's
+// module").
+export { $browser_list, validateMessage } from "./browser/load.js";
+export { Conversation } from "./conversation.js";
+export * from "./index.js";
+EOF
 
 # The licences (the README is written last, from the files shipped: see below).
 cp LICENSE-MIT LICENSE-APACHE "$PKG/"
@@ -431,7 +512,7 @@ chmod +x "$PKG/cli.mjs"
 
 # The doc comments out of the JS every entry loads at start (the glue carries every Rust doc
 # comment; validate.js its JSDoc): the .d.ts files keep them for editors. -7 KB gzip per entry.
-strip=("$PKG/$NAME.js" "$PKG/node.cjs" "$PKG/validate.js" "$PKG/validate.cjs")
+strip=("$PKG/$NAME.js" "$PKG/node.cjs" "$PKG/validate.js" "$PKG/validate.cjs" "$PKG/browser/$NAME.js" "$PKG/browser/validate.js")
 [ "$SERVER" = 1 ] && strip+=("$PKG/server/$NAME.js" "$PKG/server/node.cjs" "$PKG/server/validate.js" "$PKG/server/validate.cjs")
 node scripts/strip-js-docs.mjs "${strip[@]}" ||
   fail "could not strip the doc comments"
@@ -461,7 +542,8 @@ size_line "${NAME}_bg.wasm (client module)" "$PKG/${NAME}_bg.wasm"
 [ "$SERVER" = 1 ] && size_line "server/$SERVER_WASM" "$PKG/server/$SERVER_WASM"
 size_line "$NAME.js (web glue)" "$PKG/$NAME.js"
 size_line "node.cjs (nodejs glue)" "$PKG/node.cjs"
-size_line "browser load: wasm + glue + helpers" "$PKG/${NAME}_bg.wasm" "$PKG/$NAME.js" "$PKG/browser.js" "$PKG/index.js" "$PKG/client.js" "$PKG/http.js" "$PKG/push.js"
+size_line "browser/$BROWSER_WASM (browser module)" "$PKG/browser/$BROWSER_WASM"
+size_line "browser load: wasm + glue + helpers" "$PKG/browser/$BROWSER_WASM" "$PKG/browser/$NAME.js" "$PKG/browser/load.js" "$PKG/browser/validate.js" "$PKG/browser.js" "$PKG/index.js" "$PKG/client.js" "$PKG/http.js" "$PKG/push.js"
 if [ "$SERVER" = 1 ]; then
   helper_files=()
   for f in js/client/*.ts; do [ "$(basename "$f")" = index.ts ] || helper_files+=("$PKG/$(basename "$f" .ts).js"); done

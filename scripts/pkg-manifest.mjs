@@ -61,7 +61,10 @@ for (const d of entryDirs) {
   conditions.default = pair(at("browser.js"), at("browser.d.ts"));
   exportsMap[key] = conditions;
   if (has(at("bytes.js"))) exportsMap[`${key}/bytes`] = pair(at("bytes.js"), at("bytes.d.ts"));
-  for (const f of ["node.mjs", "node.cjs", "main.cjs", "browser.js", "deno.js", "workerd.js"]) {
+  // observe.js: imported for its effect (Conversation.observe over the byte boundary);
+  // browser/load.js: loads the browser module. conversation.js is not listed: a bundler drops it
+  // (and the module it loads) from an app that does not import Conversation.
+  for (const f of ["node.mjs", "node.cjs", "main.cjs", "browser.js", "deno.js", "workerd.js", "observe.js", "observe.cjs", "browser/load.js"]) {
     if (has(at(f))) sideEffects.push(`./${at(f)}`);
   }
   // node10 resolution (no "exports"): the CommonJS declarations of a subpath entry.
@@ -94,6 +97,10 @@ for (const d of entryDirs) {
   if (modules.length !== 1) fail(`${d || "."}: expected one *_bg.wasm, found ${modules.length}`);
   const rel = d ? `./${d}/${modules[0]}` : `./${modules[0]}`;
   exportsMap[rel] = rel;
+}
+// The browser entry's module (browser/, not an entry of its own).
+for (const f of has("browser") ? readdirSync(join(PKG, "browser")).filter((f) => f.endsWith("_bg.wasm")) : []) {
+  exportsMap[`./browser/${f}`] = `./browser/${f}`;
 }
 exportsMap["./package.json"] = "./package.json";
 

@@ -8,12 +8,10 @@
 // to the export, which gives the same reports and throws the same TypeErrors. The rules are the
 // core's (src/validate): this file converts and routes, and never makes a report.
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
-import { validateMessage as validateAny, Conversation, __validateBuffer, __validateBytes, __validateMemory, __validateBufferAt } from "./mcp_tasks_wasm.js";
+import { validateMessage as validateAny, __validateBuffer, __validateBytes, __validateMemory, __validateBufferAt } from "./mcp_tasks_wasm.js";
 
 export type ValidationReport = import("./mcp_tasks_wasm.js").ValidationReport;
 export type ValidateOptions = import("./mcp_tasks_wasm.js").ValidateOptions;
-export type ObserveOptions = import("./mcp_tasks_wasm.js").ObserveOptions;
-export type ObserveReport = import("./mcp_tasks_wasm.js").ObserveReport;
 
 /** Bytes kept for `inReplyTo` at the start of the buffer; the message follows. */
 const REPLY_BYTES = 1024;
@@ -201,47 +199,18 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
   return answer < 0 ? readJson(-answer) : validateAny(message, options);
 }
 
-// ---- Conversation.observe over the same bytes ---------------------------------------------------
-//
-// A string message crosses as validateMessage's does (one encodeInto into the buffer, one call,
-// `from` as a number) and its report comes back as JSON text in the buffer; so does a value's
-// JSON text, when that is all the value is (`jsonText`). Other values, odd options, lone
-// surrogates, very long texts and texts over the conversation's `maxBytes` take the method
-// wasm-bindgen generated, which gives the same reports and throws the same TypeErrors.
-
-const observeAny = Conversation.prototype.observe;
-/** Longer strings (in UTF-16 units) take the generated method: no buffer of 3 bytes a unit. */
-const OBSERVE_MAX_UNITS = 4 * 1024 * 1024;
-const INTERNAL = -2147483648;
-
 /**
- * Observes the next message (a JS value or a JSON string). Never throws on a bad message: the
- * report says what is wrong, and the message still counts. `options.from` (`"client"` or
- * `"server"`) names the sender; throws a `TypeError` on a malformed option.
+ * What js/core/observe.ts (`Conversation.observe` over the same buffer) uses of this byte path.
+ * @internal
  */
-function observe(this: Conversation, message: unknown, options?: ObserveOptions | null): ObserveReport {
-  // A value crosses as its JSON text when that is all it is (the method reads the same text).
-  const text = typeof message === "string" ? message : jsonText(message);
-  if (text === undefined) return observeAny.call(this, message, options);
-  let from = 0;
-  if (options !== undefined && options !== null) {
-    if (typeof options !== "object" || Array.isArray(options)) return observeAny.call(this, message, options);
-    const f = options.from;
-    if (f === "client") from = 1;
-    else if (f === "server") from = 2;
-    else if (f !== undefined) return observeAny.call(this, message, options);
-  }
-  const units = text.length;
-  if (units > OBSERVE_MAX_UNITS || isWellFormed === undefined || !isWellFormed.call(text)) return observeAny.call(this, message, options);
-  if (!room(REPLY_BYTES + units * 3)) return observeAny.call(this, message, options);
-  const done = encoder.encodeInto(text, messageView);
-  if (done.read < units) return observeAny.call(this, message, options);
-  const answer = this.__observeBytes(REPLY_BYTES, done.written, from);
-  if (answer === 0) return observeAny.call(this, message, options);
-  if (answer === INTERNAL) throw new Error("internal: cannot convert the result");
-  return readJson(-answer);
-}
+const bytePath = {
+  REPLY_BYTES,
+  isWellFormed,
+  jsonText,
+  room,
+  readJson,
+  /** Encodes `text` into the message area of the buffer (after `room`). */
+  encode: (text: string) => encoder.encodeInto(text, messageView),
+};
 
-Conversation.prototype.observe = observe;
-
-export { validateMessage };
+export { validateMessage, bytePath };

@@ -196,6 +196,7 @@ pub fn validate_bytes(
 }
 
 /// Runs `f` on the input buffer (`Conversation`'s byte path shares it).
+#[cfg(feature = "conversation-js")]
 pub(crate) fn with_buffer<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
     on_buffer(f)
 }

@@ -18,7 +18,7 @@ import { readFileSync } from "node:fs";
 import { initSync, validateMessage as coreValidate, Conversation as GeneratedConversation, __validateRoute, __validateBuffer } from "../../pkg/mcp_tasks_wasm.js";
 
 // The glue first, alone: its methods as wasm-bindgen generated them, before the package's
-// entry (which loads js/core/validate.ts) replaces `observe`.
+// entry (which loads js/core/observe.ts) replaces `observe`.
 initSync({ module: readFileSync(new URL("../../pkg/mcp_tasks_wasm_bg.wasm", import.meta.url)) });
 const rawObserve = GeneratedConversation.prototype.observe;
 const { validateMessage } = await import("../../pkg/node.mjs");
