@@ -9,7 +9,7 @@ export function sizeSection(size, profile, variants) {
   const L = [];
   L.push("## Size");
   L.push("");
-  L.push("`node bench/size.mjs`: the files each entry point loads, raw and `gzip -9` (zlib level 9, per file, summed). KB = 1,000 bytes. Each entry loads its own module: `mcp-tasks-wasm` the client module `mcp_tasks_wasm_bg.wasm` (no task store), `mcp-tasks-wasm/server` the server module `server/mcp_tasks_server_bg.wasm`; an app importing both loads both. Not counted: the JS helpers (TaskClient, TaskHost, …); a whole browser app with them and the SDK client: \"Browser app\" below.");
+  L.push("`node bench/size.mjs`: the files each entry point loads, raw and `gzip -9` (zlib level 9, per file, summed). KB = 1,000 bytes. Each entry loads its own module: `mcp-tasks-wasm` the client module `mcp_tasks_wasm_bg.wasm` (no task store; in browsers the browser module `browser/mcp_tasks_browser_bg.wasm`, the same without the conversation checker, and the client module only for an app that imports `Conversation`), `mcp-tasks-wasm/server` the server module `server/mcp_tasks_server_bg.wasm`; an app importing both loads both. Not counted: the JS helpers (TaskClient, TaskHost, …); a whole browser app with them and the SDK client: \"Browser app\" below.");
   L.push("");
   L.push("| file | raw bytes | gzip bytes |");
   L.push("|---|---:|---:|");

@@ -12,18 +12,25 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const PKG = resolve(HERE, "../pkg");
 const WASM = "mcp_tasks_wasm_bg.wasm";
 const SERVER_WASM = "server/mcp_tasks_server_bg.wasm";
-// Files each entry point loads (see pkg/package.json "exports"): the module, the glue and
-// validate.js/.cjs (validateMessage and Conversation.observe over the byte boundary, js/core/).
-// Each entry loads its own module: the main entry the client module, the server entry the server
-// module (with the task store); an app importing both loads both.
+const BROWSER_WASM = "browser/mcp_tasks_browser_bg.wasm";
+// Files each entry point loads (see pkg/package.json "exports"): the module, the glue,
+// validate.js/.cjs (validateMessage over the byte boundary, js/core/) and observe.js/.cjs
+// (Conversation.observe over it). Each entry loads its own module: the main entry the client
+// module, the server entry the server module (with the task store); an app importing both loads
+// both. In browsers, the main entry loads the browser module (the client module without the
+// conversation checker), and the client module only for an app that imports Conversation
+// (conversation.js; a bundler drops it otherwise, an unbundled page loads it).
+const BROWSER = ["browser.js", "browser/load.js", "browser/mcp_tasks_wasm.js", "browser/validate.js", BROWSER_WASM];
+const CONVERSATION = ["conversation.js", "mcp_tasks_wasm.js", "validate.js", "observe.js", WASM];
 const ENTRIES = {
-  "node ESM (node.mjs)": ["node.mjs", "mcp_tasks_wasm.js", "validate.js", WASM],
-  "node CJS (node.cjs)": ["node.cjs", "validate.cjs", WASM],
-  "browser (browser.js)": ["browser.js", "mcp_tasks_wasm.js", "validate.js", WASM],
-  "deno (deno.js)": ["deno.js", "mcp_tasks_wasm.js", "validate.js", WASM],
-  "server, browser (server/browser.js)": ["server/browser.js", "server/mcp_tasks_wasm.js", "server/validate.js", SERVER_WASM],
-  "main + server, browser (browser.js + server/browser.js)": [
-    "browser.js", "mcp_tasks_wasm.js", "validate.js", WASM, "server/browser.js", "server/mcp_tasks_wasm.js", "server/validate.js", SERVER_WASM],
+  "node ESM (node.mjs)": ["node.mjs", "mcp_tasks_wasm.js", "validate.js", "observe.js", WASM],
+  "node CJS (node.cjs)": ["node.cjs", "validate.cjs", "observe.cjs", WASM],
+  "browser, bundled, no Conversation (browser.js)": BROWSER,
+  "browser, with Conversation (browser.js + conversation.js)": [...BROWSER, ...CONVERSATION],
+  "deno (deno.js)": ["deno.js", "mcp_tasks_wasm.js", "validate.js", "observe.js", WASM],
+  "server, browser (server/browser.js)": ["server/browser.js", "server/mcp_tasks_wasm.js", "server/validate.js", "server/observe.js", SERVER_WASM],
+  "main + server, browser, bundled (browser.js + server/browser.js)": [
+    ...BROWSER, "server/browser.js", "server/mcp_tasks_wasm.js", "server/validate.js", "server/observe.js", SERVER_WASM],
 };
 
 const files = {};

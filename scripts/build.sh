@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/. TWO optimised .wasm modules, the wasm-bindgen glue of two
-# targets for each, and small entry files routed by package.json "exports":
+# Builds the npm package into pkg/. THREE optimised .wasm modules, the wasm-bindgen glue of two
+# targets for each (the browser module: web only), and small entry files routed by package.json
+# "exports":
 #
-#   mcp-tasks-wasm          pkg/          the client module (no cargo feature): model, validator,
-#                                         conversation checker, scheduler; the client helpers of
-#                                         js/client/. No task store: a browser app pays only for
-#                                         the client (docs/decisions/byte-boundary.md)
+#   mcp-tasks-wasm          pkg/          the client module (cargo feature conversation-js): model,
+#                                         validator, conversation checker, scheduler; the client
+#                                         helpers of js/client/. No task store: a browser app pays
+#                                         only for the client (docs/decisions/byte-boundary.md).
+#                                         In browsers (browser.js) the browser module instead,
+#                                         pkg/browser/ (no cargo feature: no Conversation), and
+#                                         the client module only for Conversation (conversation.js;
+#                                         docs/decisions/browser-module.md)
 #   mcp-tasks-wasm/server   pkg/server/   the server module (cargo feature store-js): the same
 #                                         bindings plus TaskStore/TaskServer's core, under its own
 #                                         file name (server/mcp_tasks_server_bg.wasm, so a bundler

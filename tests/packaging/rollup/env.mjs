@@ -12,9 +12,9 @@ export async function run({ serverUrl, getBrowser }) {
   const dir = await scratch("rollup");
   // docs/guides/packaging.md "Bundlers", Rollup:
   //   rollup -p node-resolve -f es -o dist/main.js main.js
-  //   cp node_modules/mcp-tasks-wasm/mcp_tasks_wasm_bg.wasm dist/
+  //   cp node_modules/mcp-tasks-wasm/browser/mcp_tasks_browser_bg.wasm node_modules/mcp-tasks-wasm/mcp_tasks_wasm_bg.wasm dist/
   await exec(tool("rollup/dist/bin/rollup"), ["-p", "node-resolve", "-f", "es", "-o", "dist/main.js", "probe/browser-main.js"], { cwd: dir });
-  await exec("cp", ["node_modules/mcp-tasks-wasm/mcp_tasks_wasm_bg.wasm", "dist/"], { cwd: dir });
+  await exec("cp", ["node_modules/mcp-tasks-wasm/browser/mcp_tasks_browser_bg.wasm", "node_modules/mcp-tasks-wasm/mcp_tasks_wasm_bg.wasm", "dist/"], { cwd: dir });
   copyFileSync(join(dir, "probe/index.html"), join(dir, "dist/index.html"));
   const site = await serveStatic(join(dir, "dist"));
   try {
