@@ -203,7 +203,7 @@ function validateMessage(message: unknown, options?: ValidateOptions | null): Va
  * What js/core/observe.ts (`Conversation.observe` over the same buffer) uses of this byte path.
  * @internal
  */
-const bytePath = {
+export const bytePath = {
   REPLY_BYTES,
   isWellFormed,
   jsonText,
@@ -213,4 +213,4 @@ const bytePath = {
   encode: (text: string) => encoder.encodeInto(text, messageView),
 };
 
-export { validateMessage, bytePath };
+export { validateMessage };
