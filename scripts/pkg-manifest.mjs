@@ -11,12 +11,13 @@
 //                  node (main.cjs for require, node.mjs for import), browser.js, default; plus
 //                  "<entry>/bytes" (bytes.js) and "<entry>/<its *_bg.wasm>" (each entry's own
 //                  module: mcp_tasks_wasm_bg.wasm, server/mcp_tasks_server_bg.wasm) for bundles
-//                  that locate it by name
+//                  that locate it by name; also browser/'s module (the browser entry's)
 //   storage/       every module of storage/ that no other module there imports is an entry
 //                  (./storage for index.js, ./storage/<name> for the others), read by the
 //                  TypeScript parser (ts.preProcessFile)
 //   files          every file and directory the build put in PKG (package.json aside)
-//   sideEffects    the entry files that load the module at import
+//   sideEffects    the entry files that load the module at import, browser/load.js and
+//                  observe.js; not conversation.js (docs/decisions/browser-module.md)
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
