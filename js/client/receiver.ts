@@ -8,11 +8,11 @@
 
 import { taskServerCore, type ReceiverCore } from "./wasm.js";
 import { isObject } from "./http.js";
+// The version whose receiver this is (V25): 2026-07-28 has no client-hosted tasks.
+import { V25 } from "./protocol.js";
 
 type JsonObject = Record<string, unknown>;
 
-/** The version whose receiver this is: 2026-07-28 has no client-hosted tasks. */
-const V25 = "2025-11-25";
 /** Every received task belongs to one session, so the core's live-task cap bounds them (§D 42). */
 const PEER = "server";
 const TASK_METHODS = new Set(["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]);

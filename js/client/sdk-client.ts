@@ -17,6 +17,7 @@
 // No import of either SDK: the package does not depend on it. The types below are structural,
 // written so that both SDKs' `Client` classes are assignable to them under `--strict`.
 import { TransportError, isObject } from "./http.js";
+import { V25 } from "./protocol.js";
 import type { JsonObject, RequestFn, RequestSession } from "./client.js";
 
 /** What this package needs of an SDK transport (both SDKs' `Transport`). */
@@ -51,7 +52,6 @@ type Attached = { notify(message: JsonObject): void; handleRequest(message: Json
 /** The input handlers a TaskClient has, by kind. */
 type Handlers = { elicitation?: unknown; sampling?: unknown; roots?: unknown; };
 
-const V25 = "2025-11-25";
 const INPUT_METHODS = { elicitation: "elicitation/create", sampling: "sampling/createMessage", roots: "roots/list" } as const;
 /** Our request ids: strings, so they never meet the SDK's numeric ones. */
 const ID_PREFIX = "mcp-tasks-wasm:";

@@ -60,6 +60,7 @@ import { TaskServer, reloadStore, loadStore } from "./store.js";
 import { TaskStoreError, storeError, resultTooLarge } from "./errors.js";
 import { listPosition } from "./mcp_tasks_wasm.js";
 import { INTERNALS } from "./internals.js";
+import { V25 } from "./protocol.js";
 
 export type StoreTask = import("./store.js").StoreTask;
 
@@ -931,7 +932,7 @@ class SharedTaskServer {
       id: (i + 1).toString(16).padStart(32, "0"),
       version: 1,
       seq: i + 1,
-      protocol: "2025-11-25",
+      protocol: V25,
       session,
       status: ("working" as TaskStatus),
       createdAtMs: now,
