@@ -99,7 +99,7 @@ pub use payload::{Payload, PayloadError};
 pub use random::{DeterministicRandom, RandomSource};
 pub use record::{InputEntry, InputState, Inputs, TaskRecord, TaskState};
 pub use rules::Caller;
-pub use storage::{Conflict, Indexed, MemoryStorage, Scope, Storage};
+pub use storage::{Conflict, Indexed, MemoryStorage, Scope, Storage, StoredText};
 
 #[cfg(test)]
 mod tests;

@@ -219,6 +219,42 @@ pub trait Indexed {
     fn deadline(&self) -> Option<u64>;
 }
 
+/// A stored task of a JS adapter: its JSON text (what the database adapters keep) and the index
+/// fields read from it. What the JS `MemoryStorage` keeps, through `src/wasm/storage.rs`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredText {
+    /// The record's JSON text, kept as it is.
+    pub text: String,
+    pub id: String,
+    pub version: u64,
+    pub seq: u64,
+    pub session: Option<String>,
+    /// Not terminal.
+    pub live: bool,
+    pub expires_at_ms: Option<u64>,
+}
+
+impl Indexed for StoredText {
+    fn key(&self) -> &str {
+        &self.id
+    }
+    fn revision(&self) -> u64 {
+        self.version
+    }
+    fn sequence(&self) -> u64 {
+        self.seq
+    }
+    fn bound_session(&self) -> Option<&str> {
+        self.session.as_deref()
+    }
+    fn is_live(&self) -> bool {
+        self.live
+    }
+    fn deadline(&self) -> Option<u64> {
+        self.expires_at_ms
+    }
+}
+
 impl Indexed for TaskRecord {
     fn key(&self) -> &str {
         &self.id
@@ -612,50 +648,21 @@ impl Storage for MemoryStorage {
 
 #[cfg(test)]
 mod tests {
-    //! Clauses 10–13 and the live index on a record of the host's (the JS `MemoryStorage`'s
-    //! shape: keys only); clauses 1–7 are [`crate::store::contract`]'s, run in
-    //! tests/store_contract.rs.
+    //! Clauses 10–13 and the live index on the JS `MemoryStorage`'s record ([`StoredText`]);
+    //! clauses 1–7 are [`crate::store::contract`]'s, run in tests/store_contract.rs.
     use super::*;
 
-    #[derive(Debug, Clone, PartialEq)]
-    struct Rec {
-        id: String,
-        version: u64,
-        seq: u64,
-        session: Option<String>,
-        live: bool,
-        deadline: Option<u64>,
-    }
-
-    impl Indexed for Rec {
-        fn key(&self) -> &str {
-            &self.id
-        }
-        fn revision(&self) -> u64 {
-            self.version
-        }
-        fn sequence(&self) -> u64 {
-            self.seq
-        }
-        fn bound_session(&self) -> Option<&str> {
-            self.session.as_deref()
-        }
-        fn is_live(&self) -> bool {
-            self.live
-        }
-        fn deadline(&self) -> Option<u64> {
-            self.deadline
-        }
-    }
+    type Rec = StoredText;
 
     fn rec(id: &str, seq: u64, session: Option<&str>, live: bool) -> Rec {
         Rec {
+            text: String::new(),
             id: id.into(),
             version: 1,
             seq,
             session: session.map(str::to_owned),
             live,
-            deadline: None,
+            expires_at_ms: None,
         }
     }
 

@@ -11,40 +11,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::input::{bad, safe_u64};
-use crate::store::{Indexed, MemoryStorage, Scope};
-
-/// A stored task of a JS adapter: its JSON text and its index fields.
-#[derive(Debug, Clone)]
-struct StoredText {
-    text: String,
-    id: String,
-    version: u64,
-    seq: u64,
-    session: Option<String>,
-    live: bool,
-    expires_at_ms: Option<u64>,
-}
-
-impl Indexed for StoredText {
-    fn key(&self) -> &str {
-        &self.id
-    }
-    fn revision(&self) -> u64 {
-        self.version
-    }
-    fn sequence(&self) -> u64 {
-        self.seq
-    }
-    fn bound_session(&self) -> Option<&str> {
-        self.session.as_deref()
-    }
-    fn is_live(&self) -> bool {
-        self.live
-    }
-    fn deadline(&self) -> Option<u64> {
-        self.expires_at_ms
-    }
-}
+use crate::store::{MemoryStorage, Scope, StoredText};
 
 /// A count argument (a non-negative safe integer), or a `TypeError` naming `what`.
 fn count(x: f64, what: &str) -> Result<u64, JsValue> {
