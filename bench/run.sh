@@ -1,47 +1,25 @@
 #!/usr/bin/env bash
-# Runs the benchmarks against the built package in pkg/ (and pkg/server/) and rewrites BENCHMARKS.md.
+# Runs the benchmarks against the built package in pkg/ (and pkg/server/) and rewrites BENCHMARKS.md
+# through bench/report.mjs (end-to-end sections first, then the components; see its header).
 #
-#   bash bench/run.sh             everything: the validator benchmarks, the task store ones, then
-#                                 the task client and scheduler ones
-#   bash bench/run.sh store       only the task store benchmarks (about 8 minutes, most of it the
-#                                 SDK paging through 100,000 tasks); the other sections of
-#                                 BENCHMARKS.md are kept as they are
-#   bash bench/run.sh validator   only the validator benchmarks; the other sections are kept
-#   bash bench/run.sh client      only the task client and scheduler benchmarks (about 30 s):
-#                                 TaskScheduler with 100,000 tracked tasks (bench/scheduler.mjs:
-#                                 track / nextDue / observe throughput, wasm memory per task) and
-#                                 politeness, TaskClient vs the SDK's callToolStream loop on one
-#                                 scripted server in 60 s of virtual time (bench/politeness.mjs);
-#                                 the other sections of BENCHMARKS.md are kept
-#   bash bench/run.sh hostile     only the hostile input benchmarks (about a minute,
-#                                 bench/hostile.mjs): the wasm memory of Conversation, TaskServer
-#                                 and TaskScheduler after 1M hostile messages each, and the time
-#                                 to refuse a 500 MB string; the other sections are kept
-#   bash bench/run.sh cli         only the CLI benchmark (about 1 minute): `mcp-tasks check` on a
-#                                 generated 50 MB transcript, text, --json and --quiet, and the CLI
-#                                 before streaming (bench/cli.mjs: wall time, peak RSS, output
-#                                 shape); the other sections of BENCHMARKS.md are kept
-#   bash bench/run.sh storage     only the storage adapters (about 1 minute, bench/storage.mjs): get,
-#                                 putIfVersion and rangeAfter of memory, SQLite, Postgres and Redis
-#                                 next to each engine's bare read/write round trip, measured in the
-#                                 same run on servers the benchmark starts (127.0.0.1, free ports);
-#                                 needs scripts/pack.sh; the other sections of BENCHMARKS.md are kept
-#   bash bench/run.sh inspector   only the inspector benchmark (about 2 minutes, bench/inspector.mjs):
-#                                 time to the first task rows and to the whole file in headless
-#                                 Chromium for generated 5 MB and 50 MB transcripts; the other
-#                                 sections are kept
-#   bash bench/run.sh push        only the push benchmark (about 1 minute, bench/push.mjs): requests
-#                                 a TaskClient sends for 1,000 tasks, polling only against push
-#                                 (subscriptions/listen; the 2025-11-25 GET stream), both eras;
-#                                 needs scripts/pack.sh; the other sections are kept
-#   bash bench/run.sh server      only the HTTP server benchmark (about 5 minutes, bench/server.mjs):
-#                                 our example server against the SDK 1.x server, 16 closed loops
-#                                 of create -> get -> result and 1, fresh servers, interleaved
-#                                 rounds (tasks/s, server CPU per task, p50/p99), then ours on
-#                                 sqlite, postgres and redis as a ratio of memory; with
-#                                 SERVER_BEFORE=DIR (a checkout with pkg/ built, or an install
-#                                 dir) that build is measured in the same rounds; needs
-#                                 scripts/build.sh; the other sections are kept
+#   bash bench/run.sh             everything (about 25 minutes on 2 idle cores)
+#   bash bench/run.sh MODE        only MODE's sections; the other sections of BENCHMARKS.md are kept:
+#     server      HTTP server against the SDK's, then ours on shared storage (about 5 minutes,
+#                 bench/server.mjs; needs scripts/build.sh and scripts/pack.sh)
+#     push        requests for 1,000 tasks, push against polling (about 1 minute, bench/push.mjs;
+#                 needs scripts/pack.sh)
+#     client      the task client's politeness against the SDK (bench/politeness.mjs) and the
+#                 TaskScheduler with 100,000 tasks (bench/scheduler.mjs), about 30 s
+#     browser     the browser app's bytes (bench/browser-app.mjs, a few seconds)
+#     validator   cold start, validateMessage against zod and ajv, and the size of each entry
+#                 (bench/cold-start.mjs, validate.mjs, profile.mjs, cpu-profile.mjs, size.mjs)
+#     store       TaskStore against the SDK's InMemoryTaskStore (about 8 minutes, most of it the
+#                 SDK paging through 100,000 tasks; bench/store*.mjs)
+#     storage     the storage adapters next to their engines' round trips (about 1 minute,
+#                 bench/storage.mjs; starts Postgres and Redis on 127.0.0.1; needs scripts/pack.sh)
+#     hostile     wasm memory after 1M hostile messages, refusing a 500 MB string (about 1 minute)
+#     cli         mcp-tasks check on a generated 50 MB transcript (about 1 minute)
+#     inspector   the inspector in headless Chromium on 5 MB and 50 MB transcripts (about 2 minutes)
 #
 # env: BENCH_WAIT   seconds to wait for the 1-minute load average to fall below BENCH_LOAD
 #                   (default 300; 0 = do not wait). The load is written into BENCHMARKS.md.
@@ -67,7 +45,7 @@
 #      SERVER_STORAGE_BEFORE   an older build (install dir or checkout) measured on the storage
 #                          axis too, in the same rounds (none)
 #      CLI_BYTES, CLI_TASKS, CLI_RUNS, CLI_BEFORE   CLI: transcript bytes (50000000), tasks (100),
-#                          runs per command (3), git revision of the CLI before streaming (36f8407)
+#                          runs per command (3), a git revision whose CLI runs next to this one (none)
 # Raw results go to bench/results/ (git-ignored). pkg/ must be built (bash scripts/build.sh);
 # a warning is printed (and written into BENCHMARKS.md) if src/ is newer than pkg/.
 set -euo pipefail
@@ -76,8 +54,8 @@ OUT=bench/results
 mkdir -p "$OUT"
 MODE=${1:-all}
 case $MODE in
-  all | store | validator | client | hostile | cli | storage | inspector | push | server) ;;
-  *) echo "usage: bash bench/run.sh [all|store|validator|client|hostile|cli|storage|inspector|push|server]" >&2; exit 2 ;;
+  all | store | validator | client | hostile | cli | storage | inspector | push | server | browser) ;;
+  *) echo "usage: bash bench/run.sh [all|server|push|client|browser|validator|store|storage|hostile|cli|inspector]" >&2; exit 2 ;;
 esac
 export BENCH_MODE=$MODE
 run_validator() { [ "$MODE" = all ] || [ "$MODE" = validator ]; }
@@ -89,6 +67,7 @@ run_storage() { [ "$MODE" = all ] || [ "$MODE" = storage ]; }
 run_inspector() { [ "$MODE" = all ] || [ "$MODE" = inspector ]; }
 run_push() { [ "$MODE" = all ] || [ "$MODE" = push ]; }
 run_server() { [ "$MODE" = all ] || [ "$MODE" = server ]; }
+run_browser() { [ "$MODE" = all ] || [ "$MODE" = browser ]; }
 
 [ -f pkg/mcp_tasks_wasm_bg.wasm ] && [ -f pkg/node.mjs ] || {
   echo "bench: pkg/ is not built: run bash scripts/build.sh" >&2
@@ -239,6 +218,14 @@ if run_server; then
     echo
     node bench/server.mjs --storage "$storage_axis" --json "$OUT/server-storage.json" ${SERVER_STORAGE_BEFORE:+--before "$SERVER_STORAGE_BEFORE"}
   fi
+fi
+
+if run_browser; then
+  [ "$MODE" = all ] && echo
+  [ -f pkg/browser.js ] || { echo "bench: pkg/browser.js is not built: run bash scripts/build.sh" >&2; exit 1; }
+  write_meta "$OUT/browser-meta.json" pkg/browser/mcp_tasks_browser_bg.wasm src js/client
+  node bench/browser-app.mjs --json "$OUT/browser-app.json"
+  end_meta "$OUT/browser-meta.json"
 fi
 
 node bench/report.mjs "$OUT" BENCHMARKS.md "$MODE"

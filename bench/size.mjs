@@ -83,8 +83,10 @@ if (md) {
   const variants = existsSync(variantsPath) ? JSON.parse(readFileSync(variantsPath, "utf8")) : null;
   const text = readFileSync(md, "utf8");
   const start = text.indexOf("\n## Size\n");
-  const end = text.indexOf("\n## ", start + 1);
-  if (start < 0 || end < 0) throw new Error(`${md} has no "## Size" section followed by another`);
+  // Size is the last section: it runs to the next section's mark, or to the end of the file.
+  const next = text.indexOf("\n<!-- ", start + 1);
+  const end = next < 0 ? text.length : next;
+  if (start < 0) throw new Error(`${md} has no "## Size" section`);
   writeFileSync(md, `${text.slice(0, start + 1)}${sizeSection(size, profile, variants).join("\n")}\n${text.slice(end)}`);
   console.log(`wrote the Size section of ${md}`);
 }
