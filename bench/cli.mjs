@@ -1,12 +1,12 @@
 // The `mcp-tasks` CLI (pkg/cli.mjs) on a large transcript: wall time, peak memory (maximum
-// resident set size) and output shape, text and --json; the CLI as it was before streaming
-// (read whole, one JSON document per file) on the same file, for comparison.
+// resident set size) and output shape, text and --json; with CLI_BEFORE, the CLI of another
+// revision on the same file, in the same runs.
 //
 //   node bench/cli.mjs [--json bench/results/cli.json]
 //   env CLI_BYTES    transcript size in bytes (default 50000000)
 //       CLI_TASKS    tasks followed by the transcript (default 100)
 //       CLI_RUNS     runs per command (default 3; the median is reported)
-//       CLI_BEFORE   git revision of the CLI before streaming (default 36f8407; "" = skip)
+//       CLI_BEFORE   a git revision whose CLI (js/cli.mjs) runs next to this one (default: none)
 //
 // The transcript: bench/cli-transcript.mjs (healthy 2025-11-25 traffic: CLI_TASKS tasks created,
 // then polled with tasks/get in rounds, then completed and their results fetched), written to a
@@ -26,7 +26,7 @@ const CLI = join(REPO, "pkg/cli.mjs");
 const BYTES = Number(process.env.CLI_BYTES ?? 50_000_000);
 const TASKS = Number(process.env.CLI_TASKS ?? 100);
 const RUNS = Math.max(1, Number(process.env.CLI_RUNS ?? 3));
-const BEFORE = process.env.CLI_BEFORE ?? "36f8407";
+const BEFORE = process.env.CLI_BEFORE ?? "";
 const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : null;
 
 const jsonOut = (() => {
