@@ -5,7 +5,7 @@ import { commandAndMachine, kb, targetTable } from "./report-lib.mjs";
 export function browserAppSection({ meta, app }) {
   const L = ["## Browser app: what a page downloads", ""];
   L.push(
-    `The app \`bench/browser-app/client.js\` (\`TaskClient.connect\` and a \`callTool\`) bundled with esbuild ${app.esbuild} (\`--bundle --minify --platform=browser --format=esm\`), plus the \`.wasm\` files its bundle fetches; gzip -9 per file, summed (KB = 1,000 bytes). ` +
+    `The app \`bench/browser-app/client.js\` (\`TaskClient.connect\` and a \`callTool\`) bundled with esbuild ${app.esbuild} (\`--bundle --minify --platform=browser --format=esm\`), plus the \`.wasm\` files its bundle fetches; gzip -9 per file, summed (KB = 1,000 bytes).\n` +
       `For scale, the same next to the SDK ${app.sdk} client and its task schemas, that app importing the server entry too, and the first app importing \`Conversation\`.`,
   );
   L.push("");

@@ -23,7 +23,7 @@ function clientEnv(sched, pol) {
 export function politenessSection({ meta, sched, pol }) {
   const L = ["## Task client: politeness against the SDK", ""];
   L.push(
-    `One scripted 2025-11-25 server answers every \`tasks/get\` "still working" for ${pol.seconds} s of virtual time (\`mock.timers\`, a ${pol.latencyMs} ms round trip per request); we count the requests of our \`TaskClient.callTool\` (default scheduler: 250 ms floor, 1 s default interval, backoff to 60 s, jitter, seeds ${pol.seeds.join(", ")}) and of the SDK's \`client.experimental.tasks.callToolStream\`. ` +
+    `One scripted 2025-11-25 server answers every \`tasks/get\` "still working" for ${pol.seconds} s of virtual time (\`mock.timers\`, a ${pol.latencyMs} ms round trip per request); we count the requests of our \`TaskClient.callTool\` (default scheduler: 250 ms floor, 1 s default interval, backoff to 60 s, jitter, seeds ${pol.seeds.join(", ")}) and of the SDK's \`client.experimental.tasks.callToolStream\`.\n` +
       '"SDK, resumed" is a caller that keeps polling with `getTask` at the SDK\'s pace after its stream ends (hypothetical).',
   );
   L.push("");
@@ -101,7 +101,7 @@ export function schedulerSection({ meta, sched, pol }) {
   L.push("");
   L.push(`- Most of the cost is the JS ↔ wasm crossing: snapshots cross as JSON text; one poll cycle (\`nextDue\` + \`observe\`) is ≈${((t.observe.nsPerOp + t.nextDue100.nsPerOp) / 1000).toFixed(1)} µs.`);
   L.push("- One `nextDue` for every due task builds the whole answer in wasm memory, which keeps that peak; `TaskClient` takes due polls in batches of 256.");
-  L.push("- Below 100,000 tasks the per-task figure is dominated by 64 KiB page rounding; `tests/schedule_memory.rs` counts ≈212 B per task natively.");
+  L.push("- Below 100,000 tasks the per-task figure is dominated by 64 KiB page rounding; `tests/schedule_memory.rs` counts the bytes held natively, without it.");
   L.push("");
   L.push(...targetTable([[`Scheduler: memory per tracked task < 256 B (${int(big.tasks)} tasks)`, big.perTask < 256, `${big.perTask.toFixed(1)} B tracked, ${roundBatched.perTask.toFixed(1)} B after a round of polls in batches of 1000`]]));
   return L;

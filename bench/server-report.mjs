@@ -11,7 +11,7 @@ export function serverSection({ server, storage }) {
   if (server) {
     const before = server.before ? ` --before ${server.before}` : "";
     L.push(
-      "Closed loops of `tools/call` as a task → `tasks/get` → `tasks/result` (2025-11-25 sessions on keep-alive sockets; 2026-07-28 ours only, stateless), against `examples/conformance-server.mjs` (memory storage) and the SDK's McpServer with `InMemoryTaskStore` (`bench/sdk-server.mjs`). " +
+      "Closed loops of `tools/call` as a task → `tasks/get` → `tasks/result` (2025-11-25 sessions on keep-alive sockets; 2026-07-28 ours only, stateless), against `examples/conformance-server.mjs` (memory storage) and the SDK's McpServer with `InMemoryTaskStore` (`bench/sdk-server.mjs`).\n" +
         `Each measurement on a fresh server process, 1 s warm-up and ${server.seconds} s counted, rounds interleaved; medians of ${server.rounds} rounds; CPU is the server process's.`,
     );
     L.push("");

@@ -42,7 +42,7 @@ export function coldStartSection({ meta, cold }) {
 export function validatorSection({ meta, val, prof, cpu }) {
   const L = ["## Validator: `validateMessage` against zod and ajv", ""];
   L.push(
-    "Each contender gets the same JSON-RPC answer: ours `validateMessage(text, {inReplyTo})` (envelope, version, result shape and the semantic rules), zod `Schema.safeParse(JSON.parse(text).result)`, ajv `validate(JSON.parse(text).result)` (formats not checked); object input: the same on the parsed object. " +
+    "Each contender gets the same JSON-RPC answer: ours `validateMessage(text, {inReplyTo})` (envelope, version, result shape and the semantic rules), zod `Schema.safeParse(JSON.parse(text).result)`, ajv `validate(JSON.parse(text).result)` (formats not checked); object input: the same on the parsed object.\n" +
       `Warm-up, then ${val.runs} runs of ≈${val.runMs} ms per contender, interleaved; median ns per call.`,
   );
   L.push("");
