@@ -13,6 +13,9 @@ use wasm_bindgen::prelude::*;
 use super::input::{bad, safe_u64};
 use crate::store::{MemoryStorage, Scope, StoredText};
 
+/// The most ids one `getMany` reads (clause 11).
+const MAX_IDS: u32 = 1000;
+
 /// A count argument (a non-negative safe integer), or a `TypeError` naming `what`.
 fn count(x: f64, what: &str) -> Result<u64, JsValue> {
     safe_u64(x).ok_or_else(|| bad(format!("`{what}` must be a non-negative safe integer")))
@@ -63,8 +66,20 @@ impl MemoryStorageCore {
     }
 
     /// Clause 11: the JSON text of the array of the stored records of `ids` (`null` where none).
+    /// `ids` crosses as one JS value and is read here: at most [`MAX_IDS`] strings (a long
+    /// array-like value would otherwise be copied whole into the bindings' table first).
     #[wasm_bindgen(js_name = getMany)]
-    pub fn get_many(&self, ids: Vec<JsValue>) -> Result<String, JsValue> {
+    pub fn get_many(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] ids: &JsValue,
+    ) -> Result<String, JsValue> {
+        if !js_sys::Array::is_array(ids) {
+            return Err(bad("`ids` must be an array of strings".into()));
+        }
+        let ids: &js_sys::Array = ids.unchecked_ref();
+        if ids.length() > MAX_IDS {
+            return Err(bad(format!("`ids` holds more than {MAX_IDS} ids")));
+        }
         let ids = ids
             .iter()
             .map(|id| {
