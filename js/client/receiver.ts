@@ -153,7 +153,7 @@ class TaskReceiver {
     }
     let taskId: string;
     try {
-      taskId = String(JSON.parse(this.#core.create(V25, ttl, undefined, undefined, PEER, false, now)).v26.taskId);
+      taskId = String(JSON.parse(this.#core.create(V25, ttl, undefined, undefined, PEER, false, now)).answer.taskId);
     } catch (e) {
       const error = rpcError(e);
       // The core counts the cap per session; the client's one peer is its only session.
@@ -189,12 +189,13 @@ class TaskReceiver {
     if (this.#closed || !this.#running.has(taskId)) return; // cancelled or expired: the late answer is dropped
     this.#running.delete(taskId);
     try {
-      this.#core.terminal(kind, taskId, payload, JSON.stringify(payload), undefined, PEER, false, Date.now());
+      // `bare`: the answer is not read, so it need not carry the payload back.
+      this.#core.terminal(kind, taskId, payload, JSON.stringify(payload), true, undefined, PEER, false, Date.now());
     } catch (e) {
       // A result the store refuses (too large) fails the task, saying why, rather than leaving it working.
       const error = rpcError(e);
       try {
-        this.#core.terminal(1, taskId, error, JSON.stringify(error), undefined, PEER, false, Date.now());
+        this.#core.terminal(1, taskId, error, JSON.stringify(error), true, undefined, PEER, false, Date.now());
       } catch {
         // gone meanwhile
       }

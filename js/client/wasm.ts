@@ -22,7 +22,7 @@ export type ReceiverCore = {
   sweep(now: number, limit: number): number;
   handle(request: unknown, ctx: object): unknown;
   create(version: string, ttl: unknown, pollInterval: unknown, owner: unknown, session: string, shareAcrossSessions: boolean, now: number): string;
-  terminal(kind: number, taskId: string, payload: unknown, payloadText: string, owner: unknown, session: string, shareAcrossSessions: boolean, now: number): unknown;
+  terminal(kind: number, taskId: string, payload: unknown, payloadText: string, bare: boolean, message: unknown, session: string, shareAcrossSessions: boolean, now: number): unknown;
   get(taskId: string, session: string, shareAcrossSessions: boolean, now: number): unknown;
   settle(pending: unknown, now: unknown): unknown;
   free(): void;

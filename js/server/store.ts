@@ -7,25 +7,34 @@
 // What this layer does, for speed only:
 // - reads the context `{ session?, host?, now? }` once, in JS, and passes its members as plain
 //   arguments (a context it cannot read goes to the core, whose TypeError names what is wrong);
-// - parses each answer once: the core sends a task as the JSON text of its V26 `DetailedTask`
-//   plus what the store adds; the V25 task is the same fields under their V25 names
-//   (`ttlMs` → `ttl`, `pollIntervalMs` → `pollInterval`), built here without a second parse;
+// - parses each answer once: the core answers a task as the JSON text of its `StoreTask`, V25
+//   and V26 tasks both written by the core (src/store/answer.rs), as `{ revision, answer }`
+//   where it is kept; the class freezes it (deeply) and builds nothing;
 // - `complete`, `fail` and `failWithToolResult` make a deeply frozen copy of a plain result
 //   (error) and send the JSON text `JSON.stringify` writes of it (the core reads it, as all JSON
-//   text, with src/base/json.rs), and get numbers back (`#written`): the answer is the kept answer of the task with the new status, time and
-//   message, and that copy (else the payload parsed from its text), so the payload does not
-//   cross back;
-// - keeps the last answer of each task read (`get`, `list`, `create`, and the writes that answer
-//   the task as text) with the task's revision (the record's version, which every write to that
-//   task bumps; a terminal write replaces a kept answer but does not start keeping one): `get` of an unexpired task the caller may see answers that same
-//   object again while the store made no write at all since (the core counts its writes), or, after
-//   writes, while the task is still at that revision (one small call: `revision(id)`), so a write
-//   to one task leaves the other tasks' answers kept. Every StoreTask is therefore frozen
-//   (deeply): copy what you want to change.
+//   text, with src/base/json.rs); the core answers the task without a payload it keeps as given
+//   and names where it goes (`payloadAt`): the class puts the copy there (`attach`), so the
+//   payload does not cross back;
+// - keeps the last answer of each task read (`get`, `create`, the writes that answer the task
+//   with its revision: the record's version, which every write to that task bumps; a terminal
+//   write replaces a kept answer but does not start keeping one): `get` of an unexpired task the
+//   caller may see answers that same object again while the store made no write at all since
+//   (the core counts its writes), or, after writes, while the task is still at that revision
+//   (one small call: `revision(id)`), so a write to one task leaves the other tasks' answers
+//   kept. Every StoreTask is therefore frozen (deeply): copy what you want to change.
 //
 // TypeScript, compiled by scripts/build-ts.mjs (tsc; the CommonJS twin by esbuild).
 import { TaskServerCore } from "./mcp_tasks_wasm.js";
 import { storeError } from "./errors.js";
+import type { ReceiverCore } from "./wasm.js";
+
+/**
+ * A TaskClient's receiver declares what it calls of this core (`ReceiverCore`, js/client/wasm.ts:
+ * the client module's declarations do not name the core); checked here, where the core's are
+ * known, so a change of a signature fails the type check instead of the receiver's calls.
+ */
+type Checked<T extends ReceiverCore> = T;
+type ReceiverCoreChecked = Checked<TaskServerCore>;
 
 export type StoreTask = import("./mcp_tasks_wasm.js").StoreTask;
 
@@ -77,25 +86,23 @@ export type PendingResult = Extract<HandleOutcome, { kind: "pending"; }>;
 
 export type ToolOutcome = { result: Record<string, unknown>; } | { error: JsonRpcError; };
 
-export type WireTask = {
-  revision: number; protocolVersion: ProtocolVersion; session?: string; owner?: string; expiresAtMs: number | null;
-  inputResponses?: Record<string, unknown>; v26: V26DetailedTask;
-};
-
 export type Kept = { task: StoreTask; revision: number; writes: number; };
 
-/** What a terminal write leaves as it was: the kept answer of the revision before, or the core's `writtenBase`. */
-type Base = {
-  taskId: string; protocolVersion: ProtocolVersion; session?: string; owner?: string; expiresAtMs: number | null;
-  inputResponses?: Record<string, unknown>; v26: { createdAt: string; ttlMs: number | null; pollIntervalMs?: number; };
-};
+/**
+ * An answer the core sends with the revision of its task (src/store/answer.rs `Revised`);
+ * `payloadAt`: where in `answer` the payload left out goes.
+ */
+type Revised<T> = { revision: number; payloadAt?: string[]; answer: T; };
 
 /** At most this many answers are kept (beyond it, the kept answers are dropped and keeping starts again). */
 const KEPT_ANSWERS = 16_384;
 
-/** Freezes `value` and everything in it (answers are fresh trees from JSON.parse). */
+/**
+ * Freezes `value` and everything in it (answers are fresh trees from JSON.parse); a frozen
+ * object is left as it is (an attached payload is frozen already).
+ */
 function deepFreeze<T>(value: T): T {
-  if (typeof value !== "object" || value === null) return value;
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
   Object.freeze(value);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
@@ -106,47 +113,15 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-// The last instant formatted by `isoTime` (writes often share a millisecond).
-let isoMs = -1;
-let isoText = "";
-
 /**
- * Unix ms as the core writes timestamps (src/base/time.rs): RFC 3339 UTC with milliseconds,
- * which is what `toISOString` writes for the times a `Date` holds; the last one is kept.
+ * Puts `payload` into `answer` at `path` (member names; the core wrote `null` there): the
+ * payload of a terminal write, which the caller holds as a frozen copy.
  */
-function isoTime(ms: number): string {
-  if (ms !== isoMs) {
-    isoText = new Date(ms).toISOString();
-    isoMs = ms;
-  }
-  return isoText;
+function attach(answer: Record<string, unknown>, path: string[], payload: unknown) {
+  let at = answer;
+  for (let i = 0; i < path.length - 1; i++) at = (at[path[i]] as Record<string, unknown>);
+  at[path[path.length - 1]] = payload;
 }
-
-/**
- * A task as it crossed (see the top of this file) as the frozen StoreTask. The objects built
- * here hold only strings and numbers besides `v25` and `v26`: they are frozen flat; only the
- * crossed `v26` (payloads) and `inputResponses` are walked.
- */
-function storeTask(w: WireTask): StoreTask {
-  const v26 = (deepFreeze(w.v26) as V26DetailedTask & { statusMessage?: string, pollIntervalMs?: number });
-  const v25: Record<string, unknown> = { taskId: v26.taskId, status: v26.status };
-  if (v26.statusMessage !== undefined) v25.statusMessage = v26.statusMessage;
-  v25.createdAt = v26.createdAt;
-  v25.lastUpdatedAt = v26.lastUpdatedAt;
-  v25.ttl = v26.ttlMs;
-  if (v26.pollIntervalMs !== undefined) v25.pollInterval = v26.pollIntervalMs;
-  const task: Record<string, unknown> = { taskId: v26.taskId, status: v26.status, protocolVersion: w.protocolVersion };
-  if (w.session !== undefined) task.session = w.session;
-  if (w.owner !== undefined) task.owner = w.owner;
-  task.expiresAtMs = w.expiresAtMs;
-  if (w.inputResponses !== undefined) task.inputResponses = deepFreeze(w.inputResponses);
-  task.v25 = Object.freeze(v25);
-  task.v26 = v26;
-  return ((Object.freeze(task) as unknown) as StoreTask);
-}
-
-/**
- * `value` as the JSON text `JSON.stringify` writes, when the text shows that nothing was lost
 
 /**
  * `value` as the JSON text `JSON.stringify` writes, when the text shows that nothing was lost
@@ -223,65 +198,6 @@ function frozenCopy(value: unknown, depth: number): unknown {
 
 /** The core's number of each terminal write (`terminal`). */
 const TERMINAL_KIND = { complete: 0, fail: 1, failWithToolResult: 2 } as const;
-
-// The V26 and V25 tasks of a terminal write's answer, frozen: one object literal per shape (V8
-// builds a literal's properties in the object itself; adding them one by one measured twice as
-// slow), members in the order of the tasks `storeTask` builds from the core's text.
-
-function v26Answer(taskId: string, statusMessage: string | undefined, createdAt: string, lastUpdatedAt: string, ttlMs: number | null,
-  pollIntervalMs: number | undefined, status: string, result: unknown, error: unknown): object {
-  if (result !== undefined) {
-    if (statusMessage === undefined) {
-      return Object.freeze(pollIntervalMs === undefined
-        ? { taskId, createdAt, lastUpdatedAt, ttlMs, status, result }
-        : { taskId, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs, status, result });
-    }
-    return Object.freeze(pollIntervalMs === undefined
-      ? { taskId, statusMessage, createdAt, lastUpdatedAt, ttlMs, status, result }
-      : { taskId, statusMessage, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs, status, result });
-  }
-  if (statusMessage === undefined) {
-    return Object.freeze(pollIntervalMs === undefined
-      ? { taskId, createdAt, lastUpdatedAt, ttlMs, status, error }
-      : { taskId, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs, status, error });
-  }
-  return Object.freeze(pollIntervalMs === undefined
-    ? { taskId, statusMessage, createdAt, lastUpdatedAt, ttlMs, status, error }
-    : { taskId, statusMessage, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs, status, error });
-}
-
-function v25Answer(taskId: string, status: string, statusMessage: string | undefined, createdAt: string, lastUpdatedAt: string,
-  ttl: number | null, pollInterval: number | undefined): object {
-  if (statusMessage === undefined) {
-    return Object.freeze(pollInterval === undefined
-      ? { taskId, status, createdAt, lastUpdatedAt, ttl }
-      : { taskId, status, createdAt, lastUpdatedAt, ttl, pollInterval });
-  }
-  return Object.freeze(pollInterval === undefined
-    ? { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttl }
-    : { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttl, pollInterval });
-}
-
-/** A JSON-RPC error object as the core keeps it: `code`, `message`, and `data` when present. */
-function rpcError(value: Record<string, unknown>): Record<string, unknown> {
-  const error: Record<string, unknown> = { code: value.code, message: value.message };
-  if ("data" in value) error.data = value.data;
-  return Object.freeze(error);
-}
-
-/** The protocol versions as the core numbers them (`writtenAt`), asked once. */
-let versions: ProtocolVersion[] | undefined;
-
-/** The wasm module's memory, asked once. */
-let memory: WebAssembly.Memory | undefined;
-
-/** The V26 error of a task failed by a tool result (`{ code, message }` from the core, once). */
-let toolFailure: { code: number; message: string; } | undefined;
-
-function toolFailureError(result: unknown): Record<string, unknown> {
-  toolFailure ??= (TaskServerCore.toolFailure() as { code: number; message: string; });
-  return Object.freeze({ code: toolFailure.code, message: toolFailure.message, data: Object.freeze({ toolResult: result }) });
-}
 
 // The context the last `readContext` read (plain variables: no object per call).
 let session: string | undefined;
@@ -416,8 +332,6 @@ class TaskStore {
    * it was last known current.
    */
   #kept: Map<string, Kept> = new Map();
-  /** The numbers of the core's last terminal write (`writtenAt`), a view of wasm memory. */
-  #fields = new Float64Array(0);
 
   /**
    * A new, empty store. Throws when `options` is malformed or the runtime has no
@@ -482,14 +396,17 @@ class TaskStore {
     return task;
   }
 
-  /** A task answer as it crossed, kept. */
-  #wire(w: WireTask) {
-    return this.#keep(storeTask(w), w.revision);
+  /** A task answer from the core's text (`{ revision, answer }`), frozen and kept. */
+  #task(text: string): StoreTask {
+    const r = (JSON.parse(text) as Revised<StoreTask>);
+    return this.#keep(deepFreeze(r.answer), r.revision);
   }
 
-  /** A task answer from the core's text, kept. */
-  #task(text: string) {
-    return this.#wire(JSON.parse(text));
+  /** An outcome with a task (`takeInput`, `cancel`) from the core's text: its task frozen and kept. */
+  #outcome<T extends { task: StoreTask; }>(text: string): T {
+    const r = (JSON.parse(text) as Revised<T>);
+    r.answer.task = this.#keep(deepFreeze(r.answer.task), r.revision);
+    return r.answer;
   }
 
   /**
@@ -561,7 +478,7 @@ class TaskStore {
     try {
       readContext(core, this.#max, ctx);
       const listed = JSON.parse(core.list(page, session, host, now));
-      listed.tasks = listed.tasks.map(storeTask);
+      for (const task of listed.tasks) deepFreeze(task);
       return listed;
     } catch (e) {
       throw storeError(e);
@@ -607,9 +524,7 @@ class TaskStore {
     try {
       readContext(core, this.#max, ctx);
       readId(core, this.#max, id);
-      const taken = JSON.parse(core.takeInput(id, inputResponses, session, host, now));
-      taken.task = this.#wire(taken.task);
-      return taken;
+      return this.#outcome(core.takeInput(id, inputResponses, session, host, now));
     } catch (e) {
       throw storeError(e);
     }
@@ -621,7 +536,7 @@ class TaskStore {
    * which a worker may ignore.
    */
   complete(id: string, result: Record<string, unknown>, message?: string | null, ctx?: TaskContext | null): StoreTask {
-    return this.#terminal("complete", id, result, message, ctx, "completed", "result");
+    return this.#terminal("complete", id, result, message, ctx);
   }
 
   /**
@@ -629,7 +544,7 @@ class TaskStore {
    * task: as `complete`.
    */
   fail(id: string, error: JsonRpcError, message?: string | null, ctx?: TaskContext | null): StoreTask {
-    return this.#terminal("fail", id, error, message, ctx, "failed", "error");
+    return this.#terminal("fail", id, error, message, ctx);
   }
 
   /**
@@ -640,17 +555,18 @@ class TaskStore {
    * `complete`.
    */
   failWithToolResult(id: string, result: Record<string, unknown>, message?: string | null, ctx?: TaskContext | null): StoreTask {
-    return this.#terminal("failWithToolResult", id, result, message, ctx, "failed", "toolResult");
+    return this.#terminal("failWithToolResult", id, result, message, ctx);
   }
 
   /**
    * A terminal write (`complete`, `fail`, `failWithToolResult`: the core's method of that name)
    * of `payload`: its JSON text crosses when it can be written (of its frozen copy when it is
-   * plain data, `frozenCopy`; else `jsonText`), and the answer is built by `#written`. The core
-   * checks the text as it checks a value (src/base/json.rs reads it).
+   * plain data, `frozenCopy`; else `jsonText`). The core checks the text as it checks a value
+   * (src/base/json.rs reads it) and answers the task as `get` does; told that the class holds
+   * the frozen copy, without a payload it keeps as given: the copy is put where it says.
    */
   #terminal(write: "complete" | "fail" | "failWithToolResult", id: string, payload: object, message: string | null | undefined,
-    ctx: TaskContext | null | undefined, status: "completed" | "failed", kind: "result" | "error" | "toolResult"): StoreTask {
+    ctx: TaskContext | null | undefined): StoreTask {
     const core = this.#core;
     try {
       readContext(core, this.#max, ctx);
@@ -672,95 +588,30 @@ class TaskStore {
           copy = NOT_PLAIN;
         }
       }
-      const revision = core.terminal(TERMINAL_KIND[write], id, payload, text, message, session, host, now);
-      return this.#written(id, revision, status, message, kind, text, payload, copy);
+      const bare = copy !== NOT_PLAIN;
+      return this.#terminalAnswer(id, core.terminal(TERMINAL_KIND[write], id, payload, text, bare, message, session, host, now), copy);
     } catch (e) {
       throw storeError(e);
     }
   }
 
   /**
-   * The answer of a terminal write (`complete`, `fail`, `failWithToolResult`), built here
-   * instead of crossing as JSON text. `answered` is the core's answer: the new revision, negated
-   * when the core derived the status message (then read with `lastMessage()`; else it is
-   * `message`). What the write left as it was comes from the kept answer of the revision before,
-   * else from the core's numbers (`writtenAt`, read from wasm memory) or, when they do not say
-   * everything, its `writtenBase` (a short text without payload); `lastUpdatedAt` is among those
-   * numbers; the payload is `copy` (the frozen copy whose text crossed) or else parsed from the
-   * JSON text that crossed.
+   * A terminal write's answer from the core's text (`{ revision, payloadAt?, answer }`), with
+   * `copy` (the payload's frozen copy) put where `payloadAt` says, frozen. It replaces a kept
+   * answer but does not start keeping one: a task nobody has read since its last write is kept
+   * from its next read on (`get`), not from here.
    */
-  #written(id: string, answered: number, status: "completed" | "failed", message: string | null | undefined,
-    payload: "result" | "error" | "toolResult", text: string | undefined, given: unknown, copy: unknown): StoreTask {
-    const core = this.#core;
-    // Negative: the core derived the status message (read it); else it is `message`.
-    const revision = answered < 0 ? -answered : answered;
-    const statusMessage = answered < 0 ? core.lastMessage() : message ?? undefined;
-    let f = this.#fields;
-    if (f.length === 0) {
-      // First use, or the memory grew (which detaches the old buffer).
-      memory ??= (TaskServerCore.memory() as WebAssembly.Memory);
-      f = this.#fields = new Float64Array(memory.buffer, core.writtenAt(), 8);
-    }
-    // Read before any other call into wasm (one that allocates may grow the memory).
-    const stamp = f[0];
-    const protocol = f[1], expiresAtMs = f[2], createdAtMs = f[3], ttlMs = f[4], pollIntervalMs = f[5], partial = f[6], writes = f[7];
+  #terminalAnswer(id: string, text: string, copy: unknown): StoreTask {
+    const r = (JSON.parse(text) as Revised<StoreTask>);
+    if (r.payloadAt !== undefined) attach((r.answer as unknown as Record<string, unknown>), r.payloadAt, copy);
+    const task = deepFreeze(r.answer);
     const entry = this.#kept.get(id);
-    let prev: Base;
-    if (entry !== undefined && entry.revision === revision - 1) {
-      prev = entry.task;
-    } else {
-      if (partial === 0) {
-        versions ??= (TaskServerCore.protocolVersions() as ProtocolVersion[]);
-        prev = {
-          taskId: id, protocolVersion: versions[protocol], session, expiresAtMs: expiresAtMs < 0 ? null : expiresAtMs,
-          v26: {
-            createdAt: isoTime(createdAtMs), ttlMs: ttlMs < 0 ? null : ttlMs,
-            pollIntervalMs: pollIntervalMs < 0 ? undefined : pollIntervalMs,
-          },
-        };
-      } else {
-        const b = JSON.parse(core.writtenBase(id) ?? "null");
-        if (b === null) throw new Error("internal: the task just written is not stored");
-        prev = {
-          taskId: id, protocolVersion: b.protocolVersion, session: b.session, owner: b.owner, expiresAtMs: b.expiresAtMs,
-          inputResponses: b.inputResponses === undefined ? undefined : deepFreeze(b.inputResponses),
-          v26: { createdAt: b.createdAt, ttlMs: b.ttlMs, pollIntervalMs: b.pollIntervalMs },
-        };
-      }
+    if (entry !== undefined) {
+      entry.task = task;
+      entry.revision = r.revision;
+      entry.writes = this.#core.writes();
     }
-    const p26 = prev.v26;
-    const at = isoTime(stamp);
-    // The payload: the frozen copy whose text crossed, else parsed from the text that crossed (a
-    // getter parsing it when first read measured slower: V8 builds and freezes objects with
-    // accessors on a slow path).
-    const value = copy !== NOT_PLAIN ? copy : deepFreeze(JSON.parse(text ?? JSON.stringify(given)));
-    const v26 = payload === "result"
-      ? v26Answer(prev.taskId, statusMessage, p26.createdAt, at, p26.ttlMs, p26.pollIntervalMs, status, value, undefined)
-      : v26Answer(prev.taskId, statusMessage, p26.createdAt, at, p26.ttlMs, p26.pollIntervalMs, status, undefined,
-        payload === "error" ? rpcError((value as Record<string, unknown>)) : toolFailureError(value));
-    const v25 = v25Answer(prev.taskId, status, statusMessage, p26.createdAt, at, p26.ttlMs, p26.pollIntervalMs);
-    let task: Record<string, unknown>;
-    if (prev.inputResponses !== undefined) {
-      task = { taskId: prev.taskId, status, protocolVersion: prev.protocolVersion };
-      if (prev.session !== undefined) task.session = prev.session;
-      task.expiresAtMs = prev.expiresAtMs;
-      task.inputResponses = prev.inputResponses;
-      task.v25 = v25;
-      task.v26 = v26;
-    } else if (prev.session !== undefined) {
-      task = { taskId: prev.taskId, status, protocolVersion: prev.protocolVersion, session: prev.session, expiresAtMs: prev.expiresAtMs, v25, v26 };
-    } else {
-      task = { taskId: prev.taskId, status, protocolVersion: prev.protocolVersion, expiresAtMs: prev.expiresAtMs, v25, v26 };
-    }
-    if (prev.owner !== undefined) task = { ...task, owner: prev.owner };
-    const answer = ((Object.freeze(task) as unknown) as StoreTask);
-    // A terminal write replaces a kept answer but does not start keeping one: a task nobody has
-    // read since its last write is kept from its next read on (`get`, `list`), not from here.
-    if (entry === undefined) return answer;
-    entry.task = answer;
-    entry.revision = revision;
-    entry.writes = writes;
-    return answer;
+    return task;
   }
 
   /**
@@ -791,9 +642,7 @@ class TaskStore {
     try {
       readContext(core, this.#max, ctx);
       readId(core, this.#max, id);
-      const cancelled = JSON.parse(core.cancel(id, protocolVersion, message, session, host, now));
-      cancelled.task = this.#wire(cancelled.task);
-      return cancelled;
+      return this.#outcome(core.cancel(id, protocolVersion, message, session, host, now));
     } catch (e) {
       throw storeError(e);
     }
@@ -805,7 +654,7 @@ class TaskStore {
     try {
       readContext(core, this.#max, ctx);
       readId(core, this.#max, id);
-      return storeTask(JSON.parse(core.remove(id, session, host, now)));
+      return deepFreeze((JSON.parse(core.remove(id, session, host, now)) as Revised<StoreTask>).answer);
     } catch (e) {
       throw storeError(e);
     }
@@ -839,7 +688,7 @@ class TaskStore {
    */
   takeChanges(): StoreChange[] {
     const changes = JSON.parse(this.#core.takeChanges());
-    for (const change of changes) if (change.task !== undefined) change.task = storeTask(change.task);
+    for (const change of changes) if (change.task !== undefined) deepFreeze(change.task);
     return changes;
   }
 }
@@ -931,7 +780,7 @@ class TaskServer extends TaskStore {
   finishToolCall(taskId: string, outcome: ToolOutcome, now?: number | null): FinishOutcome {
     try {
       const finished = JSON.parse(coreOf(this).finishToolCall(taskId, outcome, now));
-      if (finished.kind === "stored") finished.task = storeTask(finished.task);
+      if (finished.kind === "stored") deepFreeze(finished.task);
       return finished;
     } catch (e) {
       throw storeError(e);

@@ -1,12 +1,12 @@
 //! The server's answers as they cross to the JS classes (js/server/store.ts): the answer of
-//! `finishToolCall` as JSON text, its task as [`crate::store::answer::WireTask`], and its
+//! `finishToolCall` as JSON text, its task as [`crate::store::answer::TaskView`], and its
 //! declared shape ([`FinishOutcome`]).
 
 use serde::Serialize;
 use tsify::Tsify;
 
 use crate::model::TaskStatus;
-use crate::store::answer::{StoreTask, WireTask};
+use crate::store::answer::{StoreTask, TaskView};
 
 use super::tools::Finished;
 
@@ -26,8 +26,13 @@ pub enum FinishOutcome {
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum WireFinish<'a> {
-    Stored { task: WireTask<'a> },
-    AlreadyTerminal { status: TaskStatus },
+    /// Boxed: a task view (its V25 task written out) is far larger than the other variants.
+    Stored {
+        task: Box<TaskView<'a>>,
+    },
+    AlreadyTerminal {
+        status: TaskStatus,
+    },
     Gone,
 }
 
@@ -35,7 +40,7 @@ impl<'a> From<&'a Finished> for WireFinish<'a> {
     fn from(finished: &'a Finished) -> Self {
         match finished {
             Finished::Stored(record) => WireFinish::Stored {
-                task: WireTask::from(record.as_ref()),
+                task: Box::new(TaskView::from(record.as_ref())),
             },
             Finished::AlreadyTerminal { status } => WireFinish::AlreadyTerminal { status: *status },
             Finished::Gone => WireFinish::Gone,

@@ -1,10 +1,11 @@
 //! The store's answers as JSON text, as they cross to the JS classes (js/server/store.ts), which
-//! parse each once. A task crosses without what it repeats (`taskId`, `status`, the `v25` task):
-//! the JS class takes them from `v26`, whose fields are the V25 task's under their V25 names
-//! (`ttlMs` → `ttl`, `pollIntervalMs` → `pollInterval`). Written straight from the records
-//! (no copy of a payload); the text's carried lone surrogates are written back as escapes
-//! ([`json_text`]). The declared (TypeScript) shapes the JS classes build from them are here too:
-//! [`StoreTask`], [`TaskPage`], [`TakeInputOutcome`], [`CancelOutcome`], [`StoreChange`].
+//! parse each once and freeze it: a task in the declared shape [`StoreTask`] (its V25 and V26
+//! tasks both written here, from the record, [`TaskView`]), and an answer the JS class keeps
+//! with the task's revision ([`Revised`]). Written straight from the records (no copy of a
+//! payload); the text's carried lone surrogates are written back as escapes ([`json_text`]). A
+//! terminal write may leave out the payload its caller holds ([`written_text`]): the answer
+//! names where it goes. The declared (TypeScript) shapes are here too: [`StoreTask`],
+//! [`TaskPage`], [`TakeInputOutcome`], [`CancelOutcome`], [`StoreChange`].
 
 use serde::Serialize;
 use tsify::Tsify;
@@ -17,11 +18,11 @@ use crate::model::{ProtocolVersion, TaskStatus};
 use super::cursor::{self, CursorKey};
 use super::error::StoreError;
 use super::ops::{Cancelled, Change, InputTaken, ListPage};
-use super::record::{timestamp, InputState, TaskRecord, V26View};
+use super::record::{InputState, TaskRecord, V26Shell, V26View};
 use super::rules::{list_scope, Caller};
 use super::storage::Scope;
 
-// ---- the declared shapes (what the JS classes answer, built from what crosses) -------------
+// ---- the declared shapes (what the JS classes answer: the JSON that crosses, parsed) ---------
 
 /// A task as the store answers it: both wire shapes, plus what the work needs.
 #[derive(Debug, Serialize, Tsify)]
@@ -150,75 +151,78 @@ impl Serialize for Answered<'_> {
     }
 }
 
-/// A task as it crosses (see the module).
+/// The V26 task of a [`TaskView`]: whole, or without the payload a terminal write was given.
+enum V26Of<'a> {
+    Whole(V26View<'a>),
+    Shell(V26Shell<'a>),
+}
+
+impl Serialize for V26Of<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            V26Of::Whole(v) => v.serialize(s),
+            V26Of::Shell(v) => v.serialize(s),
+        }
+    }
+}
+
+/// A record written as its [`StoreTask`] (the same JSON: a test holds them equal).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct WireTask<'a> {
-    /// The record's version: the JS class keeps the answer while the task stays at it.
+pub struct TaskView<'a> {
+    task_id: &'a str,
+    status: TaskStatus,
+    protocol_version: ProtocolVersion,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    owner: Option<&'a str>,
+    expires_at_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_responses: Option<Answered<'a>>,
+    v25: V25Task,
+    v26: V26Of<'a>,
+}
+
+impl<'a> TaskView<'a> {
+    fn of(record: &'a TaskRecord, v26: V26Of<'a>) -> Self {
+        TaskView {
+            task_id: &record.id,
+            status: record.status(),
+            protocol_version: record.protocol,
+            session: record.session.as_deref(),
+            owner: record.owner.as_deref(),
+            expires_at_ms: record.expires_at_ms(),
+            input_responses: has_answered_input(record).then_some(Answered(record)),
+            v25: record.to_v25(),
+            v26,
+        }
+    }
+}
+
+impl<'a> From<&'a TaskRecord> for TaskView<'a> {
+    fn from(record: &'a TaskRecord) -> Self {
+        TaskView::of(record, V26Of::Whole(V26View(record)))
+    }
+}
+
+/// An answer the JS class keeps with the revision of its task (the record's version, which
+/// every write to the task bumps): `{ revision, payloadAt?, answer }`. `payloadAt`, when
+/// present, is where in `answer` (member names) the payload left out is to be put.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Revised<T> {
     revision: u64,
-    protocol_version: ProtocolVersion,
     #[serde(skip_serializing_if = "Option::is_none")]
-    session: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    owner: Option<&'a str>,
-    expires_at_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    input_responses: Option<Answered<'a>>,
-    v26: V26View<'a>,
+    payload_at: Option<Vec<&'static str>>,
+    answer: T,
 }
 
-impl<'a> From<&'a TaskRecord> for WireTask<'a> {
-    fn from(record: &'a TaskRecord) -> Self {
-        WireTask {
-            revision: record.version,
-            protocol_version: record.protocol,
-            session: record.session.as_deref(),
-            owner: record.owner.as_deref(),
-            expires_at_ms: record.expires_at_ms(),
-            input_responses: has_answered_input(record).then_some(Answered(record)),
-            v26: V26View(record),
-        }
-    }
-}
-
-/// The fields of a task a terminal write leaves as they were (the bindings' `writtenBase`).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WrittenBase<'a> {
-    protocol_version: ProtocolVersion,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    session: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    owner: Option<&'a str>,
-    expires_at_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    input_responses: Option<Answered<'a>>,
-    created_at: String,
-    ttl_ms: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    poll_interval_ms: Option<u64>,
-}
-
-impl<'a> From<&'a TaskRecord> for WrittenBase<'a> {
-    fn from(record: &'a TaskRecord) -> Self {
-        WrittenBase {
-            protocol_version: record.protocol,
-            session: record.session.as_deref(),
-            owner: record.owner.as_deref(),
-            expires_at_ms: record.expires_at_ms(),
-            input_responses: has_answered_input(record).then_some(Answered(record)),
-            created_at: timestamp(record.created_at_ms),
-            ttl_ms: record.ttl_ms,
-            poll_interval_ms: record.poll_interval_ms,
-        }
-    }
-}
-
-/// One `list` page as it crosses.
+/// One `list` page as it crosses ([`TaskPage`]).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WirePage<'a> {
-    tasks: Vec<WireTask<'a>>,
+    tasks: Vec<TaskView<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     next_cursor: Option<&'a str>,
 }
@@ -226,56 +230,38 @@ pub struct WirePage<'a> {
 impl<'a> From<&'a ListPage> for WirePage<'a> {
     fn from(page: &'a ListPage) -> Self {
         WirePage {
-            tasks: page.tasks.iter().map(WireTask::from).collect(),
+            tasks: page.tasks.iter().map(TaskView::from).collect(),
             next_cursor: page.next_cursor.as_deref(),
         }
     }
 }
 
-/// What `take_input` did, as it crosses.
+/// What `take_input` did, as it crosses ([`TakeInputOutcome`]).
 #[derive(Serialize)]
 pub struct WireTakeInput<'a> {
-    task: WireTask<'a>,
+    task: TaskView<'a>,
     accepted: &'a [String],
     ignored: &'a [String],
 }
 
-impl<'a> From<&'a InputTaken> for WireTakeInput<'a> {
-    fn from(taken: &'a InputTaken) -> Self {
-        WireTakeInput {
-            task: WireTask::from(&taken.task),
-            accepted: &taken.accepted,
-            ignored: &taken.ignored,
-        }
-    }
-}
-
-/// What `cancel` did, as it crosses.
+/// What `cancel` did, as it crosses ([`CancelOutcome`]).
 #[derive(Serialize)]
 pub struct WireCancel<'a> {
-    task: WireTask<'a>,
+    task: TaskView<'a>,
     changed: bool,
 }
 
-impl<'a> From<&'a Cancelled> for WireCancel<'a> {
-    fn from(cancelled: &'a Cancelled) -> Self {
-        WireCancel {
-            task: WireTask::from(&cancelled.task),
-            changed: cancelled.changed,
-        }
-    }
-}
-
-/// One write as it crosses (`takeChanges()`): the task's view and its stored record.
+/// One write as it crosses (`takeChanges()`, [`StoreChange`]): the task's view and its stored
+/// record.
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum WireChange<'a> {
     Created {
-        task: WireTask<'a>,
+        task: TaskView<'a>,
         record: &'a TaskRecord,
     },
     Updated {
-        task: WireTask<'a>,
+        task: TaskView<'a>,
         record: &'a TaskRecord,
     },
     Deleted {
@@ -289,11 +275,11 @@ impl<'a> From<&'a Change> for WireChange<'a> {
     fn from(change: &'a Change) -> Self {
         match change {
             Change::Created { task } => WireChange::Created {
-                task: WireTask::from(task),
+                task: TaskView::from(task),
                 record: task,
             },
             Change::Updated { task } => WireChange::Updated {
-                task: WireTask::from(task),
+                task: TaskView::from(task),
                 record: task,
             },
             Change::Deleted { id, reason } => WireChange::Deleted {
@@ -304,64 +290,59 @@ impl<'a> From<&'a Change> for WireChange<'a> {
     }
 }
 
-/// What a terminal write answers besides the revision, read by the JS class from wasm memory
-/// (`writtenAt()`: numbers, no call) and with `lastMessage()` instead of the task as JSON text
-/// (the bindings' `TaskServerCore` keeps the last one).
-#[derive(Debug, Default)]
-pub struct Written {
-    /// Its `statusMessage`.
-    pub message: Option<String>,
-    /// `[lastUpdatedAt (Unix ms), protocol (index in protocolVersions()), expiresAtMs,
-    /// createdAt (Unix ms), ttlMs, pollIntervalMs (-1: null or absent), 0 when that is all the
-    /// write left unchanged (the session is the caller's, no answered input) or 1 (read
-    /// `writtenBase`), the store's write count after the write (`writes()`)]`.
-    pub fields: [f64; 8],
-}
-
-/// `Written::fields[6]`: the task's session is the caller's, it has no owner and holds no
-/// answered input.
-pub const FIELDS_COMPLETE: f64 = 0.0;
-/// `Written::fields[6]`: read the rest from `writtenBase`.
-pub const FIELDS_PARTIAL: f64 = 1.0;
-
-impl Written {
-    /// The answer of `record` as written for a caller of `session`.
-    pub fn of(record: &TaskRecord, session: Option<&str>) -> (u64, Written) {
-        let opt = |v: Option<u64>| v.map_or(-1.0, |v| v as f64);
-        let plain = record.session.as_deref() == session
-            && record.owner.is_none()
-            && !has_answered_input(record);
-        let protocol = ProtocolVersion::ALL
-            .iter()
-            .position(|p| *p == record.protocol)
-            .unwrap_or(0);
-        let written = Written {
-            message: record.status_message.clone(),
-            fields: [
-                record.last_updated_at_ms as f64,
-                protocol as f64,
-                opt(record.expires_at_ms()),
-                record.created_at_ms as f64,
-                opt(record.ttl_ms),
-                opt(record.poll_interval_ms),
-                if plain {
-                    FIELDS_COMPLETE
-                } else {
-                    FIELDS_PARTIAL
-                },
-                0.0, // the write count, set once written
-            ],
-        };
-        (record.version, written)
-    }
-}
-
-/// A record as the JSON text of its task (see the module).
+/// A record as the JSON text of its [`StoreTask`] with its revision ([`Revised`]).
 pub fn task_text(record: &TaskRecord) -> Result<String, serde_json::Error> {
-    json_text(&WireTask::from(record))
+    json_text(&Revised {
+        revision: record.version,
+        payload_at: None,
+        answer: TaskView::from(record),
+    })
 }
 
-/// Writes as the JSON text of `StoreChange[]` (tasks as they cross).
+/// The answer of a terminal write (`complete`, `fail`, `failWithToolResult`) as [`task_text`];
+/// with `bare` (the caller holds the payload it gave), without that payload when the task holds
+/// it as given (a result; not an error, which is kept as `code`, `message`, `data`), and
+/// `payloadAt` saying where it goes.
+pub fn written_text(record: &TaskRecord, bare: bool) -> Result<String, serde_json::Error> {
+    let shell = V26Shell(record);
+    let at = if bare { shell.payload_at() } else { None };
+    let Some(at) = at else {
+        return task_text(record);
+    };
+    let payload_at = ["v26"].iter().chain(at).copied().collect();
+    json_text(&Revised {
+        revision: record.version,
+        payload_at: Some(payload_at),
+        answer: TaskView::of(record, V26Of::Shell(shell)),
+    })
+}
+
+/// What `take_input` did, as the JSON text of a [`TakeInputOutcome`] with the task's revision.
+pub fn taken_text(taken: &InputTaken) -> Result<String, serde_json::Error> {
+    json_text(&Revised {
+        revision: taken.task.version,
+        payload_at: None,
+        answer: WireTakeInput {
+            task: TaskView::from(&taken.task),
+            accepted: &taken.accepted,
+            ignored: &taken.ignored,
+        },
+    })
+}
+
+/// What `cancel` did, as the JSON text of a [`CancelOutcome`] with the task's revision.
+pub fn cancelled_text(cancelled: &Cancelled) -> Result<String, serde_json::Error> {
+    json_text(&Revised {
+        revision: cancelled.task.version,
+        payload_at: None,
+        answer: WireCancel {
+            task: TaskView::from(&cancelled.task),
+            changed: cancelled.changed,
+        },
+    })
+}
+
+/// Writes as the JSON text of `StoreChange[]`.
 pub fn changes_text(changes: &[Change]) -> Result<String, serde_json::Error> {
     let changes: Vec<WireChange<'_>> = changes.iter().map(WireChange::from).collect();
     json_text(&changes)
@@ -429,28 +410,145 @@ mod tests {
         serde_json::from_str(text).unwrap()
     }
 
-    #[test]
-    fn a_task_crosses_without_what_it_repeats() {
+    /// The declared shape of a record, built from its V25 and V26 tasks.
+    fn store_task(r: &TaskRecord) -> StoreTask {
+        StoreTask {
+            task_id: r.id.clone(),
+            status: r.status(),
+            protocol_version: r.protocol,
+            session: r.session.clone(),
+            owner: r.owner.clone(),
+            expires_at_ms: r.expires_at_ms(),
+            input_responses: has_answered_input(r)
+                .then(|| serde_json::to_value(Answered(r)).unwrap())
+                .and_then(|v| v.as_object().cloned()),
+            v25: r.to_v25(),
+            v26: r.to_v26_detailed(),
+        }
+    }
+
+    fn obj(v: Value) -> JsonObject {
+        v.as_object().unwrap().clone()
+    }
+
+    /// Records in every status, with and without a session, an owner, answered input.
+    fn records() -> Vec<TaskRecord> {
         let mut s = store();
-        let new = NewTask::new(ProtocolVersion::V2025)
+        let mut out = Vec::new();
+        let new = |s: &mut Store<_, _>, v, session: Option<&str>| {
+            let mut n = NewTask::new(v).ttl(60_000);
+            if let Some(session) = session {
+                n = n.session(session);
+            }
+            s.create(n, T0).unwrap().id
+        };
+        let a = new(&mut s, ProtocolVersion::V2025, Some("s1"));
+        out.push(s.get(Caller::Host, &a, T0).unwrap());
+        let owned = NewTask::new(ProtocolVersion::V2026)
             .session("s1")
-            .ttl(60_000);
-        let record = s.create(new, T0).unwrap();
-        let wire = parse(&task_text(&record).unwrap());
-        assert_eq!(
-            wire,
-            json!({
-                "revision": 1,
-                "protocolVersion": "2025-11-25",
-                "session": "s1",
-                "expiresAtMs": T0 + 60_000,
-                "v26": serde_json::to_value(record.to_v26_detailed()).unwrap(),
+            .owner("alice");
+        out.push(s.create(owned, T0).unwrap());
+        let b = new(&mut s, ProtocolVersion::V2026, None);
+        let requests = obj(
+            json!({"k": {"method": "elicitation/create", "params": {}}, "l": {"method": "roots/list"}}),
+        );
+        out.push(
+            s.raise_input(Caller::Host, &b, requests, Some("m".into()), T0 + 1)
+                .unwrap(),
+        );
+        let taken = s
+            .take_input(
+                Caller::Host,
+                &b,
+                obj(json!({"k": {"action": "accept"}})),
+                T0 + 2,
+            )
+            .unwrap();
+        out.push(taken.task);
+        let result = obj(json!({"content": [{"text": "é\u{1F600}", "type": "text"}]}));
+        out.push(s.complete(Caller::Host, &b, result, None, T0 + 3).unwrap());
+        let c = new(&mut s, ProtocolVersion::V2025, Some("s2"));
+        let error = crate::model::common::JsonRpcError {
+            code: -32001,
+            message: "down".into(),
+            data: Some(json!({"a": null})),
+        };
+        out.push(s.fail(Caller::Host, &c, error, None, T0 + 4).unwrap());
+        let d = new(&mut s, ProtocolVersion::V2025, None);
+        let failed = obj(json!({"content": [], "isError": true}));
+        out.push(
+            s.fail_with_tool_result(Caller::Host, &d, failed, None, T0 + 5)
+                .unwrap(),
+        );
+        let e = new(&mut s, ProtocolVersion::V2025, None);
+        let cancelled = s.cancel(Caller::Host, &e, ProtocolVersion::V2025, None, T0 + 6);
+        out.push(cancelled.unwrap().task);
+        out
+    }
+
+    #[test]
+    fn a_task_crosses_as_its_declared_store_task_with_its_revision() {
+        for r in records() {
+            let text = task_text(&r).unwrap();
+            // The same members in the same order as the declared shape serialized.
+            let declared = serde_json::to_string(&store_task(&r)).unwrap();
+            assert_eq!(
+                text,
+                format!(r#"{{"revision":{},"answer":{declared}}}"#, r.version)
+            );
+            // Whole, a terminal write's answer is the same text.
+            assert_eq!(written_text(&r, false).unwrap(), text);
+        }
+    }
+
+    #[test]
+    fn a_bare_terminal_answer_leaves_out_the_given_payload_and_says_where() {
+        for r in records() {
+            let whole = parse(&task_text(&r).unwrap());
+            let bare = parse(&written_text(&r, true).unwrap());
+            let Some(at) = bare.get("payloadAt") else {
+                // Nothing left out: a working, input, cancelled or `fail`ed task (its error is kept
+                // as `code`, `message`, `data`, not as given).
+                assert_eq!(bare, whole);
+                continue;
+            };
+            let path: Vec<&str> = at
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            let pointer = format!("/{}", path.join("/"));
+            assert!(
+                bare["answer"].pointer(&pointer).unwrap().is_null(),
+                "{pointer}"
+            );
+            // Put back where it says, the answer is the whole one.
+            let mut filled = bare["answer"].clone();
+            *filled.pointer_mut(&pointer).unwrap() =
+                whole["answer"].pointer(&pointer).unwrap().clone();
+            assert_eq!(filled, whole["answer"]);
+            assert_eq!(bare["revision"], whole["revision"]);
+        }
+        let kinds: Vec<Value> = records()
+            .iter()
+            .filter_map(|r| {
+                parse(&written_text(r, true).unwrap())
+                    .get("payloadAt")
+                    .cloned()
             })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                json!(["v26", "result"]),
+                json!(["v26", "error", "data", "toolResult"])
+            ]
         );
     }
 
     #[test]
-    fn answered_input_crosses_and_the_written_base_keeps_it() {
+    fn answered_input_crosses_with_the_outcome_of_take_input() {
         let mut s = store();
         let id = s
             .create(NewTask::new(ProtocolVersion::V2026), T0)
@@ -469,7 +567,9 @@ mod tests {
                 T0 + 2,
             )
             .unwrap();
-        let wire = parse(&json_text(&WireTakeInput::from(&taken)).unwrap());
+        let wire = parse(&taken_text(&taken).unwrap());
+        assert_eq!(wire["revision"], json!(taken.task.version));
+        let wire = &wire["answer"];
         assert_eq!(wire["accepted"], json!(["k"]));
         assert_eq!(wire["ignored"], json!(["x"]));
         assert_eq!(
@@ -477,18 +577,6 @@ mod tests {
             json!({"k": {"action": "accept"}})
         );
         assert!(wire["task"].get("session").is_none());
-        let base = parse(&json_text(&WrittenBase::from(&taken.task)).unwrap());
-        assert_eq!(
-            base,
-            json!({
-                "protocolVersion": "2026-07-28",
-                "expiresAtMs": taken.task.expires_at_ms(),
-                "inputResponses": {"k": {"action": "accept"}},
-                "createdAt": "2025-11-25T10:30:00.000Z",
-                "ttlMs": taken.task.ttl_ms,
-                "pollIntervalMs": taken.task.poll_interval_ms,
-            })
-        );
     }
 
     #[test]
@@ -498,14 +586,15 @@ mod tests {
         s.create(NewTask::new(ProtocolVersion::V2025), T0).unwrap();
         let page = s.list(Caller::Host, None, Some(1), T0).unwrap();
         let wire = parse(&json_text(&WirePage::from(&page)).unwrap());
-        assert_eq!(wire["tasks"][0]["v26"]["taskId"], json!(a.id));
+        assert_eq!(wire["tasks"][0]["v25"]["taskId"], json!(a.id));
         assert!(wire["nextCursor"].is_string());
         let cancelled = s
             .cancel(Caller::Host, &a.id, ProtocolVersion::V2026, None, T0 + 5)
             .unwrap();
-        let wire = parse(&json_text(&WireCancel::from(&cancelled)).unwrap());
-        assert_eq!(wire["changed"], json!(true));
-        assert_eq!(wire["task"]["v26"]["status"], json!("cancelled"));
+        let wire = parse(&cancelled_text(&cancelled).unwrap());
+        assert_eq!(wire["revision"], json!(cancelled.task.version));
+        assert_eq!(wire["answer"]["changed"], json!(true));
+        assert_eq!(wire["answer"]["task"]["v26"]["status"], json!("cancelled"));
         s.remove(Caller::Host, &a.id, T0 + 6).unwrap();
         let changes = parse(&changes_text(&s.take_changes()).unwrap());
         let kinds: Vec<&str> = changes
@@ -565,39 +654,6 @@ mod tests {
             list_position(&key, Some(&owned), Caller::Owner(Some("s"), "bob"), false),
             Err(StoreError::InvalidCursor)
         ));
-    }
-
-    #[test]
-    fn a_terminal_write_answers_its_numbers() {
-        let mut s = store();
-        let new = NewTask::new(ProtocolVersion::V2026).session("s1");
-        let record = s.create(new, T0).unwrap();
-        let (revision, written) = Written::of(&record, Some("s1"));
-        assert_eq!(revision, record.version);
-        assert_eq!(written.message, record.status_message);
-        let ttl = record.ttl_ms.unwrap() as f64;
-        assert_eq!(
-            written.fields,
-            [
-                T0 as f64,
-                1.0, // the index of 2026-07-28 in ProtocolVersion::ALL
-                T0 as f64 + ttl,
-                T0 as f64,
-                ttl,
-                record.poll_interval_ms.map_or(-1.0, |p| p as f64),
-                FIELDS_COMPLETE,
-                0.0, // the write count: set by the binding once written
-            ]
-        );
-        // Another caller's session: the JS class reads the rest from `writtenBase`.
-        assert_eq!(Written::of(&record, None).1.fields[6], FIELDS_PARTIAL);
-        let unlimited = TaskRecord {
-            ttl_ms: None,
-            poll_interval_ms: None,
-            ..record
-        };
-        let fields = Written::of(&unlimited, Some("s1")).1.fields;
-        assert_eq!((fields[2], fields[4], fields[5]), (-1.0, -1.0, -1.0));
     }
 
     #[test]

@@ -594,36 +594,66 @@ impl Serialize for Outstanding<'_> {
 
 impl Serialize for V26View<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let r = self.0;
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("taskId", &r.id)?;
-        if let Some(message) = &r.status_message {
-            m.serialize_entry("statusMessage", message)?;
-        }
-        m.serialize_entry("createdAt", &timestamp(r.created_at_ms))?;
-        m.serialize_entry("lastUpdatedAt", &timestamp(r.last_updated_at_ms))?;
-        m.serialize_entry("ttlMs", &r.ttl_ms)?;
-        if let Some(poll) = r.poll_interval_ms {
-            m.serialize_entry("pollIntervalMs", &poll)?;
-        }
-        m.serialize_entry("status", &r.status())?;
-        match &r.state {
-            TaskState::Working | TaskState::Cancelled => {}
-            TaskState::InputRequired => m.serialize_entry("inputRequests", &Outstanding(r))?,
-            TaskState::Completed { result } => m.serialize_entry("result", result)?,
-            TaskState::Failed { error } => m.serialize_entry("error", error)?,
-            TaskState::ToolFailed { result } => m.serialize_entry("error", &ToolFailure(result))?,
-        }
-        m.end()
+        write_v26(self.0, true, s)
     }
 }
 
-/// [`tool_failure_error`] of a payload, written without parsing it.
-struct ToolFailure<'a>(&'a Payload);
+/// [`V26View`] without the payload a terminal write was given: `result` of a completed task,
+/// `error.data.toolResult` of one failed by a tool result, written as `null` (where
+/// [`V26Shell::payload_at`] says), for a caller that holds that payload already.
+pub struct V26Shell<'a>(pub &'a TaskRecord);
+
+impl V26Shell<'_> {
+    /// Where the payload left out is, as member names from the `DetailedTask` (`None`: nothing
+    /// is left out, the task holds no such payload).
+    pub fn payload_at(&self) -> Option<&'static [&'static str]> {
+        match self.0.state {
+            TaskState::Completed { .. } => Some(&["result"]),
+            TaskState::ToolFailed { .. } => Some(&["error", "data", "toolResult"]),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for V26Shell<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        write_v26(self.0, false, s)
+    }
+}
+
+/// The V26 `DetailedTask` of `r`; without the given payload unless `payload` ([`V26Shell`]).
+fn write_v26<S: Serializer>(r: &TaskRecord, payload: bool, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(None)?;
+    m.serialize_entry("taskId", &r.id)?;
+    if let Some(message) = &r.status_message {
+        m.serialize_entry("statusMessage", message)?;
+    }
+    m.serialize_entry("createdAt", &timestamp(r.created_at_ms))?;
+    m.serialize_entry("lastUpdatedAt", &timestamp(r.last_updated_at_ms))?;
+    m.serialize_entry("ttlMs", &r.ttl_ms)?;
+    if let Some(poll) = r.poll_interval_ms {
+        m.serialize_entry("pollIntervalMs", &poll)?;
+    }
+    m.serialize_entry("status", &r.status())?;
+    let given = |p| payload.then_some(p);
+    match &r.state {
+        TaskState::Working | TaskState::Cancelled => {}
+        TaskState::InputRequired => m.serialize_entry("inputRequests", &Outstanding(r))?,
+        TaskState::Completed { result } => m.serialize_entry("result", &given(result))?,
+        TaskState::Failed { error } => m.serialize_entry("error", error)?,
+        TaskState::ToolFailed { result } => {
+            m.serialize_entry("error", &ToolFailure(given(result)))?
+        }
+    }
+    m.end()
+}
+
+/// [`tool_failure_error`] of a payload (`None`: written as `null`), written without parsing it.
+struct ToolFailure<'a>(Option<&'a Payload>);
 
 /// `{ "toolResult": payload }`.
-struct ToolResultData<'a>(&'a Payload);
+struct ToolResultData<'a>(Option<&'a Payload>);
 
 impl Serialize for ToolFailure<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -640,7 +670,7 @@ impl Serialize for ToolResultData<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         let mut m = s.serialize_map(Some(1))?;
-        m.serialize_entry("toolResult", self.0)?;
+        m.serialize_entry("toolResult", &self.0)?;
         m.end()
     }
 }

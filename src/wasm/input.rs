@@ -117,12 +117,8 @@ fn js_string(s: &JsString, max_bytes: usize) -> Result<String, ValidationReport>
     let Ok(memory) = wasm_bindgen::memory().dyn_into::<js_sys::WebAssembly::Memory>() else {
         return Ok(String::from(s));
     };
-    let view = Uint8Array::new_with_byte_offset_and_length(
-        &memory.buffer(),
-        buf.as_ptr() as u32,
-        buf.len() as u32,
-    );
-    let done = ENCODER.with(|e| e.encode_into(s, &view));
+    let (at, len) = (buf.as_ptr() as u32, buf.len() as u32);
+    let done = ENCODER.with(|e| encode_into(e, &memory, s, at, len));
     if (done.read() as u64) < u64::from(units) {
         return Err(too_large(units, max_bytes));
     }
@@ -130,6 +126,33 @@ fn js_string(s: &JsString, max_bytes: usize) -> Result<String, ValidationReport>
     // encodeInto writes well-formed UTF-8 (lone surrogates become U+FFFD).
     Ok(String::from_utf8(buf)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// `encoder.encodeInto(s, view)` for a view of the `len` bytes at `at` in wasm memory.
+///
+/// Every JS value Rust receives (the memory's buffer, the view) is registered in the bindings'
+/// table of JS values, whose bookkeeping lives in wasm memory: registering one may allocate,
+/// grow the memory and so detach the buffer it was made on, and a view of a detached buffer has
+/// no bytes (encodeInto would write nothing). So the buffer and the view are checked after they
+/// crossed and taken again when detached; from the check to encodeInto nothing allocates.
+fn encode_into(
+    encoder: &TextEncoder,
+    memory: &js_sys::WebAssembly::Memory,
+    s: &JsString,
+    at: u32,
+    len: u32,
+) -> EncodeIntoResult {
+    let mut view = Uint8Array::new_with_length(0);
+    for _ in 0..4 {
+        let buffer: js_sys::ArrayBuffer = memory.buffer().unchecked_into();
+        if buffer.byte_length() >= at.saturating_add(len) {
+            view = Uint8Array::new_with_byte_offset_and_length(&buffer, at, len);
+            if view.byte_length() == len {
+                break;
+            }
+        }
+    }
+    encoder.encode_into(s, &view)
 }
 
 /// A JS string argument (a status message, a scheduler key, …) as a Rust string, its lone

@@ -23,7 +23,6 @@ use super::store::{
     restore_store, snapshot_value, store_error, text, too_large, within, Members, TaskServerCore,
     Unread,
 };
-use crate::store::answer::Written;
 use crate::store::record::error_from_json;
 use crate::store::DEFAULT_MAX_REQUEST_BYTES;
 
@@ -184,17 +183,13 @@ impl TaskServerCore {
     pub fn new(options: JsValue) -> Result<TaskServerCore, JsValue> {
         let config = read_options(options)?.into_config();
         let inner = server::TaskServer::in_memory(config, crypto_random()?).map_err(store_error)?;
-        Ok(TaskServerCore {
-            inner,
-            written: Written::default(),
-        })
+        Ok(TaskServerCore { inner })
     }
 
     /// The core a `snapshot()` describes (the object or its JSON text; `RestoreOptions`).
     pub fn restore(snapshot: JsValue, options: JsValue) -> Result<TaskServerCore, JsValue> {
         Ok(TaskServerCore {
             inner: server::TaskServer::new(restore_store(&snapshot, options)?),
-            written: Written::default(),
         })
     }
 
@@ -203,7 +198,6 @@ impl TaskServerCore {
     /// operation after operation over records read from a shared storage.
     pub fn reload(&mut self, snapshot: JsValue, options: JsValue) -> Result<(), JsValue> {
         let value = snapshot_value(&snapshot, options)?;
-        self.written = Written::default();
         self.store_mut().reload(value).map_err(store_error)
     }
 
@@ -213,7 +207,6 @@ impl TaskServerCore {
     /// the record it does not hold at the revision it read.
     pub fn load(&mut self, tasks: JsValue, options: JsValue) -> Result<(), JsValue> {
         let value = snapshot_value(&tasks, options)?;
-        self.written = Written::default();
         self.store_mut().load(value).map_err(store_error)
     }
 

@@ -2,9 +2,8 @@
 //! over the task store core ([`crate::store`]); the argument and answer types of the JS
 //! `TaskStore` / `TaskServer` (js/server/store.ts), declared once here for the .d.ts; the one
 //! conversion of a [`StoreError`] into the thrown JS error. Every method converts its arguments,
-//! delegates to one core operation and answers JSON text (parsed once by the JS class), except
-//! the terminal writes (`terminal`: `complete`, `fail`, `failWithToolResult`), which answer the revision and
-//! leave the rest as numbers in wasm memory ([`Written`]); no rule lives here.
+//! delegates to one core operation and answers JSON text in the declared shapes
+//! ([`crate::store::answer`]), parsed once by the JS class; no rule lives here.
 //!
 //! Argument convention: the operation's own arguments first, then the context as the JS class
 //! read it (`session`, `host`, `now`); the JS class checks ids and sessions, which cross as plain
@@ -16,13 +15,12 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::model::common::JsonObject;
-use crate::model::{ProtocolVersion, TaskStatus};
-use crate::store::answer::{self, WireCancel, WirePage, WireTakeInput, Written, WrittenBase};
+use crate::model::TaskStatus;
+use crate::store::answer::{self, WirePage};
 use crate::store::options::{
     request_limit, CreateTaskParams, ListParams, RestoreOptions, TaskContext, TaskStoreOptions,
 };
 use crate::store::rules::Action;
-use crate::store::Storage;
 use crate::store::{Caller, Change, MemoryStorage, NewTask, Store, StoreError, TaskRecord};
 use crate::store::{Payload, PayloadError};
 
@@ -399,8 +397,6 @@ pub(super) fn changes_text(changes: &[Change]) -> Result<String, JsValue> {
 #[wasm_bindgen]
 pub struct TaskServerCore {
     pub(super) inner: crate::server::TaskServer<MemoryStorage, CryptoRandom>,
-    /// What the last `complete` / `fail` / `failWithToolResult` wrote besides its revision.
-    pub(super) written: Written,
 }
 
 impl TaskServerCore {
@@ -417,9 +413,9 @@ impl TaskServerCore {
         request_limit(self.inner.store().config())
     }
 
-    /// The write of a terminal action (`action` of the payload and the status message), answered
-    /// as the new revision (negated when the status message written is not `message`: read it
-    /// with `lastMessage()`), the rest kept in [`Written`].
+    /// The write of a terminal action (`action` of the payload and the status message),
+    /// answered as [`answer::written_text`] (`bare`: without the payload the caller holds).
+    #[allow(clippy::too_many_arguments)]
     fn write_terminal(
         &mut self,
         id: &str,
@@ -428,30 +424,13 @@ impl TaskServerCore {
         payload: Payload,
         message: Option<String>,
         action: MakeAction,
-    ) -> Result<f64, JsValue> {
-        let given = message.clone();
+        bare: bool,
+    ) -> Result<String, JsValue> {
         let action = action(payload, message)?;
-        let session = match caller {
-            Caller::Host => None,
-            Caller::Session(s) | Caller::Owner(s, _) => s,
-        };
-        let (revision, written) = self
-            .store_mut()
-            .act_then(caller, id, action, now, |r| Written::of(r, session))
-            .map_err(store_error)?;
-        // Negative when the status message is not the one given (the core derived it).
-        let derived = written.message != given;
-        let mut fields = written.fields;
-        if let Some(writes) = fields.get_mut(7) {
-            *writes = self.store().writes() as f64;
-        }
-        self.written.message = written.message;
-        self.written.fields = fields;
-        Ok(if derived {
-            -(revision as f64)
-        } else {
-            revision as f64
-        })
+        self.store_mut()
+            .act_then(caller, id, action, now, |r| answer::written_text(r, bare))
+            .map_err(store_error)?
+            .map_err(internal)
     }
 }
 
@@ -644,13 +623,13 @@ impl TaskServerCore {
         let who = Who::read(session, host, now)?;
         let responses = read_object(&responses, "inputResponses", max)?;
         let taken = who.run(self, |s, c, now| s.take_input(c, &id, responses, now))?;
-        text(&WireTakeInput::from(&taken))
+        answer::taken_text(&taken).map_err(internal)
     }
 
     /// `complete` (`kind` 0), `fail` (1) or `failWithToolResult` (2, §D 44) of `payload` (the
     /// result or JSON-RPC error object; `text`: its JSON text when the JS class could write it).
-    /// Answers the new revision (see `write_terminal`; the rest of the answer: `writtenAt`,
-    /// `lastMessage()`; the JS class builds the task).
+    /// Answers the task as `get` does (`{ revision, answer }`); with `bare` (the JS class holds
+    /// a copy of the payload) without a payload kept as given, `payloadAt` naming where it goes.
     #[allow(clippy::too_many_arguments)]
     pub fn terminal(
         &mut self,
@@ -658,11 +637,12 @@ impl TaskServerCore {
         id: String,
         payload: JsValue,
         text: Option<String>,
+        bare: bool,
         message: JsValue,
         session: Option<String>,
         host: bool,
         now: f64,
-    ) -> Result<f64, JsValue> {
+    ) -> Result<String, JsValue> {
         let (what, action) = terminal_kind(kind)?;
         let max = self.max();
         let who = Who::read(session, host, now)?;
@@ -671,57 +651,7 @@ impl TaskServerCore {
             None => Payload::from(read_object(&payload, what, max)?),
         };
         let message = read_message(message, max)?;
-        self.write_terminal(&id, who.caller(), who.now, payload, message, action)
-    }
-
-    /// The error a task failed by a tool result shows in its V26 view, for an empty result (the
-    /// JS class puts the result in `data.toolResult`).
-    #[wasm_bindgen(js_name = toolFailure)]
-    pub fn tool_failure() -> Result<JsValue, JsValue> {
-        answer(&crate::store::record::tool_failure_error(&JsonObject::new()))
-    }
-
-    /// What the JS class takes from its kept answer when it has none of the revision before a
-    /// terminal write: the JSON text of the stored task `id` without what the write changed
-    /// (`WrittenBase`), or `null` when it is not stored.
-    #[wasm_bindgen(js_name = writtenBase)]
-    pub fn written_base(&self, id: &str) -> Result<Option<String>, JsValue> {
-        self.store()
-            .storage()
-            .read(id, |record| text(&WrittenBase::from(record)))
-            .transpose()
-    }
-
-    /// Where in wasm memory the numbers of the last terminal write are (`Written::fields`: eight
-    /// f64, at the same place for the life of this object), for a `Float64Array` over
-    /// `memory()`.
-    #[wasm_bindgen(js_name = writtenAt)]
-    pub fn written_at(&self) -> u32 {
-        self.written.fields.as_ptr() as usize as u32
-    }
-
-    /// The module's memory (for `writtenAt`).
-    pub fn memory() -> JsValue {
-        wasm_bindgen::memory()
-    }
-
-    /// The protocol versions, in the order `writtenAt`'s numbers name them.
-    #[wasm_bindgen(js_name = protocolVersions)]
-    pub fn protocol_versions() -> Vec<String> {
-        ProtocolVersion::ALL
-            .iter()
-            .map(|p| p.as_str().to_string())
-            .collect()
-    }
-
-    /// The `statusMessage` of the last terminal write (`undefined`: none), its carried lone
-    /// surrogates restored (as in every answer of the task).
-    #[wasm_bindgen(js_name = lastMessage)]
-    pub fn last_message(&self) -> Result<JsValue, JsValue> {
-        match &self.written.message {
-            None => Ok(JsValue::UNDEFINED),
-            Some(m) => super::input::carried_to_js(m),
-        }
+        self.write_terminal(&id, who.caller(), who.now, payload, message, action, bare)
     }
 
     /// What a 2025-11-25 `tasks/result` answers for the task (`ResultOf`).
@@ -756,7 +686,7 @@ impl TaskServerCore {
         let protocol = read_version(&protocol, "the protocol version")?;
         let message = read_message(message, max)?;
         let cancelled = who.run(self, |s, c, now| s.cancel(c, &id, protocol, message, now))?;
-        text(&WireCancel::from(&cancelled))
+        answer::cancelled_text(&cancelled).map_err(internal)
     }
 
     /// Deletes the task now and answers it as it was.

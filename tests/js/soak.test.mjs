@@ -441,6 +441,14 @@ function entryPoints(entry, rand) {
     const flag = () => pick([true, false, any()]);
     const at = () => pick([T0 + int(1e6), any()]);
     const num = () => s.maybe(() => pick([int(1e6), v.num(), any()]));
+    /** Checks a terminal write's answer: `{ revision, payloadAt?, answer }`, a `null` where `payloadAt` says. */
+    const terminalAnswer = (text) => {
+      const r = JSON.parse(text);
+      assert.ok(Number.isSafeInteger(r.revision) && r.revision > 1);
+      assert.equal(typeof r.answer.v25, "object");
+      if (r.payloadAt !== undefined) assert.equal(r.payloadAt.reduce((o, k) => o[k], r.answer), null);
+      return r;
+    };
     const payloadText = (value) => {
       const choice = int(4);
       if (choice === 0) return undefined;
@@ -487,7 +495,7 @@ function entryPoints(entry, rand) {
       "TaskServerCore create": [
         () => {
           const text = core.create(pick(["2025-11-25", "2026-07-28", any()]), num(), num(), s.maybe(() => pick([str(), any()])), session(), flag(), at());
-          const id = JSON.parse(text).v26.taskId;
+          const id = JSON.parse(text).answer.taskId;
           coreIds.push(id);
           if (coreIds.length > 50) coreIds.shift();
         },
@@ -498,19 +506,14 @@ function entryPoints(entry, rand) {
       "TaskServerCore raiseInput": [() => core.raiseInput(coreId(), s.maybe(() => ({ [str()]: { method: pick(["elicitation/create", "roots/list", str()]) } })), s.msg(), session(), flag(), at())],
       "TaskServerCore takeInput": [() => core.takeInput(coreId(), s.maybe(() => ({ [str()]: any() })), session(), flag(), at())],
       // Terminal writes take the payload as the object and, when the JS class could write it,
-      // its JSON text: here the text is the object's, any string, or absent.
+      // its JSON text: here the text is the object's, any string, or absent; `bare` (the class
+      // holds the payload: leave it out of the answer) any value. An answer is JSON text whose
+      // `payloadAt`, when present, names a `null` in the answer.
       "TaskServerCore terminal": [
-        () => { const r = s.maybe(() => ({ content: [], extra: any() })); return core.terminal(0, coreId(), r, payloadText(r), s.msg(), session(), flag(), at()); },
-        () => { const e = s.maybe(() => ({ code: v.num(), message: str(), data: any() })); return core.terminal(1, coreId(), e, payloadText(e), s.msg(), session(), flag(), at()); },
-        () => { const r = s.maybe(() => ({ content: [], isError: s.maybe(() => true) })); return core.terminal(pick([2, 2, 2, int(9)]), coreId(), r, payloadText(r), s.msg(), session(), flag(), at()); },
+        () => { const r = s.maybe(() => ({ content: [], extra: any() })); return terminalAnswer(core.terminal(0, coreId(), r, payloadText(r), flag(), s.msg(), session(), flag(), at())); },
+        () => { const e = s.maybe(() => ({ code: v.num(), message: str(), data: any() })); return terminalAnswer(core.terminal(1, coreId(), e, payloadText(e), flag(), s.msg(), session(), flag(), at())); },
+        () => { const r = s.maybe(() => ({ content: [], isError: s.maybe(() => true) })); return terminalAnswer(core.terminal(pick([2, 2, 2, int(9)]), coreId(), r, payloadText(r), flag(), s.msg(), session(), flag(), at())); },
       ],
-      // What the JS class reads after a terminal write (numbers in memory, the message, the base).
-      "TaskServerCore lastMessage": [() => core.lastMessage()],
-      "TaskServerCore writtenAt": [() => { const at = core.writtenAt(); const mem = TaskServerCore.memory(); assert.ok(at + 64 <= mem.buffer.byteLength); }],
-      "TaskServerCore writtenBase": [() => core.writtenBase(coreId())],
-      "TaskServerCore static memory": [() => TaskServerCore.memory()],
-      "TaskServerCore static protocolVersions": [() => assert.deepEqual(TaskServerCore.protocolVersions(), ["2025-11-25", "2026-07-28"])],
-      "TaskServerCore static toolFailure": [() => TaskServerCore.toolFailure()],
       "TaskServerCore resultOf": [() => core.resultOf(coreId(), session(), flag(), at())],
       "TaskServerCore cancel": [() => core.cancel(coreId(), s.maybe(s.version), s.msg(), session(), flag(), at())],
       "TaskServerCore remove": [() => int(10) === 0 && core.remove(coreId(), session(), flag(), at())],
@@ -528,9 +531,15 @@ function entryPoints(entry, rand) {
     checks.push(
       () => {
         const t = JSON.parse(core.create("2026-07-28", undefined, undefined, undefined, "check", false, T0));
-        // A terminal write answers the new revision (the JS class builds the task); read it back.
-        assert.ok(Math.abs(core.terminal(0, t.v26.taskId, { content: [] }, undefined, null, undefined, true, T0)) > 1);
-        assert.equal(JSON.parse(core.get(t.v26.taskId, undefined, true, T0)).v26.status, "completed");
+        // A terminal write answers the task as get does; bare, without the result, and where it goes.
+        const id = t.answer.taskId;
+        const done = JSON.parse(core.terminal(0, id, { content: [] }, undefined, true, null, undefined, true, T0));
+        assert.ok(done.revision > t.revision);
+        assert.deepEqual(done.payloadAt, ["v26", "result"]);
+        assert.equal(done.answer.v26.result, null);
+        const got = JSON.parse(core.get(id, undefined, true, T0));
+        assert.deepEqual({ ...got.answer, v26: { ...got.answer.v26, result: null } }, done.answer);
+        assert.deepEqual(got.answer.v26.result, { content: [] });
         TaskServerCore.restore(core.snapshot()).free();
       },
     );

@@ -627,10 +627,10 @@ test("TaskServer is a TaskStore with the request methods; its host shorthands ta
   restored.free();
 });
 
-// complete, fail and failWithToolResult answer the revision; the class builds the task from its
-// kept answer, or from the core's numbers (writtenFields) or its short text (writtenBase). Every
-// path must answer what get answers from the core's own text: a store restored from a snapshot
-// has no kept answer, so its get reads the record.
+// complete, fail and failWithToolResult answer the task's text without a payload the class holds
+// (its frozen copy goes where the core says), replacing a kept answer or not. Every path must
+// answer what get answers from the core's own text: a store restored from a snapshot has no kept
+// answer, so its get reads the record.
 test("terminal writes answer the task as the core holds it, with a kept answer or without", () => {
   const errorWithExtras = { code: -32001, message: "backend down", data: null, extra: "dropped" };
   const toolError = { content: [{ type: "text", text: "boom" }], isError: true };
