@@ -110,9 +110,9 @@ const rawNewer = named.rawNewer;
 const STAGES = [
   ["task id: crypto.getRandomValues (pooled, one call per 256 ids)", /CryptoRandom|getRandomValues|randomFillSync/],
   ["payload in JS (complete): one walk makes the frozen copy of the result for the answer and writes its JSON text as UTF-8 into wasm memory (frozenCopy, store.ts)", /^frozenCopy$|^putString$|^putAscii$|^putChar$|^putEscape$/],
-  ["answer in JS: JSON.parse, the V25 task built (complete: from the kept answer and the core's numbers, one object literal per shape), deep freeze, kept (store.ts)", /^#task$|^#keep$|^#written$|^storeTask$|^deepFreeze$|^isoTime$|^rpcError$|^toolFailureError$|^v26Answer$|^v25Answer$/],
+  ["answer in JS: JSON.parse of the StoreTask text, deep freeze, kept (complete: the result's frozen copy put in, store.ts)", /^#task$|^#outcome$|^#keep$|^#terminalAnswer$|^attach$|^deepFreeze$/],
   ["answer: UTF-8 decode of the text (glue)", /^getStringFromWasm0$|^decode$/],
-  ["answer: serde_json::to_string of the task(s) (2 RFC 3339 timestamps)", /WireTask|WirePage|V26View|serde_json::ser::|record::timestamp|wasm::store::text/],
+  ["answer: serde_json::to_string of the task(s), V25 and V26 (4 RFC 3339 timestamps)", /TaskView|V26Of|V26View|V26Shell|V25Task|to_v25|WirePage|Revised|serde_json::ser::|record::timestamp|wasm::store::text|answer::(task|written)_text/],
   ["arguments → Rust (id, session, message: complete writes them as UTF-8 into the core's input buffer; the result's JSON text checked without a tree)", /^jsonText$|^readId$|^#openInput$|^putText$|read_id|read_create|read_list|read_object|read_json|read_text|read_message|take_input|js_to_json|payload::|Members::|passStringToWasm0|__wbindgen_string_get/],
   ["context read in JS (store.ts)", /^readContext$/],
   ["store core: record clones (storage get / range_after)", /TaskRecord as core::clone::Clone|Cloned<I>/],
@@ -210,10 +210,9 @@ async function differential() {
   const parse = (t) => (n) => {
     for (let i = 0; i < n; i++) JSON.parse(t);
   };
-  parse(text)(50_000);
+  parse(wire)(50_000);
   parse(v25)(50_000);
-  out[`JS: JSON.parse of one StoreTask's full text (${text.length} bytes, both shapes)`] = time(parse(text), 100_000);
-  out[`JS: JSON.parse of the text that crosses (${wire.length} bytes: the V26 task + store fields)`] = time(parse(wire), 100_000);
+  out[`JS: JSON.parse of the text that crosses (${wire.length} bytes: the StoreTask, both shapes, and its revision)`] = time(parse(wire), 100_000);
   out[`JS: JSON.parse of its V25 Task alone (${v25.length} bytes)`] = time(parse(v25), 100_000);
   const obj = task.v25;
   let sink = 0;
