@@ -7,7 +7,8 @@
 // gathers the rows of each section's own "| target | status | current figure |" table, so a
 // status is always that of the figures printed in its section.
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { browserAppSection } from "./browser-app-report.mjs";
 import { cliSection } from "./cli-report.mjs";
 import { politenessSection, schedulerSection } from "./client-report.mjs";
@@ -127,19 +128,36 @@ H.push("- [Targets](#targets)");
 H.push("");
 H.push("## Targets");
 H.push("");
-H.push("| target | status | current figure | section |");
-H.push("|---|---|---|---|");
-for (const s of texts) {
-  const lines = s.text.split("\n");
-  let inTable = false;
-  for (const line of lines) {
-    if (line === "| target | status | current figure |") inTable = true;
-    else if (!line.startsWith("|")) inTable = false;
-    else if (inTable && !line.startsWith("|---")) {
-      H.push(`${line} [${plain(heading(s.text)).replace(/:.*/, "")}](${anchor(heading(s.text))}) |`);
+/** The Targets rows, each linking to its section through `base` (the file's own anchors: ""). */
+const targets = (base) => {
+  const rows = ["| target | status | current figure | section |", "|---|---|---|---|"];
+  for (const s of texts) {
+    let inTable = false;
+    for (const line of s.text.split("\n")) {
+      if (line === "| target | status | current figure |") inTable = true;
+      else if (!line.startsWith("|")) inTable = false;
+      else if (inTable && !line.startsWith("|---")) {
+        rows.push(`${line} [${plain(heading(s.text)).replace(/:.*/, "")}](${base}${anchor(heading(s.text))}) |`);
+      }
     }
   }
-}
+  return rows;
+};
+H.push(...targets(""));
 H.push("");
 
 writeFileSync(outFile, `${H.join("\n")}\n${texts.map((s) => `${mark(s)}\n\n${s.text}\n`).join("\n")}`);
+
+// docs/guides/figures.md (shipped in the package, linked from the README): the same Targets rows,
+// written from the same sections, so the guide never holds figures of its own.
+const GUIDE = resolve(dirname(fileURLToPath(import.meta.url)), "../docs/guides/figures.md");
+writeFileSync(GUIDE, [
+  "# Figures",
+  "",
+  "Written by `bench/report.mjs` with [BENCHMARKS.md](../../BENCHMARKS.md), from the same run (do not edit by hand): each of the",
+  "project's targets, its status and the current figure. The tables, the commands and the machine of each",
+  "measurement are in the section the row links to.",
+  "",
+  ...targets("../../BENCHMARKS.md"),
+  "",
+].join("\n"));
