@@ -5,7 +5,8 @@
 # 1. arethetypeswrong (tools/pkg-lint, pinned), profile "strict": for every entry point found in
 #    "exports", types and JavaScript resolve under node10, node16 (from CJS and from ESM) and
 #    bundler, and agree on the module format. Two kinds of entry are handled on purpose:
-#    - "./mcp_tasks_wasm_bg.wasm", "./server/mcp_tasks_server_bg.wasm" are not JS modules: they are
+#    - "./mcp_tasks_wasm_bg.wasm", "./server/mcp_tasks_server_bg.wasm" and
+#      "./browser/mcp_tasks_browser_bg.wasm" (one per module) are not JS modules: they are
 #      exported so that bundlers and `import.meta.resolve` can reach the binary (`?url` imports,
 #      Deno's `import source`). They get no "types": a .d.ts would claim an ES-module-integration
 #      import that Node 20 rejects. attw's own README excludes non-JS exports the same way
@@ -59,7 +60,7 @@ read -r -a wasm_entries < <(node -e '
   for (const esm of ["./bytes", "./server/bytes", "./storage", "./storage/sqlite", "./storage/postgres", "./storage/redis"]) if (!(esm in exports)) throw new Error(`exports has no ${esm}`);
   console.log(out.join(" "));
 ' "$PKG") || fail "reading the exports of the tarball"
-[ ${#wasm_entries[@]} -eq 2 ] || fail "expected 2 .wasm exports, found: ${wasm_entries[*]:-none}"
+[ ${#wasm_entries[@]} -eq 3 ] || fail "expected 3 .wasm exports (client, server and browser modules), found: ${wasm_entries[*]:-none}"
 # The storage entries (mcp-tasks-wasm/storage/*) are ESM only too: the adapters import their
 # optional peer with
 # import() when opened; scripts/build-ts.mjs builds them as ES modules only.
