@@ -11,6 +11,7 @@ import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { median } from "./store-setup.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({ options: { tasks: { type: "string" }, rounds: { type: "string" }, before: { type: "string" }, child: { type: "string" } } });
@@ -54,7 +55,6 @@ for (let r = 0; r < rounds; r++) {
     results[name].push(JSON.parse(out.stdout.trim().split("\n").pop()));
   }
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`SharedTaskServer over MemoryStorage, ${N} tasks (create, get, complete, get) at 16 in flight; medians of ${rounds} interleaved rounds`);
 console.log("| build | tasks/s | CPU ms / task |\n|---|---:|---:|");
 for (const [name, rs] of Object.entries(results)) {
