@@ -56,7 +56,7 @@
 // stored, the task's TTL passes or `terminalRetryMs` has passed; the lease is renewed meanwhile.
 //
 // TypeScript compiled by scripts/build-ts.mjs (tsc; CommonJS twin by esbuild); no `node:` module.
-import { TaskServer, reloadStore, loadStore } from "./store.js";
+import { TaskServer, reloadStore, loadStore, storeWrites, takeStoredChanges } from "./store.js";
 import { TaskStoreError, storeError, resultTooLarge } from "./errors.js";
 import { listPosition } from "./mcp_tasks_wasm.js";
 import { INTERNALS } from "./internals.js";
@@ -245,6 +245,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** At most this many records are held by the core of the operations on one task (`heldCore`). */
 const HELD_MAX = 1024;
+/** Where the held core's own numbering starts (see `startHeld`); stored numbers stay far below. */
+const HELD_SEQUENCE = 2 ** 52;
 /** How many times an operation is read and run again after losing a compare-and-set. */
 const CAS_ATTEMPTS = 8;
 /** At most this many records are read per `rangeAfter` / `expired` call. */
@@ -378,6 +380,10 @@ class SharedTaskServer {
   #held: Map<string, { version: number; load: number; }> = new Map();
   #heldLoads = 0;
   #heldBytes = 0;
+  /** How many times the held core started over (or was dropped): what it created before is gone. */
+  #heldStarts = 0;
+  /** The held core's settings: the scratch core's without the session cap (see `startHeld`). */
+  #heldConfig: string;
   /** Use `SharedTaskServer.open`. */
   constructor(storage: TaskStorage, config: Record<string, unknown>, options: SharedTaskServerOptions) {
     /** The storage the tasks live in. */
@@ -385,6 +391,7 @@ class SharedTaskServer {
     /** The core's settings (the `config` of its snapshots). */
     this.#config = config;
     this.#scratchConfig = JSON.stringify({ ...config, recordChanges: true });
+    this.#heldConfig = JSON.stringify({ ...config, recordChanges: true, maxLiveTasksPerSession: null });
     this.#cursorKey = options.cursorKey;
     this.#replicaId = options.replicaId ?? randomHex();
     this.#leaseMs = options.leaseMs ?? 30_000;
@@ -509,13 +516,21 @@ class SharedTaskServer {
       // Loaded, run and emptied of its changes with no await between: one core serves all.
       const held = this.#holding(reads);
       const loads = this.#heldLoads;
+      const starts = this.#heldStarts;
       const core = held ?? this.#scratch(reads);
       let answer: T;
       let changes: CoreChange[];
       try {
+        const writes = storeWrites(core);
         answer = op(core);
-        changes = ((core.takeChanges() as unknown) as CoreChange[]);
+        // Most operations (reads, a pending result) write nothing: no changes to take.
+        changes = storeWrites(core) === writes ? [] : (takeStoredChanges(core) as CoreChange[]);
       } catch (e) {
+        try {
+          takeStoredChanges(core); // a failed operation writes nothing: none of its changes is ever written
+        } catch {
+          // the core is dropped below (held) or reloaded by the next attempt (scratch)
+        }
         if (held !== null) this.#dropHeld();
         // A kept record may be stale: only the storage's own says that the operation fails.
         if (reads.kept === true) continue;
@@ -524,14 +539,15 @@ class SharedTaskServer {
       // Run on a kept record and nothing written: no compare-and-set confirmed it, read it.
       if (reads.kept === true && changes.length === 0) continue;
       try {
-        await this.#write(reads, changes);
+        // The held core's record of each task is its stored one from the moment it is stored
+        // (a read in between may already find that revision kept).
+        await this.#write(reads, changes, held === null ? null : (c) => this.#heldWrote(c, loads, starts));
       } catch (e) {
         // What the core holds may now differ from the storage's record of the same revision.
         if (held !== null) this.#dropHeld();
         if (e instanceof Lost) continue;
         throw e;
       }
-      if (held !== null) this.#heldWrote(changes, loads);
       return answer;
     }
     throw conflict();
@@ -543,22 +559,30 @@ class SharedTaskServer {
    * operation runs on the scratch core (it reads or creates several records, or holding is off).
    */
   #holding(reads: Reads): TaskServer | null {
-    const id = reads.one;
-    if (id === undefined || reads.sequence !== undefined || this.#maxKnownBytes === 0) return null;
+    if (reads.sequence !== undefined || this.#maxKnownBytes === 0) return null;
     const held = this.#held;
     const core = this.#heldCore;
+    if (reads.create !== undefined && reads.records.length === 0) {
+      // A new task (clause 14: the storage numbers it and checks the cap): created beside the
+      // records held, kept there once stored (`heldWrote`).
+      if (core !== null && this.#heldBytes <= this.#maxKnownBytes && held.size < HELD_MAX) return core;
+      try {
+        this.#startHeld([]);
+      } catch (e) {
+        this.#dropHeld();
+        throw storeError(e);
+      }
+      return this.#heldCore;
+    }
+    const id = reads.one;
+    if (id === undefined) return null;
     if (core !== null && reads.records.every((r) => held.get(r.id)?.version === r.version) && (reads.records.length > 0 || !held.has(id))) return core;
     const stale = reads.records.filter((r) => held.get(r.id)?.version !== r.version);
     const text = JSON.stringify(stale);
     try {
       if (core === null || this.#heldBytes + text.length > this.#maxKnownBytes || held.size >= HELD_MAX || (reads.records.length === 0 && held.has(id))) {
         // Over its bound (or a task it holds is gone): it starts over from the records read.
-        const all = JSON.stringify(reads.records);
-        const snapshot = `{"format":"${SNAPSHOT_FORMAT}","config":${this.#scratchConfig},"cursorKey":"${this.#cursorKey}","sequence":${reads.records.reduce((m, r) => Math.max(m, r.seq), 0)},"tasks":${all}}`;
-        held.clear();
-        this.#heldBytes = all.length;
-        if (core === null) this.#heldCore = TaskServer.restore(snapshot, { maxSnapshotBytes: null });
-        else reloadStore(core, snapshot, { maxSnapshotBytes: null });
+        this.#startHeld(reads.records);
       } else {
         loadStore(core, text);
         this.#heldBytes += text.length;
@@ -573,27 +597,50 @@ class SharedTaskServer {
   }
 
   /**
-   * The held core's records after an operation that ran when `loads` loads were done and wrote
-   * `changes` (all stored). A record loaded again since the run holds what that load read, as
-   * `held` says, and one the core no longer holds (it started over, or was dropped) is not there:
-   * either way the write does not describe it.
+   * The held core starts over from `records` (the others it held are gone). Its settings have no
+   * session cap: it creates only tasks that `insertNew` stores, which checks the cap itself.
    */
-  #heldWrote(changes: CoreChange[], loads: number) {
-    for (const c of changes) {
-      const id = c.kind === "deleted" ? c.taskId : c.record.id;
-      const entry = this.#held.get(id);
-      if (entry === undefined || entry.load > loads) continue;
-      if (c.kind === "deleted") this.#held.delete(id);
-      else {
-        this.#held.set(id, { version: c.record.version, load: entry.load });
-        this.#heldBytes += this.#knownSizes.get(c.record.id) ?? 1024;
+  #startHeld(records: LeasedTask[]) {
+    const all = JSON.stringify(records);
+    // The tasks it creates are numbered from 2^52 on, where no stored task's number reaches: a
+    // record loaded later never meets one of them at its `seq` (the core would drop that one).
+    const snapshot = `{"format":"${SNAPSHOT_FORMAT}","config":${this.#heldConfig},"cursorKey":"${this.#cursorKey}","sequence":${records.reduce((m, r) => Math.max(m, r.seq), HELD_SEQUENCE)},"tasks":${all}}`;
+    this.#held.clear();
+    this.#heldStarts += 1;
+    this.#heldBytes = all.length;
+    if (this.#heldCore === null) this.#heldCore = TaskServer.restore(snapshot, { maxSnapshotBytes: null });
+    else reloadStore(this.#heldCore, snapshot, { maxSnapshotBytes: null });
+  }
+
+  /**
+   * The held core's record after its change `c` (by an operation that ran when `loads` loads
+   * and `starts` starts were done) is stored. A record loaded again since the run holds what
+   * that load read, as `held` says, and one the core no longer holds (it started over, or was
+   * dropped) is not there: either way the write does not describe it.
+   */
+  #heldWrote(c: CoreChange, loads: number, starts: number) {
+    const id = c.kind === "deleted" ? c.taskId : c.record.id;
+    if (c.kind === "created") {
+      // Created by this core and stored: held, unless the core started over meanwhile.
+      if (starts === this.#heldStarts) {
+        this.#held.set(id, { version: c.record.version, load: loads });
+        this.#heldBytes += this.#knownSizes.get(id) ?? 1024;
       }
+      return;
+    }
+    const entry = this.#held.get(id);
+    if (entry === undefined || entry.load > loads) return;
+    if (c.kind === "deleted") this.#held.delete(id);
+    else {
+      this.#held.set(id, { version: c.record.version, load: entry.load });
+      this.#heldBytes += this.#knownSizes.get(id) ?? 1024;
     }
   }
 
   /** Forgets what the held core holds: the next operation on it loads from scratch. */
   #dropHeld() {
     this.#held.clear();
+    this.#heldStarts += 1;
     this.#heldBytes = Number.MAX_SAFE_INTEGER;
   }
 
@@ -620,7 +667,7 @@ class SharedTaskServer {
    * Writes the scratch core's changes: inserts, compare-and-sets on the version read (a lease
    * carried over while the task is live), deletes. A lost compare-and-set throws `Lost`.
    */
-  async #write(reads: Reads, changes: CoreChange[]) {
+  async #write(reads: Reads, changes: CoreChange[], stored: ((c: CoreChange) => void) | null = null) {
     const before: Map<string, LeasedTask> = new Map(reads.records.map((r) => [r.id, r]));
     /** the last change of each task */
     const last: Map<string, CoreChange> = new Map();
@@ -630,9 +677,13 @@ class SharedTaskServer {
       if (c.kind === "deleted") {
         this.#forget(id);
         if (old !== undefined) await this.#storage.delete(id);
+        stored?.(c);
         continue;
       }
       const record: LeasedTask = { ...c.record };
+      // The stored number (clause 2: it never changes), not the core's: the held core numbers the
+      // tasks it creates itself, and the storage's number is the one `insertNew` took.
+      if (old !== undefined) record.seq = old.seq;
       const live = !TERMINAL.includes(record.status);
       // A created task of the work running here is leased; it joins the renewals once its first
       // write is stored (a renewal pass meanwhile would read no task and drop it for good).
@@ -659,20 +710,23 @@ class SharedTaskServer {
           if (r.seq === null) return r;
           record.seq = r.seq;
           this.#keep(record);
+          stored?.(c);
           return r;
         });
-        const stored = await this.#writes([id], put);
-        if (stored.seq === null) {
-          if (stored.live !== null) reads.full = stored.live;
+        const inserted = await this.#writes([id], put);
+        if (inserted.seq === null) {
+          if (inserted.live !== null) reads.full = inserted.live;
           throw new Lost();
         }
         if (leased) this.#renewFrom(id, record);
         continue;
       }
-      const ok = await this.#writes([id], this.#storage.putIfVersion(record, old === undefined ? null : old.version).then((stored) => {
-        if (stored) this.#keep(record);
-        else this.#forget(id);
-        return stored;
+      const ok = await this.#writes([id], this.#storage.putIfVersion(record, old === undefined ? null : old.version).then((ok) => {
+        if (ok) {
+          this.#keep(record);
+          stored?.(c);
+        } else this.#forget(id);
+        return ok;
       }));
       if (!ok) throw new Lost();
       if (leased || taken) this.#renewFrom(id, record);
@@ -811,6 +865,9 @@ class SharedTaskServer {
     const ctxNow = { ...ctx, now };
     let read: () => Promise<Reads> = async (): Promise<Reads> => ({ records: [] });
     if (isObject(message) && typeof message.method === "string") {
+      // Not `tasks/*` (a `tools/call`, say): the core answers `not-handled` from the message alone
+      // (src/server/mod.rs), so the planner, which holds no task, answers it.
+      if (!message.method.startsWith("tasks/")) return this.#planner.handle(request, ctxNow);
       const params = isObject(message.params) ? message.params : {};
       if (TASK_METHODS.includes(message.method) && typeof params.taskId === "string" && params.taskId !== "") {
         // A task this replica knows ended reads nothing; a live one is read, but by a cancel or
@@ -834,6 +891,12 @@ class SharedTaskServer {
     const at = readNow(now);
     // The record this replica knows when the change feed announced no later revision: a task
     // that ends anywhere is announced, and the host settles its blocked requests again then.
+    // Live and unexpired, it is pending (the core would answer null: §D 31), with no core run.
+    const kept = this.#known.get(pending.taskId);
+    if (kept !== undefined && !TERMINAL.includes(kept.status)) {
+      const expires = expiresAt(kept);
+      if (expires === null || expires >= at) return null;
+    }
     return this.#run(this.#readKnown(pending.taskId), (core) => core.settle(pending, at));
   }
 
@@ -855,13 +918,14 @@ class SharedTaskServer {
   async beginToolCall(request: Record<string, unknown> | string, ctx: ServerContext, taskSupport: TaskSupport, rerun?: Omit<RerunMemo, "attempt">): Promise<ToolCallStart> {
     const now = readNow(ctx?.now);
     const ctxNow = { ...ctx, now };
-    const plan = this.#planner.planToolCall(request, ctxNow, taskSupport);
-    if (plan.kind !== "task") return plan;
     const session = typeof ctx?.session === "string" ? ctx.session : null;
-    const cap = (this.#config.maxLiveTasksPerSession as number | null);
     if (typeof this.#storage.insertNew === "function") {
+      // A call that creates no task (sync, reject) reads and writes nothing here either.
       return this.#run(this.#newTask(session, now, true, rerun), (core) => core.beginToolCall(request, ctxNow, taskSupport));
     }
+    const plan = this.#planner.planToolCall(request, ctxNow, taskSupport);
+    if (plan.kind !== "task") return plan;
+    const cap = (this.#config.maxLiveTasksPerSession as number | null);
     return this.#run(async () => {
       let taken: { sequence: number; live: number; } | null = null;
       if (cap !== null && session !== null) {
@@ -903,7 +967,8 @@ class SharedTaskServer {
         // live tasks, placeholders standing for the storage's (nothing is written).
         if (live >= cap) return (last = { records: this.#placeholders(session, cap, now), sequence: cap });
       }
-      const reads: Reads = { records: [], sequence: 0, create: session === null ? null : cap };
+      // No sequence: the storage numbers the task; the held core creates it.
+      const reads: Reads = { records: [], create: session === null ? null : cap };
       if (lease) reads.lease = true;
       // What a re-run needs, on every created task of a re-runnable tool (session or not).
       if (rerun !== undefined) reads.rerun = { ...rerun, attempt: 1 };

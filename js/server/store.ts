@@ -295,6 +295,26 @@ export function reloadStore(store: TaskStore, snapshot: string, options?: Restor
 }
 
 /**
+ * How many writes `store` has made (creates, updates, deletes): unchanged across an operation,
+ * the operation recorded no change. Not part of the package's API.
+ */
+export function storeWrites(store: TaskStore): number {
+  return coreOf(store).writes();
+}
+
+/**
+ * The writes of `store` since the last take, records only (no task views): what the shared
+ * server stores. Not part of the package's API.
+ */
+export function takeStoredChanges(store: TaskStore): unknown[] {
+  try {
+    return JSON.parse(coreOf(store).takeStoredChanges());
+  } catch (e) {
+    throw storeError(e);
+  }
+}
+
+/**
  * Puts the records of `tasks` (the JSON text of an array of stored records) into `store`, each in
  * place of the record of its id, keeping the others, its settings and cursor key: the shared
  * server loads only the record its core does not hold at the revision it read. Not part of the

@@ -348,6 +348,37 @@ pub fn changes_text(changes: &[Change]) -> Result<String, serde_json::Error> {
     json_text(&changes)
 }
 
+/// One write as the shared server stores it (`takeStoredChanges()`): the stored record alone
+/// (no view: js/server/shared.ts writes records and never shows them), or the id of a deleted task.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum StoredWire<'a> {
+    Created {
+        record: &'a TaskRecord,
+    },
+    Updated {
+        record: &'a TaskRecord,
+    },
+    Deleted {
+        #[serde(rename = "taskId")]
+        task_id: &'a str,
+    },
+}
+
+/// Writes as the JSON text of `({ kind: "created" | "updated", record } | { kind: "deleted",
+/// taskId })[]`: what a store over shared storage writes (`changes_text` without the views).
+pub fn stored_changes_text(changes: &[Change]) -> Result<String, serde_json::Error> {
+    let changes: Vec<StoredWire<'_>> = changes
+        .iter()
+        .map(|c| match c {
+            Change::Created { task } => StoredWire::Created { record: task },
+            Change::Updated { task } => StoredWire::Updated { record: task },
+            Change::Deleted { id, .. } => StoredWire::Deleted { task_id: id },
+        })
+        .collect();
+    json_text(&changes)
+}
+
 /// Where a `tasks/list` page starts, for a store over shared asynchronous storage
 /// (js/server/shared.ts, which reads the records itself): the scope to read (`rangeAfter` of the
 /// storage contract) and the creation sequence the page follows (0 without a cursor).
@@ -611,6 +642,25 @@ mod tests {
         assert_eq!(
             changes[3],
             json!({"kind": "deleted", "taskId": a.id, "reason": "removed"})
+        );
+    }
+
+    #[test]
+    fn stored_changes_carry_the_records_and_no_view() {
+        let mut s = store();
+        let a = s.create(NewTask::new(ProtocolVersion::V2025), T0).unwrap();
+        let cancelled = s
+            .cancel(Caller::Host, &a.id, ProtocolVersion::V2026, None, T0 + 5)
+            .unwrap();
+        s.remove(Caller::Host, &a.id, T0 + 6).unwrap();
+        let changes = parse(&stored_changes_text(&s.take_changes()).unwrap());
+        assert_eq!(
+            changes,
+            json!([
+                {"kind": "created", "record": serde_json::to_value(&a).unwrap()},
+                {"kind": "updated", "record": serde_json::to_value(&cancelled.task).unwrap()},
+                {"kind": "deleted", "taskId": a.id},
+            ])
         );
     }
 

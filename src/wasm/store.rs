@@ -721,4 +721,12 @@ impl TaskServerCore {
         let changes = self.store_mut().take_changes();
         changes_text(&changes)
     }
+
+    /// The writes since the last call, records only ([`answer::stored_changes_text`]): what the
+    /// shared server stores.
+    #[wasm_bindgen(js_name = takeStoredChanges)]
+    pub fn take_stored_changes(&mut self) -> Result<String, JsValue> {
+        let changes = self.store_mut().take_changes();
+        answer::stored_changes_text(&changes).map_err(internal)
+    }
 }

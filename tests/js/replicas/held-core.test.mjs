@@ -78,3 +78,49 @@ for (const maxKnownBytes of [1, 8 * 1024 * 1024]) {
     }
   });
 }
+
+/**
+ * `storage` with clause 14's `insertNew` (the storage numbers the task), as SQLite and Postgres
+ * have it: a new task is then created on the held core, which numbers it itself.
+ */
+function numbering(storage) {
+  const w = Object.create(null);
+  for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(storage))) {
+    if (name === "constructor" || typeof storage[name] !== "function") continue;
+    w[name] = (...args) => storage[name](...args);
+  }
+  w.name = storage.name;
+  w.insertNew = async (record, cap) => {
+    const seq = await storage.nextSequence();
+    return (await storage.putIfVersion({ ...record, seq }, null)) ? { seq } : { seq: null, live: null };
+  };
+  return w;
+}
+
+test("a task the held core created stays there when a stored task with the core's own number is loaded", async () => {
+  // The core drops a held record whose `seq` a loaded one has (its storage moved on). The held
+  // core's numbers for the tasks it creates must never be stored numbers.
+  const memory = new MemoryStorage();
+  const other = await SharedTaskServer.open(memory, { cursorKey: KEY });
+  const server = await SharedTaskServer.open(numbering(memory), { cursorKey: KEY });
+  const ctx = { session: "s1" };
+  try {
+    const z = await other.create({ protocolVersion: V25, ttl: 60_000 }, ctx); // stored as 1
+    for (let i = 0; i < 3; i++) await memory.nextSequence(); // the storage's numbers move on
+    const y = await server.create({ protocolVersion: V25, ttl: 60_000 }, ctx); // stored as 5
+    assert.equal((await memory.get(y.taskId)).seq, 5);
+    assert.equal((await memory.get(z.taskId)).seq, 1);
+    // z loaded into the held core, beside y ...
+    assert.equal((await server.get(z.taskId, ctx)).status, "working");
+    // ... which is still there, and its writes keep the stored number.
+    assert.equal((await server.get(y.taskId, ctx)).status, "working");
+    assert.equal((await server.complete(y.taskId, { content: [] }, null, ctx)).status, "completed");
+    assert.equal((await memory.get(y.taskId)).seq, 5);
+    const page = await server.list(null, ctx);
+    assert.deepEqual(page.tasks.map((t) => t.taskId), [z.taskId, y.taskId]);
+  } finally {
+    await server.close();
+    await other.close();
+    await memory.close();
+  }
+});
