@@ -47,7 +47,7 @@ export type ToolOutcome = { result: Record<string, unknown>; } | { error: JsonRp
  * A blocked V25 `tasks/result` request: answered once (`done`), counted in its session's
  * `maxWaitingResultsPerSession` until then.
  */
-export type ResultWaiter = { pending: PendingResult; resolve: (response: JsonObject) => void; session: string | null; done: boolean; };
+export type ResultWaiter = { pending: PendingResult; resolve: (response: JsonObject) => void; session: string | null; done: boolean; settling?: Promise<boolean>; };
 
 export type JsonObject = Record<string, unknown>;
 
@@ -1389,6 +1389,24 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
    */
   async #answer(w: ResultWaiter, now: number): Promise<boolean> {
     if (w.done) return true;
+    const under = w.settling;
+    if (under !== undefined) {
+      // One settle of this waiter at a time (a write's finish and its change heard back ask
+      // together): when the one under way answers, that is the answer; else ask again, the task
+      // may have ended after it read.
+      if ((await under) || w.done) return true;
+    }
+    const settling = this.#answerNow(w, now);
+    w.settling = settling;
+    try {
+      return await settling;
+    } finally {
+      if (w.settling === settling) delete w.settling;
+    }
+  }
+
+  /** One settle of `w` (see `answer`). */
+  async #answerNow(w: ResultWaiter, now: number): Promise<boolean> {
     let response: JsonObject | null;
     try {
       response = await this.server.settle(w.pending, now);

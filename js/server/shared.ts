@@ -9,10 +9,11 @@
 //             position the cursor encodes: `listPosition`, src/wasm/rules.rs), nothing for a new
 //             task (the storage numbers it and checks the session's cap as it inserts it:
 //             `insertNew`, clause 14; a storage without it: `nextSequence` and `countLive`);
-//   rule      the replica's scratch core, its records replaced by those (one core for every
-//             operation, reloaded: no new core each time), runs the operation exactly as the
+//   rule      a core of the replica's holding those records runs the operation exactly as the
 //             in-memory TaskServer does (the same Rust: responses, errors, state machine, TTLs,
-//             cursors) and records the writes it made;
+//             cursors) and records the writes it made: the held core for an operation on one task
+//             and a create the storage numbers (it keeps what it ran on: `holding`), else the
+//             scratch core, its records replaced by those read (no new core each time);
 //   write     each write goes to the storage as a compare-and-set (`putIfVersion` on the
 //             version read); when another replica wrote first, the whole operation is read and
 //             run again (at most CAS_ATTEMPTS times, then a TaskStoreError of kind `conflict`).
