@@ -18,7 +18,7 @@
 // CPU per task (utime + stime of /proc/PID/stat over the window), p50/p99 of the task's latency
 // (create -> result). Medians over --rounds rounds, and ours/SDK.
 //
-// --storage LIST (memory,sqlite,postgres,redis) measures our server on each storage instead (the
+// --storage LIST (memory,shared-memory,sqlite,postgres,redis) measures our server on each storage instead (the
 // example's --storage: a throwaway SQLite file, Postgres and Redis servers started on 127.0.0.1
 // free ports with throwaway dirs by tests/js/storage/lib.mjs, stopped by PID), 2025-11-25 at
 // concurrency 16, each as a ratio of memory (measured in the same rounds, added when missing).
@@ -338,6 +338,7 @@ if (STORAGE === null) {
           : name === "sqlite" ? `sqlite:${join(dir, `${who}-round-${round}.db`)}`
           : name === "postgres" ? engines.postgres.url
           : name === "redis" ? engines.redis.url
+          : name === "shared-memory" ? "shared-memory"
           : null;
         if (name !== "memory" && spec === null) throw new Error(`--storage: unknown ${name}`);
         const r = await measure(oursArgs(spec, example), `${who}-${name}`, V25, c);

@@ -9,6 +9,8 @@
 //   --storage sqlite:PATH       a SQLite file (one machine; needs better-sqlite3 on Node < 22.5)
 //   --storage postgres://…      Postgres (needs the `pg` package)
 //   --storage redis://…         Redis (needs the `ioredis` package)
+//   --storage shared-memory     the replicas' server over the in-memory TaskStorage (one process:
+//                               what the shared machinery costs without a database; benchmarks)
 //   --cursor-key HEX            32 hex digits, the same on every replica (tasks/list cursors);
 //                               default $MCP_TASKS_CURSOR_KEY, else a random key (this replica only)
 //   --lease-ms N                how long the lease on a running task's work lasts (default 30000);
@@ -58,7 +60,7 @@ import { TOOLS } from "./tools.mjs";
 // ---- main --------------------------------------------------------------------------------------
 
 const USAGE =
-  "usage: node examples/conformance-server.mjs [--port PORT] [--storage memory|sqlite:PATH|postgres://…|redis://…]\n" +
+  "usage: node examples/conformance-server.mjs [--port PORT] [--storage memory|shared-memory|sqlite:PATH|postgres://…|redis://…]\n" +
   "         [--cursor-key HEX32] [--lease-ms N] [--lease-grace-ms N] [--housekeeping-ms N] [--replica-id NAME]\n" +
   "         [--session-ttl-ms N] [--max-sessions N] [--max-sessions-per-requestor N] [--max-live-tasks-per-requestor N]\n" +
   "         [--routing-headers strict|allow-missing]";
@@ -111,6 +113,10 @@ async function clientLibrary(name) {
 /** The TaskStorage `--storage` names, or `null` for the in-memory default. */
 async function openStorage(spec) {
   if (spec === "memory") return null;
+  if (spec === "shared-memory") {
+    const { MemoryStorage } = await import("../pkg/storage/index.js");
+    return new MemoryStorage();
+  }
   if (spec.startsWith("sqlite:")) {
     const { openSqliteStorage } = await import("../pkg/storage/sqlite.js");
     return openSqliteStorage({ path: spec.slice("sqlite:".length) });
@@ -123,7 +129,7 @@ async function openStorage(spec) {
     const { openRedisStorage } = await import("../pkg/storage/redis.js");
     return openRedisStorage({ url: spec, ioredis: await clientLibrary("ioredis") });
   }
-  return usage(`--storage: must be memory, sqlite:PATH, postgres://… or redis://… (got ${JSON.stringify(spec)})`);
+  return usage(`--storage: must be memory, shared-memory, sqlite:PATH, postgres://… or redis://… (got ${JSON.stringify(spec)})`);
 }
 
 const argv = process.argv.slice(2);

@@ -577,6 +577,11 @@ class TaskHost<S extends TaskServer | SharedTaskServer = TaskServer> {
   async #heard(taskId: string, version?: number) {
     const run = this.#running.get(taskId);
     if (run === undefined && !this.#waiting.has(taskId) && ![...this.#watchers].some((w) => this.#interest.get(w)?.(taskId) ?? true)) return;
+    if (run === undefined && this.#watchers.size === 0) {
+      // No work here to stop or wake, nobody watching: only blocked results (settle reads the task).
+      await this.#settle(taskId);
+      return;
+    }
     let task: StoreTask | null = null;
     try {
       // At the announced revision: the record this replica wrote or read, when it has it.
