@@ -319,3 +319,17 @@ for (const engine of ["postgres", "redis"]) {
     });
   });
 }
+
+test("--storage shared-memory: one replica's shared server over the in-memory storage serves a task to its end", async () => {
+  // The benchmark's measure of the shared machinery without a database (bench/server.mjs).
+  const r = await startReplica("shared-memory", "M");
+  try {
+    const taskId = await startTask(r, "slow_compute", { seconds: 0 });
+    await waitFor(async () => TERMINAL.includes((await getTask(r, taskId)).status), "the task's end");
+    const done = await getTask(r, taskId);
+    assert.equal(done.status, "completed", JSON.stringify(done));
+    assert.match(JSON.stringify(done.result), /done after 0 s/);
+  } finally {
+    await stopReplica(r);
+  }
+});
