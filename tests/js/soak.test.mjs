@@ -520,6 +520,7 @@ function entryPoints(entry, rand) {
       "TaskServerCore sweep": [() => core.sweep(s.maybe(() => T0 + int(1e8)), s.maybe(() => int(3)))],
       "TaskServerCore snapshot": [() => core.snapshot()],
       "TaskServerCore takeChanges": [() => core.takeChanges()],
+      "TaskServerCore takeStoredChanges": [() => JSON.parse(core.takeStoredChanges())],
       "TaskServerCore handle": [() => core.handle(s.maybe(s.message), s.serverCtx())],
       "TaskServerCore settle": [() => core.settle(s.maybe(() => ({ kind: "pending", requestId: s.maybe(() => int(10)), taskId: coreId(), session: s.maybe(() => "s1") })), s.optNow())],
       "TaskServerCore beginToolCall": [() => core.beginToolCall(s.maybe(s.message), s.serverCtx(), pick(["forbidden", "optional", "required", any()]))],
