@@ -18,8 +18,8 @@
 // CPU per task (utime + stime of /proc/PID/stat over the window), p50/p99 of the task's latency
 // (create -> result). Medians over --rounds rounds, and ours/SDK.
 //
-// --storage LIST (memory,shared-memory,sqlite,postgres,redis) measures our server on each storage instead (the
-// example's --storage: a throwaway SQLite file, Postgres and Redis servers started on 127.0.0.1
+// --storage LIST (memory,shared-memory,sqlite,postgres,redis) measures our server on each storage
+// instead (the example's --storage: a throwaway SQLite file, Postgres and Redis servers started on 127.0.0.1
 // free ports with throwaway dirs by tests/js/storage/lib.mjs, stopped by PID), 2025-11-25 at
 // concurrency 16, each as a ratio of memory (measured in the same rounds, added when missing).
 // It runs this checkout's example over the installed package (tests/js/.tmp/install: run

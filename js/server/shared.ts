@@ -892,12 +892,6 @@ class SharedTaskServer {
     const at = readNow(now);
     // The record this replica knows when the change feed announced no later revision: a task
     // that ends anywhere is announced, and the host settles its blocked requests again then.
-    // Live and unexpired, it is pending (the core would answer null: §D 31), with no core run.
-    const kept = this.#known.get(pending.taskId);
-    if (kept !== undefined && !TERMINAL.includes(kept.status)) {
-      const expires = expiresAt(kept);
-      if (expires === null || expires >= at) return null;
-    }
     return this.#run(this.#readKnown(pending.taskId), (core) => core.settle(pending, at));
   }
 
