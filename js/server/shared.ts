@@ -385,6 +385,13 @@ class SharedTaskServer {
   #heldStarts = 0;
   /** The held core's settings: the scratch core's without the session cap (see `startHeld`). */
   #heldConfig: string;
+  /**
+   * The tasks whose record in the held core is ahead of the storage's: an operation ran on it and
+   * its write is under way. Each settles once that write is stored or refused (and the held
+   * core dropped). No operation runs on such a record (`holding`), and a read of the task waits
+   * for the write first (`settled`), so no answer ever shows a write that was not stored.
+   */
+  #ahead: Map<string, Promise<void>> = new Map();
   /** Use `SharedTaskServer.open`. */
   constructor(storage: TaskStorage, config: Record<string, unknown>, options: SharedTaskServerOptions) {
     /** The storage the tasks live in. */
@@ -539,6 +546,7 @@ class SharedTaskServer {
       }
       // Run on a kept record and nothing written: no compare-and-set confirmed it, read it.
       if (reads.kept === true && changes.length === 0) continue;
+      const stored = held === null || changes.length === 0 ? null : this.#markAhead(changes);
       try {
         // The held core's record of each task is its stored one from the moment it is stored
         // (a read in between may already find that revision kept).
@@ -546,9 +554,11 @@ class SharedTaskServer {
       } catch (e) {
         // What the core holds may now differ from the storage's record of the same revision.
         if (held !== null) this.#dropHeld();
+        stored?.();
         if (e instanceof Lost) continue;
         throw e;
       }
+      stored?.();
       return answer;
     }
     throw conflict();
@@ -577,6 +587,8 @@ class SharedTaskServer {
     }
     const id = reads.one;
     if (id === undefined) return null;
+    // Its record there is ahead of the storage's (a write under way): the scratch core runs it.
+    if (this.#ahead.has(id)) return null;
     if (core !== null && reads.records.every((r) => held.get(r.id)?.version === r.version) && (reads.records.length > 0 || !held.has(id))) return core;
     const stale = reads.records.filter((r) => held.get(r.id)?.version !== r.version);
     const text = JSON.stringify(stale);
@@ -635,6 +647,33 @@ class SharedTaskServer {
     else {
       this.#held.set(id, { version: c.record.version, load: entry.load });
       this.#heldBytes += this.#knownSizes.get(id) ?? 1024;
+    }
+  }
+
+  /**
+   * Marks the tasks of `changes` ahead in the held core (see `ahead`) until the function it
+   * answers is called.
+   */
+  #markAhead(changes: CoreChange[]): () => void {
+    let done = () => {};
+    const settled = new Promise<void>((resolve) => (done = resolve));
+    const ids = changes.map((c) => (c.kind === "deleted" ? c.taskId : c.record.id));
+    for (const id of ids) this.#ahead.set(id, settled);
+    return () => {
+      for (const id of ids) if (this.#ahead.get(id) === settled) this.#ahead.delete(id);
+      done();
+    };
+  }
+
+  /**
+   * Settles once no write of `id` by this replica is under way (a bounded number of them: the
+   * operations on one task are few); at once when none is.
+   */
+  async #settled(id: string) {
+    for (let i = 0; i < CAS_ATTEMPTS; i++) {
+      const ahead = this.#ahead.get(id);
+      if (ahead === undefined) return;
+      await ahead;
     }
   }
 
@@ -781,6 +820,8 @@ class SharedTaskServer {
     const fresh = this.#readOne(id);
     let first = true;
     return async () => {
+      // After a write of this replica's under way (see `readKept`).
+      if (first && this.#ahead.has(id)) await this.#settled(id);
       const kept = first && typeof id === "string" ? this.#known.get(id) : undefined;
       first = false;
       // A kept revision later than the announced one is as fresh (the feed drops it once a later one is announced).
@@ -797,6 +838,10 @@ class SharedTaskServer {
     const fresh = this.#readOne(id);
     let first = true;
     return async () => {
+      // A write of this replica's under way (the outcome of the work running here, say) is
+      // waited for: once stored, a terminal record answers as of a moment after this request
+      // came (it never changes again); else the storage is read, as for any live task.
+      if (first && this.#ahead.has(id)) await this.#settled(id);
       const kept = first && typeof id === "string" ? this.#known.get(id) : undefined;
       first = false;
       if (kept === undefined) return fresh();
@@ -811,6 +856,8 @@ class SharedTaskServer {
     // An id the storage cannot hold reads nothing: the core answers it (not found, TypeError).
     if (typeof id !== "string" || id === "") return async () => ({ records: [] });
     return async () => {
+      // After a write of this replica's under way: what the storage answers then includes it.
+      if (this.#ahead.has(id)) await this.#settled(id);
       const r = await this.#storage.get(id);
       if (r === null) this.#forget(id);
       else this.#keep(r);

@@ -282,12 +282,20 @@ let restored: TaskServerCore | null = null;
 let coreOf: (store: TaskStore) => TaskServerCore;
 
 /**
+ * Forgets the answers `store` keeps (`kept`): its records were replaced from outside, and a
+ * record loaded may have the revision of a kept answer it does not show (another replica's
+ * write of the same version, after a write of this store's that was never stored).
+ */
+let forgetAnswers: (store: TaskStore) => void;
+
+/**
  * Replaces what `store` holds by what `snapshot` (JSON text) describes, checked as `restore`
  * checks it, keeping the store: the shared server runs operation after operation on one core
  * over the records it read (no new core per operation). Not part of the package's API.
  */
 export function reloadStore(store: TaskStore, snapshot: string, options?: RestoreOptions | null) {
   try {
+    forgetAnswers(store);
     coreOf(store).reload(snapshot, options);
   } catch (e) {
     throw storeError(e);
@@ -322,6 +330,7 @@ export function takeStoredChanges(store: TaskStore): unknown[] {
  */
 export function loadStore(store: TaskStore, tasks: string) {
   try {
+    forgetAnswers(store);
     coreOf(store).load(tasks, { maxSnapshotBytes: null });
   } catch (e) {
     throw storeError(e);
@@ -399,6 +408,7 @@ class TaskStore {
 
   static {
     coreOf = TaskStore.#coreOf;
+    forgetAnswers = (store) => store.#kept.clear();
   }
 
   /** Keeps `task` (at `revision`) as the last answer of its task. */

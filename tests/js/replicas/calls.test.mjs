@@ -35,7 +35,7 @@ const ONE_WRITE_CREATE = ["sqlite", "postgres"];
  * server's own listener, so the server has heard a change once it is here).
  */
 function counted(s) {
-  const calls = { reads: 0, writes: 0, names: [] };
+  const calls = { reads: 0, writes: 0, names: [], hold: null, held: 0 };
   const seen = [];
   const w = { name: s.name };
   for (const m of [...READS, ...WRITES]) {
@@ -43,6 +43,11 @@ function counted(s) {
     w[m] = (...args) => {
       calls[READS.includes(m) ? "reads" : "writes"] += 1;
       calls.names.push(m);
+      // `calls.hold` (a promise) holds the compare-and-set writes made meanwhile until it settles.
+      if (m === "putIfVersion" && calls.hold !== null) {
+        calls.held += 1;
+        return calls.hold.then(() => s[m](...args));
+      }
       return s[m](...args);
     };
   }
@@ -149,6 +154,27 @@ async function operations(engine, server, host, calls, seen) {
     assert.equal((await call("tasks/result", { taskId })).result.content[0].text, "done");
     atMost(take(), 1, 0, "tasks/result of an ended task");
   }
+
+  // tasks/get and tasks/result while the work's outcome is being written here: both wait for
+  // that write and answer from the record it stored (terminal: it never changes again), no read.
+  // (Read instead, the storage still says `working`: tasks/get would answer that.)
+  const racing = (await call("tools/call", { name: "job", arguments: { gate: true }, task: {} })).result.task.taskId;
+  await heard(racing, 1);
+  take();
+  let release = () => {};
+  calls.hold = new Promise((resolve) => (release = resolve));
+  calls.held = 0;
+  gates.get(racing)();
+  await waitFor(() => calls.held === 1, "the outcome's write under way");
+  const racingGet = call("tasks/get", { taskId: racing });
+  const racingResult = call("tasks/result", { taskId: racing });
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  calls.hold = null;
+  release();
+  assert.equal((await racingGet).result.status, "completed");
+  assert.equal((await racingResult).result.content[0].text, "done");
+  await heard(racing, 2);
+  atMost(take(), 0, 1, "tasks/get and tasks/result during the outcome's write here");
 
   // tasks/result blocked until the work ends.
   const gated = (await call("tools/call", { name: "job", arguments: { gate: true }, task: {} })).result.task.taskId;

@@ -58,12 +58,18 @@ for (const maxKnownBytes of [1, 8 * 1024 * 1024]) {
       // 2. The held core starts over (a task it holds is gone: the next operation reloads it) ...
       await memory.delete(y.taskId);
       await assert.rejects(server.get(y.taskId, ctx));
-      // ... and a read of x finds the revision before the write (still the stored one).
-      assert.equal((await server.get(x.taskId, ctx)).status, "working");
+      // ... and a read of x waits for this replica's write of x under way (it loads nothing
+      // meanwhile: no revision older than the write reaches the held core).
+      let read = null;
+      const reading = server.get(x.taskId, ctx).then((t) => (read = t));
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      assert.equal(read, null, "a read of x answered before the write of x under way was stored");
 
-      // 3. The write is stored.
+      // 3. The write is stored; the read answers it.
       gate.open();
       assert.equal((await completing).status, "completed");
+      await reading;
+      assert.equal(read.status, "completed");
       assert.equal((await memory.get(x.taskId)).status, "completed");
 
       // Every later answer of this replica is the stored revision.
@@ -78,6 +84,46 @@ for (const maxKnownBytes of [1, 8 * 1024 * 1024]) {
     }
   });
 }
+
+test("a write under way here is never answered before it is stored: another replica's write wins the race", async () => {
+  const memory = new MemoryStorage();
+  const { storage, gate } = gated(memory);
+  const here = await SharedTaskServer.open(storage, { cursorKey: KEY });
+  const there = await SharedTaskServer.open(memory, { cursorKey: KEY });
+  const ctx = { session: "s1" };
+  try {
+    const x = await here.create({ protocolVersion: V25, ttl: 60_000 }, ctx);
+    await here.get(x.taskId, ctx); // x in the held core
+
+    // This replica completes x: its run is done on the held core, its write waits at the gate.
+    gate.id = x.taskId;
+    const completing = here.complete(x.taskId, { content: [{ type: "text", text: "done" }] }, null, ctx);
+    for (let i = 0; i < 100 && gate.held !== true; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(gate.held, true, "the write of x reached the storage");
+    // Reads of x here meanwhile: none may answer `completed`, which is not stored (and will not be).
+    const reads = [
+      here.get(x.taskId, ctx),
+      here.getTask(x.taskId),
+      here.handle({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: x.taskId } }, { ...ctx, protocolVersion: V25 }),
+    ];
+    // Another replica cancels x first.
+    assert.equal((await there.cancel(x.taskId, V25, null, ctx)).task.status, "cancelled");
+    gate.id = null;
+    gate.open();
+    // This replica's compare-and-set loses; the task stays cancelled.
+    await assert.rejects(completing, (e) => e.kind === "already_terminal");
+    const [a, b, c] = await Promise.all(reads);
+    assert.equal(a.status, "cancelled");
+    assert.equal(b.status, "cancelled");
+    assert.equal(c.message?.result?.status, "cancelled", JSON.stringify(c));
+    assert.equal((await memory.get(x.taskId)).status, "cancelled");
+  } finally {
+    gate.open();
+    await here.close();
+    await there.close();
+    await memory.close();
+  }
+});
 
 /**
  * `storage` with clause 14's `insertNew` (the storage numbers the task), as SQLite and Postgres
