@@ -27,6 +27,12 @@
 // `tasks/update` compare-and-set on it. So an operation makes at most one read and one
 // compare-and-set write; a new task one write (`insertNew`; without it one read,
 // `nextSequenceWithLive` of clause 13, and one write).
+// A write under way: from the moment an operation ran on the held core until its write is stored
+// or refused, the held core's record of the task is ahead of the storage's (`ahead`). No
+// operation runs on it meanwhile (the scratch core does), and a read of the task waits for the
+// write first, so no answer ever shows a write that was not stored; a tasks/get or tasks/result
+// racing the outcome of the work running here is then answered from the terminal record stored,
+// without a read.
 //
 // Replicas share: the storage, the settings (`TaskStoreOptions`, the same on every replica) and
 // the cursor key (`cursorKey`, so a `tasks/list` cursor from one replica works on the others).
