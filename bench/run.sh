@@ -41,7 +41,7 @@
 #                          (5000000,50000000), fresh pages per size (3), generator seed (1)
 #      SERVER_ROUNDS, SERVER_SECONDS, SERVER_BEFORE, SERVER_STORAGE   server: rounds (5), counted
 #                          seconds per measurement (3), an older build to compare (none), the
-#                          storage axis (shared-memory,sqlite,postgres,redis; "" skips it)
+#                          storage axis (shared-memory,sqlite,sqlite-disk,postgres,redis; "" skips it)
 #      SERVER_STORAGE_BEFORE   an older build (install dir or checkout) measured on the storage
 #                          axis too, in the same rounds (none)
 #      CLI_BYTES, CLI_TASKS, CLI_RUNS, CLI_BEFORE   CLI: transcript bytes (50000000), tasks (100),
@@ -213,7 +213,7 @@ if run_server; then
   [ -f pkg/server/node.mjs ] || { echo "bench: pkg/server/ is not built: run bash scripts/build.sh" >&2; exit 1; }
   node bench/server.mjs --json "$OUT/server.json" ${SERVER_BEFORE:+--before "$SERVER_BEFORE"}
   rm -f "$OUT/server-storage.json"
-  storage_axis=${SERVER_STORAGE-shared-memory,sqlite,postgres,redis}
+  storage_axis=${SERVER_STORAGE-shared-memory,sqlite,sqlite-disk,postgres,redis}
   if [ -n "$storage_axis" ]; then
     echo
     node bench/server.mjs --storage "$storage_axis" --json "$OUT/server-storage.json" ${SERVER_STORAGE_BEFORE:+--before "$SERVER_STORAGE_BEFORE"}

@@ -37,7 +37,8 @@ export function serverSection({ server, storage }) {
     const before = storage.before ? relative(process.cwd(), storage.before) : null;
     L.push("### Our server on shared storage");
     L.push("");
-    L.push(`The same server and load (2025-11-25, ${storage.storageRows[0]?.concurrency} loops) on each \`--storage\`: a throwaway SQLite file, Postgres 15 and Redis on 127.0.0.1 (fsync off), memory in the same rounds. CPU is the server process's only, not the database's.`);
+    const lite = storage.sqliteOnTmpfs ? "a throwaway SQLite file on tmpfs (`sqlite`, /dev/shm: its syncs cost nothing, as Postgres runs with fsync off; `sqlite-disk`: the same file in the temp dir, every commit synced to disk)" : "a throwaway SQLite file in the temp dir";
+    L.push(`The same server and load (2025-11-25, ${storage.storageRows[0]?.concurrency} loops) on each \`--storage\`: ${lite}, Postgres 15 and Redis on 127.0.0.1 (fsync off), memory in the same rounds. CPU is the server process's only, not the database's.`);
     L.push("");
     L.push(...commandAndMachine({ command: `${env(storage, { SERVER_STORAGE_BEFORE: before || undefined })}SERVER_STORAGE=${axis} bash bench/run.sh server`, runs: `\`node bench/server.mjs --storage ${axis} --rounds ${storage.rounds} --seconds ${storage.seconds}${before ? ` --before ${before}` : ""}\`, ${storage.wallSeconds} s`, date: storage.date, loads: [storage.loadStart, storage.loadEnd], node: storage.node, nproc: storage.nproc, cpu: storage.cpu }));
     L.push("");
@@ -46,7 +47,7 @@ export function serverSection({ server, storage }) {
     for (const r of storage.storageRows) L.push(`| ${r.who ?? "ours"} | ${r.storage} | ${fixed(r.tasksPerSecond)} | ${ratio(r.vsMemory)} | ${fixed(r.cpuMsPerTask, 3)} | ${fixed(r.p50Ms, 2)} | ${fixed(r.p99Ms, 2)} |`);
     L.push("");
     const shared = storage.storageRows.find((r) => (r.who ?? "ours") === "ours" && r.storage === "shared-memory");
-    L.push("- Per task a shared storage makes three round trips (the create, the outcome, the `tasks/get` of a live task) and the server runs the core over the records it read or wrote.");
+    L.push("- Per task a shared storage makes two writes (the create, the outcome) and reads only for a `tasks/get` of a live task with no write of this replica under way (one racing the outcome waits for that write and answers from it); the server runs the core over the records it read or wrote.");
     if (shared) L.push(`- \`shared-memory\` is the same shared server over the in-memory \`TaskStorage\` (no database; without \`insertNew\`, a create takes its number first): ${ratio(shared.vsMemory)} of memory, ${fixed(shared.cpuMsPerTask, 3)} ms CPU per task. The machinery of the replicas (reads, compare-and-set writes, the change feed heard back) costs that much before any engine does.`);
     L.push("");
     const mine = (name) => storage.storageRows.find((r) => (r.who ?? "ours") === "ours" && r.storage === name);

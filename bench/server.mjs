@@ -18,8 +18,10 @@
 // CPU per task (utime + stime of /proc/PID/stat over the window), p50/p99 of the task's latency
 // (create -> result). Medians over --rounds rounds, and ours/SDK.
 //
-// --storage LIST (memory,shared-memory,sqlite,postgres,redis) measures our server on each storage
-// instead (the example's --storage: a throwaway SQLite file, Postgres and Redis servers started on 127.0.0.1
+// --storage LIST (memory,shared-memory,sqlite,sqlite-disk,postgres,redis) measures our server on each
+// storage instead (the example's --storage: a throwaway SQLite file on tmpfs, /dev/shm, where its
+// syncs cost nothing as Postgres runs with fsync off, or with sqlite-disk in the temp dir, synced;
+// Postgres and Redis servers started on 127.0.0.1
 // free ports with throwaway dirs by tests/js/storage/lib.mjs, stopped by PID), 2025-11-25 at
 // concurrency 16, each as a ratio of memory (measured in the same rounds, added when missing).
 // It runs this checkout's example over the installed package (tests/js/.tmp/install: run
@@ -323,6 +325,16 @@ if (STORAGE === null) {
   const names = ["memory", ...String(STORAGE).split(",").filter((s) => s && s !== "memory")];
   const c = CONCURRENCY[0];
   const dir = mkdtempSync(join(os.tmpdir(), "mcp-tasks-bench-server-"));
+  // `sqlite`: the file on tmpfs (/dev/shm), where a sync costs nothing, as Postgres runs with fsync
+  // off (the server's cost, not the disk's); `sqlite-disk`: the same in the temp dir, synced to disk.
+  const shm = existsSync("/dev/shm") ? (() => {
+    try {
+      return mkdtempSync(join("/dev/shm", "mcp-tasks-bench-server-"));
+    } catch {
+      return null;
+    }
+  })() : null;
+  result.sqliteOnTmpfs = shm !== null;
   const engines = {};
   try {
     if (names.includes("postgres")) engines.postgres = await startPostgres();
@@ -335,7 +347,8 @@ if (STORAGE === null) {
       for (const name of names) for (const [who, example] of builds) {
         const spec =
           name === "memory" ? null
-          : name === "sqlite" ? `sqlite:${join(dir, `${who}-round-${round}.db`)}`
+          : name === "sqlite" ? `sqlite:${join(shm ?? dir, `${who}-round-${round}.db`)}`
+          : name === "sqlite-disk" ? `sqlite:${join(dir, `${who}-disk-round-${round}.db`)}`
           : name === "postgres" ? engines.postgres.url
           : name === "redis" ? engines.redis.url
           : name === "shared-memory" ? "shared-memory"
@@ -362,6 +375,7 @@ if (STORAGE === null) {
   } finally {
     for (const e of Object.values(engines)) await e.stop();
     rmSync(dir, { recursive: true, force: true });
+    if (shm !== null) rmSync(shm, { recursive: true, force: true });
   }
 }
 result.loadEnd = os.loadavg();
