@@ -37,8 +37,8 @@ export function serverSection({ server, storage }) {
     const before = storage.before ? relative(process.cwd(), storage.before) : null;
     L.push("### Our server on shared storage");
     L.push("");
-    const lite = storage.sqliteOnTmpfs ? "a throwaway SQLite file on tmpfs (`sqlite`, /dev/shm: its syncs cost nothing, as Postgres runs with fsync off; `sqlite-disk`: the same file in the temp dir, every commit synced to disk)" : "a throwaway SQLite file in the temp dir";
-    L.push(`The same server and load (2025-11-25, ${storage.storageRows[0]?.concurrency} loops) on each \`--storage\`: ${lite}, Postgres 15 and Redis on 127.0.0.1 (fsync off), memory in the same rounds. CPU is the server process's only, not the database's.`);
+    const sqliteText = storage.sqliteOnTmpfs ? "a throwaway SQLite file on tmpfs (`sqlite`, /dev/shm: its syncs cost nothing, as Postgres runs with fsync off; `sqlite-disk`: the same file in the temp dir, every commit synced to disk)" : "a throwaway SQLite file in the temp dir";
+    L.push(`The same server and load (2025-11-25, ${storage.storageRows[0]?.concurrency} loops) on each \`--storage\`: ${sqliteText}, Postgres 15 and Redis on 127.0.0.1 (fsync off), memory in the same rounds. CPU is the server process's only, not the database's.`);
     L.push("");
     L.push(...commandAndMachine({ command: `${env(storage, { SERVER_STORAGE_BEFORE: before || undefined })}SERVER_STORAGE=${axis} bash bench/run.sh server`, runs: `\`node bench/server.mjs --storage ${axis} --rounds ${storage.rounds} --seconds ${storage.seconds}${before ? ` --before ${before}` : ""}\`, ${storage.wallSeconds} s`, date: storage.date, loads: [storage.loadStart, storage.loadEnd], node: storage.node, nproc: storage.nproc, cpu: storage.cpu }));
     L.push("");
