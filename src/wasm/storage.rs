@@ -16,6 +16,21 @@ use crate::store::{MemoryStorage, Scope, StoredText};
 /// The most ids one `getMany` reads (clause 11).
 const MAX_IDS: u32 = 1000;
 
+/// The largest sequence number a JS number carries exactly (2^53 - 1).
+const MAX_SEQUENCE: u64 = (1 << 53) - 1;
+
+/// Clause 7's next number, or a `RangeError` when none is left that a JS number carries exactly
+/// (a record was stored with `seq` 2^53 - 1): the sequence then stays where it is.
+fn next_safe(inner: &mut MemoryStorage<StoredText>) -> Result<u64, JsValue> {
+    if inner.last_sequence() >= MAX_SEQUENCE {
+        return Err(js_sys::RangeError::new(
+            "the sequence is exhausted: a stored record has `seq` 2^53 - 1, the largest safe integer",
+        )
+        .into());
+    }
+    Ok(inner.next_sequence())
+}
+
 /// A count argument (a non-negative safe integer), or a `TypeError` naming `what`.
 fn count(x: f64, what: &str) -> Result<u64, JsValue> {
     safe_u64(x).ok_or_else(|| bad(format!("`{what}` must be a non-negative safe integer")))
@@ -170,10 +185,10 @@ impl MemoryStorageCore {
         self.inner.count_live(session.as_deref()) as f64
     }
 
-    /// Clause 7.
+    /// Clause 7; a `RangeError` once no safe integer is left (see `next_safe`).
     #[wasm_bindgen(js_name = nextSequence)]
-    pub fn next_sequence(&mut self) -> f64 {
-        self.inner.next_sequence() as f64
+    pub fn next_sequence(&mut self) -> Result<f64, JsValue> {
+        next_safe(&mut self.inner).map(|n| n as f64)
     }
 
     /// Clause 7.
@@ -182,10 +197,15 @@ impl MemoryStorageCore {
         self.inner.last_sequence() as f64
     }
 
-    /// Clause 13: `[sequence, live]`.
+    /// Clause 13: `[sequence, live]`; a `RangeError` once no safe integer is left (see
+    /// `next_safe`).
     #[wasm_bindgen(js_name = nextSequenceWithLive)]
-    pub fn next_sequence_with_live(&mut self, session: Option<String>) -> Vec<f64> {
-        let (sequence, live) = self.inner.next_sequence_with_live(session.as_deref());
-        vec![sequence as f64, live as f64]
+    pub fn next_sequence_with_live(
+        &mut self,
+        session: Option<String>,
+    ) -> Result<Vec<f64>, JsValue> {
+        let live = self.inner.count_live(session.as_deref());
+        let sequence = next_safe(&mut self.inner)?;
+        Ok(vec![sequence as f64, live as f64])
     }
 }

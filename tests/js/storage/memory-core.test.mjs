@@ -26,3 +26,23 @@ test("MemoryStorageCore.getMany refuses a non-array and more than 1000 ids, and 
     mem.free();
   }
 });
+
+test("MemoryStorageCore.nextSequence throws a RangeError once a record holds seq 2^53 - 1, and keeps working", () => {
+  // Found by tests/js/soak.test.mjs's fuzz (SOAK_SEED=2012619354): it answered 2^53, which no JS
+  // number carries exactly, and the next write with it was refused.
+  const mem = new MemoryStorageCore();
+  try {
+    assert.equal(mem.nextSequence(), 1);
+    const top = Number.MAX_SAFE_INTEGER;
+    const text = JSON.stringify({ id: "top", version: 1, seq: top, status: "working", createdAtMs: 0, ttlMs: null });
+    assert.equal(mem.putIfVersion(text, "top", 1, top, "s", true, undefined, undefined), true);
+    assert.equal(mem.lastSequence(), top);
+    assert.throws(() => mem.nextSequence(), RangeError);
+    assert.throws(() => mem.nextSequenceWithLive("s"), RangeError);
+    assert.equal(mem.lastSequence(), top);
+    assert.equal(mem.countLive("s"), 1);
+    assert.equal(mem.delete("top"), text);
+  } finally {
+    mem.free();
+  }
+});
