@@ -93,7 +93,7 @@ pub mod contract;
 pub use error::StoreError;
 pub use ops::{
     Cancelled, Change, DeleteReason, InputTaken, ListPage, NewTask, Store, StoreConfig,
-    DEFAULT_MAX_REQUEST_BYTES,
+    DEFAULT_MAX_REQUEST_BYTES, MAX_SAFE_INTEGER,
 };
 pub use payload::{Payload, PayloadError};
 pub use random::{DeterministicRandom, RandomSource};

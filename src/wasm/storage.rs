@@ -11,24 +11,22 @@
 use wasm_bindgen::prelude::*;
 
 use super::input::{bad, safe_u64};
-use crate::store::{MemoryStorage, Scope, StoredText};
+use crate::store::{MemoryStorage, Scope, StoredText, MAX_SAFE_INTEGER};
 
 /// The most ids one `getMany` reads (clause 11).
 const MAX_IDS: u32 = 1000;
 
-/// The largest sequence number a JS number carries exactly (2^53 - 1).
-const MAX_SEQUENCE: u64 = (1 << 53) - 1;
-
-/// Clause 7's next number, or a `RangeError` when none is left that a JS number carries exactly
-/// (a record was stored with `seq` 2^53 - 1): the sequence then stays where it is.
-fn next_safe(inner: &mut MemoryStorage<StoredText>) -> Result<u64, JsValue> {
-    if inner.last_sequence() >= MAX_SEQUENCE {
+/// `Ok` while clause 7 has a next number a JS number carries exactly; a `RangeError` once a
+/// record was stored with `seq` 2^53 - 1 (the store's own create refuses there too:
+/// `StoreError::SequenceExhausted`), the sequence left where it is.
+fn sequence_left(inner: &MemoryStorage<StoredText>) -> Result<(), JsValue> {
+    if inner.last_sequence() >= MAX_SAFE_INTEGER {
         return Err(js_sys::RangeError::new(
             "the sequence is exhausted: a stored record has `seq` 2^53 - 1, the largest safe integer",
         )
         .into());
     }
-    Ok(inner.next_sequence())
+    Ok(())
 }
 
 /// A count argument (a non-negative safe integer), or a `TypeError` naming `what`.
@@ -185,10 +183,11 @@ impl MemoryStorageCore {
         self.inner.count_live(session.as_deref()) as f64
     }
 
-    /// Clause 7; a `RangeError` once no safe integer is left (see `next_safe`).
+    /// Clause 7; a `RangeError` once no safe integer is left (see `sequence_left`).
     #[wasm_bindgen(js_name = nextSequence)]
     pub fn next_sequence(&mut self) -> Result<f64, JsValue> {
-        next_safe(&mut self.inner).map(|n| n as f64)
+        sequence_left(&self.inner)?;
+        Ok(self.inner.next_sequence() as f64)
     }
 
     /// Clause 7.
@@ -198,14 +197,14 @@ impl MemoryStorageCore {
     }
 
     /// Clause 13: `[sequence, live]`; a `RangeError` once no safe integer is left (see
-    /// `next_safe`).
+    /// `sequence_left`).
     #[wasm_bindgen(js_name = nextSequenceWithLive)]
     pub fn next_sequence_with_live(
         &mut self,
         session: Option<String>,
     ) -> Result<Vec<f64>, JsValue> {
-        let live = self.inner.count_live(session.as_deref());
-        let sequence = next_safe(&mut self.inner)?;
+        sequence_left(&self.inner)?;
+        let (sequence, live) = self.inner.next_sequence_with_live(session.as_deref());
         Ok(vec![sequence as f64, live as f64])
     }
 }
