@@ -38,6 +38,19 @@ function gated(storage) {
   return { storage: w, gate };
 }
 
+/**
+ * Completes `taskId` on `server` with its write held at `gate`: resolves, once the write reached
+ * the storage, with the pending `complete` (the run done on the held core, nothing stored yet).
+ */
+async function completeAtGate(server, gate, taskId, ctx) {
+  gate.id = taskId;
+  const completing = server.complete(taskId, { content: [{ type: "text", text: "done" }] }, null, ctx);
+  completing.catch(() => {}); // awaited by the caller (a lost compare-and-set rejects it)
+  for (let i = 0; i < 100 && gate.held !== true; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(gate.held, true, `the write of ${taskId} reached the storage`);
+  return { completing };
+}
+
 for (const maxKnownBytes of [1, 8 * 1024 * 1024]) {
   test(`a write stored after the held core reloaded the task's older revision is not answered stale (maxKnownBytes ${maxKnownBytes})`, async () => {
     const memory = new MemoryStorage();
@@ -50,10 +63,7 @@ for (const maxKnownBytes of [1, 8 * 1024 * 1024]) {
       await server.get(x.taskId, ctx); // x in the held core
 
       // 1. Complete x: its run is done on the held core, its write waits at the gate.
-      gate.id = x.taskId;
-      const completing = server.complete(x.taskId, { content: [{ type: "text", text: "done" }] }, null, ctx);
-      for (let i = 0; i < 100 && gate.held !== true; i++) await new Promise((r) => setImmediate(r));
-      assert.equal(gate.held, true, "the write of x reached the storage");
+      const { completing } = await completeAtGate(server, gate, x.taskId, ctx);
 
       // 2. The held core starts over (a task it holds is gone: the next operation reloads it) ...
       await memory.delete(y.taskId);
@@ -96,10 +106,7 @@ test("a write under way here is never answered before it is stored: another repl
     await here.get(x.taskId, ctx); // x in the held core
 
     // This replica completes x: its run is done on the held core, its write waits at the gate.
-    gate.id = x.taskId;
-    const completing = here.complete(x.taskId, { content: [{ type: "text", text: "done" }] }, null, ctx);
-    for (let i = 0; i < 100 && gate.held !== true; i++) await new Promise((r) => setImmediate(r));
-    assert.equal(gate.held, true, "the write of x reached the storage");
+    const { completing } = await completeAtGate(here, gate, x.taskId, ctx);
     // Reads of x here meanwhile: none may answer `completed`, which is not stored (and will not be).
     const reads = [
       here.get(x.taskId, ctx),
