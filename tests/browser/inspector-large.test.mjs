@@ -115,8 +115,12 @@ describe("www/ inspector, a large transcript, in Chromium", () => {
 
   test("a row shows its version, last status and issue counts as Conversation gives them", async () => {
     await page.$eval("#task-grid .vt-body", (b) => (b.scrollTop = 0));
-    await page.waitForFunction((id) => !!document.querySelector(`#task-grid .vt-row[data-task-id="${id}"]`), want[0].taskId);
-    const cells = await page.$$eval("#task-grid .vt-space .vt-row", (rs) => rs.slice(0, 8).map((r) => [...r.querySelectorAll("[role=gridcell]")].map((c) => c.textContent)));
+    // Rows 1-8 by their aria-rowindex (2-9): the virtual table redraws after the scroll, and the
+    // order of its row elements in the DOM is not the rows' order.
+    const first = want.slice(0, 8).map((r) => r.taskId);
+    await page.waitForFunction((ids) => ids.every((id, k) => document.querySelector(`#task-grid .vt-space .vt-row[aria-rowindex="${k + 2}"]`)?.dataset.taskId === id), first);
+    const cells = await page.$$eval("#task-grid .vt-space .vt-row", (rs) =>
+      Array.from({ length: 8 }, (_, k) => rs.find((r) => r.getAttribute("aria-rowindex") === String(k + 2))).map((r) => [...r.querySelectorAll("[role=gridcell]")].map((c) => c.textContent)));
     cells.forEach((c, i) => assert.deepEqual(c, [want[i].taskId, want[i].version, want[i].final, String(want[i].errors), String(want[i].warnings), c[5]]));
   });
 
