@@ -42,9 +42,12 @@ export function serverSection({ server, storage }) {
     L.push("");
     L.push(...commandAndMachine({ command: `${env(storage, { SERVER_STORAGE_BEFORE: before || undefined })}SERVER_STORAGE=${axis} bash bench/run.sh server`, runs: `\`node bench/server.mjs --storage ${axis} --rounds ${storage.rounds} --seconds ${storage.seconds}${before ? ` --before ${before}` : ""}\`, ${storage.wallSeconds} s`, date: storage.date, loads: [storage.loadStart, storage.loadEnd], node: storage.node, nproc: storage.nproc, cpu: storage.cpu }));
     L.push("");
-    L.push("| build | storage | tasks/s | ÷ memory | server CPU ms / task | p50 ms | p99 ms |");
+    L.push("÷ memory: each round's tasks/s over memory's of the same build and round, the median of the rounds (their range beside it); every other round runs its servers in the reverse order. tasks/s, CPU and latencies: medians of the rounds.");
+    L.push("");
+    L.push("| build | storage | tasks/s | ÷ memory (rounds) | server CPU ms / task | p50 ms | p99 ms |");
     L.push("|---|---|---:|---:|---:|---:|---:|");
-    for (const r of storage.storageRows) L.push(`| ${r.who ?? "ours"} | ${r.storage} | ${fixed(r.tasksPerSecond)} | ${ratio(r.vsMemory)} | ${fixed(r.cpuMsPerTask, 3)} | ${fixed(r.p50Ms, 2)} | ${fixed(r.p99Ms, 2)} |`);
+    const range = (r) => (Array.isArray(r.vsMemoryRange) && r.storage !== "memory" ? ` (${fixed(r.vsMemoryRange[0], 2)}–${fixed(r.vsMemoryRange[1], 2)})` : "");
+    for (const r of storage.storageRows) L.push(`| ${r.who ?? "ours"} | ${r.storage} | ${fixed(r.tasksPerSecond)} | ${ratio(r.vsMemory)}${range(r)} | ${fixed(r.cpuMsPerTask, 3)} | ${fixed(r.p50Ms, 2)} | ${fixed(r.p99Ms, 2)} |`);
     L.push("");
     const shared = storage.storageRows.find((r) => (r.who ?? "ours") === "ours" && r.storage === "shared-memory");
     L.push("- Per task a shared storage makes two writes (the create, the outcome) and reads only for a `tasks/get` of a live task with no write of this replica under way (one racing the outcome waits for that write and answers from it); the server runs the core over the records it read or wrote.");

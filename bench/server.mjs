@@ -23,7 +23,11 @@
 // syncs cost nothing as Postgres runs with fsync off, or with sqlite-disk in the temp dir, synced;
 // Postgres and Redis servers started on 127.0.0.1
 // free ports with throwaway dirs by tests/js/storage/lib.mjs, stopped by PID), 2025-11-25 at
-// concurrency 16, each as a ratio of memory (measured in the same rounds, added when missing).
+// concurrency 16, each as a ratio of memory (measured in the same rounds, added when missing):
+// each round's ratio pairs a storage with memory of the same build and round, and the median of
+// the rounds' ratios is reported with their range. Every other round runs in the reverse order
+// (a server started later in a round measures a little slower: a fixed order would bias the ratio
+// and --before comparisons).
 // It runs this checkout's example over the installed package (tests/js/.tmp/install: run
 // scripts/build.sh and scripts/pack.sh first), where the storage client libraries are linked.
 //
@@ -344,7 +348,11 @@ if (STORAGE === null) {
     const keyOf = (who, name) => (who === "ours" ? name : `${who}-${name}`);
     const runs = Object.fromEntries(builds.flatMap(([who]) => names.map((n) => [keyOf(who, n), []])));
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const name of names) for (const [who, example] of builds) {
+      // Every other round runs in the reverse order (storages and builds alike): a server started
+      // later in a round is measured a little slower (the previous one's teardown, the machine's
+      // drift), and a fixed order would lend that to one side of every ratio.
+      const order = round % 2 === 1 ? names.flatMap((n) => builds.map((b) => [n, b])) : names.flatMap((n) => builds.map((b) => [n, b])).reverse();
+      for (const [name, [who, example]] of order) {
         const spec =
           name === "memory" ? null
           : name === "sqlite" ? `sqlite:${join(shm ?? dir, `${who}-round-${round}.db`)}`
@@ -359,18 +367,22 @@ if (STORAGE === null) {
         console.error(`round ${round} ${keyOf(who, name)}: ${f(r.tasksPerSecond)} tasks/s, ${f(r.cpuMsPerTask, 3)} ms CPU/task, p50 ${f(r.p50Ms, 2)} ms, p99 ${f(r.p99Ms, 2)} ms`);
       }
     }
+    // Each round's ratio pairs a storage with memory of the same build and round (drift between
+    // rounds cancels); the median of those, and their range, are reported.
     result.storageRows = builds.flatMap(([who]) => {
-      const memory = summarize(runs[keyOf(who, "memory")]);
+      const memory = runs[keyOf(who, "memory")];
       return names.map((name) => {
-        const med = summarize(runs[keyOf(who, name)]);
-        return { storage: name, who, concurrency: c, ...med, vsMemory: med.tasksPerSecond / memory.tasksPerSecond, runs: runs[keyOf(who, name)] };
+        const mine = runs[keyOf(who, name)];
+        const med = summarize(mine);
+        const ratios = mine.map((r, i) => r.tasksPerSecond / memory[i].tasksPerSecond).sort((a, b) => a - b);
+        return { storage: name, who, concurrency: c, ...med, vsMemory: median(ratios), vsMemoryRange: [ratios[0], ratios[ratios.length - 1]], runs: mine };
       });
     });
     result.before = BEFORE;
     console.log(`server storage: ours (${OURS}), ${V25}, ${c} loops, ${ROUNDS} interleaved rounds of ${SECONDS} s, fresh servers; medians (CPU: the server process only)`);
-    console.log("| build | storage | tasks/s | vs memory | server CPU ms/task | p50 ms | p99 ms |");
+    console.log("| build | storage | tasks/s | vs memory (rounds' range) | server CPU ms/task | p50 ms | p99 ms |");
     for (const r of result.storageRows) {
-      console.log(`| ${r.who} | ${r.storage} | ${f(r.tasksPerSecond)} | ${f(r.vsMemory, 2)}x | ${f(r.cpuMsPerTask, 3)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} |`);
+      console.log(`| ${r.who} | ${r.storage} | ${f(r.tasksPerSecond)} | ${f(r.vsMemory, 2)}x (${f(r.vsMemoryRange[0], 2)}–${f(r.vsMemoryRange[1], 2)}) | ${f(r.cpuMsPerTask, 3)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} |`);
     }
   } finally {
     for (const e of Object.values(engines)) await e.stop();
