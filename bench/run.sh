@@ -41,7 +41,8 @@
 #                          (5000000,50000000), fresh pages per size (3), generator seed (1)
 #      SERVER_ROUNDS, SERVER_SECONDS, SERVER_BEFORE, SERVER_STORAGE   server: rounds (5), counted
 #                          seconds per measurement (3), an older build to compare (none), the
-#                          storage axis (shared-memory,sqlite,sqlite-disk,postgres,redis; "" skips it)
+#                          storage axis (shared-memory,sqlite,sqlite-disk,postgres,redis; "" skips it;
+#                          with bench/floor-server.mjs beside it: --floor --floor-adapter)
 #      SERVER_STORAGE_BEFORE   an older build (install dir or checkout) measured on the storage
 #                          axis too, in the same rounds (none)
 #      CLI_BYTES, CLI_TASKS, CLI_RUNS, CLI_BEFORE   CLI: transcript bytes (50000000), tasks (100),
@@ -216,7 +217,7 @@ if run_server; then
   storage_axis=${SERVER_STORAGE-shared-memory,sqlite,sqlite-disk,postgres,redis}
   if [ -n "$storage_axis" ]; then
     echo
-    node bench/server.mjs --storage "$storage_axis" --json "$OUT/server-storage.json" ${SERVER_STORAGE_BEFORE:+--before "$SERVER_STORAGE_BEFORE"}
+    node bench/server.mjs --storage "$storage_axis" --floor --floor-adapter --json "$OUT/server-storage.json" ${SERVER_STORAGE_BEFORE:+--before "$SERVER_STORAGE_BEFORE"}
   fi
 fi
 

@@ -35,12 +35,13 @@ export function serverSection({ server, storage }) {
   if (storage) {
     const axis = [...new Set(storage.storageRows.map((r) => r.storage).filter((s) => s !== "memory"))].join(",");
     const before = storage.before ? relative(process.cwd(), storage.before) : null;
+    const floors = storage.storageRows.some((r) => r.who === "floor" || r.who === "adapter");
     L.push("### Our server on shared storage");
     L.push("");
     const sqliteText = storage.sqliteOnTmpfs ? "a throwaway SQLite file on tmpfs (`sqlite`, /dev/shm: its syncs cost nothing, as Postgres runs with fsync off; `sqlite-disk`: the same file in the temp dir, every commit synced to disk)" : "a throwaway SQLite file in the temp dir";
     L.push(`The same server and load (2025-11-25, ${storage.storageRows[0]?.concurrency} loops) on each \`--storage\`: ${sqliteText}, Postgres 15 and Redis on 127.0.0.1 (fsync off), memory in the same rounds. CPU is the server process's only, not the database's.`);
     L.push("");
-    L.push(...commandAndMachine({ command: `${env(storage, { SERVER_STORAGE_BEFORE: before || undefined })}SERVER_STORAGE=${axis} bash bench/run.sh server`, runs: `\`node bench/server.mjs --storage ${axis} --rounds ${storage.rounds} --seconds ${storage.seconds}${before ? ` --before ${before}` : ""}\`, ${storage.wallSeconds} s`, date: storage.date, loads: [storage.loadStart, storage.loadEnd], node: storage.node, nproc: storage.nproc, cpu: storage.cpu }));
+    L.push(...commandAndMachine({ command: `${env(storage, { SERVER_STORAGE_BEFORE: before || undefined })}SERVER_STORAGE=${axis} bash bench/run.sh server`, runs: `\`node bench/server.mjs --storage ${axis}${floors ? " --floor --floor-adapter" : ""} --rounds ${storage.rounds} --seconds ${storage.seconds}${before ? ` --before ${before}` : ""}\`, ${storage.wallSeconds} s`, date: storage.date, loads: [storage.loadStart, storage.loadEnd], node: storage.node, nproc: storage.nproc, cpu: storage.cpu }));
     L.push("");
     L.push("÷ memory: each round's tasks/s over memory's of the same build and round, the median of the rounds (their range beside it); every other round runs its servers in the reverse order. tasks/s, CPU and latencies: medians of the rounds.");
     L.push("");
@@ -51,6 +52,9 @@ export function serverSection({ server, storage }) {
     L.push("");
     const shared = storage.storageRows.find((r) => (r.who ?? "ours") === "ours" && r.storage === "shared-memory");
     L.push("- Per task a shared storage makes two writes (the create, the outcome) and reads only for a `tasks/get` of a live task with no write of this replica under way (one racing the outcome waits for that write and answers from it); the server runs the core over the records it read or wrote.");
+    if (floors) {
+      L.push("- `floor` is `bench/floor-server.mjs`: the in-memory server, each task's create and outcome stored before they are answered (grouped writes, the cheapest driver call, a table with its primary key only), nothing else of the storage contract: no design that stores each task's create and outcome before answering them beats it on this machine. `adapter` is the same with the two writes through our adapter (`insertNew`, `putIfVersion`: the schema, indexes, change feed and SQLite writer thread), still without `SharedTaskServer`. Between them and `ours` lies what each layer costs.");
+    }
     if (shared) L.push(`- \`shared-memory\` is the same shared server over the in-memory \`TaskStorage\` (no database; without \`insertNew\`, a create takes its number first): ${ratio(shared.vsMemory)} of memory, ${fixed(shared.cpuMsPerTask, 3)} ms CPU per task. The machinery of the replicas (reads, compare-and-set writes, the change feed heard back) costs that much before any engine does.`);
     L.push("");
     const mine = (name) => storage.storageRows.find((r) => (r.who ?? "ours") === "ours" && r.storage === name);

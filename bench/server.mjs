@@ -30,9 +30,12 @@
 // and --before comparisons).
 // It runs this checkout's example over the installed package (tests/js/.tmp/install: run
 // scripts/build.sh and scripts/pack.sh first), where the storage client libraries are linked.
+// --floor adds, in the same rounds, bench/floor-server.mjs on memory, sqlite and postgres: the in-memory server with each task's create and outcome stored before answered and
+// nothing else of the storage contract (build "floor"): what no shared design beats here;
+// --floor-adapter the same with the two writes through our adapter (build "adapter").
 //
 //   node bench/server.mjs [--rounds 5] [--seconds 3] [--concurrency 16,1] [--ours ROOT]
-//                         [--before ROOT] [--storage sqlite,postgres] [--sdk-json] [--json FILE]
+//                         [--before ROOT] [--storage sqlite,postgres] [--floor] [--floor-adapter] [--sdk-json] [--json FILE]
 //                         [--profile DIR]   (V8 CPU profiles of every server process into DIR)
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -58,6 +61,8 @@ const BEFORE = opt("before", null) === null ? null : resolve(opt("before", null)
 const SDK_JSON = argv.includes("--sdk-json");
 const jsonOut = opt("json", null);
 const PROFILE = opt("profile", null);
+const FLOOR = argv.includes("--floor");
+const FLOOR_ADAPTER = argv.includes("--floor-adapter");
 const TICK = 100; // clock ticks per second of /proc/PID/stat (USER_HZ)
 
 const V25 = "2025-11-25";
@@ -251,11 +256,17 @@ function exampleOf(root) {
   const dir = mkdtempSync(join(os.tmpdir(), "mcp-tasks-bench-example-"));
   scratch.push(dir);
   mkdirSync(join(dir, "examples"));
+  mkdirSync(join(dir, "bench"));
   for (const f of ["conformance-server.mjs", "tools.mjs"]) cpSync(join(ROOT, "examples", f), join(dir, "examples", f));
+  cpSync(join(ROOT, "bench/floor-server.mjs"), join(dir, "bench/floor-server.mjs"));
   symlinkSync(installed, join(dir, "pkg"), "dir");
   return join(dir, "examples/conformance-server.mjs");
 }
 const EXAMPLE = exampleOf(OURS);
+/** bench/floor-server.mjs beside the example of --ours (its pkg/ the same). */
+const FLOOR_SERVER = join(dirname(dirname(EXAMPLE)), "bench/floor-server.mjs");
+/** The storages bench/floor-server.mjs has a floor for (memory: its own, the example's). */
+const FLOORED = ["memory", "sqlite", "postgres"];
 const EXAMPLE_BEFORE = BEFORE === null ? null : exampleOf(BEFORE);
 process.on("exit", () => {
   for (const d of scratch) rmSync(d, { recursive: true, force: true });
@@ -345,14 +356,19 @@ if (STORAGE === null) {
     if (names.includes("redis")) engines.redis = await startRedis();
     // With --before, that build runs each storage too, in the same rounds (before, then ours).
     const builds = EXAMPLE_BEFORE === null ? [["ours", EXAMPLE]] : [["before", EXAMPLE_BEFORE], ["ours", EXAMPLE]];
+    // With --floor, bench/floor-server.mjs too, on the storages it has a floor for.
+    if (FLOOR) builds.push(["floor", FLOOR_SERVER]);
+    if (FLOOR_ADAPTER) builds.push(["adapter", FLOOR_SERVER, ["--adapter"]]);
+    const namesOf = (who) => (who === "floor" || who === "adapter" ? names.filter((n) => FLOORED.includes(n)) : names);
     const keyOf = (who, name) => (who === "ours" ? name : `${who}-${name}`);
-    const runs = Object.fromEntries(builds.flatMap(([who]) => names.map((n) => [keyOf(who, n), []])));
+    const runs = Object.fromEntries(builds.flatMap(([who]) => namesOf(who).map((n) => [keyOf(who, n), []])));
     for (let round = 1; round <= ROUNDS; round++) {
       // Every other round runs in the reverse order (storages and builds alike): a server started
       // later in a round is measured a little slower (the previous one's teardown, the machine's
       // drift), and a fixed order would lend that to one side of every ratio.
-      const order = round % 2 === 1 ? names.flatMap((n) => builds.map((b) => [n, b])) : names.flatMap((n) => builds.map((b) => [n, b])).reverse();
-      for (const [name, [who, example]] of order) {
+      const all = names.flatMap((n) => builds.filter(([who]) => namesOf(who).includes(n)).map((b) => [n, b]));
+      const order = round % 2 === 1 ? all : all.reverse();
+      for (const [name, [who, example, extra = []]] of order) {
         const spec =
           name === "memory" ? null
           : name === "sqlite" ? `sqlite:${join(shm ?? dir, `${who}-round-${round}.db`)}`
@@ -362,7 +378,7 @@ if (STORAGE === null) {
           : name === "shared-memory" ? "shared-memory"
           : null;
         if (name !== "memory" && spec === null) throw new Error(`--storage: unknown ${name}`);
-        const r = await measure(oursArgs(spec, example), `${who}-${name}`, V25, c);
+        const r = await measure([...oursArgs(spec, example), ...extra], `${who}-${name}`, V25, c);
         runs[keyOf(who, name)].push(r);
         console.error(`round ${round} ${keyOf(who, name)}: ${f(r.tasksPerSecond)} tasks/s, ${f(r.cpuMsPerTask, 3)} ms CPU/task, p50 ${f(r.p50Ms, 2)} ms, p99 ${f(r.p99Ms, 2)} ms`);
       }
@@ -371,7 +387,7 @@ if (STORAGE === null) {
     // rounds cancels); the median of those, and their range, are reported.
     result.storageRows = builds.flatMap(([who]) => {
       const memory = runs[keyOf(who, "memory")];
-      return names.map((name) => {
+      return namesOf(who).map((name) => {
         const mine = runs[keyOf(who, name)];
         const med = summarize(mine);
         const ratios = mine.map((r, i) => r.tasksPerSecond / memory[i].tasksPerSecond).sort((a, b) => a - b);
