@@ -30,12 +30,14 @@
 // and --before comparisons).
 // It runs this checkout's example over the installed package (tests/js/.tmp/install: run
 // scripts/build.sh and scripts/pack.sh first), where the storage client libraries are linked.
-// --floor adds, in the same rounds, bench/floor-server.mjs on memory, sqlite and postgres: the in-memory server with each task's create and outcome stored before answered and
-// nothing else of the storage contract (build "floor"): what no shared design beats here;
+// --floor adds, in the same rounds, bench/floor-server.mjs on memory, sqlite and postgres (build
+// "floor"): the in-memory server with each task's create and outcome stored before they are
+// answered and nothing else of the storage contract, what no design that stores them beats here;
 // --floor-adapter the same with the two writes through our adapter (build "adapter").
 //
 //   node bench/server.mjs [--rounds 5] [--seconds 3] [--concurrency 16,1] [--ours ROOT]
-//                         [--before ROOT] [--storage sqlite,postgres] [--floor] [--floor-adapter] [--sdk-json] [--json FILE]
+//                         [--before ROOT] [--storage sqlite,postgres] [--floor] [--floor-adapter]
+//                         [--sdk-json] [--json FILE]
 //                         [--profile DIR]   (V8 CPU profiles of every server process into DIR)
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -354,7 +356,7 @@ if (STORAGE === null) {
   try {
     if (names.includes("postgres")) engines.postgres = await startPostgres();
     if (names.includes("redis")) engines.redis = await startRedis();
-    // With --before, that build runs each storage too, in the same rounds (before, then ours).
+    // With --before, that build runs each storage too, in the same rounds.
     const builds = EXAMPLE_BEFORE === null ? [["ours", EXAMPLE]] : [["before", EXAMPLE_BEFORE], ["ours", EXAMPLE]];
     // With --floor, bench/floor-server.mjs too, on the storages it has a floor for.
     if (FLOOR) builds.push(["floor", FLOOR_SERVER]);
