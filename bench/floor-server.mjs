@@ -8,9 +8,10 @@
 // index for listings, expiry, live counts or leases), no change feed, no session cap, no read of
 // another replica's write, no compare-and-set retry; the record is a JSON text of the task's
 // members, its request and its outcome (about the size of the stored record of SharedTaskServer).
-// Writes are grouped as the adapters group them, with the cheapest driver call:
-//   sqlite:PATH     better-sqlite3 on the event loop (WAL, synchronous FULL): the writes of one turn
-//                   of the event loop in one IMMEDIATE transaction;
+// Writes are grouped by the adapters' own `Group` (storage/types.js), with the cheapest driver call:
+//   sqlite:PATH     better-sqlite3 on the event loop (WAL, synchronous FULL): the writes made while
+//                   the previous transaction ran (or in one turn of the event loop) in one IMMEDIATE
+//                   transaction;
 //   postgres://…    pg (a pool of 10, named statements): the inserts, and the updates, made while
 //                   the previous statement of their kind is in flight, in one multi-row statement.
 // --adapter stores the same two writes through this package's storage adapter instead
@@ -24,6 +25,8 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 
 import { McpHttpServer, TaskHost, TaskServer } from "../pkg/server/node.mjs";
+// The adapters' group commit: the calls made while the previous group is in flight, run together.
+import { Group } from "../pkg/storage/types.js";
 import { TOOLS } from "../examples/tools.mjs";
 
 const argv = process.argv.slice(2);
@@ -32,31 +35,6 @@ const port = Number(option("port", "0"));
 const spec = option("storage", "memory");
 /** The storage client libraries, from the working directory (bench/server.mjs runs it in tools/storage). */
 const peer = (name) => createRequire(join(process.cwd(), "noop.js"))(name);
-
-/** `run(items)` for each group of the items added while the previous group is in flight. */
-function grouped(run) {
-  let queue = [];
-  let busy = false;
-  const flush = async () => {
-    if (busy || queue.length === 0) return;
-    busy = true;
-    const taken = queue;
-    queue = [];
-    try {
-      const out = await run(taken.map((q) => q.item));
-      taken.forEach((q, i) => q.resolve(out[i]));
-    } catch (e) {
-      for (const q of taken) q.reject(e);
-    }
-    busy = false;
-    setImmediate(flush);
-  };
-  return (item) =>
-    new Promise((resolve, reject) => {
-      queue.push({ item, resolve, reject });
-      if (queue.length === 1) setImmediate(flush);
-    });
-}
 
 /** `{ insert(record) → seq, update(record, expected) → stored, close() }` on the engine of `spec`. */
 async function openWrites(spec) {
@@ -71,15 +49,15 @@ async function openWrites(spec) {
     const update = db.prepare("UPDATE floor SET version = ?, record = ? WHERE id = ? AND version = ?");
     const begin = db.prepare("BEGIN IMMEDIATE");
     const commit = db.prepare("COMMIT");
-    const write = grouped(async (jobs) => {
+    const group = new Group(async (jobs) => {
       begin.run();
       const out = jobs.map((job) => job());
       commit.run();
       return out;
     });
     return {
-      insert: (r) => write(() => (insert.run(r.id, r.version, ++seq, JSON.stringify(r)).changes === 1 ? seq : null)),
-      update: (r, expected) => write(() => update.run(r.version, JSON.stringify(r), r.id, expected).changes === 1),
+      insert: (r) => group.add(() => (insert.run(r.id, r.version, ++seq, JSON.stringify(r)).changes === 1 ? seq : null)),
+      update: (r, expected) => group.add(() => update.run(r.version, JSON.stringify(r), r.id, expected).changes === 1),
       close: async () => db.close(),
     };
   }
@@ -88,7 +66,7 @@ async function openWrites(spec) {
     const pool = new pg.Pool({ connectionString: spec, max: 10 });
     const table = `floor_${process.pid}`;
     await pool.query(`CREATE TABLE ${table} (id text PRIMARY KEY, version bigint NOT NULL, seq bigserial, record text NOT NULL)`);
-    const inserts = grouped(async (records) => {
+    const inserts = new Group(async (records) => {
       const r = await pool.query({
         name: "floor-insert",
         text: `INSERT INTO ${table} (id, version, record) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[]) RETURNING id, seq`,
@@ -97,7 +75,7 @@ async function openWrites(spec) {
       const seq = new Map(r.rows.map((row) => [row.id, Number(row.seq)]));
       return records.map((x) => seq.get(x.id) ?? null);
     });
-    const updates = grouped(async (items) => {
+    const updates = new Group(async (items) => {
       const r = await pool.query({
         name: "floor-update",
         text: `UPDATE ${table} AS t SET version = v.version, record = v.record FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[]) AS v(id, version, record, expected)
@@ -108,8 +86,8 @@ async function openWrites(spec) {
       return items.map((x) => stored.has(x.r.id));
     });
     return {
-      insert: (r) => inserts(r),
-      update: (r, expected) => updates({ r, expected }),
+      insert: (r) => inserts.add(r),
+      update: (r, expected) => updates.add({ r, expected }),
       close: async () => {
         await pool.query(`DROP TABLE IF EXISTS ${table}`).catch(() => {});
         await pool.end();
