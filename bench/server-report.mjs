@@ -39,21 +39,41 @@ export function serverSection({ server, storage }) {
     L.push("### Our server on shared storage");
     L.push("");
     const sqliteText = storage.sqliteOnTmpfs ? "a throwaway SQLite file on tmpfs (`sqlite`, /dev/shm: its syncs cost nothing, as Postgres runs with fsync off; `sqlite-disk`: the same file in the temp dir, every commit synced to disk)" : "a throwaway SQLite file in the temp dir";
-    L.push(`The same server and load (2025-11-25, ${storage.storageRows[0]?.concurrency} loops) on each \`--storage\`: ${sqliteText}, Postgres 15 and Redis on 127.0.0.1 (fsync off), memory in the same rounds. CPU is the server process's only, not the database's.`);
+    L.push(`The same server and load (2025-11-25, ${storage.storageRows[0]?.concurrency} loops) on each \`--storage\`: ${sqliteText}, Postgres 15 and Redis on 127.0.0.1 (fsync off), memory in the same rounds. Server CPU is the server process's (its threads too); machine CPU is every process's on the machine (/proc/stat), of which the load generator (the benchmark's own process) and the rest: the database, and anything else that ran meanwhile.`);
     L.push("");
     L.push(...commandAndMachine({ command: `${env(storage, { SERVER_STORAGE_BEFORE: before || undefined })}SERVER_STORAGE=${axis} bash bench/run.sh server`, runs: `\`node bench/server.mjs --storage ${axis}${floors ? " --floor --floor-adapter" : ""} --rounds ${storage.rounds} --seconds ${storage.seconds}${before ? ` --before ${before}` : ""}\`, ${storage.wallSeconds} s`, date: storage.date, loads: [storage.loadStart, storage.loadEnd], node: storage.node, nproc: storage.nproc, cpu: storage.cpu }));
     L.push("");
     L.push("÷ memory: each round's tasks/s over memory's of the same build and round, the median of the rounds (their range beside it); every other round runs its servers in the reverse order. tasks/s, CPU and latencies: medians of the rounds.");
     L.push("");
-    L.push("| build | storage | tasks/s | ÷ memory (rounds) | server CPU ms / task | p50 ms | p99 ms |");
-    L.push("|---|---|---:|---:|---:|---:|---:|");
+    const machine = storage.storageRows.some((r) => Number.isFinite(r.machineMsPerTask));
+    L.push(`| build | storage | tasks/s | ÷ memory (rounds) | server CPU ms / task |${machine ? " machine CPU ms / task | load generator | rest (database) |" : ""} p50 ms | p99 ms |`);
+    L.push(`|---|---|---:|---:|---:|${machine ? "---:|---:|---:|" : ""}---:|---:|`);
     const range = (r) => (Array.isArray(r.vsMemoryRange) && r.storage !== "memory" ? ` (${fixed(r.vsMemoryRange[0], 2)}–${fixed(r.vsMemoryRange[1], 2)})` : "");
-    for (const r of storage.storageRows) L.push(`| ${r.who ?? "ours"} | ${r.storage} | ${fixed(r.tasksPerSecond)} | ${ratio(r.vsMemory)}${range(r)} | ${fixed(r.cpuMsPerTask, 3)} | ${fixed(r.p50Ms, 2)} | ${fixed(r.p99Ms, 2)} |`);
+    const cpus = (r) => (machine ? ` ${fixed(r.machineMsPerTask, 3)} | ${fixed(r.loadMsPerTask, 3)} | ${fixed(r.restMsPerTask, 3)} |` : "");
+    for (const r of storage.storageRows) L.push(`| ${r.who ?? "ours"} | ${r.storage} | ${fixed(r.tasksPerSecond)} | ${ratio(r.vsMemory)}${range(r)} | ${fixed(r.cpuMsPerTask, 3)} |${cpus(r)} ${fixed(r.p50Ms, 2)} | ${fixed(r.p99Ms, 2)} |`);
     L.push("");
     const shared = storage.storageRows.find((r) => (r.who ?? "ours") === "ours" && r.storage === "shared-memory");
     L.push("- Per task a shared storage makes two writes (the create, the outcome) and reads only for a `tasks/get` of a live task with no write of this replica under way (one racing the outcome waits for that write and answers from it); the server runs the core over the records it read or wrote.");
     if (floors) {
       L.push("- `floor` is `bench/floor-server.mjs`: the in-memory server, each task's create and outcome stored before they are answered (grouped writes, the cheapest driver call, a table with its primary key only), nothing else of the storage contract: no design that stores each task's create and outcome before answering them beats it on this machine. `adapter` is the same with the two writes through our adapter (`insertNew`, `putIfVersion`: the schema, indexes, change feed and SQLite writer thread), still without `SharedTaskServer`. Between them and `ours` lies what each layer costs.");
+    }
+    const find = (who, name) => storage.storageRows.find((r) => (r.who ?? "ours") === who && r.storage === name);
+    const mem = find("ours", "memory");
+    if (machine && mem && Number.isFinite(mem.machineMsPerTask)) {
+      // Every server keeps the machine about as busy (its loops wait on the same cores), so a
+      // storage's tasks/s over memory's follows memory's machine CPU per task over its own.
+      const told = storage.storageRows.filter((r) => r.storage !== "memory" && Number.isFinite(r.machineMsPerTask) && Number.isFinite(find(r.who ?? "ours", "memory")?.machineMsPerTask));
+      const predicted = (r) => (find(r.who ?? "ours", "memory")?.machineMsPerTask ?? NaN) / r.machineMsPerTask;
+      const busy = storage.storageRows.filter((r) => Number.isFinite(r.machineMsPerTask)).map((r) => (r.machineMsPerTask * r.tasksPerSecond) / 10 / (storage.nproc || 1));
+      const floorPg = find("floor", "postgres");
+      const adapterLite = find("adapter", "sqlite");
+      L.push(
+        `- Memory's machine CPU per task over each storage's predicts its ratio: ${told.map((r) => `${r.who ?? "ours"} ${r.storage} ${ratio(predicted(r))} (measured ${ratio(r.vsMemory)})`).join(", ")}. ` +
+          `Every run keeps the ${storage.nproc || 1} cores about as busy (${fixed(Math.min(...busy))}–${fixed(Math.max(...busy))} %), so tasks/s follow the machine's CPU per task, wherever it is spent. ` +
+          `0.6× of memory's tasks/s thus allows about ${fixed(mem.machineMsPerTask / 0.6, 3)} ms of the machine's CPU per task, and 0.8× ${fixed(mem.machineMsPerTask / 0.8, 3)} ms` +
+          (floorPg && adapterLite ? `: Postgres's floor alone takes ${fixed(floorPg.machineMsPerTask, 3)} ms, SQLite's adapter alone ${fixed(adapterLite.machineMsPerTask, 3)} ms.` : ".") +
+          " Rest (database) is the machine's CPU less the server's and the load generator's (±0.03 ms: the counters tick every 10 ms).",
+      );
     }
     if (shared) L.push(`- \`shared-memory\` is the same shared server over the in-memory \`TaskStorage\` (no database; without \`insertNew\`, a create takes its number first): ${ratio(shared.vsMemory)} of memory, ${fixed(shared.cpuMsPerTask, 3)} ms CPU per task. The machinery of the replicas (reads, compare-and-set writes, the change feed heard back) costs that much before any engine does.`);
     L.push("");

@@ -15,8 +15,10 @@
 //          InMemoryTaskStore and StreamableHTTPServerTransport (its default SSE answers)
 // The load generator is raw node:http with a keep-alive agent (one socket per loop), the same
 // for both. Per measurement: 1 s of warm-up, then --seconds of counting: tasks/s, the server's
-// CPU per task (utime + stime of /proc/PID/stat over the window), p50/p99 of the task's latency
-// (create -> result). Medians over --rounds rounds, and ours/SDK.
+// CPU per task (utime + stime of /proc/PID/stat over the window), the whole machine's (/proc/stat)
+// and the load generator's (this process) CPU per task, what is left of the machine's (the
+// database, and anything else running meanwhile), p50/p99 of the task's latency (create ->
+// result). Medians over --rounds rounds, and ours/SDK.
 //
 // --storage LIST (memory,shared-memory,sqlite,sqlite-disk,postgres,redis) measures our server on each
 // storage instead (the example's --storage: a throwaway SQLite file on tmpfs, /dev/shm, where its
@@ -141,6 +143,15 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / TICK;
 }
 
+/**
+ * The busy time of the whole machine (every process: user, nice, system, irq, softirq, steal of
+ * /proc/stat), in seconds.
+ */
+function machineSeconds() {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  return ((fields[0] ?? 0) + (fields[1] ?? 0) + (fields[2] ?? 0) + (fields[5] ?? 0) + (fields[6] ?? 0) + (fields[7] ?? 0)) / TICK;
+}
+
 /** One POST over `agent`: `{ status, headers, message }` (the last SSE message of an SSE body). */
 async function post(url, agent, message, headers) {
   const { status, headers: answered, body } = await open(url, message, headers, { agent }).answer;
@@ -210,8 +221,14 @@ async function load(server, era, concurrency) {
   const measureFrom = t0 + WARMUP_MS;
   const end = measureFrom + SECONDS * 1000;
   let cpu0 = null;
+  let machine0 = null;
+  let own0 = null;
   const latencies = [];
-  const warm = setTimeout(() => (cpu0 = cpuSeconds(server.pid)), WARMUP_MS);
+  const warm = setTimeout(() => {
+    cpu0 = cpuSeconds(server.pid);
+    machine0 = machineSeconds();
+    own0 = process.cpuUsage();
+  }, WARMUP_MS);
   await Promise.all(
     clients.map(async (task) => {
       for (;;) {
@@ -225,14 +242,24 @@ async function load(server, era, concurrency) {
   );
   clearTimeout(warm);
   const cpu1 = cpuSeconds(server.pid);
+  const machine1 = machineSeconds();
+  const own = own0 === null ? null : process.cpuUsage(own0);
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const tasks = latencies.length;
+  const cpuMsPerTask = ((cpu1 - (cpu0 ?? cpu1)) * 1000) / tasks;
+  const machineMsPerTask = ((machine1 - (machine0 ?? machine1)) * 1000) / tasks;
+  const loadMsPerTask = own === null ? NaN : (own.user + own.system) / 1000 / tasks;
   return {
     tasks,
     tasksPerSecond: tasks / SECONDS,
-    cpuMsPerTask: ((cpu1 - (cpu0 ?? cpu1)) * 1000) / tasks,
+    cpuMsPerTask,
     cpuPercent: ((cpu1 - (cpu0 ?? cpu1)) / SECONDS) * 100,
+    // The whole machine's CPU per task, and this process's (the load generator): what is left
+    // is the database's (and anything else running meanwhile).
+    machineMsPerTask,
+    loadMsPerTask,
+    restMsPerTask: machineMsPerTask - cpuMsPerTask - loadMsPerTask,
     p50Ms: quantile(latencies, 0.5),
     p99Ms: quantile(latencies, 0.99),
   };
@@ -287,7 +314,7 @@ async function measure(args, what, era, concurrency) {
 }
 
 function summarize(runs) {
-  const keys = ["tasksPerSecond", "cpuMsPerTask", "cpuPercent", "p50Ms", "p99Ms"];
+  const keys = ["tasksPerSecond", "cpuMsPerTask", "cpuPercent", "machineMsPerTask", "loadMsPerTask", "restMsPerTask", "p50Ms", "p99Ms"];
   return Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r[k]))]));
 }
 
@@ -382,7 +409,7 @@ if (STORAGE === null) {
         if (name !== "memory" && spec === null) throw new Error(`--storage: unknown ${name}`);
         const r = await measure([...oursArgs(spec, example), ...extra], `${who}-${name}`, V25, c);
         runs[keyOf(who, name)].push(r);
-        console.error(`round ${round} ${keyOf(who, name)}: ${f(r.tasksPerSecond)} tasks/s, ${f(r.cpuMsPerTask, 3)} ms CPU/task, p50 ${f(r.p50Ms, 2)} ms, p99 ${f(r.p99Ms, 2)} ms`);
+        console.error(`round ${round} ${keyOf(who, name)}: ${f(r.tasksPerSecond)} tasks/s, ${f(r.cpuMsPerTask, 3)} ms CPU/task (machine ${f(r.machineMsPerTask, 3)}, load ${f(r.loadMsPerTask, 3)}, rest ${f(r.restMsPerTask, 3)}), p50 ${f(r.p50Ms, 2)} ms, p99 ${f(r.p99Ms, 2)} ms`);
       }
     }
     // Each round's ratio pairs a storage with memory of the same build and round (drift between
@@ -398,9 +425,9 @@ if (STORAGE === null) {
     });
     result.before = BEFORE;
     console.log(`server storage: ours (${OURS}), ${V25}, ${c} loops, ${ROUNDS} interleaved rounds of ${SECONDS} s, fresh servers; medians (CPU: the server process only)`);
-    console.log("| build | storage | tasks/s | vs memory (rounds' range) | server CPU ms/task | p50 ms | p99 ms |");
+    console.log("| build | storage | tasks/s | vs memory (rounds' range) | server CPU ms/task | machine CPU ms/task | load generator | rest (database) | p50 ms | p99 ms |");
     for (const r of result.storageRows) {
-      console.log(`| ${r.who} | ${r.storage} | ${f(r.tasksPerSecond)} | ${f(r.vsMemory, 2)}x (${f(r.vsMemoryRange[0], 2)}–${f(r.vsMemoryRange[1], 2)}) | ${f(r.cpuMsPerTask, 3)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} |`);
+      console.log(`| ${r.who} | ${r.storage} | ${f(r.tasksPerSecond)} | ${f(r.vsMemory, 2)}x (${f(r.vsMemoryRange[0], 2)}–${f(r.vsMemoryRange[1], 2)}) | ${f(r.cpuMsPerTask, 3)} | ${f(r.machineMsPerTask, 3)} | ${f(r.loadMsPerTask, 3)} | ${f(r.restMsPerTask, 3)} | ${f(r.p50Ms, 2)} | ${f(r.p99Ms, 2)} |`);
     }
   } finally {
     for (const e of Object.values(engines)) await e.stop();
