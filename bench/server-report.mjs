@@ -72,7 +72,7 @@ export function serverSection({ server, storage }) {
           `Every run keeps the ${storage.nproc || 1} cores about as busy (${fixed(Math.min(...busy))}–${fixed(Math.max(...busy))} %), so tasks/s follow the machine's CPU per task, wherever it is spent. ` +
           `0.6× of memory's tasks/s thus allows about ${fixed(mem.machineMsPerTask / 0.6, 3)} ms of the machine's CPU per task, and 0.8× ${fixed(mem.machineMsPerTask / 0.8, 3)} ms` +
           (floorPg && adapterLite ? `: Postgres's floor alone takes ${fixed(floorPg.machineMsPerTask, 3)} ms, SQLite's adapter alone ${fixed(adapterLite.machineMsPerTask, 3)} ms.` : ".") +
-          " Rest (database) is the machine's CPU less the server's and the load generator's (±0.03 ms: the counters tick every 10 ms).",
+          " Rest (database) is the machine's CPU less the server's and the load generator's; the rows with no database show its error (a few hundredths of a ms either way: the kernel counts the machine's and a process's time differently).",
       );
     }
     if (shared) L.push(`- \`shared-memory\` is the same shared server over the in-memory \`TaskStorage\` (no database; without \`insertNew\`, a create takes its number first): ${ratio(shared.vsMemory)} of memory, ${fixed(shared.cpuMsPerTask, 3)} ms CPU per task. The machinery of the replicas (reads, compare-and-set writes, the change feed heard back) costs that much before any engine does.`);
