@@ -52,12 +52,13 @@ export function serverSection({ server, storage }) {
     const cpus = (r) => (machine ? ` ${fixed(r.machineMsPerTask, 3)} | ${fixed(r.loadMsPerTask, 3)} | ${fixed(r.restMsPerTask, 3)} |` : "");
     for (const r of storage.storageRows) L.push(`| ${r.who ?? "ours"} | ${r.storage} | ${fixed(r.tasksPerSecond)} | ${ratio(r.vsMemory)}${range(r)} | ${fixed(r.cpuMsPerTask, 3)} |${cpus(r)} ${fixed(r.p50Ms, 2)} | ${fixed(r.p99Ms, 2)} |`);
     L.push("");
-    const shared = storage.storageRows.find((r) => (r.who ?? "ours") === "ours" && r.storage === "shared-memory");
+    /** The row of build `who` on storage `name` (rows written before builds were named are ours). */
+    const find = (who, name) => storage.storageRows.find((r) => (r.who ?? "ours") === who && r.storage === name);
+    const shared = find("ours", "shared-memory");
     L.push("- Per task a shared storage makes two writes (the create, the outcome) and reads only for a `tasks/get` of a live task with no write of this replica under way (one racing the outcome waits for that write and answers from it); the server runs the core over the records it read or wrote.");
     if (floors) {
       L.push("- `floor` is `bench/floor-server.mjs`: the in-memory server, each task's create and outcome stored before they are answered (grouped writes, the cheapest driver call, a table with its primary key only), nothing else of the storage contract: no design that stores each task's create and outcome before answering them beats it on this machine. `adapter` is the same with the two writes through our adapter (`insertNew`, `putIfVersion`: the schema, indexes, change feed and SQLite writer thread), still without `SharedTaskServer`. Between them and `ours` lies what each layer costs.");
     }
-    const find = (who, name) => storage.storageRows.find((r) => (r.who ?? "ours") === who && r.storage === name);
     const mem = find("ours", "memory");
     if (machine && mem && Number.isFinite(mem.machineMsPerTask)) {
       // Every server keeps the machine about as busy (its loops wait on the same cores), so a
@@ -77,8 +78,7 @@ export function serverSection({ server, storage }) {
     }
     if (shared) L.push(`- \`shared-memory\` is the same shared server over the in-memory \`TaskStorage\` (no database; without \`insertNew\`, a create takes its number first): ${ratio(shared.vsMemory)} of memory, ${fixed(shared.cpuMsPerTask, 3)} ms CPU per task. The machinery of the replicas (reads, compare-and-set writes, the change feed heard back) costs that much before any engine does.`);
     L.push("");
-    const mine = (name) => storage.storageRows.find((r) => (r.who ?? "ours") === "ours" && r.storage === name);
-    const [pg, lite] = [mine("postgres"), mine("sqlite")];
+    const [pg, lite] = [find("ours", "postgres"), find("ours", "sqlite")];
     if (pg && lite) rows.push(["Shared storage: Postgres ≥ 0.6× and SQLite ≥ 0.8× of memory's tasks/s", pg.vsMemory >= 0.6 && lite.vsMemory >= 0.8, `Postgres ${ratio(pg.vsMemory)}, SQLite ${ratio(lite.vsMemory)}`]);
   }
   L.push(...targetTable(rows));
